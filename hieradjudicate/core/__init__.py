@@ -1,0 +1,1 @@
+"""Pure model and metrics: stdlib + numpy only (never Qt, never pandas)."""

@@ -1,0 +1,1 @@
+"""Readers and writers of every file format and the project store (no Qt)."""
