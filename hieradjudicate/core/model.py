@@ -1,0 +1,279 @@
+"""Annotation sets and the corpus: every answer as a leaf vector, computed in one step.
+
+A :class:`Corpus` holds the compiled :class:`~hieradjudicate.core.inventory.Inventory`,
+the instances (lexelt + id) and the annotation sets.  An :class:`AnnotationSet`
+stores, for the instances it annotated (``rows``, sorted global instance
+indices), its tags as CSR arrays of global nodes with normalised weights, and
+the leaf vectors ``leaves`` (len(rows) x K) computed by one sparse expansion of
+the ``D(t)`` matrix, never per instance.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from hieradjudicate.core.errors import Problem
+from hieradjudicate.core.inventory import Inventory, InventoryBuilder
+from hieradjudicate.core.records import AnnotationSource, Context
+
+ROLES = ("annotator", "system", "gold")
+
+_rng = np.random.default_rng(20260101)
+_NODE_HASH = _rng.integers(1, 2**62, size=1 << 16, dtype=np.int64)
+
+
+def _node_hash(nodes: np.ndarray) -> np.ndarray:
+    """A random 62-bit value per node id (deterministic), for tag-set signatures."""
+    global _NODE_HASH
+    if nodes.size and nodes.max() >= _NODE_HASH.size:
+        more = np.random.default_rng(int(_NODE_HASH.size)).integers(
+            1, 2**62, size=int(nodes.max()) + 1 - _NODE_HASH.size, dtype=np.int64)
+        _NODE_HASH = np.concatenate([_NODE_HASH, more])
+    return _NODE_HASH[nodes]
+
+
+@dataclass
+class AnnotationSet:
+    """One annotator's, system's or gold standard's answers."""
+
+    name: str
+    role: str
+    rows: np.ndarray  # (R,) sorted global instance indices
+    tag_ptr: np.ndarray  # (R+1,)
+    tag_node: np.ndarray  # global nodes
+    tag_weight: np.ndarray  # normalised per row (sum 1)
+    attempted: np.ndarray  # (R,) raw weight sum capped at 1 (partial attempts), 1 when unweighted
+    leaves: np.ndarray = field(repr=False, default=None)  # (R, K)
+    signature: np.ndarray = field(repr=False, default=None)  # (R,) hash of the tag *set*
+    source: str = ""
+    tag_line: np.ndarray | None = field(repr=False, default=None)
+
+    @property
+    def n(self) -> int:
+        return int(self.rows.size)
+
+    def n_tags(self) -> np.ndarray:
+        return np.diff(self.tag_ptr)
+
+    def position(self, instances: np.ndarray) -> np.ndarray:
+        """Row position of each global instance in this set, -1 where not annotated."""
+        instances = np.asarray(instances)
+        pos = np.searchsorted(self.rows, instances)
+        pos = np.minimum(pos, max(self.rows.size - 1, 0))
+        ok = (self.rows.size > 0) & (self.rows[pos] == instances) if self.rows.size else np.zeros(instances.shape, bool)
+        return np.where(ok, pos, -1)
+
+    def tags_at(self, r: int) -> np.ndarray:
+        return self.tag_node[self.tag_ptr[r]:self.tag_ptr[r + 1]]
+
+    def weights_at(self, r: int) -> np.ndarray:
+        return self.tag_weight[self.tag_ptr[r]:self.tag_ptr[r + 1]]
+
+
+def leaf_vectors(inv: Inventory, tag_ptr: np.ndarray, tag_node: np.ndarray, tag_weight: np.ndarray) -> np.ndarray:
+    """``p(l) = sum_t w_t D(t)(l)`` for all rows at once (sparse expansion + bincount)."""
+    R = tag_ptr.size - 1
+    K = max(inv.K, 1)
+    tag_row = np.repeat(np.arange(R, dtype=np.int64), np.diff(tag_ptr))
+    start = inv.d_ptr[tag_node]
+    length = inv.d_ptr[tag_node + 1] - start
+    total = int(length.sum())
+    first = np.cumsum(length) - length
+    idx = np.arange(total, dtype=np.int64) - np.repeat(first - start, length)
+    flat = np.repeat(tag_row * K, length) + inv.d_leaf[idx]
+    vals = np.repeat(tag_weight, length) * inv.d_prob[idx]
+    return np.bincount(flat, weights=vals, minlength=R * K).reshape(R, K)
+
+
+def tag_set_signature(tag_ptr: np.ndarray, tag_node: np.ndarray) -> np.ndarray:
+    """Order- and duplicate-insensitive signature of each row's tag set."""
+    R = tag_ptr.size - 1
+    row = np.repeat(np.arange(R, dtype=np.int64), np.diff(tag_ptr))
+    order = np.lexsort((tag_node, row))
+    r, t = row[order], tag_node[order]
+    keep = np.ones(r.size, dtype=bool)
+    keep[1:] = (r[1:] != r[:-1]) | (t[1:] != t[:-1])
+    sig = np.zeros(R, dtype=np.int64)
+    np.add.at(sig, r[keep], _node_hash(t[keep]))
+    return sig
+
+
+@dataclass
+class Corpus:
+    """Inventory, instances and annotation sets: the aggregate everything else reads."""
+
+    inventory: Inventory
+    inst_lexelt: np.ndarray  # (n,) lexelt index
+    inst_id: list[str]  # (n,) instance id strings
+    sets: list[AnnotationSet]
+    problems: list[Problem] = field(default_factory=list)
+    contexts: dict[int, Context] = field(default_factory=dict)
+    _index: dict[tuple[str, str], int] | None = field(default=None, repr=False)
+
+    @property
+    def n(self) -> int:
+        return int(self.inst_lexelt.size)
+
+    def set_names(self) -> list[str]:
+        return [s.name for s in self.sets]
+
+    def get_set(self, name: str) -> AnnotationSet:
+        for s in self.sets:
+            if s.name == name:
+                return s
+        raise KeyError(f"no annotation set named {name!r}; sets are: {', '.join(self.set_names())}")
+
+    def instance_index(self, lexelt: str, instance: str) -> int:
+        if self._index is None:
+            lex = self.inventory.lexelts
+            self._index = {(lex[x], i): k for k, (x, i) in enumerate(zip(self.inst_lexelt.tolist(), self.inst_id))}
+        return self._index.get((lexelt, instance), -1)
+
+    def instance_key(self, i: int) -> tuple[str, str]:
+        return self.inventory.lexelts[int(self.inst_lexelt[i])], self.inst_id[i]
+
+    def tag_strings(self, s: AnnotationSet, r: int) -> list[str]:
+        return [self.inventory.node_id[int(t)] for t in s.tags_at(r)]
+
+    def rows_lexelt(self, s: AnnotationSet) -> np.ndarray:
+        return self.inst_lexelt[s.rows]
+
+    def long_form(self, sets: list[int] | None = None, roles: tuple[str, ...] | None = None):
+        """All annotations as (inst, rater, P) rows, the input of the multi-rater metrics."""
+        chosen = [k for k, s in enumerate(self.sets)
+                  if (sets is None or k in sets) and (roles is None or s.role in roles)]
+        if not chosen:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, max(self.inventory.K, 1))), chosen
+        inst = np.concatenate([self.sets[k].rows for k in chosen])
+        rater = np.concatenate([np.full(self.sets[k].n, j, np.int64) for j, k in enumerate(chosen)])
+        P = np.concatenate([self.sets[k].leaves for k in chosen])
+        return inst, rater, P, chosen
+
+    def region(self, s: AnnotationSet) -> np.ndarray:
+        """Boolean leaf region (support of the leaf vector) of each row."""
+        return s.leaves > 0
+
+    def rebuild_leaves(self) -> None:
+        """Recompute leaf vectors after the downward probabilities changed."""
+        for s in self.sets:
+            s.leaves = leaf_vectors(self.inventory, s.tag_ptr, s.tag_node, s.tag_weight)
+
+
+class CorpusBuilder:
+    """Builds a :class:`Corpus` from inventory records and annotation sources."""
+
+    def __init__(self) -> None:
+        self.inventory = InventoryBuilder()
+        self.sources: list[tuple[AnnotationSource, dict[str, str], dict[str, str]]] = []
+        self.contexts: list[Context] = []
+        self.problems: list[Problem] = []
+
+    def add_inventory(self, source) -> None:
+        self.inventory.add(source.senses)
+        self.problems.extend(source.problems)
+
+    def add_annotations(self, source: AnnotationSource, *, role: str = "annotator",
+                        roles: dict[str, str] | None = None, rename: dict[str, str] | None = None) -> None:
+        """Add every set of ``source``; ``roles`` per set name override ``role``."""
+        if role not in ROLES:
+            raise ValueError(f"role must be one of {ROLES}, not {role!r}")
+        r = {n: (roles or {}).get(n, role) for n in source.set_names}
+        self.sources.append((source, r, dict(rename or {})))
+        self.problems.extend(source.problems)
+
+    def add_contexts(self, source) -> None:
+        self.contexts.extend(source.contexts)
+        self.problems.extend(source.problems)
+
+    def build(self) -> Corpus:
+        # 1. unique (lexelt, tag) pairs in all sources: few, resolved in Python
+        lex_names: dict[str, int] = {}
+        per_source = []
+        for src, _, _ in self.sources:
+            ulex = list(dict.fromkeys(src.item_lexelt))
+            for u in ulex:
+                lex_names.setdefault(u, len(lex_names))
+            lmap = {u: lex_names[u] for u in ulex}
+            item_lex = np.fromiter(map(lmap.__getitem__, src.item_lexelt), np.int64, len(src.item_lexelt))
+            pair = item_lex[src.item] * max(len(src.tags), 1) + src.tag
+            upair, inv_pair = np.unique(pair, return_inverse=True)
+            per_source.append((item_lex, upair, inv_pair))
+        lex_list = list(lex_names)
+        used: dict[str, set[str]] = {}
+        for (src, _, _), (_, upair, _) in zip(self.sources, per_source):
+            nt = max(len(src.tags), 1)
+            for p in upair.tolist():
+                used.setdefault(lex_list[p // nt], set()).add(src.tags[p % nt])
+        inv = self.inventory.build(used)
+        problems = list(self.inventory.problems) + self.problems
+        # 2. instances: (lexelt, id) -> global index, first appearance order
+        index: dict[tuple[str, str], int] = {}
+        inst_lex: list[np.ndarray] = []
+        inst_ids: list[str] = []
+        sets: list[AnnotationSet] = []
+        lex_to_inv = np.asarray([inv.lexelt_index(name) for name in lex_list], dtype=np.int64)
+        for (src, roles, rename), (item_lex, upair, inv_pair) in zip(self.sources, per_source):
+            keys = list(zip(src.item_lexelt, src.item_instance))
+            if not index:
+                index = dict(zip(keys, range(len(keys))))
+                gidx = np.arange(len(keys), dtype=np.int64)
+                new = gidx
+            else:
+                g = [index.get(k, -1) for k in keys]
+                gidx = np.asarray(g, dtype=np.int64)
+                missing = np.flatnonzero(gidx < 0)
+                base = len(index)
+                gidx[missing] = base + np.arange(missing.size)
+                for j, m in enumerate(missing.tolist()):
+                    index[keys[m]] = base + j
+                new = missing
+            inst_lex.append(lex_to_inv[item_lex[new]])
+            if new is gidx:
+                inst_ids.extend(src.item_instance)
+            else:
+                inst_ids.extend(src.item_instance[i] for i in new.tolist())
+            nt = max(len(src.tags), 1)
+            node_of_pair = np.asarray([inv.lookup(int(lex_to_inv[p // nt]), src.tags[p % nt]) for p in upair.tolist()],
+                                      dtype=np.int64)
+            label_node = node_of_pair[inv_pair]
+            for k, name in enumerate(src.set_names):
+                sel = np.flatnonzero(src.set == k) if len(src.set_names) > 1 else np.arange(src.n_labels)
+                if sel.size == 0:
+                    continue
+                sets.append(_make_set(inv, rename.get(name, name), roles[name], gidx[src.item[sel]],
+                                      label_node[sel], src.weight[sel], src.line[sel], src.path))
+        inst_lexelt = np.concatenate(inst_lex) if inst_lex else np.zeros(0, np.int64)
+        corpus = Corpus(inv, inst_lexelt, inst_ids, sets, problems)
+        corpus._index = None
+        for c in self.contexts:
+            i = corpus.instance_index(c.lexelt, c.instance)
+            if i >= 0:
+                corpus.contexts[i] = c
+        return corpus
+
+
+def _make_set(inv: Inventory, name: str, role: str, inst: np.ndarray, node: np.ndarray,
+              weight: np.ndarray, line: np.ndarray, source: str) -> AnnotationSet:
+    order = np.argsort(inst, kind="stable")
+    inst, node, weight, line = inst[order], node[order], weight[order], line[order]
+    brk = np.flatnonzero(np.diff(inst)) + 1
+    starts = np.concatenate([[0], brk]).astype(np.int64)
+    rows = inst[starts]
+    ptr = np.append(starts, inst.size).astype(np.int64)
+    counts = np.diff(ptr)
+    unweighted = np.add.reduceat(np.isnan(weight).astype(np.int64), starts) > 0
+    unw_label = np.repeat(unweighted, counts)
+    w = np.where(unw_label, 1.0, weight)
+    wsum = np.add.reduceat(w, starts)
+    zero = wsum <= 0
+    if zero.any():  # all weights zero: nothing to normalise, read as uniform
+        w = np.where(np.repeat(zero, counts), 1.0, w)
+        wsum = np.add.reduceat(w, starts)
+    attempted = np.where(unweighted, 1.0, np.minimum(np.add.reduceat(np.where(unw_label, 0, weight), starts), 1.0))
+    tw = w / np.repeat(wsum, counts)
+    s = AnnotationSet(name, role, rows, ptr, node, tw, attempted, source=source, tag_line=line)
+    s.leaves = leaf_vectors(inv, ptr, node, tw)
+    s.signature = tag_set_signature(ptr, node)
+    return s
