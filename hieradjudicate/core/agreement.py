@@ -1,0 +1,458 @@
+"""Agreement between annotators over leaf distributions (metrics.md section 3).
+
+Every function here is pure (numpy only) and works on the array contract of
+the model: instances ``0..n-1`` with ``inst_lexelt``; annotations in long
+form ``inst, rater, P`` (one row per annotation, ``P`` the leaf vector,
+lexelt-local leaf columns padded with zeros to ``K``).  Chance agreement is
+always computed *within* a lexelt (its own marginals) and combined over
+lexelts as the instance-weighted mean, so that leaves of different lexelts
+never meet.  Undefined figures follow :mod:`hieradjudicate.core.undefined`.
+
+References
+----------
+Melamed & Resnik (2000), "Tagger evaluation given hierarchical tag sets",
+Computers and the Humanities 34; Siegel & Castellan (1988); Scott (1955);
+Cohen (1960); Fleiss (1971); Davies & Fleiss (1982); Conger (1980);
+Artstein & Poesio (2008), Computational Linguistics 34(4).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from hieradjudicate.core.undefined import (
+    CHANCE_ONE,
+    DEFINED,
+    NO_SHARED,
+    SAME_RATER,
+    ZERO_TOL,
+    Agreement,
+    Estimate,
+    chance_corrected,
+    macro_mean,
+    masked,
+)
+
+__all__ = [
+    "PairwiseAgreement",
+    "PairwiseMatrix",
+    "MultiRaterAgreement",
+    "pairwise_agreement",
+    "pairwise_matrix",
+    "multi_rater_agreement",
+    "bennett_s",
+    "make_layout",
+]
+
+
+def group_sum(values: np.ndarray, key: np.ndarray, n_groups: int) -> np.ndarray:
+    """Row sums of ``values`` (R, K) by integer ``key`` (R,), shape (n_groups, K); one bincount per column."""
+    out = np.empty((n_groups, values.shape[1]))
+    for k in range(values.shape[1]):
+        out[:, k] = np.bincount(key, weights=values[:, k], minlength=n_groups)
+    return out
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Annotation rows sorted by (lexelt, instance), with segment bookkeeping.
+
+    A *segment* is one instance's block of rows.  ``lex_rows[x]:lex_rows[x+1]``
+    are the rows and ``lex_segs[x]:lex_segs[x+1]`` the segments of lexelt ``x``.
+    """
+
+    inst: np.ndarray
+    rater: np.ndarray
+    P: np.ndarray
+    row_lex: np.ndarray
+    row_seg: np.ndarray
+    seg_start: np.ndarray
+    seg_m: np.ndarray
+    seg_inst: np.ndarray
+    seg_lex: np.ndarray
+    lex_rows: np.ndarray
+    lex_segs: np.ndarray
+    n_lexelts: int
+
+    @property
+    def R(self) -> int:
+        return len(self.inst)
+
+    def pairable(self) -> Layout:
+        """The same layout restricted to instances with at least two annotations."""
+        keep = self.seg_m[self.row_seg] >= 2
+        if keep.all():
+            return self
+        return _layout_sorted(self.inst[keep], self.rater[keep], self.P[keep], self.row_lex[keep], self.n_lexelts)
+
+
+def _layout_sorted(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, row_lex: np.ndarray, X: int) -> Layout:
+    R = len(inst)
+    new = np.ones(R, dtype=bool)
+    if R:
+        new[1:] = inst[1:] != inst[:-1]
+    seg_start = np.flatnonzero(new)
+    row_seg = np.cumsum(new) - 1
+    seg_m = np.diff(np.append(seg_start, R))
+    seg_lex = row_lex[seg_start]
+    grid = np.arange(X + 1)
+    return Layout(
+        inst, rater, P, row_lex, row_seg, seg_start, seg_m, inst[seg_start], seg_lex,
+        np.searchsorted(row_lex, grid), np.searchsorted(seg_lex, grid), X,
+    )
+
+
+def make_layout(
+    inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.ndarray, *, n_lexelts: int | None = None
+) -> Layout:
+    """Sort long-form annotations by (lexelt, instance); no copy when already sorted."""
+    inst = np.asarray(inst, dtype=np.int64)
+    rater = np.asarray(rater, dtype=np.int64)
+    P = np.asarray(P, dtype=np.float64)
+    inst_lexelt = np.asarray(inst_lexelt, dtype=np.int64)
+    if P.ndim != 2 or len(P) != len(inst) or len(rater) != len(inst):
+        raise ValueError("inst, rater and P must have the same number of rows and P must be 2-D")
+    X = int(n_lexelts if n_lexelts is not None else (inst_lexelt.max() + 1 if len(inst_lexelt) else 1))
+    row_lex = inst_lexelt[inst]
+    key = row_lex * len(inst_lexelt) + inst
+    if len(key) > 1 and np.any(key[1:] < key[:-1]):
+        order = np.argsort(key, kind="stable")
+        inst, rater, P, row_lex = inst[order], rater[order], P[order], row_lex[order]
+    return _layout_sorted(inst, rater, P, row_lex, X)
+
+
+@dataclass(frozen=True)
+class PairwiseAgreement:
+    """Two raters over the instances both annotated.
+
+    ``scott`` and ``cohen`` share ``observed`` (``Pr(A)``) and differ in
+    ``expected`` (``Pr(E)``); ``lexelt_*`` hold the per-lexelt figures
+    (lexelt ``x`` at position ``x``) and ``macro_*`` their unweighted mean
+    over the lexelts whose kappa is defined.
+    """
+
+    scott: Agreement
+    cohen: Agreement
+    lexelt_scott: tuple[Agreement, ...]
+    lexelt_cohen: tuple[Agreement, ...]
+    macro_scott: Estimate
+    macro_cohen: Estimate
+
+    @property
+    def n(self) -> int:
+        return self.scott.n
+
+
+def _pair_result(n_x: np.ndarray, sum_a_x: np.ndarray, pe_s_x: np.ndarray, pe_c_x: np.ndarray) -> PairwiseAgreement:
+    """Assemble a :class:`PairwiseAgreement` from per-lexelt sufficient statistics."""
+    n = int(n_x.sum())
+    lex_s, lex_c = [], []
+    for nx, sa, ps, pc in zip(n_x.tolist(), sum_a_x.tolist(), pe_s_x.tolist(), pe_c_x.tolist()):
+        obs = sa / nx if nx else None
+        lex_s.append(chance_corrected(obs, ps if nx else None, int(nx)))
+        lex_c.append(chance_corrected(obs, pc if nx else None, int(nx)))
+    if n:
+        obs = float(sum_a_x.sum()) / n
+        scott = chance_corrected(obs, float(n_x @ pe_s_x) / n, n)
+        cohen = chance_corrected(obs, float(n_x @ pe_c_x) / n, n)
+    else:
+        scott = cohen = chance_corrected(None, None, 0)
+    return PairwiseAgreement(
+        scott, cohen, tuple(lex_s), tuple(lex_c),
+        macro_mean([a.kappa for a in lex_s]), macro_mean([a.kappa for a in lex_c]),
+    )
+
+
+def pairwise_agreement(
+    pa: np.ndarray, pb: np.ndarray, lex: np.ndarray | None = None, *, n_lexelts: int | None = None
+) -> PairwiseAgreement:
+    r"""Observed agreement and Scott/Cohen kappa of two raters over leaf vectors.
+
+    .. math::
+
+        \Pr(A) = \frac1{|T|}\sum_{i\in T}\sum_l p_{a,i}(l)\,p_{b,i}(l),\qquad
+        \kappa = \frac{\Pr(A)-\Pr(E)}{1-\Pr(E)}
+
+    Within lexelt ``x`` (instances ``T_x``): Siegel & Castellan / Scott
+    ``Pr_x(E) = sum_l ((P_a(l) + P_b(l)) / 2)^2`` (pooled marginal) and
+    Cohen ``Pr_x(E) = sum_l P_a(l) P_b(l)`` (own marginals), with
+    ``P_a(l) = mean_{i in T_x} p_a,i(l)``.  The corpus ``Pr(E)`` is the
+    mean of the ``Pr_x(E)`` weighted by ``|T_x|`` (metrics.md section 3).
+
+    Parameters
+    ----------
+    pa, pb : ndarray of shape (n_shared, K)
+        Leaf vectors of the two raters on the instances both annotated.
+    lex : ndarray of int, shape (n_shared,), optional
+        Lexelt of each instance (default: one lexelt).
+    n_lexelts : int, optional
+        Number of lexelts ``X`` (default ``lex.max() + 1``).
+
+    Returns
+    -------
+    PairwiseAgreement
+        Kappa is undefined (``value=None`` with a reason) when no instance
+        is shared or ``Pr(E) = 1``.
+
+    Examples
+    --------
+    >>> a = np.array([[1., 0.], [0., 1.], [1., 0.]])
+    >>> str(pairwise_agreement(a, a).cohen.kappa)
+    '1.0000'
+    """
+    pa = np.asarray(pa, dtype=np.float64)
+    pb = np.asarray(pb, dtype=np.float64)
+    lex = np.zeros(len(pa), np.int64) if lex is None else np.asarray(lex, np.int64)
+    X = int(n_lexelts if n_lexelts is not None else (lex.max() + 1 if len(lex) else 1))
+    n_x = np.bincount(lex, minlength=X).astype(np.float64)
+    sum_a_x = np.bincount(lex, weights=np.einsum("ik,ik->i", pa, pb), minlength=X)
+    ma, mb = group_sum(pa, lex, X), group_sum(pb, lex, X)
+    den = np.maximum(n_x, 1.0) ** 2
+    pe_c = np.einsum("xk,xk->x", ma, mb) / den
+    pe_s = np.einsum("xk,xk->x", ma + mb, ma + mb) / (4.0 * den)
+    return _pair_result(n_x, sum_a_x, pe_s, pe_c)
+
+
+def bennett_s(observed: float | None, n_categories: int) -> Estimate:
+    """Bennett, Alpert & Goldstein's (1954) S: chance = ``1/q`` for ``q`` categories."""
+    if observed is None:
+        return Estimate.undefined(NO_SHARED)
+    if n_categories <= 1:
+        return Estimate.undefined(CHANCE_ONE)
+    pe = 1.0 / n_categories
+    return Estimate((observed - pe) / (1.0 - pe))
+
+
+@dataclass(frozen=True)
+class PairwiseMatrix:
+    """All pairs of raters at once (rows/columns = rater ids ``0..m-1``).
+
+    Figures are :class:`numpy.ma.MaskedArray` with undefined cells masked;
+    ``reason_*`` hold the reason codes of :mod:`~hieradjudicate.core.undefined`.
+    ``lexelt_*`` (shape ``(X, m, m)``) are kept only with ``per_lexelt=True``:
+    the shared counts, the sums of per-instance agreement and both ``Pr_x(E)``.
+    """
+
+    n: np.ndarray
+    observed: np.ma.MaskedArray
+    expected_scott: np.ma.MaskedArray
+    expected_cohen: np.ma.MaskedArray
+    kappa_scott: np.ma.MaskedArray
+    kappa_cohen: np.ma.MaskedArray
+    reason_scott: np.ndarray
+    reason_cohen: np.ndarray
+    macro_scott: np.ma.MaskedArray
+    macro_cohen: np.ma.MaskedArray
+    lexelt_n: np.ndarray | None = None
+    lexelt_sum_a: np.ndarray | None = None
+    lexelt_pe_scott: np.ndarray | None = None
+    lexelt_pe_cohen: np.ndarray | None = None
+
+    def mean_kappa(self, variant: str = "cohen") -> Estimate:
+        """Mean over unordered pairs with a defined kappa (Light's kappa for ``"cohen"``)."""
+        k = self.kappa_cohen if variant == "cohen" else self.kappa_scott
+        iu = np.triu_indices(k.shape[0], 1)
+        return macro_mean([Estimate(float(v)) for v in k[iu].compressed()])
+
+    def pair(self, a: int, b: int) -> PairwiseAgreement:
+        """The full :class:`PairwiseAgreement` of raters ``a`` and ``b`` (needs ``per_lexelt=True``)."""
+        if self.lexelt_n is None or self.lexelt_sum_a is None:
+            raise ValueError("pairwise_matrix(..., per_lexelt=True) keeps the per-lexelt figures")
+        assert self.lexelt_pe_scott is not None and self.lexelt_pe_cohen is not None
+        return _pair_result(
+            self.lexelt_n[:, a, b].astype(np.float64), self.lexelt_sum_a[:, a, b],
+            self.lexelt_pe_scott[:, a, b], self.lexelt_pe_cohen[:, a, b],
+        )
+
+
+def _kappa_codes(n: np.ndarray, pe: np.ndarray) -> np.ndarray:
+    codes = np.full(n.shape, DEFINED, np.int8)
+    codes[1.0 - pe <= ZERO_TOL] = CHANCE_ONE
+    codes[n == 0] = NO_SHARED
+    if n.ndim == 2:
+        np.fill_diagonal(codes, SAME_RATER)
+    return codes
+
+
+def _safe_kappa(pa: np.ndarray, pe: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    den = np.where(codes == DEFINED, 1.0 - pe, 1.0)
+    return np.where(codes == DEFINED, (pa - pe) / den, 0.0)
+
+
+def pairwise_matrix(
+    inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.ndarray, *,
+    n_raters: int | None = None, n_lexelts: int | None = None, per_lexelt: bool = False,
+) -> PairwiseMatrix:
+    """Pairwise ``Pr(A)``, both ``Pr(E)`` and both kappas for every pair of raters.
+
+    Each cell equals :func:`pairwise_agreement` on the instances the two
+    raters share.  Computed per lexelt over the raters present in it: with
+    ``Y`` the dense ``(n_x, m_x, K)`` tensor of leaf vectors and ``A`` the
+    ``(n_x, m_x)`` presence matrix, the shared counts are ``A^T A``, the
+    agreement sums ``sum_l Y_l^T Y_l`` and the marginal sums over shared
+    instances ``S[a, b, :] = sum_i A[i, a] Y[i, b, :]`` (three matmuls per
+    lexelt; no loop over instances or pairs).
+
+    Parameters
+    ----------
+    inst, rater : ndarray of int, shape (R,)
+        Instance and rater of each annotation row (no pair twice).
+    P : ndarray of shape (R, K)
+        Leaf vectors.
+    inst_lexelt : ndarray of int, shape (n,)
+        Lexelt of each instance.
+    n_raters, n_lexelts : int, optional
+        ``m`` and ``X`` (default: inferred).
+    per_lexelt : bool, default False
+        Keep the ``(X, m, m)`` per-lexelt statistics (needed by :meth:`PairwiseMatrix.pair`).
+    """
+    lay = make_layout(inst, rater, P, inst_lexelt, n_lexelts=n_lexelts)
+    m = int(n_raters if n_raters is not None else (lay.rater.max() + 1 if lay.R else 0))
+    X = lay.n_lexelts
+    N = np.zeros((m, m))
+    SA, WS, WC = np.zeros((m, m)), np.zeros((m, m)), np.zeros((m, m))
+    MS, MC, CS, CC = np.zeros((m, m)), np.zeros((m, m)), np.zeros((m, m)), np.zeros((m, m))
+    keep = (np.zeros((X, m, m)), np.zeros((X, m, m)), np.zeros((X, m, m)), np.zeros((X, m, m))) if per_lexelt else None
+    for x in range(X):
+        r0, r1 = lay.lex_rows[x], lay.lex_rows[x + 1]
+        if r1 - r0 == 0:
+            continue
+        Px = lay.P[r0:r1]
+        Px = Px[:, Px.any(axis=0)]
+        raters_x, rloc = np.unique(lay.rater[r0:r1], return_inverse=True)
+        iloc = lay.row_seg[r0:r1] - lay.lex_segs[x]
+        nx, mx, kx = int(iloc[-1]) + 1, len(raters_x), Px.shape[1]
+        Y = np.zeros((nx, mx, kx))
+        Y[iloc, rloc] = Px
+        A = np.zeros((nx, mx))
+        A[iloc, rloc] = 1.0
+        n_ab = A.T @ A
+        Z = np.ascontiguousarray(Y.transpose(0, 2, 1)).reshape(nx * kx, mx)
+        sum_a = Z.T @ Z
+        S = (A.T @ Y.reshape(nx, mx * kx)).reshape(mx, mx, kx)
+        St = S.transpose(1, 0, 2)
+        den = np.maximum(n_ab, 1.0)
+        pe_c = np.einsum("abk,abk->ab", S, St) / den**2
+        pe_s = np.einsum("abk,abk->ab", S + St, S + St) / (4.0 * den**2)
+        ix = np.ix_(raters_x, raters_x)
+        N[ix] += n_ab
+        SA[ix] += sum_a
+        WS[ix] += n_ab * pe_s
+        WC[ix] += n_ab * pe_c
+        obs = sum_a / den
+        for pe, acc, cnt in ((pe_s, MS, CS), (pe_c, MC, CC)):
+            ok = (n_ab > 0) & (1.0 - pe > ZERO_TOL)
+            acc[ix] += np.where(ok, (obs - pe) / np.where(ok, 1.0 - pe, 1.0), 0.0)
+            cnt[ix] += ok
+        if keep is not None:
+            for arr, val in zip(keep, (n_ab, sum_a, pe_s, pe_c)):
+                arr[x][ix] = val
+    den = np.maximum(N, 1.0)
+    pa, pe_s, pe_c = SA / den, WS / den, WC / den
+    code_s, code_c = _kappa_codes(N, pe_s), _kappa_codes(N, pe_c)
+    code_n = _kappa_codes(N, np.zeros_like(N))
+    mcode_s = np.where(CS > 0, code_n, 4).astype(np.int8)
+    mcode_c = np.where(CC > 0, code_n, 4).astype(np.int8)
+    np.fill_diagonal(mcode_s, SAME_RATER)
+    np.fill_diagonal(mcode_c, SAME_RATER)
+    return PairwiseMatrix(
+        n=N.astype(np.int64),
+        observed=masked(pa, code_n), expected_scott=masked(pe_s, code_n), expected_cohen=masked(pe_c, code_n),
+        kappa_scott=masked(_safe_kappa(pa, pe_s, code_s), code_s),
+        kappa_cohen=masked(_safe_kappa(pa, pe_c, code_c), code_c),
+        reason_scott=code_s, reason_cohen=code_c,
+        macro_scott=masked(MS / np.maximum(CS, 1), mcode_s), macro_cohen=masked(MC / np.maximum(CC, 1), mcode_c),
+        lexelt_n=None if keep is None else keep[0].astype(np.int64),
+        lexelt_sum_a=None if keep is None else keep[1],
+        lexelt_pe_scott=None if keep is None else keep[2],
+        lexelt_pe_cohen=None if keep is None else keep[3],
+    )
+
+
+@dataclass(frozen=True)
+class MultiRaterAgreement:
+    """Fleiss (soft) and Davies & Fleiss / Conger kappa, corpus and per lexelt."""
+
+    fleiss: Agreement
+    conger: Agreement
+    lexelt_fleiss: tuple[Agreement, ...]
+    lexelt_conger: tuple[Agreement, ...]
+    macro_fleiss: Estimate
+    macro_conger: Estimate
+
+
+def _multi_stats(lay: Layout) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per-instance ``P_i`` (Fleiss), ``E_i`` (Conger), the sums ``s_i`` and ``m_i`` (pairable layout)."""
+    m_i = lay.seg_m.astype(np.float64)
+    s = np.add.reduceat(lay.P, lay.seg_start, axis=0)
+    sq = np.add.reduceat(np.einsum("rk,rk->r", lay.P, lay.P), lay.seg_start)
+    pairs = m_i * (m_i - 1.0)
+    p_i = (np.einsum("ik,ik->i", s, s) - sq) / pairs
+    # Each rater's own marginal within the lexelt, over the pairable instances it annotated.
+    X, K = lay.n_lexelts, lay.P.shape[1]
+    m = int(lay.rater.max()) + 1
+    key = lay.row_lex * m + lay.rater
+    tot = group_sum(lay.P, key, X * m)
+    cnt = np.bincount(key, minlength=X * m).astype(np.float64)
+    marg = tot / np.maximum(cnt, 1.0)[:, None]
+    mr = marg[key]
+    t = np.add.reduceat(mr, lay.seg_start, axis=0)
+    tsq = np.add.reduceat(np.einsum("rk,rk->r", mr, mr), lay.seg_start)
+    e_i = (np.einsum("ik,ik->i", t, t) - tsq) / pairs
+    return p_i, e_i, s, m_i
+
+
+def multi_rater_agreement(
+    inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.ndarray, *, n_lexelts: int | None = None
+) -> MultiRaterAgreement:
+    r"""Fleiss' kappa (soft labels) and Davies & Fleiss / Conger's kappa.
+
+    Over the instances with ``m_i >= 2`` annotations (others are left out):
+
+    .. math::
+
+        P_i = \frac{1}{m_i(m_i-1)}\sum_{r\ne r'}\sum_l p_{r,i}(l)p_{r',i}(l),
+        \qquad \Pr(A) = \operatorname{mean}_i P_i
+
+    *Fleiss*: ``Pr_x(E) = sum_l pbar_x(l)^2`` with ``pbar_x`` the mean of
+    all leaf vectors of lexelt ``x`` (annotation-weighted, Fleiss 1971).
+    *Conger* (Davies & Fleiss 1982): ``Pr_x(E)`` = mean over the ordered
+    pairs of distinct raters of ``sum_l P_r(l) P_r'(l)``, each rater with
+    its own marginal ``P_r`` in the lexelt.  With missing data a pair is
+    weighted by how it enters ``Pr(A)``: instance ``i`` gives each of its
+    ordered pairs weight ``1/(m_i(m_i-1))``, i.e. ``Pr_x(E)`` is the mean
+    over instances of ``E_i = (1/(m_i(m_i-1))) sum_{r!=r' on i} P_r . P_r'``;
+    for complete data this is the plain mean over pairs (NLTK
+    ``AnnotationTask.multi_kappa``).  Both ``Pr(E)`` are combined over
+    lexelts weighted by their pairable instances, as for pairs; for a single
+    lexelt this is exactly the formula of metrics.md section 3.
+    """
+    lay = make_layout(inst, rater, P, inst_lexelt, n_lexelts=n_lexelts).pairable()
+    X = lay.n_lexelts
+    if lay.R == 0:
+        empty = chance_corrected(None, None, 0)
+        return MultiRaterAgreement(empty, empty, (empty,) * X, (empty,) * X, macro_mean([]), macro_mean([]))
+    p_i, e_i, s, m_i = _multi_stats(lay)
+    n_x = np.bincount(lay.seg_lex, minlength=X).astype(np.float64)
+    sa_x = np.bincount(lay.seg_lex, weights=p_i, minlength=X)
+    se_x = np.bincount(lay.seg_lex, weights=e_i, minlength=X)
+    tot = group_sum(s, lay.seg_lex, X)
+    nrow = np.bincount(lay.seg_lex, weights=m_i, minlength=X)
+    pbar = tot / np.maximum(nrow, 1.0)[:, None]
+    pe_f = np.einsum("xk,xk->x", pbar, pbar)
+    den = np.maximum(n_x, 1.0)
+    lex_f, lex_c = [], []
+    for x in range(X):
+        nx = int(n_x[x])
+        lex_f.append(chance_corrected(sa_x[x] / den[x] if nx else None, float(pe_f[x]), nx))
+        lex_c.append(chance_corrected(sa_x[x] / den[x] if nx else None, float(se_x[x] / den[x]), nx))
+    n = int(n_x.sum())
+    obs = float(sa_x.sum()) / n
+    fleiss = chance_corrected(obs, float(n_x @ pe_f) / n, n)
+    conger = chance_corrected(obs, float(se_x.sum()) / n, n)
+    return MultiRaterAgreement(
+        fleiss, conger, tuple(lex_f), tuple(lex_c),
+        macro_mean([a.kappa for a in lex_f]), macro_mean([a.kappa for a in lex_c]),
+    )
