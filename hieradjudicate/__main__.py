@@ -1,0 +1,5 @@
+import sys
+
+from hieradjudicate.cli import main
+
+sys.exit(main())
