@@ -63,9 +63,9 @@ def tidy(pieces: list[str], head_index: int | None) -> tuple[str, tuple[int, int
     a, b = s.find(_START), s.find(_END)
     if a < 0 or b < 0:
         return s.replace(_START, "").replace(_END, ""), None
-    text = s.replace(_START, "").replace(_END, "")
-    start, end = a, b - 1
-    return text, ((start, end) if end > start else None)
+    if b - 1 <= a:  # empty head: drop the markers and tidy again
+        return tidy(pieces, None)[0], None
+    return s.replace(_START, "").replace(_END, ""), (a, b - 1)
 
 
 def _strip_markup(text: str) -> str:
