@@ -1,0 +1,231 @@
+"""Schema, migrations and pre-open validation of the ``.hadj`` project file.
+
+The project file is an SQLite database.  Its layout is versioned: version 1
+is created by :data:`BASE_SCHEMA` and every later version by one function in
+:data:`MIGRATIONS` (``MIGRATIONS[i]`` turns version ``i + 1`` into ``i + 2``).
+A new project is built by running the same migrations, so every migration is
+exercised by every new project, not only by old files.
+
+:func:`check_header` looks at the raw bytes before SQLite is involved, so
+that a text file, random bytes or a truncated file give a one-line message
+and are never handed to a writable connection.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+from hieradjudicate.core.errors import ProjectError
+
+#: ``PRAGMA application_id`` of every hieradjudicate project ("HADJ").
+APPLICATION_ID = 0x4841444A
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+HEADER_SIZE = 100
+
+STATUSES = ("resolved", "flagged", "skipped", "unresolved")
+FILE_KINDS = ("inventory", "annotations", "contexts")
+
+BASE_SCHEMA = """
+CREATE TABLE meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+CREATE TABLE settings (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL            -- JSON
+);
+CREATE TABLE files (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind TEXT NOT NULL CHECK (kind IN ('inventory', 'annotations', 'contexts')),
+    role TEXT,
+    set_names TEXT NOT NULL DEFAULT '[]',   -- JSON list
+    format TEXT,
+    options TEXT NOT NULL DEFAULT '{}',     -- JSON: how the file was read
+    source_path TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    sha256 TEXT NOT NULL,
+    imported_at TEXT NOT NULL,
+    compression TEXT NOT NULL CHECK (compression IN ('zlib', 'none')),
+    active INTEGER NOT NULL DEFAULT 1,      -- 0 once replaced by a re-import
+    data BLOB NOT NULL
+);
+CREATE TABLE arrays (
+    name TEXT PRIMARY KEY,
+    meta TEXT NOT NULL DEFAULT '{}',        -- JSON
+    updated_at TEXT NOT NULL,
+    data BLOB NOT NULL                      -- .npz bytes
+);
+CREATE TABLE batches (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    label TEXT NOT NULL,
+    kind TEXT NOT NULL,                     -- do / undo / redo / import ...
+    created_by TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+CREATE TABLE decisions (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    lexelt TEXT NOT NULL,
+    instance TEXT NOT NULL,
+    tags TEXT NOT NULL,                     -- JSON list of node ids
+    source TEXT NOT NULL,
+    status TEXT NOT NULL
+        CHECK (status IN ('resolved', 'flagged', 'skipped', 'unresolved')),
+    note TEXT NOT NULL DEFAULT '',
+    decided_by TEXT NOT NULL,
+    decided_at TEXT NOT NULL,
+    batch INTEGER REFERENCES batches(id)
+);
+CREATE INDEX decisions_instance ON decisions (lexelt, instance, id);
+CREATE INDEX files_kind ON files (kind, active);
+"""
+
+
+def _v1_to_v2(conn: sqlite3.Connection) -> None:
+    """Version 2: a decision records its basis (what it was based on)."""
+    conn.execute("ALTER TABLE decisions ADD COLUMN basis TEXT")
+
+
+#: Ordered migrations; ``MIGRATIONS[i]`` migrates version ``i + 1`` to ``i + 2``.
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1_to_v2]
+
+#: The schema version this program writes.
+SCHEMA_VERSION = 1 + len(MIGRATIONS)
+
+
+def init_schema(conn: sqlite3.Connection, target: int = SCHEMA_VERSION) -> None:
+    """Create the version-1 tables and migrate them to ``target`` (in the caller's transaction)."""
+    for statement in BASE_SCHEMA.split(";"):
+        if statement.strip():
+            conn.execute(statement)
+    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    set_version(conn, 1)
+    migrate(conn, 1, target)
+
+
+def set_version(conn: sqlite3.Connection, version: int) -> None:
+    """Record the schema version in the meta table and in ``PRAGMA user_version``."""
+    conn.execute(
+        "INSERT OR REPLACE INTO meta (key, value) VALUES ('schema_version', ?)", (str(version),)
+    )
+    conn.execute(f"PRAGMA user_version = {int(version)}")
+
+
+def migrate(conn: sqlite3.Connection, current: int, target: int = SCHEMA_VERSION) -> None:
+    """Apply the migrations from ``current`` up to ``target`` (in the caller's transaction)."""
+    for version in range(current, target):
+        MIGRATIONS[version - 1](conn)
+        set_version(conn, version + 1)
+
+
+def check_header(path: Path) -> None:
+    """Reject what cannot be a project before SQLite opens it (reads 100 bytes, writes nothing).
+
+    Raises
+    ------
+    ProjectError
+        One line naming the file and what is wrong with it.
+    """
+    name = str(path)
+    if not path.exists():
+        raise ProjectError(f"{name}: no such file (expected a hieradjudicate project, .hadj)")
+    if path.is_dir():
+        raise ProjectError(f"{name}: is a folder, not a hieradjudicate project file")
+    try:
+        size = path.stat().st_size
+        with open(path, "rb") as fh:
+            head = fh.read(HEADER_SIZE)
+    except OSError as exc:
+        raise ProjectError(f"{name}: cannot read the project file ({exc.strerror})") from None
+    if size == 0:
+        raise ProjectError(f"{name}: the file is empty (0 bytes); it is not a usable project")
+    if len(head) < len(SQLITE_MAGIC) and SQLITE_MAGIC.startswith(head):
+        raise ProjectError(f"{name}: the file is truncated ({size} bytes); the project is damaged")
+    if not head.startswith(SQLITE_MAGIC):
+        raise ProjectError(f"{name}: {_describe_foreign(head)}, not a hieradjudicate project")
+    if len(head) < HEADER_SIZE:
+        raise ProjectError(f"{name}: the file is truncated ({size} bytes); the project is damaged")
+    page_size = int.from_bytes(head[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    n_pages = int.from_bytes(head[28:32], "big")
+    counter_valid = head[24:28] == head[92:96]
+    # After a crash during a checkpoint the main file may legitimately be short
+    # while the write-ahead log still holds the pages; SQLite's check decides then.
+    wal = path.with_name(path.name + "-wal")
+    pending_wal = wal.exists() and wal.stat().st_size > 0
+    if counter_valid and n_pages and not pending_wal and size < page_size * n_pages:
+        raise ProjectError(
+            f"{name}: the file is truncated ({size} of {page_size * n_pages} bytes); "
+            "the project is damaged (restore a backup)"
+        )
+
+
+def _describe_foreign(head: bytes) -> str:
+    """Name what a non-SQLite file looks like, for the error message."""
+    sample = head[:HEADER_SIZE]
+    if sample.startswith(b"PK\x03\x04"):
+        return "this is a ZIP archive"
+    if sample.startswith(b"\x1f\x8b"):
+        return "this is a gzip file"
+    try:
+        text = sample.decode("utf-8")
+    except UnicodeDecodeError:
+        return "this is not an SQLite database (unrecognised binary data)"
+    if all(ch.isprintable() or ch in "\r\n\t" for ch in text.lstrip("\ufeff")):
+        return "this is a text file"
+    return "this is not an SQLite database (unrecognised data)"
+
+
+def inspect_schema(conn: sqlite3.Connection, name: str) -> int:
+    """Check that an open database is a hieradjudicate project and return its schema version.
+
+    Only reads.  Raises :class:`ProjectError` (one line) when the file is a
+    foreign SQLite database, is damaged, or was written by a newer program.
+    """
+    try:
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    except sqlite3.DatabaseError as exc:
+        raise ProjectError(f"{name}: the project file is damaged or not a database ({exc})") from None
+    if app_id != APPLICATION_ID or "meta" not in tables:
+        raise ProjectError(
+            f"{name}: this is an SQLite database of another program, not a hieradjudicate project"
+        )
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+    except sqlite3.DatabaseError as exc:
+        raise ProjectError(f"{name}: the project file is damaged ({exc})") from None
+    if row is None or not str(row[0]).isdigit():
+        raise ProjectError(f"{name}: the project has no valid schema version; it is damaged")
+    version = int(row[0])
+    if version > SCHEMA_VERSION:
+        raise ProjectError(
+            f"{name}: the project was saved by a newer hieradjudicate (schema version {version}; "
+            f"this program reads up to {SCHEMA_VERSION}); update hieradjudicate to open it"
+        )
+    if version < 1:
+        raise ProjectError(f"{name}: the project has an invalid schema version {version}")
+    return version
+
+
+def quick_check(conn: sqlite3.Connection, name: str) -> None:
+    """Run ``PRAGMA quick_check`` (milliseconds even for large projects) and raise if damaged."""
+    try:
+        rows = [r[0] for r in conn.execute("PRAGMA quick_check(5)")]
+    except sqlite3.DatabaseError as exc:
+        raise ProjectError(f"{name}: the project file is damaged ({exc})") from None
+    if rows != ["ok"]:
+        raise ProjectError(f"{name}: the project file is damaged ({'; '.join(rows)[:200]})")
+
+
+def backup_path(path: Path, version: int) -> Path:
+    """``NAME.hadj.bak-v<version>``, with a numeric suffix if that name is taken."""
+    candidate = path.with_name(f"{path.name}.bak-v{version}")
+    n = 2
+    while os.path.exists(candidate):
+        candidate = path.with_name(f"{path.name}.bak-v{version}-{n}")
+        n += 1
+    return candidate
