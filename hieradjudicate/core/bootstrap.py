@@ -23,7 +23,7 @@ Efron & Tibshirani (1993), An Introduction to the Bootstrap, ch. 13
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -55,7 +55,7 @@ class BootstrapCI:
     n_resamples: int
     n_undefined: int
     seed: int
-    replicates: np.ma.MaskedArray
+    replicates: np.ma.MaskedArray = field(repr=False)
     reason: str | None = None
 
 
