@@ -27,7 +27,7 @@ import re
 
 from hieradjudicate.core.errors import FormatError, ProblemLog
 from hieradjudicate.core.records import Context, ContextSource
-from hieradjudicate.io.inv_common import cell, read_delimited, resolve_columns
+from hieradjudicate.io.inv_common import cell, read_delimited, resolve_columns, shorten, to_int
 from hieradjudicate.io.textfile import read_text
 
 CONTEXT_FORMATS = ("senseval-xml", "table", "wsbest-uses")
@@ -293,11 +293,12 @@ def _span(value: str, length: int, lineno: int, column: str, log: ProblemLog
           ) -> tuple[int, int] | None:
     """Parse ``start:end`` (end exclusive) and check it lies inside a text of ``length``."""
     m = _SPAN.fullmatch(value)
-    if m is None:
-        log.warning(lineno, f"target offsets {value!r} in {column}; expected 'start:end' "
+    a = to_int(m.group(1)) if m else None
+    b = to_int(m.group(2)) if m else None
+    if a is None or b is None:
+        log.warning(lineno, f"target offsets {shorten(value)} in {column}; expected 'start:end' "
                     "(non-negative integers), so the target was not located")
         return None
-    a, b = int(m.group(1)), int(m.group(2))
     if not a < b <= length:
         log.warning(lineno, f"target offsets {a}:{b} in {column} fall outside the context of "
                     f"{length} characters; expected 0 <= start < end <= {length}")

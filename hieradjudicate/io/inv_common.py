@@ -41,6 +41,26 @@ def lexelt_pos_map(senses: list[SenseRecord]) -> dict[str, str]:
     return out
 
 
+MAX_INT_DIGITS = 9
+
+
+def shorten(value: str, limit: int = 40) -> str:
+    """``repr`` of a value quoted in a message, cut to ``limit`` characters."""
+    return repr(value if len(value) <= limit else value[:limit] + "...")
+
+
+def to_int(text: str) -> int | None:
+    """Parse a decimal integer of at most ``MAX_INT_DIGITS`` digits (sign allowed), else None.
+
+    Python refuses to convert strings of more than 4,300 digits; such values
+    are absurd as factors or offsets anyway, so they are refused here first.
+    """
+    m = re.fullmatch(r"\s*([+-]?)0*(\d+)\s*", text)
+    if m is None or len(m.group(2)) > MAX_INT_DIGITS:
+        return None
+    return int(m.group(1) + m.group(2))
+
+
 def parse_weight(text: str) -> tuple[float | None, str | None]:
     """Parse a downward weight; return ``(value, None)`` or ``(None, message)``."""
     s = text.strip()
@@ -49,9 +69,9 @@ def parse_weight(text: str) -> tuple[float | None, str | None]:
     try:
         value = float(s)
     except ValueError:
-        return None, f"weight {s!r} is not a number; expected a positive finite number"
+        return None, f"weight {shorten(s)} is not a number; expected a positive finite number"
     if not math.isfinite(value) or value <= 0:
-        return None, f"weight {s!r} is not allowed; expected a positive finite number"
+        return None, f"weight {shorten(s)} is not allowed; expected a positive finite number"
     return value, None
 
 
@@ -61,10 +81,13 @@ def parse_branching(text: str) -> tuple[int | None, str | None]:
     if not s:
         return None, None
     if not re.fullmatch(r"[+-]?\d+", s):
-        return None, f"branching factor {s!r} is not an integer; expected a positive integer"
-    value = int(s)
+        return None, f"branching factor {shorten(s)} is not an integer; expected a positive integer"
+    value = to_int(s)
+    if value is None:
+        return None, (f"branching factor {shorten(s)} is too large; expected a positive integer "
+                      f"of at most {MAX_INT_DIGITS} digits")
     if value <= 0:
-        return None, f"branching factor {s!r} is not positive; expected a positive integer"
+        return None, f"branching factor {shorten(s)} is not positive; expected a positive integer"
     return value, None
 
 

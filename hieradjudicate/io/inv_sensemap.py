@@ -7,6 +7,7 @@ from collections import defaultdict
 
 from hieradjudicate.core.errors import ProblemLog
 from hieradjudicate.core.records import SenseRecord
+from hieradjudicate.io.inv_common import parse_branching, shorten
 
 _INT = re.compile(r"[+-]?\d+")
 
@@ -52,17 +53,12 @@ def parse_sensemap(text: str, log: ProblemLog) -> tuple[list[SenseRecord], int]:
         for k in range(1, len(tokens), 2):
             b, parent = tokens[k], tokens[k + 1]
             col = _column(raw, k)
-            if not _INT.fullmatch(b):
-                log.error(lineno, f"branching factor {b!r} is not an integer; expected a positive "
-                          f"integer before parent {parent!r}", col)
+            value, msg = parse_branching(b)
+            if value is None:
+                log.error(lineno, f"{msg} before parent {shorten(parent)}", col)
                 bad = True
                 break
-            if int(b) <= 0:
-                log.error(lineno, f"branching factor {b!r} is not positive; expected a positive "
-                          f"integer before parent {parent!r}", col)
-                bad = True
-                break
-            factors.append(int(b))
+            factors.append(value)
             chain.append(parent)
         if bad:
             continue
