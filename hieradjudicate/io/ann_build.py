@@ -1,0 +1,236 @@
+"""Shared machinery of the annotation readers: weight parsing and the final assembly.
+
+Every annotation reader reduces its file to *units* and *labels*.  A unit is
+one answer of one set for one instance as the file states it (a Senseval
+line, a cell of a wide table, one ``worker:sense`` pair, one JSON line, one
+row of a long table); a label is one tag of a unit, with its weight.
+:func:`build_source` turns these columns into an
+:class:`~hieradjudicate.core.records.AnnotationSource`: it factorises the
+instances, drops later units for a (set, instance) already answered (first
+wins, reported as duplicates), makes the rows of each (set, item) contiguous
+and applies the rule "one unweighted tag makes the whole answer unweighted".
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import re
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from hieradjudicate.core.errors import ProblemLog
+from hieradjudicate.core.records import AnnotationSource
+
+_NUMBER = re.compile(r"[+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+_SPECIAL = {"nan": "a NaN", "inf": "an infinite", "infinity": "an infinite"}
+WEIGHT_EXPECTED = "expected a finite number >= 0"
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while millions of small objects are made.
+
+    The readers create no reference cycles; without the pause CPython runs
+    full collections over the growing heap and reading takes several times
+    longer.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def weight_problem(text: str) -> str | None:
+    """Say what is wrong with a weight written as ``text``; ``None`` when it is valid."""
+    t = text.strip()
+    if not t:
+        return f"empty weight; {WEIGHT_EXPECTED}"
+    low = t.lower().lstrip("+-")
+    if low in _SPECIAL:
+        return f"{_SPECIAL[low]} weight {t!r}; {WEIGHT_EXPECTED}"
+    if t.startswith("-") and _NUMBER.fullmatch(t[1:]):
+        return f"negative weight {t!r}; {WEIGHT_EXPECTED}"
+    if not _NUMBER.fullmatch(t):
+        return f"non-numeric weight {t!r}; {WEIGHT_EXPECTED}"
+    if not math.isfinite(float(t)):
+        return f"an infinite weight {t!r} (too large); {WEIGHT_EXPECTED}"
+    return None
+
+
+def number_problem(value: object) -> str | None:
+    """Like :func:`weight_problem` for a value already parsed (JSON)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return f"weight {value!r} is not a number; {WEIGHT_EXPECTED}"
+    if isinstance(value, float) and math.isnan(value):
+        return f"a NaN weight; {WEIGHT_EXPECTED}"
+    try:
+        f = float(value)
+    except OverflowError:
+        return f"an infinite weight (too large); {WEIGHT_EXPECTED}"
+    if math.isinf(f):
+        return f"an infinite weight; {WEIGHT_EXPECTED}"
+    if f < 0:
+        return f"negative weight {value!r}; {WEIGHT_EXPECTED}"
+    return None
+
+
+class TagTable:
+    """Tag strings to codes, in order of first appearance (exact, case-sensitive)."""
+
+    def __init__(self) -> None:
+        self.index: dict[str, int] = {}
+        self.names: list[str] = []
+
+    def code(self, tag: str) -> int:
+        c = self.index.get(tag)
+        if c is None:
+            c = self.index[tag] = len(self.names)
+            self.names.append(tag)
+        return c
+
+    def codes(self, tags: Sequence[str]) -> np.ndarray:
+        return np.fromiter(map(self.code, tags), dtype=np.int64, count=len(tags))
+
+
+@dataclass
+class Parsed:
+    """Units and labels of one file, before assembly (see the module docstring).
+
+    ``cand_lexelt``/``cand_instance`` hold candidate items (they may repeat);
+    ``unit_item`` indexes them.  Units must be in file order.
+    """
+
+    cand_lexelt: np.ndarray  # object
+    cand_instance: np.ndarray  # object
+    unit_item: np.ndarray  # int64
+    unit_set: np.ndarray  # int64
+    unit_line: np.ndarray  # int64
+    label_unit: np.ndarray  # int64, non-decreasing
+    label_tag: np.ndarray  # int64
+    label_weight: np.ndarray  # float64
+    set_names: list[str]
+    tags: list[str]
+    comments: dict[int, str] = field(default_factory=dict)  # unit -> comment
+
+
+def _first_flags(codes: np.ndarray) -> np.ndarray:
+    """True where a code (numbered in order of first appearance) appears first."""
+    if codes.size == 0:
+        return np.zeros(0, dtype=bool)
+    seen = np.maximum.accumulate(codes)
+    first = np.empty(codes.size, dtype=bool)
+    first[0] = True
+    first[1:] = codes[1:] > seen[:-1]
+    return first
+
+
+def _items(p: Parsed) -> tuple[np.ndarray, list[str], list[str]]:
+    """Factorise candidate items by (lexelt, instance); return unit item codes and names."""
+    unit_item, lexelt, instance = p.unit_item, p.cand_lexelt, p.cand_instance
+    n = len(instance)
+    if n == 0 or unit_item.size == 0:
+        return unit_item, [], []
+    used = np.zeros(n, dtype=bool)
+    used[unit_item] = True
+    if not used.all():  # candidates of rows whose every label was rejected
+        remap = np.cumsum(used) - 1
+        unit_item, lexelt, instance = remap[unit_item], lexelt[used], instance[used]
+        n = len(instance)
+    if len(set(instance.tolist())) == n:  # every candidate distinct: the common case
+        return unit_item, lexelt.tolist(), instance.tolist()
+    lex_codes, _ = pd.factorize(lexelt)
+    inst_codes, inst_uniques = pd.factorize(instance)
+    key = lex_codes.astype(np.int64) * (len(inst_uniques) + 1) + inst_codes
+    item_codes, _ = pd.factorize(key)
+    first = np.flatnonzero(_first_flags(item_codes))
+    return item_codes.astype(np.int64)[unit_item], lexelt[first].tolist(), instance[first].tolist()
+
+
+def build_source(
+    p: Parsed, path: str, fmt: str, log: ProblemLog, *, merge_units: bool = False
+) -> AnnotationSource:
+    """Assemble the :class:`AnnotationSource`; report duplicate units (first wins).
+
+    With ``merge_units`` (long tables: one row per label), units of the same
+    (set, item) are parts of one answer, not duplicates.
+    """
+    unit_item, item_lexelt, item_instance = _items(p)
+    set_names, unit_set = _compact(p.set_names, p.unit_set)
+    n_items = max(len(item_lexelt), 1)
+    key = unit_set * n_items + unit_item
+    group, _ = pd.factorize(key)
+    group = group.astype(np.int64)
+    duplicates = 0
+    label_unit, label_tag, label_weight = p.label_unit, p.label_tag, p.label_weight
+    if not merge_units:
+        first = _first_flags(group)
+        dup_units = np.flatnonzero(~first)
+        duplicates = int(dup_units.size)
+        if duplicates:
+            first_unit = np.flatnonzero(first)  # first unit of each group, by group code
+            multi = len(set_names) > 1
+            for u in dup_units[: log.cap].tolist():
+                g = int(group[u])
+                i = int(unit_item[u])
+                who = f" by {set_names[int(unit_set[u])]!r}" if multi else ""
+                log.warning(
+                    int(p.unit_line[u]),
+                    f"duplicate answer{who} for instance {item_instance[i]!r} "
+                    f"(first given at line {int(p.unit_line[first_unit[g]])}); "
+                    "expected one answer per instance, this one is ignored",
+                )
+            log.n_warnings += max(0, duplicates - log.cap)
+            keep = first[label_unit]
+            label_unit, label_tag, label_weight = label_unit[keep], label_tag[keep], label_weight[keep]
+    label_group = group[label_unit]
+    if label_group.size > 1 and bool(np.any(label_group[1:] < label_group[:-1])):
+        order = np.argsort(label_group, kind="stable")
+        label_unit, label_tag = label_unit[order], label_tag[order]
+        label_weight, label_group = label_weight[order], label_group[order]
+    label_weight = np.array(label_weight, dtype=np.float64, copy=True)
+    nan = np.isnan(label_weight)
+    if nan.any():
+        partial = np.bincount(label_group, weights=nan, minlength=int(group.max()) + 1) > 0
+        label_weight[partial[label_group]] = np.nan
+    tags, label_tag = _compact(p.tags, label_tag)
+    comments: dict[int, str] = {}
+    if p.comments:
+        units, first_rows = np.unique(label_unit, return_index=True)
+        row_of = dict(zip(units.tolist(), first_rows.tolist()))
+        comments = {row_of[u]: c for u, c in p.comments.items() if u in row_of}
+    return AnnotationSource(
+        path=path,
+        format=fmt,
+        set_names=set_names,
+        item_lexelt=item_lexelt,
+        item_instance=item_instance,
+        tags=tags,
+        item=unit_item[label_unit].astype(np.int64, copy=False),
+        set=unit_set[label_unit].astype(np.int64, copy=False),
+        tag=label_tag.astype(np.int64, copy=False),
+        weight=label_weight,
+        line=p.unit_line[label_unit].astype(np.int64, copy=False),
+        problems=sorted(log.problems, key=lambda q: q.line or 0),
+        skipped_lines=log.skipped_lines,
+        duplicates=duplicates,
+        comments=comments,
+    )
+
+
+def _compact(names: list[str], codes: np.ndarray) -> tuple[list[str], np.ndarray]:
+    """Drop names (tags, sets) that no kept row uses (they came from skipped lines)."""
+    if not names:
+        return [], codes
+    used = np.bincount(codes, minlength=len(names)) > 0
+    if used.all():
+        return list(names), codes
+    remap = np.cumsum(used) - 1
+    return [n for n, u in zip(names, used.tolist()) if u], remap[codes]

@@ -1,0 +1,170 @@
+"""The Senseval key/answer format: ``lexelt instance tag[/weight] ... [!! comment]``.
+
+Speed matters here (answer files of several hundred thousand lines are read
+interactively), so the well-formed bulk of a file is parsed column-wise:
+the text is split once into space-separated tokens, the tag tokens are
+factorised and only the few *distinct* tag tokens are parsed in Python
+(tag, weight, validity).  Lines that look unusual (fewer than three fields,
+irregular spacing, other whitespace, a bad weight) take a careful per-line
+path so that every error message names its line and column exactly.
+
+Conventions: a comment starts at the first token beginning with ``!!`` and
+runs to the end of the line; ``tag/weight`` splits at the *last* ``/``; any
+whitespace separates fields.
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import repeat
+
+import numpy as np
+import pandas as pd
+
+from hieradjudicate.core.errors import ProblemLog
+from hieradjudicate.io.ann_build import Parsed, TagTable, weight_problem
+
+EXPECTED_LINE = "expected 'lexelt instance_id tag[/weight] ... [!! comment]'"
+_COMMENT = re.compile(r"(?:^|\s)!!")
+_FIELD = re.compile(r"\S+")
+_ASCII_OTHER_WS = "\t\x0b\x0c\x1c\x1d\x1e\x1f"
+_OTHER_WS = re.compile(r"[^\S \n]")  # whitespace other than space and newline
+
+
+def split_tag(token: str) -> tuple[str, float, str | None, int]:
+    """Split ``tag[/weight]``; return (tag, weight or NaN, problem or None, column offset)."""
+    if "/" not in token:
+        return token, float("nan"), None, 0
+    tag, _, w = token.rpartition("/")
+    if not tag:
+        return "", float("nan"), f"empty tag before '/' in {token!r}; expected tag/weight", 0
+    problem = weight_problem(w)
+    if problem is not None:
+        return tag, float("nan"), f"{problem} (in {token!r})", len(tag) + 1
+    return tag, float(w), None, 0
+
+
+def _strip_comments(lines: list[str]) -> dict[int, str]:
+    """Cut ``!! comment`` tails off ``lines`` (in place); return line index -> comment."""
+    comments: dict[int, str] = {}
+    for i in [i for i, line in enumerate(lines) if "!!" in line]:
+        line = lines[i]
+        m = _COMMENT.search(line)
+        if m is not None:
+            comments[i] = line[m.end():].strip()
+            lines[i] = line[: m.start()].rstrip()
+    return comments
+
+
+def _irregular_lines(text: str, lines: list[str], tok: np.ndarray, token_line: np.ndarray) -> np.ndarray:
+    """Indices of lines the fast path cannot take: empty tokens or unusual whitespace."""
+    bad: list[np.ndarray] = []
+    if "  " in text or " \n" in text or "\n " in text or text.startswith(" ") or text.endswith(" "):
+        bad.append(np.unique(token_line[tok == ""]))
+    if any(c in text for c in _ASCII_OTHER_WS) if text.isascii() else _OTHER_WS.search(text):
+        bad.append(np.array([i for i, line in enumerate(lines) if _OTHER_WS.search(line)], dtype=np.int64))
+    return np.concatenate(bad) if bad else np.zeros(0, dtype=np.int64)
+
+
+def _parse_line(line: str, lineno: int, tags: TagTable, log: ProblemLog) -> tuple[str, str, list[int], list[float]] | None:
+    """Parse one unusual line with exact error messages; ``None`` when it gives no answer."""
+    fields = [(m.start() + 1, m.group()) for m in _FIELD.finditer(line)]
+    if not fields:
+        return None
+    if len(fields) < 3:
+        found = "only one field" if len(fields) == 1 else "a lexelt and an instance id but no tag"
+        log.error(lineno, f"missing fields: {EXPECTED_LINE}, found {found}", column=len(line) + 1)
+        return None
+    codes: list[int] = []
+    weights: list[float] = []
+    for col, token in fields[2:]:
+        tag, weight, problem, offset = split_tag(token)
+        if problem is not None:
+            log.error(lineno, problem, column=col + offset)
+            return None
+        codes.append(tags.code(tag))
+        weights.append(weight)
+    return fields[0][1], fields[1][1], codes, weights
+
+
+def parse_senseval(text: str, set_name: str, log: ProblemLog) -> Parsed:
+    """Parse a Senseval key or answer file into one annotation set named ``set_name``."""
+    lines = text.split("\n")
+    comments = _strip_comments(lines) if "!!" in text else {}
+    if comments:
+        text = "\n".join(lines)
+    n_lines = len(lines)
+    flat = text.replace("\n", " ").split(" ")
+    counts = np.fromiter(map(str.count, lines, repeat(" ")), dtype=np.int64, count=n_lines) + 1
+    starts = np.cumsum(counts) - counts
+    tok = np.fromiter(flat, dtype=object, count=len(flat))
+    del flat
+    token_line = np.repeat(np.arange(n_lines, dtype=np.int64), counts)
+    slow = counts < 3
+    slow[_irregular_lines(text, lines, tok, token_line)] = True
+
+    tags = TagTable()
+    tag_idx = np.flatnonzero((np.arange(tok.size) - starts[token_line] >= 2) & ~slow[token_line])
+    tcodes, tuniques = pd.factorize(tok[tag_idx])
+    u_tag = np.zeros(len(tuniques), dtype=np.int64)
+    u_weight = np.full(len(tuniques), np.nan)
+    u_bad = np.zeros(len(tuniques), dtype=bool)
+    for k, token in enumerate(tuniques.tolist()):
+        tag, weight, problem, _ = split_tag(token)
+        if problem is None:
+            u_tag[k], u_weight[k] = tags.code(tag), weight
+        else:
+            u_bad[k] = True
+    if u_bad.any():
+        slow[token_line[tag_idx[u_bad[tcodes]]]] = True
+        keep = ~slow[token_line[tag_idx]]
+        tag_idx, tcodes = tag_idx[keep], tcodes[keep]
+
+    good = np.flatnonzero(~slow)
+    unit_of_line = np.cumsum(~slow) - 1
+    cand_lexelt = tok[starts[good]]
+    cand_instance = tok[starts[good] + 1]
+    unit_line = good + 1
+    label_unit = unit_of_line[token_line[tag_idx]]
+    label_tag = u_tag[tcodes]
+    label_weight = u_weight[tcodes]
+
+    extra = [(i + 1, r) for i in np.flatnonzero(slow).tolist()
+             if (r := _parse_line(lines[i], i + 1, tags, log)) is not None]
+    if extra:
+        n_fast = good.size
+        cand_lexelt = np.concatenate([cand_lexelt, np.array([r[0] for _, r in extra], dtype=object)])
+        cand_instance = np.concatenate([cand_instance, np.array([r[1] for _, r in extra], dtype=object)])
+        unit_line = np.concatenate([unit_line, np.array([ln for ln, _ in extra], dtype=np.int64)])
+        sizes = [len(r[2]) for _, r in extra]
+        label_unit = np.concatenate([label_unit, np.repeat(np.arange(n_fast, n_fast + len(extra)), sizes)])
+        label_tag = np.concatenate([label_tag, np.array([c for _, r in extra for c in r[2]], dtype=np.int64)])
+        label_weight = np.concatenate([label_weight, np.array([w for _, r in extra for w in r[3]], dtype=float)])
+        order = np.argsort(unit_line, kind="stable")
+        rank = np.empty_like(order)
+        rank[order] = np.arange(order.size)
+        cand_lexelt, cand_instance, unit_line = cand_lexelt[order], cand_instance[order], unit_line[order]
+        label_unit = rank[label_unit]
+        lorder = np.argsort(label_unit, kind="stable")
+        label_unit, label_tag, label_weight = label_unit[lorder], label_tag[lorder], label_weight[lorder]
+
+    unit_comments: dict[int, str] = {}
+    if comments:
+        for i, c in comments.items():
+            u = int(np.searchsorted(unit_line, i + 1))
+            if u < unit_line.size and unit_line[u] == i + 1 and c:
+                unit_comments[u] = c
+    n_units = unit_line.size
+    return Parsed(
+        cand_lexelt=cand_lexelt,
+        cand_instance=cand_instance,
+        unit_item=np.arange(n_units, dtype=np.int64),
+        unit_set=np.zeros(n_units, dtype=np.int64),
+        unit_line=unit_line.astype(np.int64, copy=False),
+        label_unit=label_unit.astype(np.int64, copy=False),
+        label_tag=label_tag.astype(np.int64, copy=False),
+        label_weight=label_weight.astype(np.float64, copy=False),
+        set_names=[set_name],
+        tags=tags.names,
+        comments=unit_comments,
+    )
