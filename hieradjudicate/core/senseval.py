@@ -210,10 +210,32 @@ def _factorize(strings: Sequence[str], table: dict[str, int]) -> np.ndarray:
     return np.fromiter(map(table.__getitem__, strings), dtype=np.int64, count=len(strings))
 
 
+def _factorize_runs(strings: Sequence[str], table: dict[str, int]) -> np.ndarray:
+    """Like :func:`_factorize` but fast when equal strings come in runs (items by lexelt).
+
+    Run boundaries are found by one vectorised comparison of neighbours
+    (object arrays compare identical strings by identity), and only the run
+    heads are looked up in ``table``.
+    """
+    n = len(strings)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    arr = np.empty(n, dtype=object)
+    arr[:] = strings
+    starts = np.flatnonzero(np.concatenate(([True], arr[1:] != arr[:-1])))
+    heads = arr[starts].tolist()
+    codes = _factorize(heads, table)
+    return np.repeat(codes, np.diff(np.append(starts, n)))
+
+
 def _align(key: AnnotationSource, ans: AnnotationSource, lex_table: dict[str, int]
            ) -> tuple[np.ndarray, np.ndarray]:
-    """Key lexelt code per key item, and key item per answer item (-1 = not in key)."""
-    klex = _factorize(key.item_lexelt, lex_table)
+    """Key lexelt code per key item, and key item per answer item (-1 = not in key).
+
+    Answers listing the key's items in the key's order (the usual case) are
+    aligned by one list comparison; otherwise by a dict on instance ids.
+    """
+    klex = _factorize_runs(key.item_lexelt, lex_table)
     n_a = len(ans.item_instance)
     if ans.item_instance == key.item_instance and ans.item_lexelt == key.item_lexelt:
         return klex, np.arange(n_a, dtype=np.int64)
@@ -221,8 +243,8 @@ def _align(key: AnnotationSource, ans: AnnotationSource, lex_table: dict[str, in
     if len(lookup) == len(key.item_instance):
         get = lookup.get
         kidx = np.fromiter((get(s, -1) for s in ans.item_instance), np.int64, count=n_a)
-        known = {s: lex_table.get(s, -1) for s in set(ans.item_lexelt)}
-        alex = np.fromiter(map(known.__getitem__, ans.item_lexelt), np.int64, count=n_a)
+        alex = _factorize_runs(ans.item_lexelt, dict(lex_table))
+        alex[alex >= len(lex_table)] = -1
         kidx[(kidx >= 0) & (klex[kidx] != alex)] = -1
     else:  # instance ids repeat across lexelts: match on both
         lookup = dict(zip(zip(key.item_lexelt, key.item_instance), range(len(key.item_instance))))
