@@ -42,7 +42,8 @@ _START, _END = "\x01", "\x02"
 _HEAD = re.compile(r"<head\b[^>]*>(.*?)</head\s*>", re.DOTALL | re.IGNORECASE)
 _TAG = re.compile(r"</?[A-Za-z][^<>]*>")
 _XML_TOKEN = re.compile(
-    r"<lexelt\b([^>]*)>|</lexelt\s*>|<instance\b([^>]*)>|</instance\s*>|<context\b[^>]*>|</context\s*>")
+    r"<lexelt\b([^>]*)>|</lexelt\s*>|<instance\b([^>]*)>|</instance\s*>"
+    r"|<context\b[^>]*>|</context\s*>")
 _ATTR = re.compile(r"([A-Za-z_][\w.\-]*)\s*=\s*\"([^\"]*)\"")
 _SPAN = re.compile(r"\s*(\d+)\s*:\s*(\d+)\s*")
 
@@ -167,8 +168,8 @@ def _read_xml(text: str, log: ProblemLog) -> list[Context]:
         if cur is None:
             return
         if cur["body"] is None:
-            log.error(cur["line"], f"instance {cur['id']!r} has no complete <context>...</context>; "
-                      "expected one inside <instance>")
+            log.error(cur["line"], f"instance {cur['id']!r} has no complete "
+                      "<context>...</context>; expected one inside <instance>")
             return
         if lexelt is None:
             log.error(cur["line"], f"instance {cur['id']!r} is outside a lexelt; expected it "
@@ -185,8 +186,8 @@ def _read_xml(text: str, log: ProblemLog) -> list[Context]:
             log.warning(cur["line"], f"instance {cur['id']!r} has no <head>..</head>; expected the "
                         "target word marked")
         elif n_heads > 1:
-            log.warning(cur["line"], f"instance {cur['id']!r} marks {n_heads} head words; the first "
-                        "was taken as the target")
+            log.warning(cur["line"], f"instance {cur['id']!r} marks {n_heads} head words; "
+                        "the first was taken as the target")
         out.append(Context(lexelt=lexelt, instance=cur["id"], text=ctext, head=head,
                            line=cur["line"]))
 
@@ -215,7 +216,8 @@ def _read_xml(text: str, log: ProblemLog) -> list[Context]:
                 finish()
             iid = html.unescape(dict(_ATTR.findall(m.group(2) or "")).get("id", "")).strip()
             if not iid:
-                log.error(line_of(m.start()), "instance without an id; expected <instance id=\"..\">")
+                log.error(line_of(m.start()),
+                          "instance without an id; expected <instance id=\"..\">")
                 continue
             inst = {"id": iid, "line": line_of(m.start()), "ctx": None, "body": None}
         elif tok.startswith("<context"):

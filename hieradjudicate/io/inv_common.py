@@ -175,7 +175,8 @@ def _report_cycles(
             n += 1
             log.error(
                 index[node].line,
-                f"cycle in lexelt {node[0]!r}: {names}; expected a tree (no sense may be its own ancestor)",
+                f"cycle in lexelt {node[0]!r}: {names}; expected a tree (no sense may be its "
+                "own ancestor)",
                 skipped=False,
             )
         for p in path:
@@ -194,7 +195,9 @@ def sniff_delimiter(header: str) -> str:
     return "\t"
 
 
-def read_delimited(text: str, log: ProblemLog) -> tuple[list[str], list[tuple[int, list[str]]], str]:
+def read_delimited(
+    text: str, log: ProblemLog
+) -> tuple[list[str], list[tuple[int, list[str]]], str]:
     """Split a TSV/CSV text into a header and rows with their 1-based line numbers.
 
     Blank rows are ignored.  A CSV syntax problem stops reading at that
@@ -209,7 +212,8 @@ def read_delimited(text: str, log: ProblemLog) -> tuple[list[str], list[tuple[in
     while start < len(lines) and not lines[start].strip():
         start += 1
     if start >= len(lines):
-        raise FormatError("no header line found; expected a header naming the columns", file=log.file)
+        raise FormatError("no header line found; expected a header naming the columns",
+                          file=log.file)
     delim = sniff_delimiter(lines[start])
     body = "\n".join(lines[start:])
     reader = csv.reader(io.StringIO(body), delimiter=delim)
@@ -223,10 +227,17 @@ def read_delimited(text: str, log: ProblemLog) -> tuple[list[str], list[tuple[in
             break
         except csv.Error as exc:
             log.error(prev_end + start + 1, f"cannot split the line into fields ({exc}); "
-                      "expected delimited fields with balanced quotes; the rest of the file was not read")
+                      "expected delimited fields with balanced quotes; the rest of the file was "
+                      "not read")
             break
         line_no = prev_end + start + 1
         prev_end = reader.line_num
+        last = prev_end + start
+        if last > line_no and header is not None:
+            # Legitimate for quoted multi-line cells, but an unbalanced quote
+            # swallows the following rows this way, so the user is told.
+            log.warning(line_no, f"the row starting here runs to line {last} (a quoted field holds "
+                        "line breaks); if that is not intended, look for an unbalanced quote")
         if header is None:
             header = [h.strip() for h in row]
             continue
@@ -234,7 +245,8 @@ def read_delimited(text: str, log: ProblemLog) -> tuple[list[str], list[tuple[in
             continue
         rows.append((line_no, row))
     if header is None:
-        raise FormatError("no header line found; expected a header naming the columns", file=log.file)
+        raise FormatError("no header line found; expected a header naming the columns",
+                          file=log.file)
     return header, rows, delim
 
 

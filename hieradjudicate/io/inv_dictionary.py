@@ -89,8 +89,8 @@ def parse_dictionary(text: str, log: ProblemLog) -> tuple[list[SenseRecord], int
                     log.warning(lineno, f"lexelt {item!r} starts before lexelt {lexelt!r} "
                                 f"(line {lexelt_line}) was closed; expected </lexelt>")
                 if not item:
-                    log.error(lineno, "lexelt without an item name; expected <lexelt item=\"NAME\">",
-                              start + 1)
+                    log.error(lineno, "lexelt without an item name; expected "
+                              "<lexelt item=\"NAME\">", start + 1)
                     lexelt = None
                 else:
                     lexelt, lexelt_line = item, lineno

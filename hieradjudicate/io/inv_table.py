@@ -106,7 +106,8 @@ def _node_rows(header: list[str], rows: list[tuple[int, list[str]]], log: Proble
     for lineno, row in rows:
         nid = cell(row, i_id)
         if not nid:
-            log.error(lineno, f"empty node_id cell; expected a node id in column {i_id + 1}", i_id + 1)
+            log.error(lineno, f"empty node_id cell; expected a node id in column {i_id + 1}",
+                      i_id + 1)
             continue
         if nid in nodes:
             n_bad += 1

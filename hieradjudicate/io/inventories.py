@@ -128,6 +128,9 @@ def read_inventory(path: str | os.PathLike, *, format: str | None = None,
     text = read_text(p)
     fmt = _resolve_format(format, columns, text, p)
     log = ProblemLog(p)
+    if columns and fmt != "tree-table":
+        log.warning(None, f"the column mapping was ignored: it applies to tree tables, and this "
+                    f"file was read as {fmt}")
     try:
         senses, n_bad, note = _parse(fmt, text, log, columns)
     except RecursionError:
@@ -145,7 +148,8 @@ def read_inventory(path: str | os.PathLike, *, format: str | None = None,
     return src
 
 
-def _resolve_format(format: str | None, columns: dict[str, str] | None, text: str, path: str) -> str:
+def _resolve_format(format: str | None, columns: dict[str, str] | None, text: str,
+                    path: str) -> str:
     if format is None:
         return "tree-table" if columns else detect_inventory_format(text, path)
     name = _ALIASES.get(format.strip().lower(), format.strip().lower())

@@ -127,3 +127,13 @@ def test_real_sensemap(realdata):
     assert src.senses[1].sense == "38204" and src.senses[1].branching == 2
     heads = {r.sense: r.branching for r in src.senses if r.branching}
     assert heads["4636109"] == 5 and set(heads.values()) <= {2, 3, 4, 5}
+
+
+def test_column_mapping_on_a_sensemap_is_reported(tmp_path):
+    src = read_inventory(write(tmp_path, "a 2 p\n"), format="sensemap", columns={"sense": "x"})
+    assert any("column mapping was ignored" in p.message for p in src.problems)
+
+
+def test_unknown_format_name(tmp_path):
+    with pytest.raises(FormatError, match="unknown inventory format 'xml'; expected one of"):
+        read_inventory(write(tmp_path, "a\n"), format="xml")

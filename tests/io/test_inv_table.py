@@ -196,3 +196,11 @@ def test_real_wsbest_tree(realdata):
     used = {(row.split("\t")[1], tag) for row in lines.splitlines()[1:] if row.strip()
             for tag in row.split("\t")[3].split(";") if tag}
     assert used and used <= known
+
+
+def test_unbalanced_quote_is_visible(tmp_path):
+    text = 'lexelt,sense,gloss\na.n,1,"unbalanced\na.n,2,x\na.n,3,y\n'
+    src = read_inventory(write(tmp_path, text, "t.csv"))
+    assert [r.sense for r in src.senses] == ["1"]
+    (w,) = src.problems
+    assert w.line == 2 and "runs to line" in w.message and "unbalanced quote" in w.message
