@@ -220,8 +220,7 @@ def _factorize_runs(strings: Sequence[str], table: dict[str, int]) -> np.ndarray
     n = len(strings)
     if n == 0:
         return np.zeros(0, dtype=np.int64)
-    arr = np.empty(n, dtype=object)
-    arr[:] = strings
+    arr = np.fromiter(strings, dtype=object, count=n)
     starts = np.flatnonzero(np.concatenate(([True], arr[1:] != arr[:-1])))
     heads = arr[starts].tolist()
     codes = _factorize(heads, table)
