@@ -196,7 +196,7 @@ def instance_difficulty(correct: np.ndarray, *, inst_lexelt: np.ndarray | None =
                         lexelts: Sequence[str] | None = None) -> Difficulty:
     """Difficulty histogram, the unsolved instances and per-lexelt mean systems right."""
     c = np.asarray(correct, dtype=bool)
-    S, n = c.shape
+    S = c.shape[0]
     n_right = c.sum(axis=0)
     hist = np.bincount(n_right, minlength=S + 1)
     by_lex: dict[str, float] = {}
@@ -256,6 +256,15 @@ def compare_systems(
                             instance_difficulty(c, inst_lexelt=inst_lexelt, lexelts=lexelts))
 
 
-__all__ = ["correct_matrix", "pairwise_agreement", "optimal_combination", "best_subsets",
-           "instance_difficulty", "compare_systems", "PairwiseSystems", "BestSubset",
-           "Difficulty", "SystemComparison"]
+__all__ = [
+    "BestSubset",
+    "Difficulty",
+    "PairwiseSystems",
+    "SystemComparison",
+    "best_subsets",
+    "compare_systems",
+    "correct_matrix",
+    "instance_difficulty",
+    "optimal_combination",
+    "pairwise_agreement",
+]

@@ -172,7 +172,7 @@ def corpus_figures(
     lex_ans = np.bincount(code, weights=answered, minlength=n_lex)
     by_lexelt: dict[str, Figures] = {}
     pos_sums: dict[str, list[float]] = {}
-    for j in np.flatnonzero(lex_total):
+    for j in np.flatnonzero(lex_total).tolist():
         name = lexelts[j]
         by_lexelt[name] = figures(lex_score[j], lex_att[j], int(lex_total[j]), int(lex_ans[j]))
         acc = pos_sums.setdefault(lexelt_pos(name), [0.0, 0.0, 0, 0])
@@ -257,7 +257,7 @@ def nearest_gold_distance(
     packed = np.packbits(gold_region, axis=1)
     keyed = np.concatenate([np.asarray(gold_lexelt, np.int64)[:, None].view(np.uint8).reshape(m, 8),
                             packed], axis=1)
-    uniq, first, inverse = np.unique(keyed, axis=0, return_index=True, return_inverse=True)
+    _, first, inverse = np.unique(keyed, axis=0, return_index=True, return_inverse=True)
     region_u = gold_region[first]
     dist_u = np.where(region_u[:, :, None], leaf_dist[np.asarray(gold_lexelt)[first]], np.inf)
     return dist_u.min(axis=1)[inverse.reshape(-1)]
@@ -363,7 +363,7 @@ def score_leaf(
     n_zero = int(np.count_nonzero(row_score <= 0))
     ce: float | None = float(logs.mean()) if n_scored else None
     lex_ce = np.bincount(lex_ok, weights=logs, minlength=n_lex)
-    ce_by = {lexelts[j]: float(lex_ce[j] / lex_n[j]) for j in np.flatnonzero(lex_n)}
+    ce_by = {lexelts[j]: float(lex_ce[j] / lex_n[j]) for j in np.flatnonzero(lex_n).tolist()}
     if ce is None:
         undefined["cross_entropy"] = "no answered gold instance (N = 0)"
     cost: float | None = None
@@ -379,6 +379,6 @@ def score_leaf(
         per = np.einsum("ij,ij->i", P_ok, np.where(np.isinf(dmin), 0.0, dmin))
         cost = float(per.mean())
         lex_cost = np.bincount(lex_ok, weights=per, minlength=n_lex)
-        cost_by = {lexelts[j]: float(lex_cost[j] / lex_n[j]) for j in np.flatnonzero(lex_n)}
+        cost_by = {lexelts[j]: float(lex_cost[j] / lex_n[j]) for j in np.flatnonzero(lex_n).tolist()}
     return LeafScore(grouped, ce, n_zero, n_scored, floor, cost, ce_by, cost_by,
                      inst_score, inst_att, gold_rows, int(np.count_nonzero(~ok)), undefined)
