@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from hieradjudicate.core.arrays import zeros
 from hieradjudicate.core.errors import Problem
 from hieradjudicate.core.inventory import Inventory, InventoryBuilder
 from hieradjudicate.core.records import AnnotationSource, Context
@@ -84,7 +85,9 @@ def leaf_vectors(inv: Inventory, tag_ptr: np.ndarray, tag_node: np.ndarray, tag_
     idx = np.arange(total, dtype=np.int64) - np.repeat(first - start, length)
     flat = np.repeat(tag_row * K, length) + inv.d_leaf[idx]
     vals = np.repeat(tag_weight, length) * inv.d_prob[idx]
-    return np.bincount(flat, weights=vals, minlength=R * K).reshape(R, K)
+    out = zeros((R, K))
+    np.add.at(out.reshape(-1), flat, vals)
+    return out
 
 
 def tag_set_signature(tag_ptr: np.ndarray, tag_node: np.ndarray) -> np.ndarray:
@@ -215,25 +218,24 @@ class CorpusBuilder:
         sets: list[AnnotationSet] = []
         lex_to_inv = np.asarray([inv.lexelt_index(name) for name in lex_list], dtype=np.int64)
         for (src, roles, rename), (item_lex, upair, inv_pair) in zip(self.sources, per_source):
-            keys = list(zip(src.item_lexelt, src.item_instance))
-            if not index:
-                index = dict(zip(keys, range(len(keys))))
-                gidx = np.arange(len(keys), dtype=np.int64)
-                new = gidx
+            if not inst_ids:  # first source: its items are the instances, no dictionary needed
+                gidx = np.arange(len(src.item_instance), dtype=np.int64)
+                inst_lex.append(lex_to_inv[item_lex])
+                inst_ids.extend(src.item_instance)
             else:
-                g = [index.get(k, -1) for k in keys]
-                gidx = np.asarray(g, dtype=np.int64)
+                if not index:
+                    names = inv.lexelts
+                    lexs = np.concatenate(inst_lex).tolist()
+                    index = {(names[x], i): k for k, (x, i) in enumerate(zip(lexs, inst_ids))}
+                keys = list(zip(src.item_lexelt, src.item_instance))
+                gidx = np.asarray([index.get(k, -1) for k in keys], dtype=np.int64)
                 missing = np.flatnonzero(gidx < 0)
-                base = len(index)
+                base = len(inst_ids)
                 gidx[missing] = base + np.arange(missing.size)
                 for j, m in enumerate(missing.tolist()):
                     index[keys[m]] = base + j
-                new = missing
-            inst_lex.append(lex_to_inv[item_lex[new]])
-            if new is gidx:
-                inst_ids.extend(src.item_instance)
-            else:
-                inst_ids.extend(src.item_instance[i] for i in new.tolist())
+                inst_lex.append(lex_to_inv[item_lex[missing]])
+                inst_ids.extend(src.item_instance[m] for m in missing.tolist())
             nt = max(len(src.tags), 1)
             node_of_pair = np.asarray([inv.lookup(int(lex_to_inv[p // nt]), src.tags[p % nt]) for p in upair.tolist()],
                                       dtype=np.int64)
