@@ -35,6 +35,7 @@ IDENTICAL, COMPATIBLE, OVERLAPPING, DISJOINT = 0, 1, 2, 3
 CATEGORY_LABELS = {NO_PAIR: "single", 0: "identical", 1: "compatible", 2: "overlapping", 3: "disjoint"}
 CATEGORY_ICONS = {NO_PAIR: "·", 0: "=", 1: "⊂", 2: "∩", 3: "≠"}
 KWIC_WIDTH = 38
+KWIC_LEFT = 22  # short left context: the head word stays visible in a narrow column
 
 
 @dataclass
@@ -55,7 +56,7 @@ class Columns:
     extra: dict[str, np.ndarray] = field(default_factory=dict)
 
 
-def kwic_snippets(corpus: Corpus, width: int = KWIC_WIDTH) -> np.ndarray:
+def kwic_snippets(corpus: Corpus, width: int = KWIC_WIDTH, left_width: int = KWIC_LEFT) -> np.ndarray:
     """``left [head] right`` around each instance's head word ("" without a context)."""
     out = np.full(corpus.n, "", dtype=object)
     for i, c in corpus.contexts.items():
@@ -64,9 +65,9 @@ def kwic_snippets(corpus: Corpus, width: int = KWIC_WIDTH) -> np.ndarray:
             out[i] = text[: 2 * width].replace("\n", " ")
             continue
         a, b = head
-        left = text[max(0, a - width):a].replace("\n", " ")
+        left = text[max(0, a - left_width):a].replace("\n", " ")
         right = text[b:b + width].replace("\n", " ")
-        if a > width:
+        if a > left_width:
             left = "…" + left.lstrip()
         if len(text) - b > width:
             right = right.rstrip() + "…"
@@ -75,7 +76,7 @@ def kwic_snippets(corpus: Corpus, width: int = KWIC_WIDTH) -> np.ndarray:
 
 
 def tag_strings(corpus: Corpus, s: AnnotationSet, n: int) -> np.ndarray:
-    """Each instance's tags in set ``s`` as one string ("1.1 2"), weights shown when given."""
+    """Each instance's tags in set ``s`` as one string ("1.1 2"), heaviest first."""
     ids = np.asarray(corpus.inventory.node_id, dtype=object)
     out = np.full(n, "", dtype=object)
     counts = s.n_tags()
@@ -85,10 +86,8 @@ def tag_strings(corpus: Corpus, s: AnnotationSet, n: int) -> np.ndarray:
         a, b = s.tag_ptr[r], s.tag_ptr[r + 1]
         w = s.tag_weight[a:b]
         tags = ids[s.tag_node[a:b]]
-        if np.allclose(w, w[0]):
-            out[s.rows[r]] = " ".join(tags)
-        else:
-            out[s.rows[r]] = " ".join(f"{t}/{x:.2g}" for t, x in zip(tags, w))
+        # heaviest first; the weights themselves are in the detail panel
+        out[s.rows[r]] = " ".join(tags[np.argsort(-w, kind="stable")])
     return out
 
 

@@ -1,0 +1,119 @@
+"""The one action table: every command's id, text, shortcut, handler and menu.
+
+Menus, toolbar buttons and the ``?`` help overlay are all generated from
+:data:`ACTIONS`, so a shortcut cannot be documented in one place and bound
+differently in another.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QMainWindow, QMenu, QToolBar
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    id: str
+    text: str
+    shortcut: str | QKeySequence.StandardKey | None
+    handler: str  # method name on the main window
+    menu: str
+    toolbar: bool = False
+    tip: str = ""
+    arg: object = None
+
+
+def _take(k: int) -> ActionSpec:
+    return ActionSpec(f"take{k}", f"Take answer of set {k}", str(k), "take_set", "Decide", False,
+                      f"Make the answer of the {k}th set shown the gold and move on", k)
+
+
+ACTIONS: tuple[ActionSpec, ...] = (
+    ActionSpec("new", "&New project…", QKeySequence.StandardKey.New, "new_project", "File"),
+    ActionSpec("open", "&Open project…", QKeySequence.StandardKey.Open, "open_project", "File"),
+    ActionSpec("demo", "Open the &demo", None, "open_demo", "File"),
+    ActionSpec("close", "&Close project", QKeySequence.StandardKey.Close, "close_project", "File"),
+    ActionSpec("quit", "&Quit", QKeySequence.StandardKey.Quit, "close", "File"),
+    ActionSpec("undo", "&Undo", QKeySequence.StandardKey.Undo, "undo", "Edit", True, "Undo the last decision"),
+    ActionSpec("redo", "&Redo", QKeySequence.StandardKey.Redo, "redo", "Edit", True, "Redo"),
+    ActionSpec("find", "&Find in table", QKeySequence.StandardKey.Find, "focus_search", "Edit"),
+    ActionSpec("clear_filter", "Show &all instances", "Ctrl+Shift+A", "clear_filter", "Edit"),
+    ActionSpec("disjoint", "Show &disjoint disagreements", "Ctrl+D", "filter_disjoint", "Edit"),
+    *(_take(k) for k in range(1, 10)),
+    ActionSpec("suggest", "&Suggestion", "A", "take_suggestion", "Decide", True,
+               "Take the suggested answer (most annotators) and move on"),
+    ActionSpec("pick", "&Pick…", "Space", "pick_senses", "Decide", True,
+               "Choose one or more senses in the tree"),
+    ActionSpec("flag", "&Flag", "F", "flag", "Decide", True, "Flag the instance for discussion"),
+    ActionSpec("skip", "S&kip", "S", "skip", "Decide", True, "Mark as skipped and move on"),
+    ActionSpec("note", "&Note…", "E", "edit_note", "Decide", True, "Write a note on the instance"),
+    ActionSpec("next", "&Next", "N", "next_unresolved", "Go", True, "Next unresolved instance"),
+    ActionSpec("prev", "&Previous", "P", "prev_unresolved", "Go", True,
+               "Previous unresolved instance"),
+    ActionSpec("auto", "Move on after &deciding", None, "toggle_auto_advance", "Go"),
+    ActionSpec("help", "&Keyboard shortcuts", "?", "show_help", "Help"),
+    ActionSpec("about", "&About hieradjudicate", None, "show_about", "Help"),
+)
+
+MENUS = ("File", "Edit", "Decide", "Go", "Help")
+
+
+def shortcut_text(spec: ActionSpec) -> str:
+    if spec.shortcut is None:
+        return ""
+    seq = QKeySequence(spec.shortcut)
+    return seq.toString(QKeySequence.SequenceFormat.NativeText)
+
+
+def build_actions(window: QMainWindow) -> dict[str, QAction]:
+    """Create every action, wire it to its handler and build the menus and the toolbar."""
+    actions: dict[str, QAction] = {}
+    menus: dict[str, QMenu] = {name: window.menuBar().addMenu("&" + name) for name in MENUS}
+    toolbar = QToolBar("Decide", window)
+    toolbar.setObjectName("toolbar")
+    window.addToolBar(toolbar)
+    for spec in ACTIONS:
+        act = QAction(spec.text, window)
+        act.setObjectName(f"action_{spec.id}")
+        if spec.shortcut is not None:
+            act.setShortcut(QKeySequence(spec.shortcut))
+        if spec.toolbar and spec.shortcut is not None and spec.id not in ("undo", "redo"):
+            act.setIconText(f"{spec.text.replace('&', '').rstrip('…')} [{shortcut_text(spec)}]")
+        if spec.tip:
+            act.setStatusTip(spec.tip)
+            act.setToolTip(f"{spec.tip} ({shortcut_text(spec)})")
+        handler = getattr(window, spec.handler)
+        if spec.id == "auto":
+            act.setCheckable(True)
+            act.setChecked(True)
+            act.toggled.connect(handler)
+        elif spec.arg is not None:
+            act.triggered.connect(lambda _=False, h=handler, a=spec.arg: h(a))
+        else:
+            act.triggered.connect(lambda _=False, h=handler: h())
+        menus[spec.menu].addAction(act)
+        if spec.toolbar:
+            toolbar.addAction(act)
+        window.addAction(act)
+        actions[spec.id] = act
+    return actions
+
+
+def help_html() -> str:
+    """The ``?`` overlay: every shortcut of the action table, grouped by menu."""
+    out = ["<h3>Keyboard shortcuts</h3><table cellspacing=4>"]
+    for menu in MENUS:
+        specs = [s for s in ACTIONS if s.shortcut is not None and s.menu == menu]
+        if menu == "Decide":
+            specs = [s for s in specs if not s.id.startswith("take") or s.id == "take1"]
+        if not specs:
+            continue
+        out.append(f"<tr><td colspan=2><b>{menu}</b></td></tr>")
+        for s in specs:
+            key = "1 – 9" if s.id == "take1" else shortcut_text(s)
+            text = "Take the answer of set 1–9 (as numbered in the table)" if s.id == "take1" else s.text
+            out.append(f"<tr><td><code>{key}</code></td><td>{text.replace('&', '')}</td></tr>")
+    out.append("</table><p>Press any key or click to close.</p>")
+    return "".join(out)

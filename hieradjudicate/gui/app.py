@@ -1,0 +1,65 @@
+"""The QApplication: settings names, exception hook, screenshot mode."""
+
+from __future__ import annotations
+
+import sys
+
+from PySide6.QtCore import QCoreApplication, QTimer
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from hieradjudicate.app.logs import log_exception
+
+
+def make_app() -> QApplication:
+    app = QApplication.instance()
+    if app is None:
+        QCoreApplication.setOrganizationName("hieradjudicate")
+        QCoreApplication.setApplicationName("hieradjudicate")
+        app = QApplication(sys.argv[:1])
+    return app  # type: ignore[return-value]
+
+
+def _excepthook(exc_type, exc, tb) -> None:
+    path = log_exception(exc)
+    QMessageBox.critical(None, "hieradjudicate",
+                         f"Something unexpected went wrong ({exc_type.__name__}: {exc}).\n"
+                         f"Your decisions are saved. Details are in {path}.")
+
+
+def run(target: str | None, *, screenshot: str | None = None, fresh_demo: bool = False) -> int:
+    app = make_app()
+    from hieradjudicate.gui.main_window import MainWindow
+
+    if screenshot:
+        import os
+        os.environ["HIERADJ_FIXED_GEOMETRY"] = "1"
+        os.environ["HIERADJ_NO_DIALOGS"] = "1"
+    else:
+        sys.excepthook = _excepthook
+    win = MainWindow()
+    if target == "demo":
+        if fresh_demo:
+            from hieradjudicate.app.demo import ensure_demo_project
+            ensure_demo_project(fresh=True)
+        win.open_demo()
+    elif target:
+        win.load_project(target)
+    if screenshot:
+        win.resize(1280, 800)
+        win.show()
+        ok = {"rc": 0}
+
+        def shoot() -> None:
+            app.processEvents()
+            img = win.grab()
+            if not img.save(screenshot, "PNG"):
+                print(f"hieradjudicate: error: could not write {screenshot}", file=sys.stderr)
+                ok["rc"] = 1
+            win.close()
+            app.quit()
+
+        QTimer.singleShot(600, shoot)
+        app.exec()
+        return ok["rc"]
+    win.show()
+    return int(app.exec())

@@ -1,0 +1,374 @@
+"""The main window: docks around the instance table, one action table, decisions saved at once."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt
+from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import (QDockWidget, QFileDialog, QInputDialog, QLabel, QMainWindow, QMessageBox,
+                               QStackedWidget, QWidget)
+
+from hieradjudicate import __version__
+from hieradjudicate.app.decisions import Decision
+from hieradjudicate.app.logs import log_exception, log_path
+from hieradjudicate.app.wb_session import WorkbenchSession
+from hieradjudicate.app.workbench import UNRESOLVED, Workbench
+from hieradjudicate.core.errors import HieradjError
+from hieradjudicate.gui.actions import build_actions, help_html
+from hieradjudicate.gui.pick_dialog import PickDialog
+from hieradjudicate.gui.start_page import StartPage, remember_project
+from hieradjudicate.gui.workspace import Workspace
+
+STATE_VERSION = 1
+
+
+class HelpOverlay(QLabel):
+    """The ``?`` overlay listing every shortcut; any key or click closes it."""
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setObjectName("help_overlay")
+        self.setText(help_html())
+        self.setTextFormat(Qt.TextFormat.RichText)
+        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.setStyleSheet("QLabel#help_overlay { background: rgba(250,250,250,240); color: black;"
+                           " border: 2px solid #555; border-radius: 8px; padding: 16px; font-size: 11pt; }")
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.hide()
+
+    def popup(self) -> None:
+        self.adjustSize()
+        p = self.parentWidget()
+        self.move((p.width() - self.width()) // 2, max(40, (p.height() - self.height()) // 2))
+        self.show()
+        self.raise_()
+        self.setFocus()
+
+    def keyPressEvent(self, ev) -> None:  # noqa: N802
+        self.hide()
+
+    def mousePressEvent(self, ev) -> None:  # noqa: N802
+        self.hide()
+
+
+class MainWindow(QMainWindow):
+    def __init__(self) -> None:
+        super().__init__()
+        self.setObjectName("main_window")
+        self.resize(1280, 800)
+        self.setAcceptDrops(True)
+        self.session: WorkbenchSession | None = None
+        self.wb: Workbench | None = None
+        self.ws: Workspace | None = None
+        self.auto_advance = True
+        self.stack = QStackedWidget()
+        self.start = StartPage()
+        self.start.new_requested.connect(self.new_project)
+        self.start.open_requested.connect(self.open_project)
+        self.start.demo_requested.connect(self.open_demo)
+        self.start.recent_requested.connect(self.load_project)
+        self.stack.addWidget(self.start)
+        self.setCentralWidget(self.stack)
+        self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.docks: dict[str, QDockWidget] = {}
+        for name, title, area in (("tree", "Sense inventory", Qt.DockWidgetArea.LeftDockWidgetArea),
+                                  ("live", "Live figures", Qt.DockWidgetArea.LeftDockWidgetArea),
+                                  ("detail", "Instance", Qt.DockWidgetArea.BottomDockWidgetArea)):
+            d = QDockWidget(title, self)
+            d.setObjectName(f"dock_{name}")
+            d.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
+                          | QDockWidget.DockWidgetFeature.DockWidgetFloatable)
+            self.addDockWidget(area, d)
+            d.hide()
+            self.docks[name] = d
+        self.actions = build_actions(self)
+        self.help = HelpOverlay(self)
+        self._restore()
+        self._update_title()
+        self._enable()
+
+    # ------------------------------------------------------------------ projects
+    def load_project(self, path: str | os.PathLike[str]) -> bool:
+        try:
+            session = WorkbenchSession.open(path)
+        except Exception as exc:  # noqa: BLE001 - shown in words, logged
+            self.error(f"Could not open {path}", exc)
+            return False
+        self.close_project()
+        self.session = session
+        self.wb = Workbench(session.corpus, list(session.state))
+        self.ws = Workspace(self.wb)
+        self.stack.addWidget(self.ws)
+        self.stack.setCurrentWidget(self.ws)
+        self.docks["tree"].setWidget(self.ws.tree)
+        self.docks["live"].setWidget(self.ws.live)
+        self.docks["detail"].setWidget(self.ws.detail)
+        for d in self.docks.values():
+            d.show()
+        self._restore_docks()
+        session.subscribe(self._saved)
+        remember_project(str(Path(path).resolve()))
+        row = self.wb.next_unresolved(-1)
+        self.ws.select_row(row if row >= 0 else 0)
+        self.ws.table.setFocus()
+        self._update_title()
+        self._enable()
+        return True
+
+    def close_project(self) -> None:
+        if self.session is None:
+            return
+        self._save_state()
+        self.session.close()
+        self.session = None
+        for d in self.docks.values():
+            d.setWidget(None)
+            d.hide()
+        if self.ws is not None:
+            self.stack.removeWidget(self.ws)
+            self.ws.deleteLater()
+        self.ws, self.wb = None, None
+        self.stack.setCurrentWidget(self.start)
+        self._update_title()
+        self._enable()
+
+    def open_project(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open project", "", "Projects (*.hadj)")
+        if path:
+            self.load_project(path)
+
+    def open_demo(self) -> None:
+        from hieradjudicate.app.demo import ensure_demo_project
+        try:
+            path = ensure_demo_project()
+        except Exception as exc:  # noqa: BLE001
+            self.error("Could not create the demo project", exc)
+            return
+        self.load_project(path)
+
+    def new_project(self) -> None:
+        from hieradjudicate.gui.wizard import NewProjectWizard
+        wiz = NewProjectWizard(self)
+        if wiz.exec() and wiz.created_path:
+            self.load_project(wiz.created_path)
+
+    # ------------------------------------------------------------------ deciding
+    def _current(self) -> int:
+        return self.ws.current if self.ws is not None else -1
+
+    def _decide(self, decision: Decision, advance: bool) -> None:
+        assert self.session is not None and self.ws is not None
+        try:
+            self.session.decide([decision])
+        except Exception as exc:  # noqa: BLE001
+            self.error("The decision was not saved", exc)
+            return
+        if advance and self.auto_advance:
+            self.next_unresolved()
+
+    def _saved(self, rows) -> None:
+        assert self.wb is not None and self.ws is not None
+        changed = self.wb.apply_rows(rows)
+        self.ws.decisions_saved(changed)
+        self._update_title()
+        self._enable()
+
+    def take_set(self, k: int) -> None:
+        i = self._current()
+        if i < 0 or self.wb is None:
+            return
+        a = self.wb.answer_of_key(i, k)
+        if a is None:
+            self.statusBar().showMessage(f"Set {k} gave no answer for this instance", 4000)
+            return
+        lex, inst = self.wb.key_of(i)
+        self._decide(Decision(lex, inst, tuple(a.tags), source=f"set:{a.name}",
+                              basis={"set": a.name, "tags": list(a.tags)}), True)
+
+    def take_suggestion(self) -> None:
+        i = self._current()
+        if i < 0 or self.wb is None:
+            return
+        s = self.wb.suggestion(i)
+        if s is None:
+            self.statusBar().showMessage("No suggestion for this instance", 4000)
+            return
+        lex, inst = self.wb.key_of(i)
+        self._decide(Decision(lex, inst, s.tags, source="suggestion",
+                              basis={"support": s.support, "of": s.of, "sets": s.sets}), True)
+
+    def pick_senses(self) -> None:
+        i = self._current()
+        if i < 0 or self.wb is None:
+            return
+        dlg = PickDialog(self.wb, i, self)
+        if dlg.exec() and dlg.chosen():
+            lex, inst = self.wb.key_of(i)
+            self._decide(Decision(lex, inst, tuple(dlg.chosen()), source="manual"), True)
+
+    def _with_status(self, status: str, note: str | None = None, advance: bool = False) -> None:
+        i = self._current()
+        if i < 0 or self.wb is None or self.session is None:
+            return
+        lex, inst = self.wb.key_of(i)
+        cur = self.session.state.current(lex, inst)
+        tags = cur.tags if cur is not None else ()
+        self._decide(Decision(lex, inst, tags, source=cur.source if cur else "manual", status=status,
+                              note=cur.note if (cur and note is None) else (note or "")), advance)
+
+    def flag(self) -> None:
+        self._with_status("flagged")
+
+    def skip(self) -> None:
+        self._with_status("skipped", advance=True)
+
+    def edit_note(self) -> None:
+        i = self._current()
+        if i < 0 or self.wb is None or self.session is None:
+            return
+        cur = self.session.state.current(*self.wb.key_of(i))
+        text, ok = QInputDialog.getMultiLineText(self, "Note", "Note on this instance:", cur.note if cur else "")
+        if ok:
+            # a note on an undecided instance flags it: a note usually means "to discuss"
+            status = cur.status if cur is not None else "flagged"
+            self._with_status(status, note=text)
+
+    def undo(self) -> None:
+        self._undo_redo(True)
+
+    def redo(self) -> None:
+        self._undo_redo(False)
+
+    def _undo_redo(self, undo: bool) -> None:
+        if self.session is None or self.wb is None or self.ws is None:
+            return
+        try:
+            rows = self.session.undo() if undo else self.session.redo()
+        except Exception as exc:  # noqa: BLE001
+            self.error("Undo failed" if undo else "Redo failed", exc)
+            return
+        if rows:
+            self.ws.select_instance(self.wb.corpus.instance_index(rows[0].lexelt, rows[0].instance))
+            self.statusBar().showMessage(("Undone: " if undo else "Redone: ") + f"{rows[0].instance}", 3000)
+
+    # ------------------------------------------------------------------ navigation
+    def next_unresolved(self) -> None:
+        self._step(1)
+
+    def prev_unresolved(self) -> None:
+        self._step(-1)
+
+    def _step(self, step: int) -> None:
+        if self.ws is None or self.wb is None:
+            return
+        row = self.wb.next_unresolved(self.ws.current_row(), step)
+        if row < 0:
+            self.statusBar().showMessage("No more unresolved instances in this filter", 4000)
+            return
+        self.ws.select_row(row)
+
+    def toggle_auto_advance(self, on: bool) -> None:
+        self.auto_advance = bool(on)
+
+    def focus_search(self) -> None:
+        if self.ws is not None:
+            self.ws.search.setFocus()
+            self.ws.search.selectAll()
+
+    def clear_filter(self) -> None:
+        if self.ws is not None:
+            self.ws.clear_filter()
+            self.ws.table.setFocus()
+
+    def filter_disjoint(self) -> None:
+        if self.ws is not None:
+            self.ws.set_category((3,))
+            self.ws.table.setFocus()
+
+    # ------------------------------------------------------------------ help, errors, title
+    def show_help(self) -> None:
+        self.help.popup()
+
+    def show_about(self) -> None:
+        QMessageBox.about(self, "About hieradjudicate",
+                          f"<b>hieradjudicate {__version__}</b><p>Adjudication of word-sense annotations over "
+                          f"hierarchical sense inventories.</p><p>Every decision is saved as it is made.</p>"
+                          f"<p>Log file: <code>{log_path()}</code></p>")
+
+    def error(self, what: str, exc: BaseException) -> None:
+        """Tell the user in words; log unexpected errors with their traceback."""
+        if isinstance(exc, HieradjError):
+            msg = str(exc)
+        else:
+            path = log_exception(exc)
+            msg = f"Something unexpected went wrong ({type(exc).__name__}: {exc}).\nDetails are in {path}."
+        if os.environ.get("HIERADJ_NO_DIALOGS"):
+            self.statusBar().showMessage(f"{what}: {msg}")
+            return
+        QMessageBox.warning(self, "hieradjudicate", f"{what}.\n\n{msg}")
+
+    def _update_title(self) -> None:
+        if self.session is None:
+            self.setWindowTitle("hieradjudicate")
+            return
+        n = len(self.session.state)
+        state = "read-only" if self.session.read_only else f"all saved · {n} decisions"
+        self.setWindowTitle(f"{self.session.path.name} — {state} — hieradjudicate")
+
+    def _enable(self) -> None:
+        has = self.session is not None
+        for key, act in self.actions.items():
+            if key in ("new", "open", "demo", "quit", "help", "about"):
+                continue
+            act.setEnabled(has)
+        if has and self.session is not None:
+            self.actions["undo"].setEnabled(self.session.stack.can_undo)
+            self.actions["redo"].setEnabled(self.session.stack.can_redo)
+            lbl = self.session.stack.undo_label
+            self.actions["undo"].setText(f"&Undo {lbl}" if lbl else "&Undo")
+
+    # ------------------------------------------------------------------ state, drops, closing
+    def _restore(self) -> None:
+        s = QSettings()
+        geo = s.value("window/geometry")
+        if isinstance(geo, QByteArray) and not os.environ.get("HIERADJ_FIXED_GEOMETRY"):
+            self.restoreGeometry(geo)
+
+    def _restore_docks(self) -> None:
+        state = QSettings().value("window/state")
+        if isinstance(state, QByteArray):
+            self.restoreState(state, STATE_VERSION)
+        else:
+            self.resizeDocks([self.docks["tree"]], [290], Qt.Orientation.Horizontal)
+            self.resizeDocks([self.docks["detail"]], [320], Qt.Orientation.Vertical)
+            self.resizeDocks([self.docks["tree"], self.docks["live"]], [420, 300], Qt.Orientation.Vertical)
+
+    def _save_state(self) -> None:
+        s = QSettings()
+        s.setValue("window/geometry", self.saveGeometry())
+        if self.session is not None:
+            s.setValue("window/state", self.saveState(STATE_VERSION))
+
+    def closeEvent(self, ev: QCloseEvent) -> None:  # noqa: N802 - nothing is ever unsaved: no question
+        self.close_project()
+        self._save_state()
+        ev.accept()
+
+    def dragEnterEvent(self, ev: QDragEnterEvent) -> None:  # noqa: N802
+        if ev.mimeData().hasUrls():
+            ev.acceptProposedAction()
+
+    def dropEvent(self, ev: QDropEvent) -> None:  # noqa: N802
+        for url in ev.mimeData().urls():
+            p = url.toLocalFile()
+            if p.endswith(".hadj"):
+                self.load_project(p)
+                return
+        self.statusBar().showMessage("Drop a .hadj project file to open it (use File ▸ New for input files)", 5000)
+
+    def event(self, ev: QEvent) -> bool:
+        if ev.type() == QEvent.Type.Resize and self.help.isVisible():
+            self.help.popup()
+        return super().event(ev)
