@@ -36,14 +36,14 @@ from hieradjudicate.core.undefined import (
 )
 
 __all__ = [
+    "MultiRaterAgreement",
     "PairwiseAgreement",
     "PairwiseMatrix",
-    "MultiRaterAgreement",
-    "pairwise_agreement",
-    "pairwise_matrix",
-    "multi_rater_agreement",
     "bennett_s",
     "make_layout",
+    "multi_rater_agreement",
+    "pairwise_agreement",
+    "pairwise_matrix",
 ]
 
 
@@ -324,18 +324,20 @@ def pairwise_matrix(
         raters_x, rloc = np.unique(lay.rater[r0:r1], return_inverse=True)
         iloc = lay.row_seg[r0:r1] - lay.lex_segs[x]
         nx, mx, kx = int(iloc[-1]) + 1, len(raters_x), Px.shape[1]
-        Y = np.zeros((nx, mx, kx))
-        Y[iloc, rloc] = Px
+        # Y[i, l, r] (leaf-major per instance) so that Z = Y.reshape(n*K, m) needs no copy.
+        Y = np.zeros((nx, kx, mx))
+        Y[iloc, :, rloc] = Px
         A = np.zeros((nx, mx))
         A[iloc, rloc] = 1.0
         n_ab = A.T @ A
-        Z = np.ascontiguousarray(Y.transpose(0, 2, 1)).reshape(nx * kx, mx)
+        S = (A.T @ Y.reshape(nx, kx * mx)).reshape(mx, kx, mx)  # S[a, l, b]
+        Z = Y.reshape(nx * kx, mx)
         sum_a = Z.T @ Z
-        S = (A.T @ Y.reshape(nx, mx * kx)).reshape(mx, mx, kx)
-        St = S.transpose(1, 0, 2)
+        St = S.transpose(2, 1, 0)
         den = np.maximum(n_ab, 1.0)
-        pe_c = np.einsum("abk,abk->ab", S, St) / den**2
-        pe_s = np.einsum("abk,abk->ab", S + St, S + St) / (4.0 * den**2)
+        pe_c = np.einsum("alb,alb->ab", S, St) / den**2
+        SS = S + St
+        pe_s = np.einsum("alb,alb->ab", SS, SS) / (4.0 * den**2)
         ix = np.ix_(raters_x, raters_x)
         N[ix] += n_ab
         SA[ix] += sum_a

@@ -21,9 +21,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from hieradjudicate.core.agreement import Layout, group_sum, make_layout
-from hieradjudicate.core.undefined import NO_EXPECTED_DISAGREEMENT, NO_PAIRABLE, ZERO_TOL, Estimate, macro_mean
+from hieradjudicate.core.undefined import (
+    NO_EXPECTED_DISAGREEMENT,
+    NO_PAIRABLE,
+    ZERO_TOL,
+    Estimate,
+    macro_mean,
+)
 
-__all__ = ["AlphaResult", "krippendorff_alpha", "interval_distance", "ratio_distance", "ordinal_distance"]
+__all__ = ["AlphaResult", "interval_distance", "krippendorff_alpha", "ordinal_distance", "ratio_distance"]
 
 Distance = str | np.ndarray
 
@@ -121,10 +127,18 @@ def alpha_stats(lay: Layout, distance: Distance = "nominal") -> AlphaStats:
     n_c = group_sum(s, lay.seg_lex, X)
     dist = np.stack([_distance_for(distance, x, n_c[x]) for x in range(X)]) if X else np.zeros((0, K, K))
     w = 1.0 / (lay.seg_m - 1.0)
-    d_seg = dist[lay.seg_lex]
-    d_row = dist[lay.row_lex]
-    seg_term = np.einsum("ik,ikl,il->i", s, d_seg, s)
-    row_term = np.einsum("rk,rkl,rl->r", lay.P, d_row, lay.P)
+    seg_term = np.empty(len(s))
+    row_term = np.empty(lay.R)
+    nominal = isinstance(distance, str) and distance == "nominal"
+    if nominal:  # s'(1 - I)s = (sum s)^2 - |s|^2, no matrix needed
+        seg_term[:] = s.sum(axis=1) ** 2 - np.einsum("ik,ik->i", s, s)
+        row_term[:] = lay.P.sum(axis=1) ** 2 - np.einsum("rk,rk->r", lay.P, lay.P)
+    else:
+        for x in range(X):
+            a, b = lay.lex_segs[x], lay.lex_segs[x + 1]
+            r0, r1 = lay.lex_rows[x], lay.lex_rows[x + 1]
+            seg_term[a:b] = np.einsum("ik,ik->i", s[a:b] @ dist[x], s[a:b])
+            row_term[r0:r1] = np.einsum("rk,rk->r", lay.P[r0:r1] @ dist[x], lay.P[r0:r1])
     row_sum = np.add.reduceat(row_term, lay.seg_start) if lay.R else np.zeros(0)
     return AlphaStats(w * (seg_term - row_sum), s, lay.seg_lex, dist, lay)
 
@@ -165,6 +179,7 @@ def _alpha(d_o: float, d_e: float, n: float) -> Estimate:
 def krippendorff_alpha(
     inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.ndarray | None = None, *,
     distance: Distance = "nominal", lexelt_chance: str = "within", n_lexelts: int | None = None,
+    coincidences: bool = True,
 ) -> AlphaResult:
     r"""Krippendorff's alpha over leaf vectors with missing data.
 
@@ -196,6 +211,8 @@ def krippendorff_alpha(
         the union of lexelt-local categories, cross-lexelt pairs counted at
         distance 1 (what a generic alpha program computes on the corpus;
         it inflates alpha).  Both agree for a single lexelt.
+    coincidences : bool, default True
+        Also return the ``(X, K, K)`` coincidence matrices (zeros when False).
 
     Returns
     -------
@@ -222,7 +239,7 @@ def krippendorff_alpha(
     coinc = np.zeros((X, K, K))
     w_seg = 1.0 / (lay.seg_m - 1.0)
     w_row = w_seg[lay.row_seg]
-    for x in range(X):
+    for x in range(X if coincidences else 0):
         a, b = lay.lex_segs[x], lay.lex_segs[x + 1]
         r0, r1 = lay.lex_rows[x], lay.lex_rows[x + 1]
         s = st.s_i[a:b]

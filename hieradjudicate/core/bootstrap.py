@@ -27,12 +27,24 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from hieradjudicate.core.agreement import _multi_stats, make_layout, multi_rater_agreement, pairwise_agreement
+from hieradjudicate.core.agreement import (
+    _multi_stats,
+    make_layout,
+    multi_rater_agreement,
+    pairwise_agreement,
+)
 from hieradjudicate.core.alpha import Distance, alpha_from_sums, alpha_stats, krippendorff_alpha
 from hieradjudicate.core.undefined import ZERO_TOL, Estimate
 
-__all__ = ["DEFAULT_SEED", "DEFAULT_RESAMPLES", "BootstrapCI", "resample_indices",
-           "bootstrap_pairwise", "bootstrap_fleiss", "bootstrap_alpha"]
+__all__ = [
+    "DEFAULT_RESAMPLES",
+    "DEFAULT_SEED",
+    "BootstrapCI",
+    "bootstrap_alpha",
+    "bootstrap_fleiss",
+    "bootstrap_pairwise",
+    "resample_indices",
+]
 
 DEFAULT_SEED = 20_240_601
 DEFAULT_RESAMPLES = 1000

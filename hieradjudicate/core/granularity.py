@@ -23,9 +23,17 @@ import numpy as np
 from hieradjudicate.core.agreement import group_sum, make_layout
 
 __all__ = [
-    "IDENTICAL", "COMPATIBLE", "OVERLAPPING", "DISJOINT", "CATEGORY_NAMES",
-    "rollup", "rollup_confusion", "specific_agreement", "specific_agreement_multi",
-    "expected_confusion", "instance_disagreement",
+    "CATEGORY_NAMES",
+    "COMPATIBLE",
+    "DISJOINT",
+    "IDENTICAL",
+    "OVERLAPPING",
+    "expected_confusion",
+    "instance_disagreement",
+    "rollup",
+    "rollup_confusion",
+    "specific_agreement",
+    "specific_agreement_multi",
 ]
 
 IDENTICAL, COMPATIBLE, OVERLAPPING, DISJOINT = 0, 1, 2, 3

@@ -9,7 +9,13 @@ import pytest
 
 from hieradjudicate.core.agreement import multi_rater_agreement, pairwise_agreement, pairwise_matrix
 from hieradjudicate.core.alpha import krippendorff_alpha
-from hieradjudicate.core.granularity import COMPATIBLE, DISJOINT, IDENTICAL, OVERLAPPING, instance_disagreement
+from hieradjudicate.core.granularity import (
+    COMPATIBLE,
+    DISJOINT,
+    IDENTICAL,
+    OVERLAPPING,
+    instance_disagreement,
+)
 
 LEAVES = ["A.1a", "A.1b", "A.2", "B.1", "B.2", "B.3"]
 _D: dict[str, list[F]] = {

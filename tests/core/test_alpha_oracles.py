@@ -11,7 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hieradjudicate.core.alpha import interval_distance, krippendorff_alpha, ordinal_distance, ratio_distance
+from hieradjudicate.core.alpha import (
+    interval_distance,
+    krippendorff_alpha,
+    ordinal_distance,
+    ratio_distance,
+)
 
 TOL = 1e-9
 
