@@ -393,7 +393,7 @@ def _multi_stats(lay: Layout) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
     pairs = m_i * (m_i - 1.0)
     p_i = (np.einsum("ik,ik->i", s, s) - sq) / pairs
     # Each rater's own marginal within the lexelt, over the pairable instances it annotated.
-    X, K = lay.n_lexelts, lay.P.shape[1]
+    X = lay.n_lexelts
     m = int(lay.rater.max()) + 1
     key = lay.row_lex * m + lay.rater
     tot = group_sum(lay.P, key, X * m)
