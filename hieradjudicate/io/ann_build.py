@@ -144,8 +144,9 @@ def _items(p: Parsed) -> tuple[np.ndarray, list[str], list[str]]:
         remap = np.cumsum(used) - 1
         unit_item, lexelt, instance = remap[unit_item], lexelt[used], instance[used]
         n = len(instance)
-    if len(set(instance.tolist())) == n:  # every candidate distinct: the common case
-        return unit_item, lexelt.tolist(), instance.tolist()
+    names = instance.tolist()
+    if len(set(names)) == n:  # every candidate distinct: the common case
+        return unit_item, lexelt.tolist(), names
     lex_codes, _ = pd.factorize(lexelt)
     inst_codes, inst_uniques = pd.factorize(instance)
     key = lex_codes.astype(np.int64) * (len(inst_uniques) + 1) + inst_codes
@@ -164,10 +165,13 @@ def build_source(
     """
     unit_item, item_lexelt, item_instance = _items(p)
     set_names, unit_set = _compact(p.set_names, p.unit_set)
-    n_items = max(len(item_lexelt), 1)
-    key = unit_set * n_items + unit_item
-    group, _ = pd.factorize(key)
-    group = group.astype(np.int64)
+    n_units = unit_item.size
+    if len(set_names) <= 1 and len(item_lexelt) == n_units and (
+        n_units < 2 or bool(np.all(unit_item[1:] > unit_item[:-1]))
+    ):  # one set, one unit per item, in order (Senseval files): every unit is its own group
+        group = np.arange(n_units, dtype=np.int64)
+    else:
+        group = pd.factorize(unit_set * max(len(item_lexelt), 1) + unit_item)[0].astype(np.int64)
     duplicates = 0
     label_unit, label_tag, label_weight = p.label_unit, p.label_tag, p.label_weight
     if not merge_units:

@@ -16,8 +16,6 @@ whitespace separates fields.
 from __future__ import annotations
 
 import re
-from itertools import repeat
-
 import numpy as np
 import pandas as pd
 
@@ -44,8 +42,9 @@ def split_tag(token: str) -> tuple[str, float, str | None, int]:
     return tag, float(w), None, 0
 
 
-def _strip_comments(lines: list[str]) -> dict[int, str]:
-    """Cut ``!! comment`` tails off ``lines`` (in place); return line index -> comment."""
+def _strip_comments(text: str) -> tuple[str, dict[int, str]]:
+    """Cut ``!! comment`` tails off the lines; return the text left and line index -> comment."""
+    lines = text.split("\n")
     comments: dict[int, str] = {}
     for i in [i for i, line in enumerate(lines) if "!!" in line]:
         line = lines[i]
@@ -53,17 +52,47 @@ def _strip_comments(lines: list[str]) -> dict[int, str]:
         if m is not None:
             comments[i] = line[m.end():].strip()
             lines[i] = line[: m.start()].rstrip()
-    return comments
+    return ("\n".join(lines) if comments else text), comments
 
 
-def _irregular_lines(text: str, lines: list[str], tok: np.ndarray, token_line: np.ndarray) -> np.ndarray:
-    """Indices of lines the fast path cannot take: empty tokens or unusual whitespace."""
-    bad: list[np.ndarray] = []
-    if "  " in text or " \n" in text or "\n " in text or text.startswith(" ") or text.endswith(" "):
-        bad.append(np.unique(token_line[tok == ""]))
-    if any(c in text for c in _ASCII_OTHER_WS) if text.isascii() else _OTHER_WS.search(text):
-        bad.append(np.array([i for i, line in enumerate(lines) if _OTHER_WS.search(line)], dtype=np.int64))
-    return np.concatenate(bad) if bad else np.zeros(0, dtype=np.int64)
+def _other_whitespace_lines(text: str) -> list[int]:
+    """Indices of lines holding whitespace other than space and newline (rare: tabs etc.)."""
+    if text.isascii():
+        if not any(c in text for c in _ASCII_OTHER_WS):
+            return []
+    elif _OTHER_WS.search(text) is None:
+        return []
+    return [i for i, line in enumerate(text.split("\n")) if _OTHER_WS.search(line)]
+
+
+class _Layout:
+    """Where the tokens and lines of a text are, from one pass over its UTF-8 bytes.
+
+    Tokens are the pieces between single spaces and newlines, exactly as
+    ``text.replace("\\n", " ").split(" ")`` yields them (empty ones included).
+    """
+
+    def __init__(self, text: str) -> None:
+        self.data = text.encode("utf-8")
+        b = np.frombuffer(self.data, dtype=np.uint8)
+        sep = np.flatnonzero((b == 32) | (b == 10))
+        is_nl = b[sep] == 10
+        n_tok = sep.size + 1
+        self.token_line = np.zeros(n_tok, dtype=np.int64)
+        np.cumsum(is_nl, out=self.token_line[1:])
+        nl = sep[is_nl]
+        self.n_lines = nl.size + 1
+        self.line_first = np.zeros(self.n_lines, dtype=np.int64)  # first token of each line
+        self.line_first[1:] = np.flatnonzero(is_nl) + 1
+        self.counts = np.diff(np.append(self.line_first, n_tok))
+        self.line_start = np.append(0, nl + 1)  # byte offsets
+        self.line_end = np.append(nl, b.size)
+        tok_start = np.append(0, sep + 1)
+        tok_end = np.append(sep, b.size)
+        self.empty_lines = np.unique(self.token_line[tok_end == tok_start])
+
+    def line(self, i: int) -> str:
+        return self.data[self.line_start[i]: self.line_end[i]].decode("utf-8")
 
 
 def _parse_line(line: str, lineno: int, tags: TagTable, log: ProblemLog) -> tuple[str, str, list[int], list[float]] | None:
@@ -89,19 +118,15 @@ def _parse_line(line: str, lineno: int, tags: TagTable, log: ProblemLog) -> tupl
 
 def parse_senseval(text: str, set_name: str, log: ProblemLog) -> Parsed:
     """Parse a Senseval key or answer file into one annotation set named ``set_name``."""
-    lines = text.split("\n")
-    comments = _strip_comments(lines) if "!!" in text else {}
-    if comments:
-        text = "\n".join(lines)
-    n_lines = len(lines)
-    flat = text.replace("\n", " ").split(" ")
-    counts = np.fromiter(map(str.count, lines, repeat(" ")), dtype=np.int64, count=n_lines) + 1
-    starts = np.cumsum(counts) - counts
-    tok = np.fromiter(flat, dtype=object, count=len(flat))
-    del flat
-    token_line = np.repeat(np.arange(n_lines, dtype=np.int64), counts)
-    slow = counts < 3
-    slow[_irregular_lines(text, lines, tok, token_line)] = True
+    comments: dict[int, str] = {}
+    if "!" in text and "!!" in text:
+        text, comments = _strip_comments(text)
+    lay = _Layout(text)
+    tok = np.fromiter(text.replace("\n", " ").split(" "), dtype=object, count=lay.token_line.size)
+    token_line, starts = lay.token_line, lay.line_first
+    slow = lay.counts < 3
+    slow[lay.empty_lines] = True
+    slow[_other_whitespace_lines(text)] = True
 
     tags = TagTable()
     tag_idx = np.flatnonzero((np.arange(tok.size) - starts[token_line] >= 2) & ~slow[token_line])
@@ -130,7 +155,7 @@ def parse_senseval(text: str, set_name: str, log: ProblemLog) -> Parsed:
     label_weight = u_weight[tcodes]
 
     extra = [(i + 1, r) for i in np.flatnonzero(slow).tolist()
-             if (r := _parse_line(lines[i], i + 1, tags, log)) is not None]
+             if (r := _parse_line(lay.line(i), i + 1, tags, log)) is not None]
     if extra:
         n_fast = good.size
         cand_lexelt = np.concatenate([cand_lexelt, np.array([r[0] for _, r in extra], dtype=object)])
