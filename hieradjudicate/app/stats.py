@@ -1,0 +1,168 @@
+"""Cached statistics over a corpus, shared by the command line, the workbench and the report.
+
+Everything here is a thin layer over the pure metrics in ``core``: it picks
+the sets, applies a granularity and an instance selection, and memoises the
+results per (sets, granularity, selection) so that the GUI can ask again
+cheaply.  No Qt.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from hieradjudicate.core.agreement import multi_rater_agreement, pairwise_matrix
+from hieradjudicate.core.alpha import krippendorff_alpha
+from hieradjudicate.core.granularity import rollup
+from hieradjudicate.core.model import AnnotationSet, Corpus
+from hieradjudicate.core.scoring import score_leaf
+from hieradjudicate.core.undefined import Estimate
+
+
+def parse_granularity(text: str | None) -> int | None:
+    """``leaf`` -> None, ``top`` -> 1, ``depth=N`` -> N."""
+    if text in (None, "", "leaf", "leaves"):
+        return None
+    if text == "top":
+        return 1
+    if text.startswith("depth="):
+        try:
+            n = int(text[6:])
+        except ValueError:
+            n = 0
+        if n >= 1:
+            return n
+    from hieradjudicate.core.errors import HieradjError
+
+    raise HieradjError(f"--granularity: expected leaf, top or depth=N (N >= 1), got {text!r}")
+
+
+def est(e: Estimate) -> float | None:
+    return e.value
+
+
+@dataclass
+class Stats:
+    """Memoised agreement and score figures of one corpus."""
+
+    corpus: Corpus
+    _cache: dict = field(default_factory=dict, repr=False)
+    _groups: dict = field(default_factory=dict, repr=False)
+
+    def invalidate(self) -> None:
+        self._cache.clear()
+
+    def annotator_indices(self) -> list[int]:
+        return [k for k, s in enumerate(self.corpus.sets) if s.role == "annotator"]
+
+    def long_form(self, sets: list[int], depth: int | None = None, instances: np.ndarray | None = None):
+        """``inst, rater, P`` of ``sets`` rolled up to ``depth`` and restricted to ``instances``."""
+        c = self.corpus
+        inst, rater, P, _ = c.long_form(sets=sets)
+        if instances is not None:
+            keep = np.zeros(c.n, dtype=bool)
+            keep[instances] = True
+            sel = keep[inst]
+            inst, rater, P = inst[sel], rater[sel], P[sel]
+        if depth is not None:
+            group, n_groups = self.groups(depth)
+            P = rollup(P, c.inst_lexelt[inst], group, n_groups)
+        return inst, rater, P
+
+    def groups(self, depth: int):
+        if depth not in self._groups:
+            group, n_groups, nodes = self.corpus.inventory.leaf_groups(depth)
+            self._groups[depth] = (group, n_groups)
+        return self._groups[depth]
+
+    def agreement(self, sets: list[int] | None = None, *, depth: int | None = None,
+                  instances: np.ndarray | None = None, by_lexelt: bool = False):
+        """Pairwise matrix, Fleiss/Conger and alpha (cached)."""
+        sets = self.annotator_indices() if sets is None else list(sets)
+        key = ("agree", tuple(sets), depth, None if instances is None else instances.tobytes(), by_lexelt)
+        if key in self._cache:
+            return self._cache[key]
+        c = self.corpus
+        X = len(c.inventory.lexelts)
+        inst, rater, P = self.long_form(sets, depth, instances)
+        pm = pairwise_matrix(inst, rater, P, c.inst_lexelt, n_raters=len(sets), n_lexelts=X, per_lexelt=by_lexelt)
+        multi = multi_rater_agreement(inst, rater, P, c.inst_lexelt, n_lexelts=X)
+        alpha = krippendorff_alpha(inst, rater, P, c.inst_lexelt, n_lexelts=X)
+        out = (pm, multi, alpha)
+        self._cache[key] = out
+        return out
+
+    def agreement_dict(self, sets: list[int] | None = None, *, depth: int | None = None,
+                       instances: np.ndarray | None = None, by_lexelt: bool = False) -> dict:
+        """The ``agree`` JSON: pairs, fleiss, conger, alpha (+ per lexelt)."""
+        sets = self.annotator_indices() if sets is None else list(sets)
+        pm, multi, alpha = self.agreement(sets, depth=depth, instances=instances, by_lexelt=by_lexelt)
+        names = [self.corpus.sets[k].name for k in sets]
+        pairs = []
+        for a in range(len(sets)):
+            for b in range(a + 1, len(sets)):
+                def cell(arr):
+                    v = arr[a, b]
+                    return None if v is np.ma.masked else float(v)
+                pairs.append({
+                    "a": names[a], "b": names[b], "n": int(pm.n[a, b]),
+                    "observed": cell(pm.observed), "expected_scott": cell(pm.expected_scott),
+                    "kappa_scott": cell(pm.kappa_scott), "expected_cohen": cell(pm.expected_cohen),
+                    "kappa_cohen": cell(pm.kappa_cohen),
+                    "undefined": _reason(pm, a, b),
+                })
+        f, g = multi.fleiss, multi.conger
+        out = {
+            "sets": names,
+            "granularity": "leaf" if depth is None else ("top" if depth == 1 else f"depth={depth}"),
+            "chance": "within each lexelt, combined by instance weight",
+            "pairs": pairs,
+            "mean_kappa_cohen": est(pm.mean_kappa("cohen")),
+            "mean_kappa_scott": est(pm.mean_kappa("scott")),
+            "fleiss": {"n": f.n, "observed": f.observed, "expected": f.expected, "kappa": f.kappa.value,
+                       "undefined": f.kappa.reason},
+            "conger": {"n": g.n, "observed": g.observed, "expected": g.expected, "kappa": g.kappa.value,
+                       "undefined": g.kappa.reason},
+            "alpha": {"n_pairable": float(alpha.n_pairable), "value": alpha.alpha.value,
+                      "observed_disagreement": alpha.observed_disagreement,
+                      "expected_disagreement": alpha.expected_disagreement, "undefined": alpha.alpha.reason},
+            "macro": {"fleiss": est(multi.macro_fleiss), "alpha": est(alpha.macro_alpha)},
+        }
+        if by_lexelt:
+            lex = self.corpus.inventory.lexelts
+            out["by_lexelt"] = {
+                lex[x]: {"n": multi.lexelt_fleiss[x].n, "fleiss": multi.lexelt_fleiss[x].kappa.value,
+                         "conger": multi.lexelt_conger[x].kappa.value, "alpha": alpha.lexelt_alpha[x].value}
+                for x in range(len(lex)) if multi.lexelt_fleiss[x].n > 0
+            }
+        return out
+
+    # -- scores against a gold set --------------------------------------------
+    def gold_region(self, gold: AnnotationSet) -> np.ndarray:
+        return gold.leaves > 0
+
+    def score(self, system: int, gold: int, *, instances: np.ndarray | None = None):
+        """Leaf-policy score (Melamed & Resnik) of one set against another (cached)."""
+        key = ("score", system, gold, None if instances is None else instances.tobytes())
+        if key in self._cache:
+            return self._cache[key]
+        c = self.corpus
+        g, s = c.sets[gold], c.sets[system]
+        g_rows, region = g.rows, self.gold_region(g)
+        if instances is not None:
+            keep = np.isin(g_rows, instances)
+            g_rows, region = g_rows[keep], region[keep]
+        if "leaf_dist" not in self._cache:
+            self._cache["leaf_dist"] = c.inventory.leaf_distance()
+        res = score_leaf(s.leaves, s.rows, region, c.inst_lexelt, gold_rows=g_rows,
+                         lexelts=c.inventory.lexelts, leaf_dist=self._cache["leaf_dist"])
+        self._cache[key] = res
+        return res
+
+
+def _reason(pm, a: int, b: int) -> str | None:
+    from hieradjudicate.core.undefined import REASONS
+
+    code = int(pm.reason_cohen[a, b]) or int(pm.reason_scott[a, b])
+    return REASONS.get(code) if code else None
