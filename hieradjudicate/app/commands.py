@@ -72,7 +72,7 @@ class Decide(Command):
             row = state.current(*d.key)
             previous.append(Decision.from_row(row) if row is not None
                             else Decision.withdrawal(*d.key))
-        batch_label = self.label if kind == "do" else f"{kind}: {self.label}"
+        batch_label: str | None = self.label if kind == "do" else f"{kind}: {self.label}"
         if kind == "do" and len(self.decisions) == 1:
             batch_label = None  # a single decision needs no batch row
         rows = state.record(self.decisions, label=batch_label, kind=kind)

@@ -100,8 +100,8 @@ def export_gold(decisions: Iterable[DecisionLike], instances: Iterable[tuple[str
         raise ValueError("a Senseval key cannot hold unresolved instances; export CSV or JSON "
                          "Lines to include them")
     current: dict[tuple[str, str], DecisionLike] = {}
-    for d in decisions:
-        current[(d.lexelt, d.instance)] = d
+    for given in decisions:
+        current[(given.lexelt, given.instance)] = given
     keys = set(current)
     if instances is not None:
         keys.update((str(a), str(b)) for a, b in instances)

@@ -20,7 +20,6 @@
 from __future__ import annotations
 
 import fcntl
-import getpass
 import hashlib
 import io
 import json
@@ -30,108 +29,32 @@ import sqlite3
 import zlib
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from functools import lru_cache
-from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Self
 
 import numpy as np
 
 from hieradjudicate import __version__
 from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.io import store_schema as schema
+from hieradjudicate.io.store_records import (
+    BatchRow,
+    DecisionFields,
+    DecisionRow,
+    FileRecord,
+    check_decision,
+    login_name,
+    row_from_db,
+    utc_now,
+)
+
+__all__ = ["BatchRow", "DecisionFields", "DecisionRow", "FileRecord", "Store", "login_name",
+           "utc_now"]
 
 _OPEN_IN_PROCESS: dict[tuple[int, int], str] = {}
 _DECISION_COLUMNS = (
     "id, lexelt, instance, tags, source, status, note, decided_by, decided_at, batch, basis"
 )
-
-
-def utc_now() -> str:
-    """The current time as ISO 8601 UTC with milliseconds, e.g. ``2026-01-31T12:00:00.000Z``."""
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-def login_name() -> str:
-    """The login name of the user, or ``"unknown"`` when the system cannot say."""
-    try:
-        return getpass.getuser()
-    except Exception:  # getpass raises various errors when no name is configured
-        return "unknown"
-
-
-class DecisionFields(Protocol):
-    """What the store needs of a decision (``app.decisions.Decision`` has these)."""
-
-    lexelt: str
-    instance: str
-    tags: Sequence[str]
-    source: str
-    status: str
-    note: str
-    decided_by: str
-    decided_at: str
-    basis: Mapping[str, Any] | None
-
-
-@dataclass(frozen=True, slots=True)
-class DecisionRow:
-    """One stored row of the decision history."""
-
-    id: int
-    lexelt: str
-    instance: str
-    tags: tuple[str, ...]
-    source: str
-    status: str
-    note: str
-    decided_by: str
-    decided_at: str
-    batch: int | None = None
-    basis: dict[str, Any] | None = None
-
-    @property
-    def key(self) -> tuple[str, str]:
-        return (self.lexelt, self.instance)
-
-
-@dataclass(frozen=True)
-class BatchRow:
-    """One command's worth of decisions (a batch, an undo, a redo)."""
-
-    id: int
-    label: str
-    kind: str
-    created_by: str
-    created_at: str
-
-
-@dataclass(frozen=True)
-class FileRecord:
-    """An imported file whose bytes the project keeps a copy of."""
-
-    id: int
-    kind: str
-    role: str | None
-    set_names: tuple[str, ...]
-    format: str | None
-    options: dict[str, Any]
-    source_path: str
-    size: int
-    sha256: str
-    imported_at: str
-    active: bool = field(default=True)
-
-
-def _uri(path: Path, mode: str) -> str:
-    return f"{path.absolute().as_uri()}?mode={mode}"
-
-
-def _connect(target: str, *, uri: bool) -> sqlite3.Connection:
-    conn = sqlite3.connect(target, uri=uri, isolation_level=None, timeout=10.0)
-    conn.execute("PRAGMA busy_timeout = 10000")
-    return conn
 
 
 class Store:
@@ -163,7 +86,7 @@ class Store:
             cls._refuse_if_in_use(p)
         tmp = p.with_name(f".{p.name}.creating-{os.getpid()}")
         try:
-            conn = _connect(str(tmp), uri=False)
+            conn = schema.connect(str(tmp), uri=False)
             try:
                 conn.execute("PRAGMA journal_mode = WAL")
                 conn.execute("BEGIN IMMEDIATE")
@@ -215,7 +138,7 @@ class Store:
         st = os.stat(p)
         if (st.st_dev, st.st_ino) in _OPEN_IN_PROCESS:
             raise ProjectError(f"{name}: is already open in this program")
-        version = cls._validate(p, check)
+        version = schema.validate_read_only(p, check)
         reason: str | None = "opened read-only on request" if read_only else None
         lock_fd: int | None = None
         if not read_only:
@@ -226,10 +149,10 @@ class Store:
                 try:
                     fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
                 except BlockingIOError:
-                    reason = f"{name}: is open in another hieradjudicate ({cls._owner(p)}); " \
+                    reason = f"{name}: is open in another hieradjudicate ({schema.lock_owner(p)}); " \
                              "opened read-only"
         if reason is not None:
-            conn = _connect(_uri(p, "ro"), uri=True)
+            conn = schema.connect(schema.ro_uri(p), uri=True)
             if version < schema.SCHEMA_VERSION:
                 conn.close()
                 if lock_fd is not None:
@@ -240,7 +163,7 @@ class Store:
                 )
             return cls(p, conn, lock_fd, version, reason)
         try:
-            conn = _connect(str(p), uri=False)
+            conn = schema.connect(str(p), uri=False)
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = FULL")
             conn.execute("PRAGMA foreign_keys = ON")
@@ -263,44 +186,6 @@ class Store:
             os.close(lock_fd)
             raise
         return cls(p, conn, lock_fd, version, None)
-
-    @staticmethod
-    def _validate(p: Path, check: bool) -> int:
-        """Read-only checks; nothing in the file can change here.
-
-        Without a write-ahead log beside the file nobody has it open, and it is
-        read as immutable so that not even the ``-wal``/``-shm`` files appear.
-        """
-        has_wal = p.with_name(p.name + "-wal").exists()
-        try:
-            conn = _connect(_uri(p, "ro" if has_wal else "ro&immutable=1"), uri=True)
-        except sqlite3.Error as exc:
-            raise ProjectError(f"{p}: cannot open the project ({exc})") from None
-        try:
-            version = schema.inspect_schema(conn, str(p))
-            if check:
-                schema.quick_check(conn, str(p))
-            return version
-        finally:
-            conn.close()
-
-    @staticmethod
-    def _owner(p: Path) -> str:
-        try:
-            conn = _connect(_uri(p, "ro"), uri=True)
-            try:
-                row = conn.execute("SELECT value FROM meta WHERE key='lock_owner'").fetchone()
-            finally:
-                conn.close()
-            owner = json.loads(row[0]) if row else {}
-        except (sqlite3.Error, ValueError):
-            return "pid unknown"
-        parts = [f"pid {owner['pid']}" if "pid" in owner else "pid unknown"]
-        if owner.get("host") and owner["host"] != socket.gethostname():
-            parts.append(f"on {owner['host']}")
-        if owner.get("user"):
-            parts.append(f"user {owner['user']}")
-        return ", ".join(parts)
 
     @staticmethod
     def _migrate(p: Path, conn: sqlite3.Connection, version: int) -> None:
@@ -349,7 +234,7 @@ class Store:
                 self._lock_fd = None
             _OPEN_IN_PROCESS.pop(self._key, None)
 
-    def __enter__(self) -> Store:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -464,7 +349,11 @@ class Store:
                    meta: Mapping[str, Any] | None = None, *, compress: bool = False) -> None:
         """Cache named arrays (e.g. a compiled corpus) as one ``.npz`` blob."""
         buf = io.BytesIO()
-        (np.savez_compressed if compress else np.savez)(buf, **dict(arrays))
+        named: dict[str, Any] = dict(arrays)
+        if compress:
+            np.savez_compressed(buf, **named)
+        else:
+            np.savez(buf, **named)
         with self._write(f"store the arrays {name!r}") as conn:
             conn.execute("INSERT OR REPLACE INTO arrays (name, meta, updated_at, data)"
                          " VALUES (?, ?, ?, ?)",
@@ -491,7 +380,7 @@ class Store:
         With ``batch_label`` a batch row is written too and every decision
         points at it.  Returns only after the commit is on disk.
         """
-        rows = [_checked(d) for d in decisions]
+        rows = [check_decision(d) for d in decisions]
         if not rows:
             return []
         label = f"{len(rows)} decision(s)" if batch_label is None else batch_label
@@ -509,24 +398,24 @@ class Store:
                     " decided_by, decided_at, batch, basis) VALUES (?,?,?,?,?,?,?,?,?,?)",
                     (*values[:8], batch, values[8]))
                 ids.append(int(cur.lastrowid or 0))
-        return [_to_row((i, *v[:8], batch, v[8])) for i, v in zip(ids, rows, strict=True)]
+        return [row_from_db((i, *v[:8], batch, v[8])) for i, v in zip(ids, rows, strict=True)]
 
     def latest_decisions(self) -> list[DecisionRow]:
         """The current (latest) row of every instance that has one, in id order."""
         sql = (f"SELECT {_DECISION_COLUMNS} FROM decisions WHERE id IN"
                " (SELECT MAX(id) FROM decisions GROUP BY lexelt, instance) ORDER BY id")
-        return [_to_row(r) for r in self.conn.execute(sql)]
+        return [row_from_db(r) for r in self.conn.execute(sql)]
 
     def history(self, lexelt: str, instance: str) -> list[DecisionRow]:
         """Every row of one instance, oldest first."""
         sql = f"SELECT {_DECISION_COLUMNS} FROM decisions WHERE lexelt = ? AND instance = ?" \
               " ORDER BY id"
-        return [_to_row(r) for r in self.conn.execute(sql, (lexelt, instance))]
+        return [row_from_db(r) for r in self.conn.execute(sql, (lexelt, instance))]
 
     def iter_history(self) -> Iterator[DecisionRow]:
         """Every decision row, oldest first."""
         for r in self.conn.execute(f"SELECT {_DECISION_COLUMNS} FROM decisions ORDER BY id"):
-            yield _to_row(r)
+            yield row_from_db(r)
 
     def count_decisions(self) -> int:
         return int(self.conn.execute("SELECT COUNT(*) FROM decisions").fetchone()[0])
@@ -534,33 +423,3 @@ class Store:
     def batches(self) -> list[BatchRow]:
         return [BatchRow(*r) for r in self.conn.execute(
             "SELECT id, label, kind, created_by, created_at FROM batches ORDER BY id")]
-
-
-def _checked(d: DecisionFields) -> tuple[Any, ...]:
-    """Validate one decision and return its column values (tags and basis as JSON)."""
-    where = f"decision for {d.lexelt!r} {d.instance!r}"
-    if not d.lexelt or not d.instance:
-        raise ValueError(f"{where}: lexelt and instance must not be empty")
-    if d.status not in schema.STATUSES:
-        raise ValueError(f"{where}: status must be one of {schema.STATUSES}, not {d.status!r}")
-    tags = list(d.tags)
-    if any(not isinstance(t, str) or not t for t in tags):
-        raise ValueError(f"{where}: tags must be non-empty strings")
-    if d.status == "resolved" and not tags:
-        raise ValueError(f"{where}: a resolved decision needs at least one tag")
-    if not d.source or not d.decided_by or not d.decided_at:
-        raise ValueError(f"{where}: source, decided_by and decided_at are required")
-    basis = None if d.basis is None else json.dumps(dict(d.basis), sort_keys=True)
-    return (d.lexelt, d.instance, json.dumps(tags), d.source, d.status, d.note or "",
-            d.decided_by, d.decided_at, basis)
-
-
-@lru_cache(maxsize=65536)
-def _tags(text: str) -> tuple[str, ...]:
-    # Projects repeat few distinct tag lists; parsing each once halves the load time.
-    return tuple(json.loads(text))
-
-
-def _to_row(r: Sequence[Any]) -> DecisionRow:
-    return DecisionRow(r[0], r[1], r[2], _tags(r[3]), r[4], r[5], r[6], r[7], r[8], r[9],
-                       None if r[10] is None else json.loads(r[10]))

@@ -13,7 +13,9 @@ and are never handed to a writable connection.
 
 from __future__ import annotations
 
+import json
 import os
+import socket
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
@@ -229,3 +231,53 @@ def backup_path(path: Path, version: int) -> Path:
         candidate = path.with_name(f"{path.name}.bak-v{version}-{n}")
         n += 1
     return candidate
+
+
+def ro_uri(path: Path, *, immutable: bool = False) -> str:
+    """SQLite URI opening ``path`` read-only (and as immutable: no locks, no -wal/-shm files)."""
+    return f"{path.absolute().as_uri()}?mode=ro" + ("&immutable=1" if immutable else "")
+
+
+def connect(target: str, *, uri: bool) -> sqlite3.Connection:
+    """A connection in autocommit mode (transactions are explicit) that waits for locks."""
+    conn = sqlite3.connect(target, uri=uri, isolation_level=None, timeout=10.0)
+    conn.execute("PRAGMA busy_timeout = 10000")
+    return conn
+
+
+def validate_read_only(p: Path, check: bool) -> int:
+    """Read-only checks; nothing in the file can change here.
+
+    Without a write-ahead log beside the file nobody has it open, and it is
+    read as immutable so that not even the ``-wal``/``-shm`` files appear.
+    """
+    has_wal = p.with_name(p.name + "-wal").exists()
+    try:
+        conn = connect(ro_uri(p, immutable=not has_wal), uri=True)
+    except sqlite3.Error as exc:
+        raise ProjectError(f"{p}: cannot open the project ({exc})") from None
+    try:
+        version = inspect_schema(conn, str(p))
+        if check:
+            quick_check(conn, str(p))
+        return version
+    finally:
+        conn.close()
+
+def lock_owner(p: Path) -> str:
+    """Who holds the writer lock, as the project recorded it ("pid 123, user ann")."""
+    try:
+        conn = connect(ro_uri(p), uri=True)
+        try:
+            row = conn.execute("SELECT value FROM meta WHERE key='lock_owner'").fetchone()
+        finally:
+            conn.close()
+        owner = json.loads(row[0]) if row else {}
+    except (sqlite3.Error, ValueError):
+        return "pid unknown"
+    parts = [f"pid {owner['pid']}" if "pid" in owner else "pid unknown"]
+    if owner.get("host") and owner["host"] != socket.gethostname():
+        parts.append(f"on {owner['host']}")
+    if owner.get("user"):
+        parts.append(f"user {owner['user']}")
+    return ", ".join(parts)

@@ -15,9 +15,9 @@ from hieradjudicate.io.store import Store, login_name
 
 
 def dec(instance: str = "1", tags: tuple[str, ...] = ("a",), **kw: object) -> SimpleNamespace:
-    values = dict(lexelt="bank.n", instance=instance, tags=tags, source="manual",
-                  status="resolved", note="", decided_by="ann", decided_at="2026-01-01T00:00:00Z",
-                  basis=None)
+    values = {"lexelt": "bank.n", "instance": instance, "tags": tags, "source": "manual",
+                  "status": "resolved", "note": "", "decided_by": "ann", "decided_at": "2026-01-01T00:00:00Z",
+                  "basis": None}
     values.update(kw)
     return SimpleNamespace(**values)
 
@@ -129,8 +129,8 @@ def test_decisions_are_append_only_with_latest_current(store: Store) -> None:
     assert [r.id for r in store.iter_history()] == [1, 2, 3]
 
 
-@pytest.mark.parametrize("bad", [dict(status="done"), dict(tags=()), dict(tags=("",)),
-                                 dict(decided_by=""), dict(lexelt="")])
+@pytest.mark.parametrize("bad", [{"status": "done"}, {"tags": ()}, {"tags": ("",)},
+                                 {"decided_by": ""}, {"lexelt": ""}])
 def test_invalid_decisions_are_rejected_and_nothing_is_saved(store: Store, bad: dict) -> None:
     with pytest.raises(ValueError):
         store.append_decisions([dec("1"), dec("2", **bad)])
