@@ -204,7 +204,9 @@ class MainWindow(QMainWindow):
         if i < 0 or self.wb is None:
             return
         dlg = PickDialog(self.wb, i, self)
-        if dlg.exec() and dlg.chosen():
+        accepted = dlg.exec()
+        self.activateWindow()  # keys go back to the window (some platforms leave none active)
+        if accepted and dlg.chosen():
             lex, inst = self.wb.key_of(i)
             self._decide(Decision(lex, inst, tuple(dlg.chosen()), source="manual"), True)
 

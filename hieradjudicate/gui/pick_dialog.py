@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject, Qt
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtGui import QBrush, QColor, QKeyEvent
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QLineEdit, QTreeWidget, QVBoxLayout
 
 from hieradjudicate.app.workbench import Workbench
@@ -33,6 +33,7 @@ class PickDialog(QDialog):
         lay.addWidget(self.search)
         lay.addWidget(self.tree)
         lay.addWidget(buttons)
+        self.misses: set[int] = set()
         self.search.textChanged.connect(self._search)
         self.search.installEventFilter(self)
         self.tree.installEventFilter(self)
@@ -48,9 +49,15 @@ class PickDialog(QDialog):
     def _search(self, text: str) -> None:
         needle = text.strip().lower()
         first = None
-        for item in self.items.values():
+        self.misses = set()
+        for node, item in self.items.items():
             hit = not needle or needle in item.text(0).lower() or needle in item.text(1).lower()
-            item.setDisabled(bool(needle) and not hit)
+            # grey, not disabled: disabling a parent would disable the matching children too
+            brush = QBrush() if hit else QBrush(QColor("gray"))
+            item.setForeground(0, brush)
+            item.setForeground(1, brush)
+            if not hit:
+                self.misses.add(node)
             if hit and first is None and needle:
                 first = item
         if first is not None:
@@ -75,7 +82,7 @@ class PickDialog(QDialog):
     def _move(self, step: int) -> None:
         cur = self.tree.currentItem()
         nxt = self.tree.itemBelow(cur) if step > 0 else self.tree.itemAbove(cur)
-        while nxt is not None and nxt.isDisabled():
+        while nxt is not None and int(nxt.data(0, NodeRole)) in self.misses:
             nxt = self.tree.itemBelow(nxt) if step > 0 else self.tree.itemAbove(nxt)
         if nxt is not None:
             self.tree.setCurrentItem(nxt)
