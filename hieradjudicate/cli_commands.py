@@ -42,7 +42,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
         return 2
     result = load(args.inventory, specs(args), args.contexts, tree_columns=args.tree_columns, strict=False)
     rep = validation_report(result)
-    ok = not rep["errors"]
+    # problems that make a project unreliable: errors, duplicate answers, lexelts the inventory lacks
+    dups = sum(f["duplicates"] for f in rep["files"])
+    unknown = rep["unknown_lexelts"] if args.inventory else []
+    ok = not rep["errors"] and not dups and not unknown
     rep["valid"] = ok
     if args.format == "json":
         print(json_text(rep))
@@ -94,5 +97,5 @@ def _validate_text(rep: dict) -> str:
                 where = p["file"] + (f":{p['line']}" if p["line"] is not None else "")
                 where += f":{p['column']}" if p.get("column") else ""
                 out.append(f"  {where}: {p['message']}")
-    out.append("valid" if not rep["errors"] else "NOT valid: see the errors above")
+    out.append("valid" if rep["valid"] else "NOT valid: see the problems above")
     return "\n".join(out)
