@@ -18,11 +18,12 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.io.csvsafe import safe_csv_cell
-from hieradjudicate.io.store import DecisionRow
+from hieradjudicate.io.store_records import DecisionFields as DecisionLike
+from hieradjudicate.io.store_records import DecisionRow
 
 FORMATS = ("senseval", "csv", "jsonl")
 GOLD_COLUMNS = ("lexelt", "instance", "tags", "status", "source", "decided_by", "decided_at",
@@ -30,17 +31,6 @@ GOLD_COLUMNS = ("lexelt", "instance", "tags", "status", "source", "decided_by", 
 HISTORY_COLUMNS = ("id", "lexelt", "instance", "tags", "status", "source", "decided_by",
                    "decided_at", "note", "batch", "batch_label", "basis")
 TAG_SEPARATOR = ";"  # inside one CSV cell, as the wide annotation tables use
-
-
-class DecisionLike(Protocol):
-    lexelt: str
-    instance: str
-    tags: Sequence[str]
-    source: str
-    status: str
-    note: str
-    decided_by: str
-    decided_at: str
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,237 @@
+"""A project session: the project file, the compiled corpus, the decisions and undo/redo.
+
+:meth:`Session.create` reads the inventory, annotation and context files,
+keeps a copy of each in the new ``.hadj`` file together with a cache of the
+compiled corpus arrays, and :meth:`Session.open` brings it all back without
+the original files: from the cache when it matches the stored copies and this
+program's cache format, else by reading the stored copies again (and
+refreshing the cache when the project is writable).
+
+Both the GUI and the CLI drive a session; it never imports Qt.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Self
+
+from hieradjudicate import __version__
+from hieradjudicate.app.commands import Command, CommandStack
+from hieradjudicate.app.decisions import DecisionState
+from hieradjudicate.app.loading import AnnotationSpec, LoadResult, load
+from hieradjudicate.app.session_cache import CACHE_NAME, corpus_from_cache, corpus_to_cache
+from hieradjudicate.core.errors import ProjectError
+from hieradjudicate.core.model import Corpus
+from hieradjudicate.io.export import ExportSummary, export_gold, export_history
+from hieradjudicate.io.store import DecisionRow, FileRecord, Store
+
+
+class Session:
+    """An open project.  Create with :meth:`create` or :meth:`open`; close when done.
+
+    Attributes
+    ----------
+    store : the project file.
+    corpus : the compiled inventory, instances and annotation sets.
+    decisions : the current decision per instance (:class:`DecisionState`).
+    commands : the undo/redo stacks; run every edit through :meth:`execute`.
+    from_cache : whether the corpus came from the cached arrays (else it was re-read).
+    """
+
+    def __init__(self, store: Store, corpus: Corpus, *, from_cache: bool) -> None:
+        self.store = store
+        self.corpus = corpus
+        self.from_cache = from_cache
+        self.decisions = DecisionState(store)
+        self.commands = CommandStack(self.decisions)
+
+    # ------------------------------------------------------------- creating
+    @classmethod
+    def create(cls, path: str | os.PathLike[str], inventory_paths: Sequence[str],
+               annotation_specs: Sequence[AnnotationSpec], context_paths: Sequence[str] = (),
+               *, tree_columns: dict[str, str] | None = None, overwrite: bool = False,
+               user: str | None = None) -> Session:
+        """Read the files, then write a new project holding copies of them and the corpus cache.
+
+        A file that cannot be read raises its
+        :class:`~hieradjudicate.core.errors.FormatError` before anything is
+        written.  The project is built under a temporary name and renamed into
+        place, so a failure never leaves half a project.
+        """
+        target = Path(path)
+        if target.exists() and not overwrite:
+            raise ProjectError(f"{target}: already exists (choose another name or allow "
+                               "overwriting)")
+        result = load(list(inventory_paths), list(annotation_specs), list(context_paths),
+                      tree_columns=tree_columns, strict=True)
+        if result.corpus is None:  # strict loading raises instead; kept for type narrowing
+            raise ProjectError(f"{target}: the files gave no corpus")
+        tmp = target.with_name(f".{target.name}.new-{os.getpid()}")
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{tmp}{suffix}").unlink(missing_ok=True)
+        try:
+            with Store.create(tmp) as store:
+                if user:
+                    store.set_setting("user", user)
+                store.set_setting("tree_columns", tree_columns)
+                _store_copies(store, result, list(annotation_specs), tree_columns)
+                _write_cache(store, result.corpus)
+            if target.exists():
+                Store._refuse_if_in_use(target)
+            os.replace(tmp, target)
+        except BaseException:
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{tmp}{suffix}").unlink(missing_ok=True)
+            raise
+        return cls(Store.open(target), result.corpus, from_cache=False)
+
+    # -------------------------------------------------------------- opening
+    @classmethod
+    def open(cls, path: str | os.PathLike[str], *, read_only: bool = False) -> Session:
+        """Open a project: corpus from the cache when valid, else re-read from the stored copies."""
+        store = Store.open(path, read_only=read_only)
+        try:
+            files = store.files()
+            cached = store.get_arrays(CACHE_NAME)
+            corpus = None
+            if cached is not None:
+                corpus = corpus_from_cache(*cached, inventories=_inventory_sources(store, files),
+                                           files=files)
+            if corpus is not None:
+                return cls(store, corpus, from_cache=True)
+            corpus = _reload(store, files)
+            if not store.read_only:
+                _write_cache(store, corpus)
+            return cls(store, corpus, from_cache=False)
+        except BaseException:
+            store.close()
+            raise
+
+    # ------------------------------------------------------------ lifetime
+    @property
+    def path(self) -> Path:
+        return self.store.path
+
+    @property
+    def read_only(self) -> bool:
+        return self.store.read_only
+
+    @property
+    def read_only_reason(self) -> str | None:
+        return self.store.read_only_reason
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ---------------------------------------------------------------- edits
+    def execute(self, command: Command) -> list[DecisionRow]:
+        """Run an undoable edit (saved before returning)."""
+        return self.commands.execute(command)
+
+    def undo(self) -> list[DecisionRow]:
+        return self.commands.undo()
+
+    def redo(self) -> list[DecisionRow]:
+        return self.commands.redo()
+
+    # -------------------------------------------------------------- queries
+    def instances(self) -> list[tuple[str, str]]:
+        """Every ``(lexelt, instance)`` of the corpus, in corpus order."""
+        lex = self.corpus.inventory.lexelts
+        return [(lex[x], i) for x, i in zip(self.corpus.inst_lexelt.tolist(),
+                                            self.corpus.inst_id, strict=True)]
+
+    def export(self, path: str | os.PathLike[str], *, format: str,
+               include_unresolved: bool = False) -> ExportSummary:
+        """Write the adjudicated gold standard (see :func:`~hieradjudicate.io.export.export_gold`)."""
+        return export_gold(list(self.decisions), self.instances(), path, format=format,
+                           include_unresolved=include_unresolved)
+
+    def export_history(self, path: str | os.PathLike[str]) -> int:
+        """Write every decision row ever recorded as CSV; returns the row count."""
+        labels = {b.id: b.label for b in self.store.batches()}
+        return export_history(self.store.iter_history(), path, batch_labels=labels)
+
+
+def _store_copies(store: Store, result: LoadResult, specs: list[AnnotationSpec],
+                  tree_columns: dict[str, str] | None) -> None:
+    """Copy every file that was read into the project, with how it was read."""
+    spec_iter = iter(specs)
+    for report in result.files:
+        options: dict[str, Any] = {}
+        role = None
+        if report.kind == "inventory":
+            options = {"columns": tree_columns}
+        elif report.kind == "annotations":
+            spec = next(spec_iter)
+            role = spec.role
+            options = {"name": spec.name, "format": spec.format, "columns": spec.columns}
+        store.add_file(report.kind, report.path, role=role, set_names=report.sets,
+                       format=report.format or None, options=options)
+
+
+def _write_cache(store: Store, corpus: Corpus) -> None:
+    arrays, meta = corpus_to_cache(corpus, store.files())
+    meta["app_version"] = __version__
+    store.put_arrays(CACHE_NAME, arrays, meta)
+
+
+def _extract(store: Store, files: list[FileRecord], folder: Path) -> list[str]:
+    """Write the stored copies under their original names (formats are detected by them)."""
+    paths = []
+    for k, rec in enumerate(files):
+        sub = folder / str(k)
+        sub.mkdir()
+        target = sub / Path(rec.source_path).name
+        target.write_bytes(store.file_bytes(rec.id))
+        paths.append(str(target))
+    return paths
+
+
+def _inventory_sources(store: Store, files: list[FileRecord]) -> list[Any]:
+    """Read the stored inventory copies (small; the tree is rebuilt from them on every open)."""
+    from hieradjudicate.io.inventories import read_inventory
+
+    inv_files = [f for f in files if f.kind == "inventory"]
+    with tempfile.TemporaryDirectory(prefix="hadj-") as tmp:
+        paths = _extract(store, inv_files, Path(tmp))
+        return [read_inventory(p, columns=f.options.get("columns"))
+                for p, f in zip(paths, inv_files, strict=True)]
+
+
+def _reload(store: Store, files: list[FileRecord]) -> Corpus:
+    """Build the corpus again from the stored copies, as :meth:`Session.create` did."""
+    by_kind = {kind: [f for f in files if f.kind == kind]
+               for kind in ("inventory", "annotations", "contexts")}
+    with tempfile.TemporaryDirectory(prefix="hadj-") as tmp:
+        folder = Path(tmp)
+        extracted: dict[str, list[str]] = {}
+        for kind, records in by_kind.items():
+            (folder / kind).mkdir()
+            extracted[kind] = _extract(store, records, folder / kind)
+        specs = [AnnotationSpec(p, f.options.get("name"), f.role or "annotator",
+                                f.options.get("format"), f.options.get("columns"))
+                 for p, f in zip(extracted["annotations"], by_kind["annotations"], strict=True)]
+        columns = by_kind["inventory"][0].options.get("columns") if by_kind["inventory"] else None
+        result = load(extracted["inventory"], specs, extracted["contexts"],
+                      tree_columns=columns, strict=True)
+    corpus = result.corpus
+    if corpus is None:
+        raise ProjectError(f"{store.path}: the stored files gave no corpus")
+    # Messages and sources name the files the user imported, not the temporary copies.
+    originals = {p: f.source_path for kind, records in by_kind.items()
+                 for p, f in zip(extracted[kind], records, strict=True)}
+    for s in corpus.sets:
+        s.source = originals.get(s.source, s.source)
+    corpus.problems = [replace(p, file=originals.get(p.file, p.file)) for p in corpus.problems]
+    return corpus
