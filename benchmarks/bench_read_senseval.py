@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _bench_util import measure, realdata  # noqa: E402
+from _bench_util import measure, realdata
 
-from hieradjudicate.io.annotations import read_annotations  # noqa: E402
+from hieradjudicate.io.annotations import read_annotations
 
 
 def build(src: Path, dst: Path, copies: int) -> int:

@@ -16,6 +16,7 @@ whitespace separates fields.
 from __future__ import annotations
 
 import re
+
 import numpy as np
 import pandas as pd
 
@@ -87,9 +88,13 @@ class _Layout:
         self.counts = np.diff(np.append(self.line_first, n_tok))
         self.line_start = np.append(0, nl + 1)  # byte offsets
         self.line_end = np.append(nl, b.size)
-        tok_start = np.append(0, sep + 1)
-        tok_end = np.append(sep, b.size)
-        self.empty_lines = np.unique(self.token_line[tok_end == tok_start])
+        # token k lies between separators k-1 and k: it is empty where they touch
+        empty = np.flatnonzero(np.diff(sep) == 1) + 1
+        if sep.size and sep[0] == 0:
+            empty = np.append(0, empty)
+        if sep.size and sep[-1] == b.size - 1:
+            empty = np.append(empty, n_tok - 1)
+        self.empty_lines = np.unique(self.token_line[empty]) if b.size else np.zeros(1, dtype=np.int64)
 
     def line(self, i: int) -> str:
         return self.data[self.line_start[i]: self.line_end[i]].decode("utf-8")

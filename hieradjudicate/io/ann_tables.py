@@ -14,6 +14,7 @@ import csv
 import io
 import sys
 from collections.abc import Iterator, Mapping
+from typing import Any
 
 import numpy as np
 
@@ -55,9 +56,11 @@ def guess_separator(line: str) -> str | None:
     return best if line.count(best) else None
 
 
-def _reader(text: str, sep: str) -> Iterator[list[str]]:
-    quoting = csv.QUOTE_NONE if sep == "\t" else csv.QUOTE_MINIMAL
-    return csv.reader(io.StringIO(text), delimiter=sep, quoting=quoting, strict=False)
+def _reader(text: str, sep: str) -> Any:
+    """A ``csv.reader`` (tab-separated files take no quotes, as TSV writers emit none)."""
+    if sep == "\t":
+        return csv.reader(io.StringIO(text), delimiter=sep, quoting=csv.QUOTE_NONE, strict=False)
+    return csv.reader(io.StringIO(text), delimiter=sep, quoting=csv.QUOTE_MINIMAL, strict=False)
 
 
 def split_header(line: str, sep: str) -> list[str]:

@@ -37,7 +37,13 @@ from hieradjudicate.core.records import AnnotationSource
 from hieradjudicate.io.ann_build import Parsed, build_source, gc_paused
 from hieradjudicate.io.ann_jsonl import parse_jsonl
 from hieradjudicate.io.ann_senseval import EXPECTED_LINE, parse_senseval
-from hieradjudicate.io.ann_tables import first_line, guess_separator, header_kind, parse_long, split_header
+from hieradjudicate.io.ann_tables import (
+    first_line,
+    guess_separator,
+    header_kind,
+    parse_long,
+    split_header,
+)
 from hieradjudicate.io.ann_wide import parse_wide
 from hieradjudicate.io.textfile import decode_text, read_bytes
 
