@@ -39,7 +39,13 @@ def filter_long_form(wb: Workbench, instances: np.ndarray | None = None):
     """Long-form ``inst, rater, P`` of the annotator sets on ``instances`` (default: the view)."""
     keep = np.zeros(wb.corpus.n, dtype=bool)
     keep[wb.view if instances is None else instances] = True
-    inst, rater, P, chosen = wb.corpus.long_form(sets=wb.cols.annotators)
+    cached = getattr(wb, "_annotator_long_form", None)
+    if cached is None:  # the annotations never change while a project is open: concatenate once
+        cached = wb.corpus.long_form(sets=wb.cols.annotators)
+        wb._annotator_long_form = cached
+    inst, rater, P, chosen = cached
+    if keep.all():
+        return inst, rater, P, chosen
     sel = keep[inst]
     return inst[sel], rater[sel], P[sel], chosen
 

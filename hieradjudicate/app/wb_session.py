@@ -53,6 +53,7 @@ class WorkbenchSession:
                                ([spec.name] if spec.name else []), format=spec.format)
             for p in contexts:
                 store.add_file("contexts", p)
+            _cache_contexts(store, result.corpus, store.files("contexts"))
         except BaseException:
             store.close()
             raise
@@ -132,10 +133,67 @@ def corpus_from_store(store: Store) -> Corpus:
         invs = [put(r) for r in store.files("inventory")]
         specs = [AnnotationSpec(put(r), r.set_names[0] if len(r.set_names) == 1 else None,
                                 r.role or "annotator", r.format) for r in store.files("annotations")]
-        ctxs = [put(r) for r in store.files("contexts")]
+        ctx_recs = store.files("contexts")
+        cached = _cached_contexts(store, ctx_recs)
+        ctxs = [] if cached is not None else [put(r) for r in ctx_recs]
         result = load_inputs(invs, specs, ctxs)
-    assert result.corpus is not None
-    return result.corpus
+    corpus = result.corpus
+    assert corpus is not None
+    if cached is not None:
+        _attach_contexts(corpus, *cached)
+    elif ctx_recs and not store.read_only:
+        _cache_contexts(store, corpus, ctx_recs)
+    return corpus
+
+
+_CTX_CACHE = "workbench_contexts"
+
+
+def _cached_contexts(store: Store, recs) -> tuple[dict, dict] | None:
+    """Parsed contexts kept in the project (keyed by the files' SHA-256): reading them is the slow part."""
+    if not recs:
+        return None
+    try:
+        got = store.get_arrays(_CTX_CACHE)
+    except Exception:  # noqa: BLE001 - a damaged cache is rebuilt from the files
+        return None
+    if got is None or got[1].get("sha256") != [r.sha256 for r in recs]:
+        return None
+    return got
+
+
+def _cache_contexts(store: Store, corpus: Corpus, recs) -> None:
+    keys = sorted(corpus.contexts)
+    texts = [corpus.contexts[i].text.encode("utf-8") for i in keys]
+    lex = [corpus.contexts[i].lexelt.encode("utf-8") for i in keys]
+    ids = [corpus.contexts[i].instance.encode("utf-8") for i in keys]
+    heads = np.asarray([corpus.contexts[i].head or (-1, -1) for i in keys], np.int64).reshape(-1, 2)
+    arrays: dict[str, np.ndarray] = {"heads": heads, "index": np.asarray(keys, np.int64)}
+    for name, parts in (("text", texts), ("lexelt", lex), ("instance", ids)):
+        arrays[name] = np.frombuffer(b"".join(parts), np.uint8)
+        arrays[name + "_ptr"] = np.cumsum([0] + [len(p) for p in parts]).astype(np.int64)
+    try:
+        store.put_arrays(_CTX_CACHE, arrays, {"sha256": [r.sha256 for r in recs]})
+    except Exception:  # noqa: BLE001 - the cache is an optimisation only
+        pass
+
+
+def _attach_contexts(corpus: Corpus, arrays: dict, meta: dict) -> None:
+    from hieradjudicate.core.records import Context
+
+    def strings(name: str) -> list[str]:
+        buf, ptr = arrays[name].tobytes(), arrays[name + "_ptr"].tolist()
+        return [buf[a:b].decode("utf-8") for a, b in zip(ptr[:-1], ptr[1:])]
+
+    heads = arrays["heads"].tolist()
+    index = arrays["index"].tolist()
+    ids = strings("instance")
+    # the same files build the same instance order: then the stored indices are used as they are
+    same = bool(index) and max(index) < corpus.n and all(corpus.inst_id[i] == x for i, x in zip(index, ids))
+    for j, (lex, inst, text, h) in enumerate(zip(strings("lexelt"), ids, strings("text"), heads)):
+        i = index[j] if same else corpus.instance_index(lex, inst)
+        if i >= 0:
+            corpus.contexts[i] = Context(lex, inst, text, (h[0], h[1]) if h[0] >= 0 else None)
 
 
 # --------------------------------------------------------------------------- fallback

@@ -101,6 +101,7 @@ class Workbench:
         self.apply_rows(rows)
         self.view = np.arange(n, dtype=np.int64)
         self.auto_advance = True
+        self._annotator_long_form = None  # cache of app.live (annotations never change while open)
 
     # ------------------------------------------------------------ columns
     @property

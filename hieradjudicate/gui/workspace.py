@@ -57,7 +57,9 @@ class Workspace(QWidget):
         lay.addWidget(self.legend)
         self.table.selectionModel().currentRowChanged.connect(self._row_changed)
         self.current = -1
-        self.live.refresh_agreement()
+        self._live_timer = QTimer(self, singleShot=True, interval=0)
+        self._live_timer.timeout.connect(self.live.refresh_agreement)
+        self._live_timer.start()  # after the window is shown: the table is usable first
 
     # ------------------------------------------------------------------ filter bar
     def _build_filter_bar(self) -> None:
@@ -114,7 +116,7 @@ class Workspace(QWidget):
         keep = self.current
         self.model.set_filter(self.current_filter())
         self._update_count()
-        self.live.refresh_agreement()
+        self._live_timer.start()  # figures follow right after the table is repainted
         row = self.wb.row_of(keep) if keep >= 0 else -1
         if row < 0:
             row = self.wb.next_unresolved(-1)

@@ -50,6 +50,7 @@ def test_keyboard_adjudication_survives_reopen(qtbot, demo_project: Path) -> Non
     X = len(wb.corpus.inventory.lexelts)
     fleiss = multi_rater_agreement(inst[keep], rater[keep], P[keep], wb.corpus.inst_lexelt, n_lexelts=X)
     alpha = krippendorff_alpha(inst[keep], rater[keep], P[keep], wb.corpus.inst_lexelt, n_lexelts=X)
+    qtbot.waitUntil(lambda: ws.live.figures is not None and ws.live.figures.n_instances == wb.view.size)
     assert ws.live.figures.fleiss.value == pytest.approx(fleiss.fleiss.kappa.value, abs=1e-12)
     assert ws.live.kappa.text() == f"{fleiss.fleiss.kappa.value:.3f}"
     assert ws.live.alpha.text() == f"{alpha.alpha.value:.3f}"

@@ -1,0 +1,145 @@
+"""Workbench responsiveness on a generated project: 100,000 instances, 3 annotators.
+
+    QT_QPA_PLATFORM=offscreen python benchmarks/bench_workbench.py [--n 100000]
+
+Prints: time to interactive on open (target < 2 s), next unresolved with table,
+detail, chart and tree updated (< 50 ms), filter change (< 200 ms).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ["HIERADJ_NO_DIALOGS"] = "1"
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+
+def generate(folder: Path, n: int, n_lexelts: int = 200, seed: int = 7) -> tuple[list[str], list, list[str]]:
+    from hieradjudicate.app.loading import AnnotationSpec
+
+    rng = random.Random(seed)
+    inv = []
+    leaves: dict[str, list[str]] = {}
+    for x in range(n_lexelts):
+        lex = f"w{x}.n"
+        inv.append(f"# lexelt {lex}")
+        leaves[lex] = []
+        for a in range(1, 4):
+            inv.append(f"{a}: sense {a} of {lex}")
+            for b in range(1, 4):
+                inv.append(f"  {a}.{b}: sub-sense {a}.{b} of {lex}")
+                leaves[lex].append(f"{a}.{b}")
+        inv.append("")
+    (folder / "inventory.txt").write_text("\n".join(inv), encoding="utf-8")
+    lexes = list(leaves)
+    keys = [[], [], []]
+    ctx = ["lexelt\tinstance\tcontext"]
+    for i in range(n):
+        lex = lexes[i % n_lexelts]
+        inst = f"{lex}.{i:06d}"
+        true = rng.choice(leaves[lex])
+        for r in range(3):
+            u = rng.random()
+            tag = true if u < 0.75 else (true.split(".")[0] if u < 0.85 else rng.choice(leaves[lex]))
+            keys[r].append(f"{lex} {inst} {tag}")
+        ctx.append(f"{lex}\t{inst}\tSome words before the <head>w{i % n_lexelts}</head> and some words after it.")
+    specs = []
+    for r, name in enumerate(("ann", "ben", "cho")):
+        p = folder / f"{name}.key"
+        p.write_text("\n".join(keys[r]) + "\n", encoding="utf-8")
+        specs.append(AnnotationSpec(str(p), name, "annotator"))
+    (folder / "contexts.tsv").write_text("\n".join(ctx) + "\n", encoding="utf-8")
+    return [str(folder / "inventory.txt")], specs, [str(folder / "contexts.tsv")]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--n", type=int, default=100_000)
+    args = ap.parse_args()
+    from PySide6.QtCore import QCoreApplication, QSettings
+    from PySide6.QtWidgets import QApplication
+
+    from hieradjudicate.app.wb_session import WorkbenchSession
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        os.environ["XDG_CONFIG_HOME"] = str(folder / "cfg")
+        t0 = time.perf_counter()
+        inv, specs, ctx = generate(folder, args.n)
+        project = folder / "big.hadj"
+        WorkbenchSession.create(project, inv, specs, ctx).close()
+        print(f"generated and created the project ({args.n} instances, 3 annotators) in "
+              f"{time.perf_counter() - t0:.1f} s")
+
+        QCoreApplication.setOrganizationName("hieradjudicate-bench")
+        app = QApplication.instance() or QApplication([])
+        QSettings.setPath(QSettings.Format.NativeFormat, QSettings.Scope.UserScope, str(folder / "settings"))
+        from hieradjudicate.gui.main_window import MainWindow
+
+        t0 = time.perf_counter()
+        win = MainWindow()
+        win.resize(1280, 800)
+        assert win.load_project(project)
+        win.show()
+        app.processEvents()
+        win.grab()  # everything laid out and painted once
+        t_open = time.perf_counter() - t0
+        ws, wb = win.ws, win.wb
+
+        def timed(fn, repeat: int) -> list[float]:
+            out = []
+            for _ in range(repeat):
+                t = time.perf_counter()
+                fn()
+                app.processEvents()
+                ws.table.viewport().repaint()
+                ws.detail.chart.repaint()
+                ws.tree.tree.viewport().repaint()
+                out.append((time.perf_counter() - t) * 1000)
+            return out
+
+        nav = timed(win.next_unresolved, 50)
+        decide = timed(lambda: win.take_set(1), 30)
+        boxes = ws.category_box
+        choices = [2, 1, 0, 3, 5, 0]
+        filt = timed(lambda: boxes.setCurrentIndex(choices.pop(0) if choices else 0), 6)
+        from hieradjudicate.app.workbench import Filter
+        fl = [Filter(categories=(3,)), Filter(), Filter(categories=(1, 2, 3)), Filter(statuses=(0,)),
+              Filter(lexelts=(5,)), Filter()]
+        table_only = timed(lambda: ws.model.set_filter(fl.pop(0)), 6)
+
+        def text_filter() -> None:
+            ws.search.setText("w17.n.0")
+            ws.apply_filter()
+
+        text = timed(text_filter, 1)
+        text2 = timed(lambda: (ws.search.setText("w3.n.00"), ws.apply_filter()), 1)
+        sort = timed(lambda: ws.model.sort(ws.model.keys.index("agreement")), 1)
+        print(f"time to interactive on open:              {t_open:.2f} s (target < 2 s)")
+        print(f"next unresolved (table+detail+chart+tree): median {statistics.median(nav):.1f} ms, "
+              f"max {max(nav):.1f} ms (target < 50 ms)")
+        print(f"take an answer (saved, figures, move on): median {statistics.median(decide):.1f} ms, "
+              f"max {max(decide):.1f} ms (live figures target < 100 ms)")
+        print(f"filter change, table only:                median {statistics.median(table_only):.1f} ms, "
+              f"max {max(table_only):.1f} ms (target < 200 ms)")
+        print(f"filter change incl. live kappa/alpha:     median {statistics.median(filt):.1f} ms, "
+              f"max {max(filt):.1f} ms")
+        print(f"free-text filter: first {text[0]:.1f} ms (builds the haystack), then {text2[0]:.1f} ms")
+        print(f"sort by leaf agreement:                   {sort[0]:.1f} ms")
+        win.close()
+        win.deleteLater()
+        app.processEvents()
+    sys.stdout.flush()
+    os._exit(0)  # skip interpreter teardown of Qt objects (PySide6 may crash in the final GC)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
