@@ -1,11 +1,14 @@
 """Project store figures: decision latency (commit and fsync included), batch, open, arrays.
 
-Run: ``python benchmarks/bench_store.py [--dir DIR] [--n 2000]``.  Prints figures, asserts nothing.
+Run: ``python benchmarks/bench_store.py [--dir DIR] [--n 2000] [--masc DATA/masc_amt]``.
+With ``--masc`` (or ``HIERADJ_REALDATA`` set) it also times creating and reopening a
+session on the MASC data.  Prints figures, asserts nothing.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import tempfile
 import time
@@ -15,13 +18,41 @@ import numpy as np
 
 from hieradjudicate.app.commands import CommandStack, Decide
 from hieradjudicate.app.decisions import Decision, DecisionState
+from hieradjudicate.app.loading import AnnotationSpec
+from hieradjudicate.app.session import Session
 from hieradjudicate.io.store import Store
+
+
+def bench_masc(masc: Path, folder: Path) -> None:
+    """Create a session from MASC (44,682 instances, 1,084,551 labels), resolve all, reopen."""
+    path = folder / "masc.hadj"
+    t0 = time.perf_counter()
+    session = Session.create(path, [str(masc / "inventory_tree.tsv")],
+                             [AnnotationSpec(str(masc / "masc_amt_labels_wide.tsv.gz"))])
+    print(f"MASC: create project {time.perf_counter() - t0:.2f} s "
+          f"({session.corpus.n} instances, {len(session.corpus.sets)} sets)")
+    batch = [Decision(lexelt, inst, ("0",), source="auto-agreement")
+             for lexelt, inst in session.instances()]
+    t0 = time.perf_counter()
+    session.execute(Decide(batch, "resolve all"))
+    print(f"MASC: resolve all {len(batch)} instances in one batch {time.perf_counter() - t0:.2f} s")
+    session.close()
+    print(f"MASC: project file {path.stat().st_size / 1e6:.0f} MB")
+    for run in range(2):
+        t0 = time.perf_counter()
+        session = Session.open(path)
+        print(f"MASC: reopen #{run + 1} (corpus from cache: {session.from_cache}, "
+              f"{len(session.decisions)} decisions) {time.perf_counter() - t0:.2f} s")
+        session.close()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--dir", default=None, help="folder for the project (default: a temp dir)")
     parser.add_argument("--n", type=int, default=2000, help="single decisions to time")
+    realdata = os.environ.get("HIERADJ_REALDATA")
+    parser.add_argument("--masc", default=str(Path(realdata) / "masc_amt") if realdata else None,
+                        help="folder of the MASC data (default: $HIERADJ_REALDATA/masc_amt)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         path = Path(tmp) / "bench.hadj"
@@ -85,6 +116,8 @@ def main() -> None:
         ok = store.integrity_check()
         print(f"full integrity_check: {1000 * (time.perf_counter() - t0):.0f} ms ({ok[0]})")
         store.close()
+        if args.masc:
+            bench_masc(Path(args.masc), Path(tmp))
 
 
 if __name__ == "__main__":

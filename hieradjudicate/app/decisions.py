@@ -96,9 +96,8 @@ class DecisionState:
     def reload(self) -> None:
         """Re-read the current decisions from the store (e.g. a read-only view of a live project)."""
         self._current = {}
-        for row in self.store.latest_decisions():
-            if row.status != "unresolved":
-                self._current[row.key] = row
+        for row in self.store.latest_decisions(include_withdrawn=False):
+            self._current[row.key] = row
 
     def current(self, lexelt: str, instance: str) -> DecisionRow | None:
         """The current decision of an instance, or ``None`` when it is unresolved."""
@@ -141,12 +140,13 @@ class DecisionState:
     def user(self) -> str:
         return self.store.user()
 
-    def stamp(self, decision: Decision) -> Decision:
+    def stamp(self, decision: Decision, *, user: str | None = None,
+              now: str | None = None) -> Decision:
         """Fill in who and when where the decision leaves them empty."""
         if decision.decided_by and decision.decided_at:
             return decision
-        return replace(decision, decided_by=decision.decided_by or self.user,
-                       decided_at=decision.decided_at or self.clock())
+        return replace(decision, decided_by=decision.decided_by or user or self.user,
+                       decided_at=decision.decided_at or now or self.clock())
 
     def record(self, decisions: Sequence[Decision], *, label: str | None = None,
                kind: str = "do") -> list[DecisionRow]:
@@ -155,13 +155,14 @@ class DecisionState:
         Raises :class:`~hieradjudicate.core.errors.ProjectError` when the
         project is read-only or the write fails (nothing is saved then).
         """
-        stamped = [self.stamp(d) for d in decisions]
+        user, now = self.user, self.clock()  # a batch is decided by one person at one moment
+        stamped = [self.stamp(d, user=user, now=now) for d in decisions]
         if not stamped:
             return []
         if label is None and (len(stamped) > 1 or kind != "do"):
             label = f"{kind}: {len(stamped)} decision(s)"
         rows = self.store.append_decisions(stamped, batch_label=label, batch_kind=kind,
-                                           created_by=self.user)
+                                           created_by=user)
         for row in rows:
             if row.status == "unresolved":
                 self._current.pop(row.key, None)

@@ -391,20 +391,29 @@ class Store:
                                    " VALUES (?, ?, ?, ?)",
                                    (batch_label, batch_kind, created_by or self.user(), utc_now()))
                 batch = cur.lastrowid
-            ids = []
-            for values in rows:
-                cur = conn.execute(
-                    "INSERT INTO decisions (lexelt, instance, tags, source, status, note,"
-                    " decided_by, decided_at, batch, basis) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                    (*values[:8], batch, values[8]))
-                ids.append(int(cur.lastrowid or 0))
+            # Inside our write transaction every id above the previous maximum is ours.
+            before = conn.execute("SELECT COALESCE(MAX(id), 0) FROM decisions").fetchone()[0]
+            conn.executemany(
+                "INSERT INTO decisions (lexelt, instance, tags, source, status, note,"
+                " decided_by, decided_at, batch, basis) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                [(*values[:8], batch, values[8]) for values in rows])
+            ids = [r[0] for r in conn.execute("SELECT id FROM decisions WHERE id > ? ORDER BY id",
+                                              (before,))]
+            if len(ids) != len(rows):
+                raise sqlite3.IntegrityError(f"expected {len(rows)} new rows, found {len(ids)}")
         return [row_from_db((i, *v[:8], batch, v[8])) for i, v in zip(ids, rows, strict=True)]
 
-    def latest_decisions(self) -> list[DecisionRow]:
-        """The current (latest) row of every instance that has one, in id order."""
+    def latest_decisions(self, *, include_withdrawn: bool = True) -> list[DecisionRow]:
+        """The current (latest) row of every instance that has one, in id order.
+
+        With ``include_withdrawn=False`` instances whose latest row is a
+        withdrawal (status ``unresolved``) are left out.
+        """
         sql = (f"SELECT {_DECISION_COLUMNS} FROM decisions WHERE id IN"
-               " (SELECT MAX(id) FROM decisions GROUP BY lexelt, instance) ORDER BY id")
-        return [row_from_db(r) for r in self.conn.execute(sql)]
+               " (SELECT MAX(id) FROM decisions GROUP BY lexelt, instance)")
+        if not include_withdrawn:
+            sql += " AND status != 'unresolved'"
+        return [row_from_db(r) for r in self.conn.execute(sql + " ORDER BY id")]
 
     def history(self, lexelt: str, instance: str) -> list[DecisionRow]:
         """Every row of one instance, oldest first."""

@@ -118,8 +118,13 @@ def check_decision(d: DecisionFields) -> tuple[Any, ...]:
     if not d.source or not d.decided_by or not d.decided_at:
         raise ValueError(f"{where}: source, decided_by and decided_at are required")
     basis = None if d.basis is None else json.dumps(dict(d.basis), sort_keys=True)
-    return (d.lexelt, d.instance, json.dumps(tags), d.source, d.status, d.note or "",
+    return (d.lexelt, d.instance, _tags_json(tuple(tags)), d.source, d.status, d.note or "",
             d.decided_by, d.decided_at, basis)
+
+
+@lru_cache(maxsize=65536)
+def _tags_json(tags: tuple[str, ...]) -> str:
+    return json.dumps(list(tags))
 
 
 @lru_cache(maxsize=65536)

@@ -199,3 +199,10 @@ def test_v1_project_is_backed_up_then_migrated(tmp_path: Path) -> None:
 
 def test_every_migration_step_is_registered() -> None:
     assert store_schema.SCHEMA_VERSION == len(store_schema.MIGRATIONS) + 1
+
+
+def test_latest_without_withdrawals(store: Store) -> None:
+    store.append_decisions([dec("1"), dec("2")])
+    store.append_decisions([dec("1", (), status="unresolved", source="undo")])
+    assert {r.instance for r in store.latest_decisions()} == {"1", "2"}
+    assert [r.instance for r in store.latest_decisions(include_withdrawn=False)] == ["2"]
