@@ -81,7 +81,7 @@ class Session:
                 _store_copies(store, result, list(annotation_specs), tree_columns)
                 _write_cache(store, result.corpus)
             if target.exists():
-                Store._refuse_if_in_use(target)
+                Store.ensure_not_in_use(target)
             os.replace(tmp, target)
         except BaseException:
             for suffix in ("", "-wal", "-shm"):

@@ -83,7 +83,7 @@ class Store:
         if p.exists() and not overwrite:
             raise ProjectError(f"{p}: already exists (choose another name or allow overwriting)")
         if p.exists():
-            cls._refuse_if_in_use(p)
+            cls.ensure_not_in_use(p)
         tmp = p.with_name(f".{p.name}.creating-{os.getpid()}")
         try:
             conn = schema.connect(str(tmp), uri=False)
@@ -107,7 +107,8 @@ class Store:
         return cls.open(p)
 
     @staticmethod
-    def _refuse_if_in_use(p: Path) -> None:
+    def ensure_not_in_use(p: Path) -> None:
+        """Raise :class:`ProjectError` when another process holds the writer lock on ``p``."""
         fd = os.open(p, os.O_RDONLY | os.O_CLOEXEC)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
