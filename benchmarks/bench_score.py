@@ -31,8 +31,7 @@ from hieradjudicate.core.senseval import POLICIES, SenseMap, score_senseval
 from hieradjudicate.io.annotations import read_annotations
 from hieradjudicate.io.inventories import read_inventory
 
-DEFAULT_CMD = ("{python} -m hieradjudicate score --inventory {map} --annotations key={key}:gold "
-               "--annotations {answers} --policy {policy}")
+DEFAULT_CMD = "{python} -m hieradjudicate score --inventory {map} --gold {key} --system {answers} --policy {policy}"
 
 
 def repeat_file(src: Path, dst: Path, copies: int) -> int:

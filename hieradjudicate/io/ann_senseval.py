@@ -18,10 +18,9 @@ from __future__ import annotations
 import re
 
 import numpy as np
-import pandas as pd
 
 from hieradjudicate.core.errors import ProblemLog
-from hieradjudicate.io.ann_build import Parsed, TagTable, weight_problem
+from hieradjudicate.io.ann_build import Parsed, TagTable, factorize, weight_problem
 
 EXPECTED_LINE = "expected 'lexelt instance_id tag[/weight] ... [!! comment]'"
 _COMMENT = re.compile(r"(?:^|\s)!!")
@@ -135,7 +134,7 @@ def parse_senseval(text: str, set_name: str, log: ProblemLog) -> Parsed:
 
     tags = TagTable()
     tag_idx = np.flatnonzero((np.arange(tok.size) - starts[token_line] >= 2) & ~slow[token_line])
-    tcodes, tuniques = pd.factorize(tok[tag_idx])
+    tcodes, tuniques = factorize(tok[tag_idx])
     u_tag = np.zeros(len(tuniques), dtype=np.int64)
     u_weight = np.full(len(tuniques), np.nan)
     u_bad = np.zeros(len(tuniques), dtype=bool)

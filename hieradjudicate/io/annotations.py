@@ -44,7 +44,6 @@ from hieradjudicate.io.ann_tables import (
     parse_long,
     split_header,
 )
-from hieradjudicate.io.ann_wide import parse_wide
 from hieradjudicate.io.textfile import decode_text, read_bytes
 
 FORMATS = ("senseval", "long-table", "wsbest", "wide-table", "masc", "jsonl")
@@ -158,6 +157,7 @@ def _read(
     elif fmt in ("long-table", "wsbest"):
         parsed = parse_long(text, fmt, columns, sep, log)
     else:
+        from hieradjudicate.io.ann_wide import parse_wide  # imports pandas: only for wide tables
         parsed = parse_wide(text, fmt, columns, sep, log)
     source = build_source(parsed, path, fmt, log, merge_units=fmt in ("long-table", "wsbest"))
     if source.n_labels == 0:
