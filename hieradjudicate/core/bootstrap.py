@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from hieradjudicate.core.agreement import (
+    Layout,
     _multi_stats,
     make_layout,
     multi_rater_agreement,
@@ -40,7 +41,9 @@ __all__ = [
     "DEFAULT_RESAMPLES",
     "DEFAULT_SEED",
     "BootstrapCI",
+    "BootstrapFigures",
     "bootstrap_alpha",
+    "bootstrap_figures",
     "bootstrap_fleiss",
     "bootstrap_pairwise",
     "resample_indices",
@@ -90,18 +93,63 @@ def resample_indices(
             yield x, b0, b1, rng.integers(0, n_x, size=(b1 - b0, n_x))
 
 
+def _grouped_rows(V: np.ndarray, lex: np.ndarray, n_lexelts: int) -> tuple[np.ndarray, np.ndarray]:
+    """Rows of ``V`` sorted (stably) by lexelt, and the lexelt bounds."""
+    lex = np.asarray(lex, dtype=np.int64)
+    if len(lex) > 1 and np.any(lex[1:] < lex[:-1]):
+        order = np.argsort(lex, kind="stable")
+        V, lex = V[order], lex[order]
+    return V, np.searchsorted(lex, np.arange(n_lexelts + 1))
+
+
+_CHUNK = 1 << 17  # counts per chunk of resamples: counting and the product stay in cache
+
+
+def resampled_sums_shared(
+    items: list[tuple[np.ndarray, np.ndarray]], n_lexelts: int, n_resamples: int, seed: int
+) -> list[np.ndarray]:
+    """:func:`resampled_sums` of several ``(V, lex)`` at once, drawing each resample once.
+
+    Items whose strata have the same sizes get the same draws from the same
+    seed, so they share one pass over :func:`resample_indices` (one count
+    matrix, one product with the stacked columns); the result of each item
+    is what :func:`resampled_sums` gives for it alone.
+    """
+    out: list[np.ndarray] = [np.empty(0)] * len(items)
+    groups: dict[bytes, list[tuple[int, np.ndarray]]] = {}
+    bounds_of: dict[bytes, np.ndarray] = {}
+    for j, (V, lex) in enumerate(items):
+        V = np.asarray(V, dtype=np.float64)
+        Vs, bounds = _grouped_rows(V, lex, n_lexelts)
+        key = np.diff(bounds).tobytes()
+        groups.setdefault(key, []).append((j, Vs))
+        bounds_of[key] = bounds
+    for key, members in groups.items():
+        bounds = bounds_of[key]
+        W = np.hstack([Vs for _, Vs in members]) if len(members) > 1 else members[0][1]
+        T = np.zeros((n_resamples, n_lexelts, W.shape[1]))
+        for x, b0, b1, idx in resample_indices(np.diff(bounds), n_resamples, seed):
+            n_x = idx.shape[1]
+            Wx = W[bounds[x]:bounds[x + 1]]
+            step = max(1, _CHUNK // n_x)
+            offs = (np.arange(min(step, b1 - b0), dtype=np.int64) * n_x)[:, None]
+            for c0 in range(0, b1 - b0, step):
+                sub = idx[c0:c0 + step]
+                k = len(sub)
+                flat = sub + offs[:k]
+                counts = np.bincount(flat.ravel(), minlength=k * n_x).reshape(k, n_x).astype(np.float64)
+                T[b0 + c0:b0 + c0 + k, x] = counts @ Wx
+        col = 0
+        for j, Vs in members:
+            d = Vs.shape[1]
+            out[j] = T[..., col:col + d] if len(members) > 1 else T
+            col += d
+    return out
+
+
 def resampled_sums(V: np.ndarray, lex: np.ndarray, n_lexelts: int, n_resamples: int, seed: int) -> np.ndarray:
     """``T[b, x, :]`` = sum of the rows of ``V`` of lexelt ``x`` drawn in resample ``b``."""
-    V = np.asarray(V, dtype=np.float64)
-    order = np.argsort(lex, kind="stable")
-    bounds = np.searchsorted(lex[order], np.arange(n_lexelts + 1))
-    T = np.zeros((n_resamples, n_lexelts, V.shape[1]))
-    for x, b0, b1, idx in resample_indices(np.diff(bounds), n_resamples, seed):
-        b, n_x = idx.shape
-        flat = (idx + (np.arange(b) * n_x)[:, None]).ravel()
-        counts = np.bincount(flat, minlength=b * n_x).reshape(b, n_x).astype(np.float64)
-        T[b0:b1, x] = counts @ V[order[bounds[x]:bounds[x + 1]]]
-    return T
+    return resampled_sums_shared([(V, lex)], n_lexelts, n_resamples, seed)[0]
 
 
 def _ci(est: Estimate, values: np.ndarray, ok: np.ndarray, level: float, seed: int) -> BootstrapCI:
@@ -119,16 +167,39 @@ def _kappas(obs: np.ndarray, pe: np.ndarray, n: np.ndarray) -> tuple[np.ndarray,
     return np.where(ok, (obs - pe) / np.where(ok, 1.0 - pe, 1.0), 0.0), ok
 
 
+def _pair_V(pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
+    """Per shared instance: ``[pa.pb, pa, pb]`` (the count is the stratum size, fixed by the design)."""
+    return np.column_stack([np.einsum("ik,ik->i", pa, pb), pa, pb])
+
+
+def _pair_cis(
+    T: np.ndarray, n_x: np.ndarray, K: int, scott: Estimate, cohen: Estimate, level: float, seed: int
+) -> tuple[BootstrapCI, BootstrapCI]:
+    ma, mb = T[..., 1:1 + K], T[..., 1 + K:]
+    den = np.maximum(n_x, 1.0) ** 2
+    pe_c = np.einsum("bxk,bxk->bx", ma, mb) / den
+    sab = ma + mb
+    pe_s = np.einsum("bxk,bxk->bx", sab, sab) / (4.0 * den)
+    n = np.full(len(T), n_x.sum())
+    obs = T[..., 0].sum(axis=1) / np.maximum(n, 1.0)
+    out = []
+    for pe_x, est in ((pe_s, scott), (pe_c, cohen)):
+        k, ok = _kappas(obs, (pe_x @ n_x) / np.maximum(n, 1.0), n)
+        out.append(_ci(est, k, ok, level, seed))
+    return out[0], out[1]
+
+
 def bootstrap_pairwise(
     pa: np.ndarray, pb: np.ndarray, lex: np.ndarray | None = None, *, n_lexelts: int | None = None,
     n_resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED, level: float = 0.95,
 ) -> tuple[BootstrapCI, BootstrapCI]:
     """Percentile intervals of the pair's Scott/Siegel-Castellan and Cohen kappa.
 
-    Statistics per shared instance: ``[1, pa.pb, pa, pb]``; per resample and
-    lexelt the sums give ``n_x``, ``sum Pr_i(A)`` and both marginals, hence
-    ``Pr_x(E)`` and the instance-weighted corpus kappa exactly as
-    :func:`~hieradjudicate.core.agreement.pairwise_agreement` computes it.
+    Statistics per shared instance: ``[pa.pb, pa, pb]``; per resample and
+    lexelt the sums give ``sum Pr_i(A)`` and both marginals (``n_x`` is the
+    stratum size), hence ``Pr_x(E)`` and the instance-weighted corpus kappa
+    exactly as :func:`~hieradjudicate.core.agreement.pairwise_agreement`
+    computes it.
 
     Returns
     -------
@@ -139,20 +210,23 @@ def bootstrap_pairwise(
     lex = np.zeros(len(pa), np.int64) if lex is None else np.asarray(lex, np.int64)
     X = int(n_lexelts if n_lexelts is not None else (lex.max() + 1 if len(lex) else 1))
     point = pairwise_agreement(pa, pb, lex, n_lexelts=X)
-    K = pa.shape[1]
-    V = np.column_stack([np.ones(len(pa)), np.einsum("ik,ik->i", pa, pb), pa, pb])
-    T = resampled_sums(V, lex, X, n_resamples, seed)
-    n_x, ma, mb = T[..., 0], T[..., 2:2 + K], T[..., 2 + K:]
-    den = np.maximum(n_x, 1.0) ** 2
-    pe_c = np.einsum("bxk,bxk->bx", ma, mb) / den
-    pe_s = np.einsum("bxk,bxk->bx", ma + mb, ma + mb) / (4.0 * den)
-    n = n_x.sum(axis=1)
-    obs = T[..., 1].sum(axis=1) / np.maximum(n, 1.0)
-    out = []
-    for pe_x, agr in ((pe_s, point.scott), (pe_c, point.cohen)):
-        k, ok = _kappas(obs, (n_x * pe_x).sum(axis=1) / np.maximum(n, 1.0), n)
-        out.append(_ci(agr.kappa, k, ok, level, seed))
-    return out[0], out[1]
+    T = resampled_sums(_pair_V(pa, pb), lex, X, n_resamples, seed)
+    n_x = np.bincount(lex, minlength=X).astype(np.float64)
+    return _pair_cis(T, n_x, pa.shape[1], point.scott.kappa, point.cohen.kappa, level, seed)
+
+
+def _fleiss_V(lay: Layout) -> np.ndarray:
+    p_i, _, s, m_i = _multi_stats(lay)
+    return np.column_stack([p_i, s, m_i])
+
+
+def _fleiss_ci(T: np.ndarray, n_x: np.ndarray, K: int, est: Estimate, level: float, seed: int) -> BootstrapCI:
+    n = np.full(len(T), n_x.sum())
+    obs = T[..., 0].sum(axis=1) / np.maximum(n, 1.0)
+    pbar = T[..., 1:1 + K] / np.maximum(T[..., 1 + K], 1.0)[..., None]
+    pe = (np.einsum("bxk,bxk->bx", pbar, pbar) @ n_x) / np.maximum(n, 1.0)
+    k, ok = _kappas(obs, pe, n)
+    return _ci(est, k, ok, level, seed)
 
 
 def bootstrap_fleiss(
@@ -163,7 +237,7 @@ def bootstrap_fleiss(
     """Percentile interval of Fleiss' (soft) kappa.
 
     Resampling units are the pairable instances (``m_i >= 2``), stratified
-    by lexelt; statistics per instance ``[1, P_i, s_i, m_i]``, from which
+    by lexelt; statistics per instance ``[P_i, s_i, m_i]``, from which
     each resample's ``Pr(A)``, ``pbar_x`` and ``Pr(E)`` follow exactly.
     """
     lay = make_layout(inst, rater, P, inst_lexelt, n_lexelts=n_lexelts).pairable()
@@ -172,16 +246,17 @@ def bootstrap_fleiss(
     X, K = lay.n_lexelts, lay.P.shape[1]
     if lay.R == 0:
         return _ci(est, np.zeros(n_resamples), np.zeros(n_resamples, bool), level, seed)
-    p_i, _, s, m_i = _multi_stats(lay)
-    V = np.column_stack([np.ones(len(p_i)), p_i, s, m_i])
-    T = resampled_sums(V, lay.seg_lex, X, n_resamples, seed)
-    n_x = T[..., 0]
-    n = n_x.sum(axis=1)
-    obs = T[..., 1].sum(axis=1) / np.maximum(n, 1.0)
-    pbar = T[..., 2:2 + K] / np.maximum(T[..., 2 + K], 1.0)[..., None]
-    pe = (n_x * np.einsum("bxk,bxk->bx", pbar, pbar)).sum(axis=1) / np.maximum(n, 1.0)
-    k, ok = _kappas(obs, pe, n)
-    return _ci(est, k, ok, level, seed)
+    T = resampled_sums(_fleiss_V(lay), lay.seg_lex, X, n_resamples, seed)
+    n_x = np.bincount(lay.seg_lex, minlength=X).astype(np.float64)
+    return _fleiss_ci(T, n_x, K, est, level, seed)
+
+
+def _alpha_ci(T: np.ndarray, dist: np.ndarray, lexelt_chance: str, est: Estimate, level: float,
+              seed: int) -> BootstrapCI:
+    d_o, d_e, _, _ = alpha_from_sums(T[..., 0], T[..., 1:], dist, lexelt_chance=lexelt_chance)
+    n = T[..., 1:].sum(axis=(1, 2))
+    ok = (n > 0) & (d_e > ZERO_TOL)
+    return _ci(est, np.where(ok, 1.0 - d_o / np.where(ok, d_e, 1.0), 0.0), ok, level, seed)
 
 
 def bootstrap_alpha(
@@ -205,7 +280,81 @@ def bootstrap_alpha(
         return _ci(point.alpha, np.zeros(n_resamples), np.zeros(n_resamples, bool), level, seed)
     st = alpha_stats(lay, distance)
     T = resampled_sums(np.column_stack([st.do_i, st.s_i]), st.seg_lex, lay.n_lexelts, n_resamples, seed)
-    d_o, d_e, _, _ = alpha_from_sums(T[..., 0], T[..., 1:], st.dist, lexelt_chance=lexelt_chance)
-    n = T[..., 1:].sum(axis=(1, 2))
-    ok = (n > 0) & (d_e > ZERO_TOL)
-    return _ci(point.alpha, np.where(ok, 1.0 - d_o / np.where(ok, d_e, 1.0), 0.0), ok, level, seed)
+    return _alpha_ci(T, st.dist, lexelt_chance, point.alpha, level, seed)
+
+
+@dataclass(frozen=True)
+class BootstrapFigures:
+    """Intervals of the dashboard figures from one set of draws (see :func:`bootstrap_figures`).
+
+    ``pairs[(a, b)]`` is ``(scott, cohen)`` as :func:`bootstrap_pairwise` returns it.
+    """
+
+    pairs: dict[tuple[int, int], tuple[BootstrapCI, BootstrapCI]]
+    fleiss: BootstrapCI
+    alpha: BootstrapCI
+
+
+def bootstrap_figures(
+    inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.ndarray, *,
+    pairs: list[tuple[int, int]] | None = None, n_lexelts: int | None = None,
+    distance: Distance = "nominal", lexelt_chance: str = "within",
+    n_resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED, level: float = 0.95,
+) -> BootstrapFigures:
+    """Pairwise kappas, Fleiss' kappa and alpha with their intervals, drawing each resample once.
+
+    Every interval equals the one the single-figure function gives
+    (:func:`bootstrap_pairwise` on the pair's shared instances in instance
+    order, :func:`bootstrap_fleiss`, :func:`bootstrap_alpha`) with the same
+    seed; figures whose resampling strata have the same sizes (e.g. complete
+    data) share the draws and one product of the count matrix with their
+    stacked statistics, which is what makes the whole dashboard's intervals
+    cheap.
+
+    Parameters
+    ----------
+    pairs : list of (a, b), optional
+        Rater pairs (default: every pair ``a < b`` of raters present).
+    """
+    if isinstance(distance, str) and distance != "nominal":
+        raise ValueError("bootstrap_figures supports 'nominal' or a distance matrix for alpha")
+    full = make_layout(inst, rater, P, inst_lexelt, n_lexelts=n_lexelts)
+    X, K = full.n_lexelts, full.P.shape[1]
+    lay = full.pairable()
+    if pairs is None:
+        present = np.unique(full.rater).tolist()
+        pairs = [(a, b) for i, a in enumerate(present) for b in present[i + 1:]]
+    items: list[tuple[np.ndarray, np.ndarray]] = []
+    pair_info = []
+    by_rater = np.argsort(full.rater, kind="stable")
+    rb = np.searchsorted(full.rater[by_rater], np.arange(int(full.rater.max()) + 2 if full.R else 1))
+    for a, b in pairs:
+        ra = by_rater[rb[a]:rb[a + 1]] if a + 1 < len(rb) else by_rater[:0]
+        rbb = by_rater[rb[b]:rb[b + 1]] if b + 1 < len(rb) else by_rater[:0]
+        _, ia, ib = np.intersect1d(full.row_seg[ra], full.row_seg[rbb], assume_unique=True, return_indices=True)
+        pa, pb = full.P[ra[ia]], full.P[rbb[ib]]
+        lex = full.row_lex[ra[ia]]
+        point = pairwise_agreement(pa, pb, lex, n_lexelts=X)
+        items.append((_pair_V(pa, pb), lex))
+        pair_info.append((point, np.bincount(lex, minlength=X).astype(np.float64)))
+    f_point = multi_rater_agreement(inst, rater, P, inst_lexelt, n_lexelts=n_lexelts).fleiss.kappa
+    a_point = krippendorff_alpha(inst, rater, P, inst_lexelt, distance=distance,
+                                 lexelt_chance=lexelt_chance, n_lexelts=n_lexelts).alpha
+    st = None
+    if lay.R:
+        st = alpha_stats(lay, distance)
+        items.append((_fleiss_V(lay), lay.seg_lex))
+        items.append((np.column_stack([st.do_i, st.s_i]), lay.seg_lex))
+    T = resampled_sums_shared(items, X, n_resamples, seed)
+    out_pairs = {}
+    for (a, b), (point, n_x), Tp in zip(pairs, pair_info, T):
+        out_pairs[(a, b)] = _pair_cis(Tp, n_x, K, point.scott.kappa, point.cohen.kappa, level, seed)
+    if st is None:
+        none = np.zeros(n_resamples, bool)
+        fl = _ci(f_point, np.zeros(n_resamples), none, level, seed)
+        al = _ci(a_point, np.zeros(n_resamples), none, level, seed)
+    else:
+        n_x = np.bincount(lay.seg_lex, minlength=X).astype(np.float64)
+        fl = _fleiss_ci(T[-2], n_x, K, f_point, level, seed)
+        al = _alpha_ci(T[-1], st.dist, lexelt_chance, a_point, level, seed)
+    return BootstrapFigures(out_pairs, fl, al)

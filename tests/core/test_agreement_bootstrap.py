@@ -111,3 +111,27 @@ def test_ordinal_alpha_bootstrap_refused() -> None:
     inst, rater, P, lex = correlated(4, n=20)
     with pytest.raises(ValueError):
         bootstrap_alpha(inst, rater, P, lex, distance="ordinal", n_resamples=10)
+
+
+def test_bootstrap_figures_equals_single_figure_functions() -> None:
+    """One shared set of draws gives exactly the intervals of the separate calls (with missing data)."""
+    from hieradjudicate.core.bootstrap import bootstrap_figures
+
+    for data in (correlated(5, n=120), correlated(6, n=90, m=4)):
+        inst, rater, P, lex = data
+        B, seed = 40, 3
+        allf = bootstrap_figures(inst, rater, P, lex, n_lexelts=4, n_resamples=B, seed=seed)
+        m = int(rater.max()) + 1
+        assert sorted(allf.pairs) == [(a, b) for a in range(m) for b in range(a + 1, m)]
+        for (a, b), (s, c) in allf.pairs.items():
+            pa, pb, shared = pair_arrays(inst, rater, P, a, b)
+            s1, c1 = bootstrap_pairwise(pa, pb, lex[shared], n_lexelts=4, n_resamples=B, seed=seed)
+            for x, y in ((s, s1), (c, c1)):
+                assert x.estimate == y.estimate and x.n_undefined == y.n_undefined
+                np.testing.assert_allclose(x.replicates.filled(np.nan), y.replicates.filled(np.nan), rtol=0, atol=1e-13)
+        fl = bootstrap_fleiss(inst, rater, P, lex, n_lexelts=4, n_resamples=B, seed=seed)
+        al = bootstrap_alpha(inst, rater, P, lex, n_lexelts=4, n_resamples=B, seed=seed)
+        for x, y in ((allf.fleiss, fl), (allf.alpha, al)):
+            assert x.estimate == y.estimate
+            np.testing.assert_allclose(x.replicates.filled(np.nan), y.replicates.filled(np.nan), rtol=0, atol=1e-13)
+            assert x.low == pytest.approx(y.low, abs=1e-13) and x.high == pytest.approx(y.high, abs=1e-13)
