@@ -15,7 +15,8 @@ QT = ("PySide6", "shiboken6", "pyqtgraph")
 def _run(code: str) -> list[str]:
     env = dict(os.environ)
     env.pop("QT_QPA_PLATFORM", None)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env, check=True)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env)
+    assert out.returncode == 0, out.stderr[-3000:]
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
