@@ -67,7 +67,7 @@ def main() -> int:
     from PySide6.QtCore import QCoreApplication, QSettings
     from PySide6.QtWidgets import QApplication
 
-    from hieradjudicate.app.wb_session import WorkbenchSession
+    from hieradjudicate.app.session import Session
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -75,7 +75,7 @@ def main() -> int:
         t0 = time.perf_counter()
         inv, specs, ctx = generate(folder, args.n)
         project = folder / "big.hadj"
-        WorkbenchSession.create(project, inv, specs, ctx).close()
+        Session.create(project, inv, specs, ctx).close()
         print(f"generated and created the project ({args.n} instances, 3 annotators) in "
               f"{time.perf_counter() - t0:.1f} s")
 

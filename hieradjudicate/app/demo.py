@@ -59,27 +59,26 @@ def demo_project_path() -> Path:
 
 def ensure_demo_project(path: Path | None = None, *, fresh: bool = False) -> Path:
     """Create the demo project (once) and return its path; ``fresh`` makes it again."""
-    from hieradjudicate.app.wb_session import WorkbenchSession
+    from hieradjudicate.app.session import Session
 
     target = path or demo_project_path()
     if target.exists() and not fresh:
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
     inv, specs, ctx = demo_specs(demo_inputs())
-    session = WorkbenchSession.create(target, inv, specs, ctx, overwrite=fresh)
-    session.close()
+    Session.create(target, inv, specs, ctx, overwrite=fresh).close()
     return target
 
 
 def agreement_report() -> str:
     """A short command-line agreement report of the demo (when no display is available)."""
     from hieradjudicate.app.live import agreement_figures
+    from hieradjudicate.app.loading import load
     from hieradjudicate.app.wb_columns import CATEGORY_LABELS
-    from hieradjudicate.app.wb_session import load_inputs
     from hieradjudicate.app.workbench import Workbench
 
     inv, specs, ctx = demo_specs(demo_inputs())
-    corpus = load_inputs(inv, specs, ctx).corpus
+    corpus = load(inv, specs, ctx, strict=True).corpus
     assert corpus is not None
     wb = Workbench(corpus)
     fig = agreement_figures(wb)

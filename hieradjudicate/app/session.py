@@ -209,6 +209,15 @@ def _inventory_sources(store: Store, files: list[FileRecord]) -> list[Any]:
                 for p, f in zip(paths, inv_files, strict=True)]
 
 
+def _set_name(f: FileRecord) -> str | None:
+    """The name given on import; projects written before options were stored keep it in
+    ``set_names`` only (one set per file), so the sets keep their names on reopening."""
+    name = f.options.get("name")
+    if name is None and "name" not in f.options and len(f.set_names) == 1:
+        return f.set_names[0]
+    return name
+
+
 def _reload(store: Store, files: list[FileRecord]) -> Corpus:
     """Build the corpus again from the stored copies, as :meth:`Session.create` did."""
     by_kind = {kind: [f for f in files if f.kind == kind]
@@ -219,7 +228,7 @@ def _reload(store: Store, files: list[FileRecord]) -> Corpus:
         for kind, records in by_kind.items():
             (folder / kind).mkdir()
             extracted[kind] = _extract(store, records, folder / kind)
-        specs = [AnnotationSpec(p, f.options.get("name"), f.role or "annotator",
+        specs = [AnnotationSpec(p, _set_name(f), f.role or "annotator",
                                 f.options.get("format"), f.options.get("columns"))
                  for p, f in zip(extracted["annotations"], by_kind["annotations"], strict=True)]
         columns = by_kind["inventory"][0].options.get("columns") if by_kind["inventory"] else None

@@ -58,6 +58,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
 )
 
 MENUS = ("File", "Edit", "Decide", "Go", "Help")
+#: Actions that change decisions: disabled while a project is open read-only.
+DECIDING = tuple(s.id for s in ACTIONS if s.menu == "Decide") + ("undo", "redo")
 
 
 def shortcut_text(spec: ActionSpec) -> str:

@@ -7,50 +7,32 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
-from PySide6.QtWidgets import (QDockWidget, QFileDialog, QInputDialog, QLabel, QMainWindow, QMessageBox,
-                               QStackedWidget, QWidget)
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFileDialog,
+    QInputDialog,
+    QMainWindow,
+    QMessageBox,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from hieradjudicate import __version__
+from hieradjudicate.app.commands import Decide
 from hieradjudicate.app.decisions import Decision
 from hieradjudicate.app.logs import log_exception, log_path
-from hieradjudicate.app.wb_session import WorkbenchSession
-from hieradjudicate.app.workbench import UNRESOLVED, Workbench
+from hieradjudicate.app.session import Session
+from hieradjudicate.app.workbench import Workbench
 from hieradjudicate.core.errors import HieradjError
-from hieradjudicate.gui.actions import build_actions, help_html
+from hieradjudicate.gui.actions import DECIDING, build_actions
+from hieradjudicate.gui.help_overlay import HelpOverlay
 from hieradjudicate.gui.pick_dialog import PickDialog
+from hieradjudicate.gui.read_only_banner import ReadOnlyBanner
 from hieradjudicate.gui.start_page import StartPage, remember_project
 from hieradjudicate.gui.workspace import Workspace
 
 STATE_VERSION = 1
-
-
-class HelpOverlay(QLabel):
-    """The ``?`` overlay listing every shortcut; any key or click closes it."""
-
-    def __init__(self, parent: QWidget) -> None:
-        super().__init__(parent)
-        self.setObjectName("help_overlay")
-        self.setText(help_html())
-        self.setTextFormat(Qt.TextFormat.RichText)
-        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.setStyleSheet("QLabel#help_overlay { background: rgba(250,250,250,240); color: black;"
-                           " border: 2px solid #555; border-radius: 8px; padding: 16px; font-size: 11pt; }")
-        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-        self.hide()
-
-    def popup(self) -> None:
-        self.adjustSize()
-        p = self.parentWidget()
-        self.move((p.width() - self.width()) // 2, max(40, (p.height() - self.height()) // 2))
-        self.show()
-        self.raise_()
-        self.setFocus()
-
-    def keyPressEvent(self, ev) -> None:  # noqa: N802
-        self.hide()
-
-    def mousePressEvent(self, ev) -> None:  # noqa: N802
-        self.hide()
 
 
 class MainWindow(QMainWindow):
@@ -59,7 +41,7 @@ class MainWindow(QMainWindow):
         self.setObjectName("main_window")
         self.resize(1280, 800)
         self.setAcceptDrops(True)
-        self.session: WorkbenchSession | None = None
+        self.session: Session | None = None
         self.wb: Workbench | None = None
         self.ws: Workspace | None = None
         self.auto_advance = True
@@ -70,7 +52,15 @@ class MainWindow(QMainWindow):
         self.start.demo_requested.connect(self.open_demo)
         self.start.recent_requested.connect(self.load_project)
         self.stack.addWidget(self.start)
-        self.setCentralWidget(self.stack)
+        self.banner = ReadOnlyBanner()
+        self.banner.reopen_requested.connect(self.reopen_project)
+        central = QWidget()
+        central_lay = QVBoxLayout(central)
+        central_lay.setContentsMargins(0, 0, 0, 0)
+        central_lay.setSpacing(0)
+        central_lay.addWidget(self.banner)
+        central_lay.addWidget(self.stack, 1)
+        self.setCentralWidget(central)
         self.setCorner(Qt.Corner.BottomLeftCorner, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.docks: dict[str, QDockWidget] = {}
         for name, title, area in (("tree", "Sense inventory", Qt.DockWidgetArea.LeftDockWidgetArea),
@@ -92,13 +82,13 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ projects
     def load_project(self, path: str | os.PathLike[str]) -> bool:
         try:
-            session = WorkbenchSession.open(path)
-        except Exception as exc:  # noqa: BLE001 - shown in words, logged
+            session = Session.open(path)
+        except Exception as exc:
             self.error(f"Could not open {path}", exc)
             return False
         self.close_project()
         self.session = session
-        self.wb = Workbench(session.corpus, list(session.state))
+        self.wb = Workbench(session.corpus, list(session.decisions))
         self.ws = Workspace(self.wb)
         self.stack.addWidget(self.ws)
         self.stack.setCurrentWidget(self.ws)
@@ -108,7 +98,8 @@ class MainWindow(QMainWindow):
         for d in self.docks.values():
             d.show()
         self._restore_docks()
-        session.subscribe(self._saved)
+        session.decisions.subscribe(self._saved)
+        self.banner.show_reason(session.read_only_reason)
         remember_project(str(Path(path).resolve()))
         row = self.wb.next_unresolved(-1)
         self.ws.select_row(row if row >= 0 else 0)
@@ -121,8 +112,11 @@ class MainWindow(QMainWindow):
         if self.session is None:
             return
         self._save_state()
+        if self.ws is not None:
+            self.ws.shutdown()  # no figures computed on a closed project
         self.session.close()
         self.session = None
+        self.banner.show_reason(None)
         for d in self.docks.values():
             d.setWidget(None)
             d.hide()
@@ -134,6 +128,13 @@ class MainWindow(QMainWindow):
         self._update_title()
         self._enable()
 
+    def reopen_project(self) -> None:
+        """Open the project again: writable once the other program has closed it."""
+        if self.session is not None:
+            path = self.session.path
+            self.close_project()
+            self.load_project(path)
+
     def open_project(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Open project", "", "Projects (*.hadj)")
         if path:
@@ -143,7 +144,7 @@ class MainWindow(QMainWindow):
         from hieradjudicate.app.demo import ensure_demo_project
         try:
             path = ensure_demo_project()
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             self.error("Could not create the demo project", exc)
             return
         self.load_project(path)
@@ -160,11 +161,17 @@ class MainWindow(QMainWindow):
 
     def _decide(self, decision: Decision, advance: bool) -> None:
         assert self.session is not None and self.ws is not None
+        if self.session.read_only:
+            self.statusBar().showMessage("This project is open read-only: nothing can be decided here", 4000)
+            return
         try:
-            self.session.decide([decision])
-        except Exception as exc:  # noqa: BLE001
+            self.session.execute(Decide([decision]))
+        except Exception as exc:
             self.error("The decision was not saved", exc)
             return
+        finally:
+            self._update_title()
+            self._enable()
         if advance and self.auto_advance:
             self.next_unresolved()
 
@@ -203,6 +210,9 @@ class MainWindow(QMainWindow):
         i = self._current()
         if i < 0 or self.wb is None:
             return
+        if self.session is not None and self.session.read_only:
+            self.statusBar().showMessage("This project is open read-only: nothing can be decided here", 4000)
+            return
         dlg = PickDialog(self.wb, i, self)
         accepted = dlg.exec()
         self.activateWindow()  # keys go back to the window (some platforms leave none active)
@@ -215,7 +225,7 @@ class MainWindow(QMainWindow):
         if i < 0 or self.wb is None or self.session is None:
             return
         lex, inst = self.wb.key_of(i)
-        cur = self.session.state.current(lex, inst)
+        cur = self.session.decisions.current(lex, inst)
         tags = cur.tags if cur is not None else ()
         self._decide(Decision(lex, inst, tags, source=cur.source if cur else "manual", status=status,
                               note=cur.note if (cur and note is None) else (note or "")), advance)
@@ -230,7 +240,7 @@ class MainWindow(QMainWindow):
         i = self._current()
         if i < 0 or self.wb is None or self.session is None:
             return
-        cur = self.session.state.current(*self.wb.key_of(i))
+        cur = self.session.decisions.current(*self.wb.key_of(i))
         text, ok = QInputDialog.getMultiLineText(self, "Note", "Note on this instance:", cur.note if cur else "")
         if ok:
             # a note on an undecided instance flags it: a note usually means "to discuss"
@@ -248,9 +258,12 @@ class MainWindow(QMainWindow):
             return
         try:
             rows = self.session.undo() if undo else self.session.redo()
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             self.error("Undo failed" if undo else "Redo failed", exc)
             return
+        finally:
+            self._update_title()
+            self._enable()
         if rows:
             self.ws.select_instance(self.wb.corpus.instance_index(rows[0].lexelt, rows[0].instance))
             self.statusBar().showMessage(("Undone: " if undo else "Redone: ") + f"{rows[0].instance}", 3000)
@@ -315,8 +328,11 @@ class MainWindow(QMainWindow):
         if self.session is None:
             self.setWindowTitle("hieradjudicate")
             return
-        n = len(self.session.state)
-        state = "read-only" if self.session.read_only else f"all saved · {n} decisions"
+        n = len(self.session.decisions)
+        reason = self.session.read_only_reason or ""
+        state = (f"all saved · {n} decisions" if not reason
+                 else "read-only: open in another hieradjudicate" if "another hieradjudicate" in reason
+                 else "read-only")
         self.setWindowTitle(f"{self.session.path.name} — {state} — hieradjudicate")
 
     def _enable(self) -> None:
@@ -326,9 +342,13 @@ class MainWindow(QMainWindow):
                 continue
             act.setEnabled(has)
         if has and self.session is not None:
-            self.actions["undo"].setEnabled(self.session.stack.can_undo)
-            self.actions["redo"].setEnabled(self.session.stack.can_redo)
-            lbl = self.session.stack.undo_label
+            if self.session.read_only:
+                for key in DECIDING:
+                    self.actions[key].setEnabled(False)
+            commands = self.session.commands
+            self.actions["undo"].setEnabled(commands.can_undo and not self.session.read_only)
+            self.actions["redo"].setEnabled(commands.can_redo and not self.session.read_only)
+            lbl = commands.undo_label
             self.actions["undo"].setText(f"&Undo {lbl}" if lbl else "&Undo")
 
     # ------------------------------------------------------------------ state, drops, closing
@@ -353,16 +373,16 @@ class MainWindow(QMainWindow):
         if self.session is not None:
             s.setValue("window/state", self.saveState(STATE_VERSION))
 
-    def closeEvent(self, ev: QCloseEvent) -> None:  # noqa: N802 - nothing is ever unsaved: no question
+    def closeEvent(self, ev: QCloseEvent) -> None:
         self.close_project()
         self._save_state()
         ev.accept()
 
-    def dragEnterEvent(self, ev: QDragEnterEvent) -> None:  # noqa: N802
+    def dragEnterEvent(self, ev: QDragEnterEvent) -> None:
         if ev.mimeData().hasUrls():
             ev.acceptProposedAction()
 
-    def dropEvent(self, ev: QDropEvent) -> None:  # noqa: N802
+    def dropEvent(self, ev: QDropEvent) -> None:
         for url in ev.mimeData().urls():
             p = url.toLocalFile()
             if p.endswith(".hadj"):

@@ -3,8 +3,17 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, Signal
-from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
-                               QTableView, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from hieradjudicate.app.workbench import Filter, Workbench
 from hieradjudicate.gui.detail_panel import DetailPanel
@@ -179,6 +188,10 @@ class Workspace(QWidget):
     def refresh_current(self) -> None:
         if self.current >= 0:
             self._show(self.current)
+
+    def shutdown(self) -> None:
+        """Stop background work before the project closes."""
+        self._live_timer.stop()
 
     def decisions_saved(self, instances: list[int]) -> None:
         self.model.instances_changed(instances)

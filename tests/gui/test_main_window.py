@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication
 
-from hieradjudicate.app.wb_session import WorkbenchSession
+from hieradjudicate.app.session import Session
 from hieradjudicate.core.agreement import multi_rater_agreement
 from hieradjudicate.core.alpha import krippendorff_alpha
 from hieradjudicate.gui.colors import category_color
@@ -95,7 +95,7 @@ def test_keyboard_adjudication_survives_reopen(qtbot, demo_project: Path) -> Non
             presses += 1
         qtbot.waitUntil(lambda: ws.current != i, timeout=2000)  # moved on by itself
         assert wb.status[i] == 1 and wb.gold[i] == " ".join(expected[-1][1])
-    assert len(win.session.state) == 20
+    assert len(win.session.decisions) == 20
     assert presses / len(plan) <= 1.2, presses / len(plan)
 
     def platform_keys(std: QKeySequence.StandardKey) -> None:
@@ -104,9 +104,9 @@ def test_keyboard_adjudication_survives_reopen(qtbot, demo_project: Path) -> Non
 
     platform_keys(QKeySequence.StandardKey.Undo)
     platform_keys(QKeySequence.StandardKey.Undo)
-    assert len(win.session.state) == 18
+    assert len(win.session.decisions) == 18
     platform_keys(QKeySequence.StandardKey.Redo)
-    assert len(win.session.state) == 19
+    assert len(win.session.decisions) == 19
     assert "19 decisions" in win.windowTitle() and "saved" in win.windowTitle()
 
     # row colours and roles of the table
@@ -122,9 +122,9 @@ def test_keyboard_adjudication_survives_reopen(qtbot, demo_project: Path) -> Non
     assert model.data(model.index(row0, 0), InstanceRole) == wb.corpus.instance_index(*expected[0][0])
     win.close()
 
-    session = WorkbenchSession.open(demo_project)
+    session = Session.open(demo_project)
     try:
-        snap = session.state.snapshot()
+        snap = session.decisions.snapshot()
         want = expected[:19]
         assert len(snap) == 19
         assert {k: (d.tags, d.source) for k, d in snap.items()} == {k: (t, s) for k, t, s in want}
