@@ -28,6 +28,9 @@ def _add_inputs(p: argparse.ArgumentParser, *, annotations: bool = True) -> None
                        help="annotation file (Senseval key/answers, long/wide table, JSON Lines); repeatable")
     p.add_argument("--tree-columns", metavar="FIELD=COL,...",
                    help="column mapping for tree tables, e.g. sense=node_id,parent=parent_id,gloss=label")
+    p.add_argument("--downward", default="uniform", metavar="uniform|estimate:SET",
+                   help="downward probabilities: uniform (default; explicit weights and branching factors "
+                        "of the inventory apply) or estimated from the leaf tags of annotation set SET, add-one smoothed")
     p.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format")
 
 

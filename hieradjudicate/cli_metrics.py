@@ -44,7 +44,7 @@ def cmd_agree(args: argparse.Namespace) -> int:
     from hieradjudicate.cli_commands import specs
 
     depth = parse_granularity(args.granularity)
-    res = load(args.inventory, specs(args), tree_columns=args.tree_columns)
+    res = load(args.inventory, specs(args), tree_columns=args.tree_columns, downward=args.downward)
     corpus = res.corpus
     stats = Stats(corpus)
     sets = [k for k, s in enumerate(corpus.sets) if s.role == "annotator"] or list(range(len(corpus.sets)))
@@ -161,7 +161,8 @@ def _leaf_scores(args):
 
     gold = AnnotationSpec.parse(args.gold, "gold")
     gold.role = "gold"
-    res = load(args.inventory, [gold] + _system_specs(args), tree_columns=args.tree_columns)
+    res = load(args.inventory, [gold] + _system_specs(args), tree_columns=args.tree_columns,
+               downward=args.downward)
     c = res.corpus
     stats = Stats(c)
     g = next(k for k, s in enumerate(c.sets) if s.role == "gold")

@@ -153,3 +153,12 @@ def test_validate_real_files(realdata, which):
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr
     out = json.loads(r.stdout)
     assert out["valid"] and not out["errors"]
+
+
+def test_agree_downward_estimated_from_a_set():
+    uni = json.loads(run("agree", *demo_sets(), "--format", "json").stdout)
+    est = json.loads(run("agree", *demo_sets(), "--downward", "estimate:ben", "--format", "json").stdout)
+    assert est["pairs"][0]["n"] == uni["pairs"][0]["n"]
+    assert est["pairs"][0]["observed"] != uni["pairs"][0]["observed"]
+    bad = run("agree", *demo_sets(), "--downward", "estimate:nobody")
+    assert bad.returncode == 1 and "no annotation set named 'nobody'" in bad.stderr

@@ -58,7 +58,8 @@ class LoadResult:
 
 
 def load(inventories: list[str], annotations: list[AnnotationSpec], contexts: list[str] = (),
-         *, tree_columns: dict[str, str] | None = None, strict: bool = True) -> LoadResult:
+         *, tree_columns: dict[str, str] | None = None, strict: bool = True,
+         downward: str | None = None) -> LoadResult:
     """Read every file and build the corpus.
 
     With ``strict`` a file that cannot be read raises its :class:`FormatError`;
@@ -124,6 +125,8 @@ def load(inventories: list[str], annotations: list[AnnotationSpec], contexts: li
             raise
         problems.extend(getattr(exc, "problems", [Problem("", None, str(exc))]))
         return LoadResult(None, files, problems)
+    if downward:
+        apply_downward(corpus, downward)
     # every problem once: file problems first, then the model's
     seen = {id(p) for p in problems}
     for f in files:
@@ -173,3 +176,23 @@ def validation_report(result: LoadResult) -> dict:
     out["outside_tags"] = [{"lexelt": inv.lexelts[int(inv.node_lexelt[n])], "tag": inv.node_id[n],
                             "uses": counts.get(int(n), 0)} for n in outside.tolist()]
     return out
+
+
+def apply_downward(corpus: Corpus, spec: str) -> None:
+    """Downward probabilities: ``uniform`` (the default, or the file's weights and branching
+    factors) or ``estimate:SET`` — from the counts of leaf tags in annotation set SET, add-one
+    smoothed (metrics.md section 1).  Leaf vectors are recomputed."""
+    if spec in ("", "uniform"):
+        return
+    kind, _, name = spec.partition(":")
+    if kind != "estimate" or not name:
+        raise HieradjError(f"--downward: expected 'uniform' or 'estimate:SET', got {spec!r}")
+    try:
+        s = corpus.get_set(name)
+    except KeyError as exc:
+        raise HieradjError(f"--downward: {exc.args[0]}") from None
+    inv = corpus.inventory
+    on_leaf = inv.node_is_leaf[s.tag_node]
+    counts = np.bincount(s.tag_node[on_leaf], minlength=inv.n_nodes).astype(np.float64)
+    inv.estimate_downward(counts)
+    corpus.rebuild_leaves()
