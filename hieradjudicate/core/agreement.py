@@ -281,9 +281,92 @@ def _safe_kappa(pa: np.ndarray, pe: np.ndarray, codes: np.ndarray) -> np.ndarray
     return np.where(codes == DEFINED, (pa - pe) / den, 0.0)
 
 
+def _local_raters(rater: np.ndarray, present: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Sorted distinct raters of ``rater`` and each row's index among them (no sort of the rows)."""
+    present[rater] = True
+    raters_x = np.flatnonzero(present)
+    present[raters_x] = False
+    loc = np.empty(len(present), dtype=np.int64)
+    loc[raters_x] = np.arange(len(raters_x))
+    return raters_x, loc[rater]
+
+
+#: A dense BLAS multiply-add costs about this fraction of one scattered (bincount) update.
+_DENSE_FLOP_COST = 1.0 / 24.0
+
+
+def _lexelt_pair_stats(
+    lay: Layout, x: int, r0: int, r1: int, present: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Pair sums of lexelt ``x`` over the raters present in it.
+
+    Returns ``raters_x``, the shared counts ``n_ab``, the agreement sums
+    ``sum_a[a, b] = sum_i p_a,i . p_b,i`` and ``S[l, a, b] = sum_{i shared} p_b,i(l)``.
+    Two ways to the same sums, whichever is cheaper: dense matmuls over the
+    ``(n_x, m_x)`` presence matrix (cost ``~ n_x m_x^2 K``), or, when each
+    instance carries few of the lexelt's raters, the ordered pairs of
+    annotations within each instance (segments padded to the longest one
+    with an absent rater), accumulated by ``bincount`` (cost ``~ sum_i m_i
+    (m_i + nnz_i)`` with ``nnz_i`` the nonzero leaf masses of the instance).
+    """
+    Px = lay.P[r0:r1]
+    used = Px.any(axis=0)
+    if not used.all():
+        Px = Px[:, used]
+    raters_x, rloc = _local_raters(lay.rater[r0:r1], present)
+    s0, s1 = int(lay.lex_segs[x]), int(lay.lex_segs[x + 1])
+    iloc = lay.row_seg[r0:r1] - s0
+    nx, mx, kx = s1 - s0, len(raters_x), Px.shape[1]
+    seg_m = lay.seg_m[s0:s1]
+    c = int(seg_m.max())
+    nnz = int(np.count_nonzero(Px))
+    sparse_cost = nx * c * c * 2 + c * nnz
+    dense_cost = _DENSE_FLOP_COST * (2.0 * nx * mx * mx * kx + nx * mx * mx)
+    if sparse_cost < dense_cost:
+        return (raters_x, *_pair_stats_sparse(Px, rloc, iloc, lay.seg_start[s0:s1] - r0, seg_m, nx, mx, kx, c))
+    # Y[i, l, r] (leaf-major per instance) so that Z = Y.reshape(n*K, m) needs no copy.
+    Y = np.zeros((nx, kx, mx))
+    Y[iloc, :, rloc] = Px
+    A = np.zeros((nx, mx))
+    A[iloc, rloc] = 1.0
+    n_ab = A.T @ A
+    S = (A.T @ Y.reshape(nx, kx * mx)).reshape(mx, kx, mx).transpose(1, 0, 2)  # S[l, a, b]
+    Z = Y.reshape(nx * kx, mx)
+    return raters_x, n_ab, Z.T @ Z, S
+
+
+def _pair_stats_sparse(
+    Px: np.ndarray, rloc: np.ndarray, iloc: np.ndarray, starts: np.ndarray, seg_m: np.ndarray,
+    nx: int, mx: int, kx: int, c: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``n_ab``, ``sum_a`` and ``S`` of one lexelt from the ordered pairs of annotations per instance."""
+    m1 = mx + 1  # local rater mx = padding (absent)
+    if int(seg_m.min()) == c:
+        rl = rloc.reshape(nx, c)
+        Pp = Px.reshape(nx, c, kx)
+    else:
+        pos = np.arange(len(rloc)) - np.repeat(starts, seg_m)
+        rl = np.full((nx, c), mx, dtype=np.int64)
+        rl[iloc, pos] = rloc
+        Pp = np.zeros((nx, c, kx))
+        Pp[iloc, pos] = Px
+    key = (rl * m1)[:, :, None] + rl[:, None, :]
+    n_ab = np.bincount(key.ravel(), minlength=m1 * m1).reshape(m1, m1)[:mx, :mx].astype(np.float64)
+    dots = np.matmul(Pp, Pp.transpose(0, 2, 1))
+    sum_a = np.bincount(key.ravel(), weights=dots.ravel(), minlength=m1 * m1).reshape(m1, m1)[:mx, :mx]
+    ii, tt, ll = np.nonzero(Pp)
+    v = Pp[ii, tt, ll]
+    # pair (annotation s of the instance, nonzero (t, l, v)): S[l, rater s, rater t] += v
+    key2 = (ll[:, None] * m1 + rl[ii]) * m1 + rl[ii, tt][:, None]
+    S = np.bincount(key2.ravel(), weights=np.broadcast_to(v[:, None], key2.shape).ravel(),
+                    minlength=kx * m1 * m1).reshape(kx, m1, m1)[:, :mx, :mx]
+    return n_ab, sum_a, S
+
+
 def pairwise_matrix(
     inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.ndarray, *,
     n_raters: int | None = None, n_lexelts: int | None = None, per_lexelt: bool = False,
+    layout: Layout | None = None,
 ) -> PairwiseMatrix:
     """Pairwise ``Pr(A)``, both ``Pr(E)`` and both kappas for every pair of raters.
 
@@ -307,46 +390,55 @@ def pairwise_matrix(
         ``m`` and ``X`` (default: inferred).
     per_lexelt : bool, default False
         Keep the ``(X, m, m)`` per-lexelt statistics (needed by :meth:`PairwiseMatrix.pair`).
+    layout : Layout, optional
+        :func:`make_layout` of these arrays, when the caller already has it
+        (the other arguments are then not looked at).
+
+    Notes
+    -----
+    When the raters present on each instance are few compared with the
+    raters of the lexelt (e.g. 24 of 229), the same sums are taken over the
+    pairs of annotations of each instance instead of dense matrices
+    (see :func:`_lexelt_pair_stats`); the figures are the same.
     """
-    lay = make_layout(inst, rater, P, inst_lexelt, n_lexelts=n_lexelts)
+    lay = layout if layout is not None else make_layout(inst, rater, P, inst_lexelt, n_lexelts=n_lexelts)
     m = int(n_raters if n_raters is not None else (lay.rater.max() + 1 if lay.R else 0))
     X = lay.n_lexelts
     N = np.zeros((m, m))
     SA, WS, WC = np.zeros((m, m)), np.zeros((m, m)), np.zeros((m, m))
     MS, MC, CS, CC = np.zeros((m, m)), np.zeros((m, m)), np.zeros((m, m)), np.zeros((m, m))
     keep = (np.zeros((X, m, m)), np.zeros((X, m, m)), np.zeros((X, m, m)), np.zeros((X, m, m))) if per_lexelt else None
+    present = np.zeros(m + 1, dtype=bool)
     for x in range(X):
-        r0, r1 = lay.lex_rows[x], lay.lex_rows[x + 1]
+        r0, r1 = int(lay.lex_rows[x]), int(lay.lex_rows[x + 1])
         if r1 - r0 == 0:
             continue
-        Px = lay.P[r0:r1]
-        Px = Px[:, Px.any(axis=0)]
-        raters_x, rloc = np.unique(lay.rater[r0:r1], return_inverse=True)
-        iloc = lay.row_seg[r0:r1] - lay.lex_segs[x]
-        nx, mx, kx = int(iloc[-1]) + 1, len(raters_x), Px.shape[1]
-        # Y[i, l, r] (leaf-major per instance) so that Z = Y.reshape(n*K, m) needs no copy.
-        Y = np.zeros((nx, kx, mx))
-        Y[iloc, :, rloc] = Px
-        A = np.zeros((nx, mx))
-        A[iloc, rloc] = 1.0
-        n_ab = A.T @ A
-        S = (A.T @ Y.reshape(nx, kx * mx)).reshape(mx, kx, mx)  # S[a, l, b]
-        Z = Y.reshape(nx * kx, mx)
-        sum_a = Z.T @ Z
-        St = S.transpose(2, 1, 0)
+        raters_x, n_ab, sum_a, S = _lexelt_pair_stats(lay, x, r0, r1, present)
+        # S[l, a, b]: Pr_x(E) Cohen = S_ab . S_ba / n^2, Scott = |S_ab + S_ba|^2 / (4 n^2)
+        cross = S[0] * S[0].T
+        sq = S[0] * S[0]
+        for l in range(1, S.shape[0]):
+            cross += S[l] * S[l].T
+            sq += S[l] * S[l]
         den = np.maximum(n_ab, 1.0)
-        pe_c = np.einsum("alb,alb->ab", S, St) / den**2
-        SS = S + St
-        pe_s = np.einsum("alb,alb->ab", SS, SS) / (4.0 * den**2)
-        ix = np.ix_(raters_x, raters_x)
+        den2 = den * den
+        pe_c = cross / den2
+        pe_s = (sq + sq.T + 2.0 * cross) / (4.0 * den2)
+        lo, hi = int(raters_x[0]), int(raters_x[-1]) + 1
+        ix = (slice(lo, hi), slice(lo, hi)) if hi - lo == len(raters_x) else np.ix_(raters_x, raters_x)
         N[ix] += n_ab
         SA[ix] += sum_a
         WS[ix] += n_ab * pe_s
         WC[ix] += n_ab * pe_c
         obs = sum_a / den
+        shared = n_ab > 0
         for pe, acc, cnt in ((pe_s, MS, CS), (pe_c, MC, CC)):
-            ok = (n_ab > 0) & (1.0 - pe > ZERO_TOL)
-            acc[ix] += np.where(ok, (obs - pe) / np.where(ok, 1.0 - pe, 1.0), 0.0)
+            q = 1.0 - pe
+            ok = shared & (q > ZERO_TOL)
+            q[~ok] = 1.0
+            kap = (obs - pe) / q
+            kap[~ok] = 0.0
+            acc[ix] += kap
             cnt[ix] += ok
         if keep is not None:
             for arr, val in zip(keep, (n_ab, sum_a, pe_s, pe_c)):
