@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from hieradjudicate.app.suggest import Suggester
 from hieradjudicate.app.wb_columns import (
     CATEGORY_ICONS,
     CATEGORY_LABELS,
@@ -67,10 +68,15 @@ class Answer:
 
 @dataclass
 class Suggestion:
+    """The suggestion shown for an instance (computed by :mod:`hieradjudicate.app.suggest`)."""
+
     tags: tuple[str, ...]
-    support: int
+    support: int  # annotators who gave exactly these tags
     of: int
     sets: list[str] = field(default_factory=list)
+    mass: float = float("nan")  # mean annotator leaf mass inside the tags' region
+    reliable: tuple[str, ...] = ()  # the answer of the most reliable annotator
+    reliable_set: str = ""
 
     def text(self) -> str:
         return f"{' '.join(self.tags)}  ({self.support} of {self.of}: {', '.join(self.sets)})"
@@ -102,6 +108,7 @@ class Workbench:
         self.view = np.arange(n, dtype=np.int64)
         self.auto_advance = True
         self._annotator_long_form = None  # cache of app.live (annotations never change while open)
+        self._suggester: Suggester | None = None  # made on first use
 
     # ------------------------------------------------------------ columns
     @property
@@ -302,22 +309,14 @@ class Workbench:
         return a if a.tags else None
 
     def suggestion(self, i: int) -> Suggestion | None:
-        """The tag set most annotators chose (ties: the most probable under all sets' leaf mass)."""
-        answers = [a for a in self.answers(i) if a.tags]
-        humans = [a for a in answers if a.role == "annotator"] or answers
-        if not humans:
+        """The majority answer of the annotators (see :mod:`hieradjudicate.app.suggest`)."""
+        if self._suggester is None:
+            self._suggester = Suggester(self.corpus, self.cols.annotators)
+        s = self._suggester.one(int(i))
+        if s is None:
             return None
-        groups: dict[tuple[str, ...], list[Answer]] = {}
-        for a in humans:
-            groups.setdefault(tuple(sorted(set(a.tags))), []).append(a)
-        mass = np.sum([a.leaves for a in answers], axis=0)
-
-        def score(item: tuple[tuple[str, ...], list[Answer]]) -> tuple[int, float]:
-            region = item[1][0].leaves > 0
-            return len(item[1]), float(mass[region].sum())
-
-        tags, members = max(groups.items(), key=score)
-        return Suggestion(tags, len(members), len(humans), [a.name for a in members])
+        return Suggestion(s.tags, s.votes, s.of, s.sets, s.support, s.reliable_tags,
+                          s.reliable_set)
 
     def gold_region(self, i: int) -> np.ndarray:
         """Leaves under the current gold tags of instance ``i`` (bool, n_leaves)."""
