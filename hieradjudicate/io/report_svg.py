@@ -1,0 +1,213 @@
+"""Inline SVG charts for the HTML report: heatmaps, bar charts with interval whiskers, line plots.
+
+No plotting library, no JavaScript: each function returns one ``<svg>``
+element as a string.  Every text that comes from data (labels, tooltips) is
+escaped here with :func:`html.escape`, including the ``<title>`` tooltips.
+Axis lines and labels use ``currentColor`` so that they follow the page's
+light or dark colours; filled cells carry their own contrasting text colour.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Sequence
+
+from hieradjudicate.app.palette import scale_color, text_color_on
+
+FONT = 12
+
+
+def esc(text: object) -> str:
+    """Escape for HTML text and attribute values (quotes included)."""
+    return html.escape("" if text is None else str(text), quote=True)
+
+
+def _num(v: float | None, digits: int = 2) -> str:
+    return "–" if v is None or (isinstance(v, float) and math.isnan(v)) else f"{v:.{digits}f}"
+
+
+def _svg(width: float, height: float, body: list[str], label: str) -> str:
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" role="img" aria-label="{esc(label)}" '
+            f'viewBox="0 0 {width:.0f} {height:.0f}" width="{width:.0f}" height="{height:.0f}" '
+            f'font-size="{FONT}" font-family="system-ui, sans-serif">' + "".join(body) + "</svg>")
+
+
+def _text(x: float, y: float, s: object, anchor: str = "start", extra: str = "") -> str:
+    return f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}" fill="currentColor" {extra}>{esc(s)}</text>'
+
+
+def _clip(s: str, n: int = 18) -> str:
+    return s if len(s) <= n else s[: n - 1] + "…"
+
+
+def heatmap_svg(row_labels: Sequence[str], col_labels: Sequence[str], values: Sequence[Sequence[float | None]],
+                cell_text: Sequence[Sequence[str]], tooltips: Sequence[Sequence[str]], *,
+                lo: float = -1.0, hi: float = 1.0, label: str = "heatmap", legend: str = "value",
+                colors: Sequence[Sequence[str | None]] | None = None, cell: int = 58,
+                scale: bool = True) -> str:
+    """A matrix of coloured cells with values, row/column labels, tooltips and a colour scale."""
+    left = 12 + 7 * max((len(_clip(r)) for r in row_labels), default=4)
+    top = 14 + 7 * max((len(_clip(c)) for c in col_labels), default=4) * 0.72
+    nr, nc = len(row_labels), len(col_labels)
+    width = left + nc * cell + 130
+    height = max(top + nr * cell + 20, top + 180)
+    body = []
+    for j, c in enumerate(col_labels):
+        x = left + j * cell + cell / 2
+        body.append(f'<g><title>{esc(c)}</title>' + _text(x, top - 6, _clip(c), "start",
+                    f'transform="rotate(-40 {x:.1f} {top - 6:.1f})"') + "</g>")
+    for i, r in enumerate(row_labels):
+        y = top + i * cell + cell / 2 + 4
+        body.append(f'<g><title>{esc(r)}</title>' + _text(left - 6, y, _clip(r), "end") + "</g>")
+        for j in range(nc):
+            v = values[i][j]
+            fill = colors[i][j] if colors is not None else scale_color(v, lo, hi)
+            x0, y0 = left + j * cell, top + i * cell
+            if fill is None:  # an empty cell: a faint frame in the page's own colour
+                body.append(f'<g class="cell"><title>{esc(tooltips[i][j])}</title><rect x="{x0 + 1:.1f}" '
+                            f'y="{y0 + 1:.1f}" width="{cell - 2}" height="{cell - 2}" fill="currentColor" '
+                            'fill-opacity="0.05" rx="3"/></g>')
+                continue
+            tc = text_color_on(fill)
+            lines = str(cell_text[i][j]).split("\n")
+            t = "".join(f'<text x="{x0 + cell / 2:.1f}" y="{y0 + cell / 2 + 4 + (k - (len(lines) - 1) / 2) * 13:.1f}" '
+                        f'text-anchor="middle" fill="{tc}" font-size="{FONT - (k > 0)}">{esc(s)}</text>'
+                        for k, s in enumerate(lines))
+            body.append(f'<g class="cell"><title>{esc(tooltips[i][j])}</title>'
+                        f'<rect x="{x0 + 1:.1f}" y="{y0 + 1:.1f}" width="{cell - 2}" height="{cell - 2}" '
+                        f'fill="{fill}" rx="3"/>{t}</g>')
+    if scale:  # colour scale
+        x0, y0, h = left + nc * cell + 24, top, 150
+        steps = 30
+        for s in range(steps):
+            v = hi - (hi - lo) * (s + 0.5) / steps
+            body.append(f'<rect x="{x0}" y="{y0 + s * h / steps:.1f}" width="14" height="{h / steps + 0.5:.1f}" '
+                        f'fill="{scale_color(v, lo, hi)}"/>')
+        for v in sorted({lo, 0.0 if lo < 0 < hi else lo, hi}):
+            y = y0 + (hi - v) / (hi - lo) * h
+            body.append(_text(x0 + 18, y + 4, _num(v, 1)))
+        body.append(_text(x0, y0 + h + 16, legend))
+    return _svg(width, height, body, label)
+
+
+def bar_chart_svg(groups: Sequence[str], series: Sequence[str], values: Sequence[Sequence[float | None]], *,
+                  lows: Sequence[Sequence[float | None]] | None = None,
+                  highs: Sequence[Sequence[float | None]] | None = None,
+                  colors: Sequence[str], tooltips: Sequence[Sequence[str]] | None = None,
+                  y_range: tuple[float, float] | None = None, y_label: str = "", label: str = "bar chart",
+                  legend: bool = True, width: int = 720, height: int = 300, ref: float | None = None,
+                  group_colors: Sequence[str] | None = None) -> str:
+    """Grouped vertical bars: ``values[s][g]`` for series ``s`` in group ``g``; optional whiskers.
+
+    An undefined value (``None``) is drawn as a small cross labelled "undefined".
+    ``group_colors`` colours each group's bars (e.g. by category) instead of each series.
+    """
+    flat = [v for row in values for v in row if v is not None]
+    flat += [v for row in (lows or []) for v in row if v is not None]
+    flat += [v for row in (highs or []) for v in row if v is not None]
+    lo, hi = y_range if y_range else (min([0.0, *flat]), max([1.0, *flat]))
+    if hi <= lo:
+        hi = lo + 1
+    left, right, top, bottom = 52, 12, 14 + (18 if legend and len(series) > 1 else 0), 70
+    pw, ph = width - left - right, height - top - bottom
+    ng, ns = max(len(groups), 1), max(len(series), 1)
+    gw = pw / ng
+    bw = min(40.0, gw * 0.8 / ns)
+
+    def y(v: float) -> float:
+        return top + (hi - min(max(v, lo), hi)) / (hi - lo) * ph
+
+    body = [f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + ph}" stroke="currentColor" stroke-opacity="0.6"/>']
+    for k in range(6):
+        v = lo + (hi - lo) * k / 5
+        body.append(f'<line x1="{left}" x2="{left + pw}" y1="{y(v):.1f}" y2="{y(v):.1f}" stroke="currentColor" '
+                    'stroke-opacity="0.12"/>' + _text(left - 4, y(v) + 4, _num(v, 2 if hi - lo <= 2 else 0), "end"))
+    base = y(0.0 if lo <= 0 <= hi else lo)
+    body.append(f'<line x1="{left}" x2="{left + pw}" y1="{base:.1f}" y2="{base:.1f}" stroke="currentColor" '
+                'stroke-opacity="0.6"/>')
+    if ref is not None and lo <= ref <= hi:
+        body.append(f'<line x1="{left}" x2="{left + pw}" y1="{y(ref):.1f}" y2="{y(ref):.1f}" stroke="currentColor" '
+                    'stroke-dasharray="4 3" stroke-opacity="0.5"/>')
+    for g, name in enumerate(groups):
+        gx = left + g * gw + (gw - bw * ns) / 2
+        cx = left + g * gw + gw / 2
+        body.append(f'<g><title>{esc(name)}</title>' + _text(cx, top + ph + 14, _clip(name, 14), "end",
+                    f'transform="rotate(-35 {cx:.1f} {top + ph + 14:.1f})"') + "</g>")
+        for s in range(len(series)):
+            v = values[s][g]
+            x0 = gx + s * bw
+            tip = esc(tooltips[s][g]) if tooltips else esc(f"{series[s]} {name}: {_num(v, 3)}")
+            if v is None:
+                body.append(f'<g><title>{tip}</title>' + _text(x0 + bw / 2, base - 4, "×", "middle") + "</g>")
+                continue
+            y0, y1 = sorted((y(v), base))
+            parts = [f'<rect x="{x0 + 1:.1f}" y="{y0:.1f}" width="{max(bw - 2, 1):.1f}" height="{max(y1 - y0, 0.5):.1f}" '
+                     f'fill="{group_colors[g] if group_colors else colors[s % len(colors)]}"/>']
+            lo_v = lows[s][g] if lows else None
+            hi_v = highs[s][g] if highs else None
+            if lo_v is not None and hi_v is not None:
+                xm = x0 + bw / 2
+                parts.append(f'<path d="M{xm:.1f} {y(lo_v):.1f}V{y(hi_v):.1f}M{xm - 4:.1f} {y(lo_v):.1f}h8'
+                             f'M{xm - 4:.1f} {y(hi_v):.1f}h8" stroke="currentColor" stroke-width="1.3" fill="none"/>')
+            body.append(f'<g class="bar"><title>{tip}</title>{"".join(parts)}</g>')
+    if y_label:
+        body.append(_text(12, top + ph / 2, y_label, "middle", f'transform="rotate(-90 12 {top + ph / 2:.1f})"'))
+    if legend and len(series) > 1:
+        x = left
+        for s, name in enumerate(series):
+            body.append(f'<rect x="{x}" y="2" width="10" height="10" fill="{colors[s % len(colors)]}"/>'
+                        + _text(x + 14, 11, name))
+            x += 24 + 7 * len(name)
+    return _svg(width, height, body, label)
+
+
+def line_plot_svg(x_labels: Sequence[str], series: Sequence[tuple[str, Sequence[float | None], str, bool]], *,
+                  tooltips: Sequence[Sequence[str]] | None = None, y_range: tuple[float, float] | None = None,
+                  y_label: str = "", label: str = "line plot", width: int = 720, height: int = 300) -> str:
+    """Lines over categorical x positions; ``series`` = (name, values, colour, dashed).  Gaps at ``None``."""
+    flat = [v for _, vals, _, _ in series for v in vals if v is not None]
+    lo, hi = y_range if y_range else (min([0.0, *flat]), max([1.0, *flat]))
+    if hi <= lo:
+        hi = lo + 1
+    left, right, top, bottom = 52, 150, 14, 50
+    pw, ph = width - left - right, height - top - bottom
+    n = max(len(x_labels), 1)
+
+    def px(j: int) -> float:
+        return left + (pw * (j + 0.5) / n)
+
+    def py(v: float) -> float:
+        return top + (hi - v) / (hi - lo) * ph
+
+    body = [f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + ph}" stroke="currentColor" stroke-opacity="0.6"/>',
+            f'<line x1="{left}" y1="{top + ph}" x2="{left + pw}" y2="{top + ph}" stroke="currentColor" '
+            'stroke-opacity="0.6"/>']
+    for k in range(6):
+        v = lo + (hi - lo) * k / 5
+        body.append(f'<line x1="{left}" x2="{left + pw}" y1="{py(v):.1f}" y2="{py(v):.1f}" stroke="currentColor" '
+                    'stroke-opacity="0.12"/>' + _text(left - 4, py(v) + 4, _num(v, 2 if hi - lo <= 2 else 0), "end"))
+    for j, xl in enumerate(x_labels):
+        body.append(_text(px(j), top + ph + 16, _clip(xl, 12), "middle"))
+    for s, (name, vals, color, dashed) in enumerate(series):
+        dash = ' stroke-dasharray="6 4"' if dashed else ""
+        seg: list[str] = []
+        for j, v in enumerate(vals):
+            if v is None:
+                seg.append("")
+                continue
+            seg.append(f"{'L' if seg and seg[-1] else 'M'}{px(j):.1f} {py(v):.1f}")
+        d = "".join(seg)
+        if d:
+            body.append(f'<path d="{d}" stroke="{color}" stroke-width="{3 if dashed else 2}" fill="none"{dash}/>')
+        for j, v in enumerate(vals):
+            if v is not None:
+                tip = esc(tooltips[s][j]) if tooltips else esc(f"{name} at {x_labels[j]}: {_num(v, 3)}")
+                body.append(f'<g class="point"><title>{tip}</title><circle cx="{px(j):.1f}" cy="{py(v):.1f}" r="4" '
+                            f'fill="{color}"/></g>')
+        ly = top + 10 + s * 18
+        body.append(f'<line x1="{left + pw + 12}" x2="{left + pw + 34}" y1="{ly - 4}" y2="{ly - 4}" stroke="{color}" '
+                    f'stroke-width="{3 if dashed else 2}"{dash}/>' + _text(left + pw + 38, ly, _clip(name, 16)))
+    if y_label:
+        body.append(_text(12, top + ph / 2, y_label, "middle", f'transform="rotate(-90 12 {top + ph / 2:.1f})"'))
+    return _svg(width, height, body, label)
