@@ -19,6 +19,7 @@ Artstein & Poesio (2008), Computational Linguistics 34(4).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -81,11 +82,60 @@ class Layout:
         return len(self.inst)
 
     def pairable(self) -> Layout:
-        """The same layout restricted to instances with at least two annotations."""
-        keep = self.seg_m[self.row_seg] >= 2
-        if keep.all():
+        """The same layout restricted to instances with at least two annotations (computed once)."""
+        return self._pairable
+
+    @cached_property
+    def _pairable(self) -> Layout:
+        if not len(self.seg_m) or int(self.seg_m.min()) >= 2:
             return self
+        keep = self.seg_m[self.row_seg] >= 2
         return _layout_sorted(self.inst[keep], self.rater[keep], self.P[keep], self.row_lex[keep], self.n_lexelts)
+
+    @cached_property
+    def _uniform_m(self) -> int:
+        """The common number of annotations per instance, or 0 when it varies."""
+        if not len(self.seg_m):
+            return 0
+        c = int(self.seg_m[0])
+        return c if int(self.seg_m.min()) == c == int(self.seg_m.max()) else 0
+
+    def seg_sums(self, V: np.ndarray) -> np.ndarray:
+        """Sums of the rows of ``V`` (rows in layout order) over each instance's segment."""
+        c = self._uniform_m
+        if c and V.ndim == 2 and V.shape[1] > 1:
+            V3 = V.reshape(-1, c, V.shape[1])
+            out = V3[:, 0].copy()
+            for j in range(1, c):
+                out += V3[:, j]
+            return out
+        if not len(self.seg_start):
+            return np.zeros((0,) + V.shape[1:])
+        return np.add.reduceat(V, self.seg_start, axis=0)
+
+    def lexelt_sums(self, V: np.ndarray) -> np.ndarray:
+        """Sums of per-instance rows ``V`` (segment order) over each lexelt, shape ``(X, ...)``."""
+        X = self.n_lexelts
+        out = np.zeros((X,) + V.shape[1:])
+        nz = np.flatnonzero(np.diff(self.lex_segs) > 0)
+        if len(nz):
+            out[nz] = np.add.reduceat(V, self.lex_segs[nz], axis=0)
+        return out
+
+    @cached_property
+    def seg_sum(self) -> np.ndarray:
+        """``s_i = sum_r p_r,i`` per instance, shape ``(n_seg, K)``."""
+        return self.seg_sums(self.P)
+
+    @cached_property
+    def row_sq(self) -> np.ndarray:
+        """``|p_r|^2`` per row."""
+        return np.einsum("rk,rk->r", self.P, self.P)
+
+    @cached_property
+    def seg_sq(self) -> np.ndarray:
+        """``sum_r |p_r,i|^2`` per instance."""
+        return np.add.reduceat(self.row_sq, self.seg_start) if len(self.seg_start) else np.zeros(0)
 
 
 def _layout_sorted(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, row_lex: np.ndarray, X: int) -> Layout:
@@ -480,10 +530,9 @@ class MultiRaterAgreement:
 def _multi_stats(lay: Layout) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per-instance ``P_i`` (Fleiss), ``E_i`` (Conger), the sums ``s_i`` and ``m_i`` (pairable layout)."""
     m_i = lay.seg_m.astype(np.float64)
-    s = np.add.reduceat(lay.P, lay.seg_start, axis=0)
-    sq = np.add.reduceat(np.einsum("rk,rk->r", lay.P, lay.P), lay.seg_start)
+    s = lay.seg_sum
     pairs = m_i * (m_i - 1.0)
-    p_i = (np.einsum("ik,ik->i", s, s) - sq) / pairs
+    p_i = (np.einsum("ik,ik->i", s, s) - lay.seg_sq) / pairs
     # Each rater's own marginal within the lexelt, over the pairable instances it annotated.
     X = lay.n_lexelts
     m = int(lay.rater.max()) + 1
@@ -491,15 +540,17 @@ def _multi_stats(lay: Layout) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.nd
     tot = group_sum(lay.P, key, X * m)
     cnt = np.bincount(key, minlength=X * m).astype(np.float64)
     marg = tot / np.maximum(cnt, 1.0)[:, None]
+    msq = np.einsum("gk,gk->g", marg, marg)
     mr = marg[key]
-    t = np.add.reduceat(mr, lay.seg_start, axis=0)
-    tsq = np.add.reduceat(np.einsum("rk,rk->r", mr, mr), lay.seg_start)
+    t = lay.seg_sums(mr)
+    tsq = np.add.reduceat(msq[key], lay.seg_start)
     e_i = (np.einsum("ik,ik->i", t, t) - tsq) / pairs
     return p_i, e_i, s, m_i
 
 
 def multi_rater_agreement(
-    inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.ndarray, *, n_lexelts: int | None = None
+    inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.ndarray, *, n_lexelts: int | None = None,
+    layout: Layout | None = None,
 ) -> MultiRaterAgreement:
     r"""Fleiss' kappa (soft labels) and Davies & Fleiss / Conger's kappa.
 
@@ -522,18 +573,19 @@ def multi_rater_agreement(
     ``AnnotationTask.multi_kappa``).  Both ``Pr(E)`` are combined over
     lexelts weighted by their pairable instances, as for pairs; for a single
     lexelt this is exactly the formula of metrics.md section 3.
+
+    ``layout`` (optional) is :func:`make_layout` of these arrays when the
+    caller already has it; the other arguments are then not looked at.
     """
-    lay = make_layout(inst, rater, P, inst_lexelt, n_lexelts=n_lexelts).pairable()
+    lay = (layout if layout is not None else make_layout(inst, rater, P, inst_lexelt, n_lexelts=n_lexelts)).pairable()
     X = lay.n_lexelts
     if lay.R == 0:
         empty = chance_corrected(None, None, 0)
         return MultiRaterAgreement(empty, empty, (empty,) * X, (empty,) * X, macro_mean([]), macro_mean([]))
     p_i, e_i, s, m_i = _multi_stats(lay)
-    n_x = np.bincount(lay.seg_lex, minlength=X).astype(np.float64)
-    sa_x = np.bincount(lay.seg_lex, weights=p_i, minlength=X)
-    se_x = np.bincount(lay.seg_lex, weights=e_i, minlength=X)
-    tot = group_sum(s, lay.seg_lex, X)
-    nrow = np.bincount(lay.seg_lex, weights=m_i, minlength=X)
+    n_x = np.diff(lay.lex_segs).astype(np.float64)
+    sums = lay.lexelt_sums(np.column_stack([p_i, e_i, m_i, s]))
+    sa_x, se_x, nrow, tot = sums[:, 0], sums[:, 1], sums[:, 2], sums[:, 3:]
     pbar = tot / np.maximum(nrow, 1.0)[:, None]
     pe_f = np.einsum("xk,xk->x", pbar, pbar)
     den = np.maximum(n_x, 1.0)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hieradjudicate.core.agreement import Layout, group_sum, make_layout
+from hieradjudicate.core.agreement import Layout, make_layout
 from hieradjudicate.core.undefined import (
     NO_EXPECTED_DISAGREEMENT,
     NO_PAIRABLE,
@@ -123,16 +123,17 @@ class AlphaStats:
 def alpha_stats(lay: Layout, distance: Distance = "nominal") -> AlphaStats:
     """Per-instance statistics of a pairable layout (see :class:`AlphaStats`)."""
     X, K = lay.n_lexelts, lay.P.shape[1]
-    s = np.add.reduceat(lay.P, lay.seg_start, axis=0) if lay.R else np.zeros((0, K))
-    n_c = group_sum(s, lay.seg_lex, X)
+    s = lay.seg_sum if lay.R else np.zeros((0, K))
+    n_c = lay.lexelt_sums(s)
     dist = np.stack([_distance_for(distance, x, n_c[x]) for x in range(X)]) if X else np.zeros((0, K, K))
     w = 1.0 / (lay.seg_m - 1.0)
     seg_term = np.empty(len(s))
     row_term = np.empty(lay.R)
     nominal = isinstance(distance, str) and distance == "nominal"
     if nominal:  # s'(1 - I)s = (sum s)^2 - |s|^2, no matrix needed
-        seg_term[:] = s.sum(axis=1) ** 2 - np.einsum("ik,ik->i", s, s)
-        row_term[:] = lay.P.sum(axis=1) ** 2 - np.einsum("rk,rk->r", lay.P, lay.P)
+        ones = np.ones(K)
+        seg_term[:] = (s @ ones) ** 2 - np.einsum("ik,ik->i", s, s)
+        row_term[:] = (lay.P @ ones) ** 2 - lay.row_sq
     else:
         for x in range(X):
             a, b = lay.lex_segs[x], lay.lex_segs[x + 1]
@@ -179,7 +180,7 @@ def _alpha(d_o: float, d_e: float, n: float) -> Estimate:
 def krippendorff_alpha(
     inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.ndarray | None = None, *,
     distance: Distance = "nominal", lexelt_chance: str = "within", n_lexelts: int | None = None,
-    coincidences: bool = True,
+    coincidences: bool = True, layout: Layout | None = None,
 ) -> AlphaResult:
     r"""Krippendorff's alpha over leaf vectors with missing data.
 
@@ -213,6 +214,9 @@ def krippendorff_alpha(
         it inflates alpha).  Both agree for a single lexelt.
     coincidences : bool, default True
         Also return the ``(X, K, K)`` coincidence matrices (zeros when False).
+    layout : Layout, optional
+        :func:`~hieradjudicate.core.agreement.make_layout` of these arrays
+        when the caller already has it (the other arrays are then not looked at).
 
     Returns
     -------
@@ -224,15 +228,17 @@ def krippendorff_alpha(
     >>> krippendorff_alpha([0, 0, 1, 1, 2, 2], [0, 1, 0, 1, 0, 1], P).alpha.value
     0.4444444444444444
     """
-    if inst_lexelt is None:
-        inst_lexelt = np.zeros(int(np.max(inst)) + 1 if len(inst) else 0, np.int64)
-    lay = make_layout(inst, rater, P, inst_lexelt, n_lexelts=n_lexelts).pairable()
+    if layout is None:
+        if inst_lexelt is None:
+            inst_lexelt = np.zeros(int(np.max(inst)) + 1 if len(inst) else 0, np.int64)
+        layout = make_layout(inst, rater, P, inst_lexelt, n_lexelts=n_lexelts)
+    lay = layout.pairable()
     X, K = lay.n_lexelts, lay.P.shape[1]
     if lexelt_chance == "pooled" and isinstance(distance, str) and distance == "ordinal" and X > 1:
         raise ValueError("an ordinal metric has no meaning across lexelts: use lexelt_chance='within'")
     st = alpha_stats(lay, distance)
-    do_x = np.bincount(st.seg_lex, weights=st.do_i, minlength=X)
-    n_c = group_sum(st.s_i, st.seg_lex, X)
+    sums = lay.lexelt_sums(np.column_stack([st.do_i, st.s_i])) if lay.R else np.zeros((X, 1 + K))
+    do_x, n_c = sums[:, 0], sums[:, 1:]
     d_o, d_e, do_lex, de_lex = alpha_from_sums(do_x, n_c, st.dist, lexelt_chance=lexelt_chance)
     n_x = n_c.sum(axis=1)
     lex = tuple(_alpha(float(do_lex[x]), float(de_lex[x]), float(n_x[x])) for x in range(X))
