@@ -14,16 +14,19 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, Self
 
 from hieradjudicate import __version__
+from hieradjudicate.app.batch import BatchDecide, accept_agreed, accept_set
 from hieradjudicate.app.commands import Command, CommandStack
 from hieradjudicate.app.decisions import DecisionState
 from hieradjudicate.app.loading import AnnotationSpec, LoadResult, load
+from hieradjudicate.app.reimport import ReimportResult, effective_files, reimport
 from hieradjudicate.app.session_cache import CACHE_NAME, corpus_from_cache, corpus_to_cache
+from hieradjudicate.app.suggest import Suggestions, suggest
 from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.core.model import Corpus
 from hieradjudicate.io.export import ExportSummary, export_gold, export_history
@@ -48,6 +51,7 @@ class Session:
         self.from_cache = from_cache
         self.decisions = DecisionState(store)
         self.commands = CommandStack(self.decisions)
+        self._corpus_listeners: list[Callable[[Corpus], None]] = []
 
     # ------------------------------------------------------------- creating
     @classmethod
@@ -95,7 +99,7 @@ class Session:
         """Open a project: corpus from the cache when valid, else re-read from the stored copies."""
         store = Store.open(path, read_only=read_only)
         try:
-            files = store.files()
+            files = effective_files(store.files())
             cached = store.get_arrays(CACHE_NAME)
             corpus = None
             if cached is not None:
@@ -144,6 +148,43 @@ class Session:
     def redo(self) -> list[DecisionRow]:
         return self.commands.redo()
 
+    def accept_agreed(self, *, compatible: bool = False, specific: str = "most",
+                      min_annotators: int = 2) -> BatchDecide:
+        """Resolve every unresolved instance all annotators agree on, as one undoable step
+        (see :func:`hieradjudicate.app.batch.accept_agreed`); returns the command run."""
+        command = accept_agreed(self.corpus, self.decisions, compatible=compatible,
+                                specific=specific, min_annotators=min_annotators)
+        self.execute(command)
+        return command
+
+    def accept_set(self, set_name: str, selection: Any = None, *,
+                   overwrite: bool = False) -> BatchDecide:
+        """Take one set's answers for a selection (mask or indices), as one undoable step."""
+        command = accept_set(self.corpus, self.decisions, set_name, selection, overwrite=overwrite)
+        self.execute(command)
+        return command
+
+    def reimport(self, set_name_or_file_id: str | int,
+                 new_path: str | os.PathLike[str]) -> ReimportResult:
+        """Replace a changed annotation file and flag the decisions whose basis changed
+        (see :mod:`hieradjudicate.app.reimport`); undoable as one step."""
+        return reimport(self, set_name_or_file_id, new_path)
+
+    def suggestions(self, instances: Any = None) -> Suggestions:
+        """Suggestions for the unresolved instances (shown only; see :mod:`.suggest`)."""
+        return suggest(self.corpus, self.decisions, instances)
+
+    def replace_corpus(self, corpus: Corpus) -> None:
+        """Put a rebuilt corpus in place (re-import) and tell the subscribers."""
+        self.corpus = corpus
+        for listener in list(self._corpus_listeners):
+            listener(corpus)
+
+    def subscribe_corpus(self, listener: Callable[[Corpus], None]) -> Callable[[], None]:
+        """Call ``listener(corpus)`` when the corpus is replaced; returns the unsubscribe."""
+        self._corpus_listeners.append(listener)
+        return lambda: self._corpus_listeners.remove(listener)
+
     # -------------------------------------------------------------- queries
     def instances(self) -> list[tuple[str, str]]:
         """Every ``(lexelt, instance)`` of the corpus, in corpus order."""
@@ -181,19 +222,21 @@ def _store_copies(store: Store, result: LoadResult, specs: list[AnnotationSpec],
 
 
 def _write_cache(store: Store, corpus: Corpus) -> None:
-    arrays, meta = corpus_to_cache(corpus, store.files())
+    arrays, meta = corpus_to_cache(corpus, effective_files(store.files()))
     meta["app_version"] = __version__
     store.put_arrays(CACHE_NAME, arrays, meta)
 
 
-def _extract(store: Store, files: list[FileRecord], folder: Path) -> list[str]:
-    """Write the stored copies under their original names (formats are detected by them)."""
+def _extract(store: Store, files: list[FileRecord], folder: Path,
+             data: Mapping[int, bytes] | None = None) -> list[str]:
+    """Write the stored copies (or ``data[id]``) under their original names (formats are
+    detected by them)."""
     paths = []
     for k, rec in enumerate(files):
         sub = folder / str(k)
         sub.mkdir()
         target = sub / Path(rec.source_path).name
-        target.write_bytes(store.file_bytes(rec.id))
+        target.write_bytes(data[rec.id] if data and rec.id in data else store.file_bytes(rec.id))
         paths.append(str(target))
     return paths
 
@@ -218,8 +261,10 @@ def _set_name(f: FileRecord) -> str | None:
     return name
 
 
-def _reload(store: Store, files: list[FileRecord]) -> Corpus:
-    """Build the corpus again from the stored copies, as :meth:`Session.create` did."""
+def _reload(store: Store, files: list[FileRecord],
+            data: Mapping[int, bytes] | None = None) -> Corpus:
+    """Build the corpus again from the stored copies, as :meth:`Session.create` did
+    (``data``: bytes to use instead of the copy of a file id, for a re-import)."""
     by_kind = {kind: [f for f in files if f.kind == kind]
                for kind in ("inventory", "annotations", "contexts")}
     with tempfile.TemporaryDirectory(prefix="hadj-") as tmp:
@@ -227,7 +272,7 @@ def _reload(store: Store, files: list[FileRecord]) -> Corpus:
         extracted: dict[str, list[str]] = {}
         for kind, records in by_kind.items():
             (folder / kind).mkdir()
-            extracted[kind] = _extract(store, records, folder / kind)
+            extracted[kind] = _extract(store, records, folder / kind, data)
         specs = [AnnotationSpec(p, _set_name(f), f.role or "annotator",
                                 f.options.get("format"), f.options.get("columns"))
                  for p, f in zip(extracted["annotations"], by_kind["annotations"], strict=True)]
