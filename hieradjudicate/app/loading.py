@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -57,15 +58,36 @@ class LoadResult:
         return [p for p in self.problems if p.severity == "error"]
 
 
+#: ``progress(done, total, what)``: called before each step; it may raise to stop the work.
+Progress = Callable[[int, int, str], None]
+
+
+def load_steps(inventories: list[str], annotations: list[AnnotationSpec], contexts: list[str]) -> int:
+    """How many steps :func:`load` reports: one per file, one for building the corpus."""
+    return len(inventories) + len(annotations) + len(contexts) + 1
+
+
 def load(inventories: list[str], annotations: list[AnnotationSpec], contexts: list[str] = (),
          *, tree_columns: dict[str, str] | None = None, strict: bool = True,
-         downward: str | None = None) -> LoadResult:
+         downward: str | None = None, progress: Progress | None = None) -> LoadResult:
     """Read every file and build the corpus.
 
     With ``strict`` a file that cannot be read raises its :class:`FormatError`;
     otherwise the problem is collected and the remaining files are still read
-    (``validate`` shows everything in one run).
+    (``validate`` shows everything in one run).  ``progress`` is called
+    before each file and before building; an exception it raises (a
+    cancellation) stops the loading there.  Reading one file is not
+    interruptible midway.
     """
+    total = load_steps(list(inventories), list(annotations), list(contexts))
+    step = 0
+
+    def tell(what: str) -> None:
+        nonlocal step
+        if progress is not None:
+            progress(step, total, what)
+        step += 1
+
     from hieradjudicate.io.annotations import read_annotations
     from hieradjudicate.io.contexts import read_contexts
     from hieradjudicate.io.inventories import read_inventory
@@ -75,6 +97,7 @@ def load(inventories: list[str], annotations: list[AnnotationSpec], contexts: li
     problems: list[Problem] = []
 
     def attempt(kind: str, path: str, fn):
+        tell(f"Reading {os.path.basename(path)}")
         rep = FileReport(path, kind)
         files.append(rep)
         try:
@@ -118,6 +141,7 @@ def load(inventories: list[str], annotations: list[AnnotationSpec], contexts: li
         src = attempt("contexts", path, lambda: read_contexts(path))
         if src is not None:
             builder.add_contexts(src)
+    tell("Building the corpus")
     try:
         corpus = builder.build()
     except HieradjError as exc:

@@ -23,7 +23,7 @@ from hieradjudicate import __version__
 from hieradjudicate.app.batch import BatchDecide, accept_agreed, accept_set
 from hieradjudicate.app.commands import Command, CommandStack
 from hieradjudicate.app.decisions import DecisionState
-from hieradjudicate.app.loading import AnnotationSpec, LoadResult, load
+from hieradjudicate.app.loading import AnnotationSpec, LoadResult, Progress, load, load_steps
 from hieradjudicate.app.reimport import ReimportResult, effective_files, reimport
 from hieradjudicate.app.session_cache import CACHE_NAME, corpus_from_cache, corpus_to_cache
 from hieradjudicate.app.suggest import Suggestions, suggest
@@ -58,20 +58,29 @@ class Session:
     def create(cls, path: str | os.PathLike[str], inventory_paths: Sequence[str],
                annotation_specs: Sequence[AnnotationSpec], context_paths: Sequence[str] = (),
                *, tree_columns: dict[str, str] | None = None, overwrite: bool = False,
-               user: str | None = None) -> Session:
+               user: str | None = None, progress: Progress | None = None) -> Session:
         """Read the files, then write a new project holding copies of them and the corpus cache.
 
         A file that cannot be read raises its
         :class:`~hieradjudicate.core.errors.FormatError` before anything is
         written.  The project is built under a temporary name and renamed into
-        place, so a failure never leaves half a project.
+        place, so a failure never leaves half a project.  ``progress(done,
+        total, what)`` is called before each file and each writing step; an
+        exception it raises (a cancellation) stops the work and nothing is
+        left behind.
         """
         target = Path(path)
         if target.exists() and not overwrite:
             raise ProjectError(f"{target}: already exists (choose another name or allow "
                                "overwriting)")
+        total = load_steps(list(inventory_paths), list(annotation_specs), list(context_paths)) + 2
+
+        def tell(step: int, _total: int, what: str) -> None:
+            if progress is not None:
+                progress(step, total, what)
+
         result = load(list(inventory_paths), list(annotation_specs), list(context_paths),
-                      tree_columns=tree_columns, strict=True)
+                      tree_columns=tree_columns, strict=True, progress=tell)
         if result.corpus is None:  # strict loading raises instead; kept for type narrowing
             raise ProjectError(f"{target}: the files gave no corpus")
         tmp = target.with_name(f".{target.name}.new-{os.getpid()}")
@@ -82,8 +91,10 @@ class Session:
                 if user:
                     store.set_setting("user", user)
                 store.set_setting("tree_columns", tree_columns)
+                tell(total - 2, total, "Writing the project file")
                 _store_copies(store, result, list(annotation_specs), tree_columns)
                 _write_cache(store, result.corpus)
+            tell(total - 1, total, "Finishing")
             if target.exists():
                 Store.ensure_not_in_use(target)
             os.replace(tmp, target)

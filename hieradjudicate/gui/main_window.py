@@ -152,8 +152,11 @@ class MainWindow(QMainWindow):
     def new_project(self) -> None:
         from hieradjudicate.gui.wizard import NewProjectWizard
         wiz = NewProjectWizard(self)
-        if wiz.exec() and wiz.created_path:
-            self.load_project(wiz.created_path)
+        created = wiz.created_path if wiz.exec() else None
+        wiz.deleteLater()
+        self.activateWindow()
+        if created:
+            self.load_project(created)
 
     # ------------------------------------------------------------------ deciding
     def _current(self) -> int:

@@ -1,0 +1,140 @@
+"""Run work off the GUI thread: one job at a time per owner, stale results dropped.
+
+A :class:`BackgroundRunner` belongs to a widget.  ``start(fn, done)`` runs
+``fn(report)`` in the runner's own :class:`QThreadPool`; ``report(k, n,
+text)`` forwards progress and raises :class:`Cancelled` once the job was
+cancelled or superseded, so the work stops at its next step (a step such as
+reading one file runs to its end).  Every ``start`` takes a new generation
+number; only the newest generation's result reaches its callbacks, so a
+result that arrives after the user moved on is dropped.  While a job runs, a
+newer request waits (only the newest one) and starts when the pool is free:
+requests never pile up behind slow work.
+
+Results travel by queued signals of a relay object that lives in the GUI
+thread; callbacks therefore run in the GUI thread.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+
+Report = Callable[[int, int, str], None]
+
+
+class Cancelled(Exception):
+    """The job was cancelled (or superseded); raised inside the job by ``report``."""
+
+
+class _Relay(QObject):
+    progress = Signal(int, int, int, str)
+    done = Signal(int, object)
+    failed = Signal(int, object)
+
+
+class _Job(QRunnable):
+    def __init__(self, relay: _Relay, generation: int, fn: Callable[[Report], Any],
+                 cancel: threading.Event) -> None:
+        super().__init__()
+        self.relay, self.generation, self.fn, self.cancel = relay, generation, fn, cancel
+        self.setAutoDelete(True)
+
+    def _report(self, done: int, total: int, text: str) -> None:
+        if self.cancel.is_set():
+            raise Cancelled
+        self._emit(self.relay.progress, self.generation, done, total, text)
+
+    def run(self) -> None:
+        try:
+            value = self.fn(self._report)
+        except BaseException as exc:
+            self._emit(self.relay.failed, self.generation, exc)
+        else:
+            self._emit(self.relay.done, self.generation, value)
+
+    @staticmethod
+    def _emit(signal: Any, *args: Any) -> None:
+        try:
+            signal.emit(*args)
+        except RuntimeError:  # the owner was deleted meanwhile: nobody wants the result
+            pass
+
+
+class BackgroundRunner(QObject):
+    """One background job at a time for its owner (see the module docstring)."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        # the pool first: as a child it is destroyed (waiting for its job) before the relay
+        self.pool = QThreadPool(self)
+        self.pool.setMaxThreadCount(1)
+        self._relay = _Relay(self)
+        self._relay.progress.connect(self._on_progress)
+        self._relay.done.connect(self._on_done)
+        self._relay.failed.connect(self._on_failed)
+        self.generation = 0
+        self._running: int | None = None
+        self._cancel = threading.Event()
+        self._pending: tuple | None = None
+        self._callbacks: dict[str, Callable[..., None] | None] = {}
+
+    @property
+    def busy(self) -> bool:
+        """Whether a job is running or waiting."""
+        return self._running is not None or self._pending is not None
+
+    def start(self, fn: Callable[[Report], Any], done: Callable[[Any], None], *,
+              failed: Callable[[BaseException], None] | None = None,
+              progress: Callable[[int, int, str], None] | None = None) -> int:
+        """Run ``fn(report)`` off the GUI thread; supersedes any earlier job.  Returns the generation."""
+        self.generation += 1
+        self._cancel.set()  # an earlier job stops at its next step
+        self._callbacks = {"done": done, "failed": failed, "progress": progress}
+        self._pending = (self.generation, fn)
+        if self._running is None:
+            self._launch()
+        return self.generation
+
+    def cancel(self) -> None:
+        """Drop the current job's result (it stops at its next step) and any waiting request."""
+        self.generation += 1
+        self._cancel.set()
+        self._pending = None
+
+    def wait(self, msecs: int = -1) -> bool:
+        """Block until no job runs (tests, closing); ``True`` when done in time."""
+        return self.pool.waitForDone(msecs)
+
+    def _launch(self) -> None:
+        assert self._pending is not None
+        generation, fn = self._pending
+        self._pending = None
+        self._cancel = threading.Event()
+        self._running = generation
+        self.pool.start(_Job(self._relay, generation, fn, self._cancel))
+
+    def _finished(self) -> None:
+        self._running = None
+        if self._pending is not None:
+            self._launch()
+
+    def _on_progress(self, generation: int, done: int, total: int, text: str) -> None:
+        cb = self._callbacks.get("progress")
+        if generation == self.generation and cb is not None:
+            cb(done, total, text)
+
+    def _on_done(self, generation: int, value: object) -> None:
+        self._finished()
+        cb = self._callbacks.get("done")
+        if generation == self.generation and cb is not None:
+            cb(value)
+
+    def _on_failed(self, generation: int, exc: object) -> None:
+        self._finished()
+        cb = self._callbacks.get("failed")
+        if generation == self.generation and cb is not None and not isinstance(exc, Cancelled):
+            assert isinstance(exc, BaseException)
+            cb(exc)

@@ -1,0 +1,167 @@
+"""The new-project wizard: files and roles, column mapping, preview with problems, create, cancel."""
+
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QPushButton, QWizard
+
+import hieradjudicate.gui.wizard as wizard_mod
+from hieradjudicate.app.demo import DEMO_SETS, demo_inputs
+from hieradjudicate.app.session import Session
+from hieradjudicate.gui.wizard import NewProjectWizard
+
+
+@pytest.fixture
+def demo(private_dirs: Path) -> Path:
+    return demo_inputs()
+
+
+def _wizard(qtbot) -> NewProjectWizard:
+    wiz = NewProjectWizard()
+    qtbot.addWidget(wiz)
+    wiz.show()
+    qtbot.waitExposed(wiz)
+    return wiz
+
+
+def _fill(qtbot, wiz: NewProjectWizard, demo: Path, annotations: list[tuple[str, str, str]]) -> None:
+    wiz.inventory.add_paths([str(demo / "inventory.txt")])
+    wiz.next()
+    wiz.annotation.add_paths([str(demo / f) if "/" not in f else f for f, _, _ in annotations])
+    for row, (_, name, role) in enumerate(annotations):
+        wiz.annotation.set_role(row, role)
+        wiz.annotation.set_name(row, name)
+    table = wiz.annotation.table
+    qtbot.waitUntil(lambda: all(table.item(r, 1).text() != "reading…" for r in range(table.rowCount())))
+    wiz.next()
+    wiz.contexts.add_paths([str(demo / "contexts.tsv")])
+    wiz.next()
+    assert wiz.currentPage() is wiz.mapping
+    wiz.next()
+    assert wiz.currentPage() is wiz.preview
+    qtbot.waitUntil(lambda: wiz.preview.report is not None, timeout=10000)
+
+
+def test_demo_files_preview_and_create(qtbot, demo: Path, private_dirs: Path) -> None:
+    wiz = _wizard(qtbot)
+    _fill(qtbot, wiz, demo, list(DEMO_SETS))
+    table = wiz.annotation.table
+    assert [table.item(r, 1).text() for r in range(table.rowCount())] == ["senseval"] * 5
+    assert table.cellWidget(3, 3).currentText() == "system"
+    report = wiz.preview.report
+    assert report["errors"] == []
+    tree = wiz.preview.files
+    rows = [[tree.topLevelItem(r).text(c) for c in range(4)] for r in range(tree.topLevelItemCount())]
+    assert [r[2] for r in rows] == ["outline"] + ["senseval"] * 5 + ["table"]
+    assert [r[3] for r in rows[1:6]] == [name for _, name, _ in DEMO_SETS]
+    assert "Ready to create" in wiz.preview.summary.text()
+    # HIERADJ_SHOT_DIR=/tmp keeps a picture of the preview page for a person to look at
+    shots = Path(os.environ.get("HIERADJ_SHOT_DIR", private_dirs))
+    wiz.resize(900, 640)
+    assert wiz.grab().save(str(shots / "wizard_preview.png"))
+
+    out = private_dirs / "made.hadj"
+    wiz.preview.output.setText(str(out))
+    assert wiz.preview.isComplete()
+    wiz.button(QWizard.WizardButton.FinishButton).click()
+    qtbot.waitUntil(lambda: wiz.created_path is not None, timeout=10000)
+    assert wiz.result() == QWizard.DialogCode.Accepted
+    with Session.open(out) as session:
+        got = {s.name: s.role for s in session.corpus.sets}
+        assert got == {name: role for _, name, role in DEMO_SETS}
+        assert session.corpus.contexts and session.corpus.n > 50
+
+
+def test_bad_file_shows_its_problem_line(qtbot, demo: Path, private_dirs: Path) -> None:
+    bad = private_dirs / "bad.key"
+    lines = (demo / "annotator_ann.key").read_text(encoding="utf-8").splitlines()
+    lines.insert(4, "bank.n")  # a line without instance and tag: line 5
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    wiz = _wizard(qtbot)
+    _fill(qtbot, wiz, demo, [(str(bad), "bad", "annotator"), ("annotator_ben.key", "ben", "annotator")])
+    problems = [wiz.preview.problems.item(k).text() for k in range(wiz.preview.problems.count())]
+    assert any("bad.key:5:" in p for p in problems), problems
+    assert wiz.preview.files.topLevelItem(1).text(4) != ""  # the file's row counts its problems
+
+
+def test_wide_table_lists_its_sets_and_takes_a_column_mapping(qtbot, demo: Path, private_dirs: Path) -> None:
+    table = private_dirs / "wide.tsv"
+    rows = ["word\tinst\tx1\tx2"]
+    for line in (demo / "annotator_ann.key").read_text(encoding="utf-8").splitlines()[:30]:
+        lex, inst, tag = line.split()[:3]
+        rows.append(f"{lex}\t{inst}\t{tag}\t{tag}")
+    table.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    wiz = _wizard(qtbot)
+    wiz.inventory.add_paths([str(demo / "inventory.txt")])
+    wiz.next()
+    wiz.annotation.add_paths([str(table)])
+    fmt = wiz.annotation.table.item(0, 1)
+    qtbot.waitUntil(lambda: fmt.text() != "reading…")
+    assert "map its columns" in fmt.text()  # "word" and "inst" are not names the reader knows
+    wiz.next()
+    wiz.next()
+    wiz.mapping.set_mapping(str(table), "lexelt", "word")
+    wiz.mapping.set_mapping(str(table), "instance", "inst")
+    assert wiz.inputs()[1][0].columns == {"lexelt": "word", "instance": "inst"}
+    wiz.next()
+    qtbot.waitUntil(lambda: wiz.preview.report is not None, timeout=10000)
+    assert wiz.preview.report["errors"] == []
+    assert wiz.preview.files.topLevelItem(1).text(3) == "x1, x2"
+
+
+def test_cancel_discards_the_project(qtbot, demo: Path, private_dirs: Path, monkeypatch) -> None:
+    gate = threading.Event()
+    real = wizard_mod.create_job
+
+    def slow(path, inputs, *, overwrite):
+        job = real(path, inputs, overwrite=overwrite)
+
+        def run(report):
+            report(0, 9, "waiting")
+            gate.wait(10)
+            return job(report)
+        return run
+
+    monkeypatch.setattr(wizard_mod, "create_job", slow)
+    wiz = _wizard(qtbot)
+    _fill(qtbot, wiz, demo, list(DEMO_SETS))
+    out = private_dirs / "cancelled.hadj"
+    wiz.preview.output.setText(str(out))
+    wiz.button(QWizard.WizardButton.FinishButton).click()
+    dlg = wiz.progress
+    assert dlg is not None and wiz.runner.busy
+    dlg.findChild(QPushButton).click()  # the dialog's Cancel button
+    gate.set()
+    assert wiz.runner.wait(10000)
+    qtbot.wait(50)  # let the discarded result arrive (and be dropped)
+    assert wiz.created_path is None and not out.exists()
+    assert not list(private_dirs.glob(".cancelled.hadj*"))
+    assert "Cancelled" in wiz.preview.status.text() and wiz.isVisible()
+
+
+def test_file_new_and_start_page_open_the_wizard(qtbot, private_dirs: Path) -> None:
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from hieradjudicate.gui.main_window import MainWindow
+
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show()
+    seen: list[str] = []
+
+    def close_it() -> None:
+        w = QApplication.activeModalWidget()
+        seen.append(type(w).__name__)
+        w.reject()
+
+    QTimer.singleShot(100, close_it)
+    win.actions["new"].trigger()
+    QTimer.singleShot(100, close_it)
+    win.start.new_requested.emit()
+    assert seen == ["NewProjectWizard", "NewProjectWizard"] and win.session is None
+    win.close()
