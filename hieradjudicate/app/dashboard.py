@@ -37,6 +37,7 @@ from hieradjudicate.app.dashboard_agree import (
 )
 from hieradjudicate.app.dashboard_gold import STATUS_NAMES, UNRESOLVED, DecisionTracker
 from hieradjudicate.app.dashboard_scores import (
+    NearestGold,
     TreeCredit,
     comparison,
     gold_agreement,
@@ -168,6 +169,7 @@ class Dashboard:
         self._groups: dict[int | None, Any] = {}
         self._credit: TreeCredit | None = None
         self._leaf_dist: np.ndarray | None = None
+        self._nearest: NearestGold | None = None
         sets = corpus.sets
         self.sets = [k for k, s in enumerate(sets) if s.role != "gold"]
         ann = [k for k, s in enumerate(sets) if s.role == "annotator"]
@@ -260,11 +262,14 @@ class Dashboard:
         scores: list[ScoreRow] = []
         cmp = None
         if g is not None and g.n:
-            gold_rows = gold_agreement(c, self.sets, g)
+            gold_rows, leaf_scores = gold_agreement(c, self.sets, g)
             t["gold_agreement"] = _ms(t0)
             t0 = time.perf_counter()
             if self.systems:
-                scores, leaf_matrix = system_scores(c, self.systems, g, self.credit, self.leaf_dist,
+                if self._nearest is None:
+                    self._nearest = NearestGold(c.n, c.inventory.K, self.leaf_dist)
+                dmin = self._nearest.rows(g, c.inst_lexelt)
+                scores, leaf_matrix = system_scores(c, self.systems, g, self.credit, dmin, leaf_scores,
                                                     n_resamples=opt.n_resamples if opt.intervals else 0,
                                                     seed=0)
                 cmp = comparison(c, self.systems, g, leaf_matrix, opt.threshold)

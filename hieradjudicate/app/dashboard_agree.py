@@ -141,11 +141,23 @@ def lexelt_bars(corpus: Corpus, group: list[int], long_form, measure: str, n_res
     formula = ALPHA_FORMULA if use_alpha else f"{FLEISS_FORMULA}; kappa = {KAPPA_FORMULA}"
     gname = MEASURE_NAMES["alpha" if use_alpha else "fleiss"]
 
-    def interval(sel: np.ndarray) -> tuple[float | None, float | None]:
+    one_lexelt = np.zeros(lex.size, np.int64)
+
+    def interval(sel: np.ndarray | None) -> tuple[float | None, float | None]:
         if n_resamples <= 0:
             return None, None
-        ci = boot(inst[sel], rater[sel], P[sel], lex, n_lexelts=X, n_resamples=n_resamples, seed=seed)
+        if sel is None:
+            ci = boot(inst, rater, P, lex, n_lexelts=X, n_resamples=n_resamples, seed=seed)
+        else:  # one lexelt: the same draws as stratified resampling with the other strata empty
+            ci = boot(inst[sel], rater[sel], P[sel], one_lexelt, n_lexelts=1, n_resamples=n_resamples, seed=seed)
         return ci.low, ci.high
+
+    # per-lexelt Cohen kappa of every pair, from the per-lexelt sufficient statistics at once
+    ln = pm.lexelt_n.astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        obs_x = pm.lexelt_sum_a / np.maximum(ln, 1.0)
+        pe_x = pm.lexelt_pe_cohen
+        k_x = np.where((ln > 0) & (1.0 - pe_x > 1e-12), (obs_x - pe_x) / (1.0 - pe_x), np.nan)
 
     pairs = [(a, b) for a in range(len(group)) for b in range(a + 1, len(group))]
     bars = []
@@ -155,8 +167,7 @@ def lexelt_bars(corpus: Corpus, group: list[int], long_form, measure: str, n_res
             continue
         est = al if use_alpha else f.kappa
         lo, hi = interval(row_lex == x)
-        pair_k = [pm.pair(a, b).lexelt_cohen[x].kappa.value for a, b in pairs]
-        ok = [v for v in pair_k if v is not None]
+        ok = [float(k_x[x, a, b]) for a, b in pairs if not np.isnan(k_x[x, a, b])]
         name = corpus.inventory.lexelts[x]
         e = Explain(f"{gname} in {name}", f"Agreement of {', '.join(names)} on the instances of {name} "
                     "that at least two of them annotated (click: filter to this lexelt).", formula,
@@ -168,7 +179,7 @@ def lexelt_bars(corpus: Corpus, group: list[int], long_form, measure: str, n_res
                               f.kappa.value, c.kappa.value, al.value,
                               float(np.mean(ok)) if ok else None, e))
     est = alpha.alpha if use_alpha else multi.fleiss.kappa
-    lo, hi = interval(np.ones(inst.size, bool))
+    lo, hi = interval(None)
     f = multi.fleiss
     overall_e = Explain(f"{gname}, all lexelts", "The group's agreement over every selected instance.",
                         formula, None if use_alpha else f.observed, None if use_alpha else f.expected,

@@ -24,7 +24,7 @@ from hieradjudicate.core.comparison import compare_systems
 from hieradjudicate.core.inventory import Inventory
 from hieradjudicate.core.model import AnnotationSet, Corpus
 from hieradjudicate.core.score_bootstrap import bootstrap_scores
-from hieradjudicate.core.scoring import corpus_figures, score_leaf
+from hieradjudicate.core.scoring import LeafScore, corpus_figures, nearest_gold_distance, score_leaf
 
 POLICIES = ("leaf", "fine", "coarse", "mixed")
 POLICY_TEXT = {
@@ -118,17 +118,20 @@ def restrict_gold(gold: AnnotationSet, keep: np.ndarray | None) -> AnnotationSet
     return out
 
 
-def gold_agreement(corpus: Corpus, sets: list[int], gold: AnnotationSet) -> list[GoldAgreementRow]:
-    """Each set's leaf score and kappa against the gold adjudicated so far (5)."""
+def gold_agreement(corpus: Corpus, sets: list[int], gold: AnnotationSet
+                   ) -> tuple[list[GoldAgreementRow], dict[int, LeafScore]]:
+    """Each set's leaf score and kappa against the gold adjudicated so far (5); also the scores."""
     X = len(corpus.inventory.lexelts)
     region = gold.leaves > 0
     out = []
+    scores: dict[int, LeafScore] = {}
     for k in sets:
         s = corpus.sets[k]
         shared, ig, is_ = np.intersect1d(gold.rows, s.rows, assume_unique=True, return_indices=True)
         pa = pairwise_agreement(s.leaves[is_], gold.leaves[ig], corpus.inst_lexelt[shared], n_lexelts=X)
-        sc = score_leaf(s.leaves[is_], shared, region[ig], corpus.inst_lexelt, gold_rows=shared,
-                        lexelts=corpus.inventory.lexelts, attempted_weight=s.attempted[is_])
+        sc = score_leaf(s.leaves, s.rows, region, corpus.inst_lexelt, gold_rows=gold.rows,
+                        lexelts=corpus.inventory.lexelts, attempted_weight=s.attempted)
+        scores[k] = sc
         ov = sc.figures.overall
         kc = pa.cohen.kappa
         e = Explain(f"{s.name} against the adjudicated gold",
@@ -141,17 +144,30 @@ def gold_agreement(corpus: Corpus, sets: list[int], gold: AnnotationSet) -> list
                     value=kc.value, reason=kc.reason)
         out.append(GoldAgreementRow(s.name, s.role, int(shared.size), ov.precision, ov.recall, kc.value,
                                     pa.scott.kappa.value, pa.cohen.observed, pa.cohen.expected, kc.reason, e))
-    return out
+    return out, scores
+
+
+def leaf_cost(s: AnnotationSet, gold: AnnotationSet, dmin: np.ndarray) -> float | None:
+    """Distance-weighted cost ``(1/N) sum_i sum_l p_i(l) d(gold_i, l)`` over the answered gold instances,
+    with ``dmin`` the distance of every leaf to the nearest gold leaf per gold row (as in ``score_leaf``)."""
+    shared, ig, is_ = np.intersect1d(gold.rows, s.rows, assume_unique=True, return_indices=True)
+    if not shared.size:
+        return None
+    d = dmin[ig]
+    return float(np.einsum("ij,ij->i", s.leaves[is_], np.where(np.isinf(d), 0.0, d)).mean())
 
 
 def system_scores(corpus: Corpus, systems: list[int], gold: AnnotationSet, credit: TreeCredit,
-                  leaf_dist: np.ndarray, *, n_resamples: int, seed: int = 0,
+                  dmin: np.ndarray | None, leaf_scores: dict[int, LeafScore], *, n_resamples: int, seed: int = 0,
                   policies: tuple[str, ...] = POLICIES) -> tuple[list[ScoreRow], np.ndarray]:
-    """Scores of every system under each policy; also the (systems, gold rows) leaf score matrix."""
+    """Scores of every system under each policy; also the (systems, gold rows) leaf score matrix.
+
+    ``leaf_scores`` are the leaf-policy results of :func:`gold_agreement` (not computed twice);
+    ``dmin`` (gold rows x K) the nearest-gold-leaf distances for the cost.
+    """
     rows: list[ScoreRow] = []
     lexelts = corpus.inventory.lexelts
     strata = corpus.inst_lexelt[gold.rows]
-    region = gold.leaves > 0
     leaf_matrix = np.full((len(systems), gold.n), np.nan)
     for j, k in enumerate(systems):
         s = corpus.sets[k]
@@ -159,10 +175,10 @@ def system_scores(corpus: Corpus, systems: list[int], gold: AnnotationSet, credi
             ce = cost = None
             zero = None
             if policy == "leaf":
-                r = score_leaf(s.leaves, s.rows, region, corpus.inst_lexelt, gold_rows=gold.rows,
-                               lexelts=lexelts, attempted_weight=s.attempted, leaf_dist=leaf_dist)
+                r = leaf_scores[k]
                 score, att, fig = r.instance_score, r.instance_attempted, r.figures.overall
-                ce, cost, zero = r.cross_entropy, r.cost, r.n_zero
+                ce, zero = r.cross_entropy, r.n_zero
+                cost = leaf_cost(s, gold, dmin) if dmin is not None else None
                 leaf_matrix[j] = score
             else:
                 score, att = policy_scores(credit, s, gold, policy)
@@ -204,5 +220,22 @@ def comparison(corpus: Corpus, systems: list[int], gold: AnnotationSet, leaf_mat
                                 hist, bars, gold.n, e)
 
 
-__all__ = ["POLICIES", "TreeCredit", "comparison", "gold_agreement", "policy_scores", "restrict_gold",
-           "system_scores"]
+class NearestGold:
+    """``d(gold_i, l)`` per instance, recomputed only for instances whose gold tags changed."""
+
+    def __init__(self, n: int, K: int, leaf_dist: np.ndarray) -> None:
+        self.leaf_dist = leaf_dist
+        self.d = np.zeros((n, max(K, 1)))
+        self.sig = np.zeros(n, np.int64)  # gold signature the row was computed for (0 = none)
+
+    def rows(self, gold: AnnotationSet, inst_lexelt: np.ndarray) -> np.ndarray:
+        stale = np.flatnonzero(self.sig[gold.rows] != gold.signature)
+        if stale.size:
+            inst = gold.rows[stale]
+            self.d[inst] = nearest_gold_distance(gold.leaves[stale] > 0, inst_lexelt[inst], self.leaf_dist)
+            self.sig[inst] = gold.signature[stale]
+        return self.d[gold.rows]
+
+
+__all__ = ["POLICIES", "NearestGold", "TreeCredit", "comparison", "gold_agreement", "leaf_cost", "policy_scores",
+           "restrict_gold", "system_scores"]
