@@ -57,11 +57,11 @@ def _tables(data: DashboardData) -> dict[str, Table]:
     lb = data.lexelts
     rows = []
     for b in [*lb.bars, lb.overall]:
-        rows.append([b.lexelt, b.n, b.value, b.low, b.high, b.observed, b.expected, b.fleiss, b.conger,
-                     b.alpha, b.mean_pair, b.reason])
-    rows.append(["(macro mean)", len([b for b in lb.bars if b.value is not None]), lb.macro,
+        rows.append([b.lexelt, b.n, lb.measure, b.value, b.low, b.high, b.observed, b.expected, b.fleiss,
+                     b.conger, b.alpha, b.mean_pair, b.reason])
+    rows.append(["(macro mean)", len([b for b in lb.bars if b.value is not None]), lb.measure, lb.macro,
                  None, None, None, None, None, None, None, None, None])
-    out["lexelts"] = (["lexelt", "n", lb.measure, "ci_low", "ci_high", "observed", "expected", "fleiss",
+    out["lexelts"] = (["lexelt", "n", "measure", "value", "ci_low", "ci_high", "observed", "expected", "fleiss",
                        "davies_fleiss", "alpha", "mean_pairwise_cohen", "undefined"], rows)
 
     d = data.depth
