@@ -369,6 +369,10 @@ def _lexelt_pair_stats(
     nx, mx, kx = s1 - s0, len(raters_x), Px.shape[1]
     seg_m = lay.seg_m[s0:s1]
     c = int(seg_m.max())
+    if c == mx and r1 - r0 == nx * mx:
+        rl = rloc.reshape(nx, mx)
+        if (rl == rl[0]).all():  # complete: every instance has every rater, in the same order
+            return (raters_x, *_pair_stats_complete(Px.reshape(nx, mx * kx), rl[0], nx, mx, kx))
     nnz = int(np.count_nonzero(Px))
     sparse_cost = nx * c * c * 2 + c * nnz
     dense_cost = _DENSE_FLOP_COST * (2.0 * nx * mx * mx * kx + nx * mx * mx)
@@ -383,6 +387,21 @@ def _lexelt_pair_stats(
     S = (A.T @ Y.reshape(nx, kx * mx)).reshape(mx, kx, mx).transpose(1, 0, 2)  # S[l, a, b]
     Z = Y.reshape(nx * kx, mx)
     return raters_x, n_ab, Z.T @ Z, S
+
+
+def _pair_stats_complete(
+    Yt: np.ndarray, pos_rater: np.ndarray, nx: int, mx: int, kx: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``n_ab``, ``sum_a`` and ``S`` when every instance carries every rater (``Yt[i, j*K + l]``, rater ``pos_rater[j]``)."""
+    G = (Yt.T @ Yt).reshape(mx, kx, mx, kx)
+    sum_pos = np.einsum("akbk->ab", G)
+    tot = (np.ones(nx) @ Yt).reshape(mx, kx)  # tot[j, l] = sum_i p_j,i(l)
+    inv = np.empty(mx, dtype=np.int64)
+    inv[pos_rater] = np.arange(mx)
+    sum_a = sum_pos[np.ix_(inv, inv)]
+    T = tot[inv]  # by local rater
+    S = np.ascontiguousarray(np.broadcast_to(T.T[:, None, :], (kx, mx, mx)))  # S[l, a, b] = T[b, l]
+    return np.full((mx, mx), float(nx)), sum_a, S
 
 
 def _pair_stats_sparse(
@@ -453,17 +472,24 @@ def pairwise_matrix(
     """
     lay = layout if layout is not None else make_layout(inst, rater, P, inst_lexelt, n_lexelts=n_lexelts)
     m = int(n_raters if n_raters is not None else (lay.rater.max() + 1 if lay.R else 0))
-    X = lay.n_lexelts
+    return _pairwise_assemble(_iter_pair_stats(lay, m), m, lay.n_lexelts, per_lexelt)
+
+
+def _iter_pair_stats(lay: Layout, m: int):  # type: ignore[no-untyped-def]
+    present = np.zeros(m + 1, dtype=bool)
+    for x in range(lay.n_lexelts):
+        r0, r1 = int(lay.lex_rows[x]), int(lay.lex_rows[x + 1])
+        if r1 - r0:
+            yield (x, *_lexelt_pair_stats(lay, x, r0, r1, present))
+
+
+def _pairwise_assemble(stats, m: int, X: int, per_lexelt: bool) -> PairwiseMatrix:  # type: ignore[no-untyped-def]
+    """The :class:`PairwiseMatrix` from per-lexelt ``(x, raters_x, n_ab, sum_a, S[l, a, b])``."""
     N = np.zeros((m, m))
     SA, WS, WC = np.zeros((m, m)), np.zeros((m, m)), np.zeros((m, m))
     MS, MC, CS, CC = np.zeros((m, m)), np.zeros((m, m)), np.zeros((m, m)), np.zeros((m, m))
     keep = (np.zeros((X, m, m)), np.zeros((X, m, m)), np.zeros((X, m, m)), np.zeros((X, m, m))) if per_lexelt else None
-    present = np.zeros(m + 1, dtype=bool)
-    for x in range(X):
-        r0, r1 = int(lay.lex_rows[x]), int(lay.lex_rows[x + 1])
-        if r1 - r0 == 0:
-            continue
-        raters_x, n_ab, sum_a, S = _lexelt_pair_stats(lay, x, r0, r1, present)
+    for x, raters_x, n_ab, sum_a, S in stats:
         # S[l, a, b]: Pr_x(E) Cohen = S_ab . S_ba / n^2, Scott = |S_ab + S_ba|^2 / (4 n^2)
         cross = S[0] * S[0].T
         sq = S[0] * S[0]
@@ -586,6 +612,15 @@ def multi_rater_agreement(
     n_x = np.diff(lay.lex_segs).astype(np.float64)
     sums = lay.lexelt_sums(np.column_stack([p_i, e_i, m_i, s]))
     sa_x, se_x, nrow, tot = sums[:, 0], sums[:, 1], sums[:, 2], sums[:, 3:]
+    return _multi_assemble(n_x, sa_x, se_x, nrow, tot)
+
+
+def _multi_assemble(
+    n_x: np.ndarray, sa_x: np.ndarray, se_x: np.ndarray, nrow: np.ndarray, tot: np.ndarray
+) -> MultiRaterAgreement:
+    """Fleiss and Conger from per-lexelt sums: pairable instances ``n_x``, ``sum P_i``, ``sum E_i``,
+    annotations ``sum m_i`` and leaf totals ``sum s_i``."""
+    X = len(n_x)
     pbar = tot / np.maximum(nrow, 1.0)[:, None]
     pe_f = np.einsum("xk,xk->x", pbar, pbar)
     den = np.maximum(n_x, 1.0)
@@ -595,6 +630,9 @@ def multi_rater_agreement(
         lex_f.append(chance_corrected(sa_x[x] / den[x] if nx else None, float(pe_f[x]), nx))
         lex_c.append(chance_corrected(sa_x[x] / den[x] if nx else None, float(se_x[x] / den[x]), nx))
     n = int(n_x.sum())
+    if n == 0:
+        empty = chance_corrected(None, None, 0)
+        return MultiRaterAgreement(empty, empty, (empty,) * X, (empty,) * X, macro_mean([]), macro_mean([]))
     obs = float(sa_x.sum()) / n
     fleiss = chance_corrected(obs, float(n_x @ pe_f) / n, n)
     conger = chance_corrected(obs, float(se_x.sum()) / n, n)

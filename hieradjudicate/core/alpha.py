@@ -239,9 +239,6 @@ def krippendorff_alpha(
     st = alpha_stats(lay, distance)
     sums = lay.lexelt_sums(np.column_stack([st.do_i, st.s_i])) if lay.R else np.zeros((X, 1 + K))
     do_x, n_c = sums[:, 0], sums[:, 1:]
-    d_o, d_e, do_lex, de_lex = alpha_from_sums(do_x, n_c, st.dist, lexelt_chance=lexelt_chance)
-    n_x = n_c.sum(axis=1)
-    lex = tuple(_alpha(float(do_lex[x]), float(de_lex[x]), float(n_x[x])) for x in range(X))
     coinc = np.zeros((X, K, K))
     w_seg = 1.0 / (lay.seg_m - 1.0)
     w_row = w_seg[lay.row_seg]
@@ -251,6 +248,17 @@ def krippendorff_alpha(
         s = st.s_i[a:b]
         Px = lay.P[r0:r1]
         coinc[x] = (s * w_seg[a:b, None]).T @ s - (Px * w_row[r0:r1, None]).T @ Px
+    return _alpha_assemble(do_x, n_c, st.dist, lexelt_chance, coinc)
+
+
+def _alpha_assemble(
+    do_x: np.ndarray, n_c: np.ndarray, dist: np.ndarray, lexelt_chance: str, coinc: np.ndarray
+) -> AlphaResult:
+    """:class:`AlphaResult` from the per-lexelt ``sum_i do_i``, marginals ``n_c`` and coincidences."""
+    X = len(do_x)
+    d_o, d_e, do_lex, de_lex = alpha_from_sums(do_x, n_c, dist, lexelt_chance=lexelt_chance)
+    n_x = n_c.sum(axis=1)
+    lex = tuple(_alpha(float(do_lex[x]), float(de_lex[x]), float(n_x[x])) for x in range(X))
     n = float(n_x.sum())
     return AlphaResult(
         _alpha(float(d_o), float(d_e), n), float(d_o) if n else None, float(d_e) if n else None,
