@@ -56,10 +56,10 @@ def _tables(data: DashboardData) -> dict[str, Table]:
 
     lb = data.lexelts
     rows = []
-    for b in [*lb.bars, lb.overall]:
-        rows.append([b.lexelt, b.n, lb.measure, b.value, b.low, b.high, b.observed, b.expected, b.fleiss,
-                     b.conger, b.alpha, b.mean_pair, b.reason])
-    rows.append(["(macro mean)", len([b for b in lb.bars if b.value is not None]), lb.measure, lb.macro,
+    for bar in [*lb.bars, lb.overall]:
+        rows.append([bar.lexelt, bar.n, lb.measure, bar.value, bar.low, bar.high, bar.observed, bar.expected,
+                     bar.fleiss, bar.conger, bar.alpha, bar.mean_pair, bar.reason])
+    rows.append(["(macro mean)", len([x for x in lb.bars if x.value is not None]), lb.measure, lb.macro,
                  None, None, None, None, None, None, None, None, None])
     out["lexelts"] = (["lexelt", "n", "measure", "value", "ci_low", "ci_high", "observed", "expected", "fleiss",
                        "davies_fleiss", "alpha", "mean_pairwise_cohen", "undefined"], rows)
@@ -67,8 +67,8 @@ def _tables(data: DashboardData) -> dict[str, Table]:
     d = data.depth
     rows = []
     for j, level in enumerate(d.levels):
-        for p, (a, b) in enumerate(d.pairs):
-            rows.append([level, f"{a}-{b}", d.measure, fnum(d.pair_values[p, j]), int(d.pair_n[p, j])])
+        for p, (sa, sb) in enumerate(d.pairs):
+            rows.append([level, f"{sa}-{sb}", d.measure, fnum(d.pair_values[p, j]), int(d.pair_n[p, j])])
         rows.append([level, "group", d.group_name, d.group_values[j], d.group_n[j]])
     out["depth"] = (["level", "series", "measure", "value", "n"], rows)
 

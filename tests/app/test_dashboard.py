@@ -250,7 +250,7 @@ def test_senseval_policies_on_the_scorer2_rules(corpus):
     inv = corpus.inventory
     credit = TreeCredit(inv)
     x = inv.lexelts.index("bank.n")
-    n1, n11, n12 = inv.lookup(x, "1"), inv.lookup(x, "1.1"), inv.lookup(x, "1.2")
+    n1, n11 = inv.lookup(x, "1"), inv.lookup(x, "1.1")
     assert credit.is_ancestor_or_self(np.array([n1]), np.array([n11]))[0]
     assert not credit.is_ancestor_or_self(np.array([n11]), np.array([n1]))[0]
     assert credit.cum[n11] / credit.cum[n1] == pytest.approx(0.5)
