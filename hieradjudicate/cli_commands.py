@@ -25,6 +25,9 @@ def register(sub, add_inputs) -> None:
         cli_project = None
     if cli_project is not None:
         cli_project.register(sub, add_inputs)
+    from hieradjudicate import cli_report
+
+    cli_report.register(sub, add_inputs)
 
 
 def specs(args: argparse.Namespace, attr: str = "annotations", role: str = "annotator"):

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from hieradjudicate import __version__
-from hieradjudicate.app.palette import CATEGORY_COLORS, GOLD_COLOR, category_color, set_color
+from hieradjudicate.core.palette import CATEGORY_COLORS, GOLD_COLOR, category_color, set_color
 from hieradjudicate.io.csvsafe import safe_csv_cell
 from hieradjudicate.io.report_svg import bar_chart_svg, esc, heatmap_svg, line_plot_svg
 
@@ -225,7 +225,7 @@ def _confusion(data: Any, cf: Any) -> str:
         tips.append(row)
     rl = [f"{cf.a}: {lab}" for lab in cf.labels]
     cl = [f"{cf.b}: {lab}" for lab in cf.labels]
-    from hieradjudicate.app.palette import scale_color
+    from hieradjudicate.core.palette import scale_color
 
     colors = [[scale_color(v, 0.0, 1.0) if v > 0 else None for v in row] for row in vals]
     svg = heatmap_svg(rl, cl, vals, text, tips, lo=0.0, hi=1.0, label=f"confusion {cf.lexelt}",
