@@ -170,13 +170,18 @@ def cmd_status(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_tags(session: Any, lexelt: str, instance: str, tags: list[str], where: str) -> None:
+def _check_tags(session: Any, lexelt: str, instance: str, tags: list[str],
+                where: str) -> tuple[str, ...]:
+    """The tags as inventory sense ids (an alias becomes its sense id); errors name ``where``."""
     corpus = session.corpus
     if corpus.instance_index(lexelt, instance) < 0:
         raise HieradjError(f"{where}: no instance {lexelt} {instance} in the project")
-    unknown = [t for t in tags if corpus.inventory.lookup(lexelt, t) < 0]
+    inv = corpus.inventory
+    nodes = [inv.lookup(lexelt, t) for t in tags]
+    unknown = [t for t, n in zip(tags, nodes, strict=True) if n < 0]
     if unknown:
         raise HieradjError(f"{where}: {', '.join(unknown)} is not a sense of {lexelt}")
+    return tuple(dict.fromkeys(inv.node_id[n] for n in nodes))
 
 
 def _saved_line(row: Any) -> str:
@@ -195,8 +200,8 @@ def cmd_decide(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     with _open(args.project, write=True) as s:
-        _check_tags(s, args.lexelt, args.instance, args.tags, args.project)
-        d = Decision(args.lexelt, args.instance, tuple(args.tags), "manual",
+        tags = _check_tags(s, args.lexelt, args.instance, args.tags, args.project)
+        d = Decision(args.lexelt, args.instance, tags, "manual",
                      "flagged" if args.flag else "resolved", args.note)
         for row in s.execute(Decide([d])):
             print(_saved_line(row))
@@ -222,7 +227,8 @@ def read_decisions_csv(path: str, session: Any) -> list[Any]:
         raise HieradjError(f"{path}:1: missing column(s) {', '.join(missing)} (need lexelt, "
                            "instance, tags; optional status, note, source)")
     col = {h: k for k, h in enumerate(header)}
-    out, seen = [], {}
+    out: list[Any] = []
+    seen: dict[tuple[str, str], int] = {}
     for values in reader:
         line = reader.line_num
         if not any(v.strip() for v in values):
@@ -236,13 +242,13 @@ def read_decisions_csv(path: str, session: Any) -> list[Any]:
         if status not in STATUSES:
             raise HieradjError(f"{where}: status must be one of {', '.join(STATUSES)}, "
                                f"not {status!r}")
-        _check_tags(session, f["lexelt"], f["instance"], tags, where)
+        canonical = _check_tags(session, f["lexelt"], f["instance"], tags, where)
         key = (f["lexelt"], f["instance"])
         if key in seen:
             raise HieradjError(f"{where}: {key[0]} {key[1]} is already decided on line {seen[key]}")
         seen[key] = line
         try:
-            out.append(Decision(key[0], key[1], tuple(tags), f.get("source") or "import", status,
+            out.append(Decision(key[0], key[1], canonical, f.get("source") or "import", status,
                                 f.get("note", ""), basis={"file": os.path.abspath(path),
                                                           "line": line}))
         except ValueError as exc:
