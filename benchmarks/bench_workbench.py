@@ -120,18 +120,39 @@ def main() -> int:
             ws.search.setText("w17.n.0")
             ws.apply_filter()
 
+        def settle() -> None:
+            t = time.perf_counter()
+            while ws.live.updating and time.perf_counter() - t < 30:
+                app.processEvents()
+                time.sleep(0.0005)
+
+        settle()
+        fig_decide, fig_filter = [], []
+        for _ in range(30):
+            win.take_set(1)
+            settle()
+            fig_decide.append(ws.live.last_latency_ms)
+        for k in (2, 1, 0, 3, 5, 0):
+            boxes.setCurrentIndex(k)
+            app.processEvents()
+            settle()
+            fig_filter.append(ws.live.last_latency_ms)
         text = timed(text_filter, 1)
         text2 = timed(lambda: (ws.search.setText("w3.n.00"), ws.apply_filter()), 1)
         sort = timed(lambda: ws.model.sort(ws.model.keys.index("agreement")), 1)
         print(f"time to interactive on open:              {t_open:.2f} s (target < 2 s)")
         print(f"next unresolved (table+detail+chart+tree): median {statistics.median(nav):.1f} ms, "
               f"max {max(nav):.1f} ms (target < 50 ms)")
-        print(f"take an answer (saved, figures, move on): median {statistics.median(decide):.1f} ms, "
+        print(f"take an answer (saved, table, move on):   median {statistics.median(decide):.1f} ms, "
               f"max {max(decide):.1f} ms (live figures target < 100 ms)")
         print(f"filter change, table only:                median {statistics.median(table_only):.1f} ms, "
               f"max {max(table_only):.1f} ms (target < 200 ms)")
-        print(f"filter change incl. live kappa/alpha:     median {statistics.median(filt):.1f} ms, "
-              f"max {max(filt):.1f} ms")
+        print(f"filter change as the user waits for it:   median {statistics.median(filt):.1f} ms, "
+              f"max {max(filt):.1f} ms (figures follow in the background)")
+        print(f"live figures after a decision (worker):   median {statistics.median(fig_decide):.1f} ms, "
+              f"max {max(fig_decide):.1f} ms (target < 100 ms; the table never waits)")
+        print(f"live kappa/alpha after a filter (worker): median {statistics.median(fig_filter):.1f} ms, "
+              f"max {max(fig_filter):.1f} ms")
         print(f"free-text filter: first {text[0]:.1f} ms (builds the haystack), then {text2[0]:.1f} ms")
         print(f"sort by leaf agreement:                   {sort[0]:.1f} ms")
         win.close()

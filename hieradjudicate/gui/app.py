@@ -49,7 +49,14 @@ def run(target: str | None, *, screenshot: str | None = None, fresh_demo: bool =
         win.show()
         ok = {"rc": 0}
 
+        waited = {"ms": 0}
+
         def shoot() -> None:
+            live = win.ws.live if win.ws is not None else None
+            if live is not None and live.updating and waited["ms"] < 10_000:
+                waited["ms"] += 50  # the figures are computed in the background: picture them
+                QTimer.singleShot(50, shoot)
+                return
             app.processEvents()
             img = win.grab()
             if not img.save(screenshot, "PNG"):

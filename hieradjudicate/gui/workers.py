@@ -11,7 +11,10 @@ newer request waits (only the newest one) and starts when the pool is free:
 requests never pile up behind slow work.
 
 Results travel by queued signals of a relay object that lives in the GUI
-thread; callbacks therefore run in the GUI thread.
+thread; callbacks therefore run in the GUI thread.  The signals carry only
+integers: the values themselves wait in a locked mailbox (handing Python
+objects through queued cross-thread signals crashed PySide6 6.12 with a
+reference-count error under load).
 """
 
 from __future__ import annotations
@@ -30,9 +33,23 @@ class Cancelled(Exception):
 
 
 class _Relay(QObject):
-    progress = Signal(int, int, int, str)
-    done = Signal(int, object)
-    failed = Signal(int, object)
+    progress = Signal(int, int, int)  # generation, done, total (the text waits in the mailbox)
+    done = Signal(int)  # generation; the value or the exception waits in the mailbox
+    failed = Signal(int)
+
+    def __init__(self, parent: QObject) -> None:
+        super().__init__(parent)
+        self._lock = threading.Lock()
+        self._box: dict[tuple[str, int], Any] = {}
+
+    def post(self, signal: Any, kind: str, generation: int, value: Any, *extra: int) -> None:
+        with self._lock:
+            self._box[(kind, generation)] = value
+        signal.emit(generation, *extra)
+
+    def take(self, kind: str, generation: int) -> Any:
+        with self._lock:
+            return self._box.pop((kind, generation), None)
 
 
 class _Job(QRunnable):
@@ -45,20 +62,19 @@ class _Job(QRunnable):
     def _report(self, done: int, total: int, text: str) -> None:
         if self.cancel.is_set():
             raise Cancelled
-        self._emit(self.relay.progress, self.generation, done, total, text)
+        self._post("progress", text, done, total)
 
     def run(self) -> None:
         try:
             value = self.fn(self._report)
-        except BaseException as exc:
-            self._emit(self.relay.failed, self.generation, exc)
+        except BaseException as exc:  # noqa: BLE001 - handed to the GUI thread, shown in words there
+            self._post("failed", exc)
         else:
-            self._emit(self.relay.done, self.generation, value)
+            self._post("done", value)
 
-    @staticmethod
-    def _emit(signal: Any, *args: Any) -> None:
+    def _post(self, kind: str, value: Any, *extra: int) -> None:
         try:
-            signal.emit(*args)
+            self.relay.post(getattr(self.relay, kind), kind, self.generation, value, *extra)
         except RuntimeError:  # the owner was deleted meanwhile: nobody wants the result
             pass
 
@@ -121,18 +137,21 @@ class BackgroundRunner(QObject):
         if self._pending is not None:
             self._launch()
 
-    def _on_progress(self, generation: int, done: int, total: int, text: str) -> None:
+    def _on_progress(self, generation: int, done: int, total: int) -> None:
+        text = self._relay.take("progress", generation) or ""
         cb = self._callbacks.get("progress")
         if generation == self.generation and cb is not None:
             cb(done, total, text)
 
-    def _on_done(self, generation: int, value: object) -> None:
+    def _on_done(self, generation: int) -> None:
+        value = self._relay.take("done", generation)
         self._finished()
         cb = self._callbacks.get("done")
         if generation == self.generation and cb is not None:
             cb(value)
 
-    def _on_failed(self, generation: int, exc: object) -> None:
+    def _on_failed(self, generation: int) -> None:
+        exc = self._relay.take("failed", generation)
         self._finished()
         cb = self._callbacks.get("failed")
         if generation == self.generation and cb is not None and not isinstance(exc, Cancelled):

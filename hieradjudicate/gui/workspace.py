@@ -192,6 +192,7 @@ class Workspace(QWidget):
     def shutdown(self) -> None:
         """Stop background work before the project closes."""
         self._live_timer.stop()
+        self.live.shutdown()
 
     def decisions_saved(self, instances: list[int]) -> None:
         self.model.instances_changed(instances)

@@ -1,0 +1,56 @@
+"""The background runner: results in the GUI thread, stale ones dropped, cancellation stops the job."""
+
+from __future__ import annotations
+
+import threading
+
+from hieradjudicate.gui.workers import BackgroundRunner, Cancelled
+
+
+def test_newer_request_supersedes_and_stale_results_are_dropped(qtbot) -> None:
+    runner = BackgroundRunner()
+    gate = threading.Event()
+    got: list[str] = []
+    stopped: list[bool] = []
+
+    def slow(report):
+        gate.wait(5)
+        try:
+            report(1, 2, "after the gate")
+        except Cancelled:
+            stopped.append(True)
+            raise
+        return "old"
+
+    runner.start(slow, got.append)
+    runner.start(lambda report: "waiting 1", got.append)
+    runner.start(lambda report: "newest", got.append)  # replaces the waiting request
+    assert runner.busy
+    gate.set()
+    qtbot.waitUntil(lambda: not runner.busy, timeout=5000)
+    assert got == ["newest"] and stopped == [True]
+
+
+def test_cancel_drops_the_result_and_errors_reach_the_failed_callback(qtbot) -> None:
+    runner = BackgroundRunner()
+    gate = threading.Event()
+    got: list[object] = []
+    runner.start(lambda report: gate.wait(5) and "value", got.append)
+    runner.cancel()
+    gate.set()
+    assert runner.wait(5000)
+    qtbot.wait(20)
+    assert got == [] and not runner.busy
+    failures: list[BaseException] = []
+    runner.start(lambda report: 1 / 0, got.append, failed=failures.append)
+    qtbot.waitUntil(lambda: bool(failures), timeout=5000)
+    assert isinstance(failures[0], ZeroDivisionError) and got == []
+
+
+def test_none_survives_many_qt_calls() -> None:
+    """PySide6 6.12 on Python 3.11 drops a reference to None per void call (see gui/_pyside_compat)."""
+    from PySide6.QtWidgets import QLabel
+
+    label = QLabel()
+    for _ in range(200_000):
+        label.setText("x")  # would abort the interpreter without the workaround
