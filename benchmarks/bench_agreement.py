@@ -8,6 +8,12 @@
     per instance, K=12, one-hot: all figures incl. the full pairwise matrix
     (target < 1 s).
 
+Each figure is timed alone and, for (a) and (c), all three together through
+``core.dashboard.all_figures`` (one layout); (b) through
+``core.bootstrap.bootstrap_figures`` (one set of draws) and as five calls.
+Times are best of several runs (the machine is shared).  Run it in an older
+checkout (``PYTHONPATH=<checkout>``) for before/after figures.
+
 Run: ``python benchmarks/bench_agreement.py``
 """
 
@@ -21,10 +27,20 @@ import numpy as np
 
 from hieradjudicate.core.agreement import multi_rater_agreement, pairwise_matrix
 from hieradjudicate.core.alpha import krippendorff_alpha
-from hieradjudicate.core.bootstrap import bootstrap_alpha, bootstrap_figures, bootstrap_fleiss, bootstrap_pairwise
+
+try:
+    from hieradjudicate.core.dashboard import all_figures as dashboard_figures
+except ImportError:  # older checkouts (for before/after figures)
+    dashboard_figures = None
+from hieradjudicate.core.bootstrap import bootstrap_alpha, bootstrap_fleiss, bootstrap_pairwise
+
+try:
+    from hieradjudicate.core.bootstrap import bootstrap_figures
+except ImportError:  # older checkouts
+    bootstrap_figures = None
 
 
-def best_of(fn: Callable[[], Any], repeat: int = 3) -> float:
+def best_of(fn: Callable[[], Any], repeat: int = 5) -> float:
     times = []
     for _ in range(repeat):
         t = time.perf_counter()
@@ -68,6 +84,9 @@ def main() -> None:
     t_al = best_of(lambda: krippendorff_alpha(inst, rater, P, lex))
     print(f"    pairwise matrix {1e3 * t_pm:7.1f} ms | Fleiss+Conger {1e3 * t_mr:6.1f} ms | "
           f"alpha {1e3 * t_al:6.1f} ms | total {1e3 * (t_pm + t_mr + t_al):6.1f} ms (per-lexelt figures included)")
+    if dashboard_figures is not None:
+        t_all = best_of(lambda: dashboard_figures(inst, rater, P, lex), repeat=9)
+        print(f"    all three from one layout (core.dashboard.all_figures) {1e3 * t_all:6.1f} ms")
 
     pairs = [(P[rater == r], lex) for r in range(3)]
 
@@ -79,17 +98,22 @@ def main() -> None:
 
     t_b = best_of(boot, repeat=2)
     t_b1 = best_of(lambda: bootstrap_fleiss(inst, rater, P, lex), repeat=2)
-    t_ball = best_of(lambda: bootstrap_figures(inst, rater, P, lex), repeat=3)
-    print(f"(b) 1000 resamples: 3 pairwise (both kappas) + Fleiss + alpha: shared draws (bootstrap_figures) "
-          f"{t_ball:6.2f} s | five separate calls {t_b:6.2f} s (one figure, e.g. Fleiss: {t_b1:5.2f} s)")
+    if bootstrap_figures is not None:
+        t_ball = best_of(lambda: bootstrap_figures(inst, rater, P, lex), repeat=3)
+        print(f"(b) 1000 resamples, 3 pairwise (both kappas) + Fleiss + alpha: shared draws (bootstrap_figures) "
+              f"{t_ball:6.2f} s")
+    print(f"    five separate calls {t_b:6.2f} s (one figure, e.g. Fleiss: {t_b1:5.2f} s)")
 
     c = dataset_c()
     print(f"(c) MASC-like: {len(c[3]):,} instances, {len(c[0]):,} annotations, 229 raters, 45 lexelts, K=12")
-    t_cpm = best_of(lambda: pairwise_matrix(*c), repeat=2)
-    t_cmr = best_of(lambda: multi_rater_agreement(*c), repeat=2)
-    t_cal = best_of(lambda: krippendorff_alpha(*c), repeat=2)
+    t_cpm = best_of(lambda: pairwise_matrix(*c), repeat=3)
+    t_cmr = best_of(lambda: multi_rater_agreement(*c), repeat=3)
+    t_cal = best_of(lambda: krippendorff_alpha(*c), repeat=3)
     print(f"    pairwise matrix {1e3 * t_cpm:7.1f} ms | Fleiss+Conger {1e3 * t_cmr:6.1f} ms | "
           f"alpha {1e3 * t_cal:6.1f} ms | total {1e3 * (t_cpm + t_cmr + t_cal):6.1f} ms")
+    if dashboard_figures is not None:
+        t_call = best_of(lambda: dashboard_figures(*c), repeat=3)
+        print(f"    all three from one layout (core.dashboard.all_figures) {1e3 * t_call:6.1f} ms")
 
 
 if __name__ == "__main__":

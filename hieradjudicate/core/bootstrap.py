@@ -240,8 +240,9 @@ def bootstrap_fleiss(
     by lexelt; statistics per instance ``[P_i, s_i, m_i]``, from which
     each resample's ``Pr(A)``, ``pbar_x`` and ``Pr(E)`` follow exactly.
     """
-    lay = make_layout(inst, rater, P, inst_lexelt, n_lexelts=n_lexelts).pairable()
-    point = multi_rater_agreement(inst, rater, P, inst_lexelt, n_lexelts=n_lexelts)
+    full = make_layout(inst, rater, P, inst_lexelt, n_lexelts=n_lexelts)
+    lay = full.pairable()
+    point = multi_rater_agreement(inst, rater, P, inst_lexelt, layout=full)
     est = point.fleiss.kappa
     X, K = lay.n_lexelts, lay.P.shape[1]
     if lay.R == 0:
@@ -273,9 +274,10 @@ def bootstrap_alpha(
     """
     if isinstance(distance, str) and distance != "nominal":
         raise ValueError("bootstrap_alpha supports 'nominal' or a distance matrix")
+    full = make_layout(inst, rater, P, inst_lexelt, n_lexelts=n_lexelts)
     point = krippendorff_alpha(inst, rater, P, inst_lexelt, distance=distance,
-                               lexelt_chance=lexelt_chance, n_lexelts=n_lexelts)
-    lay = make_layout(inst, rater, P, inst_lexelt, n_lexelts=n_lexelts).pairable()
+                               lexelt_chance=lexelt_chance, layout=full, coincidences=False)
+    lay = full.pairable()
     if lay.R == 0:
         return _ci(point.alpha, np.zeros(n_resamples), np.zeros(n_resamples, bool), level, seed)
     st = alpha_stats(lay, distance)
@@ -337,9 +339,9 @@ def bootstrap_figures(
         point = pairwise_agreement(pa, pb, lex, n_lexelts=X)
         items.append((_pair_V(pa, pb), lex))
         pair_info.append((point, np.bincount(lex, minlength=X).astype(np.float64)))
-    f_point = multi_rater_agreement(inst, rater, P, inst_lexelt, n_lexelts=n_lexelts).fleiss.kappa
-    a_point = krippendorff_alpha(inst, rater, P, inst_lexelt, distance=distance,
-                                 lexelt_chance=lexelt_chance, n_lexelts=n_lexelts).alpha
+    f_point = multi_rater_agreement(inst, rater, P, inst_lexelt, layout=full).fleiss.kappa
+    a_point = krippendorff_alpha(inst, rater, P, inst_lexelt, distance=distance, lexelt_chance=lexelt_chance,
+                                 layout=full, coincidences=False).alpha
     st = None
     if lay.R:
         st = alpha_stats(lay, distance)

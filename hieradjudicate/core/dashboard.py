@@ -124,8 +124,9 @@ def _uniform_figures(lay: Layout, c: int, m: int, per_lexelt: bool, al: AlphaRes
         for x, raters_x, n_ab, sum_a, S in stats:
             d = np.diagonal(n_ab)
             marg = np.diagonal(S, axis1=1, axis2=2) / np.maximum(d, 1.0)  # (l, a)
-            G = marg.T @ marg
-            conger[x] = float((n_ab * G).sum() - (d * np.diagonal(G)).sum())
+            # sum_{a != b} n_ab P_a . P_b without a BLAS call (small products in a loop)
+            q = np.einsum("ab,lb->la", n_ab, marg)
+            conger[x] = float(np.einsum("la,la->", q, marg) - np.einsum("a,la,la->", d, marg, marg))
             yield x, raters_x, n_ab, sum_a, S
 
     pm = _pairwise_assemble(tap(_iter_pair_stats(lay, m)), m, X, per_lexelt)
