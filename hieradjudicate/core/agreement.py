@@ -377,7 +377,9 @@ def _lexelt_pair_stats(
     sparse_cost = nx * c * c * 2 + c * nnz
     dense_cost = _DENSE_FLOP_COST * (2.0 * nx * mx * mx * kx + nx * mx * mx)
     if sparse_cost < dense_cost:
-        return (raters_x, *_pair_stats_sparse(Px, rloc, iloc, lay.seg_start[s0:s1] - r0, seg_m, nx, mx, kx, c))
+        onehot = nnz == r1 - r0 and bool((Px.max(axis=1) == 1.0).all())
+        return (raters_x, *_pair_stats_sparse(Px, rloc, iloc, lay.seg_start[s0:s1] - r0, seg_m, nx, mx, kx, c,
+                                              onehot))
     # Y[i, l, r] (leaf-major per instance) so that Z = Y.reshape(n*K, m) needs no copy.
     Y = np.zeros((nx, kx, mx))
     Y[iloc, :, rloc] = Px
@@ -406,9 +408,13 @@ def _pair_stats_complete(
 
 def _pair_stats_sparse(
     Px: np.ndarray, rloc: np.ndarray, iloc: np.ndarray, starts: np.ndarray, seg_m: np.ndarray,
-    nx: int, mx: int, kx: int, c: int,
+    nx: int, mx: int, kx: int, c: int, onehot: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``n_ab``, ``sum_a`` and ``S`` of one lexelt from the ordered pairs of annotations per instance."""
+    """``n_ab``, ``sum_a`` and ``S`` of one lexelt from the ordered pairs of annotations per instance.
+
+    ``onehot``: every row of ``Px`` is a unit vector (exactly one leaf of mass 1), so the pair sums
+    are counts of keys and need no weights.
+    """
     m1 = mx + 1  # local rater mx = padding (absent)
     if int(seg_m.min()) == c:
         rl = rloc.reshape(nx, c)
@@ -421,6 +427,13 @@ def _pair_stats_sparse(
         Pp[iloc, pos] = Px
     key = (rl * m1)[:, :, None] + rl[:, None, :]
     n_ab = np.bincount(key.ravel(), minlength=m1 * m1).reshape(m1, m1)[:mx, :mx].astype(np.float64)
+    if onehot:  # one leaf per annotation: every sum is a count
+        lf = Pp.argmax(axis=2)
+        same = lf[:, :, None] == lf[:, None, :]
+        sum_a = np.bincount(key[same], minlength=m1 * m1).reshape(m1, m1)[:mx, :mx].astype(np.float64)
+        key2 = (lf[:, None, :] * m1 + rl[:, :, None]) * m1 + rl[:, None, :]  # [i, s, t] -> (l_t, r_s, r_t)
+        S = np.bincount(key2.ravel(), minlength=kx * m1 * m1).reshape(kx, m1, m1)[:, :mx, :mx]
+        return n_ab, sum_a, S.astype(np.float64)
     dots = np.matmul(Pp, Pp.transpose(0, 2, 1))
     sum_a = np.bincount(key.ravel(), weights=dots.ravel(), minlength=m1 * m1).reshape(m1, m1)[:mx, :mx]
     ii, tt, ll = np.nonzero(Pp)
