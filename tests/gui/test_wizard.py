@@ -85,6 +85,9 @@ def test_bad_file_shows_its_problem_line(qtbot, demo: Path, private_dirs: Path) 
     _fill(qtbot, wiz, demo, [(str(bad), "bad", "annotator"), ("annotator_ben.key", "ben", "annotator")])
     problems = [wiz.preview.problems.item(k).text() for k in range(wiz.preview.problems.count())]
     assert any("bad.key:5:" in p for p in problems), problems
+    assert not wiz.preview.isComplete() or not wiz.preview.report["errors"]
+    wiz.resize(900, 640)
+    assert wiz.grab().save(str(Path(os.environ.get("HIERADJ_SHOT_DIR", private_dirs)) / "wizard_bad.png"))
     assert wiz.preview.files.topLevelItem(1).text(4) != ""  # the file's row counts its problems
 
 

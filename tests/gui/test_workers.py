@@ -47,10 +47,19 @@ def test_cancel_drops_the_result_and_errors_reach_the_failed_callback(qtbot) -> 
     assert isinstance(failures[0], ZeroDivisionError) and got == []
 
 
-def test_none_survives_many_qt_calls() -> None:
-    """PySide6 6.12 on Python 3.11 drops a reference to None per void call (see gui/_pyside_compat)."""
+def test_none_and_bools_survive_many_qt_calls() -> None:
+    """PySide6 6.12 on Python 3.11 drops a reference to None per void call and to a bool per
+    Signal(bool) emission (see gui/_pyside_compat): without the workaround this aborts."""
+    from PySide6.QtCore import QObject, Signal
     from PySide6.QtWidgets import QLabel
 
-    label = QLabel()
-    for _ in range(200_000):
-        label.setText("x")  # would abort the interpreter without the workaround
+    class Flag(QObject):
+        changed = Signal(bool)
+
+    label, flag = QLabel(), Flag()
+    seen: list[bool] = []
+    flag.changed.connect(seen.append)
+    for k in range(200_000):
+        label.setText("x")
+        flag.changed.emit(k % 2 == 0)
+    assert len(seen) == 200_000 and seen[:2] == [True, False]
