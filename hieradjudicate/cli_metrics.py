@@ -65,25 +65,21 @@ def cmd_agree(args: argparse.Namespace) -> int:
 
 
 def _agree_ci(stats, sets, depth, n_resamples: int) -> dict:
-    from hieradjudicate.core.bootstrap import bootstrap_alpha, bootstrap_fleiss, bootstrap_pairwise
+    from hieradjudicate.core.bootstrap import DEFAULT_SEED, bootstrap_figures
 
     c = stats.corpus
-    X = len(c.inventory.lexelts)
     inst, rater, P = stats.long_form(sets, depth)
-    out = {"resamples": n_resamples, "level": 0.95, "method": "percentile bootstrap over instances, "
-           "stratified by lexelt, seed 0", "pairs": []}
-    for a in range(len(sets)):
-        for b in range(a + 1, len(sets)):
-            ia, ib = inst[rater == a], inst[rater == b]
-            shared, pa_i, pb_i = np.intersect1d(ia, ib, return_indices=True)
-            Pa, Pb = P[rater == a][pa_i], P[rater == b][pb_i]
-            s, k = bootstrap_pairwise(Pa, Pb, c.inst_lexelt[shared], n_lexelts=X, n_resamples=n_resamples)
-            out["pairs"].append({"a": c.sets[sets[a]].name, "b": c.sets[sets[b]].name,
-                                 "kappa_scott": [s.low, s.high], "kappa_cohen": [k.low, k.high]})
-    f = bootstrap_fleiss(inst, rater, P, c.inst_lexelt, n_lexelts=X, n_resamples=n_resamples)
-    al = bootstrap_alpha(inst, rater, P, c.inst_lexelt, n_lexelts=X, n_resamples=n_resamples)
-    out["fleiss"] = [f.low, f.high]
-    out["alpha"] = [al.low, al.high]
+    pairs = [(a, b) for a in range(len(sets)) for b in range(a + 1, len(sets))]
+    bf = bootstrap_figures(inst, rater, P, c.inst_lexelt, pairs=pairs, n_lexelts=len(c.inventory.lexelts),
+                           n_resamples=n_resamples)
+    out = {"resamples": n_resamples, "level": 0.95, "seed": DEFAULT_SEED,
+           "method": "percentile bootstrap over instances, stratified by lexelt", "pairs": []}
+    for a, b in pairs:
+        s, k = bf.pairs[(a, b)]
+        out["pairs"].append({"a": c.sets[sets[a]].name, "b": c.sets[sets[b]].name,
+                             "kappa_scott": [s.low, s.high], "kappa_cohen": [k.low, k.high]})
+    out["fleiss"] = [bf.fleiss.low, bf.fleiss.high]
+    out["alpha"] = [bf.alpha.low, bf.alpha.high]
     return out
 
 

@@ -162,3 +162,13 @@ def test_agree_downward_estimated_from_a_set():
     assert est["pairs"][0]["observed"] != uni["pairs"][0]["observed"]
     bad = run("agree", *demo_sets(), "--downward", "estimate:nobody")
     assert bad.returncode == 1 and "no annotation set named 'nobody'" in bad.stderr
+
+
+def test_agree_ci_brackets_the_estimates():
+    out = json.loads(run("agree", *demo_sets(), "--ci", "200", "--format", "json").stdout)
+    ci = out["ci"]
+    assert ci["resamples"] == 200
+    for p, c in zip(out["pairs"], ci["pairs"]):
+        assert c["kappa_cohen"][0] <= p["kappa_cohen"] <= c["kappa_cohen"][1]
+    assert ci["fleiss"][0] <= out["fleiss"]["kappa"] <= ci["fleiss"][1]
+    assert ci["alpha"][0] <= out["alpha"]["value"] <= ci["alpha"][1]

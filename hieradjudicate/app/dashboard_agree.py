@@ -21,6 +21,7 @@ from hieradjudicate.app.dashboard_types import (
 )
 from hieradjudicate.core.agreement import multi_rater_agreement, pairwise_matrix
 from hieradjudicate.core.alpha import krippendorff_alpha
+from hieradjudicate.core.dashboard import all_figures
 from hieradjudicate.core.bootstrap import DEFAULT_SEED, bootstrap_alpha, bootstrap_fleiss
 from hieradjudicate.core.granularity import IDENTICAL, instance_disagreement, rollup
 from hieradjudicate.core.model import Corpus
@@ -131,9 +132,8 @@ def lexelt_bars(corpus: Corpus, group: list[int], long_form, measure: str, n_res
     inst, rater, P = long_form
     X = len(corpus.inventory.lexelts)
     lex = corpus.inst_lexelt
-    multi = multi_rater_agreement(inst, rater, P, lex, n_lexelts=X)
-    alpha = krippendorff_alpha(inst, rater, P, lex, n_lexelts=X, coincidences=False)
-    pm = pairwise_matrix(inst, rater, P, lex, n_raters=len(group), n_lexelts=X, per_lexelt=True)
+    figs = all_figures(inst, rater, P, lex, n_raters=len(group), n_lexelts=X, per_lexelt=True, coincidences=False)
+    multi, alpha, pm = figs.multi, figs.alpha, figs.pairwise
     names = [corpus.sets[k].name for k in group]
     use_alpha = measure == "alpha"
     row_lex = lex[inst]

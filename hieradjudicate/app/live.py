@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from hieradjudicate.app.workbench import RESOLVED, Workbench
-from hieradjudicate.core.agreement import multi_rater_agreement, pairwise_matrix
-from hieradjudicate.core.alpha import krippendorff_alpha
+from hieradjudicate.core.dashboard import all_figures
 from hieradjudicate.core.scoring import score_leaf
 from hieradjudicate.core.undefined import Estimate
 
@@ -57,9 +56,9 @@ def agreement_figures(wb: Workbench, instances: np.ndarray | None = None) -> Agr
     lex = wb.corpus.inst_lexelt
     names = [wb.corpus.sets[k].name for k in chosen]
     n = int(np.unique(inst).size)
-    fleiss = multi_rater_agreement(inst, rater, P, lex, n_lexelts=X).fleiss.kappa
-    alpha = krippendorff_alpha(inst, rater, P, lex, n_lexelts=X).alpha
-    cohen = pairwise_matrix(inst, rater, P, lex, n_raters=len(chosen), n_lexelts=X).mean_kappa("cohen")
+    figs = all_figures(inst, rater, P, lex, n_raters=len(chosen), n_lexelts=X)
+    fleiss, alpha = figs.multi.fleiss.kappa, figs.alpha.alpha
+    cohen = figs.pairwise.mean_kappa("cohen")
     return AgreementFigures(n, fleiss, alpha, cohen, names)
 
 

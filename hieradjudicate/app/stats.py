@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from hieradjudicate.core.agreement import multi_rater_agreement, pairwise_matrix
-from hieradjudicate.core.alpha import krippendorff_alpha
+from hieradjudicate.core.dashboard import all_figures
 from hieradjudicate.core.granularity import rollup
 from hieradjudicate.core.model import AnnotationSet, Corpus
 from hieradjudicate.core.scoring import score_leaf
@@ -86,10 +85,8 @@ class Stats:
         c = self.corpus
         X = len(c.inventory.lexelts)
         inst, rater, P = self.long_form(sets, depth, instances)
-        pm = pairwise_matrix(inst, rater, P, c.inst_lexelt, n_raters=len(sets), n_lexelts=X, per_lexelt=by_lexelt)
-        multi = multi_rater_agreement(inst, rater, P, c.inst_lexelt, n_lexelts=X)
-        alpha = krippendorff_alpha(inst, rater, P, c.inst_lexelt, n_lexelts=X)
-        out = (pm, multi, alpha)
+        figs = all_figures(inst, rater, P, c.inst_lexelt, n_raters=len(sets), n_lexelts=X, per_lexelt=by_lexelt)
+        out = (figs.pairwise, figs.multi, figs.alpha)
         self._cache[key] = out
         return out
 
