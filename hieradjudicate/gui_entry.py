@@ -1,4 +1,4 @@
-"""``hieradjudicate`` [PATH.hadj | demo] [--screenshot PNG]: start the workbench.
+"""``hieradjudicate`` [PATH.hadj | demo] [--screenshot PNG] [--tab workbench|dashboard]: start the workbench.
 
 Without a display (no ``DISPLAY``/``WAYLAND_DISPLAY`` and ``QT_QPA_PLATFORM``
 unset) the window cannot open: with ``--screenshot`` the offscreen platform
@@ -17,6 +17,8 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="hieradjudicate", description="Open the adjudication workbench.")
     p.add_argument("target", nargs="?", help="a project file (.hadj), or 'demo' for the bundled demo")
     p.add_argument("--screenshot", metavar="PNG", help="open the window at 1280×800, save a picture of it, exit")
+    p.add_argument("--tab", choices=("workbench", "dashboard"), default="workbench",
+                   help="the tab shown (with --screenshot: the tab pictured)")
     p.add_argument("--fresh-demo", action="store_true", help="re-create the demo project from its files")
     return p
 
@@ -45,4 +47,4 @@ def run_gui(argv: list[str]) -> int:
                 return 1
             return 0
     from hieradjudicate.gui.app import run
-    return run(args.target, screenshot=args.screenshot, fresh_demo=args.fresh_demo)
+    return run(args.target, screenshot=args.screenshot, fresh_demo=args.fresh_demo, tab=args.tab)

@@ -26,7 +26,8 @@ def _excepthook(exc_type, exc, tb) -> None:
                          f"Your decisions are saved. Details are in {path}.")
 
 
-def run(target: str | None, *, screenshot: str | None = None, fresh_demo: bool = False) -> int:
+def run(target: str | None, *, screenshot: str | None = None, fresh_demo: bool = False,
+        tab: str = "workbench") -> int:
     app = make_app()
     from hieradjudicate.gui.main_window import MainWindow
 
@@ -44,6 +45,7 @@ def run(target: str | None, *, screenshot: str | None = None, fresh_demo: bool =
         win.open_demo()
     elif target:
         win.load_project(target)
+    win.show_tab(tab)
     if screenshot:
         win.resize(1280, 800)
         win.show()
@@ -53,7 +55,8 @@ def run(target: str | None, *, screenshot: str | None = None, fresh_demo: bool =
 
         def shoot() -> None:
             live = win.ws.live if win.ws is not None else None
-            if live is not None and live.updating and waited["ms"] < 10_000:
+            busy = (live is not None and live.updating) or win.dashboard_busy()
+            if busy and waited["ms"] < 10_000:
                 waited["ms"] += 50  # the figures are computed in the background: picture them
                 QTimer.singleShot(50, shoot)
                 return

@@ -26,6 +26,7 @@ from hieradjudicate.app.session import Session
 from hieradjudicate.app.workbench import Workbench
 from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.gui.actions import DECIDING, build_actions
+from hieradjudicate.gui.dashboard_window import DashboardWindowMixin
 from hieradjudicate.gui.help_overlay import HelpOverlay
 from hieradjudicate.gui.pick_dialog import PickDialog
 from hieradjudicate.gui.read_only_banner import ReadOnlyBanner
@@ -35,7 +36,7 @@ from hieradjudicate.gui.workspace import Workspace
 STATE_VERSION = 1
 
 
-class MainWindow(QMainWindow):
+class MainWindow(DashboardWindowMixin, QMainWindow):
     def __init__(self) -> None:
         super().__init__()
         self.setObjectName("main_window")
@@ -90,8 +91,9 @@ class MainWindow(QMainWindow):
         self.session = session
         self.wb = Workbench(session.corpus, list(session.decisions))
         self.ws = Workspace(self.wb)
-        self.stack.addWidget(self.ws)
-        self.stack.setCurrentWidget(self.ws)
+        host = self._attach_dashboard()  # "Workbench | Dashboard" tabs around the workspace
+        self.stack.addWidget(host)
+        self.stack.setCurrentWidget(host)
         self.docks["tree"].setWidget(self.ws.tree)
         self.docks["live"].setWidget(self.ws.live)
         self.docks["detail"].setWidget(self.ws.detail)
@@ -111,6 +113,7 @@ class MainWindow(QMainWindow):
     def close_project(self) -> None:
         if self.session is None:
             return
+        self._detach_dashboard()  # docks shown again before their state is saved
         self._save_state()
         if self.ws is not None:
             self.ws.shutdown()  # no figures computed on a closed project

@@ -1,0 +1,186 @@
+"""Shared pieces of the dashboard plots: theme colours, the panel frame, bar picking, PNG export.
+
+Colours come from :mod:`hieradjudicate.core.palette` (the same as the
+instance table and the HTML report); backgrounds and text follow the
+QPalette, and category fills take the palette's dark variants when the
+window colour is dark.  Plots are exported as PNG with pyqtgraph's
+``ImageExporter`` (its SVG exporter is broken with PySide6 >= 6.11, so the
+scene's own "Export..." menu, which offers SVG, is removed).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyqtgraph as pg
+from pyqtgraph.exporters import ImageExporter
+from PySide6.QtCore import QPointF, Qt, Signal
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import (
+    QApplication,
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QSizePolicy,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from hieradjudicate.core.palette import category_color, mix, scale_color
+from hieradjudicate.gui.colors import is_dark
+
+
+def theme() -> dict[str, str]:
+    """Background, foreground, muted and grid colours of the current QPalette."""
+    app = QApplication.instance()
+    pal = app.palette() if app is not None else QPalette()  # type: ignore[union-attr]
+    bg = pal.color(QPalette.ColorRole.Base).name()
+    fg = pal.color(QPalette.ColorRole.WindowText).name()
+    return {"bg": bg, "fg": fg, "muted": mix(fg, bg, 0.45), "grid": mix(fg, bg, 0.8), "dark": str(is_dark())}
+
+
+def cat_fill(code: int) -> str:
+    """Category colour for a filled bar: the strong shade, readable on both themes."""
+    return category_color(code, "strong")
+
+
+def cat_cell(code: int) -> str:
+    """Category colour as a cell background: light or dark variant by theme."""
+    return category_color(code, "dark" if is_dark() else "light")
+
+
+def scale_lut(lo: float = -1.0, hi: float = 1.0, n: int = 256) -> np.ndarray:
+    """A pyqtgraph lookup table (n, 4) of :func:`palette.scale_color` over ``[lo, hi]``."""
+    out = np.zeros((n, 4), np.ubyte)
+    for k, v in enumerate(np.linspace(lo, hi, n)):
+        c = QColor(scale_color(float(v), lo if lo < 0 else -1.0, hi))
+        out[k] = (c.red(), c.green(), c.blue(), 255)
+    return out
+
+
+def fmt(v: Any, digits: int = 3) -> str:
+    if v is None:
+        return "undefined"
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        return str(v)
+    return "undefined" if np.isnan(f) else f"{f:.{digits}f}"
+
+
+def nan_or(v: Any) -> float:
+    return float("nan") if v is None else float(v)
+
+
+def make_plot(*, menu: bool = False) -> pg.PlotWidget:
+    """A PlotWidget in the theme's colours, without the SVG-offering scene menu."""
+    t = theme()
+    w = pg.PlotWidget(background=t["bg"])
+    w.scene().contextMenu = []  # the scene's "Export..." dialog offers the broken SVG exporter
+    pi = w.getPlotItem()
+    pi.setMenuEnabled(menu)
+    pi.hideButtons()
+    for name in ("left", "bottom", "right", "top"):
+        ax = pi.getAxis(name)
+        ax.setPen(pg.mkPen(t["muted"]))
+        ax.setTextPen(pg.mkPen(t["fg"]))
+    w.setMinimumHeight(150)
+    return w
+
+
+def set_ticks(plot: pg.PlotWidget, axis: str, labels: list[str], max_labels: int = 40) -> None:
+    """Category ticks at 0, 1, 2, ... (every k-th label when there are many)."""
+    stride = max(1, int(np.ceil(len(labels) / max_labels)))
+    plot.getAxis(axis).setTicks([[(k, s) for k, s in enumerate(labels) if k % stride == 0], []])
+
+
+def view_pos(plot: pg.PlotWidget, scene_pos: QPointF) -> QPointF | None:
+    """Data coordinates of a scene position inside the plot's view box, else ``None``."""
+    vb = plot.getPlotItem().getViewBox()
+    if not vb.sceneBoundingRect().contains(scene_pos):
+        return None
+    return vb.mapSceneToView(scene_pos)
+
+
+def widget_pos(plot: pg.PlotWidget, x: float, y: float):
+    """Widget (viewport) coordinates of a data point: what a real mouse click must hit."""
+    vb = plot.getPlotItem().getViewBox()
+    return plot.mapFromScene(vb.mapViewToScene(QPointF(x, y)))
+
+
+def nearest_slot(v: float, n: int, half: float = 0.45) -> int:
+    """Index k of the category slot ``k - half <= v <= k + half``, or -1."""
+    k = int(round(v))
+    return k if 0 <= k < n and abs(v - k) <= half else -1
+
+
+class Panel(QFrame):
+    """A titled frame holding one figure: "?" puts its explanation in the side panel, "PNG" saves it."""
+
+    explain_requested = Signal(str, str)  # title, text
+    instances_requested = Signal(str, object)  # what, instance index array
+
+    def __init__(self, key: str, title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.key = key
+        self.title = title
+        self.setObjectName(f"dash_{key}")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.explain_text = ""
+        self.plots: list[pg.PlotWidget] = []
+        head = QHBoxLayout()
+        head.setContentsMargins(0, 0, 0, 0)
+        self.title_label = QLabel(f"<b>{title}</b>")
+        self.title_label.setTextFormat(Qt.TextFormat.RichText)
+        self.title_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        head.addWidget(self.title_label, 1)
+        self.controls = QHBoxLayout()  # selectors: a row of their own under the title
+        self.controls.setContentsMargins(0, 0, 0, 0)
+        qb = QToolButton(text="?")
+        qb.setToolTip("What this figure is: formula, observed and chance agreement, instances it rests on")
+        qb.clicked.connect(lambda: self.explain_requested.emit(self.title, self.explain_text))
+        pb = QToolButton(text="PNG")
+        pb.setObjectName(f"png_{key}")
+        pb.setToolTip("Save this figure as PNG")
+        pb.clicked.connect(self._save_png_dialog)
+        head.addWidget(qb)
+        head.addWidget(pb)
+        self.body = QVBoxLayout(self)
+        self.body.setContentsMargins(6, 4, 6, 6)
+        self.body.setSpacing(3)
+        self.body.addLayout(head)
+        self.body.addLayout(self.controls)
+
+    def add_plot(self, stretch: int = 1) -> pg.PlotWidget:
+        w = make_plot()
+        self.plots.append(w)
+        self.body.addWidget(w, stretch)
+        return w
+
+    def set_explain(self, text: str) -> None:
+        """The figure's explanation: tooltip of the frame and its plots, and the "?" text."""
+        self.explain_text = text
+        self.setToolTip(text)
+        for p in self.plots:
+            p.setToolTip(text)
+
+    def export_png(self, path: str | Path, width: int = 1000) -> list[Path]:
+        """Write every plot of the panel (``name.png``, ``name-2.png``, ...); returns the paths."""
+        target = Path(path)
+        out = []
+        for k, plot in enumerate(self.plots):
+            p = target if k == 0 else target.with_name(f"{target.stem}-{k + 1}{target.suffix or '.png'}")
+            exp = ImageExporter(plot.getPlotItem())
+            exp.parameters()["width"] = width
+            exp.export(str(p))
+            out.append(p)
+        return out
+
+    def _save_png_dialog(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, f"Save {self.title} as PNG", f"{self.key}.png", "PNG (*.png)")
+        if path:
+            self.export_png(path if path.lower().endswith(".png") else path + ".png")
