@@ -92,7 +92,8 @@ class DashboardWindowMixin:
     def filter_to_lexelt(self, x: int) -> None:
         w: Any = self
         ws = w.ws
-        k = ws.lexelt_box.findData((x,))
+        box = ws.lexelt_box
+        k = next((j for j in range(box.count()) if tuple(box.itemData(j) or ()) == (x,)), -1)
         if k >= 0:
             if ws.lexelt_box.currentIndex() == k:
                 ws.apply_filter()
