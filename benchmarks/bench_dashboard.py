@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 
-def generate(folder: Path, n: int, n_lexelts: int = 200, seed: int = 7):
+def generate(folder: Path, n: int, n_lexelts: int = 200, seed: int = 7, n_systems: int = 2):
     from hieradjudicate.app.loading import AnnotationSpec
 
     rng = random.Random(seed)
@@ -39,7 +39,8 @@ def generate(folder: Path, n: int, n_lexelts: int = 200, seed: int = 7):
         inv.append("")
     (folder / "inventory.txt").write_text("\n".join(inv), encoding="utf-8")
     lexes = list(leaves)
-    keys: list[list[str]] = [[] for _ in range(5)]
+    goods = [0.5, 0.7, 0.6, 0.8, 0.4][:n_systems]
+    keys: list[list[str]] = [[] for _ in range(3 + n_systems)]
     truth = []
     for i in range(n):
         lex = lexes[i % n_lexelts]
@@ -50,15 +51,16 @@ def generate(folder: Path, n: int, n_lexelts: int = 200, seed: int = 7):
             u = rng.random()
             tag = true if u < 0.75 else (true.split(".")[0] if u < 0.85 else rng.choice(leaves[lex]))
             keys[r].append(f"{lex} {inst} {tag}")
-        for r, good in ((3, 0.5), (4, 0.7)):
+        for r, good in enumerate(goods, start=3):
             if rng.random() < good:
                 keys[r].append(f"{lex} {inst} {true}")
             else:
                 other = rng.choice(leaves[lex])
                 keys[r].append(f"{lex} {inst} {other}/0.6 {true.split('.')[0]}/0.4")
     specs = []
-    for r, (name, role) in enumerate((("ann", "annotator"), ("ben", "annotator"), ("cho", "annotator"),
-                                      ("sys1", "system"), ("sys2", "system"))):
+    names = [("ann", "annotator"), ("ben", "annotator"), ("cho", "annotator")]
+    names += [(f"sys{k + 1}", "system") for k in range(n_systems)]
+    for r, (name, role) in enumerate(names):
         p = folder / f"{name}.txt"
         p.write_text("\n".join(keys[r]) + "\n", encoding="utf-8")
         specs.append(AnnotationSpec(str(p), name, role))

@@ -15,7 +15,7 @@ import numpy as np
 from hieradjudicate.core.dashboard import all_figures
 from hieradjudicate.core.granularity import rollup
 from hieradjudicate.core.model import AnnotationSet, Corpus
-from hieradjudicate.core.scoring import score_leaf
+from hieradjudicate.core.scoring import nearest_gold_distance, score_leaf
 from hieradjudicate.core.undefined import Estimate
 
 
@@ -152,8 +152,11 @@ class Stats:
             g_rows, region = g_rows[keep], region[keep]
         if "leaf_dist" not in self._cache:
             self._cache["leaf_dist"] = c.inventory.leaf_distance()
+        dkey = ("gold_distance", gold, key[3])
+        if dkey not in self._cache:  # depends on the gold only: once for every system scored against it
+            self._cache[dkey] = nearest_gold_distance(region, c.inst_lexelt[g_rows], self._cache["leaf_dist"])
         res = score_leaf(s.leaves, s.rows, region, c.inst_lexelt, gold_rows=g_rows,
-                         lexelts=c.inventory.lexelts, leaf_dist=self._cache["leaf_dist"])
+                         lexelts=c.inventory.lexelts, gold_distance=self._cache[dkey])
         self._cache[key] = res
         return res
 
