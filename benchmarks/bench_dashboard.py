@@ -12,7 +12,6 @@ intervals of the gold-dependent figures.  Target: refresh within 200 ms.
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 import sys
 import tempfile
@@ -20,51 +19,14 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _bench_util import generate_project  # noqa: E402
 
 
 def generate(folder: Path, n: int, n_lexelts: int = 200, seed: int = 7, n_systems: int = 2):
-    from hieradjudicate.app.loading import AnnotationSpec
-
-    rng = random.Random(seed)
-    inv, leaves = [], {}
-    for x in range(n_lexelts):
-        lex = f"w{x}.n"
-        inv.append(f"# lexelt {lex}")
-        leaves[lex] = []
-        for a in range(1, 4):
-            inv.append(f"{a}: sense {a} of {lex}")
-            for b in range(1, 4):
-                inv.append(f"  {a}.{b}: sub-sense {a}.{b} of {lex}")
-                leaves[lex].append(f"{a}.{b}")
-        inv.append("")
-    (folder / "inventory.txt").write_text("\n".join(inv), encoding="utf-8")
-    lexes = list(leaves)
-    goods = [0.5, 0.7, 0.6, 0.8, 0.4][:n_systems]
-    keys: list[list[str]] = [[] for _ in range(3 + n_systems)]
-    truth = []
-    for i in range(n):
-        lex = lexes[i % n_lexelts]
-        inst = f"{lex}.{i:06d}"
-        true = rng.choice(leaves[lex])
-        truth.append((lex, inst, true))
-        for r in range(3):
-            u = rng.random()
-            tag = true if u < 0.75 else (true.split(".")[0] if u < 0.85 else rng.choice(leaves[lex]))
-            keys[r].append(f"{lex} {inst} {tag}")
-        for r, good in enumerate(goods, start=3):
-            if rng.random() < good:
-                keys[r].append(f"{lex} {inst} {true}")
-            else:
-                other = rng.choice(leaves[lex])
-                keys[r].append(f"{lex} {inst} {other}/0.6 {true.split('.')[0]}/0.4")
-    specs = []
-    names = [("ann", "annotator"), ("ben", "annotator"), ("cho", "annotator")]
-    names += [(f"sys{k + 1}", "system") for k in range(n_systems)]
-    for r, (name, role) in enumerate(names):
-        p = folder / f"{name}.txt"
-        p.write_text("\n".join(keys[r]) + "\n", encoding="utf-8")
-        specs.append(AnnotationSpec(str(p), name, role))
-    return [str(folder / "inventory.txt")], specs, truth
+    inv, specs, _, truth = generate_project(folder, n, n_lexelts=n_lexelts, seed=seed, n_systems=n_systems)
+    return inv, specs, truth
 
 
 def main() -> int:

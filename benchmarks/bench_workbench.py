@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import random
 import statistics
 import sys
 import tempfile
@@ -20,44 +19,14 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ["HIERADJ_NO_DIALOGS"] = "1"
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _bench_util import generate_project  # noqa: E402
 
 
 def generate(folder: Path, n: int, n_lexelts: int = 200, seed: int = 7) -> tuple[list[str], list, list[str]]:
-    from hieradjudicate.app.loading import AnnotationSpec
-
-    rng = random.Random(seed)
-    inv = []
-    leaves: dict[str, list[str]] = {}
-    for x in range(n_lexelts):
-        lex = f"w{x}.n"
-        inv.append(f"# lexelt {lex}")
-        leaves[lex] = []
-        for a in range(1, 4):
-            inv.append(f"{a}: sense {a} of {lex}")
-            for b in range(1, 4):
-                inv.append(f"  {a}.{b}: sub-sense {a}.{b} of {lex}")
-                leaves[lex].append(f"{a}.{b}")
-        inv.append("")
-    (folder / "inventory.txt").write_text("\n".join(inv), encoding="utf-8")
-    lexes = list(leaves)
-    keys = [[], [], []]
-    ctx = ["lexelt\tinstance\tcontext"]
-    for i in range(n):
-        lex = lexes[i % n_lexelts]
-        inst = f"{lex}.{i:06d}"
-        true = rng.choice(leaves[lex])
-        for r in range(3):
-            u = rng.random()
-            tag = true if u < 0.75 else (true.split(".")[0] if u < 0.85 else rng.choice(leaves[lex]))
-            keys[r].append(f"{lex} {inst} {tag}")
-        ctx.append(f"{lex}\t{inst}\tSome words before the <head>w{i % n_lexelts}</head> and some words after it.")
-    specs = []
-    for r, name in enumerate(("ann", "ben", "cho")):
-        p = folder / f"{name}.key"
-        p.write_text("\n".join(keys[r]) + "\n", encoding="utf-8")
-        specs.append(AnnotationSpec(str(p), name, "annotator"))
-    (folder / "contexts.tsv").write_text("\n".join(ctx) + "\n", encoding="utf-8")
-    return [str(folder / "inventory.txt")], specs, [str(folder / "contexts.tsv")]
+    inv, specs, ctx, _ = generate_project(folder, n, n_lexelts=n_lexelts, seed=seed, contexts=True)
+    return inv, specs, ctx
 
 
 def main() -> int:
