@@ -39,7 +39,12 @@ from PySide6.QtWidgets import (
 from hieradjudicate.app.dashboard import Dashboard, DashboardData
 from hieradjudicate.app.dashboard_gold import DecisionTracker
 from hieradjudicate.gui.dashboard_common import Panel
-from hieradjudicate.gui.dashboard_gold_plots import ComparisonPanel, GoldPanel, ProgressPanel, ScoresPanel
+from hieradjudicate.gui.dashboard_gold_plots import (
+    ComparisonPanel,
+    GoldPanel,
+    ProgressPanel,
+    ScoresPanel,
+)
 from hieradjudicate.gui.dashboard_plots import ConfusionPanel, DepthPanel, HeatmapPanel, LexeltPanel
 from hieradjudicate.gui.workers import BackgroundRunner
 
@@ -77,7 +82,7 @@ class TrackerSnapshot:
 def compute(dash: Dashboard, snap: TrackerSnapshot, selection: np.ndarray | None, **options: Any) -> DashboardData:
     """One dashboard snapshot (runs in either thread); drops cached figures of other selections."""
     skey = None if selection is None else hash(np.asarray(selection, np.int64).tobytes())
-    cache = dash._cache  # noqa: SLF001 - figures of an earlier filter would pile up otherwise
+    cache = dash._cache
     for k in list(cache):
         if isinstance(k, tuple) and k and k[-1] not in (None, skey):
             cache.pop(k, None)
@@ -101,7 +106,7 @@ class DashboardView(QWidget):
         corpus = session.corpus
         self.dash = Dashboard(corpus, title=Path(str(getattr(session, "path", "project"))).stem)
         self.ci_dash = copy.copy(self.dash)  # shares the figure cache, has its own nearest-gold state
-        self.ci_dash._nearest = None  # noqa: SLF001
+        self.ci_dash._nearest = None
         self.tracker = DecisionTracker(corpus, session.store.iter_history())
         self._unsubscribe = session.decisions.subscribe(self.decisions_saved)
         self.fast = BackgroundRunner(self)
@@ -143,18 +148,18 @@ class DashboardView(QWidget):
         self.scope.currentIndexChanged.connect(lambda _: self.refresh())
         self.ci_button.clicked.connect(self.request_intervals)
 
-        self.heatmap, self.lexelts, self.depth = HeatmapPanel(), LexeltPanel(), DepthPanel()
+        self.heatmap, self.lexelts, self.depth_panel = HeatmapPanel(), LexeltPanel(), DepthPanel()
         self.confusion, self.gold, self.scores = ConfusionPanel(), GoldPanel(), ScoresPanel()
         self.comparison, self.progress = ComparisonPanel(), ProgressPanel()
-        self.panels: list[Panel] = [self.heatmap, self.lexelts, self.depth, self.confusion, self.progress,
+        self.panels: list[Panel] = [self.heatmap, self.lexelts, self.depth_panel, self.confusion, self.progress,
                                     self.gold, self.scores, self.comparison]
         grid_host = QWidget()
         grid = QGridLayout(grid_host)
         grid.setContentsMargins(2, 2, 2, 2)
         grid.setSpacing(6)
-        heights = (310, 310, 300, 360)
+        heights = (320, 320, 360, 420)  # two rows fill a 1280x800 window; the rest scrolls
         for k, p in enumerate(self.panels):
-            p.setMinimumHeight(heights[k // 2])
+            p.setFixedHeight(heights[k // 2])
             p.setMinimumWidth(300)
             grid.addWidget(p, k // 2, k % 2)
             p.explain_requested.connect(self.show_explain)
@@ -223,7 +228,7 @@ class DashboardView(QWidget):
         if self.scope.currentData():
             self.refresh()
 
-    def showEvent(self, ev) -> None:  # noqa: N802
+    def showEvent(self, ev) -> None:
         super().showEvent(ev)
         if self._dirty:
             self.refresh()
@@ -287,6 +292,8 @@ class DashboardView(QWidget):
         total = data.timings_ms.get("total", 0.0)
         if key is not None:
             self._sync_ms[key] = total
+        elif self.last:
+            total = self.last.get("compute_ms", total)  # intervals took longer, in the background
         self.last = {"compute_ms": total, "draw_ms": (time.perf_counter() - t0) * 1000}
         scope = ("whole project" if data.selection_n == self.dash.corpus.n
                  else f"{data.selection_n} of {self.dash.corpus.n} instances (workbench filter)")

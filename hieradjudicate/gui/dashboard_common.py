@@ -114,7 +114,7 @@ def widget_pos(plot: pg.PlotWidget, x: float, y: float):
 
 def nearest_slot(v: float, n: int, half: float = 0.45) -> int:
     """Index k of the category slot ``k - half <= v <= k + half``, or -1."""
-    k = int(round(v))
+    k = round(v)
     return k if 0 <= k < n and abs(v - k) <= half else -1
 
 

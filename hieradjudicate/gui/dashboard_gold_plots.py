@@ -15,11 +15,20 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QTableWidget, QTab
 
 from hieradjudicate.core.granularity import CATEGORY_NAMES
 from hieradjudicate.core.palette import CATEGORY_COLORS, GOLD_COLOR, mix, set_color
-from hieradjudicate.gui.dashboard_common import Panel, cat_fill, fmt, nan_or, nearest_slot, set_ticks, theme, view_pos
+from hieradjudicate.gui.dashboard_common import (
+    Panel,
+    cat_fill,
+    fmt,
+    nan_or,
+    nearest_slot,
+    set_ticks,
+    theme,
+    view_pos,
+)
 from hieradjudicate.gui.dashboard_plots import _tip
 
 POLICIES = ("leaf", "fine", "coarse", "mixed")
-POLICY_SHADE = (0.0, 0.3, 0.5, 0.68)  # mixed towards the background: darkest = leaf
+POLICY_SHADE = (0.0, 0.3, 0.5, 0.68)  # mixed towards the background: full colour = leaf
 NO_GOLD = "No adjudicated gold yet: resolve some instances (the gold is the decisions marked resolved)."
 
 
@@ -95,8 +104,8 @@ class GoldPanel(Panel):
         set_ticks(self.plot, "bottom", [r.name for r in rows])
         self.plot.setXRange(-0.6, max(len(rows), 1) - 0.4, padding=0)
         self.plot.setYRange(min([0.0, *[r.kappa_cohen for r in rows if r.kappa_cohen is not None]]), 1.0)
-        self.title_label.setText(f"<b>Agreement with the adjudicated gold</b> <small>({data.gold_n} resolved; "
-                                 "light = leaf score, full = Cohen's κ)</small>")
+        self.title_label.setText(f"<b>Agreement with the gold</b> <small>({data.gold_n} resolved; faded: leaf "
+                                 "score, full: Cohen's κ)</small>")
         self.set_explain("\n\n".join(r.explain.text() for r in rows) if rows else NO_GOLD)
 
     def _moved(self, pos) -> None:
@@ -159,11 +168,13 @@ class ScoresPanel(Panel):
         self.plot.setXRange(-0.6, max(len(systems), 1) - 0.4, padding=0)
         self.plot.setYRange(0.0, 1.0, padding=0.02)
         has_ci = any(np.isfinite(v) for v in lo)
-        self.title_label.setText("<b>System scores against the gold</b> <small>(bars: leaf, fine, coarse, mixed, "
-                                 f"darkest first; {'95% CIs' if has_ci else 'no intervals yet'})</small>")
-        _fill(self.table, [[r.system, r.policy, f"{fmt(r.precision)} [{fmt(r.precision_ci[0])}, "
-                            f"{fmt(r.precision_ci[1])}]", f"{fmt(r.recall)} [{fmt(r.recall_ci[0])}, "
-                            f"{fmt(r.recall_ci[1])}]", r.coverage, r.f1, r.cross_entropy, r.cost] for r in rows],
+        self.title_label.setText("<b>System scores</b> <small>(per system: leaf, fine, coarse, mixed, "
+                                 f"full colour to faded; {'95% CIs' if has_ci else 'no intervals yet'})</small>")
+        def ci(v, c) -> str:
+            return f"{fmt(v)} [{fmt(c[0])}, {fmt(c[1])}]"
+
+        _fill(self.table, [[r.system, r.policy, ci(r.precision, r.precision_ci), ci(r.recall, r.recall_ci),
+                            r.coverage, r.f1, r.cross_entropy, r.cost] for r in rows],
               [r.explain.text() for r in rows])
         self.set_explain("\n\n".join(r.explain.text() for r in rows[:4]) if rows else NO_GOLD)
 
@@ -219,6 +230,7 @@ class ComparisonPanel(Panel):
         kappa = np.ma.filled(np.ma.asarray(cmp.kappa, float), np.nan)
         _fill(self.table, [[None if (a == b or not np.isfinite(kappa[a, b])) else float(kappa[a, b])
                             for b in range(m)] for a in range(m)])
+        self.table.setMaximumHeight(24 + 21 * min(m, 6))
         acc = ", ".join(f"{n} {fmt(a)}" for n, a in zip(cmp.names, cmp.accuracy))
         best = "<br>".join(f"{' + '.join(s)}: {fmt(v)}" for s, v in cmp.best_subsets[:4])
         self.optimal.setText(f"<b>Optimal combination</b> (an oracle picking a right system): "

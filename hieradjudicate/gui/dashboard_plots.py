@@ -17,7 +17,16 @@ from PySide6.QtGui import QCursor
 from PySide6.QtWidgets import QComboBox, QLabel, QToolTip
 
 from hieradjudicate.core.palette import scale_color, text_color_on
-from hieradjudicate.gui.dashboard_common import Panel, fmt, nan_or, nearest_slot, scale_lut, set_ticks, theme, view_pos
+from hieradjudicate.gui.dashboard_common import (
+    Panel,
+    fmt,
+    nan_or,
+    nearest_slot,
+    scale_lut,
+    set_ticks,
+    theme,
+    view_pos,
+)
 
 PAIR_COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00")  # as in the report
 
@@ -145,9 +154,9 @@ class LexeltPanel(Panel):
         self.bars = pg.BarGraphItem(x0=[], y=[], width=[], height=0.7)
         self.errors = pg.ErrorBarItem(x=np.zeros(0), y=np.zeros(0), beam=0.25, pen=pg.mkPen(theme()["fg"]))
         self.pooled = pg.InfiniteLine(angle=90, pen=pg.mkPen(theme()["fg"], width=1.5),
-                                      label="pooled {value:.3f}", labelOpts={"position": 0.97})
+                                      label="pooled {value:.3f}", labelOpts={"position": 0.97, "color": theme()["fg"]})
         self.macro = pg.InfiniteLine(angle=90, pen=pg.mkPen(theme()["muted"], style=Qt.PenStyle.DashLine),
-                                     label="macro {value:.3f}", labelOpts={"position": 0.03})
+                                     label="macro {value:.3f}", labelOpts={"position": 0.03, "color": theme()["fg"]})
         for item in (self.bars, self.errors, self.pooled, self.macro):
             self.plot.addItem(item)
         self.data: Any = None

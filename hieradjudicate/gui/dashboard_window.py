@@ -9,10 +9,12 @@ Workbench tab, and before the window state is saved.
 
 from __future__ import annotations
 
+import gc
 import os
 from pathlib import Path
 from typing import Any
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QTabWidget, QWidget
 
 from hieradjudicate.gui.dashboard import DashboardView
@@ -50,6 +52,9 @@ class DashboardWindowMixin:
         w.stack.removeWidget(self.tabs)
         self.tabs.deleteLater()
         self.tabs, self.dashboard = None, None
+        # the plots' reference cycles are collected here, in the GUI thread: a collection that
+        # happens to run in a worker thread must not be the one that destroys Qt objects
+        QTimer.singleShot(0, gc.collect)
 
     def _tab_changed(self, index: int) -> None:
         w: Any = self

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QScrollArea
+from PySide6.QtWidgets import QApplication, QScrollArea
 
 from hieradjudicate.app.dashboard import Dashboard
 from hieradjudicate.app.dashboard_gold import DecisionTracker
@@ -29,7 +31,7 @@ def _wait(qtbot, dv) -> None:
 
 
 @pytest.fixture
-def win(qtbot, decided_demo: Path) -> MainWindow:
+def win(qtbot, decided_demo: Path) -> Iterator[MainWindow]:
     w = MainWindow()
     qtbot.addWidget(w)
     assert w.load_project(decided_demo)
@@ -37,7 +39,10 @@ def win(qtbot, decided_demo: Path) -> MainWindow:
     qtbot.waitExposed(w)
     w.show_dashboard()
     _wait(qtbot, w.dashboard)
-    return w
+    yield w
+    w.close_project()
+    QApplication.processEvents()
+    gc.collect()  # pyqtgraph's reference cycles go here, in the GUI thread, not in a later test's worker
 
 
 def _expected(win: MainWindow, **opts):
@@ -75,9 +80,9 @@ def test_every_plot_item_holds_the_dashboard_figures(win: MainWindow) -> None:
     assert dv.lexelts.pooled.value() == pytest.approx(exp.lexelts.overall.value)
     # agreement against depth: one line per pair and the group
     d = exp.depth
-    for p, line in enumerate(dv.depth.lines):
+    for p, line in enumerate(dv.depth_panel.lines):
         np.testing.assert_allclose(line.yData, _nan(d.pair_values)[p], equal_nan=True)
-    np.testing.assert_allclose(dv.depth.group.yData, [np.nan if v is None else v for v in d.group_values])
+    np.testing.assert_allclose(dv.depth_panel.group.yData, [np.nan if v is None else v for v in d.group_values])
     # confusion: the matrix (scaled to its maximum; empty cells transparent)
     cf = exp.confusion
     top = cf.matrix.max()
