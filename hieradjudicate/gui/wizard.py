@@ -206,10 +206,13 @@ class NewProjectWizard(QWizard):
         self.runner.start(job, finished, failed=self._failed, progress=self._progress)
 
     def _progress(self, done: int, total: int, text: str) -> None:
-        if self.progress is not None:
-            self.progress.setMaximum(max(total, 1))
-            self.progress.setValue(done)
-            self.progress.setLabelText(f"{text} ({done + 1} of {total})")
+        # A modal QProgressDialog processes events inside setValue(), where the job's end may
+        # close the dialog (self.progress becomes None): keep a local reference, set the value last.
+        dlg = self.progress
+        if dlg is not None:
+            dlg.setMaximum(max(total, 1))
+            dlg.setLabelText(f"{text} ({done + 1} of {total})")
+            dlg.setValue(done)
 
     def _close_progress(self) -> None:
         if self.progress is not None:
