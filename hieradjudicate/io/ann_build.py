@@ -135,8 +135,10 @@ def factorize(values) -> tuple[np.ndarray, np.ndarray]:
         rank[order] = np.arange(order.size)
         return rank[inv.reshape(-1)], uniq[order]
     seq = values.tolist() if isinstance(values, np.ndarray) else values
-    table: dict = {}
-    codes = np.fromiter((table.setdefault(v, len(table)) for v in seq), np.int64, len(seq))
+    table: dict = dict.fromkeys(seq)  # first-appearance order, at C speed
+    for code, value in enumerate(table):  # a loop over the distinct values only
+        table[value] = code
+    codes = np.fromiter(map(table.__getitem__, seq), np.int64, len(seq))
     uniques = np.empty(len(table), dtype=object)
     uniques[:] = list(table)
     return codes, uniques
