@@ -85,7 +85,8 @@ class Stats:
         c = self.corpus
         X = len(c.inventory.lexelts)
         inst, rater, P = self.long_form(sets, depth, instances)
-        figs = all_figures(inst, rater, P, c.inst_lexelt, n_raters=len(sets), n_lexelts=X, per_lexelt=by_lexelt)
+        # per-lexelt Fleiss/Conger/alpha come with every call; per_lexelt would add (X, m, m) pair tables
+        figs = all_figures(inst, rater, P, c.inst_lexelt, n_raters=len(sets), n_lexelts=X)
         out = (figs.pairwise, figs.multi, figs.alpha)
         self._cache[key] = out
         return out
