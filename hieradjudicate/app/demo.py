@@ -25,11 +25,9 @@ def data_dir() -> Path:
 
 def resources_dir() -> Path:
     """``resources/demo`` next to the package (source tree) or inside it (installed)."""
-    here = Path(__file__).resolve()
-    for cand in (here.parents[2] / "resources" / "demo", here.parents[1] / "resources" / "demo"):
-        if cand.is_dir():
-            return cand
-    raise HieradjError("the demo files are missing from this installation (resources/demo)")
+    from hieradjudicate.paths import resource_path
+
+    return resource_path("demo")
 
 
 def demo_inputs() -> Path:

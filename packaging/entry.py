@@ -1,0 +1,8 @@
+"""Entry point of the PyInstaller bundle: the same command line as the installed program."""
+
+import sys
+
+from hieradjudicate.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())
