@@ -117,6 +117,25 @@ class Parsed:
     label_weight: np.ndarray  # float64
     set_names: list[str]
     tags: list[str]
+
+    @classmethod
+    def from_rows(cls, lexelts: list, instances: list, unit_set: list, unit_line: list, label_unit: list,
+                  label_tag: list, label_weight: list, set_names: list[str], tags: list[str]) -> "Parsed":
+        """From per-row lists, one unit (candidate item) per row, as the table and JSON Lines readers
+        collect them."""
+        n = len(unit_line)
+        return cls(
+            cand_lexelt=np.array(lexelts, dtype=object),
+            cand_instance=np.array(instances, dtype=object),
+            unit_item=np.arange(n, dtype=np.int64),
+            unit_set=np.array(unit_set, dtype=np.int64),
+            unit_line=np.array(unit_line, dtype=np.int64),
+            label_unit=np.array(label_unit, dtype=np.int64),
+            label_tag=np.array(label_tag, dtype=np.int64),
+            label_weight=np.array(label_weight, dtype=np.float64),
+            set_names=set_names,
+            tags=tags,
+        )
     comments: dict[int, str] = field(default_factory=dict)  # unit -> comment
 
 

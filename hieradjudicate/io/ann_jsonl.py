@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import math
 
-import numpy as np
 
 from hieradjudicate.core.errors import ProblemLog
 from hieradjudicate.io.ann_build import Parsed, TagTable, number_problem
@@ -102,16 +101,5 @@ def parse_jsonl(text: str, set_name: str, log: ProblemLog) -> Parsed:
         label_unit.extend([unit] * len(pairs))
         label_tag.extend(tags.code(t) for t, _ in pairs)
         label_weight.extend(w for _, w in pairs)
-    n = len(unit_line)
-    return Parsed(
-        cand_lexelt=np.array(lexelts, dtype=object),
-        cand_instance=np.array(instances, dtype=object),
-        unit_item=np.arange(n, dtype=np.int64),
-        unit_set=np.array(unit_set, dtype=np.int64),
-        unit_line=np.array(unit_line, dtype=np.int64),
-        label_unit=np.array(label_unit, dtype=np.int64),
-        label_tag=np.array(label_tag, dtype=np.int64),
-        label_weight=np.array(label_weight, dtype=np.float64),
-        set_names=sets.names,
-        tags=tags.names,
-    )
+    return Parsed.from_rows(lexelts, instances, unit_set, unit_line, label_unit, label_tag, label_weight,
+                            sets.names, tags.names)

@@ -16,7 +16,6 @@ import sys
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-import numpy as np
 
 from hieradjudicate.core.errors import FormatError, ProblemLog
 from hieradjudicate.io.ann_build import Parsed, TagTable, weight_problem
@@ -203,16 +202,5 @@ def parse_long(text: str, fmt: str, columns: Mapping[str, str] | None, sep: str 
         label_unit.extend([unit] * len(row_tags))
         label_tag.extend(tags.code(t) for t in row_tags)
         label_weight.extend([weight] * len(row_tags))
-    n = len(unit_line)
-    return Parsed(
-        cand_lexelt=np.array(lexelts, dtype=object),
-        cand_instance=np.array(instances, dtype=object),
-        unit_item=np.arange(n, dtype=np.int64),
-        unit_set=np.array(unit_set, dtype=np.int64),
-        unit_line=np.array(unit_line, dtype=np.int64),
-        label_unit=np.array(label_unit, dtype=np.int64),
-        label_tag=np.array(label_tag, dtype=np.int64),
-        label_weight=np.array(label_weight, dtype=np.float64),
-        set_names=sets.names,
-        tags=tags.names,
-    )
+    return Parsed.from_rows(lexelts, instances, unit_set, unit_line, label_unit, label_tag, label_weight,
+                            sets.names, tags.names)

@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hieradjudicate.core.errors import FormatError
+from tests.io.mutations import mutate, mutations
 from hieradjudicate.core.records import AnnotationSource
 from hieradjudicate.io.annotations import FORMATS, read_annotations
 from tests.io.ann_helpers import check_invariants
@@ -49,33 +50,7 @@ TOKENS = [b"\n", b"\t", b",", b";", b":", b'"', b" ", b"  ", b"/", b"//", b"!!",
           b"\x0b", b"\x1c", b"\xc2\xa0", b"\xc2\x85", b"9" * 400, b'"tags": 5', b'"weight": true',
           b"lexelt,instance,annotator,tag\n", b"word_pos\tform_id\tsentence_id\tlabels\n"]
 
-mutation = st.one_of(
-    st.tuples(st.just("delete"), st.integers(0, 10**6), st.integers(1, 40)),
-    st.tuples(st.just("insert"), st.integers(0, 10**6),
-              st.one_of(st.binary(min_size=1, max_size=8), st.sampled_from(TOKENS))),
-    st.tuples(st.just("replace"), st.integers(0, 10**6), st.binary(min_size=1, max_size=4)),
-    st.tuples(st.just("truncate"), st.integers(0, 10**6), st.just(b"")),
-    st.tuples(st.just("dupline"), st.integers(0, 10**6), st.just(b"")),
-)
-
-
-def mutate(data: bytes, ops) -> bytes:
-    for kind, pos, arg in ops:
-        i = pos % (len(data) + 1)
-        if kind == "delete":
-            data = data[:i] + data[i + arg:]
-        elif kind == "insert":
-            data = data[:i] + arg + data[i:]
-        elif kind == "replace":
-            data = data[:i] + arg + data[i + len(arg):]
-        elif kind == "truncate":
-            data = data[:i]
-        else:
-            lines = data.split(b"\n")
-            k = pos % len(lines)
-            lines.insert(k, lines[k])
-            data = b"\n".join(lines)
-    return data
+mutation = mutations(TOKENS)
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

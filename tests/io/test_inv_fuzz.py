@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hieradjudicate.core.errors import FormatError
+from tests.io.mutations import mutate, mutations
 from hieradjudicate.core.records import ContextSource, InventorySource
 from hieradjudicate.io.contexts import CONTEXT_FORMATS, read_contexts
 from hieradjudicate.io.inventories import INVENTORY_FORMATS, read_inventory
@@ -56,34 +57,7 @@ TOKENS = [b"\n", b"\t", b",", b";", b'"', b"  ", b"#", b"# lexelt x.n\n", b"<hea
           b"/>", b"{", b"}", b"[", b"]", b":", b"-1", b"0", b"NaN", b"inf", b"\x00", b"\xff",
           b"\r", b"\xef\xbb\xbf", b"&amp;", b"&#0;", b"\x01", b"\x02", b"lemma", b"9" * 30, b"9" * 5000]
 
-mutation = st.one_of(
-    st.tuples(st.just("delete"), st.integers(0, 10**6), st.integers(1, 40)),
-    st.tuples(st.just("insert"), st.integers(0, 10**6),
-              st.one_of(st.binary(min_size=1, max_size=8), st.sampled_from(TOKENS))),
-    st.tuples(st.just("replace"), st.integers(0, 10**6), st.binary(min_size=1, max_size=4)),
-    st.tuples(st.just("truncate"), st.integers(0, 10**6), st.just(b"")),
-    st.tuples(st.just("dupline"), st.integers(0, 10**6), st.just(b"")),
-)
-
-
-def mutate(data: bytes, ops) -> bytes:
-    for kind, pos, arg in ops:
-        n = len(data)
-        i = pos % (n + 1)
-        if kind == "delete":
-            data = data[:i] + data[i + arg:]
-        elif kind == "insert":
-            data = data[:i] + arg + data[i:]
-        elif kind == "replace":
-            data = data[:i] + arg + data[i + len(arg):]
-        elif kind == "truncate":
-            data = data[:i]
-        else:
-            lines = data.split(b"\n")
-            k = pos % len(lines)
-            lines.insert(k, lines[k])
-            data = b"\n".join(lines)
-    return data
+mutation = mutations(TOKENS)
 
 
 def check_all_readers(path: str) -> None:

@@ -1,0 +1,37 @@
+"""Byte-level damage for the readers' property tests: deletions, insertions, replacements,
+truncation and duplicated lines, as hypothesis strategies."""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+
+def mutations(tokens: list[bytes]):
+    """One damaging operation; ``tokens`` are format-specific byte strings worth inserting."""
+    return st.one_of(
+        st.tuples(st.just("delete"), st.integers(0, 10**6), st.integers(1, 40)),
+        st.tuples(st.just("insert"), st.integers(0, 10**6),
+                  st.one_of(st.binary(min_size=1, max_size=8), st.sampled_from(tokens))),
+        st.tuples(st.just("replace"), st.integers(0, 10**6), st.binary(min_size=1, max_size=4)),
+        st.tuples(st.just("truncate"), st.integers(0, 10**6), st.just(b"")),
+        st.tuples(st.just("dupline"), st.integers(0, 10**6), st.just(b"")),
+    )
+
+
+def mutate(data: bytes, ops) -> bytes:
+    for kind, pos, arg in ops:
+        i = pos % (len(data) + 1)
+        if kind == "delete":
+            data = data[:i] + data[i + arg:]
+        elif kind == "insert":
+            data = data[:i] + arg + data[i:]
+        elif kind == "replace":
+            data = data[:i] + arg + data[i + len(arg):]
+        elif kind == "truncate":
+            data = data[:i]
+        else:
+            lines = data.split(b"\n")
+            k = pos % len(lines)
+            lines.insert(k, lines[k])
+            data = b"\n".join(lines)
+    return data
