@@ -18,6 +18,9 @@ def register(sub, add_inputs) -> None:
                    help="cut of the sense tree the figures are computed at (default: leaf)")
     p.add_argument("--ci", type=int, default=0, metavar="N", help="bootstrap confidence intervals with N resamples")
     p.add_argument("--by-lexelt", action="store_true", help="also give the figures of every lexelt")
+    p.add_argument("--category", action="append", choices=("identical", "compatible", "overlapping", "disjoint"),
+                   help="only the instances whose worst annotator-pair category is this (the workbench's "
+                        "category filter); repeatable")
     p.set_defaults(func=cmd_agree)
 
     for name, func, text in (("score", cmd_score, "score systems against a gold standard"),
@@ -51,9 +54,17 @@ def cmd_agree(args: argparse.Namespace) -> int:
     if len(sets) < 2:
         raise HieradjError("agreement needs at least two annotation sets; give two --annotations files "
                            "or one table holding several annotators")
-    out = stats.agreement_dict(sets, depth=depth, by_lexelt=args.by_lexelt)
+    instances = None
+    if args.category:
+        from hieradjudicate.app.wb_columns import CATEGORY_LABELS, group_category
+
+        codes = [c for c, name in CATEGORY_LABELS.items() if name in args.category]
+        instances = np.flatnonzero(np.isin(group_category(corpus, sets)[0], codes))
+    out = stats.agreement_dict(sets, depth=depth, instances=instances, by_lexelt=args.by_lexelt)
+    if args.category:
+        out["category"] = args.category
     if args.ci:
-        out["ci"] = _agree_ci(stats, sets, depth, args.ci)
+        out["ci"] = _agree_ci(stats, sets, depth, args.ci, instances)
     if args.format == "json":
         print(json_text(out))
     elif args.format == "csv":
@@ -64,11 +75,11 @@ def cmd_agree(args: argparse.Namespace) -> int:
     return 0
 
 
-def _agree_ci(stats, sets, depth, n_resamples: int) -> dict:
+def _agree_ci(stats, sets, depth, n_resamples: int, instances=None) -> dict:
     from hieradjudicate.core.bootstrap import DEFAULT_SEED, bootstrap_figures
 
     c = stats.corpus
-    inst, rater, P = stats.long_form(sets, depth)
+    inst, rater, P = stats.long_form(sets, depth, instances)
     pairs = [(a, b) for a in range(len(sets)) for b in range(a + 1, len(sets))]
     bf = bootstrap_figures(inst, rater, P, c.inst_lexelt, pairs=pairs, n_lexelts=len(c.inventory.lexelts),
                            n_resamples=n_resamples)

@@ -13,21 +13,7 @@ import numpy as np
 
 from hieradjudicate.core.model import AnnotationSet, Corpus
 
-try:  # the per-pair category lives in core.granularity; fall back while it is absent
-    from hieradjudicate.core.granularity import CATEGORY_NAMES, instance_disagreement
-except ImportError:  # pragma: no cover - adapter for an older core
-    CATEGORY_NAMES = ("identical", "compatible", "overlapping", "disjoint")
-
-    def instance_disagreement(pa, pb, same_tags, *, atol=0.0):  # type: ignore[no-redef]
-        agree = np.einsum("ik,ik->i", pa, pb)
-        sa, sb = pa > atol, pb > atol
-        meet = (sa & sb).any(axis=1)
-        nested = ~(sa & ~sb).any(axis=1) | ~(sb & ~sa).any(axis=1)
-        cat = np.full(len(pa), 3, dtype=np.int8)
-        cat[meet] = 2
-        cat[meet & nested] = 1
-        cat[np.asarray(same_tags, bool)] = 0
-        return agree, cat
+from hieradjudicate.core.granularity import CATEGORY_NAMES, instance_disagreement  # noqa: F401
 
 #: Category code of an instance fewer than two annotators answered.
 NO_PAIR = -1
@@ -114,7 +100,7 @@ def compute_columns(corpus: Corpus, *, crowd_threshold: int = 8) -> Columns:
     crowd = len(annotators) > crowd_threshold
     set_tags = [] if crowd else [tag_strings(corpus, s, n) for s in corpus.sets]
     set_pos = [s.position(np.arange(n)) for s in corpus.sets] if not crowd else []
-    category, agreement, n_ans = _group_category(corpus, annotators)
+    category, agreement, n_ans = group_category(corpus, annotators)
     cols = Columns(
         lexelt=corpus.inst_lexelt.astype(np.int64),
         lexelt_names=list(corpus.inventory.lexelts),
@@ -132,7 +118,7 @@ def compute_columns(corpus: Corpus, *, crowd_threshold: int = 8) -> Columns:
     return cols
 
 
-def _group_category(corpus: Corpus, raters: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def group_category(corpus: Corpus, raters: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Worst pairwise category and mean pairwise leaf agreement over the raters of each instance.
 
     The mean pairwise agreement is Fleiss' ``P_i``:

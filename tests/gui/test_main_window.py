@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -54,6 +57,15 @@ def test_keyboard_adjudication_survives_reopen(qtbot, demo_project: Path) -> Non
     assert ws.live.figures.fleiss.value == pytest.approx(fleiss.fleiss.kappa.value, abs=1e-12)
     assert ws.live.kappa.text() == f"{fleiss.fleiss.kappa.value:.3f}"
     assert ws.live.alpha.text() == f"{alpha.alpha.value:.3f}"
+    # ... and what the command line prints for the same filter
+    demo = Path(__file__).resolve().parents[2] / "resources" / "demo"
+    cli = subprocess.run([sys.executable, "-m", "hieradjudicate", "agree", "--inventory", str(demo / "inventory.txt"),
+                          *[a for n in ("ann", "ben", "cho") for a in ("--annotations", str(demo / f"annotator_{n}.key"))],
+                          "--category", "disjoint", "--format", "json"], capture_output=True, text=True, timeout=120)
+    printed = json.loads(cli.stdout)
+    assert printed["fleiss"]["n"] == ws.live.figures.n_instances
+    assert ws.live.figures.fleiss.value == pytest.approx(printed["fleiss"]["kappa"], abs=1e-12)
+    assert ws.live.figures.alpha.value == pytest.approx(printed["alpha"]["value"], abs=1e-12)
 
     plan = ["1", "2", "A", "3", "1", "A", "2", "pick", "3", "A", "1", "2", "A", "3", "1", "A", "2", "3", "A", "1"]
     expected: list[tuple[tuple[str, str], tuple[str, ...], str]] = []
