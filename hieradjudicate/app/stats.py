@@ -138,7 +138,11 @@ class Stats:
 
     # -- scores against a gold set --------------------------------------------
     def gold_region(self, gold: AnnotationSet) -> np.ndarray:
-        return gold.leaves > 0
+        key = ("region", id(gold))
+        hit = self._cache.get(key)
+        if hit is None or hit[0] is not gold:  # the set itself is kept, so its id cannot be reused
+            hit = self._cache[key] = (gold, gold.leaves > 0)
+        return hit[1]
 
     def score(self, system: int, gold: int, *, instances: np.ndarray | None = None):
         """Leaf-policy score (Melamed & Resnik) of one set against another (cached)."""
@@ -147,7 +151,7 @@ class Stats:
             return self._cache[key]
         c = self.corpus
         g, s = c.sets[gold], c.sets[system]
-        g_rows, region = g.rows, self.gold_region(g)
+        g_rows, region = g.rows, self.gold_region(g)  # cached: invalidate() when the gold changes
         if instances is not None:
             keep = np.isin(g_rows, instances)
             g_rows, region = g_rows[keep], region[keep]

@@ -375,7 +375,8 @@ def score_leaf(
         g_ok, P_ok = g, P
     else:
         g_ok, P_ok = g[ok], P[ok]
-    row_score = np.einsum("ij,ij->i", P_ok, gold_region[g_ok])
+    # np.take: row gathers 4-5x faster than fancy indexing on large arrays
+    row_score = np.einsum("ij,ij->i", P_ok, np.take(gold_region, g_ok, axis=0))
     inst_score = np.full(n_gold, np.nan)
     inst_score[g_ok] = row_score
     inst_att = np.zeros(n_gold)
@@ -403,7 +404,7 @@ def score_leaf(
         undefined["distance_cost"] = "no answered gold instance (N = 0)"
     else:
         if gold_distance is not None:
-            dmin = np.asarray(gold_distance, float)[g_ok]
+            dmin = np.take(np.asarray(gold_distance, float), g_ok, axis=0)
         else:
             dmin = nearest_gold_distance(gold_region[g_ok], lex_ok, np.asarray(leaf_dist, float))
         inf = np.isinf(dmin)
