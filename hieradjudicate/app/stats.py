@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from hieradjudicate.core.agreement import make_layout
 from hieradjudicate.core.dashboard import all_figures
 from hieradjudicate.core.granularity import rollup
 from hieradjudicate.core.model import AnnotationSet, Corpus
@@ -48,9 +49,12 @@ class Stats:
     corpus: Corpus
     _cache: dict = field(default_factory=dict, repr=False)
     _groups: dict = field(default_factory=dict, repr=False)
+    _layouts: dict = field(default_factory=dict, repr=False)
 
     def invalidate(self) -> None:
+        """Forget everything (the annotations changed, e.g. a re-import)."""
         self._cache.clear()
+        self._layouts.clear()
 
     def annotator_indices(self) -> list[int]:
         return [k for k, s in enumerate(self.corpus.sets) if s.role == "annotator"]
@@ -69,6 +73,16 @@ class Stats:
             P = rollup(P, c.inst_lexelt[inst], group, n_groups)
         return inst, rater, P
 
+    def layout(self, sets: list[int], depth: int | None = None, instances: np.ndarray | None = None):
+        """The long form sorted by (lexelt, instance), the metrics' input.  It depends on the
+        annotations only, not on decisions, so it is kept until :meth:`invalidate` (re-import)."""
+        key = ("layout", tuple(sets), depth, None if instances is None else instances.tobytes())
+        if key not in self._layouts:
+            inst, rater, P = self.long_form(sets, depth, instances)
+            self._layouts[key] = make_layout(inst, rater, P, self.corpus.inst_lexelt,
+                                             n_lexelts=len(self.corpus.inventory.lexelts))
+        return self._layouts[key]
+
     def groups(self, depth: int):
         if depth not in self._groups:
             group, n_groups, nodes = self.corpus.inventory.leaf_groups(depth)
@@ -84,9 +98,9 @@ class Stats:
             return self._cache[key]
         c = self.corpus
         X = len(c.inventory.lexelts)
-        inst, rater, P = self.long_form(sets, depth, instances)
+        lay = self.layout(sets, depth, instances)
         # per-lexelt Fleiss/Conger/alpha come with every call; per_lexelt would add (X, m, m) pair tables
-        figs = all_figures(inst, rater, P, c.inst_lexelt, n_raters=len(sets), n_lexelts=X)
+        figs = all_figures(lay.inst, lay.rater, lay.P, c.inst_lexelt, n_raters=len(sets), n_lexelts=X, layout=lay)
         out = (figs.pairwise, figs.multi, figs.alpha)
         self._cache[key] = out
         return out
