@@ -31,7 +31,7 @@ def register(sub, add_inputs) -> None:
 
 
 def specs(args: argparse.Namespace, attr: str = "annotations", role: str = "annotator"):
-    from hieradjudicate.app.loading import AnnotationSpec
+    from hieradjudicate.app.specs import AnnotationSpec
 
     return [AnnotationSpec.parse(a, role) for a in getattr(args, attr, [])]
 

@@ -138,7 +138,7 @@ def _ci_text(out: dict, key: str) -> str:
 
 # -- score / compare -------------------------------------------------------------------------------
 def _system_specs(args):
-    from hieradjudicate.app.loading import AnnotationSpec
+    from hieradjudicate.app.specs import AnnotationSpec
 
     return [AnnotationSpec.parse(s, "system") for s in args.system]
 

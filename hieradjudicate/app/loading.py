@@ -9,30 +9,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from hieradjudicate.core.errors import FormatError, HieradjError, Problem
-from hieradjudicate.core.model import ROLES, Corpus, CorpusBuilder
-
-
-@dataclass
-class AnnotationSpec:
-    """One ``--annotations [NAME=]PATH[:ROLE]`` argument."""
-
-    path: str
-    name: str | None = None
-    role: str = "annotator"
-    format: str | None = None
-    columns: dict[str, str] | None = None
-
-    @classmethod
-    def parse(cls, text: str, default_role: str = "annotator") -> "AnnotationSpec":
-        name = None
-        role = default_role
-        if "=" in text and not os.path.exists(text):
-            name, _, text = text.partition("=")
-            name = name or None
-        head, sep, tail = text.rpartition(":")
-        if sep and tail in ROLES and not os.path.exists(text):
-            text, role = head, tail
-        return cls(text, name, role)
+from hieradjudicate.app.specs import AnnotationSpec  # noqa: F401  (re-exported)
+from hieradjudicate.core.model import Corpus, CorpusBuilder
 
 
 @dataclass

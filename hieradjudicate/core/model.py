@@ -17,9 +17,8 @@ import numpy as np
 from hieradjudicate.core.arrays import zeros
 from hieradjudicate.core.errors import Problem
 from hieradjudicate.core.inventory import Inventory, InventoryBuilder
-from hieradjudicate.core.records import AnnotationSource, Context
+from hieradjudicate.core.records import ROLES, AnnotationSource, Context
 
-ROLES = ("annotator", "system", "gold")
 
 _rng = np.random.default_rng(20260101)
 _NODE_HASH = _rng.integers(1, 2**62, size=1 << 16, dtype=np.int64)

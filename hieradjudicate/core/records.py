@@ -13,6 +13,9 @@ import numpy as np
 
 from hieradjudicate.core.errors import Problem
 
+#: The roles an annotation set can play.
+ROLES = ("annotator", "system", "gold")
+
 
 @dataclass
 class SenseRecord:
