@@ -16,7 +16,7 @@ from hieradjudicate.core.agreement import make_layout
 from hieradjudicate.core.dashboard import all_figures
 from hieradjudicate.core.granularity import rollup
 from hieradjudicate.core.model import AnnotationSet, Corpus
-from hieradjudicate.core.scoring import nearest_gold_distance, score_leaf
+from hieradjudicate.core.scoring import nearest_gold_distance, score_leaf_many
 from hieradjudicate.core.undefined import Estimate
 
 
@@ -158,26 +158,51 @@ class Stats:
             hit = self._cache[key] = (gold, gold.leaves > 0)
         return hit[1]
 
+    def gold_region_float(self, gold: AnnotationSet) -> np.ndarray:
+        """:meth:`gold_region` as 0/1 floats (what the scoring products take; cached likewise)."""
+        key = ("region_float", id(gold))
+        hit = self._cache.get(key)
+        if hit is None or hit[0] is not gold:
+            hit = self._cache[key] = (gold, self.gold_region(gold).astype(np.float64))
+        return hit[1]
+
     def score(self, system: int, gold: int, *, instances: np.ndarray | None = None):
-        """Leaf-policy score (Melamed & Resnik) of one set against another (cached)."""
+        """Leaf-policy score (Melamed & Resnik) of one set against another (cached).
+
+        The other sets of role ``system`` not yet scored against this gold are scored in the same
+        pass (a dashboard or a report asks for all of them; one pass over the gold serves them all)."""
         key = ("score", system, gold, None if instances is None else instances.tobytes())
         if key in self._cache:
             return self._cache[key]
-        c = self.corpus
-        g, s = c.sets[gold], c.sets[system]
-        g_rows, region = g.rows, self.gold_region(g)  # cached: invalidate() when the gold changes
-        if instances is not None:
-            keep = np.isin(g_rows, instances)
-            g_rows, region = g_rows[keep], region[keep]
-        if "leaf_dist" not in self._cache:
-            self._cache["leaf_dist"] = c.inventory.leaf_distance()
-        dkey = ("gold_distance", gold, key[3])
-        if dkey not in self._cache:  # depends on the gold only: once for every system scored against it
-            self._cache[dkey] = nearest_gold_distance(region, c.inst_lexelt[g_rows], self._cache["leaf_dist"])
-        res = score_leaf(s.leaves, s.rows, region, c.inst_lexelt, gold_rows=g_rows,
-                         lexelts=c.inventory.lexelts, gold_distance=self._cache[dkey])
-        self._cache[key] = res
-        return res
+        others = [k for k, s in enumerate(self.corpus.sets)
+                  if s.role == "system" and k not in (system, gold) and ("score", k, gold, key[3]) not in self._cache]
+        return self.scores([system] + others, gold, instances=instances)[0]
+
+    def scores(self, systems: list[int], gold: int, *, instances: np.ndarray | None = None) -> list:
+        """Leaf-policy scores of several sets against one gold set (cached per set), computed together
+        with :func:`~hieradjudicate.core.scoring.score_leaf_many` (the same figures as one by one)."""
+        sel = None if instances is None else instances.tobytes()
+        keys = [("score", k, gold, sel) for k in systems]
+        todo = [k for k, key in zip(systems, keys) if key not in self._cache]
+        if todo:
+            c = self.corpus
+            g = c.sets[gold]
+            g_rows, region = g.rows, self.gold_region_float(g)  # cached: invalidate() when the gold changes
+            if instances is not None:
+                keep = np.isin(g_rows, instances)
+                g_rows, region = g_rows[keep], region[keep]
+            if "leaf_dist" not in self._cache:
+                self._cache["leaf_dist"] = c.inventory.leaf_distance()
+            dkey = ("gold_distance", gold, sel)
+            if dkey not in self._cache:  # depends on the gold only: once for every system scored against it
+                self._cache[dkey] = nearest_gold_distance(region > 0, c.inst_lexelt[g_rows], self._cache["leaf_dist"])
+            todo = list(dict.fromkeys(todo))
+            res = score_leaf_many([c.sets[k].leaves for k in todo], [c.sets[k].rows for k in todo], region,
+                                  c.inst_lexelt, gold_rows=g_rows, lexelts=c.inventory.lexelts,
+                                  gold_distance=self._cache[dkey])
+            for k, r in zip(todo, res):
+                self._cache[("score", k, gold, sel)] = r
+        return [self._cache[key] for key in keys]
 
 
 def _reason(pm, a: int, b: int) -> str | None:

@@ -170,18 +170,69 @@ def corpus_figures(
     lex_att = np.bincount(code, weights=attempted, minlength=n_lex)
     lex_total = np.bincount(code, minlength=n_lex)
     lex_ans = np.bincount(code, weights=answered, minlength=n_lex)
-    by_lexelt: dict[str, Figures] = {}
-    pos_sums: dict[str, list[float]] = {}
-    for j in np.flatnonzero(lex_total).tolist():
-        name = lexelts[j]
-        by_lexelt[name] = figures(lex_score[j], lex_att[j], int(lex_total[j]), int(lex_ans[j]))
-        acc = pos_sums.setdefault(lexelt_pos(name), [0.0, 0.0, 0, 0])
-        acc[0] += lex_score[j]
-        acc[1] += lex_att[j]
-        acc[2] += int(lex_total[j])
-        acc[3] += int(lex_ans[j])
-    by_pos = {p: figures(a[0], a[1], int(a[2]), int(a[3])) for p, a in sorted(pos_sums.items())}
     overall = figures(float(s.sum()), float(np.sum(attempted)), int(s.shape[0]), int(answered.sum()))
+    return _grouped(overall, lex_score, lex_att, lex_total, lex_ans, lexelts)
+
+
+def _figures_many(score_sum: np.ndarray, attempted: np.ndarray, total: np.ndarray,
+                  answered: np.ndarray) -> list[Figures]:
+    """:func:`figures` of many groups at once (the same IEEE operations, element-wise)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        has_att, has_tot = attempted > 0, total > 0
+        prec = score_sum / np.where(has_att, attempted, 1.0)
+        rec = score_sum / np.where(has_tot, total, 1)
+        cov = attempted / np.where(has_tot, total, 1)
+        psum = prec + rec
+        f1 = np.where(psum > 0, 2.0 * prec * rec / np.where(psum > 0, psum, 1.0), 0.0)
+    out = []
+    no_att = "nothing attempted (attempted = 0)"
+    no_tot = "no gold instances (total = 0)"
+    no_f1 = "precision or recall undefined"
+    for s, a, t, n, ha, ht, p, r, c, f in zip(score_sum.tolist(), attempted.tolist(), total.tolist(),
+                                              answered.tolist(), has_att.tolist(), has_tot.tolist(),
+                                              prec.tolist(), rec.tolist(), cov.tolist(), f1.tolist()):
+        if ha and ht:
+            out.append(Figures(s, a, int(t), int(n), p, r, c, f, {}))
+            continue
+        undefined: dict[str, str] = {}
+        if not ha:
+            p = None
+            undefined["precision"] = no_att
+        if not ht:
+            r = c = None
+            undefined["recall"] = undefined["coverage"] = no_tot
+        undefined["f1"] = no_f1
+        out.append(Figures(s, a, int(t), int(n), p, r, c, None, undefined))
+    return out
+
+
+_POS_CODE = {p: j for j, p in enumerate(POS_NAMES + ("?",))}
+
+
+def _grouped(overall: Figures, lex_score: np.ndarray, lex_att: np.ndarray, lex_total: np.ndarray,
+             lex_ans: np.ndarray, lexelts: Sequence[str], pos_code: np.ndarray | None = None) -> GroupedFigures:
+    """:class:`GroupedFigures` from per-lexelt sums (lexelts without instances left out).
+
+    The per-POS sums add the lexelts' sums in lexelt order (``np.bincount`` accumulates in index order),
+    so they equal a Python loop over the lexelts.
+    """
+    nz = np.flatnonzero(lex_total)
+    names = [lexelts[j] for j in nz.tolist()]
+    sc, at, tot, ans = lex_score[nz], lex_att[nz], lex_total[nz], lex_ans[nz]
+    by_lexelt = dict(zip(names, _figures_many(sc, at, tot, ans)))
+    if pos_code is None:
+        pc = np.array([_POS_CODE[lexelt_pos(x)] for x in names], dtype=np.int64)
+    else:
+        pc = pos_code[nz]
+    npos = len(_POS_CODE)
+    present = np.bincount(pc, minlength=npos) > 0
+    p_sc = np.bincount(pc, weights=sc, minlength=npos)
+    p_at = np.bincount(pc, weights=at, minlength=npos)
+    p_tot = np.bincount(pc, weights=tot, minlength=npos).astype(np.int64)
+    p_ans = np.bincount(pc, weights=ans, minlength=npos).astype(np.int64)
+    order = sorted((p, j) for p, j in _POS_CODE.items() if present[j])
+    idx = np.array([j for _, j in order], dtype=np.int64)
+    by_pos = dict(zip([p for p, _ in order], _figures_many(p_sc[idx], p_at[idx], p_tot[idx], p_ans[idx])))
     return GroupedFigures(overall, by_lexelt, by_pos)
 
 
@@ -277,13 +328,32 @@ def nearest_gold_distance(
     -------
     ndarray of float, shape (m, K); ``inf`` where the region is empty.
     """
+    gold_region = np.asarray(gold_region, dtype=bool)
     m, k = gold_region.shape
     if m == 0:
         return np.zeros((0, k))
-    first, inverse = _unique_rows(gold_region, np.asarray(gold_lexelt, np.int64))
-    region_u = gold_region[first]
-    dist_u = np.where(region_u[:, :, None], leaf_dist[np.asarray(gold_lexelt)[first]], np.inf)
-    return dist_u.min(axis=1)[inverse.reshape(-1)]
+    lex = np.asarray(gold_lexelt, np.int64)
+    n_lex = int(leaf_dist.shape[0])
+    if 0 < k <= 48 and n_lex < (1 << (62 - k)):
+        # one 64-bit key per row: the lexelt above the region's bits (at most a few thousand distinct)
+        key = (gold_region.view(np.uint8) @ (np.int64(1) << np.arange(k, dtype=np.int64))) | (lex << k)
+        size = n_lex << k
+        if size <= 8 * m + (1 << 16):  # a dense table: no sort at all
+            seen = np.zeros(size, dtype=bool)
+            seen[key] = True
+            uniq = np.flatnonzero(seen)
+            slot = np.zeros(size, dtype=np.int64)
+            slot[uniq] = np.arange(len(uniq))
+            inverse = slot[key]
+        else:
+            uniq, inverse = np.unique(key, return_inverse=True)
+        region_u = ((uniq[:, None] >> np.arange(k)) & 1).astype(bool)
+        lex_u = uniq >> k
+    else:
+        first, inverse = _unique_rows(gold_region, lex)
+        region_u, lex_u = gold_region[first], lex[first]
+    dist_u = np.where(region_u[:, :, None], leaf_dist[lex_u], np.inf).min(axis=1)
+    return np.take(dist_u, inverse.reshape(-1), axis=0)
 
 
 def score_leaf(
@@ -418,3 +488,168 @@ def score_leaf(
         cost_by = {lexelts[j]: float(lex_cost[j] / lex_n[j]) for j in np.flatnonzero(lex_n).tolist()}
     return LeafScore(grouped, ce, n_zero, n_scored, floor, cost, ce_by, cost_by,
                      inst_score, inst_att, gold_rows, int(np.count_nonzero(~ok)), undefined)
+
+
+def score_leaf_many(
+    Ps: Sequence[np.ndarray],
+    rows: Sequence[np.ndarray],
+    gold_region: np.ndarray,
+    inst_lexelt: np.ndarray,
+    *,
+    gold_rows: np.ndarray | None = None,
+    lexelts: Sequence[str] | None = None,
+    attempted_weights: Sequence[np.ndarray | None] | None = None,
+    leaf_dist: np.ndarray | None = None,
+    gold_distance: np.ndarray | None = None,
+    floor: float = 1e-6,
+) -> list[LeafScore]:
+    """:func:`score_leaf` of several systems against one gold, in one pass over the gold.
+
+    ``score_leaf_many([P_1, ..., P_S], [rows_1, ..., rows_S], gold_region, ...)[s]`` equals
+    ``score_leaf(P_s, rows_s, gold_region, ...)`` exactly (every figure, bit for bit): the same
+    formulas and the same floating-point operations in the same order.  What is shared: everything
+    that depends on the gold only (the instance-to-gold map, the lexelts of the gold rows and their
+    counts, the 0/1 region as floats, the nearest-gold distances with their emptiness check, the
+    parts of speech of the lexelts), and the row gathers when a system's rows are the gold's rows
+    (the usual case: no gather at all).  Per-lexelt figures are built from arrays.
+
+    Parameters
+    ----------
+    Ps : sequence of ndarray of float, shape (r_s, K)
+        Each system's leaf vectors.
+    rows : sequence of ndarray of int, shape (r_s,)
+        Instance index of each row of ``Ps[s]``; each at most once per system.
+    gold_region : ndarray of bool, shape (n_gold, K)
+        Leaves under any gold tag of each gold instance; a float64 array of 0/1 is taken as it is
+        (callers scoring often keep it, which saves a cast per call).
+    attempted_weights : sequence of (ndarray of float, shape (r_s,), or None), optional
+        Attempted weight per row of each system (default 1).
+
+    The other parameters and the result (one :class:`LeafScore` per system, in order) are those of
+    :func:`score_leaf`.
+
+    Examples
+    --------
+    >>> G = np.array([[True, False], [False, True]])
+    >>> a, b = score_leaf_many([np.eye(2), np.full((2, 2), 0.5)], [np.arange(2)] * 2, G, np.zeros(2, int))
+    >>> a.figures.overall.precision, b.figures.overall.precision
+    (1.0, 0.5)
+    """
+    if len(Ps) != len(rows):
+        raise ValueError(f"{len(Ps)} systems' leaf vectors but {len(rows)} row arrays")
+    if attempted_weights is not None and len(attempted_weights) != len(Ps):
+        raise ValueError(f"{len(Ps)} systems but {len(attempted_weights)} attempted weights")
+    region = np.asarray(gold_region)
+    region_f = region if region.dtype == np.float64 else region.astype(bool).astype(np.float64)
+    inst_lexelt = np.asarray(inst_lexelt, dtype=np.int64)
+    n = inst_lexelt.shape[0]
+    n_gold, K = region_f.shape
+    if gold_rows is None:
+        if n_gold != n:
+            raise ValueError(f"gold_region has {n_gold} rows but there are {n} instances; pass gold_rows")
+        gold_rows = np.arange(n)
+    gold_rows = np.asarray(gold_rows, dtype=np.int64)
+    if lexelts is None:
+        lexelts = [str(i) for i in range(int(inst_lexelt.max(initial=-1)) + 1)]
+    n_lex = len(lexelts)
+    gold_of = np.full(n, -1, dtype=np.int64)
+    gold_of[gold_rows] = np.arange(n_gold)
+    gold_lex = inst_lexelt[gold_rows]
+    lex_total = np.bincount(gold_lex, minlength=n_lex)
+    lex_total_f = lex_total.astype(np.float64)
+    pos_code = np.array([_POS_CODE[lexelt_pos(x)] for x in lexelts], dtype=np.int64)
+    lex_names = list(lexelts)
+
+    # the distance of every leaf to the nearest gold leaf, once for all systems
+    dmin_all: np.ndarray | None = None
+    empty_row: np.ndarray | None = None
+    if gold_distance is not None or leaf_dist is not None:
+        if gold_distance is not None:
+            gd = np.asarray(gold_distance, float)
+        else:
+            gd = nearest_gold_distance(region_f > 0, gold_lex, np.asarray(leaf_dist, float))
+        inf = np.isinf(gd)
+        if inf.any():
+            empty_row = inf.all(axis=1)
+            gd = np.where(inf, 0.0, gd)
+        dmin_all = gd
+
+    out: list[LeafScore] = []
+    ident_rows: np.ndarray | None = None  # the rows array last found equal to the gold's rows
+    for s, (P, r) in enumerate(zip(Ps, rows)):
+        P = np.asarray(P, dtype=np.float64)
+        r = np.asarray(r, dtype=np.int64)
+        if P.ndim != 2 or P.shape[0] != r.shape[0] or P.shape[1] != K:
+            raise ValueError(f"P has shape {P.shape}; expected ({r.shape[0]}, {K})")
+        w = None if attempted_weights is None else attempted_weights[s]
+        att = np.ones(r.shape[0]) if w is None else np.asarray(w, float)
+        if r.size > 1 and np.any(r[1:] <= r[:-1]) and np.bincount(r, minlength=n).max() > 1:
+            raise ValueError("an instance has more than one system row; expected one answer per instance")
+        ident = r is ident_rows or (r.shape == gold_rows.shape and np.array_equal(r, gold_rows))
+        if ident:  # row j of the system is gold row j: no gathers, no duplicates possible
+            ident_rows = r
+            g_ok, P_ok, att_ok, n_unscored = None, P, att, 0
+            row_score = np.einsum("ij,ij->i", P, region_f)
+            inst_score = row_score.copy()
+            inst_att = att.astype(np.float64, copy=True)
+            lex_ok = gold_lex
+        else:
+            g = gold_of[r]
+            ok = g >= 0
+            if ok.all():
+                g_ok, P_ok, att_ok = g, P, att
+            else:
+                g_ok, P_ok, att_ok = g[ok], P[ok], att[ok]
+            n_unscored = int(np.count_nonzero(~ok))
+            row_score = np.einsum("ij,ij->i", P_ok, np.take(region_f, g_ok, axis=0))
+            inst_score = np.full(n_gold, np.nan)
+            inst_score[g_ok] = row_score
+            inst_att = np.zeros(n_gold)
+            inst_att[g_ok] = att_ok
+            lex_ok = gold_lex[g_ok]
+
+        # corpus, per-lexelt and per-POS figures (corpus_figures)
+        answered = ~np.isnan(inst_score)
+        all_answered = bool(answered.all())
+        s_ = inst_score if all_answered else np.where(answered, inst_score, 0.0)
+        lex_score = np.bincount(gold_lex, weights=s_, minlength=n_lex)
+        if all_answered and w is None:  # sums of ones: the counts themselves, exactly
+            lex_att = lex_ans = lex_total_f
+            att_sum = float(n_gold)
+        else:
+            lex_att = np.bincount(gold_lex, weights=inst_att, minlength=n_lex)
+            lex_ans = lex_total_f if all_answered else np.bincount(gold_lex, weights=answered, minlength=n_lex)
+            att_sum = float(np.sum(inst_att))
+        n_answered = n_gold if all_answered else int(answered.sum())
+        overall = figures(float(s_.sum()), att_sum, int(n_gold), n_answered)
+        grouped = _grouped(overall, lex_score, lex_att, lex_total, lex_ans, lex_names, pos_code)
+
+        undefined: dict[str, str] = {}
+        n_scored = int(row_score.shape[0])
+        lex_n = lex_total if g_ok is None else np.bincount(lex_ok, minlength=n_lex)
+        nz = np.flatnonzero(lex_n)
+        nz_names = [lex_names[j] for j in nz.tolist()]
+        logs = -np.log2(np.maximum(row_score, floor))
+        n_zero = int(np.count_nonzero(row_score <= 0))
+        ce: float | None = float(logs.mean()) if n_scored else None
+        lex_ce = np.bincount(lex_ok, weights=logs, minlength=n_lex)
+        ce_by = dict(zip(nz_names, (lex_ce[nz] / lex_n[nz]).tolist()))
+        if ce is None:
+            undefined["cross_entropy"] = "no answered gold instance (N = 0)"
+        cost: float | None = None
+        cost_by: dict[str, float] = {}
+        if dmin_all is None:
+            undefined["distance_cost"] = "no leaf distance given"
+        elif n_scored == 0:
+            undefined["distance_cost"] = "no answered gold instance (N = 0)"
+        else:
+            if empty_row is not None and (empty_row.any() if g_ok is None else empty_row[g_ok].any()):
+                raise ValueError("a gold instance has an empty gold region; expected at least one leaf")
+            dmin = dmin_all if g_ok is None else np.take(dmin_all, g_ok, axis=0)
+            per = np.einsum("ij,ij->i", P_ok, dmin)
+            cost = float(per.mean())
+            lex_cost = np.bincount(lex_ok, weights=per, minlength=n_lex)
+            cost_by = dict(zip(nz_names, (lex_cost[nz] / lex_n[nz]).tolist()))
+        out.append(LeafScore(grouped, ce, n_zero, n_scored, floor, cost, ce_by, cost_by,
+                             inst_score, inst_att, gold_rows, n_unscored, undefined))
+    return out
