@@ -168,6 +168,27 @@ def make_layout(
     row_lex = inst_lexelt[inst]
     key = row_lex * len(inst_lexelt) + inst
     if len(key) > 1 and np.any(key[1:] < key[:-1]):
+        # The usual long form: S sets' rows one after the other, each set over the same instances in
+        # increasing order (Corpus.long_form of a complete design).  The stable sort by key is then the
+        # order of the instances by lexelt (a radix sort of n small codes), each followed by its S rows.
+        R = len(inst)
+        desc = np.flatnonzero(inst[1:] <= inst[:-1])
+        S = len(desc) + 1
+        L = R // S
+        if (L * S == R and np.array_equal(desc, np.arange(1, S) * L - 1)
+                and (inst.reshape(S, L) == inst[:L]).all()):
+            lex0 = row_lex[:L]
+            small = int(lex0.min()) >= 0 and int(lex0.max()) < (1 << 16)
+            pos = np.argsort(lex0.astype(np.uint16) if small else lex0, kind="stable")
+            seg_inst, seg_lex = inst[:L][pos], lex0[pos]
+            row_lex = np.repeat(seg_lex, S)
+            grid = np.arange(X + 1)
+            return Layout(
+                np.repeat(seg_inst, S), rater.reshape(S, L)[:, pos].T.ravel(),
+                np.take(P, (pos[:, None] + L * np.arange(S)).ravel(), axis=0), row_lex,
+                np.repeat(np.arange(L), S), np.arange(0, R, S), np.full(L, S), seg_inst, seg_lex,
+                np.searchsorted(row_lex, grid), np.searchsorted(seg_lex, grid), X,
+            )
         order = np.argsort(key, kind="stable")
         # np.take gathers rows 4-5x faster than fancy indexing (300,000 x 9: 20 ms -> 4 ms)
         inst, rater, P, row_lex = inst[order], rater[order], np.take(P, order, axis=0), row_lex[order]

@@ -107,7 +107,7 @@ def _case(seed: int):
 
 @pytest.mark.parametrize("seed", range(60))
 def test_score_leaf_many_equals_score_leaf(seed):
-    rng, n, K, X, lex, gold_rows, G, Ps, rows, atts = _case(seed)
+    rng, _n, K, X, lex, gold_rows, G, Ps, rows, atts = _case(seed)
     dist = _leaf_dist(rng, X, K)
     gd = nearest_gold_distance(G, lex[gold_rows], dist)
     names = NAMES[:X]
