@@ -63,10 +63,13 @@ def main() -> None:
         runs = [run(cold) for _ in range(7)]
         agr = statistics.median(r[0] for r in runs)
         sc = statistics.median(r[1] for r in runs)
+        tot = [r[0] + r[1] for r in runs]
         print(f"  {what}:")
         print(f"    agreement (pairwise matrix, Fleiss, Davies & Fleiss, alpha, per lexelt) {agr * 1000:.1f} ms"
               f" + leaf scores of {len(systems)} systems (P, R, coverage, F1, cross-entropy, cost, per lexelt"
-              f" and POS) {sc * 1000:.1f} ms = {(agr + sc) * 1000:.1f} ms (median of 7; target < 50 ms)")
+              f" and POS) {sc * 1000:.1f} ms (medians)")
+        print(f"    all figures: best {min(tot) * 1000:.1f} ms, median {statistics.median(tot) * 1000:.1f} ms"
+              " of 7 (target < 50 ms)")
     inst, rater, P = stats.long_form(annot)
     t0 = time.perf_counter()
     bootstrap_figures(inst, rater, P, corpus.inst_lexelt, n_lexelts=len(corpus.inventory.lexelts), n_resamples=1000)
