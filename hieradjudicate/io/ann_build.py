@@ -105,10 +105,13 @@ class Parsed:
 
     ``cand_lexelt``/``cand_instance`` hold candidate items (they may repeat);
     ``unit_item`` indexes them.  Units must be in file order.
+    ``instance_hash``, when a reader gives it, is a hash per candidate
+    instance id (equal ids, equal hashes): all hashes distinct proves all
+    candidates distinct without hashing the strings in Python.
     """
 
-    cand_lexelt: np.ndarray  # object
-    cand_instance: np.ndarray  # object
+    cand_lexelt: np.ndarray | list  # object array, or a list of str
+    cand_instance: np.ndarray | list  # object array, or a list of str
     unit_item: np.ndarray  # int64
     unit_set: np.ndarray  # int64
     unit_line: np.ndarray  # int64
@@ -137,6 +140,7 @@ class Parsed:
             tags=tags,
         )
     comments: dict[int, str] = field(default_factory=dict)  # unit -> comment
+    instance_hash: np.ndarray | None = None  # uint64 per candidate
 
 
 def factorize(values) -> tuple[np.ndarray, np.ndarray]:
@@ -163,6 +167,15 @@ def factorize(values) -> tuple[np.ndarray, np.ndarray]:
     return codes, uniques
 
 
+def _object_array(values) -> np.ndarray:
+    """``values`` as a 1-d object array (strings stay whole)."""
+    if isinstance(values, np.ndarray):
+        return values
+    arr = np.empty(len(values), dtype=object)
+    arr[:] = values
+    return arr
+
+
 def _first_flags(codes: np.ndarray) -> np.ndarray:
     """True where a code (numbered in order of first appearance) appears first."""
     if codes.size == 0:
@@ -176,7 +189,7 @@ def _first_flags(codes: np.ndarray) -> np.ndarray:
 
 def _items(p: Parsed) -> tuple[np.ndarray, list[str], list[str]]:
     """Factorise candidate items by (lexelt, instance); return unit item codes and names."""
-    unit_item, lexelt, instance = p.unit_item, p.cand_lexelt, p.cand_instance
+    unit_item, lexelt, instance, inst_hash = p.unit_item, p.cand_lexelt, p.cand_instance, p.instance_hash
     n = len(instance)
     if n == 0 or unit_item.size == 0:
         return unit_item, [], []
@@ -184,11 +197,19 @@ def _items(p: Parsed) -> tuple[np.ndarray, list[str], list[str]]:
     used[unit_item] = True
     if not used.all():  # candidates of rows whose every label was rejected
         remap = np.cumsum(used) - 1
+        lexelt, instance = _object_array(lexelt), _object_array(instance)
         unit_item, lexelt, instance = remap[unit_item], lexelt[used], instance[used]
+        inst_hash = None if inst_hash is None else inst_hash[used]
         n = len(instance)
-    names = instance.tolist()
-    if len(set(names)) == n:  # every candidate distinct: the common case
-        return unit_item, lexelt.tolist(), names
+    names = instance if isinstance(instance, list) else instance.tolist()
+    if inst_hash is not None:
+        h = np.sort(inst_hash)
+        distinct = not bool((h[1:] == h[:-1]).any())  # else maybe a duplicate: the exact path decides
+    else:
+        distinct = len(set(names)) == n
+    if distinct:  # every candidate distinct: the common case
+        return unit_item, lexelt if isinstance(lexelt, list) else lexelt.tolist(), names
+    lexelt, instance = _object_array(lexelt), _object_array(instance)
     lex_codes, _ = factorize(lexelt)
     inst_codes, inst_uniques = factorize(instance)
     key = lex_codes.astype(np.int64) * (len(inst_uniques) + 1) + inst_codes

@@ -16,6 +16,8 @@ whitespace separates fields.
 from __future__ import annotations
 
 import re
+import sys
+from itertools import compress, count
 
 import numpy as np
 
@@ -120,11 +122,143 @@ def _parse_line(line: str, lineno: int, tags: TagTable, log: ProblemLog) -> tupl
     return fields[0][1], fields[1][1], codes, weights
 
 
+_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+_K0, _K1 = np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9)
+_MAX_HASHED = 64  # longer instance ids: no byte hash, the exact set check decides
+
+
+def _token_hash(padded: bytes, start: np.ndarray, length: np.ndarray) -> np.ndarray | None:
+    """A 64-bit hash of each token ``padded[start:start+length]`` (equal tokens, equal hashes).
+
+    Read as little-endian words at any byte offset (``padded`` ends with 8
+    spare bytes), so the hashing is a few array operations per 8 bytes of
+    the longest token.  Only a filter: distinct hashes prove distinct tokens.
+    """
+    if start.size == 0:
+        return None
+    lmax = int(length.max())
+    if lmax > _MAX_HASHED:
+        return None
+    words = np.ndarray((len(padded) - 7,), dtype="<u8", buffer=padded, strides=(1,))
+    top = words.size - 1
+    h = length.astype(np.uint64) * _K0
+    for j in range(0, lmax, 8):
+        rem = np.clip(length - j, 0, 8).astype(np.uint64)
+        mask = np.where(rem == 8, _ALL, (np.uint64(1) << (rem * np.uint64(8))) - np.uint64(1))
+        h ^= words[np.minimum(start + j, top)] & mask  # masked to 0 past the token's end
+        h *= _K1
+        h ^= h >> np.uint64(31)
+    return h
+
+
+def _parse_clean(text: str, set_name: str) -> Parsed | None:
+    """The fast path: every line ``lexelt instance tag[/weight]...`` with single spaces, no other
+    whitespace, no empty line and valid weights.  ``None`` when the text is not like that (the
+    general path then reads it, with exact messages)."""
+    data = text.encode("utf-8")
+    n_bytes = len(data)
+    padded = data + bytes(8)
+    b = np.frombuffer(padded, dtype=np.uint8, count=n_bytes)
+    sep = np.flatnonzero(b <= 32)  # spaces, newlines -- and any other control character
+    if sep.size < 2 or sep[0] == 0:
+        return None
+    kind = b[sep]
+    is_nl = kind == 10
+    if not bool((is_nl | (kind == 32)).all()) or bool((sep[1:] - sep[:-1] == 1).any()):
+        return None  # other whitespace or an empty token
+    ends_nl = int(sep[-1]) == n_bytes - 1
+    if ends_nl and not is_nl[-1]:
+        return None  # a trailing space
+    if not text.isascii() and _OTHER_WS.search(text) is not None:
+        return None
+    n_tok = sep.size + (0 if ends_nl else 1)
+    last = np.flatnonzero(is_nl)  # token index of each line's last token
+    if not ends_nl:
+        last = np.append(last, n_tok - 1)
+    first = np.empty_like(last)
+    first[0] = 0
+    first[1:] = last[:-1] + 1
+    n_tag = last - first - 1
+    if int(n_tag.min()) < 1:
+        return None
+    tokens = text.split()  # == text.replace("\n", " ").split(" ") here, without the empty tail
+    if len(tokens) != n_tok:
+        return None
+    n_lines = first.size
+    if int(n_tag.max()) == 1:
+        lex_tok, instance, tag_tok = tokens[0::3], tokens[1::3], tokens[2::3]
+        label_unit = np.arange(n_lines, dtype=np.int64)
+    else:
+        lex_tok = list(map(tokens.__getitem__, first.tolist()))
+        instance = list(map(tokens.__getitem__, (first + 1).tolist()))
+        is_tag = np.ones(n_tok, dtype=bool)
+        is_tag[first] = False
+        is_tag[first + 1] = False
+        tag_tok = list(compress(tokens, is_tag.tolist()))
+        label_unit = np.repeat(np.arange(n_lines, dtype=np.int64), n_tag)
+    del tokens
+
+    # Tag tokens: codes in order of first appearance (one dict operation per token).
+    seen: dict[str, int] = {}
+    pos = np.fromiter(map(seen.setdefault, tag_tok, count()), dtype=np.int64, count=len(tag_tok))
+    is_first = pos == np.arange(pos.size)
+    tcodes = (np.cumsum(is_first) - 1)[pos]
+    tags = TagTable()
+    n_u = len(seen)
+    u_tag = np.zeros(n_u, dtype=np.int64)
+    u_weight = np.full(n_u, np.nan)
+    for k, token in enumerate(seen):
+        tag, weight, problem, _ = split_tag(token)
+        if problem is not None:
+            return None
+        u_tag[k], u_weight[k] = tags.code(tag), weight
+
+    # Lexelts: one shared (interned) string object per distinct value, which makes the
+    # scorer's comparisons identity checks.
+    canon = dict.fromkeys(lex_tok)
+    for s in canon:
+        canon[s] = sys.intern(s)
+    lexelt = list(map(canon.__getitem__, lex_tok))
+
+    start = sep[first] + 1
+    inst_hash = _token_hash(padded, start, sep[first + 1] - start)
+    return Parsed(
+        cand_lexelt=lexelt,  # type: ignore[arg-type]
+        cand_instance=instance,  # type: ignore[arg-type]
+        unit_item=np.arange(n_lines, dtype=np.int64),
+        unit_set=np.zeros(n_lines, dtype=np.int64),
+        unit_line=np.arange(1, n_lines + 1, dtype=np.int64),
+        label_unit=label_unit,
+        label_tag=u_tag[tcodes],
+        label_weight=u_weight[tcodes],
+        set_names=[set_name],
+        tags=tags.names,
+        instance_hash=inst_hash,
+    )
+
+
+def _attach_comments(p: Parsed, comments: dict[int, str]) -> Parsed:
+    """Comments by line index -> by unit."""
+    for i, c in comments.items():
+        u = int(np.searchsorted(p.unit_line, i + 1))
+        if u < p.unit_line.size and p.unit_line[u] == i + 1 and c:
+            p.comments[u] = c
+    return p
+
+
 def parse_senseval(text: str, set_name: str, log: ProblemLog) -> Parsed:
     """Parse a Senseval key or answer file into one annotation set named ``set_name``."""
     comments: dict[int, str] = {}
     if "!" in text and "!!" in text:
         text, comments = _strip_comments(text)
+    parsed = _parse_clean(text, set_name)
+    if parsed is None:
+        parsed = _parse_general(text, set_name, log)
+    return _attach_comments(parsed, comments) if comments else parsed
+
+
+def _parse_general(text: str, set_name: str, log: ProblemLog) -> Parsed:
+    """Any text: the well-formed lines column-wise, the unusual ones line by line."""
     lay = _Layout(text)
     tok = np.fromiter(text.replace("\n", " ").split(" "), dtype=object, count=lay.token_line.size)
     token_line, starts = lay.token_line, lay.line_first
@@ -177,12 +311,6 @@ def parse_senseval(text: str, set_name: str, log: ProblemLog) -> Parsed:
         lorder = np.argsort(label_unit, kind="stable")
         label_unit, label_tag, label_weight = label_unit[lorder], label_tag[lorder], label_weight[lorder]
 
-    unit_comments: dict[int, str] = {}
-    if comments:
-        for i, c in comments.items():
-            u = int(np.searchsorted(unit_line, i + 1))
-            if u < unit_line.size and unit_line[u] == i + 1 and c:
-                unit_comments[u] = c
     n_units = unit_line.size
     return Parsed(
         cand_lexelt=cand_lexelt,
@@ -195,5 +323,4 @@ def parse_senseval(text: str, set_name: str, log: ProblemLog) -> Parsed:
         label_weight=label_weight.astype(np.float64, copy=False),
         set_names=[set_name],
         tags=tags.names,
-        comments=unit_comments,
     )
