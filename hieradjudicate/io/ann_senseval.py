@@ -181,37 +181,53 @@ def _parse_clean(text: str, set_name: str) -> Parsed | None:
     n_tag = last - first - 1
     if int(n_tag.min()) < 1:
         return None
-    tokens = text.split()  # == text.replace("\n", " ").split(" ") here, without the empty tail
-    if len(tokens) != n_tok:
-        return None
     n_lines = first.size
-    if int(n_tag.max()) == 1:
-        lex_tok, instance, tag_tok = tokens[0::3], tokens[1::3], tokens[2::3]
-        label_unit = np.arange(n_lines, dtype=np.int64)
-    else:
-        lex_tok = list(map(tokens.__getitem__, first.tolist()))
-        instance = list(map(tokens.__getitem__, (first + 1).tolist()))
-        is_tag = np.ones(n_tok, dtype=bool)
-        is_tag[first] = False
-        is_tag[first + 1] = False
-        tag_tok = list(compress(tokens, is_tag.tolist()))
-        label_unit = np.repeat(np.arange(n_lines, dtype=np.int64), n_tag)
+    if int(n_tag.max()) > 1:  # join each line's tags with \x01 (absent here) into one token
+        inner = np.ones(sep.size, dtype=bool)
+        inner[first] = False
+        inner[first + 1] = False
+        inner &= ~is_nl
+        buf = bytearray(data)
+        np.frombuffer(buf, dtype=np.uint8)[sep[inner]] = 1
+        text = buf.decode("utf-8")
+        del buf
+    tokens = text.split()  # == text.replace("\n", " ").split(" ") here, without the empty tail
+    if len(tokens) != 3 * n_lines:
+        return None
+    lex_tok, instance, rest = tokens[0::3], tokens[1::3], tokens[2::3]
     del tokens
 
-    # Tag tokens: codes in order of first appearance (one dict operation per token).
+    # Tags: each distinct tag part of a line is parsed once; codes in order of first appearance
+    # of the tag tokens (one dict operation per line).
     seen: dict[str, int] = {}
-    pos = np.fromiter(map(seen.setdefault, tag_tok, count()), dtype=np.int64, count=len(tag_tok))
-    is_first = pos == np.arange(pos.size)
-    tcodes = (np.cumsum(is_first) - 1)[pos]
+    pos = np.fromiter(map(seen.setdefault, rest, count()), dtype=np.int64, count=n_lines)
+    del rest
+    is_first = pos == np.arange(n_lines)
+    rcode = (np.cumsum(is_first) - 1)[pos]
     tags = TagTable()
-    n_u = len(seen)
-    u_tag = np.zeros(n_u, dtype=np.int64)
-    u_weight = np.full(n_u, np.nan)
-    for k, token in enumerate(seen):
-        tag, weight, problem, _ = split_tag(token)
-        if problem is not None:
-            return None
-        u_tag[k], u_weight[k] = tags.code(tag), weight
+    r_tag: list[int] = []
+    r_weight: list[float] = []
+    r_size: list[int] = []
+    for part in seen:
+        toks = part.split("\x01")
+        for token in toks:
+            tag, weight, problem, _ = split_tag(token)
+            if problem is not None:
+                return None
+            r_tag.append(tags.code(tag))
+            r_weight.append(weight)
+        r_size.append(len(toks))
+    size = np.array(r_size, dtype=np.int64)
+    if int(size.max()) == 1:
+        label_unit = np.arange(n_lines, dtype=np.int64)
+        lab = rcode
+    else:
+        r_off = np.cumsum(size) - size
+        n = size[rcode]
+        label_unit = np.repeat(np.arange(n_lines, dtype=np.int64), n)
+        lab = np.arange(int(n.sum()), dtype=np.int64) + np.repeat(r_off[rcode] - (np.cumsum(n) - n), n)
+    label_tag = np.array(r_tag, dtype=np.int64)[lab]
+    label_weight = np.array(r_weight, dtype=np.float64)[lab]
 
     # Lexelts: one shared (interned) string object per distinct value, which makes the
     # scorer's comparisons identity checks.
@@ -229,8 +245,8 @@ def _parse_clean(text: str, set_name: str) -> Parsed | None:
         unit_set=np.zeros(n_lines, dtype=np.int64),
         unit_line=np.arange(1, n_lines + 1, dtype=np.int64),
         label_unit=label_unit,
-        label_tag=u_tag[tcodes],
-        label_weight=u_weight[tcodes],
+        label_tag=label_tag,
+        label_weight=label_weight,
         set_names=[set_name],
         tags=tags.names,
         instance_hash=inst_hash,
