@@ -16,7 +16,8 @@ import numpy as np
 
 from hieradjudicate.core.arrays import zeros
 from hieradjudicate.core.errors import Problem
-from hieradjudicate.core.inventory import Inventory, InventoryBuilder
+from hieradjudicate.core.inventory import Inventory
+from hieradjudicate.core.inventory_builder import InventoryBuilder
 from hieradjudicate.core.records import ROLES, AnnotationSource, Context
 
 
