@@ -554,26 +554,7 @@ def _pairwise_assemble(stats, m: int, X: int, per_lexelt: bool) -> PairwiseMatri
         if keep is not None:
             for arr, val in zip(keep, (n_ab, sum_a, pe_s, pe_c)):
                 arr[x][ix] = val
-    den = np.maximum(N, 1.0)
-    pa, pe_s, pe_c = SA / den, WS / den, WC / den
-    code_s, code_c = _kappa_codes(N, pe_s), _kappa_codes(N, pe_c)
-    code_n = _kappa_codes(N, np.zeros_like(N))
-    mcode_s = np.where(CS > 0, code_n, 4).astype(np.int8)
-    mcode_c = np.where(CC > 0, code_n, 4).astype(np.int8)
-    np.fill_diagonal(mcode_s, SAME_RATER)
-    np.fill_diagonal(mcode_c, SAME_RATER)
-    return PairwiseMatrix(
-        n=N.astype(np.int64),
-        observed=masked(pa, code_n), expected_scott=masked(pe_s, code_n), expected_cohen=masked(pe_c, code_n),
-        kappa_scott=masked(_safe_kappa(pa, pe_s, code_s), code_s),
-        kappa_cohen=masked(_safe_kappa(pa, pe_c, code_c), code_c),
-        reason_scott=code_s, reason_cohen=code_c,
-        macro_scott=masked(MS / np.maximum(CS, 1), mcode_s), macro_cohen=masked(MC / np.maximum(CC, 1), mcode_c),
-        lexelt_n=None if keep is None else keep[0].astype(np.int64),
-        lexelt_sum_a=None if keep is None else keep[1],
-        lexelt_pe_scott=None if keep is None else keep[2],
-        lexelt_pe_cohen=None if keep is None else keep[3],
-    )
+    return matrix_from_sums(N, SA, WS, WC, MS, CS, MC, CC, keep)
 
 
 @dataclass(frozen=True)
@@ -674,4 +655,32 @@ def _multi_assemble(
     return MultiRaterAgreement(
         fleiss, conger, tuple(lex_f), tuple(lex_c),
         macro_mean([a.kappa for a in lex_f]), macro_mean([a.kappa for a in lex_c]),
+    )
+
+
+def matrix_from_sums(N: np.ndarray, SA: np.ndarray, WS: np.ndarray, WC: np.ndarray, MS: np.ndarray,
+                     CS: np.ndarray, MC: np.ndarray, CC: np.ndarray, keep=None) -> PairwiseMatrix:
+    """Assemble a :class:`PairwiseMatrix` from (m, m) sums over lexelts: shared counts ``N``,
+    agreement sums ``SA``, instance-weighted chance sums ``WS``/``WC`` (Scott/Cohen), and the
+    sums and counts of defined per-lexelt kappas for the macro means (``MS``/``CS``, ``MC``/``CC``).
+    ``keep`` holds the optional per-lexelt tables ``(n, sum_a, pe_scott, pe_cohen)``."""
+    den = np.maximum(N, 1.0)
+    pa, pe_s, pe_c = SA / den, WS / den, WC / den
+    code_s, code_c = _kappa_codes(N, pe_s), _kappa_codes(N, pe_c)
+    code_n = _kappa_codes(N, np.zeros_like(N))
+    mcode_s = np.where(CS > 0, code_n, 4).astype(np.int8)
+    mcode_c = np.where(CC > 0, code_n, 4).astype(np.int8)
+    np.fill_diagonal(mcode_s, SAME_RATER)
+    np.fill_diagonal(mcode_c, SAME_RATER)
+    return PairwiseMatrix(
+        n=N.astype(np.int64),
+        observed=masked(pa, code_n), expected_scott=masked(pe_s, code_n), expected_cohen=masked(pe_c, code_n),
+        kappa_scott=masked(_safe_kappa(pa, pe_s, code_s), code_s),
+        kappa_cohen=masked(_safe_kappa(pa, pe_c, code_c), code_c),
+        reason_scott=code_s, reason_cohen=code_c,
+        macro_scott=masked(MS / np.maximum(CS, 1), mcode_s), macro_cohen=masked(MC / np.maximum(CC, 1), mcode_c),
+        lexelt_n=None if keep is None else keep[0].astype(np.int64),
+        lexelt_sum_a=None if keep is None else keep[1],
+        lexelt_pe_scott=None if keep is None else keep[2],
+        lexelt_pe_cohen=None if keep is None else keep[3],
     )

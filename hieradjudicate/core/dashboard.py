@@ -32,11 +32,10 @@ from hieradjudicate.core.agreement import (
     MultiRaterAgreement,
     PairwiseMatrix,
     _iter_pair_stats,
-    _kappa_codes,
     _multi_assemble,
     _pairwise_assemble,
-    _safe_kappa,
     make_layout,
+    matrix_from_sums,
     multi_rater_agreement,
     pairwise_matrix,
 )
@@ -47,7 +46,7 @@ from hieradjudicate.core.alpha import (
     _distance_for,
     krippendorff_alpha,
 )
-from hieradjudicate.core.undefined import SAME_RATER, ZERO_TOL, masked
+from hieradjudicate.core.undefined import ZERO_TOL
 
 __all__ = ["DashboardFigures", "all_figures", "complete_design"]
 
@@ -237,20 +236,4 @@ def _complete_pairwise(traces: np.ndarray, tot: np.ndarray, n_x: np.ndarray, ord
             kap[~ok] = 0.0
             acc[ix] += total(kap)
             cnt[ix] += total(ok.astype(np.float64))
-    den = np.maximum(N, 1.0)
-    pa, pe_s, pe_c = SA / den, WS / den, WC / den
-    code_s, code_c = _kappa_codes(N, pe_s), _kappa_codes(N, pe_c)
-    code_n = _kappa_codes(N, np.zeros_like(N))
-    mcode_s = np.where(CS > 0, code_n, 4).astype(np.int8)
-    mcode_c = np.where(CC > 0, code_n, 4).astype(np.int8)
-    np.fill_diagonal(mcode_s, SAME_RATER)
-    np.fill_diagonal(mcode_c, SAME_RATER)
-    return PairwiseMatrix(
-        n=N.astype(np.int64),
-        observed=masked(pa, code_n), expected_scott=masked(pe_s, code_n), expected_cohen=masked(pe_c, code_n),
-        kappa_scott=masked(_safe_kappa(pa, pe_s, code_s), code_s),
-        kappa_cohen=masked(_safe_kappa(pa, pe_c, code_c), code_c),
-        reason_scott=code_s, reason_cohen=code_c,
-        macro_scott=masked(MS / np.maximum(CS, 1), mcode_s), macro_cohen=masked(MC / np.maximum(CC, 1), mcode_c),
-        lexelt_n=None, lexelt_sum_a=None, lexelt_pe_scott=None, lexelt_pe_cohen=None,
-    )
+    return matrix_from_sums(N, SA, WS, WC, MS, CS, MC, CC)
