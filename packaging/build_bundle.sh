@@ -1,42 +1,65 @@
 #!/usr/bin/env bash
-# Build the one-folder bundle (dist/bundle/hieradjudicate/) with PyInstaller and check it:
-# the bundled CLI validates the bundled demo, and the bundled GUI renders the demo window to a PNG
-# under a virtual X server.  Prints the bundle's size and the build time.
+# Build the one-folder bundle dist/bundle/hieradjudicate/ (PyInstaller, packaging/hieradjudicate.spec)
+# and check it:
+#   * the bundled CLI prints its version and validates the bundled demo;
+#   * the bundled GUI renders the demo window to a PNG under a virtual X server (xvfb-run), and the
+#     PNG is 1280x800 and not blank.
+# Prints the bundle's size and the build time.  Needs xvfb-run (Debian xvfb, xauth).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python -m pip show pyinstaller >/dev/null 2>&1 || python -m pip install -q pyinstaller
-start=$(date +%s)
-python -m PyInstaller --noconfirm --clean --log-level WARN \
+PY=${PYTHON:-python3}
+"$PY" -m PyInstaller --version >/dev/null 2>&1 || "$PY" -m pip install -q pyinstaller
+command -v xvfb-run >/dev/null || { echo "build_bundle.sh: xvfb-run is missing (apt-get install xvfb xauth)" >&2; exit 1; }
+
+start=$(date +%s.%N)
+"$PY" -m PyInstaller --noconfirm --clean --log-level WARN \
   --distpath dist/bundle --workpath build/pyinstaller packaging/hieradjudicate.spec
-built=$(( $(date +%s) - start ))
+built=$("$PY" -c "print(f'{$(date +%s.%N) - $start:.1f}')")
 app=dist/bundle/hieradjudicate
 exe="$app/hieradjudicate"
-demo="$app/_internal/hieradjudicate/resources/demo"
-[ -d "$demo" ] || demo=$(find "$app" -type d -path '*hieradjudicate/resources/demo' | head -1)
+demo="$app/_internal/hieradjudicate/_resources/demo"
+[ -x "$exe" ] || { echo "FAILED: $exe was not built" >&2; exit 1; }
+[ -f "$demo/inventory.txt" ] || { echo "FAILED: the demo is not in the bundle ($demo)" >&2; exit 1; }
+
+# A clean, throw-away home for the checks: no settings, recent files or demo copy of the user's.
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export XDG_DATA_HOME="$tmp/data" XDG_CONFIG_HOME="$tmp/config" XDG_STATE_HOME="$tmp/state" XDG_CACHE_HOME="$tmp/cache"
+unset QT_QPA_PLATFORM PYTHONPATH
 
 echo "== bundled CLI"
-"$exe" --version
-"$exe" validate --inventory "$demo/inventory.txt" --annotations "$demo/annotator_ann.key" \
-  --annotations "$demo/annotator_ben.key" --annotations "$demo/annotator_cho.key" \
-  --contexts "$demo/contexts.tsv" | tail -3
+version=$("$exe" --version)
+expected="hieradjudicate $("$PY" -c 'import runpy; print(runpy.run_path("hieradjudicate/__init__.py")["__version__"])')"
+[ "$version" = "$expected" ] || { echo "FAILED: --version printed '$version', expected '$expected'" >&2; exit 1; }
+echo "$version"
+(cd "$tmp" && "$OLDPWD/$exe" validate --inventory "$OLDPWD/$demo/inventory.txt" \
+  --annotations "ann=$OLDPWD/$demo/annotator_ann.key" --annotations "ben=$OLDPWD/$demo/annotator_ben.key" \
+  --annotations "cho=$OLDPWD/$demo/annotator_cho.key" \
+  --annotations "lesk=$OLDPWD/$demo/system_lesk.ans:system" --annotations "neural=$OLDPWD/$demo/system_neural.ans:system" \
+  --contexts "$OLDPWD/$demo/contexts.tsv") > "$tmp/validate.txt" \
+  || { cat "$tmp/validate.txt"; echo "FAILED: the bundled CLI's validate on the bundled demo" >&2; exit 1; }
+tail -2 "$tmp/validate.txt"
 
 echo "== bundled GUI under a virtual X server"
-shot=$(mktemp --suffix=.png)
-tmp=$(mktemp -d)
-XDG_DATA_HOME="$tmp/data" XDG_CONFIG_HOME="$tmp/config" XDG_STATE_HOME="$tmp/state" \
-  xvfb-run -a -s "-screen 0 1280x800x24" "$exe" demo --screenshot "$shot"
-python3 - "$shot" <<'PY'
-import struct, sys, zlib
-data = open(sys.argv[1], "rb").read()
-assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-w, h = struct.unpack(">II", data[16:24])
-assert (w, h) == (1280, 800), f"screenshot is {w}x{h}, expected 1280x800"
-# not blank: the compressed image data of a blank window is tiny
-idat = b"".join(data[i + 8:i + 8 + struct.unpack(">I", data[i:i + 4])[0]]
-                for i in range(8, len(data)) if data[i + 4:i + 8] == b"IDAT")
-raw = zlib.decompress(idat)
-assert len(set(raw[::97])) > 20, "the screenshot looks blank"
-print(f"screenshot ok: {w}x{h}, {len(data):,} bytes")
+shot="$tmp/demo.png"
+if ! timeout 300 xvfb-run -a -s "-screen 0 1280x1024x24" "$exe" demo --screenshot "$shot" > "$tmp/gui.log" 2>&1; then
+  cat "$tmp/gui.log"; echo "FAILED: the bundled GUI's demo --screenshot" >&2; exit 1
+fi
+"$PY" - "$shot" <<'PY'
+import sys
+from PySide6.QtGui import QImage
+img = QImage(sys.argv[1])
+assert not img.isNull(), "the screenshot is not a readable image"
+w, h = img.width(), img.height()
+assert (w, h) == (1280, 800), f"the screenshot is {w}x{h}, expected 1280x800"
+colours = {img.pixel(x, y) for y in range(0, h, 8) for x in range(0, w, 8)}
+assert len(colours) >= 16, f"the screenshot looks blank ({len(colours)} distinct colours)"
+print(f"screenshot ok: {w}x{h}, {len(colours)} distinct colours (sampled every 8 pixels)")
 PY
-size=$(du -sh "$app" | cut -f1)
-echo "bundle: $app ($size), built in ${built} s"
+
+cp "$shot" dist/bundle/check-screenshot.png
+size_h=$(du -sh "$app" | cut -f1)
+size_mb=$(du -sm "$app" | cut -f1)
+files=$(find "$app" -type f | wc -l)
+echo "screenshot kept as dist/bundle/check-screenshot.png"
+echo "bundle: $app  size $size_h (${size_mb} MiB, $files files)  build time ${built} s"
