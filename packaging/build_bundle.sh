@@ -18,6 +18,7 @@ built=$("$PY" -c "print(f'{$(date +%s.%N) - $start:.1f}')")
 app=dist/bundle/hieradjudicate
 exe="$app/hieradjudicate"
 demo="$app/_internal/hieradjudicate/_resources/demo"
+install -m755 packaging/install_desktop.sh "$app/install_desktop.sh"
 [ -x "$exe" ] || { echo "FAILED: $exe was not built" >&2; exit 1; }
 [ -f "$demo/inventory.txt" ] || { echo "FAILED: the demo is not in the bundle ($demo)" >&2; exit 1; }
 
