@@ -66,4 +66,4 @@ for f in "$res"/icons/hicolor/*/apps/$id.*; do
 done
 refresh
 if command -v xdg-mime >/dev/null; then xdg-mime default "$id.desktop" "$mime" 2>/dev/null || true; fi
-echo "installed the desktop entry (Exec=$exec_cmd), MIME type $mime (*.hadj) and icons under $share"
+echo "installed the desktop entry (Exec=$exec_cmd), MIME type $mime (*.hadj) and icons from $res under $share"
