@@ -43,7 +43,7 @@ if command -v hieradjudicate >/dev/null && [ "$exec_cmd" = hieradjudicate ]; the
   prog=$(command -v hieradjudicate)
   py=$(head -1 "$prog" | sed -n 's/^#! *//p' | cut -d' ' -f1)
   if [ -n "$py" ] && [ -x "$py" ]; then
-    found=$("$py" -c 'from hieradjudicate.resources import resources_root; print(resources_root())' 2>/dev/null || true)
+    found=$("$py" -I -c 'from hieradjudicate.resources import resources_root; print(resources_root())' 2>/dev/null || true)
     [ -n "$found" ] && res="$found"
   fi
 elif [ "$exec_cmd" = hieradjudicate ]; then
