@@ -25,7 +25,7 @@ def data_dir() -> Path:
 
 def resources_dir() -> Path:
     """``resources/demo`` next to the package (source tree) or inside it (installed)."""
-    from hieradjudicate.paths import resource_path
+    from hieradjudicate.resources import resource_path
 
     return resource_path("demo")
 

@@ -5,9 +5,12 @@ from __future__ import annotations
 import sys
 
 from PySide6.QtCore import QCoreApplication, QTimer
+from PySide6.QtGui import QGuiApplication, QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from hieradjudicate.app.logs import log_exception
+from hieradjudicate.core.errors import HieradjError
+from hieradjudicate.resources import icon_path
 
 
 def make_app() -> QApplication:
@@ -16,6 +19,12 @@ def make_app() -> QApplication:
         QCoreApplication.setOrganizationName("hieradjudicate")
         QCoreApplication.setApplicationName("hieradjudicate")
         app = QApplication(sys.argv[:1])
+        # window icon and the link to the installed desktop entry (task bars, file managers)
+        QGuiApplication.setDesktopFileName("io.github.hieradjudicate")
+        try:
+            app.setWindowIcon(QIcon(str(icon_path(256))))
+        except HieradjError:  # an install without its icons still runs
+            pass
     return app  # type: ignore[return-value]
 
 
