@@ -35,3 +35,23 @@ def mutate(data: bytes, ops) -> bytes:
             lines.insert(k, lines[k])
             data = b"\n".join(lines)
     return data
+
+
+def real_seeds(relative_paths: tuple[str, ...], head: int) -> list[bytes]:
+    """The first ``head`` bytes (decompressed) of shared real files, as seeds for damage; none
+    when ``HIERADJ_REALDATA`` is unset."""
+    import gzip
+    import os
+    from pathlib import Path
+
+    value = os.environ.get("HIERADJ_REALDATA")
+    root = Path(value) if value else None
+    if root is None or not root.is_dir():
+        return []
+    out = []
+    for rel in relative_paths:
+        raw = (root / rel).read_bytes()
+        if raw[:2] == b"\x1f\x8b":
+            raw = gzip.decompress(raw)
+        out.append(raw[:head])
+    return out

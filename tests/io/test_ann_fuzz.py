@@ -6,13 +6,12 @@ import gzip
 import json
 import os
 import tempfile
-from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hieradjudicate.core.errors import FormatError
-from tests.io.mutations import mutate, mutations
+from tests.io.mutations import mutate, mutations, real_seeds
 from hieradjudicate.core.records import AnnotationSource
 from hieradjudicate.io.annotations import FORMATS, read_annotations
 from tests.io.ann_helpers import check_invariants
@@ -28,23 +27,12 @@ SEEDS: list[bytes] = [
 ]
 
 
-def _real_seeds() -> list[bytes]:
-    value = os.environ.get("HIERADJ_REALDATA")
-    root = Path(value) if value else None
-    if root is None or not root.is_dir():
-        return []
-    out = []
-    for rel in ("senseval3/EnglishLS.test.key", "senseval3/answers/ens_mixedbag.txt",
+REAL_SEEDS = ("senseval3/EnglishLS.test.key", "senseval3/answers/ens_mixedbag.txt",
                 "senseval3/answers/ens_overweight.txt", "masc_amt/masc_amt_labels_wide.tsv.gz",
-                "wsbest/wsbest_selected_senses_per_annotator.tsv"):
-        raw = (root / rel).read_bytes()
-        if raw[:2] == b"\x1f\x8b":
-            raw = gzip.decompress(raw)
-        out.append(raw[:3000])
-    return out
+                "wsbest/wsbest_selected_senses_per_annotator.tsv")
 
 
-ALL_SEEDS = SEEDS + _real_seeds()
+ALL_SEEDS = SEEDS + real_seeds(REAL_SEEDS, 3000)
 TOKENS = [b"\n", b"\t", b",", b";", b":", b'"', b" ", b"  ", b"/", b"//", b"!!", b"{", b"}", b"[", b"]",
           b"-1", b"/-1", b"/nan", b"/inf", b"/1e999", b"NaN", b"\x00", b"\xff", b"\r", b"\xef\xbb\xbf",
           b"\x0b", b"\x1c", b"\xc2\xa0", b"\xc2\x85", b"9" * 400, b'"tags": 5', b'"weight": true',

@@ -6,13 +6,12 @@ import gzip
 import json
 import os
 import tempfile
-from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hieradjudicate.core.errors import FormatError
-from tests.io.mutations import mutate, mutations
+from tests.io.mutations import mutate, mutations, real_seeds
 from hieradjudicate.core.records import ContextSource, InventorySource
 from hieradjudicate.io.contexts import CONTEXT_FORMATS, read_contexts
 from hieradjudicate.io.inventories import INVENTORY_FORMATS, read_inventory
@@ -35,23 +34,12 @@ SEEDS: list[bytes] = [
 ]
 
 
-def _real_seeds() -> list[bytes]:
-    value = os.environ.get("HIERADJ_REALDATA")
-    root = Path(value) if value else None
-    if root is None or not root.is_dir():
-        return []
-    out = []
-    for rel in ("senseval3/EnglishLS.sensemap", "senseval3/EnglishLS.dictionary.xml",
+REAL_SEEDS = ("senseval3/EnglishLS.sensemap", "senseval3/EnglishLS.dictionary.xml",
                 "masc_amt/inventory_tree.tsv", "wsbest/inventory_tree.tsv",
-                "senseval3/EnglishLS.test.gz", "wsbest/uses.tsv.gz"):
-        raw = (root / rel).read_bytes()
-        if raw[:2] == b"\x1f\x8b":
-            raw = gzip.decompress(raw)
-        out.append(raw[:4000])
-    return out
+                "senseval3/EnglishLS.test.gz", "wsbest/uses.tsv.gz")
 
 
-ALL_SEEDS = SEEDS + _real_seeds()
+ALL_SEEDS = SEEDS + real_seeds(REAL_SEEDS, 4000)
 TOKENS = [b"\n", b"\t", b",", b";", b'"', b"  ", b"#", b"# lexelt x.n\n", b"<head>", b"</head>",
           b"<context>", b"</context>", b"</instance>", b"<instance id=\"z\">", b"<sense ",
           b"/>", b"{", b"}", b"[", b"]", b":", b"-1", b"0", b"NaN", b"inf", b"\x00", b"\xff",
