@@ -544,11 +544,7 @@ def _pairwise_assemble(stats, m: int, X: int, per_lexelt: bool) -> PairwiseMatri
         obs = sum_a / den
         shared = n_ab > 0
         for pe, acc, cnt in ((pe_s, MS, CS), (pe_c, MC, CC)):
-            q = 1.0 - pe
-            ok = shared & (q > ZERO_TOL)
-            q[~ok] = 1.0
-            kap = (obs - pe) / q
-            kap[~ok] = 0.0
+            kap, ok = defined_kappa(obs, pe, shared)
             acc[ix] += kap
             cnt[ix] += ok
         if keep is not None:
@@ -684,3 +680,14 @@ def matrix_from_sums(N: np.ndarray, SA: np.ndarray, WS: np.ndarray, WC: np.ndarr
         lexelt_pe_scott=None if keep is None else keep[2],
         lexelt_pe_cohen=None if keep is None else keep[3],
     )
+
+
+def defined_kappa(obs: np.ndarray, pe: np.ndarray, shared: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-lexelt kappas for the macro means: ``(obs - pe) / (1 - pe)`` where the pair shares
+    instances and ``1 - Pr(E)`` exceeds :data:`ZERO_TOL`, else 0; and that mask."""
+    q = 1.0 - pe
+    ok = shared & (q > ZERO_TOL)
+    q[~ok] = 1.0
+    kap = (obs - pe) / q
+    kap[~ok] = 0.0
+    return kap, ok

@@ -34,6 +34,7 @@ from hieradjudicate.core.agreement import (
     _iter_pair_stats,
     _multi_assemble,
     _pairwise_assemble,
+    defined_kappa,
     make_layout,
     matrix_from_sums,
     multi_rater_agreement,
@@ -46,7 +47,6 @@ from hieradjudicate.core.alpha import (
     _distance_for,
     krippendorff_alpha,
 )
-from hieradjudicate.core.undefined import ZERO_TOL
 
 __all__ = ["DashboardFigures", "all_figures", "complete_design"]
 
@@ -229,11 +229,7 @@ def _complete_pairwise(traces: np.ndarray, tot: np.ndarray, n_x: np.ndarray, ord
         obs = sum_a / den
         shared = n_ab > 0
         for pe, acc, cnt in ((pe_s, MS, CS), (pe_c, MC, CC)):
-            q = 1.0 - pe
-            ok = shared & (q > ZERO_TOL)
-            q[~ok] = 1.0
-            kap = (obs - pe) / q
-            kap[~ok] = 0.0
+            kap, ok = defined_kappa(obs, pe, shared)
             acc[ix] += total(kap)
             cnt[ix] += total(ok.astype(np.float64))
     return matrix_from_sums(N, SA, WS, WC, MS, CS, MC, CC)
