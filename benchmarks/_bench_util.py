@@ -49,7 +49,7 @@ def generate_project(folder: Path, n: int, *, n_lexelts: int = 200, seed: int = 
     request, a context table.  Returns (inventory paths, annotation specs, context paths, truth)."""
     import random
 
-    from hieradjudicate.app.loading import AnnotationSpec
+    from hieradjudicate.app.loading.load import AnnotationSpec
 
     rng = random.Random(seed)
     inv, leaves = [], {}

@@ -14,8 +14,8 @@ import tracemalloc
 from pathlib import Path
 
 from hieradjudicate.core.model import CorpusBuilder
-from hieradjudicate.io.annotations import read_annotations
-from hieradjudicate.io.inventories import read_inventory
+from hieradjudicate.io.annotations.read import read_annotations
+from hieradjudicate.io.inventories.read import read_inventory
 
 DATA = Path(os.environ.get("HIERADJ_REALDATA", Path(__file__).resolve().parents[2] / "shared" / "data"))
 

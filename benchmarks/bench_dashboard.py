@@ -36,10 +36,10 @@ def main() -> int:
     ap.add_argument("--resamples", type=int, default=1000)
     ap.add_argument("--repeats", type=int, default=7)
     args = ap.parse_args()
-    from hieradjudicate.app.dashboard import Dashboard
-    from hieradjudicate.app.dashboard_gold import DecisionTracker
-    from hieradjudicate.app.loading import load
-    from hieradjudicate.io.store import DecisionRow
+    from hieradjudicate.app.dashboard.dashboard import Dashboard
+    from hieradjudicate.app.dashboard.gold import DecisionTracker
+    from hieradjudicate.app.loading.load import load
+    from hieradjudicate.io.store.project_store import DecisionRow
 
     with tempfile.TemporaryDirectory() as tmp:
         inv, specs, truth = generate(Path(tmp), args.n)

@@ -36,10 +36,10 @@ def main() -> int:
     import numpy as np
     from bench_dashboard import generate
 
-    from hieradjudicate.app.loading import load
+    from hieradjudicate.app.loading.load import load
     from hieradjudicate.gui.app import make_app
-    from hieradjudicate.gui.dashboard import RESAMPLES, DashboardView, TrackerSnapshot, compute
-    from hieradjudicate.io.store import DecisionRow
+    from hieradjudicate.gui.dashboard.dashboard import RESAMPLES, DashboardView, TrackerSnapshot, compute
+    from hieradjudicate.io.store.project_store import DecisionRow
 
     app = make_app()
     with tempfile.TemporaryDirectory() as tmp:

@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_dashboard import generate  # noqa: E402
 
-from hieradjudicate.app.loading import AnnotationSpec, load  # noqa: E402
+from hieradjudicate.app.loading.load import AnnotationSpec, load  # noqa: E402
 from hieradjudicate.app.stats import Stats  # noqa: E402
 from hieradjudicate.core.bootstrap import bootstrap_figures  # noqa: E402
 

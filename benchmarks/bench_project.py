@@ -19,10 +19,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _bench_util import realdata
 
-from hieradjudicate.app.commands import Decide
-from hieradjudicate.app.decisions import Decision
-from hieradjudicate.app.loading import AnnotationSpec
-from hieradjudicate.app.session import Session
+from hieradjudicate.app.session.commands import Decide
+from hieradjudicate.app.session.decisions import Decision
+from hieradjudicate.app.loading.load import AnnotationSpec
+from hieradjudicate.app.session.session import Session
 
 DEMO = Path(__file__).resolve().parent.parent / "resources" / "demo"
 

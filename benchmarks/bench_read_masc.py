@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _bench_util import measure, realdata
 
-from hieradjudicate.io.annotations import read_annotations
+from hieradjudicate.io.annotations.read import read_annotations
 
 
 def main() -> None:

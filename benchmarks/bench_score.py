@@ -28,8 +28,8 @@ import time
 from pathlib import Path
 
 from hieradjudicate.core.senseval import POLICIES, SenseMap, score_senseval
-from hieradjudicate.io.annotations import read_annotations
-from hieradjudicate.io.inventories import read_inventory
+from hieradjudicate.io.annotations.read import read_annotations
+from hieradjudicate.io.inventories.read import read_inventory
 
 DEFAULT_CMD = "{python} -m hieradjudicate score --inventory {map} --gold {key} --system {answers} --policy {policy}"
 

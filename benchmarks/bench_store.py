@@ -16,11 +16,11 @@ from pathlib import Path
 
 import numpy as np
 
-from hieradjudicate.app.commands import CommandStack, Decide
-from hieradjudicate.app.decisions import Decision, DecisionState
-from hieradjudicate.app.loading import AnnotationSpec
-from hieradjudicate.app.session import Session
-from hieradjudicate.io.store import Store
+from hieradjudicate.app.session.commands import CommandStack, Decide
+from hieradjudicate.app.session.decisions import Decision, DecisionState
+from hieradjudicate.app.loading.load import AnnotationSpec
+from hieradjudicate.app.session.session import Session
+from hieradjudicate.io.store.project_store import Store
 
 
 def bench_masc(masc: Path, folder: Path) -> None:

@@ -36,7 +36,7 @@ def main() -> int:
     from PySide6.QtCore import QCoreApplication, QSettings
     from PySide6.QtWidgets import QApplication
 
-    from hieradjudicate.app.session import Session
+    from hieradjudicate.app.session.session import Session
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -80,7 +80,7 @@ def main() -> int:
         boxes = ws.category_box
         choices = [2, 1, 0, 3, 5, 0]
         filt = timed(lambda: boxes.setCurrentIndex(choices.pop(0) if choices else 0), 6)
-        from hieradjudicate.app.workbench import Filter
+        from hieradjudicate.app.workbench.queue import Filter
         fl = [Filter(categories=(3,)), Filter(), Filter(categories=(1, 2, 3)), Filter(statuses=(0,)),
               Filter(lexelts=(5,)), Filter()]
         table_only = timed(lambda: ws.model.set_filter(fl.pop(0)), 6)

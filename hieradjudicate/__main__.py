@@ -1,5 +1,5 @@
 import sys
 
-from hieradjudicate.cli import main
+from hieradjudicate.cli.entry import main
 
 sys.exit(main())

@@ -2,7 +2,7 @@
 
 import sys
 
-from hieradjudicate.cli import main
+from hieradjudicate.cli.entry import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from hieradjudicate.app.loading import AnnotationSpec, load
+from hieradjudicate.app.loading.load import AnnotationSpec, load
 from tests.conftest import DEMO, ROOT
 
 ANNOTATORS = ("annotator_ann.key", "annotator_ben.key", "annotator_cho.key")
@@ -174,7 +174,7 @@ def test_usage_errors_and_read_only(project: Path, tmp_path: Path) -> None:
     out = run("project", "status", str(tmp_path / "junk.hadj"), ok=1)
     assert len(out.stderr.strip().splitlines()) == 1
     # another process holds the project open for writing
-    code = ("import time\nfrom hieradjudicate.app.session import Session\n"
+    code = ("import time\nfrom hieradjudicate.app.session.session import Session\n"
             f"s = Session.open({str(project)!r})\nprint('open', flush=True)\ntime.sleep(60)\n")
     holder = subprocess.Popen(
         [sys.executable, "-c", code],

@@ -49,7 +49,7 @@ def test_cli_non_gui_commands_load_no_qt():
             "--format", "json"]
     code = (
         "import sys, json, io, contextlib\n"
-        "from hieradjudicate.cli import main\n"
+        "from hieradjudicate.cli.entry import main\n"
         "buf = io.StringIO()\n"
         f"with contextlib.redirect_stdout(buf):\n    rc = main({args!r})\n"
         "assert rc in (0, 1), rc\n"

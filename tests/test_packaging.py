@@ -83,7 +83,7 @@ def test_wheel_carries_demo_icons_and_desktop_files(wheel):
     assert not [n for n in names if n.endswith(".pyc") or "__pycache__" in n]
     # the console script is declared
     ep = zipfile.ZipFile(wheel).read(f"hieradjudicate-{__version__}.dist-info/entry_points.txt").decode()
-    assert "hieradjudicate = hieradjudicate.cli:main" in ep
+    assert "hieradjudicate = hieradjudicate.cli.entry:main" in ep
 
 
 @pytest.mark.skipif(importlib.util.find_spec("build") is None,

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from hieradjudicate.app.loading import AnnotationSpec
+from hieradjudicate.app.loading.load import AnnotationSpec
 from hieradjudicate.core.errors import HieradjError
 
 DEMO_FILES = ("inventory.txt", "annotator_ann.key", "annotator_ben.key", "annotator_cho.key",
@@ -57,7 +57,7 @@ def demo_project_path() -> Path:
 
 def ensure_demo_project(path: Path | None = None, *, fresh: bool = False) -> Path:
     """Create the demo project (once) and return its path; ``fresh`` makes it again."""
-    from hieradjudicate.app.session import Session
+    from hieradjudicate.app.session.session import Session
 
     target = path or demo_project_path()
     if target.exists() and not fresh:
@@ -70,10 +70,10 @@ def ensure_demo_project(path: Path | None = None, *, fresh: bool = False) -> Pat
 
 def agreement_report() -> str:
     """A short command-line agreement report of the demo (when no display is available)."""
-    from hieradjudicate.app.live import agreement_figures
-    from hieradjudicate.app.loading import load
-    from hieradjudicate.app.wb_columns import CATEGORY_LABELS
-    from hieradjudicate.app.workbench import Workbench
+    from hieradjudicate.app.loading.load import load
+    from hieradjudicate.app.workbench.columns import CATEGORY_LABELS
+    from hieradjudicate.app.workbench.live import agreement_figures
+    from hieradjudicate.app.workbench.queue import Workbench
 
     inv, specs, ctx = demo_specs(demo_inputs())
     corpus = load(inv, specs, ctx, strict=True).corpus

@@ -39,7 +39,7 @@ def text_table(headers: Sequence[str], rows: Iterable[Sequence[Any]], digits: in
 
 
 def csv_text(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
-    from hieradjudicate.io.csvsafe import safe_csv_cell
+    from hieradjudicate.io.exports.csvsafe import safe_csv_cell
 
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")

@@ -20,19 +20,18 @@ from hieradjudicate.core.inventory import Inventory
 from hieradjudicate.core.inventory_builder import InventoryBuilder
 from hieradjudicate.core.records import ROLES, AnnotationSource, Context
 
-
-_rng = np.random.default_rng(20260101)
-_NODE_HASH = _rng.integers(1, 2**62, size=1 << 16, dtype=np.int64)
-
-
 def _node_hash(nodes: np.ndarray) -> np.ndarray:
-    """A random 62-bit value per node id (deterministic), for tag-set signatures."""
-    global _NODE_HASH
-    if nodes.size and nodes.max() >= _NODE_HASH.size:
-        more = np.random.default_rng(int(_NODE_HASH.size)).integers(
-            1, 2**62, size=int(nodes.max()) + 1 - _NODE_HASH.size, dtype=np.int64)
-        _NODE_HASH = np.concatenate([_NODE_HASH, more])
-    return _NODE_HASH[nodes]
+    """A pseudo-random, odd 62-bit value per node id, for tag-set signatures.
+
+    A pure function of the id (the splitmix64 finaliser), so no table is kept or grown at run
+    time and any node id, however large, has its value: the signatures depend on nothing but
+    the tags.
+    """
+    z = nodes.astype(np.uint64) + np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z ^= z >> np.uint64(31)
+    return (z >> np.uint64(2)).astype(np.int64) | 1
 
 
 @dataclass
@@ -99,7 +98,10 @@ def tag_set_signature(tag_ptr: np.ndarray, tag_node: np.ndarray) -> np.ndarray:
     keep = np.ones(r.size, dtype=bool)
     keep[1:] = (r[1:] != r[:-1]) | (t[1:] != t[:-1])
     sig = np.zeros(R, dtype=np.int64)
-    np.add.at(sig, r[keep], _node_hash(t[keep]))
+    t = t[keep]
+    # hash each node id once when ids are fewer than tags (the usual case), then gather
+    h = _node_hash(np.arange(int(t.max()) + 1))[t] if t.size and t.max() < t.size else _node_hash(t)
+    np.add.at(sig, r[keep], h)
     return sig
 
 

@@ -18,7 +18,7 @@ class ActionSpec:
     id: str
     text: str
     shortcut: str | QKeySequence.StandardKey | None
-    handler: str  # method name on the main window
+    handler: str  # method name on the main window, or "dashboard.NAME" on its dashboard controller
     menu: str
     toolbar: bool = False
     tip: str = ""
@@ -35,11 +35,11 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("open", "&Open project…", QKeySequence.StandardKey.Open, "open_project", "File"),
     ActionSpec("demo", "Open the &demo", None, "open_demo", "File"),
     ActionSpec("close", "&Close project", QKeySequence.StandardKey.Close, "close_project", "File"),
-    ActionSpec("export_report", "Export &report…", "Ctrl+Shift+R", "export_report", "File", False,
+    ActionSpec("export_report", "Export &report…", "Ctrl+Shift+R", "dashboard.export_report", "File", False,
                "Write the agreement report of the whole project as one self-contained HTML file"),
-    ActionSpec("export_tables", "Export dashboard &tables…", None, "export_tables", "File", False,
+    ActionSpec("export_tables", "Export dashboard &tables…", None, "dashboard.export_tables", "File", False,
                "Write every dashboard table as CSV or JSON"),
-    ActionSpec("export_plots", "Export dashboard &plots (PNG)…", None, "export_plots", "File", False,
+    ActionSpec("export_plots", "Export dashboard &plots (PNG)…", None, "dashboard.export_plots", "File", False,
                "Write every dashboard plot as a PNG file"),
     ActionSpec("quit", "&Quit", QKeySequence.StandardKey.Quit, "close", "File"),
     ActionSpec("undo", "&Undo", QKeySequence.StandardKey.Undo, "undo", "Edit", True, "Undo the last decision"),
@@ -59,8 +59,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("prev", "&Previous", "P", "prev_unresolved", "Go", True,
                "Previous unresolved instance"),
     ActionSpec("auto", "Move on after &deciding", None, "toggle_auto_advance", "Go"),
-    ActionSpec("workbench_tab", "&Workbench", "Ctrl+1", "show_workbench", "Go", False, "Show the instance table"),
-    ActionSpec("dashboard_tab", "Das&hboard", "Ctrl+2", "show_dashboard", "Go", False,
+    ActionSpec("workbench_tab", "&Workbench", "Ctrl+1", "dashboard.show_workbench", "Go", False, "Show the instance table"),
+    ActionSpec("dashboard_tab", "Das&hboard", "Ctrl+2", "dashboard.show_dashboard", "Go", False,
                "Show the agreement dashboard (plots of the current filter)"),
     ActionSpec("help", "&Keyboard shortcuts", "?", "show_help", "Help"),
     ActionSpec("about", "&About hieradjudicate", None, "show_about", "Help"),
@@ -76,6 +76,14 @@ def shortcut_text(spec: ActionSpec) -> str:
         return ""
     seq = QKeySequence(spec.shortcut)
     return seq.toString(QKeySequence.SequenceFormat.NativeText)
+
+
+def _handler(window: QMainWindow, path: str):
+    """The bound method a dotted handler name leads to from the window (``dashboard.show_dashboard``)."""
+    obj: object = window
+    for part in path.split("."):
+        obj = getattr(obj, part)
+    return obj
 
 
 def build_actions(window: QMainWindow) -> dict[str, QAction]:
@@ -95,7 +103,7 @@ def build_actions(window: QMainWindow) -> dict[str, QAction]:
         if spec.tip:
             act.setStatusTip(spec.tip)
             act.setToolTip(f"{spec.tip} ({shortcut_text(spec)})")
-        handler = getattr(window, spec.handler)
+        handler = _handler(window, spec.handler)
         if spec.id == "auto":
             act.setCheckable(True)
             act.setChecked(True)

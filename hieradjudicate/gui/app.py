@@ -54,7 +54,7 @@ def run(target: str | None, *, screenshot: str | None = None, fresh_demo: bool =
         win.open_demo()
     elif target:
         win.load_project(target)
-    win.show_tab(tab)
+    win.dashboard.show_tab(tab)
     if screenshot:
         win.resize(1280, 800)
         win.show()
@@ -64,7 +64,7 @@ def run(target: str | None, *, screenshot: str | None = None, fresh_demo: bool =
 
         def shoot() -> None:
             live = win.ws.live if win.ws is not None else None
-            busy = (live is not None and live.updating) or win.dashboard_busy()
+            busy = (live is not None and live.updating) or win.dashboard.busy()
             if busy and waited["ms"] < 10_000:
                 waited["ms"] += 50  # the figures are computed in the background: picture them
                 QTimer.singleShot(50, shoot)

@@ -19,24 +19,24 @@ from PySide6.QtWidgets import (
 )
 
 from hieradjudicate import __version__
-from hieradjudicate.app.commands import Decide
-from hieradjudicate.app.decisions import Decision
 from hieradjudicate.app.logs import log_exception, log_path
-from hieradjudicate.app.session import Session
-from hieradjudicate.app.workbench import Workbench
+from hieradjudicate.app.session.commands import Decide
+from hieradjudicate.app.session.decisions import Decision
+from hieradjudicate.app.session.session import Session
+from hieradjudicate.app.workbench.queue import Workbench
 from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.gui.actions import DECIDING, build_actions
-from hieradjudicate.gui.dashboard_window import DashboardWindowMixin
-from hieradjudicate.gui.help_overlay import HelpOverlay
-from hieradjudicate.gui.pick_dialog import PickDialog
-from hieradjudicate.gui.read_only_banner import ReadOnlyBanner
+from hieradjudicate.gui.dashboard.controller import DashboardController
 from hieradjudicate.gui.start_page import StartPage, remember_project
-from hieradjudicate.gui.workspace import Workspace
+from hieradjudicate.gui.workbench.help_overlay import HelpOverlay
+from hieradjudicate.gui.workbench.pick_dialog import PickDialog
+from hieradjudicate.gui.workbench.read_only_banner import ReadOnlyBanner
+from hieradjudicate.gui.workbench.workspace import Workspace
 
 STATE_VERSION = 1
 
 
-class MainWindow(DashboardWindowMixin, QMainWindow):
+class MainWindow(QMainWindow):
     def __init__(self) -> None:
         super().__init__()
         self.setObjectName("main_window")
@@ -74,6 +74,8 @@ class MainWindow(DashboardWindowMixin, QMainWindow):
             self.addDockWidget(area, d)
             d.hide()
             self.docks[name] = d
+        self.dashboard = DashboardController(self, self.stack, self.docks,
+                                             lambda text, ms: self.statusBar().showMessage(text, ms), self.error)
         self.actions = build_actions(self)
         self.help = HelpOverlay(self)
         self._restore()
@@ -91,7 +93,7 @@ class MainWindow(DashboardWindowMixin, QMainWindow):
         self.session = session
         self.wb = Workbench(session.corpus, list(session.decisions))
         self.ws = Workspace(self.wb)
-        host = self._attach_dashboard()  # "Workbench | Dashboard" tabs around the workspace
+        host = self.dashboard.attach(session, self.wb, self.ws)  # "Workbench | Dashboard" tabs around the workspace
         self.stack.addWidget(host)
         self.stack.setCurrentWidget(host)
         self.docks["tree"].setWidget(self.ws.tree)
@@ -113,7 +115,7 @@ class MainWindow(DashboardWindowMixin, QMainWindow):
     def close_project(self) -> None:
         if self.session is None:
             return
-        self._detach_dashboard()  # docks shown again before their state is saved
+        self.dashboard.detach()  # docks shown again before their state is saved
         self._save_state()
         if self.ws is not None:
             self.ws.shutdown()  # no figures computed on a closed project
@@ -153,7 +155,7 @@ class MainWindow(DashboardWindowMixin, QMainWindow):
         self.load_project(path)
 
     def new_project(self) -> None:
-        from hieradjudicate.gui.wizard import NewProjectWizard
+        from hieradjudicate.gui.wizard.wizard import NewProjectWizard
         wiz = NewProjectWizard(self)
         created = wiz.created_path if wiz.exec() else None
         wiz.deleteLater()

@@ -18,7 +18,7 @@ def read_bytes(path: str | os.PathLike) -> bytes:
         with open(p, "rb") as fh:
             raw = fh.read()
     except FileNotFoundError:
-        raise FormatError(f"file not found (expected a readable file)", file=p) from None
+        raise FormatError("file not found (expected a readable file)", file=p) from None
     except IsADirectoryError:
         raise FormatError("is a directory (expected a file)", file=p) from None
     except OSError as exc:

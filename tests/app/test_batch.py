@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hieradjudicate.app.batch import accept_agreed, accept_set, agreement
-from hieradjudicate.app.commands import CommandStack, Decide
-from hieradjudicate.app.decisions import Decision, DecisionState
-from hieradjudicate.io.store import Store
+from hieradjudicate.app.session.batch import accept_agreed, accept_set, agreement
+from hieradjudicate.app.session.commands import CommandStack, Decide
+from hieradjudicate.app.session.decisions import Decision, DecisionState
+from hieradjudicate.io.store.project_store import Store
 from tests.core.helpers import annotation_source, build
 
 # Figure 1: A (A.1 (A.1a, A.1b), A.2), B (B.1, B.2, B.3)

@@ -19,15 +19,15 @@ import time
 from pathlib import Path
 
 import hieradjudicate
-from hieradjudicate.io.store import Store
+from hieradjudicate.io.store.project_store import Store
 
 ROOT = str(Path(hieradjudicate.__file__).resolve().parent.parent)
 
 CHILD = textwrap.dedent("""
     import sys
-    from hieradjudicate.app.commands import CommandStack, Decide
-    from hieradjudicate.app.decisions import Decision, DecisionState
-    from hieradjudicate.io.store import Store
+    from hieradjudicate.app.session.commands import CommandStack, Decide
+    from hieradjudicate.app.session.decisions import Decision, DecisionState
+    from hieradjudicate.io.store.project_store import Store
     path, trial = sys.argv[1], sys.argv[2]
     stack = CommandStack(DecisionState(Store.open(path)))
     print("ready", flush=True)

@@ -5,21 +5,22 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hieradjudicate.app.dashboard import Dashboard
-from hieradjudicate.app.dashboard_gold import RESOLVED, DecisionTracker
-from hieradjudicate.app.dashboard_scores import TreeCredit, policy_scores
+from hieradjudicate.app.dashboard.dashboard import Dashboard
+from hieradjudicate.app.dashboard.gold import RESOLVED, DecisionTracker
+from hieradjudicate.app.dashboard.scores import TreeCredit, policy_scores
 from hieradjudicate.app.demo import demo_inputs, demo_specs
-from hieradjudicate.app.loading import load
+from hieradjudicate.app.loading.load import load
 from hieradjudicate.app.stats import Stats
-from hieradjudicate.app.wb_columns import pair_category
-from hieradjudicate.app.workbench import Filter, Workbench
+from hieradjudicate.app.workbench.columns import pair_category
+from hieradjudicate.app.workbench.queue import Filter, Workbench
 from hieradjudicate.core.agreement import multi_rater_agreement, pairwise_agreement, pairwise_matrix
 from hieradjudicate.core.alpha import krippendorff_alpha
 from hieradjudicate.core.bootstrap import bootstrap_fleiss
 from hieradjudicate.core.comparison import compare_systems
 from hieradjudicate.core.granularity import expected_confusion, rollup, rollup_confusion
 from hieradjudicate.core.scoring import score_leaf
-from hieradjudicate.io.store import DecisionRow
+from hieradjudicate.io.store.project_store import DecisionRow
+from hieradjudicate.app.dashboard.tables import tables
 
 TOL = 1e-12
 RESAMPLES = 200
@@ -245,7 +246,7 @@ def test_system_scores_and_comparison(corpus, data, tracker, dash):
 
 def test_senseval_policies_on_the_scorer2_rules(corpus):
     """fine/coarse/mixed credit rules: exact, same top sense, ancestor credit 1/b."""
-    from hieradjudicate.app.dashboard_scores import restrict_gold
+    from hieradjudicate.app.dashboard.scores import restrict_gold
 
     inv = corpus.inventory
     credit = TreeCredit(inv)
@@ -303,7 +304,7 @@ def test_selection_restricts_every_figure(corpus, dash, tracker):
 
 
 def test_tables_cover_every_figure_and_explain(data):
-    t = data.to_tables()
+    t = tables(data)
     for name in ("pairwise", "lexelts", "depth", "confusion", "gold_agreement", "system_scores", "system_pairs",
                  "difficulty", "progress_days", "status", "remaining", "flagged"):
         headers, rows = t[name]

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from hieradjudicate.app.decisions import Decision, DecisionState
-from hieradjudicate.io.store import Store, login_name
+from hieradjudicate.app.session.decisions import Decision, DecisionState
+from hieradjudicate.io.store.project_store import Store, login_name
 
 
 @pytest.fixture

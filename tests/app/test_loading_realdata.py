@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hieradjudicate.app.loading import AnnotationSpec, load, validation_report
+from hieradjudicate.app.loading.load import AnnotationSpec, load, validation_report
 
 
 def _senseval(realdata, contexts=True):

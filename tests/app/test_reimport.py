@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from hieradjudicate.app.batch import agreement
-from hieradjudicate.app.commands import Decide
-from hieradjudicate.app.decisions import Decision
-from hieradjudicate.app.loading import AnnotationSpec
-from hieradjudicate.app.reimport import effective_files
-from hieradjudicate.app.session import Session
+from hieradjudicate.app.session.batch import agreement
+from hieradjudicate.app.session.commands import Decide
+from hieradjudicate.app.session.decisions import Decision
+from hieradjudicate.app.loading.load import AnnotationSpec
+from hieradjudicate.app.session.reimport import effective_files
+from hieradjudicate.app.session.session import Session
 from hieradjudicate.core.errors import FormatError, ProjectError
 from tests.app.test_session import DEMO, assert_same_corpus
 

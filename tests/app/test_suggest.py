@@ -10,11 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hieradjudicate.app.commands import CommandStack, Decide
-from hieradjudicate.app.decisions import Decision, DecisionState
-from hieradjudicate.app.suggest import Suggester, reliability, suggest, suggestion_decision
-from hieradjudicate.app.workbench import Workbench
-from hieradjudicate.io.store import Store
+from hieradjudicate.app.session.commands import CommandStack, Decide
+from hieradjudicate.app.session.decisions import Decision, DecisionState
+from hieradjudicate.app.workbench.suggest import Suggester, reliability, suggest, suggestion_decision
+from hieradjudicate.app.workbench.queue import Workbench
+from hieradjudicate.io.store.project_store import Store
 from tests.app.test_batch import LEAF_TAGS, corpus
 from tests.core.helpers import annotation_source, build
 

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from hieradjudicate.app.commands import CommandStack, Decide
-from hieradjudicate.app.decisions import Decision, DecisionState
+from hieradjudicate.app.session.commands import CommandStack, Decide
+from hieradjudicate.app.session.decisions import Decision, DecisionState
 from hieradjudicate.core.errors import ProjectError
-from hieradjudicate.io.store import Store
+from hieradjudicate.io.store.project_store import Store
 
 
 @pytest.fixture

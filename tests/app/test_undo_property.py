@@ -13,9 +13,9 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
-from hieradjudicate.app.commands import CommandStack, Decide
-from hieradjudicate.app.decisions import Decision, DecisionState
-from hieradjudicate.io.store import Store
+from hieradjudicate.app.session.commands import CommandStack, Decide
+from hieradjudicate.app.session.decisions import Decision, DecisionState
+from hieradjudicate.io.store.project_store import Store
 
 _counter = iter(range(10**9))
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hieradjudicate.app.live import agreement_figures, set_scores
-from hieradjudicate.app.wb_columns import COMPATIBLE, DISJOINT, IDENTICAL, OVERLAPPING
-from hieradjudicate.app.workbench import RESOLVED, UNRESOLVED, Filter, Workbench
+from hieradjudicate.app.workbench.live import agreement_figures, set_scores
+from hieradjudicate.app.workbench.columns import COMPATIBLE, DISJOINT, IDENTICAL, OVERLAPPING
+from hieradjudicate.app.workbench.queue import RESOLVED, UNRESOLVED, Filter, Workbench
 from hieradjudicate.core.agreement import multi_rater_agreement
-from hieradjudicate.io.store import DecisionRow
+from hieradjudicate.io.store.project_store import DecisionRow
 from tests.core.helpers import annotation_source, build
 
 # metrics.md worked example (three annotators) plus a system

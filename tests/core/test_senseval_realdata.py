@@ -7,8 +7,8 @@ import random
 import pytest
 
 from hieradjudicate.core.senseval import SenseMap, score_senseval
-from hieradjudicate.io.annotations import read_annotations
-from hieradjudicate.io.inventories import read_inventory
+from hieradjudicate.io.annotations.read import read_annotations
+from hieradjudicate.io.inventories.read import read_inventory
 
 EXPECTED = {"fine": 0.601, "coarse": 0.672, "mixed": 0.647}  # scorer2 on the byte-sorted map
 

@@ -11,11 +11,11 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QScrollArea
 
-from hieradjudicate.app.dashboard import Dashboard
-from hieradjudicate.app.dashboard_gold import DecisionTracker
-from hieradjudicate.app.session import Session
+from hieradjudicate.app.dashboard.dashboard import Dashboard
+from hieradjudicate.app.dashboard.gold import DecisionTracker
+from hieradjudicate.app.session.session import Session
 from hieradjudicate.core.agreement import pairwise_agreement
-from hieradjudicate.gui.dashboard_common import widget_pos
+from hieradjudicate.gui.dashboard.common import widget_pos
 from hieradjudicate.gui.main_window import MainWindow
 
 
@@ -37,8 +37,8 @@ def win(qtbot, decided_demo: Path) -> Iterator[MainWindow]:
     assert w.load_project(decided_demo)
     w.show()
     qtbot.waitExposed(w)
-    w.show_dashboard()
-    _wait(qtbot, w.dashboard)
+    w.dashboard.show_dashboard()
+    _wait(qtbot, w.dashboard.view)
     yield w
     w.close_project()
     QApplication.processEvents()
@@ -56,7 +56,7 @@ def _nan(a) -> np.ndarray:
 
 
 def test_every_plot_item_holds_the_dashboard_figures(win: MainWindow) -> None:
-    dv = win.dashboard
+    dv = win.dashboard.view
     assert dv.data.gold_n > 100 and dv.data.selection_n == win.wb.corpus.n
     exp = _expected(win, n_resamples=1000, intervals=True)
     # heatmap: image values, and one cell against the metrics API itself
@@ -113,42 +113,42 @@ def test_every_plot_item_holds_the_dashboard_figures(win: MainWindow) -> None:
 
 
 def test_heatmap_click_filters_the_workbench_to_the_pair_disagreements(qtbot, win: MainWindow) -> None:
-    dv, wb = win.dashboard, win.wb
+    dv, wb = win.dashboard.view, win.wb
     hm = dv.data.heatmap
     dv.heatmap.cell_clicked.emit(0, 2)  # what a click on the cell (row 0, column 2) maps to
-    assert win.tabs.currentIndex() == 0
+    assert win.dashboard.tabs.currentIndex() == 0
     assert np.array_equal(np.sort(wb.view), np.sort(hm.cell_instances(0, 2)))
     assert win.ws.model.rowCount() == hm.cell_instances(0, 2).size
     # a real mouse click, mapped from data coordinates (column 1, row 0)
     win.clear_filter()
-    win.show_dashboard()
+    win.dashboard.show_dashboard()
     _wait(qtbot, dv)
     plot = dv.heatmap.plot
     qtbot.mouseClick(plot.viewport(), Qt.MouseButton.LeftButton, pos=widget_pos(plot, 1.5, 0.5))
-    qtbot.waitUntil(lambda: win.tabs.currentIndex() == 0)
+    qtbot.waitUntil(lambda: win.dashboard.tabs.currentIndex() == 0)
     want = np.sort(dv.data.heatmap.cell_instances(0, 1))
     assert want.size > 0 and np.array_equal(np.sort(wb.view), want)
     assert (win.ws.pair_a.currentData(), win.ws.pair_b.currentData()) == (hm.set_indices[0], hm.set_indices[1])
 
 
 def test_lexelt_bar_click_filters_to_the_lexelt_and_the_dashboard_follows(qtbot, win: MainWindow) -> None:
-    dv, wb = win.dashboard, win.wb
+    dv, wb = win.dashboard.view, win.wb
     k = 2
     bar = dv.lexelts.order[k]
     plot = dv.lexelts.plot
     plot.getPlotItem().getViewBox().setYRange(-0.6, len(dv.lexelts.order) - 0.4, padding=0)
     qtbot.mouseClick(plot.viewport(), Qt.MouseButton.LeftButton, pos=widget_pos(plot, bar.value / 2, k))
-    qtbot.waitUntil(lambda: win.tabs.currentIndex() == 0)
+    qtbot.waitUntil(lambda: win.dashboard.tabs.currentIndex() == 0)
     assert win.ws.lexelt_box.currentData() == (bar.x,)
     assert wb.view.size == bar.n or (wb.corpus.inst_lexelt[wb.view] == bar.x).all()
     assert set(wb.corpus.inst_lexelt[wb.view]) == {bar.x}
-    win.show_dashboard()
+    win.dashboard.show_dashboard()
     qtbot.waitUntil(lambda: dv.data.selection_n == wb.view.size and not dv.updating, timeout=30_000)
     assert [b.lexelt for b in dv.data.lexelts.bars if b.n] == [bar.lexelt]
 
 
 def test_confusion_cell_lists_instances_and_opens_one(qtbot, win: MainWindow) -> None:
-    dv = win.dashboard
+    dv = win.dashboard.view
     cf = dv.data.confusion
     r, c = np.argwhere(cf.matrix > 0)[0]
     plot = dv.confusion.plot
@@ -161,11 +161,11 @@ def test_confusion_cell_lists_instances_and_opens_one(qtbot, win: MainWindow) ->
     assert got == [int(i) for i in want]
     assert cf.glosses[r] in dv.confusion.cell_text(int(r), int(c))
     dv._open_item(dv.instances.item(0))  # what a double-click does
-    assert win.tabs.currentIndex() == 0 and win.ws.current == int(want[0])
+    assert win.dashboard.tabs.currentIndex() == 0 and win.ws.current == int(want[0])
 
 
 def test_changing_the_confusion_level_and_measure_recomputes(qtbot, win: MainWindow) -> None:
-    dv = win.dashboard
+    dv = win.dashboard.view
     dv.confusion.level_box.setCurrentIndex(0)  # depth 1
     qtbot.waitUntil(lambda: dv.data.confusion.depth == 1 and not dv.updating, timeout=30_000)
     dv.measure.setCurrentIndex(2)  # alpha
@@ -175,12 +175,12 @@ def test_changing_the_confusion_level_and_measure_recomputes(qtbot, win: MainWin
 
 
 def test_a_decision_updates_the_gold_plots(qtbot, win: MainWindow) -> None:
-    dv = win.dashboard
+    dv = win.dashboard.view
     before = dv.data.gold_n
-    win.show_workbench()
+    win.dashboard.show_workbench()
     win.ws.select_row(win.wb.next_unresolved(-1))
     win.take_set(1)
-    win.show_dashboard()
+    win.dashboard.show_dashboard()
     qtbot.waitUntil(lambda: dv.data.gold_n == before + 1 and not dv.updating, timeout=30_000)
     exp = _expected(win, intervals=False)
     np.testing.assert_allclose(dv.gold.kappa.bars.opts["height"], [r.kappa_cohen for r in exp.gold_agreement])
@@ -188,7 +188,7 @@ def test_a_decision_updates_the_gold_plots(qtbot, win: MainWindow) -> None:
 
 
 def test_exports(qtbot, win: MainWindow, tmp_path: Path) -> None:
-    dv = win.dashboard
+    dv = win.dashboard.view
     pngs = dv.export_plots(tmp_path / "png")
     assert len(pngs) >= len(dv.panels) and all(p.stat().st_size > 1000 for p in pngs)
     assert pngs[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

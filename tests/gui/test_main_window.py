@@ -13,13 +13,13 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication
 
-from hieradjudicate.app.session import Session
+from hieradjudicate.app.session.session import Session
 from hieradjudicate.core.agreement import multi_rater_agreement
 from hieradjudicate.core.alpha import krippendorff_alpha
 from hieradjudicate.gui.colors import category_color
-from hieradjudicate.gui.instance_model import CategoryRole, InstanceRole
+from hieradjudicate.gui.workbench.instance_model import CategoryRole, InstanceRole
 from hieradjudicate.gui.main_window import MainWindow
-from hieradjudicate.gui.pick_dialog import PickDialog
+from hieradjudicate.gui.workbench.pick_dialog import PickDialog
 
 
 def _press(qtbot, widget, key, modifier=Qt.KeyboardModifier.NoModifier) -> None:

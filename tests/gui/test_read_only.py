@@ -17,7 +17,7 @@ ROOT = str(Path(hieradjudicate.__file__).resolve().parent.parent)
 
 HOLDER = textwrap.dedent("""
     import sys
-    from hieradjudicate.app.session import Session
+    from hieradjudicate.app.session.session import Session
     session = Session.open(sys.argv[1])
     print("ready", session.read_only, flush=True)
     sys.stdin.readline()

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from PySide6.QtWidgets import QPushButton, QWizard
 
-import hieradjudicate.gui.wizard as wizard_mod
+import hieradjudicate.gui.wizard.wizard as wizard_mod
 from hieradjudicate.app.demo import DEMO_SETS, demo_inputs
-from hieradjudicate.app.session import Session
-from hieradjudicate.gui.wizard import NewProjectWizard
+from hieradjudicate.app.session.session import Session
+from hieradjudicate.gui.wizard.wizard import NewProjectWizard
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ import pytest
 
 from hieradjudicate.core.errors import FormatError
 from hieradjudicate.core.records import AnnotationSource
-from hieradjudicate.io.annotations import read_annotations
+from hieradjudicate.io.annotations.read import read_annotations
 
 
 def write(tmp_path: Path, fname: str, content: str | bytes) -> Path:

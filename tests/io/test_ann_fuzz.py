@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from hieradjudicate.core.errors import FormatError
 from tests.io.mutations import mutate, mutations, real_seeds
 from hieradjudicate.core.records import AnnotationSource
-from hieradjudicate.io.annotations import FORMATS, read_annotations
+from hieradjudicate.io.annotations.read import FORMATS, read_annotations
 from tests.io.ann_helpers import check_invariants
 
 SEEDS: list[bytes] = [

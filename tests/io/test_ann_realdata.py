@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hieradjudicate.io.annotations import read_annotations
+from hieradjudicate.io.annotations.read import read_annotations
 from tests.io.ann_helpers import check_invariants
 
 

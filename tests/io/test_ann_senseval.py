@@ -7,8 +7,8 @@ import gzip
 import pytest
 
 from hieradjudicate.core.errors import FormatError
-from hieradjudicate.io.ann_build import weight_problem
-from hieradjudicate.io.annotations import read_annotations
+from hieradjudicate.io.annotations.build import weight_problem
+from hieradjudicate.io.annotations.read import read_annotations
 from tests.io.ann_helpers import check_invariants, fails, read, rows
 
 KEY = "art.n art.n.1 art%1:06:00::\nart.n art.n.2 U\nbank.n bank.n.1 1 2 3\n"

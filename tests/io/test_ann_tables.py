@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gzip
 
-from hieradjudicate.io.annotations import detect_annotation_format
+from hieradjudicate.io.annotations.read import detect_annotation_format
 from tests.io.ann_helpers import check_invariants, fails, read, rows
 
 LONG = "lexelt,instance,annotator,tag,weight\nart.n,1,A,x,\nart.n,1,B,y,0.5\nart.n,1,A,z,\nart.n,2,B,x,1\n"

@@ -7,7 +7,7 @@ import gzip
 import pytest
 
 from hieradjudicate.core.errors import FormatError
-from hieradjudicate.io.contexts import read_contexts, split_head, tidy
+from hieradjudicate.io.contexts.read import read_contexts, split_head, tidy
 
 XML = """<corpus lang="english">
 <lexelt item="art.n">

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from hieradjudicate.io.contexts import read_contexts
+from hieradjudicate.io.contexts.read import read_contexts
 
 
 def test_senseval3_lexical_sample(realdata):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hieradjudicate.io.csvsafe import FORMULA_START, restore_csv_cell, safe_csv_cell
+from hieradjudicate.io.exports.csvsafe import FORMULA_START, restore_csv_cell, safe_csv_cell
 
 
 def test_formula_starts_are_prefixed() -> None:

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from hieradjudicate.app.decisions import Decision
+from hieradjudicate.app.session.decisions import Decision
 from hieradjudicate.core.errors import ProjectError
-from hieradjudicate.io.csvsafe import restore_csv_cell
-from hieradjudicate.io.export import export_gold, export_history, natural_key
-from hieradjudicate.io.store import DecisionRow
+from hieradjudicate.io.exports.csvsafe import restore_csv_cell
+from hieradjudicate.io.exports.gold import export_gold, export_history, natural_key
+from hieradjudicate.io.store.project_store import DecisionRow
 
 DECISIONS = [
     Decision("bank.n", "bank.n.10", ("1", "2.a"), "set:A", "resolved", "", "ann", "T1"),

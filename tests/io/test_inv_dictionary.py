@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from hieradjudicate.core.errors import FormatError, InventoryError
-from hieradjudicate.io.inventories import read_inventory
+from hieradjudicate.io.inventories.read import read_inventory
 
 SAMPLE = '''
 <lexelt item="add.v">

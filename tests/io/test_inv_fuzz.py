@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from hieradjudicate.core.errors import FormatError
 from tests.io.mutations import mutate, mutations, real_seeds
 from hieradjudicate.core.records import ContextSource, InventorySource
-from hieradjudicate.io.contexts import CONTEXT_FORMATS, read_contexts
-from hieradjudicate.io.inventories import INVENTORY_FORMATS, read_inventory
+from hieradjudicate.io.contexts.read import CONTEXT_FORMATS, read_contexts
+from hieradjudicate.io.inventories.read import INVENTORY_FORMATS, read_inventory
 
 SEEDS: list[bytes] = [
     b"38202 2 38204\n38201\n42601 2 42606 3 top\n",

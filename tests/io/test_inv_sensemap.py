@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from hieradjudicate.core.errors import FormatError, InventoryError
-from hieradjudicate.io.inventories import detect_inventory_format, read_inventory
+from hieradjudicate.io.inventories.read import detect_inventory_format, read_inventory
 
 
 def write(tmp_path, text, name="map.sensemap"):

@@ -7,7 +7,7 @@ import gzip
 import pytest
 
 from hieradjudicate.core.errors import FormatError, InventoryError
-from hieradjudicate.io.inventories import read_inventory
+from hieradjudicate.io.inventories.read import read_inventory
 
 FIG1_TSV = (
     "lexelt\tsense\tparent\tgloss\tweight\tbranching\n"

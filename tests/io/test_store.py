@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from hieradjudicate.core.errors import ProjectError
-from hieradjudicate.io import store_schema
-from hieradjudicate.io.store import Store, login_name
+import hieradjudicate.io.store.schema as store_schema
+from hieradjudicate.io.store.project_store import Store, login_name
 
 
 def dec(instance: str = "1", tags: tuple[str, ...] = ("a",), **kw: object) -> SimpleNamespace:

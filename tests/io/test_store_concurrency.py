@@ -11,16 +11,16 @@ from pathlib import Path
 import pytest
 
 import hieradjudicate
-from hieradjudicate.app.decisions import Decision, DecisionState
+from hieradjudicate.app.session.decisions import Decision, DecisionState
 from hieradjudicate.core.errors import ProjectError
-from hieradjudicate.io.store import Store
+from hieradjudicate.io.store.project_store import Store
 
 ROOT = str(Path(hieradjudicate.__file__).resolve().parent.parent)
 
 WRITER = textwrap.dedent("""
     import sys
-    from hieradjudicate.app.decisions import Decision, DecisionState
-    from hieradjudicate.io.store import Store
+    from hieradjudicate.app.session.decisions import Decision, DecisionState
+    from hieradjudicate.io.store.project_store import Store
     store = Store.open(sys.argv[1])
     state = DecisionState(store)
     print("ready", store.read_only, flush=True)

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from hieradjudicate.core.errors import ProjectError
-from hieradjudicate.io.store import Store
+from hieradjudicate.io.store.project_store import Store
 
 
 def _project(path: Path) -> None:

@@ -1,0 +1,291 @@
+"""Agreement figures of the dashboard that do not depend on decisions (1)-(4).
+
+Each function takes the long-form annotations (``inst, rater, P``) of the
+chosen sets, already restricted to the instance selection, and calls the
+metrics of :mod:`hieradjudicate.core` - so every number drawn is a number the
+metrics API gives.  Results are cached by :class:`~hieradjudicate.app.dashboard.dashboard.Dashboard`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hieradjudicate.app.dashboard.records import (
+    Confusion,
+    DepthCurve,
+    Explain,
+    Heatmap,
+    LexeltBar,
+    LexeltBars,
+    fnum,
+)
+from hieradjudicate.core.agreement import multi_rater_agreement, pairwise_matrix
+from hieradjudicate.core.alpha import krippendorff_alpha
+from hieradjudicate.core.bootstrap import DEFAULT_SEED, bootstrap_alpha, bootstrap_fleiss
+from hieradjudicate.core.dashboard import all_figures
+from hieradjudicate.core.granularity import IDENTICAL, instance_disagreement, rollup
+from hieradjudicate.core.model import Corpus
+from hieradjudicate.core.undefined import REASONS
+
+POOLED = ("pooled over lexelts: chance agreement computed within each lexelt and combined "
+          "as the instance-weighted mean")
+KAPPA_FORMULA = "(Pr(A) - Pr(E)) / (1 - Pr(E))"
+PR_A = "Pr(A) = mean over shared instances of sum_l pa(l) pb(l) (leaf vectors)"
+PE = {
+    "cohen": "Cohen: Pr(E) = sum_l Pa(l) Pb(l), each set's own marginal within the lexelt",
+    "scott": "Scott / Siegel & Castellan: Pr(E) = sum_l ((Pa(l) + Pb(l)) / 2)^2, pooled marginal",
+}
+ALPHA_FORMULA = ("alpha = 1 - D_o / D_e over soft coincidences o(c,k) = sum_i 1/(m_i-1) sum_{r!=r'} "
+                 "p_r(c) p_r'(k); D_e within each lexelt, weighted by pairable values")
+FLEISS_FORMULA = ("Fleiss (soft): P_i = mean over ordered pairs of raters of sum_l p_r(l) p_r'(l); "
+                  "Pr(A) = mean P_i, Pr(E) = sum_l pbar(l)^2 within each lexelt")
+MEASURE_NAMES = {"cohen": "Cohen's kappa", "scott": "Scott's pi (Siegel & Castellan kappa)",
+                 "alpha": "Krippendorff's alpha", "fleiss": "Fleiss' kappa (soft)"}
+
+
+def level_name(depth: int | None) -> str:
+    return "leaves" if depth is None else f"depth {depth}"
+
+
+def _alpha_pair(inst, rater, P, lex, X, a, b):
+    sel = (rater == a) | (rater == b)
+    return krippendorff_alpha(inst[sel], rater[sel], P[sel], lex, n_lexelts=X, coincidences=False)
+
+
+def pair_categories(corpus: Corpus, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
+    """Shared instances of sets ``a`` and ``b`` and their category (identical ... disjoint)."""
+    sa, sb = corpus.sets[a], corpus.sets[b]
+    shared, ia, ib = np.intersect1d(sa.rows, sb.rows, assume_unique=True, return_indices=True)
+    if not shared.size:
+        return shared, np.zeros(0, np.int8)
+    _, cat = instance_disagreement(sa.leaves[ia], sb.leaves[ib], sa.signature[ia] == sb.signature[ib])
+    return shared, cat
+
+
+def heatmap(corpus: Corpus, sets: list[int], long_form, measure: str,
+            categories: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]],
+            keep: np.ndarray | None) -> Heatmap:
+    """Pairwise kappa (Cohen or Scott) or alpha of every pair of ``sets`` (1)."""
+    inst, rater, P = long_form
+    X = len(corpus.inventory.lexelts)
+    lex = corpus.inst_lexelt
+    m = len(sets)
+    pm = pairwise_matrix(inst, rater, P, lex, n_raters=m, n_lexelts=X)
+    names = [corpus.sets[k].name for k in sets]
+    reasons: dict[tuple[int, int], str] = {}
+    cell_explain: dict[tuple[int, int], Explain] = {}
+    if measure == "alpha":
+        value = np.ma.masked_all((m, m))
+        observed = np.ma.masked_all((m, m))
+        expected = np.ma.masked_all((m, m))
+        for a in range(m):
+            for b in range(a + 1, m):
+                r = _alpha_pair(inst, rater, P, lex, X, a, b)
+                for arr, v in ((value, r.alpha.value),
+                               (observed, None if r.observed_disagreement is None else 1 - r.observed_disagreement),
+                               (expected, None if r.expected_disagreement is None else 1 - r.expected_disagreement)):
+                    if v is not None:
+                        arr[a, b] = arr[b, a] = v
+                if r.alpha.reason:
+                    reasons[(a, b)] = r.alpha.reason
+    else:
+        value = pm.kappa_cohen if measure == "cohen" else pm.kappa_scott
+        codes = pm.reason_cohen if measure == "cohen" else pm.reason_scott
+        observed = pm.observed
+        expected = pm.expected_cohen if measure == "cohen" else pm.expected_scott
+        for a in range(m):
+            for b in range(a + 1, m):
+                if codes[a, b]:
+                    reasons[(a, b)] = REASONS[int(codes[a, b])]
+    counts = np.zeros((m, m, 4), np.int64)
+    dis: dict[tuple[int, int], np.ndarray] = {}
+    for a in range(m):
+        for b in range(a + 1, m):
+            shared, cat = categories[(sets[a], sets[b])]
+            if keep is not None:
+                sel = keep[shared]
+                shared, cat = shared[sel], cat[sel]
+            counts[a, b] = counts[b, a] = np.bincount(cat, minlength=4)[:4]
+            dis[(a, b)] = shared[cat != IDENTICAL]
+            formula = ALPHA_FORMULA if measure == "alpha" else f"{KAPPA_FORMULA}; {PR_A}; {PE[measure]}"
+            cell_explain[(a, b)] = cell_explain[(b, a)] = Explain(
+                f"{MEASURE_NAMES[measure]}: {names[a]} vs {names[b]}",
+                f"Chance-corrected agreement of {names[a]} and {names[b]} over the instances both "
+                f"annotated; {int(counts[a, b, 1:].sum())} of them differ (click: list them).",
+                formula, fnum(observed[a, b]), fnum(expected[a, b]), int(pm.n[a, b]), POOLED,
+                value=fnum(value[a, b]), reason=reasons.get((a, b)),
+                observed_label="1 - D_o" if measure == "alpha" else "observed agreement Pr(A)",
+                expected_label="1 - D_e" if measure == "alpha" else "chance agreement Pr(E)")
+    exp = Explain(f"Pairwise {MEASURE_NAMES[measure]} of all sets",
+                  "Each cell compares two annotation sets (annotators and systems) over the "
+                  "instances both answered; the number below is how many. Every annotation is "
+                  "first spread over the leaves of its lexelt's sense tree.",
+                  ALPHA_FORMULA if measure == "alpha" else f"{KAPPA_FORMULA}; {PR_A}; {PE[measure]}",
+                  aggregation=POOLED)
+    return Heatmap(list(sets), names, [corpus.sets[k].role for k in sets], measure, value,
+                   pm.n.copy(), observed, expected, reasons, counts, dis, exp, cell_explain)
+
+
+def lexelt_bars(corpus: Corpus, group: list[int], long_form, measure: str, n_resamples: int,
+                seed: int = DEFAULT_SEED) -> LexeltBars:
+    """Per-lexelt Fleiss kappa or alpha of the annotator group with bootstrap intervals (2)."""
+    inst, rater, P = long_form
+    X = len(corpus.inventory.lexelts)
+    lex = corpus.inst_lexelt
+    figs = all_figures(inst, rater, P, lex, n_raters=len(group), n_lexelts=X, per_lexelt=True, coincidences=False)
+    multi, alpha, pm = figs.multi, figs.alpha, figs.pairwise
+    names = [corpus.sets[k].name for k in group]
+    use_alpha = measure == "alpha"
+    row_lex = lex[inst]
+    boot = bootstrap_alpha if use_alpha else bootstrap_fleiss
+    formula = ALPHA_FORMULA if use_alpha else f"{FLEISS_FORMULA}; kappa = {KAPPA_FORMULA}"
+    gname = MEASURE_NAMES["alpha" if use_alpha else "fleiss"]
+
+    one_lexelt = np.zeros(lex.size, np.int64)
+
+    def interval(sel: np.ndarray | None) -> tuple[float | None, float | None]:
+        if n_resamples <= 0:
+            return None, None
+        if sel is None:
+            ci = boot(inst, rater, P, lex, n_lexelts=X, n_resamples=n_resamples, seed=seed)
+        else:  # one lexelt: the same draws as stratified resampling with the other strata empty
+            ci = boot(inst[sel], rater[sel], P[sel], one_lexelt, n_lexelts=1, n_resamples=n_resamples, seed=seed)
+        return ci.low, ci.high
+
+    # per-lexelt Cohen kappa of every pair, from the per-lexelt sufficient statistics at once
+    ln = pm.lexelt_n.astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        obs_x = pm.lexelt_sum_a / np.maximum(ln, 1.0)
+        pe_x = pm.lexelt_pe_cohen
+        k_x = np.where((ln > 0) & (1.0 - pe_x > 1e-12), (obs_x - pe_x) / (1.0 - pe_x), np.nan)
+
+    pairs = [(a, b) for a in range(len(group)) for b in range(a + 1, len(group))]
+    bars = []
+    for x in range(X):
+        f, c, al = multi.lexelt_fleiss[x], multi.lexelt_conger[x], alpha.lexelt_alpha[x]
+        if f.n == 0:
+            continue
+        est = al if use_alpha else f.kappa
+        lo, hi = interval(row_lex == x)
+        ok = [float(k_x[x, a, b]) for a, b in pairs if not np.isnan(k_x[x, a, b])]
+        name = corpus.inventory.lexelts[x]
+        e = Explain(f"{gname} in {name}", f"Agreement of {', '.join(names)} on the instances of {name} "
+                    "that at least two of them annotated (click: filter to this lexelt).", formula,
+                    None if use_alpha else f.observed, None if use_alpha else f.expected, f.n,
+                    "within one lexelt (its own marginals)", value=est.value, reason=est.reason,
+                    note=f"95% bootstrap interval [{_f(lo)}, {_f(hi)}], {n_resamples} resamples"
+                    if n_resamples else "")
+        bars.append(LexeltBar(name, x, f.n, est.value, lo, hi, f.observed, f.expected, est.reason,
+                              f.kappa.value, c.kappa.value, al.value,
+                              float(np.mean(ok)) if ok else None, e))
+    est = alpha.alpha if use_alpha else multi.fleiss.kappa
+    lo, hi = interval(None)
+    f = multi.fleiss
+    overall_e = Explain(f"{gname}, all lexelts", "The group's agreement over every selected instance.",
+                        formula, None if use_alpha else f.observed, None if use_alpha else f.expected,
+                        f.n, POOLED, value=est.value, reason=est.reason)
+    overall = LexeltBar("(all)", -1, f.n, est.value, lo, hi, f.observed, f.expected, est.reason,
+                        f.kappa.value, multi.conger.kappa.value, alpha.alpha.value,
+                        pm.mean_kappa("cohen").value, overall_e)
+    macro = (alpha.macro_alpha if use_alpha else multi.macro_fleiss).value
+    e = Explain(f"{gname} per lexelt", "One bar per lexelt with its 95% percentile bootstrap interval "
+                "(instances resampled within the lexelt). Sort by value to find the unreliable lexelts.",
+                formula, None if use_alpha else f.observed, None if use_alpha else f.expected, f.n,
+                f"per lexelt; the macro mean over lexelts is {_f(macro)}, the pooled figure {_f(est.value)}",
+                value=est.value)
+    return LexeltBars("alpha" if use_alpha else "fleiss", names, bars, overall, macro, n_resamples, e)
+
+
+def _f(v: float | None) -> str:
+    return "undefined" if v is None else f"{v:.3f}"
+
+
+def depth_curve(corpus: Corpus, group: list[int], long_form, measure: str, groups_at) -> DepthCurve:
+    """Agreement of every pair and of the group at each cut of the tree (3)."""
+    inst, rater, P = long_form
+    X = len(corpus.inventory.lexelts)
+    lex = corpus.inst_lexelt
+    D = corpus.inventory.max_depth()
+    depths: list[int | None] = [*range(1, D), None] if D > 1 else [None]
+    names = [corpus.sets[k].name for k in group]
+    pairs = [(a, b) for a in range(len(group)) for b in range(a + 1, len(group))]
+    vals = np.ma.masked_all((len(pairs), len(depths)))
+    pn = np.zeros((len(pairs), len(depths)), np.int64)
+    gvals: list[float | None] = []
+    gn: list[int] = []
+    pex: dict[tuple[int, int], Explain] = {}
+    use_alpha = measure == "alpha"
+    gname = MEASURE_NAMES["alpha" if use_alpha else "fleiss"]
+    for j, d in enumerate(depths):
+        Pd = P if d is None else rollup(P, lex[inst], *groups_at(d))
+        pm = pairwise_matrix(inst, rater, Pd, lex, n_raters=len(group), n_lexelts=X)
+        for p, (a, b) in enumerate(pairs):
+            if use_alpha:
+                r = _alpha_pair(inst, rater, Pd, lex, X, a, b)
+                v, obs, exp_ = r.alpha.value, None, None
+            else:
+                k = pm.kappa_cohen if measure == "cohen" else pm.kappa_scott
+                v = fnum(k[a, b])
+                obs = fnum(pm.observed[a, b])
+                exp_ = fnum((pm.expected_cohen if measure == "cohen" else pm.expected_scott)[a, b])
+            if v is not None:
+                vals[p, j] = v
+            pn[p, j] = pm.n[a, b]
+            pex[(p, j)] = Explain(f"{MEASURE_NAMES[measure]} {names[a]}-{names[b]} at {level_name(d)}",
+                                  "Both annotations are rolled up to the senses at this depth "
+                                  "(each leaf's mass goes to its ancestor) before comparing.",
+                                  ALPHA_FORMULA if use_alpha else KAPPA_FORMULA, obs, exp_, int(pm.n[a, b]),
+                                  POOLED, value=v)
+        if use_alpha:
+            r = krippendorff_alpha(inst, rater, Pd, lex, n_lexelts=X, coincidences=False)
+            gv, gobs, gexp, n_g = r.alpha.value, None, None, int(r.alpha.n)
+        else:
+            mr = multi_rater_agreement(inst, rater, Pd, lex, n_lexelts=X).fleiss
+            gv, gobs, gexp, n_g = mr.kappa.value, mr.observed, mr.expected, mr.n
+        gvals.append(gv)
+        gn.append(n_g)
+        pex[(-1, j)] = Explain(f"{gname} of the group at {level_name(d)}", "All annotators together.",
+                               ALPHA_FORMULA if use_alpha else FLEISS_FORMULA, gobs, gexp, n_g, POOLED, value=gv)
+    e = Explain(f"{MEASURE_NAMES[measure]} against the depth of the sense tree",
+                "Agreement when only the distinctions down to a depth count: depth 1 compares the "
+                "top-level senses, 'leaves' the finest senses. Where a line drops, annotators agree on "
+                "the broad sense but not on the finer one.", KAPPA_FORMULA if not use_alpha else ALPHA_FORMULA,
+                aggregation=POOLED)
+    return DepthCurve([level_name(d) for d in depths], depths, measure, [(names[a], names[b]) for a, b in pairs],
+                      vals, pn, gname, gvals, gn, e, pex)
+
+
+def confusion(corpus: Corpus, a: int, b: int, x: int, depth: int | None, groups_at,
+              keep: np.ndarray | None) -> Confusion:
+    """Expected confusion matrix of sets ``a``, ``b`` within lexelt ``x`` at ``depth`` (4)."""
+    inv = corpus.inventory
+    sa, sb = corpus.sets[a], corpus.sets[b]
+    shared, ia, ib = np.intersect1d(sa.rows, sb.rows, assume_unique=True, return_indices=True)
+    sel = corpus.inst_lexelt[shared] == x
+    if keep is not None:
+        sel &= keep[shared]
+    shared, ia, ib = shared[sel], ia[sel], ib[sel]
+    group, n_groups, nodes = groups_at(depth)
+    G = int(n_groups[x])
+    lexs = np.full(shared.size, x, np.int64)
+    pa = rollup(sa.leaves[ia], lexs, group, n_groups)[:, :G]
+    pb = rollup(sb.leaves[ib], lexs, group, n_groups)[:, :G]
+    C = pa.T @ pb
+    ra, rb = pa > 0, pb > 0
+    cells = {}
+    for r, c in zip(*np.nonzero(C > 0)):
+        cells[(int(r), int(c))] = shared[ra[:, r] & rb[:, c]]
+    labels = [inv.label(int(t)) for t in nodes[x]]
+    glosses = [inv.node_gloss[int(t)] for t in nodes[x]]
+    n = int(shared.size)
+    obs = float(np.trace(C) / n) if n else None
+    exp_ = float(C.sum(axis=1) @ C.sum(axis=0) / n**2) if n else None
+    lexelt = inv.lexelts[x]
+    e = Explain(f"Confusion of {sa.name} (rows) and {sb.name} (columns) in {lexelt}, {level_name(depth)}",
+                "Expected count of instances on which one set chose the row sense and the other the column "
+                "sense: an annotation spread over several leaves contributes fractions. The diagonal is "
+                "agreement; large off-diagonal cells are the senses that get confused.",
+                "C[r, c] = sum over shared instances of pa(r) * pb(c); Pr(A) = trace / n, "
+                "Pr(E) (Cohen) = sum_r rowsum_r * colsum_r / n^2", obs, exp_, n,
+                f"within the lexelt {lexelt}")
+    return Confusion(sa.name, sb.name, lexelt, x, depth, labels, glosses, C, n, cells, e)

@@ -1,0 +1,325 @@
+"""The agreement dashboard's data layer (no Qt): every table and plot as plain data.
+
+:class:`Dashboard` holds a corpus and caches everything that does not depend
+on decisions (pairwise heatmap, per-lexelt bars with bootstrap intervals,
+agreement against depth, confusion matrices, disagreement categories), keyed
+by the instance selection and options.  :meth:`Dashboard.compute` returns a
+:class:`DashboardData` snapshot; after a decision only the gold-dependent
+parts (agreement with the gold, system scores and comparison, progress) are
+recomputed.
+
+Typical use (the GUI)::
+
+    tracker = DecisionTracker(corpus, session.store.iter_history())
+    dash = Dashboard(corpus)
+    data = dash.compute(tracker=tracker)                 # first time: everything
+    session.decisions.subscribe(lambda rows: tracker.apply(rows))
+    data = dash.compute(tracker=tracker, intervals=False)  # after a decision: fast
+    data.heatmap.cell_instances(0, 1)                    # click on a cell -> instances
+
+Figures follow ``metrics.md``; each carries an :class:`~.dashboard_types.Explain`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+
+from hieradjudicate.app.dashboard.agree import (
+    confusion,
+    depth_curve,
+    heatmap,
+    lexelt_bars,
+    pair_categories,
+)
+from hieradjudicate.app.dashboard.gold import STATUS_NAMES, UNRESOLVED, DecisionTracker
+from hieradjudicate.app.dashboard.records import (
+    MEASURES,
+    Confusion,
+    DashboardData,
+    DashboardOptions,
+    Explain,
+    GoldAgreementRow,
+    LexeltBars,
+    Progress,
+    ScoreRow,
+)
+from hieradjudicate.app.dashboard.scores import (
+    NearestGold,
+    TreeCredit,
+    comparison,
+    gold_agreement,
+    restrict_gold,
+    system_scores,
+)
+from hieradjudicate.core.granularity import CATEGORY_NAMES
+from hieradjudicate.core.model import AnnotationSet, Corpus
+
+
+def method_text(corpus: Corpus, measure: str) -> list[tuple[str, str]]:
+    """The method section (what the report prints and the GUI shows under "About these figures")."""
+    inv = corpus.inventory
+    weighted = bool(np.any(~np.isnan(inv._raw_weight))) if hasattr(inv, "_raw_weight") else False
+    self_leaves = int((inv.node_self_of >= 0).sum())
+    return [
+        ("Leaf distributions", "Every annotation is spread over the leaves of its lexelt's sense tree before "
+         "anything is compared. A tag puts its mass on the leaves under it by downward probabilities: "
+         + ("explicit weights from the inventory, normalised per parent; " if weighted else "")
+         + "by default P(child | parent) = 1 / number of children (maximum entropy), so a top-level tag with "
+         "two sub-senses gives each 1/2. "
+         + (f"{self_leaves} sense(s) with a branching factor larger than their listed children keep the "
+            "unlisted share as a leaf of their own ('itself'). " if self_leaves else "")
+         + "Several tags on one instance share its mass equally unless weighted. Tags outside the inventory "
+         "(U, P, typos) are leaves of their own."),
+        ("Observed agreement", "Pr(A) = mean over shared instances of sum_l pa(l) pb(l): two annotators who both "
+         "write an underspecified tag agree only partly on that instance. That is the method (Melamed & "
+         "Resnik 2000), and why each instance is also classified as identical, compatible (one region "
+         "contains the other: granularity only), overlapping or disjoint."),
+        ("Chance model", "Chance agreement is computed within each lexelt from its own marginals and combined "
+         "over lexelts as the instance-weighted mean, so that a sense of one word never counts as a chance "
+         "match for another. Per-lexelt figures and their macro mean are shown too."),
+        ("Scott versus Cohen", "Scott's pi / Siegel & Castellan's kappa uses the pooled marginal of both "
+         "annotators, Pr(E) = sum_l ((Pa(l) + Pb(l)) / 2)^2; Cohen's kappa each annotator's own marginal, "
+         "Pr(E) = sum_l Pa(l) Pb(l). Cohen rewards annotators for differing in their sense preferences; "
+         f"they coincide when the marginals do. This report shows {measure} for pairs; the group figure is "
+         "Fleiss' kappa (soft labels), the multi-rater form of Scott's, or Krippendorff's alpha."),
+        ("Krippendorff's alpha", "Nominal alpha over soft coincidences, missing data allowed; expected "
+         "disagreement within each lexelt, weighted by pairable values."),
+        ("Confidence intervals", "Percentile bootstrap, 95 %, instances resampled within each lexelt, fixed "
+         "seed: the same data give the same intervals."),
+        ("Scores", "Leaf policy (Melamed & Resnik): an answer scores the mass it puts inside the gold "
+         "region; cross-entropy and the tree-distance cost follow Resnik & Yarowsky (1997). Fine, coarse and "
+         "mixed follow Senseval's scorer2 with the sense tree of the inventory as its sense map. The gold "
+         "is the set of decisions marked resolved so far."),
+    ]
+
+
+class Dashboard:
+    """Cached dashboard computations over one corpus (annotations never change while it is open)."""
+
+    def __init__(self, corpus: Corpus, options: DashboardOptions | None = None, *, title: str = "") -> None:
+        self.corpus = corpus
+        self.options = options or DashboardOptions()
+        self.title = title
+        self._cache: dict[Any, Any] = {}
+        self._groups: dict[int | None, Any] = {}
+        self._credit: TreeCredit | None = None
+        self._leaf_dist: np.ndarray | None = None
+        self._nearest: NearestGold | None = None
+        sets = corpus.sets
+        self.sets = [k for k, s in enumerate(sets) if s.role != "gold"]
+        ann = [k for k, s in enumerate(sets) if s.role == "annotator"]
+        self.group = ann if len(ann) >= 2 else self.sets
+        self.systems = [k for k, s in enumerate(sets) if s.role == "system"]
+        self._categories = {(a, b): pair_categories(corpus, a, b)
+                            for i, a in enumerate(self.sets) for b in self.sets[i + 1:]}
+        worst = np.full(corpus.n, -1, np.int8)
+        for i, a in enumerate(self.group):
+            for b in self.group[i + 1:]:
+                shared, cat = self._categories[(a, b)]
+                np.maximum.at(worst, shared, cat)
+        self.worst_category = worst
+
+    # -- cached helpers -----------------------------------------------------------------------------
+    def groups_at(self, depth: int | None):
+        if depth not in self._groups:
+            self._groups[depth] = self.corpus.inventory.leaf_groups(depth)
+        return self._groups[depth]
+
+    def _rollup_groups(self, depth: int):
+        g = self.groups_at(depth)
+        return g[0], g[1]
+
+    def long_form(self, sets: list[int], keep: np.ndarray | None, skey: Any):
+        key = ("lf", tuple(sets), skey)
+        if key not in self._cache:
+            inst, rater, P, _ = self.corpus.long_form(sets=sets)
+            if keep is not None:
+                sel = keep[inst]
+                inst, rater, P = inst[sel], rater[sel], P[sel]
+            self._cache[key] = (inst, rater, P)
+        return self._cache[key]
+
+    def _cached(self, key: Any, fn):
+        if key not in self._cache:
+            self._cache[key] = fn()
+        return self._cache[key]
+
+    @property
+    def credit(self) -> TreeCredit:
+        if self._credit is None:
+            self._credit = TreeCredit(self.corpus.inventory)
+        return self._credit
+
+    @property
+    def leaf_dist(self) -> np.ndarray:
+        if self._leaf_dist is None:
+            self._leaf_dist = self.corpus.inventory.leaf_distance()
+        return self._leaf_dist
+
+    # -- the whole dashboard ------------------------------------------------------------------------
+    def compute(self, gold: AnnotationSet | None = None, selection: np.ndarray | None = None, *,
+                tracker: DecisionTracker | None = None, **changes: Any) -> DashboardData:
+        """All figures.  ``gold`` defaults to ``tracker.gold_set()``; ``selection`` = instance indices
+        (default: every instance); keyword arguments override :class:`DashboardOptions` fields."""
+        opt = replace(self.options, **changes) if changes else self.options
+        if opt.measure not in MEASURES:
+            raise ValueError(f"measure {opt.measure!r}; expected one of {MEASURES}")
+        c = self.corpus
+        keep = None
+        skey: Any = None
+        if selection is not None:
+            keep = np.zeros(c.n, bool)
+            keep[np.asarray(selection, np.int64)] = True
+            skey = hash(np.flatnonzero(keep).tobytes())
+        if gold is None and tracker is not None:
+            gold = tracker.gold_set()
+        t: dict[str, float] = {}
+        t0 = time.perf_counter()
+        lf_all = self.long_form(self.sets, keep, skey)
+        lf_group = self.long_form(self.group, keep, skey) if self.group != self.sets else lf_all
+        hm = self._cached(("hm", opt.measure, skey),
+                          lambda: heatmap(c, self.sets, lf_all, opt.measure, self._categories, keep))
+        t["heatmap"] = _ms(t0)
+        t0 = time.perf_counter()
+        bars = self._cached(("lex", opt.measure == "alpha", opt.n_resamples, opt.seed, skey),
+                            lambda: lexelt_bars(c, self.group, lf_group, opt.measure, opt.n_resamples, opt.seed))
+        t["lexelts"] = _ms(t0)
+        t0 = time.perf_counter()
+        depth = self._cached(("depth", opt.measure, skey),
+                             lambda: depth_curve(c, self.group, lf_group, opt.measure, self._rollup_groups))
+        t["depth"] = _ms(t0)
+        t0 = time.perf_counter()
+        conf = self._confusion(opt, bars, keep, skey)
+        t["confusion"] = _ms(t0)
+        t0 = time.perf_counter()
+        g = restrict_gold(gold, keep) if gold is not None else None
+        gold_rows: list[GoldAgreementRow] = []
+        scores: list[ScoreRow] = []
+        cmp = None
+        if g is not None and g.n:
+            gold_rows, leaf_scores = gold_agreement(c, self.sets, g)
+            t["gold_agreement"] = _ms(t0)
+            t0 = time.perf_counter()
+            if self.systems:
+                if self._nearest is None:
+                    self._nearest = NearestGold(c.n, c.inventory.K, self.leaf_dist)
+                dmin = self._nearest.rows(g, c.inst_lexelt)
+                scores, leaf_matrix = system_scores(c, self.systems, g, self.credit, dmin, leaf_scores,
+                                                    n_resamples=opt.n_resamples if opt.intervals else 0,
+                                                    seed=0)
+                cmp = comparison(c, self.systems, g, leaf_matrix, opt.threshold)
+            t["systems"] = _ms(t0)
+            t0 = time.perf_counter()
+        prog = self._progress(tracker, gold, keep)
+        t["progress"] = _ms(t0)
+        return DashboardData(self.summary(gold), opt, int(c.n if keep is None else keep.sum()), hm, bars,
+                             depth, conf, 0 if g is None else g.n, gold_rows, scores, cmp, prog,
+                             method_text(c, opt.measure), t, c.instance_key)
+
+    def _confusion(self, opt: DashboardOptions, bars: LexeltBars, keep, skey) -> Confusion | None:
+        if opt.confusion_pair is not None:
+            a, b = opt.confusion_pair
+        elif len(self.group) >= 2:
+            a, b = self.group[0], self.group[1]
+        else:
+            return None
+        x = opt.confusion_lexelt
+        if x is None:
+            x = self.default_lexelt(bars)
+            if x is None:
+                return None
+        return self._cached(("conf", a, b, x, opt.confusion_depth, skey),
+                            lambda: confusion(self.corpus, a, b, x, opt.confusion_depth, self.groups_at, keep))
+
+    @staticmethod
+    def default_lexelt(bars: LexeltBars) -> int | None:
+        """The lexelt with the lowest defined group figure (where a look at the confusion helps most)."""
+        ok = [b for b in bars.bars if b.value is not None] or bars.bars
+        if not ok:
+            return None
+        return min(ok, key=lambda b: (b.value if b.value is not None else 0.0)).x
+
+    def confusion(self, a: int, b: int, x: int, depth: int | None = None,
+                  selection: np.ndarray | None = None) -> Confusion:
+        """One confusion matrix on demand (the GUI's pair, lexelt and level selectors)."""
+        keep = None
+        if selection is not None:
+            keep = np.zeros(self.corpus.n, bool)
+            keep[np.asarray(selection, np.int64)] = True
+        return confusion(self.corpus, a, b, x, depth, self.groups_at, keep)
+
+    def _progress(self, tracker: DecisionTracker | None, gold: AnnotationSet | None,
+                  keep: np.ndarray | None) -> Progress:
+        c = self.corpus
+        if tracker is not None:
+            status = tracker.status
+        else:
+            status = np.zeros(c.n, np.int8)
+            if gold is not None:
+                status[gold.rows] = 1
+        sel = slice(None) if keep is None else keep
+        counts = np.bincount(status[sel], minlength=len(STATUS_NAMES))
+        open_ = (status == UNRESOLVED) if keep is None else (status == UNRESOLVED) & keep
+        worst = self.worst_category
+        remaining: dict[str, int] = {}
+        rem_inst: dict[str, np.ndarray] = {}
+        for code, name in [*enumerate(CATEGORY_NAMES), (-1, "single")]:
+            idx = np.flatnonzero(open_ & (worst == code))
+            remaining[name] = int(idx.size)
+            rem_inst[name] = idx
+        days = tracker.days() if tracker is not None else []
+
+        def row(i: int, r) -> dict[str, Any]:
+            lexelt, inst = c.instance_key(i)
+            return {"index": i, "lexelt": lexelt, "instance": inst, "status": r.status, "tags": " ".join(r.tags),
+                    "note": r.note, "decided_by": r.decided_by, "decided_at": r.decided_at,
+                    "category": CATEGORY_NAMES[worst[i]] if worst[i] >= 0 else "single"}
+
+        flagged = [row(i, r) for i, r in tracker.flagged()] if tracker is not None else []
+        noted = [row(i, r) for i, r in tracker.noted()] if tracker is not None else []
+        total = int(c.n if keep is None else keep.sum())
+        resolved = int(counts[1])
+        e = Explain("Adjudication progress", "Decisions per day (from the decision history), the share of "
+                    "instances resolved at the end of each day, and the agreement category of the instances "
+                    "still open (the worst annotator pair: a disjoint pair makes the instance disjoint).",
+                    "resolved share = resolved instances / all instances", n=total,
+                    aggregation="whole project (days) and the current selection (counts)",
+                    value=resolved / total if total else None)
+        return Progress([d.day for d in days], [d.decisions for d in days], [d.withdrawals for d in days],
+                        [d.resolved_at_end for d in days], total,
+                        {name: int(counts[k]) for k, name in enumerate(STATUS_NAMES)},
+                        remaining, rem_inst, flagged, noted, e)
+
+    def summary(self, gold: AnnotationSet | None) -> dict[str, Any]:
+        c = self.corpus
+        inv = c.inventory
+        return {
+            "title": self.title,
+            "instances": c.n,
+            "lexelts": len(inv.lexelts),
+            "inventory": inv.summary(),
+            "sets": [{"name": s.name, "role": s.role, "instances": s.n,
+                      "multi_tag": int((np.diff(s.tag_ptr) > 1).sum())} for s in c.sets],
+            "annotator_group": [c.sets[k].name for k in self.group],
+            "systems": [c.sets[k].name for k in self.systems],
+            "gold_instances": 0 if gold is None else gold.n,
+            "problems": len(c.problems),
+        }
+
+
+def dashboard_data(corpus: Corpus, *, tracker: DecisionTracker | None = None, gold: AnnotationSet | None = None,
+                   selection: np.ndarray | None = None, title: str = "", **options: Any) -> DashboardData:
+    """One-shot: all dashboard figures (the report and scripts)."""
+    return Dashboard(corpus, title=title).compute(gold, selection, tracker=tracker, **options)
+
+
+def _ms(t0: float) -> float:
+    return round((time.perf_counter() - t0) * 1000.0, 2)
+
+
+__all__ = ["MEASURES", "Dashboard", "DashboardData", "DashboardOptions", "DecisionTracker", "dashboard_data",
+           "method_text"]

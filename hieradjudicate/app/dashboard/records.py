@@ -1,0 +1,309 @@
+"""Value types of the dashboard: one dataclass per figure, each with its "explain" record.
+
+Everything is plain data (numpy arrays, strings, floats; ``None`` for an
+undefined figure, with the reason next to it), so that the Qt dashboard draws
+it with pyqtgraph, the report renders it as SVG, and the tests compare it
+with the metrics API.  Instance lists are arrays of corpus instance indices
+(``Corpus.instance_key(i)`` gives lexelt and id): what a click on a cell or
+bar filters the instance table to.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from hieradjudicate.core.bootstrap import DEFAULT_SEED
+
+
+def fnum(v: Any) -> float | None:
+    """A float, or ``None`` for masked / NaN / missing values."""
+    if v is None or v is np.ma.masked:
+        return None
+    f = float(v)
+    return None if np.isnan(f) else f
+
+
+@dataclass(frozen=True)
+class Explain:
+    """What a figure is, for tooltips, the side panel and the report.
+
+    ``observed`` and ``expected`` are the observed and chance agreement
+    (``Pr(A)``, ``Pr(E)``) of a kappa, or ``1 - D_o`` and ``1 - D_e`` of an
+    alpha (``observed_label``/``expected_label`` say which); ``n`` the
+    instances the figure rests on; ``aggregation`` whether it is pooled over
+    lexelts, a macro mean of per-lexelt figures, or per lexelt.
+    """
+
+    title: str
+    what: str
+    formula: str
+    observed: float | None = None
+    expected: float | None = None
+    n: int | None = None
+    aggregation: str = ""
+    value: float | None = None
+    reason: str | None = None
+    observed_label: str = "observed agreement Pr(A)"
+    expected_label: str = "chance agreement Pr(E)"
+    note: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+    def text(self) -> str:
+        """Plain-text tooltip (several lines)."""
+        lines = [self.title, self.what, f"Formula: {self.formula}"]
+        if self.value is not None:
+            lines.append(f"Value: {self.value:.4f}")
+        elif self.reason:
+            lines.append(f"Undefined: {self.reason}")
+        if self.observed is not None:
+            lines.append(f"{self.observed_label}: {self.observed:.4f}")
+        if self.expected is not None:
+            lines.append(f"{self.expected_label}: {self.expected:.4f}")
+        if self.n is not None:
+            lines.append(f"Rests on {self.n} instance(s)")
+        if self.aggregation:
+            lines.append(self.aggregation)
+        if self.note:
+            lines.append(self.note)
+        return "\n".join(lines)
+
+
+@dataclass
+class Heatmap:
+    """Pairwise agreement of all sets (1).  Arrays are (m, m); the diagonal is undefined."""
+
+    set_indices: list[int]
+    names: list[str]
+    roles: list[str]
+    measure: str  # "cohen", "scott" or "alpha"
+    value: np.ma.MaskedArray
+    n: np.ndarray
+    observed: np.ma.MaskedArray
+    expected: np.ma.MaskedArray
+    reasons: dict[tuple[int, int], str]
+    category_counts: np.ndarray  # (m, m, 4) shared instances per category
+    disagreements: dict[tuple[int, int], np.ndarray]  # (a, b) with a < b
+    explain: Explain
+    cell_explain: dict[tuple[int, int], Explain] = field(default_factory=dict)
+
+    def cell_instances(self, a: int, b: int) -> np.ndarray:
+        """Instances where sets ``a`` and ``b`` (positions in ``names``) disagree (category != identical)."""
+        if a == b:
+            return np.zeros(0, np.int64)
+        return self.disagreements[(min(a, b), max(a, b))]
+
+
+@dataclass(frozen=True)
+class LexeltBar:
+    lexelt: str
+    x: int  # lexelt index: the filter a click applies
+    n: int
+    value: float | None
+    low: float | None
+    high: float | None
+    observed: float | None
+    expected: float | None
+    reason: str | None
+    fleiss: float | None
+    conger: float | None
+    alpha: float | None
+    mean_pair: float | None  # mean pairwise kappa (chosen variant) over pairs defined in the lexelt
+    explain: Explain
+
+
+@dataclass
+class LexeltBars:
+    """Per-lexelt agreement of the annotator group with bootstrap intervals (2)."""
+
+    measure: str  # "fleiss" or "alpha"
+    sets: list[str]
+    bars: list[LexeltBar]
+    overall: LexeltBar  # pooled over lexelts (instance-weighted chance)
+    macro: float | None  # mean of the defined per-lexelt figures
+    n_resamples: int
+    explain: Explain
+
+    def sorted(self, key: str = "value", descending: bool = False) -> list[LexeltBar]:
+        """Bars ordered by ``value``, ``lexelt``, ``n``, ``low`` or ``high`` (undefined values last)."""
+        def k(b: LexeltBar) -> tuple[bool, Any]:
+            v = getattr(b, key)
+            return (v is None, (-v if descending and isinstance(v, (int, float)) else v) if v is not None else 0)
+        out = sorted(self.bars, key=k)
+        if descending and key == "lexelt":
+            out.reverse()
+        return out
+
+
+@dataclass
+class DepthCurve:
+    """Agreement at each cut of the sense tree (3): ``levels`` from depth 1 to the leaves."""
+
+    levels: list[str]
+    depths: list[int | None]  # None = leaves
+    measure: str
+    pairs: list[tuple[str, str]]
+    pair_values: np.ma.MaskedArray  # (pairs, levels)
+    pair_n: np.ndarray  # (pairs, levels)
+    group_name: str
+    group_values: list[float | None]
+    group_n: list[int]
+    explain: Explain
+    point_explain: dict[tuple[int, int], Explain] = field(default_factory=dict)  # (pair or -1, level)
+
+
+@dataclass
+class Confusion:
+    """Expected confusion of a pair within a lexelt, at a cut of the tree (4).
+
+    ``matrix[r, c] = sum_i pa_i(r) pb_i(c)`` over the shared instances of the
+    lexelt: rows are set ``a``'s senses, columns set ``b``'s.
+    """
+
+    a: str
+    b: str
+    lexelt: str
+    x: int
+    depth: int | None
+    labels: list[str]
+    glosses: list[str]
+    matrix: np.ndarray
+    n: int
+    cells: dict[tuple[int, int], np.ndarray]  # instances with pa(r) * pb(c) > 0
+    explain: Explain
+
+    def cell_instances(self, r: int, c: int) -> np.ndarray:
+        return self.cells.get((r, c), np.zeros(0, np.int64))
+
+
+@dataclass(frozen=True)
+class GoldAgreementRow:
+    name: str
+    role: str
+    n: int  # instances both the set and the gold cover
+    score: float | None  # leaf score = precision against the gold (Melamed & Resnik)
+    recall: float | None
+    kappa_cohen: float | None
+    kappa_scott: float | None
+    observed: float | None
+    expected_cohen: float | None
+    reason: str | None
+    explain: Explain
+
+
+@dataclass(frozen=True)
+class ScoreRow:
+    system: str
+    policy: str  # leaf, fine, coarse, mixed
+    precision: float | None
+    recall: float | None
+    coverage: float | None
+    f1: float | None
+    precision_ci: tuple[float | None, float | None]
+    recall_ci: tuple[float | None, float | None]
+    cross_entropy: float | None
+    zero_scores: int | None
+    cost: float | None
+    attempted: float
+    total: int
+    explain: Explain
+
+
+@dataclass
+class SystemComparisonView:
+    """Pedersen (2002) comparison of the systems against the gold (6)."""
+
+    names: list[str]
+    threshold: float
+    accuracy: list[float | None]
+    kappa: np.ma.MaskedArray
+    both: np.ndarray
+    one: np.ndarray
+    neither: np.ndarray
+    optimal_all: float | None
+    best_subsets: list[tuple[tuple[str, ...], float]]
+    histogram: list[int]
+    bar_instances: list[np.ndarray]  # instances exactly k systems get right
+    n: int
+    explain: Explain
+
+
+@dataclass
+class Progress:
+    """Adjudication progress (7)."""
+
+    days: list[str]
+    decisions: list[int]
+    withdrawals: list[int]
+    resolved_at_end: list[int]
+    total: int
+    status_counts: dict[str, int]  # within the selection
+    remaining: dict[str, int]  # unresolved instances of the selection by worst annotator category
+    remaining_instances: dict[str, np.ndarray]
+    flagged: list[dict[str, Any]]
+    noted: list[dict[str, Any]]
+    explain: Explain
+
+    @property
+    def resolved_share(self) -> list[float]:
+        return [r / self.total if self.total else 0.0 for r in self.resolved_at_end]
+
+
+MEASURES = ("cohen", "scott", "alpha")
+
+
+@dataclass(frozen=True)
+class DashboardOptions:
+    """What the dashboard shows.
+
+    ``measure``: pairwise coefficient (``cohen``, ``scott`` or ``alpha``); the
+    group figure is Fleiss' kappa for the kappas and alpha for alpha.
+    ``confusion_pair`` (two set indices), ``confusion_lexelt`` (lexelt index)
+    and ``confusion_depth`` (``None`` = leaves) choose the confusion matrix;
+    by default the first two annotators in the lexelt where they agree least.
+    ``intervals``: bootstrap intervals of the gold-dependent figures (slow on
+    a large gold; the GUI recomputes them off the GUI thread).
+    """
+
+    measure: str = "cohen"
+    n_resamples: int = 1000
+    seed: int = DEFAULT_SEED
+    confusion_pair: tuple[int, int] | None = None
+    confusion_lexelt: int | None = None
+    confusion_depth: int | None = None
+    threshold: float = 1.0
+    intervals: bool = True
+
+
+@dataclass
+class DashboardData:
+    """All dashboard figures for one corpus, gold, selection and options."""
+
+    summary: dict[str, Any]
+    options: DashboardOptions
+    selection_n: int
+    heatmap: Heatmap
+    lexelts: LexeltBars
+    depth: DepthCurve
+    confusion: Confusion | None
+    gold_n: int
+    gold_agreement: list[GoldAgreementRow]
+    scores: list[ScoreRow]
+    comparison: SystemComparisonView | None
+    progress: Progress
+    method: list[tuple[str, str]]
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    instance_keys: Any = None  # callable i -> (lexelt, instance id)
+
+    def explains(self) -> dict[str, Explain]:
+        out = {"heatmap": self.heatmap.explain, "lexelts": self.lexelts.explain, "depth": self.depth.explain,
+               "progress": self.progress.explain}
+        if self.confusion is not None:
+            out["confusion"] = self.confusion.explain
+        if self.comparison is not None:
+            out["comparison"] = self.comparison.explain
+        return out

@@ -1,0 +1,108 @@
+"""What an input file looks like before a project is made of it (no Qt; used by the wizard).
+
+:func:`sniff` names a file's format and, for annotation files, the sets it
+holds (a long or wide table holds several); :func:`header_columns` lists a
+table's header cells for the column-mapping step.  Failures are returned as
+words, never raised: the wizard shows them next to the file.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from hieradjudicate.core.errors import HieradjError
+
+#: Fields a tree table's columns can be mapped to (``read_inventory(columns=...)``).
+INVENTORY_FIELDS = ("lexelt", "sense", "parent", "gloss", "weight", "branching", "alias")
+#: Fields an annotation table's columns can be mapped to (``read_annotations(columns=...)``).
+ANNOTATION_FIELDS = ("lexelt", "instance", "annotator", "tag", "weight")
+TABLE_FORMATS = {"inventory": ("tree-table",),
+                 "annotations": ("long-table", "wide-table", "wsbest", "masc")}
+_HEAD_BYTES = 1 << 16
+
+
+@dataclass
+class Sniffed:
+    """One file as the wizard shows it."""
+
+    path: str
+    kind: str  # "inventory", "annotations", "contexts"
+    format: str = ""
+    sets: list[str] = field(default_factory=list)
+    problem: str = ""  # why the file could not be read (empty when it could)
+    columns: list[str] = field(default_factory=list)  # header cells of a table, else empty
+
+    @property
+    def suspect_table(self) -> bool:
+        """Read as Senseval lines although it has a delimited header: its columns were not
+        recognised, so a column mapping is probably needed."""
+        return self.kind == "annotations" and self.format == "senseval" and len(self.columns) >= 3
+
+    @property
+    def is_table(self) -> bool:
+        """Whether a column mapping applies: a table header, or a table that failed to read."""
+        return len(self.columns) >= 2 and (self.format in TABLE_FORMATS.get(self.kind, ())
+                                           or self.suspect_table
+                                           or (self.problem != "" and self.kind != "contexts"))
+
+
+def head_text(path: str, limit: int = _HEAD_BYTES) -> str:
+    """The first ``limit`` bytes of a file (gzip by content), decoded leniently."""
+    with open(path, "rb") as fh:
+        raw = fh.read(limit)
+    if raw[:2] == b"\x1f\x8b":
+        with gzip.open(path, "rb") as gz:
+            raw = gz.read(limit)
+    return raw.decode("utf-8-sig", errors="replace").replace("\r\n", "\n")
+
+
+def header_columns(path: str) -> list[str]:
+    """The header cells of a delimited table (tab, ``,``, ``;`` or ``|``), or ``[]``."""
+    from hieradjudicate.io.annotations.tables import first_line, guess_separator, split_header
+
+    try:
+        line = first_line(head_text(path))
+    except OSError:
+        return []
+    sep = guess_separator(line)
+    if sep is None or line.lstrip().startswith(("{", "<", "#")):
+        return []
+    return [c for c in split_header(line, sep) if c]
+
+
+def sniff(path: str, kind: str, columns: Mapping[str, str] | None = None) -> Sniffed:
+    """Read ``path`` as ``kind`` and say what it is (the whole file is read for annotations,
+    to list its sets; inventories and contexts only have their format detected)."""
+    out = Sniffed(path, kind, columns=header_columns(path))
+    try:
+        if kind == "annotations":
+            from hieradjudicate.io.annotations.read import read_annotations
+
+            src = read_annotations(path, columns=dict(columns) if columns else None)
+            out.format, out.sets = src.format, list(src.set_names)
+        elif kind == "inventory":
+            from hieradjudicate.io.inventories.read import detect_inventory_format
+
+            out.format = "tree-table" if columns else detect_inventory_format(head_text(path), path)
+        elif kind == "contexts":
+            from hieradjudicate.io.contexts.read import detect_context_format
+
+            out.format = detect_context_format(head_text(path), path)
+        else:
+            raise ValueError(f"unknown kind of file {kind!r}")
+    except HieradjError as exc:
+        problems = getattr(exc, "problems", None)
+        out.problem = str(problems[0]) if problems else str(exc)
+    except OSError as exc:
+        out.problem = f"{path}: cannot read the file ({exc.strerror or exc})"
+    return out
+
+
+def default_name(path: str) -> str:
+    """The set name a one-set file gets when the user gives none (the file name's stem)."""
+    from hieradjudicate.io.annotations.read import default_set_name
+
+    return default_set_name(os.fspath(path))

@@ -1,0 +1,415 @@
+"""The shareable report: one self-contained HTML file, and CSV/JSON exports of every table.
+
+:func:`render_report` turns a :class:`~hieradjudicate.app.dashboard.dashboard.DashboardData`
+(read by attribute only, so this module does not import the app layer's
+computations) into HTML with inline SVG charts (:mod:`.report_svg`): no
+external assets, no JavaScript; collapsible explanations use
+``<details>``.  The page follows the reader's light or dark preference
+(``prefers-color-scheme``).  Every string that comes from the data - names,
+lexelts, tags, glosses, notes - goes through :func:`html.escape`.
+
+:func:`export_tables` writes every table of ``tables(DashboardData)`` as
+``<name>.csv`` (text cells neutralised with
+:func:`~hieradjudicate.io.exports.csvsafe.safe_csv_cell`, numbers written as
+numbers) or ``<name>.json``.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from hieradjudicate import __version__
+from hieradjudicate.app.dashboard.tables import tables as dashboard_tables
+from hieradjudicate.app.report.svg import bar_chart_svg, esc, heatmap_svg, line_plot_svg
+from hieradjudicate.core.palette import CATEGORY_COLORS, GOLD_COLOR, category_color, set_color
+from hieradjudicate.io.exports.csvsafe import safe_csv_cell
+
+CSS = """
+:root { color-scheme: light dark; --bg: #ffffff; --fg: #1d1d1f; --muted: #666; --line: #d0d0d0;
+  --head: #f3f4f6; --accent: #0b62a4; }
+@media (prefers-color-scheme: dark) {
+  :root { --bg: #1b1c1e; --fg: #e3e3e3; --muted: #a0a0a0; --line: #444; --head: #2a2c30; --accent: #7cb8ff; }
+}
+body { background: var(--bg); color: var(--fg); font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif;
+  margin: 0 auto; max-width: 1100px; padding: 24px 32px 60px; }
+h1 { font-size: 26px; margin-bottom: 4px; } h2 { font-size: 20px; border-bottom: 1px solid var(--line);
+  padding-bottom: 4px; margin-top: 40px; } h3 { font-size: 16px; margin-top: 24px; }
+.muted { color: var(--muted); } a { color: var(--accent); }
+table { border-collapse: collapse; margin: 8px 0 16px; font-size: 13px; }
+th, td { border: 1px solid var(--line); padding: 3px 8px; text-align: left; vertical-align: top; }
+th { background: var(--head); } td.num { text-align: right; font-variant-numeric: tabular-nums; }
+.swatch { display: inline-block; width: 11px; height: 11px; border-radius: 2px; margin-right: 5px;
+  vertical-align: -1px; }
+.cards { display: flex; flex-wrap: wrap; gap: 12px; margin: 12px 0; }
+.card { border: 1px solid var(--line); border-radius: 6px; padding: 8px 14px; min-width: 150px; }
+.card .v { font-size: 22px; font-weight: 600; } .card .l { color: var(--muted); font-size: 12px; }
+details { margin: 6px 0 14px; } summary { cursor: pointer; color: var(--accent); }
+.explain { border-left: 3px solid var(--line); padding: 2px 10px; color: var(--fg); }
+svg.chart { max-width: 100%; height: auto; display: block; margin: 8px 0; }
+.ids { font-family: ui-monospace, monospace; font-size: 12px; word-break: break-word; }
+.note { white-space: pre-wrap; } .scroll { overflow-x: auto; max-width: 100%; }
+nav ol { columns: 2; }
+"""
+
+
+def _n(v: Any, digits: int = 3) -> str:
+    if v is None:
+        return '<span class="muted">undefined</span>'
+    if isinstance(v, float):
+        return f"{v:.{digits}f}"
+    return esc(v)
+
+
+def _table(headers: list[str], rows: list[list[Any]], *, raw: set[int] | None = None) -> str:
+    """An HTML table; cells are escaped unless their column index is in ``raw`` (pre-built HTML)."""
+    raw = raw or set()
+    out = ['<div class="scroll"><table><thead><tr>', *[f"<th>{esc(h)}</th>" for h in headers],
+           "</tr></thead><tbody>"]
+    text_cols = {j for j, h in enumerate(headers) if h in ("undefined", "note", "tags")}
+    for r in rows:
+        out.append("<tr>")
+        for j, v in enumerate(r):
+            if j in text_cols:
+                out.append(f'<td class="{"note" if headers[j] == "note" else ""}">{esc("" if v is None else v)}</td>')
+            elif j in raw:
+                out.append(f"<td>{v}</td>")
+            elif isinstance(v, (int, float)) and not isinstance(v, bool) or v is None:
+                out.append(f'<td class="num">{_n(v)}</td>')
+            else:
+                out.append(f"<td>{esc(v)}</td>")
+        out.append("</tr>")
+    out.append("</tbody></table></div>")
+    return "".join(out)
+
+
+def _explain(e: Any) -> str:
+    if e is None:
+        return ""
+    items = [("What", e.what), ("Formula", e.formula)]
+    if e.value is not None:
+        items.append(("Value", f"{e.value:.4f}"))
+    elif e.reason:
+        items.append(("Undefined", e.reason))
+    if e.observed is not None:
+        items.append((e.observed_label, f"{e.observed:.4f}"))
+    if e.expected is not None:
+        items.append((e.expected_label, f"{e.expected:.4f}"))
+    if e.n is not None:
+        items.append(("Instances", str(e.n)))
+    if e.aggregation:
+        items.append(("Aggregation", e.aggregation))
+    if e.note:
+        items.append(("Note", e.note))
+    body = "".join(f"<div><b>{esc(k)}:</b> {esc(v)}</div>" for k, v in items)
+    return f'<details><summary>About this figure: {esc(e.title)}</summary><div class="explain">{body}</div></details>'
+
+
+def _ids(data: Any, idx: Any, limit: int = 300) -> str:
+    keys = [data.instance_keys(int(i)) for i in list(idx)[:limit]]
+    text = " ".join(f"{lx}/{i}" for lx, i in keys)
+    more = f" … ({len(idx)} in all)" if len(idx) > limit else ""
+    return f'<span class="ids">{esc(text)}{esc(more)}</span>'
+
+
+def _swatch(color: str) -> str:
+    return f'<span class="swatch" style="background:{esc(color)}"></span>'
+
+
+# -- sections ---------------------------------------------------------------------------------------
+def _summary(data: Any, set_colors: dict[str, str]) -> str:
+    s = data.summary
+    inv = s["inventory"]
+    lb = data.lexelts
+    prog = data.progress
+    resolved = prog.status_counts.get("resolved", 0)
+    cards = [
+        (f"{s['instances']}", "instances"), (f"{s['lexelts']}", "lexelts"),
+        (_n(lb.overall.value), f"{'alpha' if lb.measure == 'alpha' else 'Fleiss kappa'} (all lexelts)"),
+        (f"[{_n(lb.overall.low)}, {_n(lb.overall.high)}]", "95% bootstrap interval"),
+        (_n(lb.macro), "macro mean over lexelts"),
+        (f"{resolved} / {prog.total}", "instances resolved"),
+    ]
+    out = ['<div class="cards">', *[f'<div class="card"><div class="v">{v}</div><div class="l">{esc(label)}</div>'
+                                    "</div>" for v, label in cards], "</div>"]
+    out.append(f"<p>Sense inventory: {inv['senses']} senses, {inv['leaves']} leaves, maximum depth "
+               f"{inv['max_depth']}, largest branching {inv['max_branching']}, {inv['outside_tags']} tag(s) "
+               "outside the inventory kept as leaves of their own.</p>")
+    rows = [[f"{_swatch(set_colors.get(x['name'], '#888'))}{esc(x['name'])}", x["role"], x["instances"], x["multi_tag"]]
+            for x in s["sets"]]
+    out.append(_table(["set", "role", "instances", "multi-tag answers"], rows, raw={0}))
+    out.append(f"<p>Agreement group: {esc(', '.join(s['annotator_group']))}. Gold adjudicated so far: "
+               f"{data.gold_n} instance(s) (decisions marked resolved).</p>")
+    return "".join(out)
+
+
+def _heatmap(data: Any, tables: dict) -> str:
+    hm = data.heatmap
+    m = len(hm.names)
+    vals = [[None if a == b else _f(hm.value[a, b]) for b in range(m)] for a in range(m)]
+    text = [["" if a == b else f"{_n(vals[a][b], 2) if vals[a][b] is not None else '–'}\nn={int(hm.n[a, b])}"
+             for b in range(m)] for a in range(m)]
+    tips = [[hm.names[a] if a == b else hm.cell_explain[(a, b)].text() for b in range(m)] for a in range(m)]
+    svg = heatmap_svg(hm.names, hm.names, vals, text, tips, label="pairwise agreement", legend=hm.measure)
+    h, rows = tables["pairwise"]
+    return svg + _explain(hm.explain) + _table(h, rows)
+
+
+def _f(v: Any) -> float | None:
+    try:
+        if v is None or str(v) == "--":
+            return None
+        f = float(v)
+        return None if f != f else f
+    except (TypeError, ValueError):
+        return None
+
+
+def _lexelts(data: Any, tables: dict) -> str:
+    lb = data.lexelts
+    bars = lb.sorted("value")
+    svg = bar_chart_svg([b.lexelt for b in bars], [lb.measure], [[b.value for b in bars]],
+                        lows=[[b.low for b in bars]], highs=[[b.high for b in bars]], colors=["#3b7dd8"],
+                        tooltips=[[b.explain.text() for b in bars]], y_range=(min(0.0, *[b.low or 0 for b in bars]), 1.0),
+                        y_label=lb.measure, label="agreement per lexelt", ref=lb.overall.value, legend=False)
+    h, rows = tables["lexelts"]
+    return (svg + '<p class="muted">Bars sorted from the least to the most reliable lexelt; whiskers: 95% '
+            f"bootstrap interval ({lb.n_resamples} resamples); dashed line: all lexelts pooled.</p>"
+            + _explain(lb.explain) + _table(h, rows))
+
+
+def _depth(data: Any, tables: dict, set_colors: dict[str, str]) -> str:
+    d = data.depth
+    series = []
+    tips = []
+    for p, (a, b) in enumerate(d.pairs):
+        vals = [_f(d.pair_values[p, j]) for j in range(len(d.levels))]
+        series.append((f"{a}–{b}", vals, _pair_color(p), False))
+        tips.append([d.point_explain[(p, j)].text() for j in range(len(d.levels))])
+    series.append(("group", d.group_values, "#7f7f7f", True))
+    tips.append([d.point_explain[(-1, j)].text() for j in range(len(d.levels))])
+    flat = [v for _, vals, _, _ in series for v in vals if v is not None]
+    svg = line_plot_svg(d.levels, series, tooltips=tips, y_range=(min([0.0, *flat]), 1.0), y_label=d.measure,
+                        label="agreement against depth")
+    h, rows = tables["depth"]
+    return svg + _explain(d.explain) + _table(h, rows)
+
+
+_PAIR_COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00")
+
+
+def _pair_color(p: int) -> str:
+    return _PAIR_COLORS[p % len(_PAIR_COLORS)]
+
+
+def _confusion(data: Any, cf: Any) -> str:
+    G = len(cf.labels)
+    if G == 0 or cf.n == 0:
+        return f"<p>No shared instances of {esc(cf.a)} and {esc(cf.b)} in {esc(cf.lexelt)}.</p>"
+    top = max(float(cf.matrix.max()), 1e-9)
+    vals = [[float(cf.matrix[r, c]) / top for c in range(G)] for r in range(G)]
+    text = [[(f"{cf.matrix[r, c]:.2f}".rstrip("0").rstrip(".") if cf.matrix[r, c] > 0 else "") for c in range(G)]
+            for r in range(G)]
+    tips = []
+    for r in range(G):
+        row = []
+        for c in range(G):
+            inst = cf.cell_instances(r, c)
+            ids = " ".join(f"{i}" for _, i in (data.instance_keys(int(k)) for k in inst[:12]))
+            row.append(f"{cf.a}: {cf.labels[r]} — {cf.glosses[r]}\n{cf.b}: {cf.labels[c]} — {cf.glosses[c]}\n"
+                       f"expected count {cf.matrix[r, c]:.3f} on {inst.size} instance(s)"
+                       + (f": {ids}" + (" …" if inst.size > 12 else "") if inst.size else ""))
+        tips.append(row)
+    rl = [f"{cf.a}: {lab}" for lab in cf.labels]
+    cl = [f"{cf.b}: {lab}" for lab in cf.labels]
+    from hieradjudicate.core.palette import scale_color
+
+    colors = [[scale_color(v, 0.0, 1.0) if v > 0 else None for v in row] for row in vals]
+    svg = heatmap_svg(rl, cl, vals, text, tips, lo=0.0, hi=1.0, label=f"confusion {cf.lexelt}",
+                      legend="share of largest", cell=max(30, min(52, 520 // max(G, 1))), colors=colors)
+    gl = _table(["sense", "gloss"], [[lab, g] for lab, g in zip(cf.labels, cf.glosses)])
+    return (f"<h3>{esc(cf.lexelt)} — {esc(cf.a)} × {esc(cf.b)}, "
+            f"{'leaves' if cf.depth is None else 'depth ' + str(cf.depth)}</h3>" + svg + _explain(cf.explain)
+            + f"<details><summary>Glosses of {esc(cf.lexelt)}</summary>{gl}</details>")
+
+
+def _gold(data: Any, tables: dict, set_colors: dict[str, str]) -> str:
+    if not data.gold_agreement:
+        return "<p>No decision has been marked resolved yet: there is no gold to compare with.</p>"
+    rows = data.gold_agreement
+    svg = bar_chart_svg([r.name for r in rows], ["kappa (Cohen)", "leaf score"],
+                        [[r.kappa_cohen for r in rows], [r.score for r in rows]],
+                        colors=["#3b7dd8", GOLD_COLOR], tooltips=[[r.explain.text() for r in rows]] * 2,
+                        y_range=(min([0.0, *[r.kappa_cohen or 0 for r in rows]]), 1.0),
+                        label="agreement with the gold", width=560)
+    h, t = tables["gold_agreement"]
+    return svg + (_explain(rows[0].explain) if rows else "") + _table(h, t)
+
+
+def _systems(data: Any, tables: dict, set_colors: dict[str, str]) -> str:
+    if not data.scores:
+        return "<p>No system scores: there are no systems, or no gold yet.</p>"
+    policies = list(dict.fromkeys(s.policy for s in data.scores))
+    systems = list(dict.fromkeys(s.system for s in data.scores))
+    by = {(s.system, s.policy): s for s in data.scores}
+    vals = [[by[(n, p)].precision if (n, p) in by else None for p in policies] for n in systems]
+    lows = [[by[(n, p)].precision_ci[0] if (n, p) in by else None for p in policies] for n in systems]
+    highs = [[by[(n, p)].precision_ci[1] if (n, p) in by else None for p in policies] for n in systems]
+    tips = [[by[(n, p)].explain.text() + f"\nprecision {_n(by[(n, p)].precision)}, recall {_n(by[(n, p)].recall)}"
+             if (n, p) in by else "" for p in policies] for n in systems]
+    svg = bar_chart_svg(policies, systems, vals, lows=lows, highs=highs,
+                        colors=[set_colors.get(n, "#888") for n in systems], tooltips=tips, y_range=(0.0, 1.0),
+                        y_label="precision", label="system scores", width=620)
+    h, t = tables["system_scores"]
+    out = [svg, _explain(data.scores[0].explain), _table(h, t)]
+    cmp = data.comparison
+    if cmp is not None:
+        out.append("<h3>System comparison</h3>")
+        hh, tt = tables.get("system_pairs", ([], []))
+        if tt:
+            out.append(_table(hh, tt))
+        out.append(f"<p>Optimal combination of all systems: <b>{_n(cmp.optimal_all)}</b> of {cmp.n} decided "
+                   "instances get at least one system right (an upper bound for combining them).</p>")
+        hb, tb = tables["best_subsets"]
+        out.append(_table(hb, tb))
+        hist = cmp.histogram
+        svg = bar_chart_svg([f"{k} right" for k in range(len(hist))], ["instances"], [[float(v) for v in hist]],
+                            colors=["#7f7f7f"], tooltips=[[f"{v} instance(s) that exactly {k} system(s) get right"
+                                                           for k, v in enumerate(hist)]],
+                            y_range=(0.0, max([1.0, *[float(v) for v in hist]])), y_label="instances",
+                            label="instance difficulty", legend=False, width=480, height=260)
+        out.append(svg + _explain(cmp.explain))
+        for k, idx in enumerate(cmp.bar_instances):
+            if len(idx):
+                out.append(f"<details><summary>{len(idx)} instance(s) {k} system(s) get right</summary>"
+                           f"{_ids(data, idx)}</details>")
+    return "".join(out)
+
+
+def _progress(data: Any, tables: dict) -> str:
+    pr = data.progress
+    out = []
+    if pr.days:
+        out.append(bar_chart_svg(pr.days, ["decisions", "withdrawn"],
+                                 [[float(v) for v in pr.decisions], [float(v) for v in pr.withdrawals]],
+                                 colors=["#3b7dd8", "#d1352b"], y_range=(0.0, max([1.0, *map(float, pr.decisions)])),
+                                 y_label="rows", label="decisions per day", height=260))
+        out.append(line_plot_svg(pr.days, [("resolved share", pr.resolved_share, GOLD_COLOR, False)],
+                                 y_range=(0.0, 1.0), y_label="share resolved", label="resolved share", height=240))
+    else:
+        out.append("<p>No decisions recorded yet.</p>")
+    cats = list(pr.remaining)
+    codes = {c.name: k for k, c in CATEGORY_COLORS.items()}
+    out.append("<h3>Open instances by agreement category</h3><p class=\"muted\">Category of the worst "
+               "annotator pair; identical instances are open only because nobody has confirmed them yet.</p>")
+    out.append(bar_chart_svg([CATEGORY_COLORS[codes[c]].label for c in cats], ["unresolved"],
+                             [[float(pr.remaining[c]) for c in cats]],
+                             colors=["#888888"], group_colors=[category_color(codes[c]) for c in cats],
+                             legend=False,
+                             tooltips=[[f"{pr.remaining[c]} unresolved {c} instance(s)" for c in cats]],
+                             y_range=(0.0, max([1.0, *[float(v) for v in pr.remaining.values()]])),
+                             label="remaining by category", width=480, height=260))
+    out.append(_bar_colors_note(cats, codes))
+    out.append(_explain(pr.explain))
+    for c in cats:
+        idx = pr.remaining_instances[c]
+        if len(idx):
+            out.append(f"<details><summary>{len(idx)} unresolved {esc(c)} instance(s)</summary>"
+                       f"{_ids(data, idx)}</details>")
+    for name in ("status", "progress_days"):
+        h, t = tables[name]
+        if t:
+            out.append(_table(h, t))
+    return "".join(out)
+
+
+def _bar_colors_note(cats: list[str], codes: dict[str, int]) -> str:
+    return "<p>" + " ".join(f"{_swatch(category_color(codes[c]))}{esc(c)}" for c in cats) + "</p>"
+
+
+def _flagged(data: Any, tables: dict) -> str:
+    h, t = tables["flagged"]
+    out = [f"<p>{len(t)} flagged instance(s).</p>"]
+    if t:
+        out.append(_table(h, t))
+    h2, t2 = tables["notes"]
+    others = [r for r in t2 if r[2] != "flagged"]
+    if others:
+        out.append("<h3>Other decisions with notes</h3>" + _table(h2, others))
+    return "".join(out)
+
+
+def render_report(data: Any, *, title: str = "Annotation agreement report", confusions: list | None = None,
+                  generated: str | None = None) -> str:
+    """The whole report as one HTML string (self-contained; see the module docstring)."""
+    tables = dashboard_tables(data)
+    set_colors = {x["name"]: set_color(k) for k, x in enumerate(data.summary["sets"])}
+    when = generated or datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    sel = "" if data.selection_n == data.summary["instances"] else \
+        f" Figures cover a selection of {data.selection_n} instance(s)."
+    sections = [
+        ("summary", "Project summary", _summary(data, set_colors)),
+        ("pairwise", "Pairwise agreement of all sets", _heatmap(data, tables)),
+        ("lexelts", "Agreement per lexelt", _lexelts(data, tables)),
+        ("depth", "Agreement against the depth of the sense tree", _depth(data, tables, set_colors)),
+        ("confusion", "Which senses get confused",
+         "".join(_confusion(data, cf) for cf in (confusions or ([data.confusion] if data.confusion else [])))
+         or "<p>No annotator pair to compare.</p>"),
+        ("gold", "Agreement with the adjudicated gold", _gold(data, tables, set_colors)),
+        ("systems", "System scores against the gold", _systems(data, tables, set_colors)),
+        ("progress", "Adjudication progress", _progress(data, tables)),
+        ("flagged", "Flagged instances and notes", _flagged(data, tables)),
+        ("method", "Method", "".join(f"<h3>{esc(k)}</h3><p>{esc(v)}</p>" for k, v in data.method)),
+    ]
+    nav = "<nav><ol>" + "".join(f'<li><a href="#{k}">{esc(t)}</a></li>' for k, t, _ in sections) + "</ol></nav>"
+    body = "".join(f'<section id="{k}"><h2>{esc(t)}</h2>{html}</section>' for k, t, html in sections)
+    head_title = esc(data.summary.get("title") or title)
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            '<meta name="color-scheme" content="light dark">'
+            f"<title>{head_title}</title><style>{CSS}</style></head><body>"
+            f"<h1>{head_title}</h1><p class=\"muted\">Generated {esc(when)} by hieradjudicate "
+            f"{esc(__version__)}. Pairwise measure: {esc(data.options.measure)}.{esc(sel)} Hover over a cell, "
+            f"bar or point for its figures.</p>{nav}{body}</body></html>\n")
+
+
+def write_report(data: Any, path: str | os.PathLike[str], **kwargs: Any) -> Path:
+    """Render and write the report atomically (a temporary file renamed into place)."""
+    target = Path(path)
+    tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
+    tmp.write_text(render_report(data, **kwargs), encoding="utf-8")
+    os.replace(tmp, target)
+    return target
+
+
+def export_tables(data: Any, folder: str | os.PathLike[str], format: str = "csv") -> list[Path]:
+    """Write every table as ``<folder>/<name>.csv`` or ``.json``; returns the paths written.
+
+    CSV: text cells pass through :func:`safe_csv_cell` (a cell starting with
+    ``=``, ``+``, ``-``, ``@``, tab or CR gets a leading ``'``); numbers are
+    written as numbers, undefined figures as empty cells.  JSON: an object
+    with ``columns`` and ``rows`` (one object per row, ``null`` = undefined).
+    """
+    if format not in ("csv", "json"):
+        raise ValueError(f"format {format!r}; expected csv or json")
+    out_dir = Path(folder)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, (headers, rows) in dashboard_tables(data).items():
+        path = out_dir / f"{name}.{format}"
+        if format == "csv":
+            with open(path, "w", encoding="utf-8", newline="") as fh:
+                w = csv.writer(fh, lineterminator="\n")
+                w.writerow([safe_csv_cell(h) for h in headers])
+                for r in rows:
+                    w.writerow(["" if v is None else v if isinstance(v, (int, float)) and not isinstance(v, bool)
+                                else safe_csv_cell(v) for v in r])
+        else:
+            doc = {"table": name, "columns": headers, "rows": [dict(zip(headers, r)) for r in rows]}
+            path.write_text(json.dumps(doc, indent=1, ensure_ascii=False, allow_nan=False), encoding="utf-8")
+        written.append(path)
+    return written

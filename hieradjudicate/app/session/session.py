@@ -1,0 +1,219 @@
+"""A project session: the project file, the compiled corpus, the decisions and undo/redo.
+
+:meth:`Session.create` reads the inventory, annotation and context files,
+keeps a copy of each in the new ``.hadj`` file together with a cache of the
+compiled corpus arrays, and :meth:`Session.open` brings it all back without
+the original files: from the cache when it matches the stored copies and this
+program's cache format, else by reading the stored copies again (and
+refreshing the cache when the project is writable).
+
+Both the GUI and the CLI drive a session; it never imports Qt.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, Self
+
+from hieradjudicate.app.loading.load import AnnotationSpec, Progress, load, load_steps
+from hieradjudicate.app.session.batch import BatchDecide, accept_agreed, accept_set
+from hieradjudicate.app.session.cache import CACHE_NAME, corpus_from_cache
+from hieradjudicate.app.session.commands import Command, CommandStack
+from hieradjudicate.app.session.decisions import DecisionState
+from hieradjudicate.app.session.reimport import ReimportResult, reimport
+from hieradjudicate.app.session.stored_inputs import (
+    effective_files,
+    inventory_sources,
+    reload_corpus,
+    store_copies,
+    write_cache,
+)
+from hieradjudicate.app.workbench.suggest import Suggestions, suggest
+from hieradjudicate.core.errors import ProjectError
+from hieradjudicate.core.model import Corpus
+from hieradjudicate.io.exports.gold import ExportSummary, export_gold, export_history
+from hieradjudicate.io.store.project_store import DecisionRow, Store
+
+
+class Session:
+    """An open project.  Create with :meth:`create` or :meth:`open`; close when done.
+
+    Attributes
+    ----------
+    store : the project file.
+    corpus : the compiled inventory, instances and annotation sets.
+    decisions : the current decision per instance (:class:`DecisionState`).
+    commands : the undo/redo stacks; run every edit through :meth:`execute`.
+    from_cache : whether the corpus came from the cached arrays (else it was re-read).
+    """
+
+    def __init__(self, store: Store, corpus: Corpus, *, from_cache: bool) -> None:
+        self.store = store
+        self.corpus = corpus
+        self.from_cache = from_cache
+        self.decisions = DecisionState(store)
+        self.commands = CommandStack(self.decisions)
+        self._corpus_listeners: list[Callable[[Corpus], None]] = []
+
+    # ------------------------------------------------------------- creating
+    @classmethod
+    def create(cls, path: str | os.PathLike[str], inventory_paths: Sequence[str],
+               annotation_specs: Sequence[AnnotationSpec], context_paths: Sequence[str] = (),
+               *, tree_columns: dict[str, str] | None = None, overwrite: bool = False,
+               user: str | None = None, progress: Progress | None = None) -> Session:
+        """Read the files, then write a new project holding copies of them and the corpus cache.
+
+        A file that cannot be read raises its
+        :class:`~hieradjudicate.core.errors.FormatError` before anything is
+        written.  The project is built under a temporary name and renamed into
+        place, so a failure never leaves half a project.  ``progress(done,
+        total, what)`` is called before each file and each writing step; an
+        exception it raises (a cancellation) stops the work and nothing is
+        left behind.
+        """
+        target = Path(path)
+        if target.exists() and not overwrite:
+            raise ProjectError(f"{target}: already exists (choose another name or allow "
+                               "overwriting)")
+        total = load_steps(list(inventory_paths), list(annotation_specs), list(context_paths)) + 2
+
+        def tell(step: int, _total: int, what: str) -> None:
+            if progress is not None:
+                progress(step, total, what)
+
+        result = load(list(inventory_paths), list(annotation_specs), list(context_paths),
+                      tree_columns=tree_columns, strict=True, progress=tell)
+        if result.corpus is None:  # strict loading raises instead; kept for type narrowing
+            raise ProjectError(f"{target}: the files gave no corpus")
+        tmp = target.with_name(f".{target.name}.new-{os.getpid()}")
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{tmp}{suffix}").unlink(missing_ok=True)
+        try:
+            with Store.create(tmp) as store:
+                if user:
+                    store.set_setting("user", user)
+                store.set_setting("tree_columns", tree_columns)
+                tell(total - 2, total, "Writing the project file")
+                store_copies(store, result, list(annotation_specs), tree_columns)
+                write_cache(store, result.corpus)
+            tell(total - 1, total, "Finishing")
+            if target.exists():
+                Store.ensure_not_in_use(target)
+            os.replace(tmp, target)
+        except BaseException:
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{tmp}{suffix}").unlink(missing_ok=True)
+            raise
+        return cls(Store.open(target), result.corpus, from_cache=False)
+
+    # -------------------------------------------------------------- opening
+    @classmethod
+    def open(cls, path: str | os.PathLike[str], *, read_only: bool = False) -> Session:
+        """Open a project: corpus from the cache when valid, else re-read from the stored copies."""
+        store = Store.open(path, read_only=read_only)
+        try:
+            files = effective_files(store.files())
+            cached = store.get_arrays(CACHE_NAME)
+            corpus = None
+            if cached is not None:
+                corpus = corpus_from_cache(*cached, inventories=inventory_sources(store, files),
+                                           files=files)
+            if corpus is not None:
+                return cls(store, corpus, from_cache=True)
+            corpus = reload_corpus(store, files)
+            if not store.read_only:
+                write_cache(store, corpus)
+            return cls(store, corpus, from_cache=False)
+        except BaseException:
+            store.close()
+            raise
+
+    # ------------------------------------------------------------ lifetime
+    @property
+    def path(self) -> Path:
+        return self.store.path
+
+    @property
+    def read_only(self) -> bool:
+        return self.store.read_only
+
+    @property
+    def read_only_reason(self) -> str | None:
+        return self.store.read_only_reason
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ---------------------------------------------------------------- edits
+    def execute(self, command: Command) -> list[DecisionRow]:
+        """Run an undoable edit (saved before returning)."""
+        return self.commands.execute(command)
+
+    def undo(self) -> list[DecisionRow]:
+        return self.commands.undo()
+
+    def redo(self) -> list[DecisionRow]:
+        return self.commands.redo()
+
+    def accept_agreed(self, *, compatible: bool = False, specific: str = "most",
+                      min_annotators: int = 2) -> BatchDecide:
+        """Resolve every unresolved instance all annotators agree on, as one undoable step
+        (see :func:`hieradjudicate.app.session.batch.accept_agreed`); returns the command run."""
+        command = accept_agreed(self.corpus, self.decisions, compatible=compatible,
+                                specific=specific, min_annotators=min_annotators)
+        self.execute(command)
+        return command
+
+    def accept_set(self, set_name: str, selection: Any = None, *,
+                   overwrite: bool = False) -> BatchDecide:
+        """Take one set's answers for a selection (mask or indices), as one undoable step."""
+        command = accept_set(self.corpus, self.decisions, set_name, selection, overwrite=overwrite)
+        self.execute(command)
+        return command
+
+    def reimport(self, set_name_or_file_id: str | int,
+                 new_path: str | os.PathLike[str]) -> ReimportResult:
+        """Replace a changed annotation file and flag the decisions whose basis changed
+        (see :mod:`hieradjudicate.app.session.reimport`); undoable as one step."""
+        return reimport(self, set_name_or_file_id, new_path)
+
+    def suggestions(self, instances: Any = None) -> Suggestions:
+        """Suggestions for the unresolved instances (shown only; see :mod:`.suggest`)."""
+        return suggest(self.corpus, self.decisions, instances)
+
+    def replace_corpus(self, corpus: Corpus) -> None:
+        """Put a rebuilt corpus in place (re-import) and tell the subscribers."""
+        self.corpus = corpus
+        for listener in list(self._corpus_listeners):
+            listener(corpus)
+
+    def subscribe_corpus(self, listener: Callable[[Corpus], None]) -> Callable[[], None]:
+        """Call ``listener(corpus)`` when the corpus is replaced; returns the unsubscribe."""
+        self._corpus_listeners.append(listener)
+        return lambda: self._corpus_listeners.remove(listener)
+
+    # -------------------------------------------------------------- queries
+    def instances(self) -> list[tuple[str, str]]:
+        """Every ``(lexelt, instance)`` of the corpus, in corpus order."""
+        lex = self.corpus.inventory.lexelts
+        return [(lex[x], i) for x, i in zip(self.corpus.inst_lexelt.tolist(),
+                                            self.corpus.inst_id, strict=True)]
+
+    def export(self, path: str | os.PathLike[str], *, format: str,
+               include_unresolved: bool = False) -> ExportSummary:
+        """Write the adjudicated gold standard (see :func:`~hieradjudicate.io.exports.gold.export_gold`)."""
+        return export_gold(list(self.decisions), self.instances(), path, format=format,
+                           include_unresolved=include_unresolved)
+
+    def export_history(self, path: str | os.PathLike[str]) -> int:
+        """Write every decision row ever recorded as CSV; returns the row count."""
+        labels = {b.id: b.label for b in self.store.batches()}
+        return export_history(self.store.iter_history(), path, batch_labels=labels)

@@ -1,0 +1,112 @@
+"""The project's stored input copies: writing them at creation, and building the corpus again from
+them (on open when the cache is stale, and on a re-import), plus the corpus cache they feed."""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from hieradjudicate import __version__
+from hieradjudicate.app.loading.load import AnnotationSpec, LoadResult, load
+from hieradjudicate.app.session.cache import CACHE_NAME, corpus_to_cache
+from hieradjudicate.core.errors import ProjectError
+from hieradjudicate.core.model import Corpus
+from hieradjudicate.io.store.project_store import FileRecord, Store
+
+
+def effective_files(files: Sequence[FileRecord]) -> list[FileRecord]:
+    """The stored copies in effect, in load order: a copy replaced by another active copy is
+    dropped, and a replacement takes the place (``order``) of the copy it replaced."""
+    replaced = {f.options.get("replaces") for f in files}
+    kept = [f for f in files if f.id not in replaced]
+    return sorted(kept, key=lambda f: (f.options.get("order", f.id), f.id))
+
+
+def store_copies(store: Store, result: LoadResult, specs: list[AnnotationSpec],
+                  tree_columns: dict[str, str] | None) -> None:
+    """Copy every file that was read into the project, with how it was read."""
+    spec_iter = iter(specs)
+    for report in result.files:
+        options: dict[str, Any] = {}
+        role = None
+        if report.kind == "inventory":
+            options = {"columns": tree_columns}
+        elif report.kind == "annotations":
+            spec = next(spec_iter)
+            role = spec.role
+            options = {"name": spec.name, "format": spec.format, "columns": spec.columns}
+        store.add_file(report.kind, report.path, role=role, set_names=report.sets,
+                       format=report.format or None, options=options)
+
+
+def write_cache(store: Store, corpus: Corpus) -> None:
+    arrays, meta = corpus_to_cache(corpus, effective_files(store.files()))
+    meta["app_version"] = __version__
+    store.put_arrays(CACHE_NAME, arrays, meta)
+
+
+def _extract(store: Store, files: list[FileRecord], folder: Path,
+             data: Mapping[int, bytes] | None = None) -> list[str]:
+    """Write the stored copies (or ``data[id]``) under their original names (formats are
+    detected by them)."""
+    paths = []
+    for k, rec in enumerate(files):
+        sub = folder / str(k)
+        sub.mkdir()
+        target = sub / Path(rec.source_path).name
+        target.write_bytes(data[rec.id] if data and rec.id in data else store.file_bytes(rec.id))
+        paths.append(str(target))
+    return paths
+
+
+def inventory_sources(store: Store, files: list[FileRecord]) -> list[Any]:
+    """Read the stored inventory copies (small; the tree is rebuilt from them on every open)."""
+    from hieradjudicate.io.inventories.read import read_inventory
+
+    inv_files = [f for f in files if f.kind == "inventory"]
+    with tempfile.TemporaryDirectory(prefix="hadj-") as tmp:
+        paths = _extract(store, inv_files, Path(tmp))
+        return [read_inventory(p, columns=f.options.get("columns"))
+                for p, f in zip(paths, inv_files, strict=True)]
+
+
+def _set_name(f: FileRecord) -> str | None:
+    """The name given on import; projects written before options were stored keep it in
+    ``set_names`` only (one set per file), so the sets keep their names on reopening."""
+    name = f.options.get("name")
+    if name is None and "name" not in f.options and len(f.set_names) == 1:
+        return f.set_names[0]
+    return name
+
+
+def reload_corpus(store: Store, files: list[FileRecord],
+            data: Mapping[int, bytes] | None = None) -> Corpus:
+    """Build the corpus again from the stored copies, as :meth:`Session.create` did
+    (``data``: bytes to use instead of the copy of a file id, for a re-import)."""
+    by_kind = {kind: [f for f in files if f.kind == kind]
+               for kind in ("inventory", "annotations", "contexts")}
+    with tempfile.TemporaryDirectory(prefix="hadj-") as tmp:
+        folder = Path(tmp)
+        extracted: dict[str, list[str]] = {}
+        for kind, records in by_kind.items():
+            (folder / kind).mkdir()
+            extracted[kind] = _extract(store, records, folder / kind, data)
+        specs = [AnnotationSpec(p, _set_name(f), f.role or "annotator",
+                                f.options.get("format"), f.options.get("columns"))
+                 for p, f in zip(extracted["annotations"], by_kind["annotations"], strict=True)]
+        columns = by_kind["inventory"][0].options.get("columns") if by_kind["inventory"] else None
+        result = load(extracted["inventory"], specs, extracted["contexts"],
+                      tree_columns=columns, strict=True)
+    corpus = result.corpus
+    if corpus is None:
+        raise ProjectError(f"{store.path}: the stored files gave no corpus")
+    # Messages and sources name the files the user imported, not the temporary copies.
+    originals = {p: f.source_path for kind, records in by_kind.items()
+                 for p, f in zip(extracted[kind], records, strict=True)}
+    for s in corpus.sets:
+        s.source = originals.get(s.source, s.source)
+    corpus.problems = [replace(p, file=originals.get(p.file, p.file)) for p in corpus.problems]
+    return corpus

@@ -1,0 +1,187 @@
+"""Column arrays of the workbench's instance table, computed once from a corpus.
+
+Everything here is vectorised over instances (numpy); the only per-row Python
+work is formatting strings (keyword-in-context snippets, tag strings of
+multi-tag answers), done once when a project opens.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from hieradjudicate.core.granularity import CATEGORY_NAMES, instance_disagreement  # noqa: F401
+from hieradjudicate.core.model import AnnotationSet, Corpus
+
+#: Category code of an instance fewer than two annotators answered.
+NO_PAIR = -1
+IDENTICAL, COMPATIBLE, OVERLAPPING, DISJOINT = 0, 1, 2, 3
+CATEGORY_LABELS = {NO_PAIR: "single", 0: "identical", 1: "compatible", 2: "overlapping", 3: "disjoint"}
+CATEGORY_ICONS = {NO_PAIR: "·", 0: "=", 1: "⊂", 2: "∩", 3: "≠"}
+KWIC_WIDTH = 38
+KWIC_LEFT = 22  # short left context: the head word stays visible in a narrow column
+
+
+@dataclass
+class Columns:
+    """Per-instance arrays (length ``n``) and per-set answer strings."""
+
+    lexelt: np.ndarray  # int codes
+    lexelt_names: list[str]
+    inst_id: np.ndarray  # object (str)
+    kwic: np.ndarray  # object (str): "... left [head] right ..."
+    set_tags: list[np.ndarray]  # one object array per set, "" where unanswered
+    set_pos: list[np.ndarray]  # row position of each instance in each set, -1 where unanswered
+    category: np.ndarray  # int8, worst pairwise category over the annotator pairs
+    agreement: np.ndarray  # float, mean pairwise leaf agreement (NaN with < 2 annotators)
+    n_answers: np.ndarray  # int, annotator answers per instance
+    annotators: list[int]  # indices of the annotator sets
+    crowd: np.ndarray | None = None  # object (str) "tag ×n, ..." in crowd mode
+    extra: dict[str, np.ndarray] = field(default_factory=dict)
+
+
+def kwic_snippets(corpus: Corpus, width: int = KWIC_WIDTH, left_width: int = KWIC_LEFT) -> np.ndarray:
+    """``left [head] right`` around each instance's head word ("" without a context)."""
+    out = np.full(corpus.n, "", dtype=object)
+    for i, c in corpus.contexts.items():
+        text, head = c.text, c.head
+        if head is None:
+            out[i] = text[: 2 * width].replace("\n", " ")
+            continue
+        a, b = head
+        left = text[max(0, a - left_width):a].replace("\n", " ")
+        right = text[b:b + width].replace("\n", " ")
+        if a > left_width:
+            left = "…" + left.lstrip()
+        if len(text) - b > width:
+            right = right.rstrip() + "…"
+        out[i] = f"{left}[{text[a:b]}]{right}"
+    return out
+
+
+def tag_strings(corpus: Corpus, s: AnnotationSet, n: int) -> np.ndarray:
+    """Each instance's tags in set ``s`` as one string ("1.1 2"), heaviest first."""
+    ids = np.asarray(corpus.inventory.node_id, dtype=object)
+    out = np.full(n, "", dtype=object)
+    counts = s.n_tags()
+    single = counts == 1
+    out[s.rows[single]] = ids[s.tag_node[s.tag_ptr[:-1][single]]]
+    for r in np.flatnonzero(~single).tolist():
+        a, b = s.tag_ptr[r], s.tag_ptr[r + 1]
+        w = s.tag_weight[a:b]
+        tags = ids[s.tag_node[a:b]]
+        # heaviest first; the weights themselves are in the detail panel
+        out[s.rows[r]] = " ".join(tags[np.argsort(-w, kind="stable")])
+    return out
+
+
+def pair_category(corpus: Corpus, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
+    """Category and leaf agreement of sets ``a`` and ``b`` per instance (-1 / NaN where not both)."""
+    sa, sb = corpus.sets[a], corpus.sets[b]
+    shared, ia, ib = np.intersect1d(sa.rows, sb.rows, assume_unique=True, return_indices=True)
+    cat = np.full(corpus.n, NO_PAIR, dtype=np.int8)
+    agr = np.full(corpus.n, np.nan)
+    if shared.size:
+        same = sa.signature[ia] == sb.signature[ib]
+        ag, c = instance_disagreement(sa.leaves[ia], sb.leaves[ib], same)
+        cat[shared] = c
+        agr[shared] = ag
+    return cat, agr
+
+
+def compute_columns(corpus: Corpus, *, crowd_threshold: int = 8) -> Columns:
+    """All columns of the instance table (see :class:`Columns`)."""
+    n = corpus.n
+    annotators = [k for k, s in enumerate(corpus.sets) if s.role == "annotator"]
+    if len(annotators) < 2:  # no human pair: compare whatever sets there are
+        annotators = [k for k, s in enumerate(corpus.sets) if s.role != "gold"]
+    crowd = len(annotators) > crowd_threshold
+    set_tags = [] if crowd else [tag_strings(corpus, s, n) for s in corpus.sets]
+    set_pos = [s.position(np.arange(n)) for s in corpus.sets] if not crowd else []
+    category, agreement, n_ans = group_category(corpus, annotators)
+    cols = Columns(
+        lexelt=corpus.inst_lexelt.astype(np.int64),
+        lexelt_names=list(corpus.inventory.lexelts),
+        inst_id=np.asarray(corpus.inst_id, dtype=object),
+        kwic=kwic_snippets(corpus),
+        set_tags=set_tags,
+        set_pos=set_pos,
+        category=category,
+        agreement=agreement,
+        n_answers=n_ans,
+        annotators=annotators,
+    )
+    if crowd:
+        cols.crowd = crowd_summaries(corpus, annotators)
+    return cols
+
+
+def group_category(corpus: Corpus, raters: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Worst pairwise category and mean pairwise leaf agreement over the raters of each instance.
+
+    The mean pairwise agreement is Fleiss' ``P_i``:
+    ``(|sum_r p_r|^2 - sum_r |p_r|^2) / (m (m - 1))``.  The worst category over
+    pairs is computed from the supports: with ``U`` the union and ``I`` the
+    intersection of all supports, some pair is disjoint iff two supports do not
+    meet; for few raters the pairs are enumerated, for a crowd a leaf count is used.
+    """
+    n = corpus.n
+    if not raters:
+        return np.full(n, NO_PAIR, np.int8), np.full(n, np.nan), np.zeros(n, np.int64)
+    K = corpus.sets[raters[0]].leaves.shape[1]
+    s = np.zeros((n, K))
+    sq = np.zeros(n)
+    m = np.zeros(n, np.int64)
+    for k in raters:
+        st = corpus.sets[k]
+        s[st.rows] += st.leaves
+        sq[st.rows] += np.einsum("ik,ik->i", st.leaves, st.leaves)
+        m[st.rows] += 1
+    pairs = m * (m - 1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        agreement = np.where(pairs > 0, (np.einsum("ik,ik->i", s, s) - sq) / np.maximum(pairs, 1), np.nan)
+    worst = np.full(n, NO_PAIR, np.int8)
+    if len(raters) <= 12:
+        for x, a in enumerate(raters):
+            for b in raters[x + 1:]:
+                cat, _ = pair_category(corpus, a, b)
+                np.maximum(worst, cat, out=worst)
+    else:  # crowd: identical when one signature, otherwise judge from leaf supports
+        sig_min = np.full(n, np.iinfo(np.int64).max)
+        sig_max = np.full(n, np.iinfo(np.int64).min)
+        support_n = np.zeros((n, K), np.int64)
+        for k in raters:
+            st = corpus.sets[k]
+            np.minimum.at(sig_min, st.rows, st.signature)
+            np.maximum.at(sig_max, st.rows, st.signature)
+            support_n[st.rows] += st.leaves > 0
+        some_all = (support_n == m[:, None]).any(axis=1)
+        worst = np.where(sig_min == sig_max, IDENTICAL, np.where(some_all, OVERLAPPING, DISJOINT)).astype(np.int8)
+        worst[m < 2] = NO_PAIR
+    return worst, agreement, m
+
+
+def crowd_summaries(corpus: Corpus, raters: list[int]) -> np.ndarray:
+    """Each instance's answers as ``"tag ×n, tag ×m"`` sorted by support (crowd mode)."""
+    ids = corpus.inventory.node_id
+    inst_parts, node_parts = [], []
+    for k in raters:
+        st = corpus.sets[k]
+        inst_parts.append(np.repeat(st.rows, st.n_tags()))
+        node_parts.append(st.tag_node)
+    out = np.full(corpus.n, "", dtype=object)
+    if not inst_parts:
+        return out
+    inst = np.concatenate(inst_parts)
+    node = np.concatenate(node_parts)
+    key = inst * (len(ids) + 1) + node
+    uk, cnt = np.unique(key, return_counts=True)
+    ui, un = uk // (len(ids) + 1), uk % (len(ids) + 1)
+    order = np.lexsort((-cnt, ui))
+    ui, un, cnt = ui[order], un[order], cnt[order]
+    bounds = np.flatnonzero(np.diff(ui)) + 1
+    for seg_i, seg_n, seg_c in zip(np.split(ui, bounds), np.split(un, bounds), np.split(cnt, bounds)):
+        if seg_i.size:
+            out[seg_i[0]] = ", ".join(f"{ids[t]} ×{c}" for t, c in zip(seg_n.tolist(), seg_c.tolist()))
+    return out

@@ -1,0 +1,127 @@
+"""Live figures of the workbench (no Qt): agreement of the current filter, scores, progress.
+
+Agreement is computed by the core metrics on the annotator sets restricted
+to the instances of the current filter; scores compare every set with the
+gold adjudicated so far (metrics.md sections 3 and 5).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from hieradjudicate.app.workbench.queue import RESOLVED, Workbench
+from hieradjudicate.core.dashboard import all_figures
+from hieradjudicate.core.scoring import score_leaf
+from hieradjudicate.core.undefined import Estimate
+
+
+@dataclass
+class SetScore:
+    name: str
+    role: str
+    precision: float | None
+    n_scored: int
+
+
+@dataclass
+class AgreementFigures:
+    n_instances: int
+    fleiss: Estimate
+    alpha: Estimate
+    mean_cohen: Estimate
+    raters: list[str] = field(default_factory=list)
+
+
+def filter_long_form(wb: Workbench, instances: np.ndarray | None = None):
+    """Long-form ``inst, rater, P`` of the annotator sets on ``instances`` (default: the view)."""
+    keep = np.zeros(wb.corpus.n, dtype=bool)
+    keep[wb.view if instances is None else instances] = True
+    cached = getattr(wb, "_annotator_long_form", None)
+    if cached is None:  # the annotations never change while a project is open: concatenate once
+        cached = wb.corpus.long_form(sets=wb.cols.annotators)
+        wb._annotator_long_form = cached
+    inst, rater, P, chosen = cached
+    if keep.all():
+        return inst, rater, P, chosen
+    sel = keep[inst]
+    return inst[sel], rater[sel], P[sel], chosen
+
+
+def agreement_figures(wb: Workbench, instances: np.ndarray | None = None) -> AgreementFigures:
+    """Fleiss kappa (soft), Krippendorff's alpha and mean pairwise Cohen kappa of the filter."""
+    inst, rater, P, chosen = filter_long_form(wb, instances)
+    X = len(wb.corpus.inventory.lexelts)
+    lex = wb.corpus.inst_lexelt
+    names = [wb.corpus.sets[k].name for k in chosen]
+    n = int(np.unique(inst).size)
+    figs = all_figures(inst, rater, P, lex, n_raters=len(chosen), n_lexelts=X)
+    fleiss, alpha = figs.multi.fleiss.kappa, figs.alpha.alpha
+    cohen = figs.pairwise.mean_kappa("cohen")
+    return AgreementFigures(n, fleiss, alpha, cohen, names)
+
+
+def set_scores(wb: Workbench, decided: np.ndarray | None = None,
+               gold_leaves: np.ndarray | None = None) -> list[SetScore]:
+    """Each set's precision against the gold adjudicated so far (Melamed & Resnik leaf score).
+
+    ``decided`` (the resolved instances) and ``gold_leaves`` (their gold leaf
+    regions) default to the workbench's current ones; pass a
+    :class:`LiveInputs` snapshot's to compute in another thread.
+    """
+    if decided is None:
+        decided = np.flatnonzero(wb.status == RESOLVED)
+    if gold_leaves is None:
+        gold_leaves = wb.gold_leaves[decided]
+    out = []
+    corpus = wb.corpus
+    for k in wb.shown_sets():
+        s = corpus.sets[k]
+        if decided.size == 0:
+            out.append(SetScore(s.name, s.role, None, 0))
+            continue
+        ok = np.isin(s.rows, decided)
+        r = score_leaf(s.leaves[ok], s.rows[ok], gold_leaves, corpus.inst_lexelt,
+                       gold_rows=decided, lexelts=corpus.inventory.lexelts,
+                       attempted_weight=s.attempted[ok])
+        out.append(SetScore(s.name, s.role, r.figures.overall.precision, r.n_scored))
+    return out
+
+
+@dataclass
+class LiveInputs:
+    """What the live figures depend on, copied from the workbench at one moment.
+
+    The workbench's arrays change in the GUI thread with every decision and
+    filter; a snapshot lets another thread compute from a consistent state
+    (copying is a few milliseconds at 100,000 instances).  The corpus and the
+    table columns never change while a project is open and are not copied.
+    """
+
+    view: np.ndarray
+    decided: np.ndarray
+    gold_leaves: np.ndarray
+    with_agreement: bool
+
+    @classmethod
+    def of(cls, wb: Workbench, *, with_agreement: bool) -> LiveInputs:
+        decided = np.flatnonzero(wb.status == RESOLVED)
+        return cls(wb.view.copy(), decided, wb.gold_leaves[decided], with_agreement)
+
+
+@dataclass
+class LiveFigures:
+    agreement: AgreementFigures | None  # None when only the scores were asked for
+    scores: list[SetScore]
+
+
+def live_figures(wb: Workbench, inputs: LiveInputs) -> LiveFigures:
+    """Agreement of the filter (when asked for) and the scores, from a snapshot only.
+
+    Reads ``wb.corpus`` and ``wb.cols`` (fixed while the project is open) and
+    the workbench's long-form cache, so at most one such computation may run
+    at a time.
+    """
+    agreement = agreement_figures(wb, inputs.view) if inputs.with_agreement else None
+    return LiveFigures(agreement, set_scores(wb, inputs.decided, inputs.gold_leaves))

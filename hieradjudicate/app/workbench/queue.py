@@ -1,0 +1,346 @@
+"""The workbench view-model (no Qt): instance table columns, filters, sort, navigation.
+
+The table is a set of column arrays computed once (:mod:`.wb_columns`); the
+view is a numpy index array ``view`` (positions -> instance indices) made by
+boolean masks for the structured filters and one vectorised substring search
+for free text, then ordered by ``argsort`` of the sort column.  Qt item models
+(``gui/instance_model.py``) only read these arrays.
+
+Decisions change two arrays (``status``, ``gold``) at the rows touched; the
+view itself is re-made only when a filter or the sort changes, so rows never
+jump away under the lexicographer's cursor.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from hieradjudicate.app.workbench.columns import (
+    CATEGORY_ICONS,
+    CATEGORY_LABELS,
+    NO_PAIR,
+    Columns,
+    compute_columns,
+    pair_category,
+)
+from hieradjudicate.app.workbench.suggest import Suggester
+from hieradjudicate.core.model import Corpus
+from hieradjudicate.io.store.project_store import DecisionRow
+
+STATUS_NAMES = ("unresolved", "resolved", "flagged", "skipped")
+UNRESOLVED, RESOLVED, FLAGGED, SKIPPED = 0, 1, 2, 3
+_STATUS_CODE = {name: k for k, name in enumerate(STATUS_NAMES)}
+
+
+@dataclass(frozen=True)
+class Filter:
+    """What the instance table shows.  Empty tuples / ``None`` mean "no restriction"."""
+
+    lexelts: tuple[int, ...] = ()
+    categories: tuple[int, ...] = ()
+    statuses: tuple[int, ...] = ()
+    pair: tuple[int, int] | None = None  # two set indices: instances where these two disagree
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class ColumnSpec:
+    key: str  # "lexelt", "instance", "kwic", "set:<k>", "answers", "category", "agreement", "status", "gold"
+    title: str
+    tip: str = ""
+
+
+@dataclass
+class Answer:
+    """One set's answer for the detail panel."""
+
+    set_index: int
+    name: str
+    role: str
+    tags: list[str]
+    weights: list[float]
+    glosses: list[str]
+    leaves: np.ndarray  # (n_leaves,) leaf vector of the lexelt
+
+
+@dataclass
+class Suggestion:
+    """The suggestion shown for an instance (computed by :mod:`hieradjudicate.app.workbench.suggest`)."""
+
+    tags: tuple[str, ...]
+    support: int  # annotators who gave exactly these tags
+    of: int
+    sets: list[str] = field(default_factory=list)
+    mass: float = float("nan")  # mean annotator leaf mass inside the tags' region
+    reliable: tuple[str, ...] = ()  # the answer of the most reliable annotator
+    reliable_set: str = ""
+
+    def text(self) -> str:
+        return f"{' '.join(self.tags)}  ({self.support} of {self.of}: {', '.join(self.sets)})"
+
+
+class Workbench:
+    """Instance table state over a corpus and the current decisions.
+
+    Parameters
+    ----------
+    corpus : the project's corpus.
+    rows : the current decision of every decided instance (``DecisionState`` iterates them).
+    """
+
+    def __init__(self, corpus: Corpus, rows: Iterable[DecisionRow] = (), *, crowd_threshold: int = 8) -> None:
+        self.corpus = corpus
+        self.cols: Columns = compute_columns(corpus, crowd_threshold=crowd_threshold)
+        n = corpus.n
+        self.status = np.zeros(n, np.int8)
+        self.gold = np.full(n, "", dtype=object)
+        self.source = np.full(n, "", dtype=object)
+        self.gold_leaves = np.zeros((n, max(corpus.inventory.K, 1)), dtype=bool)
+        self.filter = Filter()
+        self.sort_key: str | None = None
+        self.sort_descending = False
+        self._haystack = None
+        self._sort_cache: dict[str, np.ndarray] = {}
+        self.apply_rows(rows)
+        self.view = np.arange(n, dtype=np.int64)
+        self.auto_advance = True
+        self._annotator_long_form = None  # cache of app.live (annotations never change while open)
+        self._suggester: Suggester | None = None  # made on first use
+
+    # ------------------------------------------------------------ columns
+    @property
+    def crowd(self) -> bool:
+        return self.cols.crowd is not None
+
+    @property
+    def set_names(self) -> list[str]:
+        return self.corpus.set_names()
+
+    def shown_sets(self) -> list[int]:
+        """The sets ``1``-``9`` refer to: every set in project order (annotators first)."""
+        order = sorted(range(len(self.corpus.sets)),
+                       key=lambda k: (("annotator", "system", "gold").index(self.corpus.sets[k].role), k))
+        return order
+
+    def columns(self) -> list[ColumnSpec]:
+        c = [ColumnSpec("category", "Agreement", "disagreement category, worst annotator pair"),
+             ColumnSpec("lexelt", "Lexelt"), ColumnSpec("instance", "Instance"),
+             ColumnSpec("kwic", "Context", "keyword in context; the head word in [brackets]")]
+        if self.crowd:
+            c.append(ColumnSpec("answers", "Answers", "each tag and how many chose it"))
+        else:
+            for j, k in enumerate(self.shown_sets()):
+                s = self.corpus.sets[k]
+                key = f"{j + 1} " if j < 9 else ""
+                c.append(ColumnSpec(f"set:{k}", f"{key}{s.name}", f"{s.role} {s.name} (key {key.strip()})"))
+        c += [ColumnSpec("agreement", "Leaf agr.", "mean pairwise leaf agreement"),
+              ColumnSpec("status", "Status"), ColumnSpec("gold", "Gold")]
+        return c
+
+    def cell(self, key: str, i: int) -> str:
+        """Display text of column ``key`` for instance ``i``."""
+        if key == "lexelt":
+            return self.cols.lexelt_names[int(self.cols.lexelt[i])]
+        if key == "instance":
+            return self.cols.inst_id[i]
+        if key == "kwic":
+            return self.cols.kwic[i]
+        if key.startswith("set:"):
+            return self.cols.set_tags[int(key[4:])][i]
+        if key == "answers":
+            return self.cols.crowd[i] if self.cols.crowd is not None else ""
+        if key == "category":
+            c = int(self.cols.category[i])
+            return f"{CATEGORY_ICONS[c]} {CATEGORY_LABELS[c]}"
+        if key == "agreement":
+            a = self.cols.agreement[i]
+            return "" if np.isnan(a) else f"{a:.2f}"
+        if key == "status":
+            return STATUS_NAMES[int(self.status[i])]
+        if key == "gold":
+            return self.gold[i]
+        raise KeyError(key)
+
+    # ------------------------------------------------------------ decisions
+    def _set_row(self, i: int, row: DecisionRow | None) -> None:
+        if row is None or row.status == "unresolved":
+            self.status[i], self.gold[i], self.source[i] = UNRESOLVED, "", ""
+        else:
+            self.status[i] = _STATUS_CODE[row.status]
+            self.gold[i] = " ".join(row.tags)
+            self.source[i] = row.source
+        self.gold_leaves[i] = False
+        region = self.gold_region(i)
+        self.gold_leaves[i, :region.size] = region
+
+    def apply_rows(self, rows: Iterable[DecisionRow]) -> list[int]:
+        """Update status and gold from saved rows; returns the instance indices changed."""
+        changed = []
+        for r in rows:
+            i = self.corpus.instance_index(r.lexelt, r.instance)
+            if i >= 0:
+                self._set_row(i, r)
+                changed.append(i)
+        self._sort_cache.pop("status", None)
+        self._sort_cache.pop("gold", None)
+        return changed
+
+    def key_of(self, i: int) -> tuple[str, str]:
+        return self.cols.lexelt_names[int(self.cols.lexelt[i])], str(self.cols.inst_id[i])
+
+    # ------------------------------------------------------------ filter and sort
+    def set_filter(self, f: Filter | None = None, **changes) -> np.ndarray:
+        """Replace the filter (or change some of its fields) and rebuild the view."""
+        self.filter = replace(f or self.filter, **changes)
+        self._rebuild()
+        return self.view
+
+    def mask(self, f: Filter | None = None) -> np.ndarray:
+        """Boolean mask of the instances ``f`` (default: the current filter) keeps."""
+        f = f or self.filter
+        n = self.corpus.n
+        m = np.ones(n, dtype=bool)
+        if f.lexelts:
+            m &= np.isin(self.cols.lexelt, f.lexelts)
+        if f.pair is not None:
+            cat, _ = pair_category(self.corpus, *f.pair)
+            wanted = f.categories or (1, 2, 3)
+            m &= np.isin(cat, wanted)
+        elif f.categories:
+            m &= np.isin(self.cols.category, f.categories)
+        if f.statuses:
+            m &= np.isin(self.status, f.statuses)
+        if f.text.strip():
+            m &= self._text_mask(f.text.strip().lower())
+        return m
+
+    def _text_mask(self, needle: str) -> np.ndarray:
+        import pandas as pd  # app layer; one vectorised search over a precomputed haystack
+
+        if self._haystack is None:
+            parts = [self.cols.inst_id, self.cols.kwic]
+            parts += self.cols.set_tags
+            if self.cols.crowd is not None:
+                parts.append(self.cols.crowd)
+            hay = pd.Series(parts[0], dtype=object).astype(str)
+            for p in parts[1:]:
+                hay = hay + "\t" + pd.Series(p, dtype=object).astype(str)
+            self._haystack = hay.str.lower()
+        found = self._haystack.str.contains(needle, regex=False).to_numpy(dtype=bool)
+        gold_hit = pd.Series(self.gold, dtype=object).astype(str).str.lower().str.contains(needle, regex=False)
+        return found | gold_hit.to_numpy(dtype=bool)
+
+    def set_sort(self, key: str | None, descending: bool = False) -> np.ndarray:
+        self.sort_key, self.sort_descending = key, descending
+        self._rebuild()
+        return self.view
+
+    def _sort_values(self, key: str) -> np.ndarray:
+        """A rank array for the column (cached: strings are ranked once)."""
+        if key in self._sort_cache:
+            return self._sort_cache[key]
+        if key == "lexelt":
+            v = self.cols.lexelt * (self.corpus.n + 1) + np.arange(self.corpus.n)
+        elif key == "category":
+            v = self.cols.category.astype(np.int64)
+        elif key == "agreement":
+            v = np.nan_to_num(self.cols.agreement, nan=-1.0)
+        elif key == "status":
+            v = self.status.astype(np.int64)
+        else:
+            strings = np.asarray([self.cell(key, i) for i in range(self.corpus.n)], dtype=object)
+            v = np.argsort(np.argsort(strings.astype(str), kind="stable"), kind="stable")
+        self._sort_cache[key] = v
+        return v
+
+    def _rebuild(self) -> None:
+        idx = np.flatnonzero(self.mask())
+        if self.sort_key:
+            v = self._sort_values(self.sort_key)[idx]
+            order = np.argsort(-v if self.sort_descending else v, kind="stable")
+            idx = idx[order]
+        self.view = idx.astype(np.int64)
+
+    # ------------------------------------------------------------ navigation
+    def row_of(self, i: int) -> int:
+        """Position of instance ``i`` in the view, or -1."""
+        hits = np.flatnonzero(self.view == i)
+        return int(hits[0]) if hits.size else -1
+
+    def next_unresolved(self, pos: int, step: int = 1) -> int:
+        """View position of the next (``step=1``) or previous unresolved instance after ``pos``; -1 if none."""
+        if step > 0:
+            rest = self.status[self.view[pos + 1:]] == UNRESOLVED
+            hit = np.flatnonzero(rest)
+            return int(pos + 1 + hit[0]) if hit.size else -1
+        start = max(pos, 0)
+        rest = self.status[self.view[:start]] == UNRESOLVED
+        hit = np.flatnonzero(rest)
+        return int(hit[-1]) if hit.size else -1
+
+    # ------------------------------------------------------------ one instance
+    def answers(self, i: int) -> list[Answer]:
+        """Every set's answer for instance ``i`` (sets in :meth:`shown_sets` order)."""
+        inv = self.corpus.inventory
+        x = int(self.cols.lexelt[i])
+        nl = int(inv.n_leaves[x])
+        out = []
+        for k in self.shown_sets():
+            s = self.corpus.sets[k]
+            r = int(s.position(np.asarray([i]))[0])
+            if r < 0:
+                out.append(Answer(k, s.name, s.role, [], [], [], np.zeros(nl)))
+                continue
+            nodes = s.tags_at(r)
+            out.append(Answer(k, s.name, s.role, [inv.label(int(t)) for t in nodes],
+                              s.weights_at(r).tolist(), [inv.node_gloss[int(t)] for t in nodes],
+                              s.leaves[r, :nl].copy()))
+        return out
+
+    def answer_of_key(self, i: int, k: int) -> Answer | None:
+        """The answer ``k``-th key (1-based) takes, or None when the set did not answer."""
+        order = self.shown_sets()
+        if not 1 <= k <= min(9, len(order)):
+            return None
+        a = next(a for a in self.answers(i) if a.set_index == order[k - 1])
+        return a if a.tags else None
+
+    def suggestion(self, i: int) -> Suggestion | None:
+        """The majority answer of the annotators (see :mod:`hieradjudicate.app.workbench.suggest`)."""
+        if self._suggester is None:
+            self._suggester = Suggester(self.corpus, self.cols.annotators)
+        s = self._suggester.one(int(i))
+        if s is None:
+            return None
+        return Suggestion(s.tags, s.votes, s.of, s.sets, s.support, s.reliable_tags,
+                          s.reliable_set)
+
+    def gold_region(self, i: int) -> np.ndarray:
+        """Leaves under the current gold tags of instance ``i`` (bool, n_leaves)."""
+        inv = self.corpus.inventory
+        x = int(self.cols.lexelt[i])
+        region = np.zeros(int(inv.n_leaves[x]), dtype=bool)
+        for t in str(self.gold[i]).split():
+            node = inv.lookup(x, t)
+            if node >= 0:
+                region[inv.d_leaf[inv.d_ptr[node]:inv.d_ptr[node + 1]]] = True
+        return region
+
+    def context(self, i: int):
+        return self.corpus.contexts.get(int(i))
+
+    # ------------------------------------------------------------ summaries
+    def progress(self, view_only: bool = False) -> dict[str, int]:
+        st = self.status[self.view] if view_only else self.status
+        counts = np.bincount(st, minlength=len(STATUS_NAMES))
+        out = {name: int(counts[k]) for k, name in enumerate(STATUS_NAMES)}
+        out["total"] = int(st.size)
+        return out
+
+    def remaining_categories(self) -> dict[str, int]:
+        """Categories of the unresolved instances (all of the project)."""
+        cat = self.cols.category[self.status == UNRESOLVED]
+        return {CATEGORY_LABELS[c]: int((cat == c).sum()) for c in (3, 2, 1, 0, NO_PAIR) if (cat == c).any()}

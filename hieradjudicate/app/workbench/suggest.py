@@ -1,0 +1,269 @@
+"""Suggestions for unresolved instances: the majority answer and the most reliable annotator's.
+
+A suggestion is only shown; it becomes a decision only by a user action (the
+``A`` key of the workbench records it with source ``suggestion``, see
+:func:`suggestion_decision`).  Everything is vectorised over instances; the
+raters are the annotator sets (:func:`~hieradjudicate.app.session.batch.annotator_sets`).
+
+Majority answer (``tags``, ``support``)
+    With ``m`` annotators answering instance ``i`` and ``p_a`` their leaf
+    vectors, the mean leaf mass is ``pbar = (1/m) sum_a p_a``.  The
+    *support* of an annotator's answer (its tag set) is the mean mass inside
+    its leaf region ``R_a`` (the support of ``p_a``):
+    ``support(a) = sum_{l in R_a} pbar(l)`` -- the share of the annotators'
+    mass that the answer covers, in [0, 1].  The suggestion is the **most
+    specific** answer (fewest leaves in its region) **whose support exceeds
+    1/2**: the finest reading a strict majority of the annotators' mass falls
+    inside.  (Taking simply the largest support would always favour the
+    broadest answer: ``1`` covers everything ``1.1`` and ``1.2`` do.)  Ties:
+    higher support, then more annotators with exactly this tag set, then
+    project order.  When no answer exceeds 1/2 (e.g. three disjoint answers)
+    the answer with the largest support is given, with ``majority=False``.
+    Only the annotators' own answers are candidates: the suggestion is always
+    something an annotator wrote.
+
+Most reliable annotator (``reliable_tags``, ``reliability``)
+    The reliability of annotator ``a`` is its mean leaf agreement with the
+    others' majority: over the instances ``a`` and at least one other
+    annotator answered, ``sum_l p_a(l) q_a(l)`` with ``q_a`` the mean leaf
+    vector of the *other* annotators (leave-one-out, so ``a`` does not agree
+    with itself).  By default it is computed over all instances: the
+    annotations do not change while the lexicographer works, so the ranking
+    is stable and available from the first instance (``over`` restricts it,
+    e.g. to the decided instances).  The suggestion is the answer of the most
+    reliable annotator who answered the instance (ties: project order).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from hieradjudicate.app.session.batch import annotator_sets, decided_mask, tags_of
+from hieradjudicate.app.session.decisions import Decision, DecisionState
+from hieradjudicate.core.model import Corpus
+
+MAJORITY = 0.5
+
+
+@dataclass
+class Suggestion:
+    """What is suggested for one instance."""
+
+    instance: int
+    tags: tuple[str, ...]
+    support: float  # mean annotator leaf mass inside the answer's region
+    votes: int  # annotators who gave exactly this tag set
+    of: int  # annotators who answered the instance
+    sets: list[str] = field(default_factory=list)  # the annotators who gave it
+    majority: bool = True  # support > 1/2
+    reliable_tags: tuple[str, ...] = ()
+    reliable_set: str = ""
+    reliability: float = float("nan")
+
+    def text(self) -> str:
+        head = f"{' '.join(self.tags)}  (support {self.support:.2f}; {self.votes} of {self.of}: " \
+               f"{', '.join(self.sets)})"
+        if self.reliable_set:
+            head += f"; most reliable {self.reliable_set}: {' '.join(self.reliable_tags)}"
+        return head
+
+
+@dataclass
+class Suggestions:
+    """Suggestions for many instances, as arrays aligned with ``instances``."""
+
+    corpus: Corpus
+    raters: list[int]
+    instances: np.ndarray  # (N,) global indices
+    n_raters: np.ndarray  # (N,) annotators who answered
+    majority_set: np.ndarray  # (N,) set index of the suggested answer, -1 = none
+    majority_row: np.ndarray  # (N,) its row in that set
+    support: np.ndarray  # (N,) float
+    votes: np.ndarray  # (N,) int
+    reliable_set: np.ndarray  # (N,) -1 = none
+    reliable_row: np.ndarray
+    reliability: np.ndarray  # (n_sets,) per set of the corpus, NaN for non-raters
+    _voters: list[np.ndarray] = field(default_factory=list, repr=False)
+
+    def __len__(self) -> int:
+        return int(self.instances.size)
+
+    @property
+    def majority(self) -> np.ndarray:
+        return self.support > MAJORITY
+
+    def item(self, j: int) -> Suggestion | None:
+        """The suggestion for the ``j``-th instance, ``None`` when no annotator answered it."""
+        k = int(self.majority_set[j])
+        if k < 0:
+            return None
+        c = self.corpus
+        rk = int(self.reliable_set[j])
+        return Suggestion(int(self.instances[j]), tags_of(c, k, int(self.majority_row[j])),
+                          float(self.support[j]), int(self.votes[j]), int(self.n_raters[j]),
+                          [c.sets[x].name for x in self._voters[j].tolist()],
+                          bool(self.support[j] > MAJORITY),
+                          tags_of(c, rk, int(self.reliable_row[j])), c.sets[rk].name,
+                          float(self.reliability[rk]))
+
+
+class Suggester:
+    """Computes suggestions over one corpus; the reliabilities are computed once."""
+
+    def __init__(self, corpus: Corpus, raters: Sequence[int] | None = None,
+                 over: np.ndarray | None = None) -> None:
+        self.corpus = corpus
+        self.raters = list(annotator_sets(corpus) if raters is None else raters)
+        self.over = over
+        self._reliability: np.ndarray | None = None
+
+    @property
+    def reliability(self) -> np.ndarray:
+        """Per set of the corpus: mean leaf agreement with the others' mean (NaN: not a rater,
+        or never answered together with another rater)."""
+        if self._reliability is None:
+            self._reliability = reliability(self.corpus, self.raters, self.over)
+        return self._reliability
+
+    def suggest(self, instances: np.ndarray | Sequence[int] | None = None) -> Suggestions:
+        c = self.corpus
+        inst = np.arange(c.n, dtype=np.int64) if instances is None \
+            else np.unique(np.asarray(instances, dtype=np.int64))
+        N = inst.size
+        K = max(c.inventory.K, 1)
+        total = np.zeros((N, K))
+        m = np.zeros(N, np.int64)
+        where = []
+        for k in self.raters:
+            s = c.sets[k]
+            pos = s.position(inst)
+            j = np.flatnonzero(pos >= 0)
+            r = pos[j]
+            total[j] += s.leaves[r]
+            m[j] += 1
+            where.append((k, j, r))
+        mean = total / np.maximum(m, 1)[:, None]
+        parts: dict[str, list[np.ndarray]] = {x: [] for x in ("j", "k", "r", "sup", "size", "sig")}
+        for k, j, r in where:
+            s = c.sets[k]
+            region = s.leaves[r] > 0
+            parts["j"].append(j)
+            parts["k"].append(np.full(j.size, k, np.int64))
+            parts["r"].append(r)
+            parts["sup"].append((mean[j] * region).sum(axis=1))
+            parts["size"].append(region.sum(axis=1))
+            parts["sig"].append(s.signature[r])
+        L = {x: (np.concatenate(v) if v else np.zeros(0, np.int64)) for x, v in parts.items()}
+        rel = self.reliability
+        out = Suggestions(c, self.raters, inst, m, np.full(N, -1, np.int64),
+                          np.full(N, -1, np.int64), np.zeros(N), np.zeros(N, np.int64),
+                          np.full(N, -1, np.int64), np.full(N, -1, np.int64), rel)
+        if L["j"].size == 0:
+            out._voters = [np.zeros(0, np.int64) for _ in range(N)]
+            return out
+        # annotators per (instance, tag set)
+        order = np.lexsort((L["sig"], L["j"]))
+        js, sg = L["j"][order], L["sig"][order]
+        start = np.ones(js.size, bool)
+        start[1:] = (js[1:] != js[:-1]) | (sg[1:] != sg[:-1])
+        group = np.cumsum(start) - 1
+        counts = np.bincount(group)
+        votes = np.empty(js.size, np.int64)
+        votes[order] = counts[group]
+        rank = {k: x for x, k in enumerate(self.raters)}
+        set_rank = np.asarray([rank[k] for k in L["k"].tolist()], np.int64)
+        maj = L["sup"] > MAJORITY
+        k1 = np.where(maj, L["size"], -L["sup"])
+        k2 = np.where(maj, -L["sup"], L["size"])
+        best = _first_per(L["j"], (set_rank, -votes, k2, k1, ~maj))
+        jb = L["j"][best]
+        out.majority_set[jb] = L["k"][best]
+        out.majority_row[jb] = L["r"][best]
+        out.support[jb] = L["sup"][best]
+        out.votes[jb] = votes[best]
+        rel_of = np.nan_to_num(rel[L["k"]], nan=-np.inf)
+        rbest = _first_per(L["j"], (set_rank, -rel_of))
+        out.reliable_set[L["j"][rbest]] = L["k"][rbest]
+        out.reliable_row[L["j"][rbest]] = L["r"][rbest]
+        # who gave the suggested tag set (names shown next to it)
+        chosen_sig = np.zeros(N, np.int64)
+        chosen_sig[jb] = L["sig"][best]
+        same = L["sig"] == chosen_sig[L["j"]]
+        vj, vr = L["j"][same], set_rank[same]
+        o = np.lexsort((vr, vj))
+        vj, vk = vj[o], L["k"][same][o]
+        bounds = np.searchsorted(vj, np.arange(N + 1))
+        out._voters = [vk[bounds[x]:bounds[x + 1]] for x in range(N)]
+        return out
+
+    def one(self, i: int) -> Suggestion | None:
+        """The suggestion for instance ``i`` (whatever its status)."""
+        return self.suggest(np.asarray([i])).item(0)
+
+
+def _first_per(group: np.ndarray, keys: tuple[np.ndarray, ...]) -> np.ndarray:
+    """Index of the smallest entry by ``keys`` (last key primary) within each ``group`` value."""
+    order = np.lexsort((*keys, group))
+    g = group[order]
+    first = np.ones(g.size, bool)
+    first[1:] = g[1:] != g[:-1]
+    return order[first]
+
+
+def reliability(corpus: Corpus, raters: Sequence[int], over: np.ndarray | None = None) -> np.ndarray:
+    """Mean leaf agreement of each rater with the mean of the others (see the module docstring).
+
+    ``over``: boolean mask of the instances to average over (default all).
+    """
+    n, K = corpus.n, max(corpus.inventory.K, 1)
+    total = np.zeros((n, K))
+    m = np.zeros(n, np.int64)
+    for k in raters:
+        s = corpus.sets[k]
+        total[s.rows] += s.leaves
+        m[s.rows] += 1
+    out = np.full(len(corpus.sets), np.nan)
+    for k in raters:
+        s = corpus.sets[k]
+        ok = m[s.rows] >= 2
+        if over is not None:
+            ok &= np.asarray(over, bool)[s.rows]
+        if not ok.any():
+            continue
+        rows, p = s.rows[ok], s.leaves[ok]
+        others = (total[rows] - p) / (m[rows] - 1)[:, None]
+        out[k] = float(np.einsum("ik,ik->i", p, others).mean())
+    return out
+
+
+def suggest(corpus: Corpus, state: DecisionState | None = None,
+            instances: np.ndarray | Sequence[int] | None = None, *,
+            raters: Sequence[int] | None = None, over: str = "all") -> Suggestions:
+    """Suggestions for the unresolved instances (all of them, or those of ``instances``).
+
+    ``over="decided"`` computes the reliabilities over the instances with a
+    decision only (needs ``state``).
+    """
+    if over not in ("all", "decided"):
+        raise ValueError(f"over must be 'all' or 'decided', not {over!r}")
+    decided = decided_mask(corpus, state) if state is not None else np.zeros(corpus.n, bool)
+    inst = np.arange(corpus.n) if instances is None else np.asarray(instances, dtype=np.int64)
+    inst = inst[~decided[inst]]
+    mask = decided if over == "decided" else None
+    return Suggester(corpus, raters, mask).suggest(inst)
+
+
+def suggestion_decision(corpus: Corpus, s: Suggestion, *, reliable: bool = False,
+                        note: str = "") -> Decision:
+    """The decision recording a suggestion the user accepted (source ``suggestion``)."""
+    lexelt, instance = corpus.instance_key(s.instance)
+    if reliable:
+        return Decision(lexelt, instance, s.reliable_tags, source="suggestion", note=note,
+                        basis={"rule": "most reliable", "set": s.reliable_set,
+                               "reliability": round(s.reliability, 6)})
+    return Decision(lexelt, instance, s.tags, source="suggestion", note=note,
+                    basis={"rule": "majority", "support": round(s.support, 6), "votes": s.votes,
+                           "of": s.of, "sets": list(s.sets)})

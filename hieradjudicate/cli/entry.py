@@ -1,0 +1,67 @@
+"""Command line: ``hieradjudicate [PROJECT.hadj | demo | validate | agree | score | compare | project | report]``.
+
+Non-GUI commands never import Qt.  Every user-facing error is one line on
+stderr (exit 1); usage errors exit 2; an unexpected failure is logged with
+its traceback to the log file and summarised in one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from hieradjudicate import __version__
+from hieradjudicate.cli.options import add_inputs, parse_columns
+from hieradjudicate.core.errors import HieradjError
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # exit 2 with a one-line message, as argparse does
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from hieradjudicate.cli import metrics, project, report, validate
+
+    p = _Parser(prog="hieradjudicate", description="Adjudicate word-sense annotations over hierarchical "
+                "sense inventories. Without a command: open the workbench.")
+    p.add_argument("--version", action="version", version=f"hieradjudicate {__version__}")
+    sub = p.add_subparsers(dest="command", parser_class=_Parser)
+    for group in (validate, metrics, project, report):  # the order of --help
+        group.register(sub, add_inputs)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    gui_commands = {"demo", "gui"}
+    if not argv or argv[0] in gui_commands or argv[0].endswith(".hadj") and not argv[0].startswith("-"):
+        from hieradjudicate.cli.gui import run_gui
+        return run_gui(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        if hasattr(args, "tree_columns"):
+            args.tree_columns = parse_columns(args.tree_columns)
+        return int(args.func(args) or 0)
+    except HieradjError as exc:
+        print(f"hieradjudicate: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("hieradjudicate: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # last resort: never show a traceback to a user
+        from hieradjudicate.app.logs import log_exception
+        path = log_exception(exc)
+        print(f"hieradjudicate: internal error: {type(exc).__name__}: {exc} (details in {path})", file=sys.stderr)
+        return 3
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

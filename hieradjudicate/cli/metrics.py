@@ -1,0 +1,277 @@
+"""``agree``, ``score`` and ``compare``: the metrics from the command line (no Qt)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import numpy as np
+
+from hieradjudicate.app.textout import csv_text, fmt, json_text, text_table
+from hieradjudicate.core.errors import HieradjError
+
+
+def register(sub, add_inputs) -> None:
+    p = sub.add_parser("agree", help="inter-annotator agreement over leaf distributions (kappa, alpha)")
+    add_inputs(p)
+    p.add_argument("--granularity", default="leaf", metavar="leaf|top|depth=N",
+                   help="cut of the sense tree the figures are computed at (default: leaf)")
+    p.add_argument("--ci", type=int, default=0, metavar="N", help="bootstrap confidence intervals with N resamples")
+    p.add_argument("--by-lexelt", action="store_true", help="also give the figures of every lexelt")
+    p.add_argument("--category", action="append", choices=("identical", "compatible", "overlapping", "disjoint"),
+                   help="only the instances whose worst annotator-pair category is this (the workbench's "
+                        "category filter); repeatable")
+    p.set_defaults(func=cmd_agree)
+
+    for name, func, text in (("score", cmd_score, "score systems against a gold standard"),
+                             ("compare", cmd_compare, "compare systems (Pedersen 2002)")):
+        q = sub.add_parser(name, help=text)
+        add_inputs(q, annotations=False)
+        q.add_argument("--gold", required=True, metavar="PATH", help="the gold standard (any annotation file)")
+        q.add_argument("--system", action="append", default=[], required=True, metavar="[NAME=]PATH",
+                       help="a system's answers; repeatable")
+        q.add_argument("--policy", choices=("leaf", "fine", "coarse", "mixed"), default="leaf" if name == "score"
+                       else "leaf", help="scoring policy (leaf = Melamed & Resnik; fine/coarse/mixed = scorer2)")
+        q.add_argument("--minimal", action="store_true", help="scorer2 -m: leave out multi-tag key instances")
+        if name == "score":
+            q.add_argument("--ci", type=int, default=0, metavar="N", help="bootstrap intervals of precision/recall")
+        else:
+            q.add_argument("--threshold", type=float, default=1.0, help="score an answer needs to be correct")
+        q.set_defaults(func=func)
+
+
+# -- agree -----------------------------------------------------------------------------------------
+def cmd_agree(args: argparse.Namespace) -> int:
+    from hieradjudicate.app.loading.load import load
+    from hieradjudicate.app.stats import Stats, parse_granularity
+    from hieradjudicate.cli.options import specs
+
+    depth = parse_granularity(args.granularity)
+    res = load(args.inventory, specs(args), tree_columns=args.tree_columns, downward=args.downward)
+    corpus = res.corpus
+    stats = Stats(corpus)
+    sets = [k for k, s in enumerate(corpus.sets) if s.role == "annotator"] or list(range(len(corpus.sets)))
+    if len(sets) < 2:
+        raise HieradjError("agreement needs at least two annotation sets; give two --annotations files "
+                           "or one table holding several annotators")
+    instances = None
+    if args.category:
+        from hieradjudicate.app.workbench.columns import CATEGORY_LABELS, group_category
+
+        codes = [c for c, name in CATEGORY_LABELS.items() if name in args.category]
+        instances = np.flatnonzero(np.isin(group_category(corpus, sets)[0], codes))
+    out = stats.agreement_dict(sets, depth=depth, instances=instances, by_lexelt=args.by_lexelt)
+    if args.category:
+        out["category"] = args.category
+    if args.ci:
+        out["ci"] = _agree_ci(stats, sets, depth, args.ci, instances)
+    if args.format == "json":
+        print(json_text(out))
+    elif args.format == "csv":
+        keys = ["a", "b", "n", "observed", "expected_scott", "kappa_scott", "expected_cohen", "kappa_cohen"]
+        sys.stdout.write(csv_text(keys, [[p[k] for k in keys] for p in out["pairs"]]))
+    else:
+        print(_agree_text(out))
+    return 0
+
+
+def _agree_ci(stats, sets, depth, n_resamples: int, instances=None) -> dict:
+    from hieradjudicate.core.bootstrap import DEFAULT_SEED, bootstrap_figures
+
+    c = stats.corpus
+    inst, rater, P = stats.long_form(sets, depth, instances)
+    pairs = [(a, b) for a in range(len(sets)) for b in range(a + 1, len(sets))]
+    bf = bootstrap_figures(inst, rater, P, c.inst_lexelt, pairs=pairs, n_lexelts=len(c.inventory.lexelts),
+                           n_resamples=n_resamples)
+    out = {"resamples": n_resamples, "level": 0.95, "seed": DEFAULT_SEED,
+           "method": "percentile bootstrap over instances, stratified by lexelt", "pairs": []}
+    for a, b in pairs:
+        s, k = bf.pairs[(a, b)]
+        out["pairs"].append({"a": c.sets[sets[a]].name, "b": c.sets[sets[b]].name,
+                             "kappa_scott": [s.low, s.high], "kappa_cohen": [k.low, k.high]})
+    out["fleiss"] = [bf.fleiss.low, bf.fleiss.high]
+    out["alpha"] = [bf.alpha.low, bf.alpha.high]
+    return out
+
+
+def _agree_text(out: dict) -> str:
+    lines = [f"Agreement at granularity {out['granularity']}; chance {out['chance']}.", ""]
+    ci = {(p["a"], p["b"]): p for p in out.get("ci", {}).get("pairs", [])}
+    rows = []
+    for p in out["pairs"]:
+        row = [p["a"], p["b"], p["n"], p["observed"], p["expected_scott"], p["kappa_scott"],
+               p["expected_cohen"], p["kappa_cohen"]]
+        if ci:
+            lo, hi = ci[(p["a"], p["b"])]["kappa_cohen"]
+            row.append(f"[{fmt(lo)}, {fmt(hi)}]")
+        rows.append(row)
+    head = ["a", "b", "n", "Pr(A)", "Pr(E) S&C", "kappa S&C", "Pr(E) Cohen", "kappa Cohen"]
+    if len(rows) > 60:
+        lines.append(f"{len(rows)} pairs (mean Cohen kappa {fmt(out['mean_kappa_cohen'])}); "
+                     "use --format json or csv for each pair")
+    else:
+        lines.append(text_table(head + (["95% CI Cohen"] if ci else []), rows))
+    f, g, a = out["fleiss"], out["conger"], out["alpha"]
+    lines += ["",
+              f"Fleiss (soft)        kappa {fmt(f['kappa'])}  Pr(A) {fmt(f['observed'])}  Pr(E) {fmt(f['expected'])}"
+              f"  on {f['n']} instances" + _ci_text(out, "fleiss"),
+              f"Davies & Fleiss      kappa {fmt(g['kappa'])}  Pr(E) {fmt(g['expected'])}",
+              f"Krippendorff alpha   {fmt(a['value'])}  D_o {fmt(a['observed_disagreement'])}  "
+              f"D_e {fmt(a['expected_disagreement'])}  on {a['n_pairable']:.0f} pairable values" + _ci_text(out, "alpha"),
+              f"mean pairwise kappa  Cohen {fmt(out['mean_kappa_cohen'])}  S&C {fmt(out['mean_kappa_scott'])}"]
+    for key in ("fleiss", "alpha"):
+        if out[key].get("undefined"):
+            lines.append(f"  {key}: undefined ({out[key]['undefined']})")
+    if "by_lexelt" in out:
+        rows = [[lx, v["n"], v["fleiss"], v["conger"], v["alpha"]] for lx, v in out["by_lexelt"].items()]
+        lines += ["", text_table(["lexelt", "n", "Fleiss", "Davies&Fleiss", "alpha"], rows),
+                  f"macro mean over lexelts: Fleiss {fmt(out['macro']['fleiss'])}, alpha {fmt(out['macro']['alpha'])}"]
+    return "\n".join(lines)
+
+
+def _ci_text(out: dict, key: str) -> str:
+    if "ci" not in out:
+        return ""
+    lo, hi = out["ci"][key]
+    return f"  95% CI [{fmt(lo)}, {fmt(hi)}]"
+
+
+# -- score / compare -------------------------------------------------------------------------------
+def _system_specs(args):
+    from hieradjudicate.app.loading.specs import AnnotationSpec
+
+    return [AnnotationSpec.parse(s, "system") for s in args.system]
+
+
+def _senseval_scores(args) -> list[tuple[str, object]]:
+    """fine/coarse/mixed straight from the files, as scorer2 does (no corpus needed)."""
+    from hieradjudicate.core.senseval import SenseMap, score_senseval
+    from hieradjudicate.io.annotations.read import read_annotations
+    from hieradjudicate.io.inventories.read import read_inventory
+
+    records = []
+    for path in args.inventory:
+        records.extend(read_inventory(path, columns=args.tree_columns).senses)
+    smap = SenseMap.from_records(r for r in records if r.parent is not None or r.branching is not None)
+    key = read_annotations(args.gold)
+    out = []
+    for spec in _system_specs(args):
+        ans = read_annotations(spec.path, name=spec.name)
+        res = score_senseval(key, ans, policy=args.policy, sense_map=smap, minimal=args.minimal)
+        out.append((spec.name or ans.set_names[0], res))
+    return out
+
+
+def _leaf_scores(args):
+    from hieradjudicate.app.loading.load import AnnotationSpec, load
+    from hieradjudicate.app.stats import Stats
+
+    gold = AnnotationSpec.parse(args.gold, "gold")
+    gold.role = "gold"
+    res = load(args.inventory, [gold] + _system_specs(args), tree_columns=args.tree_columns,
+               downward=args.downward)
+    c = res.corpus
+    stats = Stats(c)
+    g = next(k for k, s in enumerate(c.sets) if s.role == "gold")
+    return c, [(c.sets[k].name, stats.score(k, g)) for k, s in enumerate(c.sets) if s.role == "system"]
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    if args.policy == "leaf":
+        if args.minimal:
+            raise HieradjError("--minimal belongs to the scorer2 policies (fine, coarse, mixed)")
+        corpus, results = _leaf_scores(args)
+        strata = lambda r: corpus.inst_lexelt[r.gold_instances]  # noqa: E731
+    else:
+        results = _senseval_scores(args)
+        strata = lambda r: r.instance_lexelt  # noqa: E731
+    systems = []
+    for name, r in results:
+        d = r.as_dict()
+        entry = {"name": name, "precision": d["precision"], "recall": d["recall"], "coverage": d["coverage"],
+                 "f1": d["f1"], "score_sum": d["score_sum"], "attempted": d["attempted"], "total": d["total"],
+                 "cross_entropy": d.get("cross_entropy"), "zero_score_instances": d.get("zero_score_instances"),
+                 "distance_cost": d.get("distance_cost"), "undefined": d.get("undefined", {}),
+                 "per_lexelt": d["by_lexelt"], "per_pos": d["by_pos"]}
+        if getattr(args, "ci", 0):
+            from hieradjudicate.core.score_bootstrap import bootstrap_scores
+
+            score = np.nan_to_num(r.instance_score, nan=0.0)
+            boot = bootstrap_scores(score, r.instance_attempted, strata=strata(r), n_resamples=args.ci)
+            entry["ci"] = {"precision": [boot.precision.low, boot.precision.high],
+                           "recall": [boot.recall.low, boot.recall.high], "resamples": args.ci}
+        systems.append(entry)
+    out = {"policy": args.policy, "minimal": bool(args.minimal), "systems": systems}
+    if args.format == "json":
+        print(json_text(out))
+        return 0
+    keys = ["name", "precision", "recall", "coverage", "f1", "score_sum", "attempted", "total"]
+    heads = ["system", "precision", "recall", "coverage", "F1", "score", "attempted", "total"]
+    if args.policy == "leaf":  # cross-entropy and cost belong to the leaf-distribution policy only
+        keys += ["cross_entropy", "zero_score_instances", "distance_cost"]
+        heads += ["cross-entropy", "zero", "cost"]
+    rows = [[s[k] for k in keys] for s in systems]
+    if args.format == "csv":
+        sys.stdout.write(csv_text(keys, rows))
+    else:
+        print(f"policy {args.policy}" + (" (minimal)" if args.minimal else ""))
+        print(text_table(heads, rows))
+        for s in systems:
+            if "ci" in s:
+                p, r = s["ci"]["precision"], s["ci"]["recall"]
+                print(f"{s['name']}: 95% CI precision [{fmt(p[0])}, {fmt(p[1])}], recall [{fmt(r[0])}, {fmt(r[1])}]")
+    return 0
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from hieradjudicate.core.comparison import compare_systems
+
+    if args.policy == "leaf":
+        corpus, results = _leaf_scores(args)
+        gold_inst = results[0][1].gold_instances
+        lex = corpus.inst_lexelt[gold_inst]
+        lexelts = corpus.inventory.lexelts
+        ids = [corpus.instance_key(int(i)) for i in gold_inst]
+    else:
+        results = _senseval_scores(args)
+        r0 = results[0][1]
+        lex, lexelts = r0.instance_lexelt, r0.lexelts
+        ids = None
+    names = [n for n, _ in results]
+    scores = np.vstack([r.instance_score for _, r in results])
+    cmp = compare_systems(scores, names=names, threshold=args.threshold, inst_lexelt=lex, lexelts=lexelts)
+    pw = cmp.pairwise
+    pairs = []
+    for a in range(len(names)):
+        for b in range(a + 1, len(names)):
+            k = pw.kappa[a, b]
+            pairs.append({"a": names[a], "b": names[b], "kappa": None if k is np.ma.masked else float(k),
+                          "both_correct": float(pw.both[a, b]), "one_correct": float(pw.one[a, b]),
+                          "both_wrong": float(pw.neither[a, b]), "undefined": pw.reason(a, b)})
+    d = cmp.difficulty
+    unsolved = d.unsolved.tolist()
+    out = {"policy": args.policy, "threshold": args.threshold, "systems": names,
+           "accuracy": dict(zip(names, [None if cmp.accuracy is None else float(v) for v in cmp.accuracy])),
+           "pairs": pairs, "optimal_combination": cmp.optimal_all,
+           "best_subsets": [{"systems": list(s.names), "share": s.optimal} for s in cmp.best_subsets],
+           "difficulty_histogram": [int(v) for v in d.histogram],
+           "unsolved": len(unsolved),
+           "unsolved_instances": [list(ids[i]) for i in unsolved[:1000]] if ids else unsolved[:1000],
+           "by_lexelt": {k: (None if v is None else float(v)) for k, v in d.by_lexelt.items()}}
+    if args.format == "json":
+        print(json_text(out))
+        return 0
+    keys = ["a", "b", "kappa", "both_correct", "one_correct", "both_wrong"]
+    if args.format == "csv":
+        sys.stdout.write(csv_text(keys, [[p[k] for k in keys] for p in pairs]))
+        return 0
+    print(f"correct = score >= {args.threshold} ({args.policy} policy)")
+    print(text_table(["system", "accuracy"], [[n, out["accuracy"][n]] for n in names]))
+    print()
+    print(text_table(["a", "b", "kappa", "both right", "one right", "both wrong"], [[p[k] for k in keys] for p in pairs]))
+    print(f"\noptimal combination of all systems: {fmt(out['optimal_combination'])}")
+    for s in out["best_subsets"]:
+        print(f"  best of size {len(s['systems'])}: {', '.join(s['systems'])} -> {fmt(s['share'])}")
+    print("instances by number of systems right: " + ", ".join(f"{k}: {v}" for k, v in enumerate(out["difficulty_histogram"])))
+    print(f"{out['unsolved']} instance(s) no system gets right")
+    return 0

@@ -1,0 +1,324 @@
+"""``hieradjudicate project ...``: create, inspect, decide, export a ``.hadj`` project (no Qt).
+
+Every write command opens the project for writing; when another
+hieradjudicate has it open, the project comes up read-only and the command
+stops with one line saying so (exit 1) before changing anything.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import os
+import re
+import sys
+import tempfile
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from hieradjudicate.core.errors import HieradjError
+
+WRITE_HINT = "nothing was changed"
+
+
+def register(sub: Any, add_inputs: Callable[..., None]) -> None:
+    proj = sub.add_parser("project", help="create, inspect, decide and export a .hadj project")
+    psub = proj.add_subparsers(dest="project_command", metavar="ACTION",
+                               parser_class=type(proj))
+    proj.set_defaults(func=lambda args: _usage(proj))
+
+    p = psub.add_parser("new", help="create a project from inventory, annotation and context files")
+    p.add_argument("out", metavar="OUT.hadj")
+    add_inputs(p)
+    p.add_argument("--contexts", action="append", default=[], metavar="PATH",
+                   help="context file; repeatable")
+    p.add_argument("--user", help="who decides (default: the login name)")
+    p.add_argument("--overwrite", action="store_true", help="replace an existing project")
+    p.set_defaults(func=cmd_new)
+
+    p = psub.add_parser("status", help="decisions per status and per lexelt")
+    p.add_argument("project", metavar="P")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=cmd_status)
+
+    p = psub.add_parser("decide", help="record one decision")
+    p.add_argument("project", metavar="P")
+    p.add_argument("lexelt")
+    p.add_argument("instance")
+    p.add_argument("tags", nargs="*", metavar="TAG", help="gold tag(s): inventory sense ids")
+    p.add_argument("--note", default="", metavar="TEXT")
+    p.add_argument("--flag", action="store_true", help="flag the instance for review")
+    p.set_defaults(func=cmd_decide)
+
+    p = psub.add_parser("import-decisions", help="record decisions from a CSV file, as one step")
+    p.add_argument("project", metavar="P")
+    p.add_argument("file", metavar="FILE.csv",
+                   help="columns lexelt, instance, tags (space or ; separated); optional "
+                        "status, note, source")
+    p.set_defaults(func=cmd_import)
+
+    p = psub.add_parser("resolve-agreed", help="resolve every unresolved instance all annotators "
+                        "agree on (identical tags; --compatible: nested answers too)")
+    p.add_argument("project", metavar="P")
+    p.add_argument("--compatible", choices=("most", "least"), metavar="most|least",
+                   help="also accept nested answers, taking the most or least specific")
+    p.add_argument("--min-annotators", type=int, default=2, metavar="N",
+                   help="annotators who must have answered (default 2)")
+    p.set_defaults(func=cmd_resolve_agreed)
+
+    p = psub.add_parser("reimport", help="replace a changed annotation file; flags the decisions "
+                        "whose basis changed")
+    p.add_argument("project", metavar="P")
+    p.add_argument("name", metavar="NAME", help="a set name of the file (or the file's id)")
+    p.add_argument("path", metavar="PATH")
+    p.set_defaults(func=cmd_reimport)
+
+    p = psub.add_parser("export", help="write the adjudicated gold standard")
+    p.add_argument("project", metavar="P")
+    p.add_argument("--format", choices=("senseval", "csv", "jsonl"), required=True)
+    p.add_argument("-o", "--output", required=True, metavar="OUT")
+    p.add_argument("--include-unresolved", action="store_true",
+                   help="CSV/JSON Lines: also write instances not resolved, with their status")
+    p.set_defaults(func=cmd_export)
+
+    p = psub.add_parser("history", help="every decision ever recorded (the audit trail)")
+    p.add_argument("project", metavar="P")
+    p.add_argument("--format", choices=("csv", "text"), default="csv")
+    p.add_argument("-o", "--output", metavar="OUT", help="write to a file (default: stdout)")
+    p.set_defaults(func=cmd_history)
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    parser.print_usage(sys.stderr)
+    print(f"{parser.prog}: error: give an action (new, status, decide, import-decisions, "
+          "resolve-agreed, reimport, export, history)", file=sys.stderr)
+    return 2
+
+
+def _open(path: str, *, write: bool) -> Any:
+    from hieradjudicate.app.session.session import Session
+
+    if not Path(path).exists():
+        raise HieradjError(f"{path}: no such project")
+    session = Session.open(path, read_only=not write)
+    if write and session.read_only:
+        reason = session.read_only_reason
+        session.close()
+        raise HieradjError(f"cannot change the project: "
+                           f"{str(reason).removesuffix('; opened read-only')}; {WRITE_HINT}")
+    return session
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    from hieradjudicate.app.session.session import Session
+    from hieradjudicate.cli.options import specs
+
+    if not args.inventory or not args.annotations:
+        print("hieradjudicate project new: error: give --inventory and at least one --annotations",
+              file=sys.stderr)
+        return 2
+    with Session.create(args.out, args.inventory, specs(args), args.contexts,
+                        tree_columns=args.tree_columns, overwrite=args.overwrite,
+                        user=args.user) as s:
+        sets = ", ".join(f"{x.name} ({x.role})" for x in s.corpus.sets)
+        print(f"created {args.out}: {s.corpus.n} instances, {len(s.corpus.inventory.lexelts)} "
+              f"lexelts, sets {sets}")
+    return 0
+
+
+def status_dict(session: Any) -> dict[str, Any]:
+    """Counts per status, overall and per lexelt (every instance of the corpus, plus decided
+    instances that are no longer in it)."""
+    statuses = ("unresolved", "resolved", "flagged", "skipped")
+    per_lex: dict[str, Counter[str]] = {}
+    keys = session.instances()
+    known = set(keys)
+    for lexelt, inst in keys:
+        per_lex.setdefault(lexelt, Counter())[session.decisions.status(lexelt, inst)] += 1
+    for row in session.decisions:
+        if row.key not in known:
+            per_lex.setdefault(row.lexelt, Counter())[row.status] += 1
+    total: Counter[str] = Counter()
+    for c in per_lex.values():
+        total.update(c)
+    return {
+        "project": str(session.path),
+        "instances": sum(total.values()),
+        "status": {s: total[s] for s in statuses},
+        "lexelts": {lex: {**{s: c[s] for s in statuses}, "total": sum(c.values())}
+                    for lex, c in sorted(per_lex.items())},
+        "sets": [{"name": s.name, "role": s.role, "instances": s.n} for s in session.corpus.sets],
+    }
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    from hieradjudicate.app.textout import json_text, text_table
+
+    with _open(args.project, write=False) as s:
+        d = status_dict(s)
+    if args.format == "json":
+        print(json_text(d))
+        return 0
+    st = d["status"]
+    print(f"{d['project']}: {d['instances']} instances: "
+          + ", ".join(f"{n} {k}" for k, n in st.items()))
+    rows = [[lex, *(c[k] for k in st), c["total"]] for lex, c in d["lexelts"].items()]
+    print(text_table(["lexelt", *st, "total"], rows))
+    return 0
+
+
+def _check_tags(session: Any, lexelt: str, instance: str, tags: list[str],
+                where: str) -> tuple[str, ...]:
+    """The tags as inventory sense ids (an alias becomes its sense id); errors name ``where``."""
+    corpus = session.corpus
+    if corpus.instance_index(lexelt, instance) < 0:
+        raise HieradjError(f"{where}: no instance {lexelt} {instance} in the project")
+    inv = corpus.inventory
+    nodes = [inv.lookup(lexelt, t) for t in tags]
+    unknown = [t for t, n in zip(tags, nodes, strict=True) if n < 0]
+    if unknown:
+        raise HieradjError(f"{where}: {', '.join(unknown)} is not a sense of {lexelt}")
+    return tuple(dict.fromkeys(inv.node_id[n] for n in nodes))
+
+
+def _saved_line(row: Any) -> str:
+    text = f"saved #{row.id} {row.lexelt} {row.instance} {row.status}"
+    if row.tags:
+        text += " " + " ".join(row.tags)
+    return text + f" ({row.source})"
+
+
+def cmd_decide(args: argparse.Namespace) -> int:
+    from hieradjudicate.app.session.commands import Decide
+    from hieradjudicate.app.session.decisions import Decision
+
+    if not args.tags and not args.flag:
+        print("hieradjudicate project decide: error: give at least one TAG (or --flag)",
+              file=sys.stderr)
+        return 2
+    with _open(args.project, write=True) as s:
+        tags = _check_tags(s, args.lexelt, args.instance, args.tags, args.project)
+        d = Decision(args.lexelt, args.instance, tags, "manual",
+                     "flagged" if args.flag else "resolved", args.note)
+        for row in s.execute(Decide([d])):
+            print(_saved_line(row))
+    return 0
+
+
+def read_decisions_csv(path: str, session: Any) -> list[Any]:
+    """Decisions of a CSV file; every problem names the file and line (nothing is recorded
+    unless the whole file is valid)."""
+    from hieradjudicate.app.session.decisions import Decision
+    from hieradjudicate.io.store.schema import STATUSES
+
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise HieradjError(f"{path}: cannot read the file ({exc})") from None
+    first = text.split("\n", 1)[0]
+    delim = "\t" if "\t" in first and "," not in first else ","
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delim)
+    header = [h.strip().lower() for h in next(reader, [])]
+    missing = [c for c in ("lexelt", "instance", "tags") if c not in header]
+    if missing:
+        raise HieradjError(f"{path}:1: missing column(s) {', '.join(missing)} (need lexelt, "
+                           "instance, tags; optional status, note, source)")
+    col = {h: k for k, h in enumerate(header)}
+    out: list[Any] = []
+    seen: dict[tuple[str, str], int] = {}
+    for values in reader:
+        line = reader.line_num
+        if not any(v.strip() for v in values):
+            continue
+        if len(values) != len(header):
+            raise HieradjError(f"{path}:{line}: expected {len(header)} fields, got {len(values)}")
+        f = {h: values[k].strip() for h, k in col.items()}
+        tags = [t for t in re.split(r"[;\s]+", f["tags"]) if t]
+        status = f.get("status") or "resolved"
+        where = f"{path}:{line}"
+        if status not in STATUSES:
+            raise HieradjError(f"{where}: status must be one of {', '.join(STATUSES)}, "
+                               f"not {status!r}")
+        canonical = _check_tags(session, f["lexelt"], f["instance"], tags, where)
+        key = (f["lexelt"], f["instance"])
+        if key in seen:
+            raise HieradjError(f"{where}: {key[0]} {key[1]} is already decided on line {seen[key]}")
+        seen[key] = line
+        try:
+            out.append(Decision(key[0], key[1], canonical, f.get("source") or "import", status,
+                                f.get("note", ""), basis={"file": os.path.abspath(path),
+                                                          "line": line}))
+        except ValueError as exc:
+            raise HieradjError(f"{where}: {str(exc).split(': ', 1)[-1]}") from None
+    return out
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from hieradjudicate.app.session.commands import Decide
+
+    with _open(args.project, write=True) as s:
+        decisions = read_decisions_csv(args.file, s)
+        rows = s.execute(Decide(decisions, f"import {Path(args.file).name}"))
+        print(f"imported {len(rows)} decision(s) from {args.file}")
+    return 0
+
+
+def cmd_resolve_agreed(args: argparse.Namespace) -> int:
+    with _open(args.project, write=True) as s:
+        command = s.accept_agreed(compatible=args.compatible is not None,
+                                  specific=args.compatible or "most",
+                                  min_annotators=args.min_annotators)
+        print(f"{command.label}: resolved {len(command.decisions)} instance(s) on which all "
+              "annotators agree"
+              + (f" (left out {command.skipped['already decided']} already decided)"
+                 if command.skipped.get("already decided") else ""))
+    return 0
+
+
+def cmd_reimport(args: argparse.Namespace) -> int:
+    with _open(args.project, write=True) as s:
+        result = s.reimport(args.name, args.path)
+        print(result)
+        for row in result.flagged:
+            print(f"flagged {row.lexelt} {row.instance}: {row.note}")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    with _open(args.project, write=False) as s:
+        try:
+            summary = s.export(args.output, format=args.format,
+                               include_unresolved=args.include_unresolved)
+        except ValueError as exc:
+            raise HieradjError(str(exc)) from None
+    print(summary)
+    return 0
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    with _open(args.project, write=False) as s:
+        if args.format == "csv":
+            if args.output:
+                n = s.export_history(args.output)
+                print(f"wrote {n} decision row(s) to {args.output}", file=sys.stderr)
+                return 0
+            with tempfile.TemporaryDirectory(prefix="hadj-") as tmp:
+                target = Path(tmp) / "history.csv"
+                s.export_history(target)
+                sys.stdout.write(target.read_text(encoding="utf-8"))
+            return 0
+        lines = [f"#{r.id} {r.decided_at} {r.decided_by}: {r.lexelt} {r.instance} {r.status}"
+                 + (f" {' '.join(r.tags)}" if r.tags else "") + f" ({r.source})"
+                 + (f" — {r.note}" if r.note else "") for r in s.store.iter_history()]
+    text = "".join(line + "\n" for line in lines)
+    if args.output:
+        from hieradjudicate.io.exports.gold import write_text_atomic
+
+        write_text_atomic(args.output, text)
+        print(f"wrote {len(lines)} decision row(s) to {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+    return 0

@@ -1,0 +1,94 @@
+"""``hieradjudicate report``: the shareable HTML report and the dashboard tables (no Qt).
+
+    hieradjudicate report PROJECT.hadj -o report.html [--tables-dir DIR --tables-format csv|json]
+    hieradjudicate report --inventory inv.txt --annotations a.key --annotations b.key -o report.html
+
+With a project, the gold is the decisions marked resolved so far and the
+progress section follows the decision history; with files only, a set given
+with the role ``gold`` (``--annotations gold.key:gold``) serves as the gold.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from hieradjudicate.core.errors import HieradjError
+
+
+def register(sub, add_inputs) -> None:
+    """Add the ``report`` sub-command to ``sub`` (an argparse sub-parsers object)."""
+    p = sub.add_parser("report", help="write the agreement report as one self-contained HTML file")
+    p.add_argument("project", nargs="?", metavar="PROJECT.hadj", help="the project (or give input files)")
+    add_inputs(p)
+    p.add_argument("--contexts", action="append", default=[], metavar="PATH", help="context file; repeatable")
+    p.add_argument("-o", "--output", metavar="FILE.html", help="where to write the report")
+    p.add_argument("--measure", choices=("cohen", "scott", "alpha"), default="cohen",
+                   help="pairwise coefficient (default: cohen)")
+    p.add_argument("--resamples", type=int, default=1000, metavar="N",
+                   help="bootstrap resamples for the intervals (default 1000; 0 = none)")
+    p.add_argument("--title", default=None, help="title of the report")
+    p.add_argument("--tables-dir", metavar="DIR", help="also write every table into DIR")
+    p.add_argument("--tables-format", choices=("csv", "json"), default="csv", help="format of the tables")
+    p.set_defaults(func=cmd_report)
+
+
+def _open_project(path: str):
+    try:
+        from hieradjudicate.app.session.session import Session
+
+        return Session.open(path, read_only=True)
+    except ImportError:  # pragma: no cover - older app layer
+        from hieradjudicate.app.wb_session import WorkbenchSession
+
+        return WorkbenchSession.open(path)
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from hieradjudicate.app.dashboard.dashboard import Dashboard
+    from hieradjudicate.app.dashboard.gold import DecisionTracker
+    from hieradjudicate.app.report.html import export_tables, write_report
+
+    if not args.output and not args.tables_dir:
+        raise HieradjError("report: give -o FILE.html and/or --tables-dir DIR")
+    title = args.title
+    gold = None
+    tracker = None
+    if args.project:
+        if args.inventory or args.annotations:
+            raise HieradjError("report: give a project or input files, not both")
+        session = _open_project(args.project)
+        try:
+            corpus = session.corpus
+            tracker = DecisionTracker(corpus, session.store.iter_history())
+        finally:
+            session.close()
+        title = title or f"Agreement report: {Path(args.project).stem}"
+    else:
+        from hieradjudicate.app.loading.load import load
+        from hieradjudicate.cli.options import specs
+
+        if not args.inventory or not args.annotations:
+            raise HieradjError("report: give PROJECT.hadj, or --inventory and --annotations files")
+        res = load(args.inventory, specs(args), args.contexts, tree_columns=args.tree_columns)
+        corpus = res.corpus
+        if corpus is None:
+            raise HieradjError("report: the input files gave no corpus")
+        golds = [s for s in corpus.sets if s.role == "gold"]
+        gold = golds[0] if golds else None
+        title = title or "Agreement report"
+    dash = Dashboard(corpus, title=title)
+    data = dash.compute(gold, tracker=tracker, measure=args.measure, n_resamples=max(args.resamples, 0))
+    if args.output:
+        confs = []
+        if len(dash.group) >= 2:  # one confusion matrix per lexelt, least reliable first
+            a, b = dash.group[0], dash.group[1]
+            for bar in data.lexelts.sorted("value")[:40]:
+                confs.append(dash.confusion(a, b, bar.x))
+        path = write_report(data, args.output, title=title, confusions=confs)
+        print(f"report written to {path}", file=sys.stderr)
+    if args.tables_dir:
+        written = export_tables(data, args.tables_dir, args.tables_format)
+        print(f"{len(written)} table(s) written to {args.tables_dir}", file=sys.stderr)
+    return 0

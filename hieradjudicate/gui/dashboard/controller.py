@@ -1,0 +1,186 @@
+"""The main window's side of the dashboard: the "Workbench | Dashboard" tabs, clicks that filter, exports.
+
+:class:`DashboardController` is an object the window owns (``window.dashboard``), not a mixin:
+it holds typed references to exactly the parts of the window it works with (the central stack,
+the docks, the status bar and the error dialog) and, while a project is open, to its session,
+workbench and workspace.  The action table reaches its handlers as ``dashboard.show_dashboard``
+and so on.  While the Dashboard tab is shown the workbench's docks are hidden (the plots get
+the whole window); they come back with the Workbench tab, and before the window state is saved.
+
+Why not glue's pattern of a Qt-free application object here: what this class does is purely
+widget wiring (tabs, dock visibility, file dialogs); the figures themselves are computed in the
+Qt-free :mod:`hieradjudicate.app.dashboard`, which the CLI's report uses too.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QDockWidget, QFileDialog, QInputDialog, QStackedWidget, QTabWidget, QWidget
+
+from hieradjudicate.app.session.session import Session
+from hieradjudicate.app.workbench.queue import Workbench
+from hieradjudicate.gui.dashboard.dashboard import DashboardView
+from hieradjudicate.gui.workbench.workspace import Workspace
+
+
+@dataclass
+class _Open:
+    """The open project's parts the dashboard works with."""
+
+    session: Session
+    wb: Workbench
+    ws: Workspace
+    tabs: QTabWidget
+    view: DashboardView
+
+
+class DashboardController:
+    def __init__(self, parent: QWidget, stack: QStackedWidget, docks: Mapping[str, QDockWidget],
+                 status: Callable[[str, int], None], error: Callable[[str, BaseException], None]) -> None:
+        self._parent = parent
+        self._stack = stack
+        self._docks = docks
+        self._status = status
+        self._error = error
+        self._open: _Open | None = None
+
+    # ------------------------------------------------------------------ state
+    @property
+    def tabs(self) -> QTabWidget | None:
+        return self._open.tabs if self._open else None
+
+    @property
+    def view(self) -> DashboardView | None:
+        return self._open.view if self._open else None
+
+    # ------------------------------------------------------------------ set-up
+    def attach(self, session: Session, wb: Workbench, ws: Workspace) -> QWidget:
+        """Wrap the workspace in tabs with a dashboard; returns the widget for the central stack."""
+        tabs = QTabWidget()
+        tabs.setObjectName("project_tabs")
+        tabs.setDocumentMode(True)
+        tabs.addTab(ws, "Workbench")
+        view = DashboardView(session, wb)
+        tabs.addTab(view, "Dashboard")
+        self._open = _Open(session, wb, ws, tabs, view)
+        tabs.currentChanged.connect(self._tab_changed)
+        ws.filter_changed.connect(view.filter_changed)
+        view.pair_requested.connect(self.filter_to_pair)
+        view.lexelt_requested.connect(self.filter_to_lexelt)
+        view.instance_requested.connect(self.open_instance)
+        return tabs
+
+    def detach(self) -> None:
+        """Stop the dashboard's work and show the docks again (before the window state is saved)."""
+        if self._open is None:
+            return
+        o = self._open
+        o.tabs.setCurrentIndex(0)  # the docks are shown again (see _tab_changed)
+        o.view.shutdown()
+        self._open = None
+        self._stack.removeWidget(o.tabs)
+        o.tabs.deleteLater()
+        # the plots' reference cycles are collected here, in the GUI thread: a collection that
+        # happens to run in a worker thread must not be the one that destroys Qt objects
+        QTimer.singleShot(0, gc.collect)
+
+    def _tab_changed(self, index: int) -> None:
+        for d in self._docks.values():
+            d.setVisible(index == 0 and self._open is not None)
+
+    # ------------------------------------------------------------------ tabs
+    def show_workbench(self) -> None:
+        if self._open is not None:
+            self._open.tabs.setCurrentIndex(0)
+
+    def show_dashboard(self) -> None:
+        if self._open is not None:
+            self._open.tabs.setCurrentIndex(1)
+
+    def show_tab(self, name: str) -> None:
+        (self.show_dashboard if name == "dashboard" else self.show_workbench)()
+
+    def busy(self) -> bool:
+        o = self._open
+        return o is not None and o.tabs.currentIndex() == 1 and o.view.updating
+
+    # ------------------------------------------------------------------ clicks from the plots
+    def filter_to_pair(self, a: int, b: int) -> None:
+        """The workbench shows the instances where sets ``a`` and ``b`` disagree (any category)."""
+        if self._open is None:
+            return
+        ws = self._open.ws
+        ka, kb = ws.pair_a.findData(a), ws.pair_b.findData(b)
+        if ka < 0 or kb < 0:
+            self._status("That pair cannot be chosen in the filter bar (too many sets)", 4000)
+            return
+        for box, k in ((ws.category_box, 0), (ws.pair_a, ka), (ws.pair_b, kb)):
+            box.blockSignals(True)
+            box.setCurrentIndex(k)
+            box.blockSignals(False)
+        ws.apply_filter()
+        self.show_workbench()
+        ws.table.setFocus()
+
+    def filter_to_lexelt(self, x: int) -> None:
+        if self._open is None:
+            return
+        ws = self._open.ws
+        box = ws.lexelt_box
+        k = next((j for j in range(box.count()) if tuple(box.itemData(j) or ()) == (x,)), -1)
+        if k >= 0:
+            if box.currentIndex() == k:
+                ws.apply_filter()
+            box.setCurrentIndex(k)
+        self.show_workbench()
+        ws.table.setFocus()
+
+    def open_instance(self, i: int) -> None:
+        if self._open is None:
+            return
+        ws = self._open.ws
+        if self._open.wb.row_of(i) < 0:
+            ws.clear_filter()
+        ws.select_instance(i)
+        self.show_workbench()
+        ws.table.setFocus()
+
+    # ------------------------------------------------------------------ exports (File menu)
+    def _folder(self, title: str) -> str:
+        if os.environ.get("HIERADJ_NO_DIALOGS"):
+            return ""
+        return QFileDialog.getExistingDirectory(self._parent, title)
+
+    def export_plots(self) -> None:
+        if self._open is None:
+            return
+        folder = self._folder("Export every dashboard plot as PNG into…")
+        if folder:
+            paths = self._open.view.export_plots(folder)
+            self._status(f"{len(paths)} PNG file(s) written to {folder}", 6000)
+
+    def export_tables(self) -> None:
+        if self._open is None:
+            return
+        fmt, ok = QInputDialog.getItem(self._parent, "Export tables", "Format:", ["csv", "json"], 0, False)
+        folder = self._folder("Export every dashboard table into…") if ok else ""
+        if folder:
+            paths = self._open.view.export_tables(folder, fmt)
+            self._status(f"{len(paths)} table(s) written to {folder}", 6000)
+
+    def export_report(self) -> None:
+        if self._open is None:
+            return
+        default = str(Path(self._open.session.path).with_suffix(".report.html"))
+        path, _ = QFileDialog.getSaveFileName(self._parent, "Export report", default, "HTML (*.html)")
+        if not path:
+            return
+        self._status("Writing the report (bootstrap intervals are computed first)…", 0)
+        self._open.view.export_report(path, lambda p: self._status(f"Report written: {p}", 8000),
+                                      lambda exc: self._error("The report could not be written", exc))

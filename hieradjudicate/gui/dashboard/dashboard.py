@@ -1,0 +1,390 @@
+"""The dashboard tab: every agreement figure of the project, live, with the instances behind it.
+
+:class:`DashboardView` owns the app layer's :class:`Dashboard` (cached
+figures) and a :class:`DecisionTracker` fed by the session's saved rows.
+After a decision, or when the workbench filter changes (scope "workbench
+filter"), the figures are recomputed: in the GUI thread when the last such
+computation took under :data:`SYNC_MS`, else off it (a
+:class:`BackgroundRunner`; its generation counter drops stale results).
+Bootstrap intervals of the gold-dependent figures are slow on a large gold
+(~20 s at 100,000 instances): they run in a second runner on demand
+("Compute intervals"), automatically for projects under :data:`AUTO_CI_MAX`
+instances, and the panel titles say whether they are shown.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QGridLayout,
+    QHBoxLayout,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QScrollArea,
+    QSplitter,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from hieradjudicate.app.dashboard.dashboard import Dashboard, DashboardData
+from hieradjudicate.app.dashboard.gold import DecisionTracker
+from hieradjudicate.gui.dashboard.common import Panel
+from hieradjudicate.gui.dashboard.gold_plots import (
+    ComparisonPanel,
+    GoldPanel,
+    ProgressPanel,
+    ScoresPanel,
+)
+from hieradjudicate.gui.dashboard.plots import ConfusionPanel, DepthPanel, HeatmapPanel, LexeltPanel
+from hieradjudicate.gui.workers import BackgroundRunner
+
+SYNC_MS = 50.0
+AUTO_CI_MAX = 20_000
+RESAMPLES = 1000
+MEASURES = (("Cohen's κ", "cohen"), ("Scott's π", "scott"), ("Krippendorff's α", "alpha"))
+LIST_LIMIT = 5000
+
+
+class TrackerSnapshot:
+    """What a background computation reads of the tracker, copied in the GUI thread (no shared state)."""
+
+    def __init__(self, tracker: DecisionTracker) -> None:
+        self.version = tracker.version
+        self.status = tracker.status.copy()
+        self._gold = tracker.gold_set()
+        self._days = tracker.days()
+        self._flagged = tracker.flagged()
+        self._noted = tracker.noted()
+
+    def gold_set(self):
+        return self._gold
+
+    def days(self):
+        return self._days
+
+    def flagged(self):
+        return self._flagged
+
+    def noted(self):
+        return self._noted
+
+
+def compute(dash: Dashboard, snap: TrackerSnapshot, selection: np.ndarray | None, **options: Any) -> DashboardData:
+    """One dashboard snapshot (runs in either thread); drops cached figures of other selections."""
+    skey = None if selection is None else hash(np.asarray(selection, np.int64).tobytes())
+    cache = dash._cache
+    for k in list(cache):
+        if isinstance(k, tuple) and k and k[-1] not in (None, skey):
+            cache.pop(k, None)
+    t0 = time.perf_counter()
+    data = dash.compute(snap.gold_set(), selection, tracker=snap, **options)  # type: ignore[arg-type]
+    data.timings_ms["total"] = round((time.perf_counter() - t0) * 1000, 2)
+    return data
+
+
+class DashboardView(QWidget):
+    """The Dashboard tab (see the module docstring)."""
+
+    pair_requested = Signal(int, int)  # set indices: filter the workbench to their disagreements
+    lexelt_requested = Signal(int)
+    instance_requested = Signal(int)
+
+    def __init__(self, session: Any, wb: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("dashboard")
+        self.session, self.wb = session, wb
+        corpus = session.corpus
+        self.dash = Dashboard(corpus, title=Path(str(getattr(session, "path", "project"))).stem)
+        self.ci_dash = copy.copy(self.dash)  # shares the figure cache, has its own nearest-gold state
+        self.ci_dash._nearest = None
+        self.tracker = DecisionTracker(corpus, session.store.iter_history())
+        self._unsubscribe = session.decisions.subscribe(self.decisions_saved)
+        self.fast = BackgroundRunner(self)
+        self.slow = BackgroundRunner(self)
+        self.reporter = BackgroundRunner(self)
+        self.data: DashboardData | None = None
+        self.auto_ci = corpus.n <= AUTO_CI_MAX
+        self._ci_ready: set[Any] = set()  # (measure kind, selection key) with lexelt intervals cached
+        self._gold_ci = False
+        self._sync_ms: dict[Any, float] = {}
+        self._dirty = True
+        self.conf_opts: dict[str, Any] = {}
+        self.last: dict[str, float] = {}
+        self._build()
+
+    # ------------------------------------------------------------------ widgets
+    def _build(self) -> None:
+        top = QHBoxLayout()
+        top.setContentsMargins(4, 2, 4, 2)
+        self.measure = QComboBox(objectName="dash_measure")
+        for text, key in MEASURES:
+            self.measure.addItem(text, key)
+        self.measure.setToolTip("Pairwise coefficient of the heatmap and depth curves; the group figure is "
+                                "Fleiss' kappa for the kappas and Krippendorff's alpha for alpha")
+        self.scope = QComboBox(objectName="dash_scope")
+        self.scope.addItem("Instances of the workbench filter", True)
+        self.scope.addItem("Whole project", False)
+        self.ci_button = QPushButton("Compute intervals", objectName="dash_ci")
+        self.ci_button.setToolTip("Bootstrap 95% intervals of the per-lexelt and gold-dependent figures "
+                                  "(slow on a large project: computed in the background)")
+        self.ci_state = QLabel(objectName="dash_ci_state")
+        self.state = QLabel(objectName="dash_state")
+        self.state.setStyleSheet("color: gray")
+        for w in (QLabel("Measure"), self.measure, QLabel("Scope"), self.scope, self.ci_button, self.ci_state):
+            top.addWidget(w)
+        top.addStretch(1)
+        top.addWidget(self.state)
+        self.measure.currentIndexChanged.connect(lambda _: self.refresh())
+        self.scope.currentIndexChanged.connect(lambda _: self.refresh())
+        self.ci_button.clicked.connect(self.request_intervals)
+
+        self.heatmap, self.lexelts, self.depth_panel = HeatmapPanel(), LexeltPanel(), DepthPanel()
+        self.confusion, self.gold, self.scores = ConfusionPanel(), GoldPanel(), ScoresPanel()
+        self.comparison, self.progress = ComparisonPanel(), ProgressPanel()
+        self.panels: list[Panel] = [self.heatmap, self.lexelts, self.depth_panel, self.confusion, self.progress,
+                                    self.gold, self.scores, self.comparison]
+        grid_host = QWidget()
+        grid = QGridLayout(grid_host)
+        grid.setContentsMargins(2, 2, 2, 2)
+        grid.setSpacing(6)
+        heights = (320, 320, 360, 420)  # two rows fill a 1280x800 window; the rest scrolls
+        for k, p in enumerate(self.panels):
+            p.setFixedHeight(heights[k // 2])
+            p.setMinimumWidth(300)
+            grid.addWidget(p, k // 2, k % 2)
+            p.explain_requested.connect(self.show_explain)
+            p.instances_requested.connect(self.show_instances)
+        grid.setColumnStretch(0, 1)
+        grid.setColumnStretch(1, 1)
+        self.heatmap.cell_clicked.connect(self._cell_clicked)
+        self.lexelts.lexelt_clicked.connect(self.lexelt_requested)
+        self.confusion.selection_changed.connect(self._confusion_changed)
+        scroll = QScrollArea(objectName="dash_scroll")
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(grid_host)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+        side = QWidget()
+        sl = QVBoxLayout(side)
+        sl.setContentsMargins(2, 2, 2, 2)
+        self.explain = QTextBrowser(objectName="dash_explain")
+        self.explain.setPlaceholderText("Hover over a cell, bar or point for its figures; press ? on a plot "
+                                        "for what it is and how it is computed.")
+        self.list_title = QLabel("<b>Instances</b><br><small>Click a confusion cell, a histogram bar or a "
+                                 "category bar; double-click an instance to open it.</small>")
+        self.list_title.setWordWrap(True)
+        self.instances = QListWidget(objectName="dash_instances")
+        self.instances.itemActivated.connect(self._open_item)
+        sl.addWidget(QLabel("<b>About this figure</b>"))
+        sl.addWidget(self.explain, 2)
+        sl.addWidget(self.list_title)
+        sl.addWidget(self.instances, 3)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(scroll)
+        split.addWidget(side)
+        split.setStretchFactor(0, 1)
+        split.setSizes([1040, 230])
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addLayout(top)
+        lay.addWidget(split, 1)
+        self._update_ci_state()
+
+    # ------------------------------------------------------------------ inputs
+    @property
+    def updating(self) -> bool:
+        return self.fast.busy
+
+    def selection(self) -> np.ndarray | None:
+        if not self.scope.currentData() or self.wb.view.size == self.wb.corpus.n:
+            return None
+        return np.sort(self.wb.view)
+
+    def _key(self, selection: np.ndarray | None) -> Any:
+        return (self.measure.currentData() == "alpha",
+                None if selection is None else hash(np.asarray(selection, np.int64).tobytes()))
+
+    def options(self, selection: np.ndarray | None) -> dict[str, Any]:
+        ready = self._key(selection) in self._ci_ready
+        return {"measure": self.measure.currentData(), "n_resamples": RESAMPLES if ready else 0,
+                "intervals": False, **self.conf_opts}
+
+    def decisions_saved(self, rows) -> None:
+        self.tracker.apply(rows)
+        self._gold_ci = False
+        self.refresh()
+
+    def filter_changed(self) -> None:
+        if self.scope.currentData():
+            self.refresh()
+
+    def showEvent(self, ev) -> None:
+        super().showEvent(ev)
+        if self._dirty:
+            self.refresh()
+
+    # ------------------------------------------------------------------ computing
+    def refresh(self, *, force_sync: bool = False) -> None:
+        """Recompute every figure (now if that was fast last time, else in the background)."""
+        if not self.isVisible() and not force_sync:
+            self._dirty = True  # computed when the tab is shown
+            return
+        self._dirty = False
+        sel = self.selection()
+        opts = self.options(sel)
+        snap = TrackerSnapshot(self.tracker)
+        key = (self._key(sel), tuple(sorted((k, str(v)) for k, v in opts.items())))
+        if force_sync or self._sync_ms.get(key, 1e9) < SYNC_MS:
+            self.fast.cancel()
+            self._apply(compute(self.dash, snap, sel, **opts), key)
+        else:
+            self.state.setText("updating…")
+            self.fast.start(lambda _r: compute(self.dash, snap, sel, **opts),
+                            lambda d: self._apply(d, key), failed=self._failed)
+        if self.auto_ci and not (self._gold_ci and self._key(sel) in self._ci_ready):
+            self.request_intervals()
+
+    def request_intervals(self) -> None:
+        """Bootstrap intervals of every figure for the current scope, off the GUI thread."""
+        sel = self.selection()
+        opts = {**self.options(sel), "n_resamples": RESAMPLES, "intervals": True}
+        snap = TrackerSnapshot(self.tracker)
+        key = self._key(sel)
+        self.ci_state.setText("computing intervals…")
+        self.ci_button.setEnabled(False)
+        self.slow.start(lambda _r: compute(self.ci_dash, snap, sel, **opts),
+                        lambda d: self._intervals_done(d, key, snap.version), failed=self._failed)
+
+    def _intervals_done(self, data: DashboardData, key: Any, version: int) -> None:
+        self.ci_button.setEnabled(True)
+        self._ci_ready.add(key)
+        if key == self._key(self.selection()) and version == self.tracker.version:
+            self._gold_ci = True
+            self._apply(data, None)
+        else:
+            self.refresh()  # per-lexelt intervals now cached; gold intervals are out of date
+        self._update_ci_state()
+
+    def _apply(self, data: DashboardData, key: Any) -> None:
+        t0 = time.perf_counter()
+        self.data = data
+        if self.confusion.pair_box.count() == 0:
+            names = [s.name for s in self.dash.corpus.sets]
+            sets = self.dash.sets
+            pairs = [(a, b) for i, a in enumerate(sets) for b in sets[i + 1:]]
+            levels = [(lv, d) for lv, d in zip(data.depth.levels, data.depth.depths)]
+            self.confusion.fill_choices(names, pairs, list(self.dash.corpus.inventory.lexelts), levels)
+        for p in self.panels:
+            p.update_data(data.confusion if p is self.confusion else data)  # type: ignore[attr-defined]
+        if data.confusion is not None:
+            self.confusion.show_choice(data.confusion, data.options.confusion_pair
+                                       or (self.dash.group[0], self.dash.group[1]))
+        total = data.timings_ms.get("total", 0.0)
+        if key is not None:
+            self._sync_ms[key] = total
+        elif self.last:
+            total = self.last.get("compute_ms", total)  # intervals took longer, in the background
+        self.last = {"compute_ms": total, "draw_ms": (time.perf_counter() - t0) * 1000}
+        scope = ("whole project" if data.selection_n == self.dash.corpus.n
+                 else f"{data.selection_n} of {self.dash.corpus.n} instances (workbench filter)")
+        self.state.setText(f"{scope} · {data.gold_n} resolved · computed in {total:.0f} ms, drawn in "
+                           f"{self.last['draw_ms']:.0f} ms")
+        self._update_ci_state()
+
+    def _update_ci_state(self) -> None:
+        lex = self._key(self.selection()) in self._ci_ready
+        if self.slow.busy:
+            return
+        if lex and self._gold_ci:
+            text = "intervals shown"
+        elif lex:
+            text = "score intervals out of date" if self.data is not None and self.data.gold_n else "intervals shown"
+        else:
+            text = "no intervals yet"
+        self.ci_state.setText(text + (" · updated automatically" if self.auto_ci else ""))
+
+    def _failed(self, exc: BaseException) -> None:
+        from hieradjudicate.app.logs import log_exception
+
+        self.ci_button.setEnabled(True)
+        self.state.setText(f"could not compute the figures ({type(exc).__name__}: {exc}); see the log")
+        log_exception(exc)
+
+    def _confusion_changed(self) -> None:
+        self.conf_opts = self.confusion.choice()
+        self.refresh()
+
+    # ------------------------------------------------------------------ clicks
+    def _cell_clicked(self, r: int, c: int) -> None:
+        if self.data is not None:
+            idx = self.data.heatmap.set_indices
+            self.pair_requested.emit(int(idx[r]), int(idx[c]))
+
+    def show_explain(self, title: str, text: str) -> None:
+        self.explain.setPlainText(f"{title}\n\n{text}" if text else title)
+
+    def show_instances(self, what: str, idx: Any) -> None:
+        idx = np.asarray(idx, np.int64)
+        self.list_title.setText(f"<b>{len(idx)} instance(s)</b>: {what}"
+                                + (f" (first {LIST_LIMIT})" if len(idx) > LIST_LIMIT else ""))
+        self.instances.clear()
+        key = self.dash.corpus.instance_key
+        for i in idx[:LIST_LIMIT]:
+            lx, inst = key(int(i))
+            item = QListWidgetItem(f"{lx}  {inst}")
+            item.setData(Qt.ItemDataRole.UserRole, int(i))
+            self.instances.addItem(item)
+
+    def _open_item(self, item: QListWidgetItem) -> None:
+        self.instance_requested.emit(int(item.data(Qt.ItemDataRole.UserRole)))
+
+    # ------------------------------------------------------------------ exports
+    def export_plots(self, folder: str | Path) -> list[Path]:
+        out_dir = Path(folder)
+        out_dir.mkdir(parents=True, exist_ok=True)
+        return [p for panel in self.panels for p in panel.export_png(out_dir / f"{panel.key}.png")]
+
+    def export_tables(self, folder: str | Path, fmt: str = "csv") -> list[Path]:
+        from hieradjudicate.app.report.html import export_tables
+
+        if self.data is None:
+            self.refresh(force_sync=True)
+        assert self.data is not None
+        return export_tables(self.data, folder, fmt)
+
+    def report_data(self) -> DashboardData:
+        """The whole project's figures with every interval (the report's content; slow on large projects)."""
+        opts = {**self.options(None), "n_resamples": RESAMPLES, "intervals": True}
+        return compute(self.ci_dash, TrackerSnapshot(self.tracker), None, **opts)
+
+    def export_report(self, path: str | Path, done=None, failed=None, *, wait: bool = False) -> None:
+        """Write the HTML report of the whole project in the background (``done(path)`` afterwards)."""
+        from hieradjudicate.app.report.html import write_report
+
+        snap = TrackerSnapshot(self.tracker)
+        opts = {**self.options(None), "n_resamples": RESAMPLES, "intervals": True}
+        title = f"Agreement report: {self.dash.title}"
+
+        def job(_r):
+            return write_report(compute(self.ci_dash, snap, None, **opts), path, title=title)
+
+        self.reporter.start(job, done or (lambda _p: None), failed=failed or self._failed)
+        if wait:
+            self.reporter.wait()
+
+    def shutdown(self) -> None:
+        self._unsubscribe()
+        for r in (self.fast, self.slow, self.reporter):
+            r.cancel()
+        for r in (self.fast, self.slow, self.reporter):
+            r.wait(30_000)

@@ -1,0 +1,378 @@
+"""Agreement plots of the dashboard: pairwise heatmap, per-lexelt bars, agreement against depth, confusion.
+
+Every plot item is created once; :meth:`update` only calls ``setImage``,
+``setOpts`` and ``setData`` (text items come from a pool that grows when a
+larger matrix needs more).  Hovering a cell, bar or point shows its own
+explanation; the panel's tooltip and "?" give the figure's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QCursor
+from PySide6.QtWidgets import QComboBox, QLabel, QToolTip
+
+from hieradjudicate.core.palette import scale_color, text_color_on
+from hieradjudicate.gui.dashboard.common import (
+    Panel,
+    fmt,
+    nan_or,
+    nearest_slot,
+    scale_lut,
+    set_ticks,
+    theme,
+    view_pos,
+)
+
+PAIR_COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00")  # as in the report
+
+
+class _TextPool:
+    """Reusable TextItems on one plot (hidden when not needed)."""
+
+    def __init__(self, plot: pg.PlotWidget) -> None:
+        self.plot = plot
+        self.items: list[pg.TextItem] = []
+
+    def place(self, k: int, x: float, y: float, text: str, color: str) -> None:
+        while len(self.items) <= k:
+            t = pg.TextItem(anchor=(0.5, 0.5))
+            t.setZValue(10)
+            self.plot.addItem(t)
+            self.items.append(t)
+        t = self.items[k]
+        t.setText(text, color=color)
+        t.setPos(x, y)
+        t.setVisible(True)
+
+    def hide_from(self, k: int) -> None:
+        for t in self.items[k:]:
+            t.setVisible(False)
+
+
+def _matrix_plot(panel: Panel) -> tuple[pg.PlotWidget, pg.ImageItem]:
+    plot = panel.add_plot()
+    plot.setMouseEnabled(x=False, y=False)
+    plot.getPlotItem().getViewBox().invertY(True)
+    img = pg.ImageItem(axisOrder="row-major")
+    plot.addItem(img)
+    return plot, img
+
+
+def _tip(plot: pg.PlotWidget, text: str | None) -> None:
+    if text:
+        QToolTip.showText(QCursor.pos(), text, plot)
+
+
+class HeatmapPanel(Panel):
+    """Pairwise agreement of all sets; each cell shows the value and the shared instances."""
+
+    cell_clicked = Signal(int, int)  # positions in Heatmap.names
+
+    def __init__(self, parent=None) -> None:
+        super().__init__("heatmap", "Pairwise agreement", parent)
+        self.plot, self.image = _matrix_plot(self)
+        self.image.setLookupTable(scale_lut())
+        self.texts = _TextPool(self.plot)
+        self.hm: Any = None
+        self.plot.scene().sigMouseClicked.connect(self._clicked)
+        self.plot.scene().sigMouseMoved.connect(self._moved)
+
+    def update_data(self, data: Any) -> None:
+        hm = self.hm = data.heatmap
+        m = len(hm.names)
+        values = np.ma.filled(np.ma.asarray(hm.value, float), np.nan).astype(float)
+        self.image.setImage(values, levels=(-1.0, 1.0), autoLevels=False)
+        t = theme()
+        k = 0
+        for r in range(m):
+            for c in range(m):
+                if r == c:
+                    self.texts.place(k, c + 0.5, r + 0.5, hm.names[r], t["muted"])
+                else:
+                    v = None if np.isnan(values[r, c]) else float(values[r, c])
+                    self.texts.place(k, c + 0.5, r + 0.5, f"{fmt(v, 2)}\nn={int(hm.n[r, c])}",
+                                     text_color_on(scale_color(v)))
+                k += 1
+        self.texts.hide_from(k)
+        set_ticks(self.plot, "bottom", hm.names)
+        set_ticks(self.plot, "left", hm.names)
+        for ax in ("bottom", "left"):
+            self.plot.getAxis(ax).setTicks([[(j + 0.5, s) for j, s in enumerate(hm.names)], []])
+        self.plot.setXRange(0, m, padding=0)
+        self.plot.setYRange(0, m, padding=0)
+        self.set_explain(hm.explain.text() + "\n\nClick a cell: show the pair's disagreements in the workbench.")
+
+    def cell_at(self, scene_pos) -> tuple[int, int] | None:
+        p = view_pos(self.plot, scene_pos)
+        if p is None or self.hm is None:
+            return None
+        r, c = int(np.floor(p.y())), int(np.floor(p.x()))
+        m = len(self.hm.names)
+        return (r, c) if 0 <= r < m and 0 <= c < m else None
+
+    def _clicked(self, ev) -> None:
+        if ev.button() != Qt.MouseButton.LeftButton:
+            return
+        cell = self.cell_at(ev.scenePos())
+        if cell is not None and cell[0] != cell[1]:
+            self.cell_clicked.emit(*cell)
+
+    def _moved(self, pos) -> None:
+        cell = self.cell_at(pos)
+        if cell is None or self.hm is None or cell[0] == cell[1]:
+            return
+        e = self.hm.cell_explain.get((min(cell), max(cell)))
+        _tip(self.plot, e.text() if e is not None else None)
+
+
+class LexeltPanel(Panel):
+    """Per-lexelt agreement of the annotator group with bootstrap intervals (horizontal bars)."""
+
+    lexelt_clicked = Signal(int)  # lexelt index
+
+    SORTS = (("by value ↑", "value", False), ("by value ↓", "value", True), ("by name", "lexelt", False),
+             ("by instances ↓", "n", True))
+
+    def __init__(self, parent=None) -> None:
+        super().__init__("lexelts", "Agreement per lexelt", parent)
+        self.sort = QComboBox()
+        self.sort.setObjectName("lexelt_sort")
+        for text, _, _ in self.SORTS:
+            self.sort.addItem(text)
+        self.sort.currentIndexChanged.connect(lambda _: self.update_data(self.data) if self.data else None)
+        self.controls.addWidget(QLabel("Sort"))
+        self.controls.addWidget(self.sort)
+        self.controls.addStretch(1)
+        self.plot = self.add_plot()
+        self.plot.getPlotItem().getViewBox().invertY(True)
+        self.plot.setMouseEnabled(x=False, y=True)
+        self.bars = pg.BarGraphItem(x0=[], y=[], width=[], height=0.7)
+        self.errors = pg.ErrorBarItem(x=np.zeros(0), y=np.zeros(0), beam=0.25, pen=pg.mkPen(theme()["fg"]))
+        self.pooled = pg.InfiniteLine(angle=90, pen=pg.mkPen(theme()["fg"], width=1.5),
+                                      label="pooled {value:.3f}", labelOpts={"position": 0.97, "color": theme()["fg"]})
+        self.macro = pg.InfiniteLine(angle=90, pen=pg.mkPen(theme()["muted"], style=Qt.PenStyle.DashLine),
+                                     label="macro {value:.3f}", labelOpts={"position": 0.03, "color": theme()["fg"]})
+        for item in (self.bars, self.errors, self.pooled, self.macro):
+            self.plot.addItem(item)
+        self.data: Any = None
+        self.order: list[Any] = []
+        self.plot.scene().sigMouseClicked.connect(self._clicked)
+        self.plot.scene().sigMouseMoved.connect(self._moved)
+
+    def update_data(self, data: Any) -> None:
+        self.data = data
+        lb = data.lexelts
+        _, key, desc = self.SORTS[self.sort.currentIndex()]
+        self.order = lb.sorted(key, descending=desc)
+        n = len(self.order)
+        y = np.arange(n, dtype=float)
+        values = np.array([nan_or(b.value) for b in self.order], float)
+        width = np.nan_to_num(values)
+        self.bars.setOpts(x0=np.zeros(n), y=y, width=width, height=0.7,
+                          brushes=[pg.mkBrush(scale_color(b.value)) for b in self.order],
+                          pen=pg.mkPen(None))
+        low = np.array([nan_or(b.low) for b in self.order], float)
+        high = np.array([nan_or(b.high) for b in self.order], float)
+        has = ~np.isnan(low) & ~np.isnan(high) & ~np.isnan(values)
+        self.errors.setData(x=values[has], y=y[has], left=(values - low)[has], right=(high - values)[has],
+                            beam=0.25)
+        for line, v in ((self.pooled, lb.overall.value), (self.macro, lb.macro)):
+            line.setVisible(v is not None)
+            if v is not None:
+                line.setValue(float(v))
+        self.plot.getAxis("left").setTicks([[(k, b.lexelt) for k, b in enumerate(self.order)
+                                             if k % max(1, n // 30 + (n % 30 > 0)) == 0], []])
+        lows = [v for v in [*low[has], *values[~np.isnan(values)]]]
+        self.plot.setXRange(min([0.0, *lows]), 1.0, padding=0.02)
+        self.plot.setYRange(-0.6, min(n, 30) - 0.4, padding=0)
+        ci = (f"{lb.n_resamples} bootstrap resamples, 95% percentile intervals" if has.any()
+              else "intervals not computed yet (see 'Confidence intervals' above)")
+        name = "Krippendorff's alpha" if lb.measure == "alpha" else "Fleiss' kappa"
+        self.title_label.setText(f"<b>{name} per lexelt</b> <small>({ci})</small>")
+        self.set_explain(lb.explain.text() + f"\nPooled: {fmt(lb.overall.value)}; macro mean: {fmt(lb.macro)}"
+                         "\n\nClick a bar: filter the workbench to that lexelt.")
+
+    def bar_at(self, scene_pos) -> int:
+        p = view_pos(self.plot, scene_pos)
+        return -1 if p is None else nearest_slot(p.y(), len(self.order), 0.4)
+
+    def _clicked(self, ev) -> None:
+        if ev.button() == Qt.MouseButton.LeftButton and (k := self.bar_at(ev.scenePos())) >= 0:
+            self.lexelt_clicked.emit(int(self.order[k].x))
+
+    def _moved(self, pos) -> None:
+        k = self.bar_at(pos)
+        if k >= 0:
+            _tip(self.plot, self.order[k].explain.text())
+
+
+class DepthPanel(Panel):
+    """Agreement at each cut of the sense tree: one line per annotator pair and the group."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__("depth", "Agreement against depth of the sense tree", parent)
+        self.plot = self.add_plot()
+        self.plot.setMouseEnabled(x=False, y=False)
+        self.plot.showGrid(x=False, y=True, alpha=0.25)
+        self.legend = self.plot.addLegend(offset=(-8, -8), labelTextColor=theme()["fg"])
+        self.lines: list[pg.PlotDataItem] = []
+        self.group: pg.PlotDataItem | None = None
+        self.data: Any = None
+        self.plot.scene().sigMouseMoved.connect(self._moved)
+
+    def update_data(self, data: Any) -> None:
+        d = self.data = data.depth
+        x = np.arange(len(d.levels), dtype=float)
+        if self.group is None:  # the pairs never change while a project is open
+            for p, (a, b) in enumerate(d.pairs):
+                c = PAIR_COLORS[p % len(PAIR_COLORS)]
+                self.lines.append(self.plot.plot([], [], pen=pg.mkPen(c, width=2), symbol="o", symbolSize=7,
+                                                 symbolBrush=c, symbolPen=None, name=f"{a}–{b}",
+                                                 connect="finite"))
+            fg = theme()["fg"]
+            self.group = self.plot.plot([], [], pen=pg.mkPen(fg, width=3.5), symbol="s", symbolSize=8,
+                                        symbolBrush=fg, symbolPen=None, name=f"group ({d.group_name})",
+                                        connect="finite")
+        vals = np.ma.filled(np.ma.asarray(d.pair_values, float), np.nan)
+        for p, line in enumerate(self.lines):
+            line.setData(x, vals[p] if p < len(vals) else np.full(x.size, np.nan))
+        gv = np.array([nan_or(v) for v in d.group_values], float)
+        self.group.setData(x, gv)
+        set_ticks(self.plot, "bottom", d.levels)
+        finite = np.concatenate([vals[np.isfinite(vals)], gv[np.isfinite(gv)], [0.0, 1.0]])
+        self.plot.setYRange(min(0.0, float(finite.min())), 1.0, padding=0.05)
+        self.plot.setXRange(-0.3, max(len(d.levels) - 1, 1) + 0.3, padding=0)
+        self.set_explain(d.explain.text())
+
+    def _moved(self, pos) -> None:
+        p = view_pos(self.plot, pos)
+        if p is None or self.data is None:
+            return
+        j = nearest_slot(p.x(), len(self.data.levels), 0.25)
+        if j < 0:
+            return
+        vals = np.ma.filled(np.ma.asarray(self.data.pair_values, float), np.nan)
+        cands = [(abs(vals[q, j] - p.y()), q) for q in range(len(vals)) if np.isfinite(vals[q, j])]
+        gv = self.data.group_values[j]
+        if gv is not None:
+            cands.append((abs(gv - p.y()), -1))
+        if cands:
+            dist, q = min(cands)
+            e = self.data.point_explain.get((q, j))
+            if dist < 0.05 and e is not None:
+                _tip(self.plot, e.text())
+
+
+class ConfusionPanel(Panel):
+    """Expected confusion of a pair within a lexelt at a chosen level; a click lists the cell's instances."""
+
+    selection_changed = Signal()
+
+    def __init__(self, parent=None) -> None:
+        super().__init__("confusion", "Which senses get confused", parent)
+        self.pair_box, self.lexelt_box, self.level_box = QComboBox(), QComboBox(), QComboBox()
+        for box, name in ((self.pair_box, "pair"), (self.lexelt_box, "lexelt"), (self.level_box, "level")):
+            box.setObjectName(f"confusion_{name}")
+            box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            box.setMinimumContentsLength(6)
+            self.controls.addWidget(box, 1)
+            box.currentIndexChanged.connect(lambda _=0: self._changed())
+        self.plot, self.image = _matrix_plot(self)
+        self.texts = _TextPool(self.plot)
+        self.cf: Any = None
+        self._filling = False
+        self.plot.scene().sigMouseClicked.connect(self._clicked)
+        self.plot.scene().sigMouseMoved.connect(self._moved)
+
+    def fill_choices(self, set_names: list[str], pairs: list[tuple[int, int]], lexelts: list[str],
+                     levels: list[tuple[str, int | None]]) -> None:
+        """Selector contents (once per project): pairs of set indices, lexelt names, tree levels."""
+        self._filling = True
+        for box in (self.pair_box, self.lexelt_box, self.level_box):
+            box.clear()
+        for a, b in pairs:
+            self.pair_box.addItem(f"{set_names[a]} × {set_names[b]}", (a, b))
+        for x, name in enumerate(lexelts):
+            self.lexelt_box.addItem(name, x)
+        for text, depth in levels:
+            self.level_box.addItem(text, depth)
+        self.level_box.setCurrentIndex(self.level_box.count() - 1)
+        self._filling = False
+
+    def choice(self) -> dict[str, Any]:
+        """The options the dashboard computes the matrix for."""
+        return {"confusion_pair": self.pair_box.currentData(), "confusion_lexelt": self.lexelt_box.currentData(),
+                "confusion_depth": self.level_box.currentData()}
+
+    def show_choice(self, cf: Any, pair: tuple[int, int] | None) -> None:
+        self._filling = True
+        for box, val in ((self.pair_box, pair), (self.lexelt_box, cf.x), (self.level_box, cf.depth)):
+            k = box.findData(val)
+            if k >= 0:
+                box.setCurrentIndex(k)
+        self._filling = False
+
+    def _changed(self) -> None:
+        if not self._filling:
+            self.selection_changed.emit()
+
+    def update_data(self, cf: Any) -> None:
+        self.cf = cf
+        if cf is None:
+            self.image.clear()
+            self.texts.hide_from(0)
+            self.set_explain("No annotator pair to compare.")
+            return
+        G = len(cf.labels)
+        top = max(float(cf.matrix.max()) if G else 0.0, 1e-9)
+        vals = np.where(cf.matrix > 0, cf.matrix / top, np.nan) if G else np.zeros((0, 0))
+        self.image.setLookupTable(scale_lut(0.0, 1.0))
+        self.image.setImage(vals.astype(float), levels=(0.0, 1.0), autoLevels=False)
+        k = 0
+        for r in range(G):
+            for c in range(G):
+                v = float(cf.matrix[r, c])
+                if v > 0:
+                    label = f"{v:.2f}".rstrip("0").rstrip(".")
+                    self.texts.place(k, c + 0.5, r + 0.5, label, text_color_on(scale_color(v / top, 0.0, 1.0)))
+                    k += 1
+        self.texts.hide_from(k)
+        for ax in ("bottom", "left"):
+            self.plot.getAxis(ax).setTicks([[(j + 0.5, s) for j, s in enumerate(cf.labels)], []])
+        self.plot.getAxis("left").setLabel(cf.a)
+        self.plot.getAxis("bottom").setLabel(cf.b)
+        self.plot.setXRange(0, max(G, 1), padding=0)
+        self.plot.setYRange(0, max(G, 1), padding=0)
+        self.set_explain(cf.explain.text() + "\n\nClick a cell: list the instances behind it.")
+
+    def cell_at(self, scene_pos) -> tuple[int, int] | None:
+        p = view_pos(self.plot, scene_pos)
+        if p is None or self.cf is None:
+            return None
+        r, c = int(np.floor(p.y())), int(np.floor(p.x()))
+        G = len(self.cf.labels)
+        return (r, c) if 0 <= r < G and 0 <= c < G else None
+
+    def cell_text(self, r: int, c: int) -> str:
+        cf = self.cf
+        return (f"{cf.a}: {cf.labels[r]} — {cf.glosses[r]}\n{cf.b}: {cf.labels[c]} — {cf.glosses[c]}\n"
+                f"expected count {cf.matrix[r, c]:.3f} over {cf.cell_instances(r, c).size} instance(s)")
+
+    def _clicked(self, ev) -> None:
+        if ev.button() == Qt.MouseButton.LeftButton and (cell := self.cell_at(ev.scenePos())) is not None:
+            r, c = cell
+            self.instances_requested.emit(
+                f"{self.cf.lexelt}: {self.cf.a} {self.cf.labels[r]} × {self.cf.b} {self.cf.labels[c]}",
+                self.cf.cell_instances(r, c))
+
+    def _moved(self, pos) -> None:
+        if (cell := self.cell_at(pos)) is not None:
+            _tip(self.plot, self.cell_text(*cell))
+
+
+__all__ = ["PAIR_COLORS", "ConfusionPanel", "DepthPanel", "HeatmapPanel", "LexeltPanel"]

@@ -1,0 +1,287 @@
+"""Instance detail: context with the head word, each set's answer, the leaf-level breakdown."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import (
+    QHeaderView,
+    QLabel,
+    QSplitter,
+    QTableView,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from hieradjudicate.app.workbench.queue import Answer, Workbench
+from hieradjudicate.gui.colors import GOLD, head_color, is_dark, set_color
+
+_Index = QModelIndex | QPersistentModelIndex
+ProbabilityRole = Qt.ItemDataRole.UserRole + 20
+GoldRole = Qt.ItemDataRole.UserRole + 21
+
+
+class LeafModel(QAbstractTableModel):
+    """Senses of the lexelt in tree order (leaves indented) × sets; cells = probability mass."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.labels: list[str] = []
+        self.glosses: list[str] = []
+        self.depth = np.zeros(0, np.int64)
+        self.is_leaf = np.zeros(0, bool)
+        self.mass = np.zeros((0, 0))  # (rows, sets)
+        self.gold = np.zeros(0, bool)
+        self.set_names: list[str] = []
+        self._shade: dict[tuple[int, int], QBrush] = {}
+        self._gold_brush = QBrush(QColor(GOLD))
+        self._italic = QFont()
+        self._italic.setItalic(True)
+
+    def update(self, wb: Workbench, i: int, answers: list[Answer], gold: np.ndarray) -> None:
+        inv = wb.corpus.inventory
+        x = int(wb.cols.lexelt[i])
+        nodes = inv.lexelt_nodes[x]
+        nl = int(inv.n_leaves[x])
+        self.beginResetModel()
+        self.labels = [inv.label(int(n)) for n in nodes]
+        self.glosses = [inv.node_gloss[int(n)] for n in nodes]
+        self.depth = inv.node_depth[nodes] - 1
+        self.is_leaf = inv.node_is_leaf[nodes]
+        # mass of a node = sum over its leaves: D-matrix support rows of each node
+        below = np.zeros((nodes.size, nl))
+        for r, n in enumerate(nodes.tolist()):
+            below[r, inv.d_leaf[inv.d_ptr[n]:inv.d_ptr[n + 1]]] = 1.0
+        P = np.stack([a.leaves for a in answers], axis=1) if answers else np.zeros((nl, 0))
+        self.mass = below @ P
+        self.gold = (below @ gold.astype(float) > 0) & self.is_leaf if gold.size else np.zeros(nodes.size, bool)
+        self.set_names = [a.name for a in answers]
+        self.endResetModel()
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.labels)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.set_names) + 2
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if orientation == Qt.Orientation.Horizontal:
+            n = len(self.set_names)
+            if section == 0:
+                return "Sense"
+            if 1 <= section <= n:
+                return f"{section} {self.set_names[section - 1]}" if section <= 9 else self.set_names[section - 1]
+            if section == n + 1:
+                return "Gold"
+            return None
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or index.row() >= len(self.labels):
+            return None
+        r, c = index.row(), index.column()
+        n = len(self.set_names)
+        if c == 0:
+            if role == Qt.ItemDataRole.DisplayRole:
+                return "    " * int(self.depth[r]) + self.labels[r]
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return self.glosses[r] or None
+            if role == Qt.ItemDataRole.FontRole and not self.is_leaf[r]:
+                return self._italic
+            if role == GoldRole:
+                return bool(self.gold[r])
+            return None
+        if c == n + 1:
+            if role == Qt.ItemDataRole.DisplayRole:
+                return "★ gold" if self.gold[r] else ""
+            if role == GoldRole:
+                return bool(self.gold[r])
+            if role == Qt.ItemDataRole.ForegroundRole and self.gold[r]:
+                return self._gold_brush
+            return None
+        if not 1 <= c <= n:
+            return None
+        p = float(self.mass[r, c - 1])
+        if role == Qt.ItemDataRole.DisplayRole:
+            return "" if p <= 0 else f"{p:.2f}"
+        if role == ProbabilityRole:
+            return p
+        if role == Qt.ItemDataRole.BackgroundRole and p > 0:
+            key = (c - 1, int(round(p * 10)))
+            if key not in self._shade:
+                col = QColor(set_color(c - 1))
+                col.setAlphaF(0.12 + 0.6 * key[1] / 10)
+                self._shade[key] = QBrush(col)
+            return self._shade[key]
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.FontRole and not self.is_leaf[r]:
+            return self._italic
+        return None
+
+
+class LeafChart(pg.PlotWidget):
+    """Grouped bars: probability of each leaf under each set; the gold region drawn as a frame.
+
+    Bar items are created once per set and updated with ``setOpts``.
+    """
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent, background=None)
+        self.setMinimumHeight(120)
+        self.getPlotItem().setMenuEnabled(False)
+        self.getPlotItem().hideButtons()
+        self.setMouseEnabled(False, False)
+        self.setYRange(0, 1.05, padding=0)
+        self.getAxis("left").setTicks([[(v, f"{v:.1f}") for v in (0, 0.25, 0.5, 0.75, 1.0)]])
+        self.getAxis("left").setWidth(28)
+        self.bars: list[pg.BarGraphItem] = []
+        self.gold_bars = pg.BarGraphItem(x=[], height=[], width=0.9, brush=None,
+                                         pen=pg.mkPen(GOLD, width=2, style=Qt.PenStyle.DashLine))
+        self.addItem(self.gold_bars)
+
+    def ensure_sets(self, names: list[str]) -> None:
+        if len(self.bars) == len(names):
+            return
+        for b in self.bars:
+            self.removeItem(b)
+        self.bars = []
+        for k in range(len(names)):
+            b = pg.BarGraphItem(x=[], height=[], width=0.1, brush=set_color(k), pen=None)
+            self.addItem(b)
+            self.bars.append(b)
+
+    @staticmethod
+    def legend_html(names: list[str]) -> str:
+        """Colour key of the bars (a label above the plot: never covers a bar)."""
+        keys = [f"<span style='color:{set_color(k).name()}; font-size:14pt'>■</span>&nbsp;{k + 1}&nbsp;{name}"
+                for k, name in enumerate(names)]
+        return "&nbsp;&nbsp; ".join(keys) + f"&nbsp;&nbsp; <span style='color:{GOLD}'>┅ gold</span>"
+
+    def show_data(self, labels: list[str], P: np.ndarray, gold: np.ndarray) -> None:
+        """``P`` (leaves, sets), one column per bar item."""
+        nl, m = P.shape
+        m = min(m, len(self.bars))
+        width = 0.8 / max(m, 1)
+        xs = np.arange(nl, dtype=float)
+        for k, b in enumerate(self.bars[:m]):
+            b.setOpts(x=xs - 0.4 + width * (k + 0.5), height=P[:, k], width=width)
+        g = np.flatnonzero(gold)
+        self.gold_bars.setOpts(x=xs[g], height=np.ones(g.size), width=0.92)
+        ax = self.getAxis("bottom")
+        ax.setTicks([[(float(j), labels[j]) for j in range(nl)]])
+        self.setXRange(-0.6, nl - 0.4, padding=0)
+
+
+class DetailPanel(QWidget):
+    """Context, answers, suggestion, leaf table and chart of one instance."""
+
+    def __init__(self, wb: Workbench, parent=None) -> None:
+        super().__init__(parent)
+        self.wb = wb
+        self.context = QTextBrowser()
+        self.context.setObjectName("context")
+        self.context.setOpenLinks(False)
+        self.context.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.answers_view = QTextBrowser()
+        self.answers_view.setObjectName("answers")
+        self.answers_view.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.suggestion = QLabel()
+        self.suggestion.setObjectName("suggestion")
+        self.suggestion.setWordWrap(True)
+        self.leaf_model = LeafModel(self)
+        self.leaf_table = QTableView()
+        self.leaf_table.setObjectName("leaf_table")
+        self.leaf_table.setModel(self.leaf_model)
+        self.leaf_table.verticalHeader().hide()
+        self.leaf_table.verticalHeader().setDefaultSectionSize(20)
+        self.leaf_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.leaf_table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.chart = LeafChart()
+        names = [wb.corpus.sets[k].name for k in wb.shown_sets()][:8]
+        self.chart.ensure_sets(names)
+        chart_box = QWidget()
+        cl = QVBoxLayout(chart_box)
+        cl.setContentsMargins(0, 0, 0, 0)
+        key = QLabel(LeafChart.legend_html(names))
+        key.setObjectName("chart_legend")
+        key.setWordWrap(True)
+        cl.addWidget(QLabel("<b>Probability of each leaf sense</b>"))
+        cl.addWidget(key)
+        cl.addWidget(self.chart, 1)
+        left = QWidget()
+        ll = QVBoxLayout(left)
+        ll.setContentsMargins(0, 0, 0, 0)
+        ll.addWidget(self.context, 2)
+        ll.addWidget(self.suggestion)
+        ll.addWidget(self.answers_view, 3)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(left)
+        split.addWidget(self.leaf_table)
+        split.addWidget(chart_box)
+        split.setSizes([330, 372, 280])
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(2, 2, 2, 2)
+        lay.addWidget(split)
+        self.instance = -1
+
+    def show_instance(self, i: int) -> None:
+        self.instance = i
+        wb = self.wb
+        answers = wb.answers(i)
+        shown = answers[:8]
+        gold = wb.gold_region(i)
+        self.context.setHtml(self._context_html(i))
+        self.answers_view.setHtml(self._answers_html(answers))
+        s = wb.suggestion(i)
+        self.suggestion.setText(
+            f"<b>Suggestion</b> (A): <b>{html.escape(' '.join(s.tags))}</b> — chosen by {s.support} of "
+            f"{s.of} annotators ({html.escape(', '.join(s.sets))})" if s else "<b>Suggestion</b>: none")
+        self.leaf_model.update(wb, i, shown, gold)
+        inv = wb.corpus.inventory
+        x = int(wb.cols.lexelt[i])
+        leaves = inv.lexelt_leaf_nodes[x]
+        labels = [inv.label(int(n)) for n in leaves]
+        P = np.stack([a.leaves for a in shown], axis=1) if shown else np.zeros((leaves.size, 0))
+        self.chart.show_data(labels, P, gold)
+
+    def _context_html(self, i: int) -> str:
+        lex, inst = self.wb.key_of(i)
+        c = self.wb.context(i)
+        title = f"<b>{html.escape(inst)}</b> <span style='color:gray'>({html.escape(lex)}, " \
+                f"{self.wb.cell('status', i)})</span><br>"
+        if c is None:
+            return title + "<i>No context for this instance.</i>"
+        if c.head is None:
+            return title + f"<span style='font-size:12pt'>{html.escape(c.text)}</span>"
+        a, b = c.head
+        bg = head_color()
+        fg = "white" if is_dark() else "black"
+        return (title + "<span style='font-size:12pt'>" + html.escape(c.text[:a])
+                + f"<b style='background:{bg}; color:{fg}'>&nbsp;{html.escape(c.text[a:b])}&nbsp;</b>"
+                + html.escape(c.text[b:]) + "</span>")
+
+    def _answers_html(self, answers: list[Answer]) -> str:
+        rows = []
+        for j, a in enumerate(answers[:9]):
+            color = set_color(j).name()
+            if not a.tags:
+                body = "<i style='color:gray'>no answer</i>"
+            else:
+                parts = []
+                for t, w, g in zip(a.tags, a.weights, a.glosses):
+                    wt = f" <span style='color:gray'>{w:.2f}</span>" if len(a.tags) > 1 else ""
+                    parts.append(f"<b>{html.escape(t)}</b>{wt} {html.escape(g)}")
+                body = "<br>".join(parts)
+            rows.append(f"<tr><td style='color:{color}'><b>{j + 1}</b></td>"
+                        f"<td style='color:{color}'>{html.escape(a.name)}</td><td>{body}</td></tr>")
+        more = f"<p>… and {len(answers) - 9} more sets</p>" if len(answers) > 9 else ""
+        return "<table cellspacing=2>" + "".join(rows) + "</table>" + more

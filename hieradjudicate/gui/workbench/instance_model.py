@@ -1,0 +1,127 @@
+"""The instance table: a QAbstractTableModel over the workbench's column arrays.
+
+Rows are positions in ``Workbench.view`` (a numpy index array); sorting and
+filtering replace that array (no proxy model).  Rows are coloured by
+disagreement category through ``BackgroundRole`` and the category column
+says the same in words and a symbol, so colour is never the only cue.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QColor, QFont
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
+
+from hieradjudicate.app.workbench.columns import CATEGORY_ICONS, CATEGORY_LABELS
+from hieradjudicate.app.workbench.queue import Filter, Workbench
+from hieradjudicate.gui.colors import category_brushes, category_color
+
+CategoryRole = Qt.ItemDataRole.UserRole + 1
+InstanceRole = Qt.ItemDataRole.UserRole + 2
+_Index = QModelIndex | QPersistentModelIndex
+
+
+class InstanceModel(QAbstractTableModel):
+    def __init__(self, wb: Workbench, parent=None) -> None:
+        super().__init__(parent)
+        self.wb = wb
+        self.specs = wb.columns()
+        self.keys = [c.key for c in self.specs]
+        self._brushes = category_brushes()
+        self._bold = QFont()
+        self._bold.setBold(True)
+
+    # -- shape
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else int(self.wb.view.size)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.keys)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.specs):
+            if role == Qt.ItemDataRole.DisplayRole:
+                return self.specs[section].title
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return self.specs[section].tip or None
+        elif orientation == Qt.Orientation.Vertical and role == Qt.ItemDataRole.DisplayRole:
+            return section + 1 if 0 <= section < self.wb.view.size else None
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        row, col = index.row(), index.column()
+        if row >= self.wb.view.size or col >= len(self.keys):
+            return None
+        i = int(self.wb.view[row])
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.wb.cell(self.keys[col], i)
+        if role == Qt.ItemDataRole.BackgroundRole:
+            return self._brushes[int(self.wb.cols.category[i])]
+        if role == CategoryRole:
+            return int(self.wb.cols.category[i])
+        if role == InstanceRole:
+            return i
+        if role == Qt.ItemDataRole.FontRole:
+            key = self.keys[col]
+            return self._bold if key == "gold" or (key == "status" and self.wb.status[i] != 0) else None
+        if role == Qt.ItemDataRole.ToolTipRole:
+            key = self.keys[col]
+            if key == "kwic":
+                c = self.wb.context(i)
+                return c.text if c is not None else None
+            if key == "category":
+                return CATEGORY_LABELS[int(self.wb.cols.category[i])] + " (worst pair of annotators)"
+            return None
+        if role == Qt.ItemDataRole.TextAlignmentRole and self.keys[col] == "agreement":
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def flags(self, index: _Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    # -- view changes
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        if not 0 <= column < len(self.keys):
+            return
+        self.layoutAboutToBeChanged.emit()
+        self.wb.set_sort(self.keys[column], order == Qt.SortOrder.DescendingOrder)
+        self.layoutChanged.emit()
+
+    def set_filter(self, f: Filter | None = None, **changes) -> None:
+        self.beginResetModel()
+        self.wb.set_filter(f, **changes)
+        self.endResetModel()
+
+    def instances_changed(self, instances: list[int]) -> None:
+        """Repaint only the rows of the instances whose decision changed."""
+        last = len(self.keys) - 1
+        for i in instances:
+            r = self.wb.row_of(i)
+            if r >= 0:
+                self.dataChanged.emit(self.index(r, 0), self.index(r, last))
+
+
+class Legend(QWidget):
+    """What the row colours mean (with the same symbols as the category column)."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(4, 0, 4, 0)
+        lay.addWidget(QLabel("Rows:"))
+        for code in (3, 2, 1, 0, -1):
+            sw = QLabel(f" {CATEGORY_ICONS[code]} {CATEGORY_LABELS[code]} ")
+            c: QColor = category_color(code)
+            sw.setStyleSheet(f"background:{c.name()}; border:1px solid #888; padding:1px 4px;")
+            sw.setObjectName(f"legend_{CATEGORY_LABELS[code]}")
+            sw.setToolTip({3: "no sense in common", 2: "some senses in common",
+                           1: "one answer contains the other: granularity only",
+                           0: "same tags", -1: "fewer than two annotators"}[code])
+            lay.addWidget(sw)
+        lay.addStretch(1)

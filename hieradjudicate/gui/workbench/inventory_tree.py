@@ -1,0 +1,131 @@
+"""The sense tree of the current lexelt: glosses, uses per set, this instance's tags and gold."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+
+from hieradjudicate.app.workbench.queue import Workbench
+from hieradjudicate.gui.colors import GOLD
+
+NodeRole = Qt.ItemDataRole.UserRole + 10
+
+
+def build_tree(tree: QTreeWidget, wb: Workbench, x: int, *, checkable: bool = False) -> dict[int, QTreeWidgetItem]:
+    """Fill ``tree`` with the senses of lexelt ``x``; returns node -> item."""
+    inv = wb.corpus.inventory
+    tree.clear()
+    items: dict[int, QTreeWidgetItem] = {}
+    for node in inv.lexelt_nodes[x].tolist():
+        parent = int(inv.node_parent[node])
+        label = inv.label(node)
+        gloss = inv.node_gloss[node] or ("(not in the inventory)" if inv.node_outside[node] else "")
+        item = QTreeWidgetItem([label, "", "", gloss] if not checkable else [label, gloss])
+        item.setData(0, NodeRole, node)
+        item.setToolTip(0, f"{label}: {gloss}")
+        item.setToolTip(1 if checkable else 3, gloss)
+        if checkable:
+            item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
+            item.setCheckState(0, Qt.CheckState.Unchecked)
+        (items[parent] if parent in items else tree.invisibleRootItem()).addChild(item)
+        items[node] = item
+    tree.expandAll()
+    return items
+
+
+class InventoryTree(QWidget):
+    """Tree of the current lexelt; columns: sense, gloss, this instance (set numbers, ★ gold), uses."""
+
+    def __init__(self, wb: Workbench, parent=None) -> None:
+        super().__init__(parent)
+        self.wb = wb
+        self.search = QLineEdit(placeholderText="Search senses and glosses…")
+        self.search.setClearButtonEnabled(True)
+        self.tree = QTreeWidget()
+        self.tree.setObjectName("inventory_tree")
+        self.tree.setColumnCount(4)
+        self.tree.setHeaderLabels(["Sense", "Here", "Uses", "Gloss"])
+        self.tree.headerItem().setToolTip(1, "which sets (by number) chose this sense for the selected "
+                                             "instance; ★ = the gold")
+        self.tree.headerItem().setToolTip(2, "how often each set used the sense in this lexelt "
+                                             "(sets in table order)")
+        self.tree.setUniformRowHeights(True)
+        self.tree.setWordWrap(False)
+        self.tree.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(2, 2, 2, 2)
+        lay.addWidget(self.search)
+        lay.addWidget(self.tree)
+        self.search.textChanged.connect(self._filter)
+        self.lexelt = -1
+        self.items: dict[int, QTreeWidgetItem] = {}
+        order = wb.shown_sets()
+        inv = wb.corpus.inventory
+        self.uses = np.zeros((len(order), inv.n_nodes), np.int64)
+        for j, k in enumerate(order):
+            self.uses[j] = np.bincount(wb.corpus.sets[k].tag_node, minlength=inv.n_nodes)
+        self._bold = QFont()
+        self._bold.setBold(True)
+        self._gold = QBrush(QColor(GOLD))
+        self._marked: list[int] = []
+
+    def show_instance(self, i: int) -> None:
+        x = int(self.wb.cols.lexelt[i])
+        if x != self.lexelt:
+            self.lexelt = x
+            self.items = build_tree(self.tree, self.wb, x)
+            crowd = self.uses.shape[0] > 9
+            for node, item in self.items.items():
+                u = self.uses[:, node]
+                item.setText(2, str(int(u.sum())) if crowd else " ".join(str(int(v)) for v in u))
+            self._marked = []
+            self._filter(self.search.text())
+        for node in self._marked:
+            item = self.items[node]
+            item.setText(1, "")
+            item.setFont(0, QFont())
+            item.setForeground(1, QBrush())
+        self._marked = []
+        marks: dict[int, list[str]] = {}
+        inv = self.wb.corpus.inventory
+        for j, a in enumerate(self.wb.answers(i)):
+            for t in a.tags:
+                node = inv.lookup(x, t.replace(" (itself)", "#self"))
+                if node >= 0:
+                    marks.setdefault(node, []).append(str(j + 1) if j < 9 else a.name)
+        for t in str(self.wb.gold[i]).split():
+            node = inv.lookup(x, t)
+            if node >= 0:
+                marks.setdefault(node, []).append("★")
+        for node, m in marks.items():
+            item = self.items.get(node)
+            if item is None:
+                continue
+            item.setText(1, " ".join(m[:8]) + (" …" if len(m) > 8 else ""))
+            item.setFont(0, self._bold)
+            if "★" in m:
+                item.setForeground(1, self._gold)
+            self._marked.append(node)
+        for c in (0, 1, 2):
+            self.tree.resizeColumnToContents(c)
+
+    def _filter(self, text: str) -> None:
+        needle = text.strip().lower()
+        for item in self.items.values():
+            item.setHidden(False)
+        if not needle:
+            return
+        for node, item in self.items.items():
+            hit = needle in item.text(0).lower() or needle in item.text(3).lower()
+            if not hit and item.childCount() == 0:
+                item.setHidden(True)
+        for item in self.items.values():  # hide internal nodes whose subtree has no hit
+            if item.childCount() and not _any_visible(item) and needle not in item.text(3).lower() \
+                    and needle not in item.text(0).lower():
+                item.setHidden(True)
+
+
+def _any_visible(item: QTreeWidgetItem) -> bool:
+    return any(not item.child(c).isHidden() or _any_visible(item.child(c)) for c in range(item.childCount()))

@@ -1,0 +1,169 @@
+"""Read annotation sets (human annotators and systems) from every supported format.
+
+Formats (``AnnotationSource.format``), detected from the content:
+
+``senseval``
+    Key/answer lines ``lexelt instance tag[/weight] ... [!! comment]``; one
+    set, named ``name`` or after the file (without extension).
+``long-table``
+    CSV/TSV with a header, one row per label: ``lexelt, instance,
+    annotator, tag[, weight]``; one set per annotator.
+``wsbest``
+    The WSbest long table (``item_id, lemma, annotator_id,
+    selected_sense_keys``, tags joined by ``;``).
+``wide-table``
+    CSV/TSV with a header, one row per instance: ``lexelt, instance`` and one
+    column per annotator; a cell holds tags separated by ``;`` or ``,``.
+``masc``
+    The MASC crowd file (``word_pos, form_id, sentence_id, labels`` with
+    ``labels = worker:sense,...``); one set per worker.
+``jsonl``
+    One object per line: ``{"lexelt", "instance", "set", "tags"}``.
+
+Detection: the first non-blank line starting with ``{`` means JSON Lines; a
+first line whose cells (split at a tab, else the commonest of ``, ; |``)
+name known columns means a table (WSbest and MASC by their exact headers;
+an annotator and a tag column make a long table, lexelt and instance
+columns alone a wide table); anything else is read as Senseval.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+from hieradjudicate.core.errors import FormatError, Problem, ProblemLog
+from hieradjudicate.core.records import AnnotationSource
+from hieradjudicate.io.annotations.build import Parsed, build_source, gc_paused
+from hieradjudicate.io.annotations.jsonl import parse_jsonl
+from hieradjudicate.io.annotations.senseval import EXPECTED_LINE, parse_senseval
+from hieradjudicate.io.annotations.tables import (
+    first_line,
+    guess_separator,
+    header_kind,
+    parse_long,
+    split_header,
+)
+from hieradjudicate.io.textfile import decode_text, read_bytes
+
+FORMATS = ("senseval", "long-table", "wsbest", "wide-table", "masc", "jsonl")
+_EXPECTED = {
+    "senseval": f"{EXPECTED_LINE} lines",
+    "jsonl": 'JSON objects {"lexelt", "instance", "set", "tags"}, one per line',
+    "long-table": "rows 'lexelt, instance, annotator, tag[, weight]' under a header",
+    "wsbest": "rows 'item_id, lemma, annotator_id, selected_sense_keys' under a header",
+    "wide-table": "rows 'lexelt, instance, <one column per annotator>' under a header",
+    "masc": "rows 'word_pos, form_id, sentence_id, labels' under a header",
+}
+
+
+def default_set_name(path: str) -> str:
+    """The file name without directory, ``.gz`` and extension."""
+    base = os.path.basename(path)
+    if base.lower().endswith(".gz"):
+        base = base[:-3]
+    stem, _ = os.path.splitext(base)
+    return stem or base or "annotations"
+
+
+def detect_annotation_format(
+    text: str, path: str = "", *, columns: Mapping[str, str] | None = None, sep: str | None = None
+) -> str:
+    """Name the annotation format of ``text`` (one of :data:`FORMATS`); see the module docstring.
+
+    ``path`` is only a hint: a ``.jsonl`` name is JSON Lines whatever the first line says.
+    """
+    line = first_line(text)
+    name = path.lower().removesuffix(".gz")
+    if line.lstrip().startswith("{") or name.endswith(".jsonl"):
+        return "jsonl"
+    delimiter = sep or guess_separator(line)
+    if delimiter is not None:
+        kind = header_kind(split_header(line, delimiter), columns)
+        if kind is not None:
+            return kind
+    if columns:
+        return "wide-table" if "annotator" not in columns and "tag" not in columns else "long-table"
+    return "senseval"
+
+
+def read_annotations(
+    path: str | os.PathLike,
+    *,
+    format: str | None = None,
+    name: str | None = None,
+    columns: Mapping[str, str] | None = None,
+    sep: str | None = None,
+) -> AnnotationSource:
+    """Read one annotation file (gzip, BOM and CRLF accepted) into an :class:`AnnotationSource`.
+
+    Parameters
+    ----------
+    path
+        The file.
+    format
+        One of :data:`FORMATS`; detected from the content when ``None``.
+    name
+        Set name for formats holding one set (Senseval; JSON lines without
+        ``"set"``); default: the file name without extension.
+    columns
+        Tables only: our field (``lexelt``, ``instance``, ``annotator``,
+        ``tag``, ``weight``; ``labels`` for a packed ``annotator:tag,...``
+        column) -> the file's column name.
+    sep
+        Tables only: the column delimiter (sniffed when ``None``).
+
+    Returns
+    -------
+    AnnotationSource
+        With ``problems`` (errors and warnings, by line), ``skipped_lines``
+        (lines rejected by an error) and ``duplicates`` (answers dropped
+        because an earlier line answered the same instance for the same set).
+
+    Raises
+    ------
+    FormatError
+        When the file cannot be read or yields no valid label; it carries
+        every problem found.  No other exception escapes.
+    """
+    p = os.fspath(path)
+    try:
+        with gc_paused():
+            return _read(p, format, name, columns, sep)
+    except FormatError:
+        raise
+    except MemoryError:
+        raise FormatError("not enough memory to read this file", file=p) from None
+    except Exception as exc:  # a defect of ours: still never a traceback in front of a user
+        raise FormatError(
+            f"internal error while reading ({type(exc).__name__}: {exc}); please report it", file=p
+        ) from exc
+
+
+def _read(
+    path: str, fmt: str | None, name: str | None, columns: Mapping[str, str] | None, sep: str | None
+) -> AnnotationSource:
+    if fmt is not None and fmt not in FORMATS:
+        raise FormatError(f"unknown annotation format {fmt!r}; expected one of {', '.join(FORMATS)}", file=path)
+    text = decode_text(read_bytes(path), path)
+    fmt = fmt or detect_annotation_format(text, path, columns=columns, sep=sep)
+    log = ProblemLog(path)
+    set_name = name or default_set_name(path)
+    parsed: Parsed
+    if fmt == "senseval":
+        parsed = parse_senseval(text, set_name, log)
+    elif fmt == "jsonl":
+        parsed = parse_jsonl(text, set_name, log)
+    elif fmt in ("long-table", "wsbest"):
+        parsed = parse_long(text, fmt, columns, sep, log)
+    else:
+        from hieradjudicate.io.annotations.wide import (
+            parse_wide,  # imports pandas: only for wide tables
+        )
+        parsed = parse_wide(text, fmt, columns, sep, log)
+    source = build_source(parsed, path, fmt, log, merge_units=fmt in ("long-table", "wsbest"))
+    if source.n_labels == 0:
+        summary = Problem(path, None, f"no annotation could be read as {fmt} ({log.summary()}); "
+                          f"expected {_EXPECTED[fmt]}")
+        raise FormatError([summary, *source.problems])
+    return source

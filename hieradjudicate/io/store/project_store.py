@@ -1,0 +1,435 @@
+"""The ``.hadj`` project file: an SQLite store that never loses a saved decision.
+
+* Opening validates before anything can write: the raw header is checked, then
+  the file is opened read-only for the application id, the schema version and
+  ``PRAGMA quick_check``; only then is it opened for writing.  A file that is
+  damaged, foreign or newer gives a one-line :class:`ProjectError` and its
+  bytes are unchanged.
+* One writer: the first process takes an exclusive ``flock`` on the file; a
+  second one gets the project read-only and :attr:`Store.read_only_reason`
+  says why.  Keep one :class:`Store` per file per process (a second open in
+  the same process is refused: closing a second descriptor would drop
+  SQLite's own POSIX locks).
+* Write-ahead log with ``synchronous=FULL``: every call that writes returns
+  only after its transaction is committed and synced; a batch is one
+  transaction.
+* Decisions are append-only; the current decision of an instance is its
+  latest row.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import io
+import json
+import os
+import socket
+import sqlite3
+import zlib
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Self
+
+import numpy as np
+
+import hieradjudicate.io.store.schema as schema
+from hieradjudicate import __version__
+from hieradjudicate.core.errors import ProjectError
+from hieradjudicate.io.store.records import (
+    BatchRow,
+    DecisionFields,
+    DecisionRow,
+    FileRecord,
+    check_decision,
+    login_name,
+    row_from_db,
+    utc_now,
+)
+
+__all__ = ["BatchRow", "DecisionFields", "DecisionRow", "FileRecord", "Store", "login_name",
+           "utc_now"]
+
+_OPEN_IN_PROCESS: dict[tuple[int, int], str] = {}
+_DECISION_COLUMNS = (
+    "id, lexelt, instance, tags, source, status, note, decided_by, decided_at, batch, basis"
+)
+
+
+class Store:
+    """An open project file.  Use :meth:`create` or :meth:`open`; close it (or use ``with``)."""
+
+    def __init__(self, path: Path, conn: sqlite3.Connection, lock_fd: int | None,
+                 version: int, read_only_reason: str | None) -> None:
+        self.path = path
+        self._conn: sqlite3.Connection | None = conn
+        self._lock_fd = lock_fd
+        self.schema_version = version
+        self.read_only_reason = read_only_reason
+        st = os.stat(path)
+        self._key = (st.st_dev, st.st_ino)
+        _OPEN_IN_PROCESS[self._key] = str(path)
+
+    # ------------------------------------------------------------------ opening
+    @classmethod
+    def create(cls, path: str | os.PathLike[str], *, overwrite: bool = False) -> Store:
+        """Create a new, empty project and open it for writing.
+
+        The file is built under a temporary name and renamed into place, so
+        that a crash never leaves a half-made project.
+        """
+        p = Path(path)
+        if p.exists() and not overwrite:
+            raise ProjectError(f"{p}: already exists (choose another name or allow overwriting)")
+        if p.exists():
+            cls.ensure_not_in_use(p)
+        tmp = p.with_name(f".{p.name}.creating-{os.getpid()}")
+        try:
+            conn = schema.connect(str(tmp), uri=False)
+            try:
+                conn.execute("PRAGMA journal_mode = WAL")
+                conn.execute("BEGIN IMMEDIATE")
+                schema.init_schema(conn)
+                now = utc_now()
+                conn.executemany(
+                    "INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                    [("app_version", __version__), ("created", now), ("created_by", login_name())],
+                )
+                conn.execute("COMMIT")
+            finally:
+                conn.close()
+            os.replace(tmp, p)
+        except (sqlite3.Error, OSError) as exc:
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                Path(str(tmp) + suffix).unlink(missing_ok=True)
+            raise ProjectError(f"{p}: could not create the project ({exc})") from None
+        return cls.open(p)
+
+    @staticmethod
+    def ensure_not_in_use(p: Path) -> None:
+        """Raise :class:`ProjectError` when another process holds the writer lock on ``p``."""
+        fd = os.open(p, os.O_RDONLY | os.O_CLOEXEC)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise ProjectError(f"{p}: is open in another hieradjudicate; not overwritten") from None
+        finally:
+            os.close(fd)
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str], *, read_only: bool = False,
+             check: bool = True) -> Store:
+        """Open a project, read-only when asked or when another process is writing it.
+
+        Parameters
+        ----------
+        path : the ``.hadj`` file.
+        read_only : open without taking the writer lock.
+        check : run ``PRAGMA quick_check`` before opening (milliseconds; keep it on).
+
+        Raises
+        ------
+        ProjectError
+            One line naming the file and the problem; the file is left untouched.
+        """
+        p = Path(path)
+        name = str(p)
+        schema.check_header(p)
+        st = os.stat(p)
+        if (st.st_dev, st.st_ino) in _OPEN_IN_PROCESS:
+            raise ProjectError(f"{name}: is already open in this program")
+        version = schema.validate_read_only(p, check)
+        reason: str | None = "opened read-only on request" if read_only else None
+        lock_fd: int | None = None
+        if not read_only:
+            if not os.access(p, os.W_OK) or not os.access(p.parent, os.W_OK):
+                reason = f"{name}: you may not write to this file or its folder; opened read-only"
+            else:
+                lock_fd = os.open(p, os.O_RDONLY | os.O_CLOEXEC)
+                try:
+                    fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    reason = f"{name}: is open in another hieradjudicate ({schema.lock_owner(p)}); " \
+                             "opened read-only"
+        if reason is not None:
+            conn = schema.connect(schema.ro_uri(p), uri=True)
+            if version < schema.SCHEMA_VERSION:
+                conn.close()
+                if lock_fd is not None:
+                    os.close(lock_fd)
+                raise ProjectError(
+                    f"{name}: needs an upgrade to schema version {schema.SCHEMA_VERSION} "
+                    "but cannot be written now (" + reason.split("; ")[0].split(": ", 1)[-1] + ")"
+                )
+            return cls(p, conn, lock_fd, version, reason)
+        try:
+            conn = schema.connect(str(p), uri=False)
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = FULL")
+            conn.execute("PRAGMA foreign_keys = ON")
+            version = schema.inspect_schema(conn, name)  # again: we now hold the lock
+            if version < schema.SCHEMA_VERSION:
+                cls._migrate(p, conn, version)
+                version = schema.SCHEMA_VERSION
+            owner = {"pid": os.getpid(), "host": socket.gethostname(), "user": login_name(),
+                     "since": utc_now(), "app_version": __version__}
+            conn.execute("BEGIN IMMEDIATE")
+            conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                             [("lock_owner", json.dumps(owner)), ("app_version_last", __version__)])
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            assert lock_fd is not None
+            os.close(lock_fd)
+            raise ProjectError(f"{name}: could not open the project for writing ({exc})") from None
+        except ProjectError:
+            assert lock_fd is not None
+            os.close(lock_fd)
+            raise
+        return cls(p, conn, lock_fd, version, None)
+
+    @staticmethod
+    def _migrate(p: Path, conn: sqlite3.Connection, version: int) -> None:
+        """Back the file up as ``NAME.hadj.bak-v<old>``, then migrate in one transaction."""
+        target = schema.backup_path(p, version)
+        try:
+            dest = sqlite3.connect(target)
+            try:
+                conn.backup(dest)
+            finally:
+                dest.close()
+        except (sqlite3.Error, OSError) as exc:
+            Path(target).unlink(missing_ok=True)
+            raise ProjectError(f"{p}: could not write the backup {target.name} before "
+                               f"upgrading ({exc}); the project was not changed") from None
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            schema.migrate(conn, version)
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            conn.execute("ROLLBACK")
+            raise ProjectError(f"{p}: upgrading from schema version {version} failed ({exc}); "
+                               f"the project was not changed") from None
+
+    # ---------------------------------------------------------------- lifetime
+    @property
+    def read_only(self) -> bool:
+        return self.read_only_reason is not None
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise ProjectError(f"{self.path}: the project is closed")
+        return self._conn
+
+    def close(self) -> None:
+        """Close the connection (SQLite checkpoints the log) and release the writer lock."""
+        if self._conn is None:
+            return
+        try:
+            self._conn.close()
+        finally:
+            self._conn = None
+            if self._lock_fd is not None:
+                os.close(self._lock_fd)  # releases the flock
+                self._lock_fd = None
+            _OPEN_IN_PROCESS.pop(self._key, None)
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _write(self, what: str) -> Iterator[sqlite3.Connection]:
+        """One committed transaction; any failure rolls back and becomes a ProjectError."""
+        if self.read_only_reason is not None:
+            raise ProjectError(f"cannot {what}: {self.read_only_reason}")
+        conn = self.conn
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise ProjectError(f"{self.path}: cannot {what} ({exc})") from None
+        try:
+            yield conn
+            conn.execute("COMMIT")
+        except BaseException as exc:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.Error):
+                hint = " (the disk is full)" if "full" in str(exc) else ""
+                raise ProjectError(f"{self.path}: could not {what}{hint}; nothing of this change "
+                                   f"was saved ({exc})") from None
+            raise
+
+    def integrity_check(self) -> list[str]:
+        """``PRAGMA integrity_check``: ``["ok"]`` for a sound file."""
+        return [r[0] for r in self.conn.execute("PRAGMA integrity_check")]
+
+    # ------------------------------------------------------- meta and settings
+    def meta(self) -> dict[str, str]:
+        return dict(self.conn.execute("SELECT key, value FROM meta").fetchall())
+
+    def get_setting(self, key: str, default: Any = None) -> Any:
+        row = self.conn.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+        return default if row is None else json.loads(row[0])
+
+    def set_setting(self, key: str, value: Any) -> None:
+        with self._write(f"save the setting {key!r}") as conn:
+            conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)",
+                         (key, json.dumps(value)))
+
+    def settings(self) -> dict[str, Any]:
+        return {k: json.loads(v) for k, v in self.conn.execute("SELECT key, value FROM settings")}
+
+    def user(self) -> str:
+        """Who decides: the ``user`` setting, else the login name."""
+        name = self.get_setting("user")
+        return str(name) if name else login_name()
+
+    # ------------------------------------------------------------------ files
+    def add_file(self, kind: str, source_path: str | os.PathLike[str], *,
+                 data: bytes | None = None, role: str | None = None,
+                 set_names: Sequence[str] = (), format: str | None = None,
+                 options: Mapping[str, Any] | None = None) -> FileRecord:
+        """Keep a copy of an imported file (its bytes as on disk) with its size and SHA-256."""
+        if kind not in schema.FILE_KINDS:
+            raise ValueError(f"kind must be one of {schema.FILE_KINDS}, not {kind!r}")
+        src = os.fspath(source_path)
+        if data is None:
+            try:
+                data = Path(src).read_bytes()
+            except OSError as exc:
+                raise ProjectError(f"{src}: cannot read the file to import ({exc.strerror})") \
+                    from None
+        digest = hashlib.sha256(data).hexdigest()
+        gz = data[:2] == b"\x1f\x8b"
+        blob = data if gz else zlib.compress(data, 6)
+        now = utc_now()
+        with self._write(f"store a copy of {src}") as conn:
+            cur = conn.execute(
+                "INSERT INTO files (kind, role, set_names, format, options, source_path, size,"
+                " sha256, imported_at, compression, data) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                (kind, role, json.dumps(list(set_names)), format, json.dumps(dict(options or {})),
+                 os.path.abspath(src), len(data), digest, now, "none" if gz else "zlib", blob))
+            fid = int(cur.lastrowid or 0)
+        return FileRecord(fid, kind, role, tuple(set_names), format, dict(options or {}),
+                          os.path.abspath(src), len(data), digest, now, True)
+
+    def files(self, kind: str | None = None, *, active_only: bool = True) -> list[FileRecord]:
+        sql = ("SELECT id, kind, role, set_names, format, options, source_path, size, sha256,"
+               " imported_at, active FROM files WHERE (? IS NULL OR kind = ?)")
+        if active_only:
+            sql += " AND active = 1"
+        return [FileRecord(r[0], r[1], r[2], tuple(json.loads(r[3])), r[4], json.loads(r[5]),
+                           r[6], r[7], r[8], r[9], bool(r[10]))
+                for r in self.conn.execute(sql + " ORDER BY id", (kind, kind))]
+
+    def file_bytes(self, file_id: int) -> bytes:
+        """The stored copy, checked against its SHA-256."""
+        row = self.conn.execute("SELECT compression, data, sha256, source_path FROM files"
+                                " WHERE id = ?", (file_id,)).fetchone()
+        if row is None:
+            raise ProjectError(f"{self.path}: no stored file with id {file_id}")
+        try:
+            data = zlib.decompress(row[1]) if row[0] == "zlib" else bytes(row[1])
+        except zlib.error:
+            data = b""
+        if hashlib.sha256(data).hexdigest() != row[2]:
+            raise ProjectError(f"{self.path}: the stored copy of {row[3]} is damaged")
+        return data
+
+    def deactivate_file(self, file_id: int) -> None:
+        """Mark a stored file as replaced (kept for the record, no longer loaded)."""
+        with self._write("mark a file as replaced") as conn:
+            conn.execute("UPDATE files SET active = 0 WHERE id = ?", (file_id,))
+
+    # ----------------------------------------------------------------- arrays
+    def put_arrays(self, name: str, arrays: Mapping[str, np.ndarray],
+                   meta: Mapping[str, Any] | None = None, *, compress: bool = False) -> None:
+        """Cache named arrays (e.g. a compiled corpus) as one ``.npz`` blob."""
+        buf = io.BytesIO()
+        named: dict[str, Any] = dict(arrays)
+        if compress:
+            np.savez_compressed(buf, **named)
+        else:
+            np.savez(buf, **named)
+        with self._write(f"store the arrays {name!r}") as conn:
+            conn.execute("INSERT OR REPLACE INTO arrays (name, meta, updated_at, data)"
+                         " VALUES (?, ?, ?, ?)",
+                         (name, json.dumps(dict(meta or {})), utc_now(), buf.getvalue()))
+
+    def get_arrays(self, name: str) -> tuple[dict[str, np.ndarray], dict[str, Any]] | None:
+        """``(arrays, meta)`` stored under ``name``, or ``None``."""
+        row = self.conn.execute("SELECT data, meta FROM arrays WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            return None
+        with np.load(io.BytesIO(row[0]), allow_pickle=False) as npz:
+            arrays = {k: npz[k] for k in npz.files}
+        return arrays, json.loads(row[1])
+
+    def array_names(self) -> list[str]:
+        return [r[0] for r in self.conn.execute("SELECT name FROM arrays ORDER BY name")]
+
+    # -------------------------------------------------------------- decisions
+    def append_decisions(self, decisions: Sequence[DecisionFields], *,
+                         batch_label: str | None = None, batch_kind: str = "do",
+                         created_by: str | None = None) -> list[DecisionRow]:
+        """Append decisions in one committed transaction and return the stored rows.
+
+        With ``batch_label`` a batch row is written too and every decision
+        points at it.  Returns only after the commit is on disk.
+        """
+        rows = [check_decision(d) for d in decisions]
+        if not rows:
+            return []
+        label = f"{len(rows)} decision(s)" if batch_label is None else batch_label
+        with self._write(f"save {label}") as conn:
+            batch = None
+            if batch_label is not None:
+                cur = conn.execute("INSERT INTO batches (label, kind, created_by, created_at)"
+                                   " VALUES (?, ?, ?, ?)",
+                                   (batch_label, batch_kind, created_by or self.user(), utc_now()))
+                batch = cur.lastrowid
+            # Inside our write transaction every id above the previous maximum is ours.
+            before = conn.execute("SELECT COALESCE(MAX(id), 0) FROM decisions").fetchone()[0]
+            conn.executemany(
+                "INSERT INTO decisions (lexelt, instance, tags, source, status, note,"
+                " decided_by, decided_at, batch, basis) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                [(*values[:8], batch, values[8]) for values in rows])
+            ids = [r[0] for r in conn.execute("SELECT id FROM decisions WHERE id > ? ORDER BY id",
+                                              (before,))]
+            if len(ids) != len(rows):
+                raise sqlite3.IntegrityError(f"expected {len(rows)} new rows, found {len(ids)}")
+        return [row_from_db((i, *v[:8], batch, v[8])) for i, v in zip(ids, rows, strict=True)]
+
+    def latest_decisions(self, *, include_withdrawn: bool = True) -> list[DecisionRow]:
+        """The current (latest) row of every instance that has one, in id order.
+
+        With ``include_withdrawn=False`` instances whose latest row is a
+        withdrawal (status ``unresolved``) are left out.
+        """
+        sql = (f"SELECT {_DECISION_COLUMNS} FROM decisions WHERE id IN"
+               " (SELECT MAX(id) FROM decisions GROUP BY lexelt, instance)")
+        if not include_withdrawn:
+            sql += " AND status != 'unresolved'"
+        return [row_from_db(r) for r in self.conn.execute(sql + " ORDER BY id")]
+
+    def history(self, lexelt: str, instance: str) -> list[DecisionRow]:
+        """Every row of one instance, oldest first."""
+        sql = f"SELECT {_DECISION_COLUMNS} FROM decisions WHERE lexelt = ? AND instance = ?" \
+              " ORDER BY id"
+        return [row_from_db(r) for r in self.conn.execute(sql, (lexelt, instance))]
+
+    def iter_history(self) -> Iterator[DecisionRow]:
+        """Every decision row, oldest first."""
+        for r in self.conn.execute(f"SELECT {_DECISION_COLUMNS} FROM decisions ORDER BY id"):
+            yield row_from_db(r)
+
+    def count_decisions(self) -> int:
+        return int(self.conn.execute("SELECT COUNT(*) FROM decisions").fetchone()[0])
+
+    def batches(self) -> list[BatchRow]:
+        return [BatchRow(*r) for r in self.conn.execute(
+            "SELECT id, label, kind, created_by, created_at FROM batches ORDER BY id")]

@@ -1,0 +1,138 @@
+"""Records of the project store: decision rows, batches, file copies, and their SQL mapping.
+
+Kept apart from :mod:`hieradjudicate.io.store.project_store` (which re-exports them) so that
+the store module stays about opening, locking and transactions.
+"""
+
+from __future__ import annotations
+
+import getpass
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from functools import lru_cache
+from typing import Any, Protocol
+
+from hieradjudicate.io.store.schema import STATUSES
+
+
+def utc_now() -> str:
+    """The current time as ISO 8601 UTC with milliseconds, e.g. ``2026-01-31T12:00:00.000Z``."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def login_name() -> str:
+    """The login name of the user, or ``"unknown"`` when the system cannot say."""
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError, ImportError):  # no name configured for this uid
+        return "unknown"
+
+
+class DecisionFields(Protocol):
+    """What the store needs of a decision (``app.decisions.Decision`` has these)."""
+
+    @property
+    def lexelt(self) -> str: ...
+    @property
+    def instance(self) -> str: ...
+    @property
+    def tags(self) -> Sequence[str]: ...
+    @property
+    def source(self) -> str: ...
+    @property
+    def status(self) -> str: ...
+    @property
+    def note(self) -> str: ...
+    @property
+    def decided_by(self) -> str: ...
+    @property
+    def decided_at(self) -> str: ...
+    @property
+    def basis(self) -> Mapping[str, Any] | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionRow:
+    """One stored row of the decision history."""
+
+    id: int
+    lexelt: str
+    instance: str
+    tags: tuple[str, ...]
+    source: str
+    status: str
+    note: str
+    decided_by: str
+    decided_at: str
+    batch: int | None = None
+    basis: dict[str, Any] | None = None
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.lexelt, self.instance)
+
+
+@dataclass(frozen=True)
+class BatchRow:
+    """One command's worth of decisions (a batch, an undo, a redo)."""
+
+    id: int
+    label: str
+    kind: str
+    created_by: str
+    created_at: str
+
+
+@dataclass(frozen=True)
+class FileRecord:
+    """An imported file whose bytes the project keeps a copy of."""
+
+    id: int
+    kind: str
+    role: str | None
+    set_names: tuple[str, ...]
+    format: str | None
+    options: dict[str, Any]
+    source_path: str
+    size: int
+    sha256: str
+    imported_at: str
+    active: bool = field(default=True)
+
+
+
+def check_decision(d: DecisionFields) -> tuple[Any, ...]:
+    """Validate one decision and return its column values (tags and basis as JSON)."""
+    where = f"decision for {d.lexelt!r} {d.instance!r}"
+    if not d.lexelt or not d.instance:
+        raise ValueError(f"{where}: lexelt and instance must not be empty")
+    if d.status not in STATUSES:
+        raise ValueError(f"{where}: status must be one of {STATUSES}, not {d.status!r}")
+    tags = list(d.tags)
+    if any(not isinstance(t, str) or not t for t in tags):
+        raise ValueError(f"{where}: tags must be non-empty strings")
+    if d.status == "resolved" and not tags:
+        raise ValueError(f"{where}: a resolved decision needs at least one tag")
+    if not d.source or not d.decided_by or not d.decided_at:
+        raise ValueError(f"{where}: source, decided_by and decided_at are required")
+    basis = None if d.basis is None else json.dumps(dict(d.basis), sort_keys=True)
+    return (d.lexelt, d.instance, _tags_json(tuple(tags)), d.source, d.status, d.note or "",
+            d.decided_by, d.decided_at, basis)
+
+
+@lru_cache(maxsize=65536)
+def _tags_json(tags: tuple[str, ...]) -> str:
+    return json.dumps(list(tags))
+
+
+@lru_cache(maxsize=65536)
+def _tags(text: str) -> tuple[str, ...]:
+    # Projects repeat few distinct tag lists; parsing each once halves the load time.
+    return tuple(json.loads(text))
+
+
+def row_from_db(r: Sequence[Any]) -> DecisionRow:
+    return DecisionRow(r[0], r[1], r[2], _tags(r[3]), r[4], r[5], r[6], r[7], r[8], r[9],
+                       None if r[10] is None else json.loads(r[10]))
