@@ -18,6 +18,13 @@ def add_inputs(p: argparse.ArgumentParser, *, annotations: bool = True) -> None:
     p.add_argument("--downward", default="uniform", metavar="uniform|estimate:SET",
                    help="downward probabilities: uniform (default; explicit weights and branching factors "
                         "of the inventory apply) or estimated from the leaf tags of annotation set SET, add-one smoothed")
+    p.add_argument("--xmi-layer", metavar="TYPE",
+                   help="INCEpTION/WebAnno XMI: the span layer holding the sense (type name or its last part, "
+                        "e.g. NamedEntity); without it DKPro's WordSense is used, or the layers found are listed")
+    p.add_argument("--xmi-feature", metavar="FEATURE", help="XMI: the feature of that layer holding the sense")
+    p.add_argument("--xmi-lexelt", choices=("text", "lemma", "layer"), default=None,
+                   help="XMI: the lexelt of a span: its lemma where one is annotated, else its text (text, "
+                        "the default), the lemma only (lemma), or one lexelt for the whole layer (layer)")
     p.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format")
 
 
@@ -25,7 +32,22 @@ def specs(args: argparse.Namespace, attr: str = "annotations", role: str = "anno
     """The ``--annotations``-style options of ``args`` as annotation set specifications."""
     from hieradjudicate.app.loading.specs import AnnotationSpec
 
-    return [AnnotationSpec.parse(a, role) for a in getattr(args, attr, [])]
+    out = [AnnotationSpec.parse(a, role) for a in getattr(args, attr, [])]
+    xmi = {k: v for k, v in (("layer", getattr(args, "xmi_layer", None)),
+                             ("feature", getattr(args, "xmi_feature", None)),
+                             ("lexelt", getattr(args, "xmi_lexelt", None))) if v}
+    if xmi:
+        from hieradjudicate.io.annotations.uima import is_uima
+
+        for spec in out:
+            try:
+                with open(spec.path, "rb") as fh:
+                    head = fh.read(4096)
+            except OSError:
+                continue  # the reader names the missing file
+            if is_uima(head):
+                spec.format, spec.columns = "uima-xmi", dict(xmi)
+    return out
 
 
 def parse_columns(text: str | None) -> dict[str, str] | None:

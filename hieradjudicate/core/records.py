@@ -78,6 +78,7 @@ class AnnotationSource:
     skipped_lines: int = 0
     duplicates: int = 0
     comments: dict[int, str] = field(default_factory=dict)  # row index of first label -> "!!" comment
+    contexts: list["Context"] = field(default_factory=list)  # formats that carry their text (XMI)
 
     @property
     def n_labels(self) -> int:

@@ -10,6 +10,7 @@ import numpy as np
 
 from hieradjudicate.app.loading.specs import AnnotationSpec  # noqa: F401  (re-exported)
 from hieradjudicate.core.errors import FormatError, HieradjError, Problem
+from hieradjudicate.core.records import ContextSource
 from hieradjudicate.core.model import Corpus, CorpusBuilder
 
 
@@ -115,6 +116,8 @@ def load(inventories: list[str], annotations: list[AnnotationSpec], contexts: li
                 rename[n] = new
         files[-1].sets = [rename.get(n, n) for n in src.set_names]
         builder.add_annotations(src, role=spec.role, rename=rename)
+        if src.contexts:  # the file carries its text (XMI): its sentences are the contexts
+            builder.add_contexts(ContextSource(src.path, src.format, src.contexts))
     for path in contexts:
         src = attempt("contexts", path, lambda: read_contexts(path))
         if src is not None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
+import tempfile
 from pathlib import Path
 from typing import Any, Self
 
@@ -209,9 +210,28 @@ class Session:
 
     def export(self, path: str | os.PathLike[str], *, format: str,
                include_unresolved: bool = False) -> ExportSummary:
-        """Write the adjudicated gold standard (see :func:`~hieradjudicate.io.exports.gold.export_gold`)."""
+        """Write the adjudicated gold standard (see :func:`~hieradjudicate.io.exports.gold.export_gold`;
+        ``xmi``: :func:`~hieradjudicate.io.exports.uima.export_gold_xmi`, into the project's XMI input)."""
+        if format == "xmi":
+            return self._export_xmi(path)
         return export_gold(list(self.decisions), self.instances(), path, format=format,
                            include_unresolved=include_unresolved)
+
+    def _export_xmi(self, path: str | os.PathLike[str]) -> ExportSummary:
+        from hieradjudicate.io.exports.uima import export_gold_xmi
+
+        xmi = [f for f in effective_files(self.store.files("annotations")) if f.format == "uima-xmi"]
+        if not xmi:
+            raise ProjectError("an XMI export needs a project built from INCEpTION/WebAnno XMI; "
+                               "export senseval, csv or jsonl instead")
+        rec = xmi[0]
+        columns = rec.options.get("columns") or {}
+        with tempfile.TemporaryDirectory(prefix="hadj-") as tmp:
+            src = Path(tmp) / Path(rec.source_path).name
+            src.write_bytes(self.store.file_bytes(rec.id))
+            return export_gold_xmi(list(self.decisions), str(src), path,
+                                   layer=columns.get("layer") or "WordSense",
+                                   feature=columns.get("feature") or "value")
 
     def export_history(self, path: str | os.PathLike[str]) -> int:
         """Write every decision row ever recorded as CSV; returns the row count."""

@@ -38,7 +38,12 @@ def store_copies(store: Store, result: LoadResult, specs: list[AnnotationSpec],
             spec = next(spec_iter)
             role = spec.role
             options = {"name": spec.name, "format": spec.format, "columns": spec.columns}
-        store.add_file(report.kind, report.path, role=role, set_names=report.sets,
+        data = None
+        if report.format == "uima-xmi":  # one .xmi file: its type system is kept with it
+            from hieradjudicate.io.annotations.uima import bundle_single_xmi
+
+            data = bundle_single_xmi(report.path)
+        store.add_file(report.kind, report.path, data=data, role=role, set_names=report.sets,
                        format=report.format or None, options=options)
 
 

@@ -19,6 +19,9 @@ Formats (``AnnotationSource.format``), detected from the content:
     ``labels = worker:sense,...``); one set per worker.
 ``jsonl``
     One object per line: ``{"lexelt", "instance", "set", "tags"}``.
+``uima-xmi``
+    INCEpTION/WebAnno UIMA CAS XMI: one file, a zip of files, or a whole project export
+    (one set per annotator); see :mod:`hieradjudicate.io.annotations.uima`.
 
 Detection: the first non-blank line starting with ``{`` means JSON Lines; a
 first line whose cells (split at a tab, else the commonest of ``, ; |``)
@@ -46,7 +49,7 @@ from hieradjudicate.io.annotations.tables import (
 )
 from hieradjudicate.io.textfile import decode_text, read_bytes
 
-FORMATS = ("senseval", "long-table", "wsbest", "wide-table", "masc", "jsonl")
+FORMATS = ("senseval", "long-table", "wsbest", "wide-table", "masc", "jsonl", "uima-xmi")
 _EXPECTED = {
     "senseval": f"{EXPECTED_LINE} lines",
     "jsonl": 'JSON objects {"lexelt", "instance", "set", "tags"}, one per line',
@@ -54,6 +57,7 @@ _EXPECTED = {
     "wsbest": "rows 'item_id, lemma, annotator_id, selected_sense_keys' under a header",
     "wide-table": "rows 'lexelt, instance, <one column per annotator>' under a header",
     "masc": "rows 'word_pos, form_id, sentence_id, labels' under a header",
+    "uima-xmi": "spans of the chosen layer with a value of the chosen feature",
 }
 
 
@@ -145,12 +149,24 @@ def _read(
 ) -> AnnotationSource:
     if fmt is not None and fmt not in FORMATS:
         raise FormatError(f"unknown annotation format {fmt!r}; expected one of {', '.join(FORMATS)}", file=path)
-    text = decode_text(read_bytes(path), path)
-    fmt = fmt or detect_annotation_format(text, path, columns=columns, sep=sep)
     log = ProblemLog(path)
     set_name = name or default_set_name(path)
-    parsed: Parsed
-    if fmt == "senseval":
+    contexts: list = []
+    if fmt is None or fmt == "uima-xmi":
+        from hieradjudicate.io.annotations.uima import is_uima, parse_uima
+
+        with open(path, "rb") as fh:
+            head = fh.read(4096)
+        if fmt == "uima-xmi" or is_uima(head):
+            fmt = "uima-xmi"
+            result = parse_uima(path, set_name, log, columns)
+            parsed, contexts = result.parsed, result.contexts
+    if fmt != "uima-xmi":
+        text = decode_text(read_bytes(path), path)
+        fmt = fmt or detect_annotation_format(text, path, columns=columns, sep=sep)
+    if fmt == "uima-xmi":
+        pass
+    elif fmt == "senseval":
         parsed = parse_senseval(text, set_name, log)
     elif fmt == "jsonl":
         parsed = parse_jsonl(text, set_name, log)
@@ -166,4 +182,5 @@ def _read(
         summary = Problem(path, None, f"no annotation could be read as {fmt} ({log.summary()}); "
                           f"expected {_EXPECTED[fmt]}")
         raise FormatError([summary, *source.problems])
+    source.contexts = contexts
     return source
