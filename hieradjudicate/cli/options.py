@@ -25,6 +25,9 @@ def add_inputs(p: argparse.ArgumentParser, *, annotations: bool = True) -> None:
     p.add_argument("--xmi-lexelt", choices=("text", "lemma", "layer"), default=None,
                    help="XMI: the lexelt of a span: its lemma where one is annotated, else its text (text, "
                         "the default), the lemma only (lemma), or one lexelt for the whole layer (layer)")
+    p.add_argument("--json-fields", metavar="FIELD=KEY,...",
+                   help="Label Studio / Prodigy: which task keys hold the lexelt and the instance, and which "
+                        "control holds the sense, e.g. lexelt=word,instance=sid,choice=sense")
     p.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format")
 
 
@@ -36,6 +39,22 @@ def specs(args: argparse.Namespace, attr: str = "annotations", role: str = "anno
     xmi = {k: v for k, v in (("layer", getattr(args, "xmi_layer", None)),
                              ("feature", getattr(args, "xmi_feature", None)),
                              ("lexelt", getattr(args, "xmi_lexelt", None))) if v}
+    fields = parse_columns(getattr(args, "json_fields", None))
+    if fields:
+        bad = sorted(set(fields) - {"lexelt", "instance", "choice"})
+        if bad:
+            raise HieradjError(f"--json-fields: unknown field {bad[0]!r}; expected lexelt, instance or choice")
+        from hieradjudicate.io.annotations.labelstudio import looks_like_labelstudio
+
+        for spec in out:
+            try:
+                with open(spec.path, "rb") as fh:
+                    head = fh.read(65536).decode("utf-8", "replace")
+            except OSError:
+                continue
+            first = head.lstrip().split("\n", 1)[0]
+            if looks_like_labelstudio(head) or ('"_annotator_id"' in first or '"accept"' in first):
+                spec.columns = dict(fields)
     if xmi:
         from hieradjudicate.io.annotations.uima import is_uima
 

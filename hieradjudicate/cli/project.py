@@ -78,8 +78,10 @@ def register(sub: Any, add_inputs: Callable[..., None]) -> None:
 
     p = psub.add_parser("export", help="write the adjudicated gold standard")
     p.add_argument("project", metavar="P")
-    p.add_argument("--format", choices=("senseval", "csv", "jsonl", "xmi"), required=True,
-                   help="xmi: a zip of UIMA CAS XMI for INCEpTION/WebAnno (projects built from XMI)")
+    p.add_argument("--format", choices=("senseval", "csv", "jsonl", "xmi", "labelstudio", "prodigy"),
+                   required=True, help="xmi, labelstudio, prodigy: the gold written back into the tool's own "
+                   "file the project was built from (a zip of XMI for INCEpTION/WebAnno; Label Studio's "
+                   "task import JSON; Prodigy JSONL)")
     p.add_argument("-o", "--output", required=True, metavar="OUT")
     p.add_argument("--include-unresolved", action="store_true",
                    help="CSV/JSON Lines: also write instances not resolved, with their status")

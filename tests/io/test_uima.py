@@ -193,7 +193,7 @@ def test_damaged_xmi_gives_a_source_or_a_format_error(tmp_path_factory):
         try:
             src = read_annotations(target, columns=NE)
         except FormatError as exc:
-            assert exc.problems and all(p.message for p in exc.problems)
+            assert exc.problems and "internal error" not in str(exc), str(exc)
             return
         assert src.n_labels > 0
 

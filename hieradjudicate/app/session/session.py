@@ -38,6 +38,12 @@ from hieradjudicate.io.exports.gold import ExportSummary, export_gold, export_hi
 from hieradjudicate.io.store.project_store import DecisionRow, Store
 
 
+#: Exports into the tool's own file: format -> (the input format it needs, the tool's name).
+SOURCE_EXPORTS = {"xmi": ("uima-xmi", "INCEpTION/WebAnno XMI"),
+                  "labelstudio": ("labelstudio", "Label Studio JSON"),
+                  "prodigy": ("prodigy", "Prodigy JSONL")}
+
+
 class Session:
     """An open project.  Create with :meth:`create` or :meth:`open`; close when done.
 
@@ -210,28 +216,37 @@ class Session:
 
     def export(self, path: str | os.PathLike[str], *, format: str,
                include_unresolved: bool = False) -> ExportSummary:
-        """Write the adjudicated gold standard (see :func:`~hieradjudicate.io.exports.gold.export_gold`;
-        ``xmi``: :func:`~hieradjudicate.io.exports.uima.export_gold_xmi`, into the project's XMI input)."""
-        if format == "xmi":
-            return self._export_xmi(path)
+        """Write the adjudicated gold standard (see :func:`~hieradjudicate.io.exports.gold.export_gold`).
+
+        ``xmi``, ``labelstudio`` and ``prodigy`` write it back into the tool's own file that the
+        project was built from (see :mod:`hieradjudicate.io.exports.uima` and
+        :mod:`hieradjudicate.io.exports.labelstudio`)."""
+        if format in SOURCE_EXPORTS:
+            return self._export_into_source(path, format)
         return export_gold(list(self.decisions), self.instances(), path, format=format,
                            include_unresolved=include_unresolved)
 
-    def _export_xmi(self, path: str | os.PathLike[str]) -> ExportSummary:
-        from hieradjudicate.io.exports.uima import export_gold_xmi
-
-        xmi = [f for f in effective_files(self.store.files("annotations")) if f.format == "uima-xmi"]
-        if not xmi:
-            raise ProjectError("an XMI export needs a project built from INCEpTION/WebAnno XMI; "
-                               "export senseval, csv or jsonl instead")
-        rec = xmi[0]
+    def _export_into_source(self, path: str | os.PathLike[str], format: str) -> ExportSummary:
+        input_format, tool = SOURCE_EXPORTS[format]
+        files = [f for f in effective_files(self.store.files("annotations")) if f.format == input_format]
+        if not files:
+            raise ProjectError(f"a {format} export writes the gold back into the {tool} file the project "
+                               f"was built from, and this project has none; export senseval, csv or jsonl")
+        rec = files[0]
         columns = rec.options.get("columns") or {}
+        decisions = list(self.decisions)
         with tempfile.TemporaryDirectory(prefix="hadj-") as tmp:
             src = Path(tmp) / Path(rec.source_path).name
             src.write_bytes(self.store.file_bytes(rec.id))
-            return export_gold_xmi(list(self.decisions), str(src), path,
-                                   layer=columns.get("layer") or "WordSense",
-                                   feature=columns.get("feature") or "value")
+            if format == "xmi":
+                from hieradjudicate.io.exports.uima import export_gold_xmi
+
+                return export_gold_xmi(decisions, str(src), path, layer=columns.get("layer") or "WordSense",
+                                       feature=columns.get("feature") or "value")
+            from hieradjudicate.io.exports.labelstudio import export_gold_labelstudio, export_gold_prodigy
+
+            writer = export_gold_labelstudio if format == "labelstudio" else export_gold_prodigy
+            return writer(decisions, str(src), path, columns=columns)
 
     def export_history(self, path: str | os.PathLike[str]) -> int:
         """Write every decision row ever recorded as CSV; returns the row count."""

@@ -19,6 +19,9 @@ Formats (``AnnotationSource.format``), detected from the content:
     ``labels = worker:sense,...``); one set per worker.
 ``jsonl``
     One object per line: ``{"lexelt", "instance", "set", "tags"}``.
+``labelstudio``, ``prodigy``
+    Label Studio's JSON export and Prodigy's JSONL, one set per annotator; see
+    :mod:`hieradjudicate.io.annotations.labelstudio`.
 ``uima-xmi``
     INCEpTION/WebAnno UIMA CAS XMI: one file, a zip of files, or a whole project export
     (one set per annotator); see :mod:`hieradjudicate.io.annotations.uima`.
@@ -32,6 +35,7 @@ columns alone a wide table); anything else is read as Senseval.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Mapping
 
@@ -49,7 +53,7 @@ from hieradjudicate.io.annotations.tables import (
 )
 from hieradjudicate.io.textfile import decode_text, read_bytes
 
-FORMATS = ("senseval", "long-table", "wsbest", "wide-table", "masc", "jsonl", "uima-xmi")
+FORMATS = ("senseval", "long-table", "wsbest", "wide-table", "masc", "jsonl", "uima-xmi", "labelstudio", "prodigy")
 _EXPECTED = {
     "senseval": f"{EXPECTED_LINE} lines",
     "jsonl": 'JSON objects {"lexelt", "instance", "set", "tags"}, one per line',
@@ -58,6 +62,8 @@ _EXPECTED = {
     "wide-table": "rows 'lexelt, instance, <one column per annotator>' under a header",
     "masc": "rows 'word_pos, form_id, sentence_id, labels' under a header",
     "uima-xmi": "spans of the chosen layer with a value of the chosen feature",
+    "labelstudio": "Label Studio tasks with annotations whose results are choices or taxonomy paths",
+    "prodigy": "Prodigy tasks with 'accept' lists, one per line",
 }
 
 
@@ -79,7 +85,17 @@ def detect_annotation_format(
     """
     line = first_line(text)
     name = path.lower().removesuffix(".gz")
+    from hieradjudicate.io.annotations.labelstudio import looks_like_labelstudio, looks_like_prodigy
+
+    if looks_like_labelstudio(text):
+        return "labelstudio"
     if line.lstrip().startswith("{") or name.endswith(".jsonl"):
+        try:
+            first = json.loads(line)
+        except ValueError:
+            first = None
+        if isinstance(first, dict) and looks_like_prodigy(first):
+            return "prodigy"
         return "jsonl"
     delimiter = sep or guess_separator(line)
     if delimiter is not None:
@@ -170,6 +186,11 @@ def _read(
         parsed = parse_senseval(text, set_name, log)
     elif fmt == "jsonl":
         parsed = parse_jsonl(text, set_name, log)
+    elif fmt in ("labelstudio", "prodigy"):
+        from hieradjudicate.io.annotations.labelstudio import parse_labelstudio, parse_prodigy
+
+        parsed = (parse_labelstudio(text, log, columns) if fmt == "labelstudio"
+                  else parse_prodigy(text, set_name, log, columns))
     elif fmt in ("long-table", "wsbest"):
         parsed = parse_long(text, fmt, columns, sep, log)
     else:

@@ -1,0 +1,236 @@
+"""Label Studio's JSON export (the full "JSON" export, a list of tasks) and Prodigy's JSONL.
+
+Label Studio: ``[{"id": 7, "data": {...}, "annotations": [{"completed_by": 3, "result": [{"from_name":
+"sense", "type": "choices", "value": {"choices": ["bank%1:14:00::"]}}]}], "predictions": [...]}]``.
+One set per annotator (``completed_by``: an id, or a user object whose e-mail names the set;
+``annotator-3`` otherwise); predictions form one set per ``model_version`` (role given by the
+user: usually ``system``).  ``choices`` results give tags; ``taxonomy`` results give paths, whose
+last element is the tag (a path is the hierarchy's answer: the inventory decides its node).
+Cancelled annotations (``was_cancelled``) are skipped and counted in a warning.
+
+Prodigy: one task per line with ``options`` and ``accept`` (the ids chosen), ``answer``
+(``accept``; ``reject``/``ignore`` are not sense answers: counted in a warning) and the
+annotator in ``_annotator_id`` (else ``_session_id``; else the set name given to the reader).
+
+Fields, for both (``columns``, stored with the project; the CLI's ``--json-fields``): ``lexelt``
+and ``instance`` name keys of the task's ``data`` (Label Studio) or of the task / its ``meta``
+(Prodigy); ``choice`` names the control (``from_name``) whose results hold the sense.  By
+default the instance is ``data.instance`` / ``meta.instance``, else the task id (Label Studio) or
+``_input_hash`` (Prodigy); the lexelt is ``lexelt``, else ``lemma`` (with ``.pos`` appended when
+a ``pos`` is given); without either the reader lists the keys it found and asks.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from hieradjudicate.core.errors import FormatError, ProblemLog
+from hieradjudicate.io.annotations.build import Parsed
+
+LS_RESULT_TYPES = ("choices", "taxonomy")
+PRODIGY_KEYS = ("_annotator_id", "_session_id", "_task_hash", "_input_hash", "accept", "answer")
+
+
+def looks_like_labelstudio(text: str) -> bool:
+    head = text.lstrip()[:4096]
+    return head.startswith("[") and ('"annotations"' in head or '"data"' in head)
+
+
+def looks_like_prodigy(first_object: Mapping[str, Any]) -> bool:
+    return any(k in first_object for k in PRODIGY_KEYS)
+
+
+class _Rows:
+    """Collects units (one answer of one set for one instance) and their labels."""
+
+    def __init__(self) -> None:
+        self.lexelts: list[str] = []
+        self.instances: list[str] = []
+        self.unit_set: list[int] = []
+        self.unit_line: list[int] = []
+        self.label_unit: list[int] = []
+        self.label_tag: list[int] = []
+        self.sets: dict[str, int] = {}
+        self.tags: dict[str, int] = {}
+        self.seen: set[tuple[int, str, str]] = set()
+
+    def add(self, set_name: str, lexelt: str, instance: str, tags: Iterable[str], line: int,
+            log: ProblemLog, where: str) -> None:
+        k = self.sets.setdefault(set_name, len(self.sets))
+        tags = [t for t in dict.fromkeys(t.strip() for t in tags) if t]
+        if not tags:
+            log.warning(line or None, f"{where}: no sense chosen; not an answer")
+            return
+        if (k, lexelt, instance) in self.seen:
+            log.warning(line or None, f"{where}: a second answer of {set_name} for {instance}; "
+                        "the first is kept")
+            return
+        self.seen.add((k, lexelt, instance))
+        u = len(self.unit_line)
+        self.lexelts.append(lexelt)
+        self.instances.append(instance)
+        self.unit_set.append(k)
+        self.unit_line.append(line)
+        for t in tags:
+            self.label_unit.append(u)
+            self.label_tag.append(self.tags.setdefault(t, len(self.tags)))
+
+    def parsed(self) -> Parsed:
+        return Parsed.from_rows(self.lexelts, self.instances, self.unit_set, self.unit_line,
+                                self.label_unit, self.label_tag, [math.nan] * len(self.label_tag),
+                                list(self.sets), list(self.tags))
+
+
+def _text(value: Any) -> str | None:
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, str):
+        return value.strip() or None
+    return None
+
+
+def _key(fields: Mapping[str, Any], columns: Mapping[str, str], what: str, fallback: str | None,
+         where: str, path: str) -> str:
+    if what in columns:
+        v = _text(fields.get(columns[what]))
+        if v is None:
+            raise FormatError(f"{where}: no value for {columns[what]!r} (the {what} field)", file=path)
+        return v
+    if what == "lexelt":
+        v = _text(fields.get("lexelt"))
+        if v is None and _text(fields.get("lemma")):
+            pos = _text(fields.get("pos"))
+            v = f"{_text(fields['lemma'])}.{pos}" if pos else _text(fields["lemma"])
+        if v is None:
+            keys = ", ".join(sorted(str(k) for k in fields)[:20]) or "none"
+            raise FormatError(f"{where}: which field holds the lexelt (the word annotated)? give "
+                              f"--json-fields lexelt=KEY (keys found: {keys})", file=path)
+        return v
+    v = _text(fields.get("instance"))
+    return v or (fallback or "")
+
+
+# ------------------------------------------------------------------ Label Studio
+def parse_labelstudio(text: str, log: ProblemLog, columns: Mapping[str, str] | None = None) -> Parsed:
+    columns = dict(columns or {})
+    path = log.file
+    try:
+        tasks = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise log.fail(exc.lineno, f"not valid JSON ({exc.msg}); expected Label Studio's JSON export "
+                       "(a list of tasks)", exc.colno) from None
+    if not isinstance(tasks, list):
+        raise log.fail(1, "expected Label Studio's JSON export: a list of tasks (JSON-MIN and CSV "
+                       "exports hold no annotator; export as JSON)")
+    rows = _Rows()
+    cancelled = 0
+    for n, task in enumerate(tasks, start=1):
+        where = f"task {n}" + (f" (id {task.get('id')})" if isinstance(task, dict) and "id" in task else "")
+        if not isinstance(task, dict) or not isinstance(task.get("data", {}), dict):
+            log.error(None, f"{where}: expected an object with 'data' and 'annotations'")
+            continue
+        data = task.get("data", {})
+        lexelt = _key(data, columns, "lexelt", None, where, path)
+        instance = _key(data, columns, "instance", _text(task.get("id")) or str(n), where, path)
+        for kind, items in (("annotations", task.get("annotations") or []),
+                            ("predictions", task.get("predictions") or [])):
+            if not isinstance(items, list):
+                log.error(None, f"{where}: '{kind}' must be a list")
+                continue
+            for a in items:
+                if not isinstance(a, dict):
+                    log.error(None, f"{where}: an entry of '{kind}' is not an object")
+                    continue
+                if a.get("was_cancelled"):
+                    cancelled += 1
+                    continue
+                name = _ls_set_name(a, kind)
+                tags = _ls_tags(a.get("result") or [], columns.get("choice"), log, where)
+                if tags is not None:
+                    rows.add(name, lexelt, instance, tags, 0, log, f"{where}, {name}")
+    if cancelled:
+        log.warning(None, f"{cancelled} cancelled annotation(s) skipped (was_cancelled)")
+    return rows.parsed()
+
+
+def _ls_set_name(a: Mapping[str, Any], kind: str) -> str:
+    if kind == "predictions":
+        return str(a.get("model_version") or "predictions")
+    who = a.get("completed_by")
+    if isinstance(who, dict):
+        return str(who.get("email") or who.get("username") or f"annotator-{who.get('id')}")
+    return f"annotator-{who}" if who is not None else "annotator"
+
+
+def _ls_tags(results: Any, control: str | None, log: ProblemLog, where: str) -> list[str] | None:
+    if not isinstance(results, list):
+        log.error(None, f"{where}: 'result' must be a list")
+        return None
+    tags: list[str] = []
+    for r in results:
+        if not isinstance(r, dict) or r.get("type") not in LS_RESULT_TYPES:
+            continue
+        if control is not None and r.get("from_name") != control:
+            continue
+        value = r.get("value") or {}
+        if r["type"] == "choices":
+            got = value.get("choices")
+            if not isinstance(got, list) or not all(isinstance(c, str) for c in got):
+                log.error(None, f"{where}: 'choices' must be a list of strings")
+                return None
+            tags.extend(got)
+        else:
+            paths = value.get("taxonomy")
+            if not isinstance(paths, list) or not all(isinstance(p, list) and p for p in paths):
+                log.error(None, f"{where}: 'taxonomy' must be a list of non-empty paths")
+                return None
+            tags.extend(str(p[-1]) for p in paths)
+    return tags
+
+
+# ------------------------------------------------------------------ Prodigy
+def parse_prodigy(text: str, set_name: str, log: ProblemLog, columns: Mapping[str, str] | None = None) -> Parsed:
+    columns = dict(columns or {})
+    rows = _Rows()
+    not_accepted: dict[str, int] = {}
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            task = json.loads(line)
+        except json.JSONDecodeError as exc:
+            log.error(lineno, f"not valid JSON ({exc.msg}); expected one Prodigy task per line", exc.colno)
+            continue
+        if not isinstance(task, dict):
+            log.error(lineno, "expected a JSON object (a Prodigy task)")
+            continue
+        answer = task.get("answer", "accept")
+        if answer != "accept":
+            not_accepted[str(answer)] = not_accepted.get(str(answer), 0) + 1
+            continue
+        fields = {**(task.get("meta") or {}), **task} if isinstance(task.get("meta"), dict) else task
+        where = f"line {lineno}"
+        try:
+            lexelt = _key(fields, columns, "lexelt", None, where, log.file)
+        except FormatError as exc:
+            log.error(lineno, exc.problems[0].message)
+            continue
+        instance = _key(fields, columns, "instance", _text(task.get("_input_hash")), where, log.file)
+        if not instance:
+            log.error(lineno, "no instance: give meta.instance, an _input_hash, or --json-fields instance=KEY")
+            continue
+        accept = task.get("accept")
+        if not isinstance(accept, list) or not all(isinstance(a, (str, int)) and not isinstance(a, bool)
+                                                   for a in accept):
+            log.error(lineno, "'accept' must be a list of option ids (the senses chosen)")
+            continue
+        who = _text(task.get("_annotator_id")) or _text(task.get("_session_id")) or set_name
+        rows.add(who, lexelt, instance, [str(a) for a in accept], lineno, log, where)
+    for answer, n in sorted(not_accepted.items()):
+        log.warning(None, f"{n} task(s) answered {answer!r} skipped (only 'accept' answers choose senses)")
+    return rows.parsed()

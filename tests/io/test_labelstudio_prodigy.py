@@ -1,0 +1,168 @@
+"""Label Studio's JSON export and Prodigy's JSONL: WSbest (8 annotators, 260 sentences) written
+in each tool's shape reads back as the same sets, instances and tags as the WSbest reader gives;
+the gold goes back into each tool's file; damaged files give errors with their place."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from hieradjudicate.core.errors import FormatError
+from hieradjudicate.io.annotations.read import read_annotations
+from tests.conftest import realdata_dir
+
+
+def _answers(src) -> dict[tuple[str, str, str], frozenset[str]]:
+    out: dict = {}
+    for r in range(src.n_labels):
+        key = (src.set_names[src.set[r]], src.item_lexelt[src.item[r]], src.item_instance[src.item[r]])
+        out.setdefault(key, set()).add(src.tags[src.tag[r]])
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+@pytest.fixture(scope="module")
+def wsbest():
+    root = realdata_dir()
+    p = root / "wsbest" / "wsbest_selected_senses_per_annotator.tsv" if root else None
+    if p is None or not p.is_file():
+        pytest.skip("HIERADJ_REALDATA is unset or has no wsbest/ folder")
+    return read_annotations(p)
+
+
+def _by_instance(src):
+    tasks: dict = {}
+    for (who, lex, inst), tags in sorted(_answers(src).items()):
+        tasks.setdefault((lex, inst), []).append((who, sorted(tags)))
+    return tasks
+
+
+def write_labelstudio(src, path: Path, *, user_objects: bool = False) -> Path:
+    tasks = []
+    for n, ((lex, inst), answers) in enumerate(sorted(_by_instance(src).items()), start=1):
+        anns = []
+        for who, tags in answers:
+            anns.append({"id": len(anns) + 1, "was_cancelled": False,
+                         "completed_by": {"id": 1, "email": who} if user_objects else who,
+                         "result": [{"from_name": "sense", "to_name": "text", "type": "choices",
+                                     "value": {"choices": tags}}]})
+        tasks.append({"id": 1000 + n, "data": {"text": f"a sentence with {lex}", "lexelt": lex,
+                                               "instance": inst}, "annotations": anns})
+    path.write_text(json.dumps(tasks))
+    return path
+
+
+def write_prodigy(src, path: Path) -> Path:
+    lines = []
+    for (lex, inst), answers in sorted(_by_instance(src).items()):
+        for who, tags in answers:
+            lines.append(json.dumps({"text": f"a sentence with {lex}", "meta": {"lexelt": lex, "instance": inst},
+                                     "options": [{"id": t, "text": t} for t in tags], "accept": tags,
+                                     "answer": "accept", "_annotator_id": f"wsbest-{who}",
+                                     "_session_id": f"wsbest-{who}", "_input_hash": hash(inst) & 0xFFFF}))
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_labelstudio_export_reads_as_the_wsbest_reader_does(wsbest, tmp_path):
+    for objects in (False, True):
+        src = read_annotations(write_labelstudio(wsbest, tmp_path / "export.json", user_objects=objects))
+        assert src.format == "labelstudio"
+        want = {(("annotator-" + w) if not objects else w, lex, i): t for (w, lex, i), t in _answers(wsbest).items()}
+        assert _answers(src) == want
+        assert len(src.set_names) == 8
+
+
+def test_prodigy_jsonl_reads_as_the_wsbest_reader_does(wsbest, tmp_path):
+    src = read_annotations(write_prodigy(wsbest, tmp_path / "db.jsonl"))
+    assert src.format == "prodigy"
+    assert _answers(src) == {("wsbest-" + w, lex, i): t for (w, lex, i), t in _answers(wsbest).items()}
+
+
+def test_rejected_ignored_and_cancelled_are_counted_not_silent(tmp_path):
+    p = tmp_path / "p.jsonl"
+    p.write_text("\n".join(json.dumps(x) for x in [
+        {"meta": {"lexelt": "bank.n", "instance": "1"}, "accept": ["1"], "answer": "accept", "_annotator_id": "a"},
+        {"meta": {"lexelt": "bank.n", "instance": "2"}, "accept": [], "answer": "reject", "_annotator_id": "a"},
+        {"meta": {"lexelt": "bank.n", "instance": "3"}, "accept": [], "answer": "ignore", "_annotator_id": "a"},
+    ]) + "\n")
+    src = read_annotations(p)
+    msgs = [x.message for x in src.problems]
+    assert any("'reject'" in m for m in msgs) and any("'ignore'" in m for m in msgs)
+    ls = tmp_path / "ls.json"
+    ls.write_text(json.dumps([{"id": 1, "data": {"lexelt": "bank.n"}, "annotations": [
+        {"completed_by": 1, "was_cancelled": True, "result": []},
+        {"completed_by": 2, "result": [{"type": "taxonomy", "from_name": "t", "value": {"taxonomy": [["1", "1.2"]]}}]}]}]))
+    src = read_annotations(ls)
+    assert _answers(src) == {("annotator-2", "bank.n", "1"): frozenset({"1.2"})}  # a path's last node
+    assert any("cancelled" in x.message for x in src.problems)
+
+
+def test_missing_lexelt_field_asks_with_the_keys_found(tmp_path):
+    ls = tmp_path / "ls.json"
+    ls.write_text(json.dumps([{"id": 1, "data": {"word": "bank", "sid": "s1"}, "annotations": []}]))
+    with pytest.raises(FormatError, match=r"--json-fields lexelt=KEY \(keys found: sid, word\)"):
+        read_annotations(ls)
+    src_cols = {"lexelt": "word", "instance": "sid"}
+    ls.write_text(json.dumps([{"id": 1, "data": {"word": "bank", "sid": "s1"}, "annotations": [
+        {"completed_by": 1, "result": [{"type": "choices", "from_name": "s", "value": {"choices": ["x"]}}]}]}]))
+    assert _answers(read_annotations(ls, columns=src_cols)) == {("annotator-1", "bank", "s1"): frozenset({"x"})}
+
+
+def test_broken_json_names_line_and_column(tmp_path):
+    ls = tmp_path / "ls.json"
+    ls.write_text('[{"id": 1, "data": {"lexelt": "a"},\n "annotations": [}]')
+    with pytest.raises(FormatError) as err:
+        read_annotations(ls)
+    p = err.value.problems[0]
+    assert p.line == 2 and p.column
+    pj = tmp_path / "p.jsonl"
+    pj.write_text('{"meta": {"lexelt": "a", "instance": "1"}, "accept": ["x"], "_annotator_id": "a"}\n{"accept": [\n')
+    src = read_annotations(pj)
+    assert [x.line for x in src.problems if x.severity == "error"] == [2]
+
+
+@pytest.mark.parametrize("fmt", ["labelstudio", "prodigy"])
+def test_project_round_trips_its_gold_through_the_tool_format(wsbest, tmp_path, fmt):
+    from hieradjudicate.app.loading.specs import AnnotationSpec
+    from hieradjudicate.app.session.session import Session
+
+    path = (write_labelstudio(wsbest, tmp_path / "export.json") if fmt == "labelstudio"
+            else write_prodigy(wsbest, tmp_path / "db.jsonl"))
+    with Session.create(tmp_path / "p.hadj", [], [AnnotationSpec(str(path))]) as s:
+        s.accept_agreed(min_annotators=2)
+        resolved = {(d.lexelt, d.instance): frozenset(d.tags) for d in s.decisions if d.status == "resolved"}
+        assert resolved
+        out = tmp_path / ("gold.json" if fmt == "labelstudio" else "gold.jsonl")
+        summary = s.export(out, format=fmt)
+    assert summary.written == len(resolved)
+    back = read_annotations(out)
+    assert back.format == fmt
+    got = {(lex, i): t for (_, lex, i), t in _answers(back).items()}
+    assert got == resolved
+
+
+def test_damaged_files_give_a_source_or_a_format_error(wsbest, tmp_path):
+    """Random byte damage to both formats: a result or our FormatError, nothing else."""
+    rng = random.Random(7)
+    for fmt, writer in (("json", write_labelstudio), ("jsonl", write_prodigy)):
+        clean = writer(wsbest, tmp_path / f"clean.{fmt}").read_bytes()
+        for _ in range(60):
+            data = bytearray(clean)
+            for _ in range(rng.randint(1, 4)):
+                i = rng.randrange(len(data))
+                op = rng.choice(("flip", "cut", "insert"))
+                if op == "flip":
+                    data[i] = rng.randrange(256)
+                elif op == "cut":
+                    del data[i:i + rng.randint(1, 40)]
+                else:
+                    data[i:i] = rng.choice([b"{", b"]", b'"', b"\x00", b"null", b"[[", b"\xff"])
+            p = tmp_path / f"bad.{fmt}"
+            p.write_bytes(bytes(data))
+            try:
+                read_annotations(p)
+            except FormatError as exc:
+                assert exc.problems and "internal error" not in str(exc), str(exc)
