@@ -168,11 +168,15 @@ def _read(
     log = ProblemLog(path)
     set_name = name or default_set_name(path)
     contexts: list = []
+    parsed: Parsed
     if fmt is None or fmt == "uima-xmi":
         from hieradjudicate.io.annotations.uima import is_uima, parse_uima
 
-        with open(path, "rb") as fh:
-            head = fh.read(4096)
+        try:
+            with open(path, "rb") as fh:
+                head = fh.read(4096)
+        except OSError:
+            head = b""  # read_bytes below names the problem (missing, a folder, unreadable)
         if fmt == "uima-xmi" or is_uima(head):
             fmt = "uima-xmi"
             result = parse_uima(path, set_name, log, columns)
