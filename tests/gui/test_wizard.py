@@ -168,3 +168,32 @@ def test_file_new_and_start_page_open_the_wizard(qtbot, private_dirs: Path) -> N
     win.start.new_requested.emit()
     assert seen == ["NewProjectWizard", "NewProjectWizard"] and win.session is None
     win.close()
+
+
+def test_xmi_file_offers_its_layers_with_counts_and_reads_the_chosen_one(qtbot, private_dirs: Path) -> None:
+    """INCEpTION XMI: the mapping step lists the span layers and string features found, with
+    counts; the chosen layer/feature is what the preview reads (76 spans, 71 with a value)."""
+    from tests.conftest import realdata_dir
+
+    root = realdata_dir()
+    if root is None or not (root / "inception" / "moralistik.xmi").is_file():
+        pytest.skip("HIERADJ_REALDATA is unset or has no inception/ folder")
+    xmi = str(root / "inception" / "moralistik.xmi")
+    wiz = _wizard(qtbot)
+    wiz.next()
+    wiz.annotation.add_paths([xmi])
+    fmt = wiz.annotation.table.item(0, 1)
+    qtbot.waitUntil(lambda: fmt.text() != "reading…", timeout=10000)
+    wiz.next()
+    wiz.next()
+    assert wiz.currentPage() is wiz.mapping
+    combo = wiz.mapping.boxes[xmi]["sense layer"]
+    choices = [combo.itemText(k) for k in range(combo.count())]
+    choice = "de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity / identifier (76 spans, 71 with a value)"
+    assert choice in choices
+    wiz.mapping.set_mapping(xmi, "sense layer", choice)
+    assert wiz.inputs()[1][0].columns == {"layer": "de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity",
+                                          "feature": "identifier"}
+    wiz.next()
+    qtbot.waitUntil(lambda: wiz.preview.report is not None, timeout=20000)
+    assert wiz.preview.report["instances"] == 71

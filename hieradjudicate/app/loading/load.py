@@ -10,8 +10,8 @@ import numpy as np
 
 from hieradjudicate.app.loading.specs import AnnotationSpec  # noqa: F401  (re-exported)
 from hieradjudicate.core.errors import FormatError, HieradjError, Problem
-from hieradjudicate.core.records import ContextSource
 from hieradjudicate.core.model import Corpus, CorpusBuilder
+from hieradjudicate.core.records import ContextSource
 
 
 @dataclass

@@ -34,6 +34,9 @@ class Sniffed:
     sets: list[str] = field(default_factory=list)
     problem: str = ""  # why the file could not be read (empty when it could)
     columns: list[str] = field(default_factory=list)  # header cells of a table, else empty
+    #: fields the mapping step offers for a non-table format (XMI layer, Label Studio keys); the
+    #: choices for them are in ``columns``
+    mapping_fields: tuple[str, ...] = ()
 
     @property
     def suspect_table(self) -> bool:
@@ -44,6 +47,8 @@ class Sniffed:
     @property
     def is_table(self) -> bool:
         """Whether a column mapping applies: a table header, or a table that failed to read."""
+        if self.mapping_fields:
+            return bool(self.columns)
         return len(self.columns) >= 2 and (self.format in TABLE_FORMATS.get(self.kind, ())
                                            or self.suspect_table
                                            or (self.problem != "" and self.kind != "contexts"))
@@ -81,6 +86,8 @@ def sniff(path: str, kind: str, columns: Mapping[str, str] | None = None) -> Sni
         if kind == "annotations":
             from hieradjudicate.io.annotations.read import read_annotations
 
+            _offer_fields(out)
+
             src = read_annotations(path, columns=dict(columns) if columns else None)
             out.format, out.sets = src.format, list(src.set_names)
         elif kind == "inventory":
@@ -98,6 +105,48 @@ def sniff(path: str, kind: str, columns: Mapping[str, str] | None = None) -> Sni
         out.problem = str(problems[0]) if problems else str(exc)
     except OSError as exc:
         out.problem = f"{path}: cannot read the file ({exc.strerror or exc})"
+    return out
+
+
+#: The mapping step's field for an XMI file: one choice of "layer / feature (counts)".
+XMI_FIELD = "sense layer"
+JSON_FIELDS = ("lexelt", "instance", "choice")
+
+
+def _offer_fields(out: Sniffed) -> None:
+    """What the mapping step offers for formats that are not tables: the layers and string
+    features of XMI files (with counts), the task keys and controls of Label Studio/Prodigy."""
+    from hieradjudicate.io.annotations.labelstudio import field_candidates, looks_like_labelstudio
+    from hieradjudicate.io.annotations.uima import is_uima, survey
+
+    with open(out.path, "rb") as fh:
+        head = fh.read(4096)
+    if is_uima(head):
+        out.columns = [xmi_choice(c.layer, c.feature, c.spans, c.with_value) for c in survey(out.path)]
+        out.mapping_fields = (XMI_FIELD,)
+        return
+    text = head_text(out.path)
+    first = text.lstrip().split("\n", 1)[0]
+    if looks_like_labelstudio(text) or '"_annotator_id"' in first or '"accept"' in first:
+        from hieradjudicate.io.textfile import read_text
+
+        out.columns = field_candidates(read_text(out.path))
+        out.mapping_fields = JSON_FIELDS
+
+
+def xmi_choice(layer: str, feature: str, spans: int, with_value: int) -> str:
+    return f"{layer} / {feature} ({spans} spans, {with_value} with a value)"
+
+
+def mapping_to_columns(chosen: Mapping[str, str]) -> dict[str, str]:
+    """The mapping step's choices as reader ``columns``: an XMI choice becomes layer + feature,
+    a Label Studio control choice its name; table fields pass unchanged."""
+    out = dict(chosen)
+    if XMI_FIELD in out:
+        layer, _, rest = out.pop(XMI_FIELD).partition(" / ")
+        out["layer"], out["feature"] = layer, rest.rsplit(" (", 1)[0]
+    if out.get("choice", "").startswith("control: "):
+        out["choice"] = out["choice"].removeprefix("control: ")
     return out
 
 

@@ -36,6 +36,7 @@ from hieradjudicate.app.loading.sniff import (
     INVENTORY_FIELDS,
     Sniffed,
     default_name,
+    mapping_to_columns,
 )
 
 ROLES = ("annotator", "system", "gold")
@@ -233,7 +234,7 @@ class MappingPage(QWizardPage):
         """The fields chosen for one file (``None`` when all are automatic)."""
         self._remember()
         chosen = {f: c for f, c in self._chosen.get(key, {}).items() if c != AUTO}
-        return chosen or None
+        return mapping_to_columns(chosen) or None
 
 
 class PreviewPage(QWizardPage):

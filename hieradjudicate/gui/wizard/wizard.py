@@ -20,7 +20,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QProgressDialog, QWidget, QWizard
 
 from hieradjudicate.app.loading.load import AnnotationSpec, load, validation_report
-from hieradjudicate.app.loading.sniff import Sniffed, sniff
+from hieradjudicate.app.loading.sniff import XMI_FIELD, Sniffed, sniff
 from hieradjudicate.app.logs import log_exception
 from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.gui.wizard.pages import FIELDS, FilesPage, MappingPage, PreviewPage
@@ -125,7 +125,10 @@ class NewProjectWizard(QWizard):
         for p in self.annotation.paths():
             s = self.found("annotations", p) or self.sniffed.get(("annotations", p, "[]"))
             if s is not None and s.is_table:
-                out.append((p, f"Annotations: {os.path.basename(p)}", s.columns, FIELDS["annotations"]))
+                what = ("XMI layer holding the sense" if s.mapping_fields == (XMI_FIELD,) else
+                        "Label Studio / Prodigy fields" if s.mapping_fields else "Annotations")
+                out.append((p, f"{what}: {os.path.basename(p)}", s.columns,
+                            s.mapping_fields or FIELDS["annotations"]))
         return out
 
     def inputs(self) -> Inputs:

@@ -234,3 +234,27 @@ def parse_prodigy(text: str, set_name: str, log: ProblemLog, columns: Mapping[st
     for answer, n in sorted(not_accepted.items()):
         log.warning(None, f"{n} task(s) answered {answer!r} skipped (only 'accept' answers choose senses)")
     return rows.parsed()
+
+
+def field_candidates(text: str, limit: int = 500) -> list[str]:
+    """Keys a lexelt or instance can come from (task ``data`` / ``meta`` keys) and the controls
+    (``from_name``) results use, from the first ``limit`` tasks: the wizard's mapping step."""
+    keys: dict[str, None] = {}
+    controls: dict[str, None] = {}
+    try:
+        tasks = json.loads(text) if text.lstrip().startswith("[") else \
+            [json.loads(line) for line in text.splitlines()[:limit] if line.strip()]
+    except ValueError:
+        return []
+    for task in tasks[:limit] if isinstance(tasks, list) else []:
+        if not isinstance(task, dict):
+            continue
+        for part in (task.get("data"), task.get("meta"), task):
+            if isinstance(part, dict):
+                keys.update((str(k), None) for k, v in part.items()
+                            if isinstance(v, (str, int)) and not isinstance(v, bool))
+        for a in (task.get("annotations") or []) if isinstance(task.get("annotations"), list) else []:
+            for r in (a.get("result") or []) if isinstance(a, dict) else []:
+                if isinstance(r, dict) and isinstance(r.get("from_name"), str):
+                    controls[r["from_name"]] = None
+    return sorted(keys) + [f"control: {c}" for c in controls]
