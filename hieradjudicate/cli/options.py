@@ -19,7 +19,7 @@ def add_inputs(p: argparse.ArgumentParser, *, annotations: bool = True) -> None:
                    help="downward probabilities: uniform (default; explicit weights and branching factors "
                         "of the inventory apply) or estimated from the leaf tags of annotation set SET, add-one smoothed")
     p.add_argument("--xmi-layer", metavar="TYPE",
-                   help="INCEpTION/WebAnno XMI: the span layer holding the sense (type name or its last part, "
+                   help="INCEpTION/WebAnno XMI or WebAnno TSV 3: the span layer holding the sense (type name or its last part, "
                         "e.g. NamedEntity); without it DKPro's WordSense is used, or the layers found are listed")
     p.add_argument("--xmi-feature", metavar="FEATURE", help="XMI: the feature of that layer holding the sense")
     p.add_argument("--xmi-lexelt", choices=("text", "lemma", "layer"), default=None,
@@ -66,6 +66,8 @@ def specs(args: argparse.Namespace, attr: str = "annotations", role: str = "anno
                 continue  # the reader names the missing file
             if is_uima(head):
                 spec.format, spec.columns = "uima-xmi", dict(xmi)
+            elif head.lstrip(b"\xef\xbb\xbf").startswith(b"#FORMAT=WebAnno TSV 3"):
+                spec.format, spec.columns = "webanno-tsv", dict(xmi)
     return out
 
 

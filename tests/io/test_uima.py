@@ -198,3 +198,77 @@ def test_damaged_xmi_gives_a_source_or_a_format_error(tmp_path_factory):
         assert src.n_labels > 0
 
     check()
+
+
+def _tsv_from_xmi(xmi_path: Path, ts_path: Path) -> str:
+    """WebAnno TSV 3.3 of a real XMI (tokens, sentences, the NamedEntity layer's identifier and
+    value), written the way WebAnno writes it: stacked spans joined by '|', multi-token spans
+    tied by [N]; a test-only writer so that both readers can be compared on the same document."""
+    from cassis import load_cas_from_xmi, load_typesystem
+
+    cas = load_cas_from_xmi(xmi_path.open("rb"), typesystem=load_typesystem(ts_path.open("rb")))
+    tok = "de.tudarmstadt.ukp.dkpro.core.api.segmentation.type.Token"
+    ne = list(cas.select("de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity"))
+    ids = {id(a): k + 1 for k, a in enumerate(ne)}
+    esc = lambda s: s.replace("\\", "\\\\").replace("|", "\\|").replace("_", "\\_").replace("[", "\\[").replace("]", "\\]")
+    out = ["#FORMAT=WebAnno TSV 3.3", "#T_SP=de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity|identifier|value", "", ""]
+    for s_no, sent in enumerate(cas.select("de.tudarmstadt.ukp.dkpro.core.api.segmentation.type.Sentence"), start=1):
+        out.append("#Text=" + sent.get_covered_text().replace("\\", "\\\\").replace("\n", "\\n"))
+        for t_no, t in enumerate(cas.select_covered(tok, sent), start=1):
+            here = [a for a in ne if a.begin < t.end and t.begin < a.end]
+            def cell(f):
+                if not here:
+                    return "_"
+                vals = []
+                for a in here:
+                    v = a.get(f)
+                    v = esc(v) if v else "*"
+                    multi = len(cas.select_covered(tok, a)) > 1
+                    vals.append(f"{v}[{ids[id(a)]}]" if multi else v)
+                return "|".join(vals)
+            out.append(f"{s_no}-{t_no}\t{t.begin}-{t.end}\t{t.get_covered_text()}\t{cell('identifier')}\t{cell('value')}\t")
+        out.append("")
+    return "\n".join(out) + "\n"
+
+
+def test_webanno_tsv_reads_the_same_instances_as_the_xmi(inception, tmp_path):
+    tsv = tmp_path / "moralistik.tsv"
+    tsv.write_text(_tsv_from_xmi(inception / "moralistik.xmi", inception / "TypeSystem.xml"), encoding="utf-8")
+    from_tsv = read_annotations(tsv, name="moralistik", columns=NE)
+    from_xmi = read_annotations(inception / "moralistik.xmi", columns=NE)
+    assert from_tsv.format == "webanno-tsv"
+
+    def answers(src):
+        out = {}
+        for r in range(src.n_labels):
+            out.setdefault(src.item_instance[src.item[r]], set()).add(src.tags[src.tag[r]])
+        return out
+    assert answers(from_tsv) == answers(from_xmi)
+    assert len([p for p in from_tsv.problems if "has no identifier" in p.message]) == 5
+    assert {c.instance for c in from_tsv.contexts} == {c.instance for c in from_xmi.contexts}
+    with pytest.raises(FormatError, match="declared span layers: NamedEntity / identifier"):
+        read_annotations(tsv)
+
+
+def test_damaged_webanno_tsv_gives_a_source_or_a_format_error(inception, tmp_path):
+    import random
+
+    clean = _tsv_from_xmi(inception / "moralistik.xmi", inception / "TypeSystem.xml").encode("utf-8")
+    rng = random.Random(11)
+    for _ in range(150):
+        data = bytearray(clean)
+        for _ in range(rng.randint(1, 5)):
+            i = rng.randrange(len(data))
+            op = rng.randrange(3)
+            if op == 0:
+                data[i] = rng.choice(b"\t|[]_*\\-\n0123456789\x00\xff")
+            elif op == 1:
+                del data[i:i + rng.randint(1, 60)]
+            else:
+                data[i:i] = rng.choice([b"\t", b"|x[3]", b"\n#Text=", b"[", b"\\"])
+        p = tmp_path / "bad.tsv"
+        p.write_bytes(bytes(data))
+        try:
+            read_annotations(p, columns=NE)
+        except FormatError as exc:
+            assert exc.problems and "internal error" not in str(exc), str(exc)

@@ -22,6 +22,9 @@ Formats (``AnnotationSource.format``), detected from the content:
 ``labelstudio``, ``prodigy``
     Label Studio's JSON export and Prodigy's JSONL, one set per annotator; see
     :mod:`hieradjudicate.io.annotations.labelstudio`.
+``webanno-tsv``
+    WebAnno TSV 3 (WebAnno's and INCEpTION's tab-separated export), by layer and feature; see
+    :mod:`hieradjudicate.io.annotations.webanno_tsv`.
 ``uima-xmi``
     INCEpTION/WebAnno UIMA CAS XMI: one file, a zip of files, or a whole project export
     (one set per annotator); see :mod:`hieradjudicate.io.annotations.uima`.
@@ -53,7 +56,7 @@ from hieradjudicate.io.annotations.tables import (
 )
 from hieradjudicate.io.textfile import decode_text, read_bytes
 
-FORMATS = ("senseval", "long-table", "wsbest", "wide-table", "masc", "jsonl", "uima-xmi", "labelstudio", "prodigy")
+FORMATS = ("senseval", "long-table", "wsbest", "wide-table", "masc", "jsonl", "uima-xmi", "labelstudio", "prodigy", "webanno-tsv")
 _EXPECTED = {
     "senseval": f"{EXPECTED_LINE} lines",
     "jsonl": 'JSON objects {"lexelt", "instance", "set", "tags"}, one per line',
@@ -64,6 +67,7 @@ _EXPECTED = {
     "uima-xmi": "spans of the chosen layer with a value of the chosen feature",
     "labelstudio": "Label Studio tasks with annotations whose results are choices or taxonomy paths",
     "prodigy": "Prodigy tasks with 'accept' lists, one per line",
+    "webanno-tsv": "token lines with a value in the chosen layer's feature column",
 }
 
 
@@ -85,6 +89,10 @@ def detect_annotation_format(
     """
     line = first_line(text)
     name = path.lower().removesuffix(".gz")
+    from hieradjudicate.io.annotations.webanno_tsv import is_webanno_tsv
+
+    if is_webanno_tsv(text[:200]):
+        return "webanno-tsv"
     from hieradjudicate.io.annotations.labelstudio import looks_like_labelstudio, looks_like_prodigy
 
     if looks_like_labelstudio(text):
@@ -190,6 +198,10 @@ def _read(
         parsed = parse_senseval(text, set_name, log)
     elif fmt == "jsonl":
         parsed = parse_jsonl(text, set_name, log)
+    elif fmt == "webanno-tsv":
+        from hieradjudicate.io.annotations.webanno_tsv import parse_webanno_tsv
+
+        parsed, contexts = parse_webanno_tsv(text, path, set_name, log, columns)
     elif fmt in ("labelstudio", "prodigy"):
         from hieradjudicate.io.annotations.labelstudio import parse_labelstudio, parse_prodigy
 
