@@ -191,3 +191,11 @@ def test_usage_errors_and_read_only(project: Path, tmp_path: Path) -> None:
     finally:
         holder.kill()
         holder.wait()
+
+
+def test_project_without_an_inventory_is_flat_and_says_so(tmp_path: Path) -> None:
+    """Entity links or crowd labels often come without a sense inventory: each tag is a sense."""
+    path = tmp_path / "flat.hadj"
+    out = run("project", "new", str(path), *[a for n in ANNOTATORS for a in ("--annotations", str(DEMO / n))])
+    assert "no --inventory" in out.stderr and "created" in out.stdout
+    assert run("project", "new", str(tmp_path / "x.hadj"), ok=2).stderr.count("--annotations") == 1

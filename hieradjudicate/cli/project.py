@@ -119,10 +119,13 @@ def cmd_new(args: argparse.Namespace) -> int:
     from hieradjudicate.app.session.session import Session
     from hieradjudicate.cli.options import specs
 
-    if not args.inventory or not args.annotations:
-        print("hieradjudicate project new: error: give --inventory and at least one --annotations",
+    if not args.annotations:
+        print("hieradjudicate project new: error: give at least one --annotations (and --inventory)",
               file=sys.stderr)
         return 2
+    if not args.inventory:  # e.g. entity links from INCEpTION: the labels are the senses
+        print("hieradjudicate project new: note: no --inventory; every tag becomes a sense of its own "
+              "(a flat inventory per lexelt)", file=sys.stderr)
     with Session.create(args.out, args.inventory, specs(args), args.contexts,
                         tree_columns=args.tree_columns, overwrite=args.overwrite,
                         user=args.user) as s:
