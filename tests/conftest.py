@@ -13,18 +13,40 @@ ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "resources" / "demo"
 
 
-def realdata_dir() -> Path | None:
+def realdata_problem(sub: str | None = None) -> str | None:
+    """Why the shared real data (or its folder ``sub``) cannot be used, or None when it can.
+
+    Unset, set to something that is not a folder, and a folder without ``sub`` are told apart,
+    so a skipped test says what to fix."""
     value = os.environ.get("HIERADJ_REALDATA")
     if not value:
-        return None
+        return "HIERADJ_REALDATA is unset (point it at ../shared/data to run real-data tests)"
     p = Path(value)
-    return p if p.is_dir() else None
+    if not p.exists():
+        return f"HIERADJ_REALDATA={value} does not exist (point it at ../shared/data)"
+    if not p.is_dir():
+        return f"HIERADJ_REALDATA={value} is not a folder (point it at ../shared/data)"
+    if sub is not None and not (p / sub).is_dir():
+        return f"HIERADJ_REALDATA={value} has no {sub}/ folder"
+    return None
+
+
+def realdata_dir(sub: str | None = None) -> Path | None:
+    """The real data folder when :func:`realdata_problem` finds nothing wrong, else None."""
+    if realdata_problem(sub) is not None:
+        return None
+    return Path(os.environ["HIERADJ_REALDATA"])
+
+
+def skip_without_realdata(sub: str | None = None) -> Path:
+    """The real data folder, or skip the calling test saying exactly what is wrong."""
+    problem = realdata_problem(sub)
+    if problem is not None:
+        pytest.skip(problem)
+    return Path(os.environ["HIERADJ_REALDATA"])
 
 
 @pytest.fixture
 def realdata() -> Path:
-    """The shared real data folder; the test is skipped when HIERADJ_REALDATA is unset."""
-    p = realdata_dir()
-    if p is None:
-        pytest.skip("HIERADJ_REALDATA is unset (point it at ../shared/data to run real-data tests)")
-    return p
+    """The shared real data folder; the test is skipped (saying why) when it cannot be used."""
+    return skip_without_realdata()

@@ -1,15 +1,18 @@
 """Packaging: the wheel (and sdist) carry the resources; the wheel installs into a fresh environment
 outside the checkout and its commands work there; the desktop files validate.
 
-The wheel is built once per run (about 5-15 s: pip builds it in an isolated environment).  The new
-virtual environment sees the system site-packages (so Qt, numpy and pandas are not downloaded
-again), which is why every check asserts that ``hieradjudicate`` is imported from the venv and
-not from this checkout.
+The wheel is built once per run (about 5-15 s: pip builds it in an isolated environment) from a
+copy of the source, so the checkout gains no ``build/`` folder (a second run would take it for
+the ``build`` package).  The new virtual environment reaches the *running* interpreter's
+site-packages through a ``.pth`` file — whether that interpreter is a venv or the system's — so
+Qt, numpy and pandas are not downloaded again; the running environment's own editable install
+of this checkout is not activated there (a path line in a ``.pth`` file does not process the
+``.pth`` files inside it), and every check asserts that ``hieradjudicate`` is imported from the
+venv and not from this checkout.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import shutil
@@ -51,10 +54,26 @@ def _clean_env(tmp: Path) -> dict:
     return env
 
 
+def _source_copy(tmp: Path) -> Path:
+    """The checkout's sources without build products, version control or virtual environments."""
+    dst = tmp / "src"
+    shutil.copytree(ROOT, dst, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "venv", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache",
+        ".hypothesis", "*.pyc", "out"))
+    return dst
+
+
+def _running_site_packages() -> list[str]:
+    """The site-packages folders the running interpreter imports from (venv or system)."""
+    return [p for p in sys.path if p.endswith(("site-packages", "dist-packages")) and Path(p).is_dir()
+            and not Path(p).resolve().is_relative_to(ROOT)]
+
+
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
     out_dir = tmp_path_factory.mktemp("wheel")
-    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out_dir), str(ROOT)],
+    src = _source_copy(tmp_path_factory.mktemp("wheel-src"))
+    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out_dir), str(src)],
                        capture_output=True, text=True, timeout=240, cwd=out_dir, env=_clean_env(out_dir))
     assert r.returncode == 0, f"building the wheel failed:\n{r.stdout[-2000:]}\n{r.stderr[-3000:]}"
     wheels = list(out_dir.glob("hieradjudicate-*.whl"))
@@ -65,10 +84,14 @@ def wheel(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def venv_bin(wheel, tmp_path_factory) -> Path:
     """A fresh virtual environment (outside the checkout) with the wheel installed; its bin folder.
-    Dependencies come from the system site-packages."""
+    Dependencies come from the running interpreter's site-packages (see the module docstring)."""
     env_dir = tmp_path_factory.mktemp("venv") / "env"
-    venv.EnvBuilder(system_site_packages=True, with_pip=False, symlinks=True).create(env_dir)
+    venv.EnvBuilder(system_site_packages=False, with_pip=False, symlinks=True).create(env_dir)
     py = env_dir / "bin" / "python"
+    purelib = subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    # After the venv's own site-packages, so the installed wheel wins over anything found there.
+    Path(purelib, "zz_outer_site_packages.pth").write_text("\n".join(_running_site_packages()) + "\n")
     r = subprocess.run([sys.executable, "-m", "pip", "--python", str(py), "install", "--no-deps", "-q",
                         "--no-index", str(wheel)], capture_output=True, text=True, timeout=240,
                        cwd=env_dir, env=_clean_env(env_dir))
@@ -86,17 +109,38 @@ def test_wheel_carries_demo_icons_and_desktop_files(wheel):
     assert "hieradjudicate = hieradjudicate.cli.entry:main" in ep
 
 
-@pytest.mark.skipif(importlib.util.find_spec("build") is None,
+def test_wheel_carries_the_license(wheel):
+    """The MIT licence text ships with the wheel, and the metadata names it by its SPDX id."""
+    zf = zipfile.ZipFile(wheel)
+    dist_info = f"hieradjudicate-{__version__}.dist-info/"
+    licences = [n for n in zf.namelist() if n.startswith(dist_info) and n.rsplit("/", 1)[-1] == "LICENSE"]
+    assert licences, f"no LICENSE under {dist_info}"
+    assert zf.read(licences[0]) == (ROOT / "LICENSE").read_bytes()
+    meta = zf.read(dist_info + "METADATA").decode()
+    assert re.search(r"^License-Expression: MIT$", meta, re.M), meta[:800]
+
+
+def _has_build_package() -> bool:
+    """Whether ``python -m build`` works; asked from outside the checkout, whose ``build/``
+    folder (if any) would otherwise pass for the package."""
+    r = subprocess.run([sys.executable, "-c", "import build.__main__"], capture_output=True,
+                       cwd=Path(os.sep), env=_clean_env(Path(os.sep)))
+    return r.returncode == 0
+
+
+@pytest.mark.skipif(not _has_build_package(),
                     reason="the sdist check needs the 'build' package (pip install build)")
 def test_sdist_carries_the_resources(tmp_path):
-    r = subprocess.run([sys.executable, "-m", "build", "--sdist", "-o", str(tmp_path), str(ROOT)],
+    src = _source_copy(tmp_path)
+    r = subprocess.run([sys.executable, "-m", "build", "--sdist", "-o", str(tmp_path), str(src)],
                        capture_output=True, text=True, timeout=240, cwd=tmp_path, env=_clean_env(tmp_path))
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]
     (sdist,) = tmp_path.glob("hieradjudicate-*.tar.gz")
     prefix = f"hieradjudicate-{__version__}/"
     names = set(tarfile.open(sdist).getnames())
     wanted = [prefix + n.replace("hieradjudicate/_resources/", "resources/") for n in SHIPPED]
-    wanted += [prefix + "pyproject.toml", prefix + "README.md", prefix + "hieradjudicate/resources.py"]
+    wanted += [prefix + "pyproject.toml", prefix + "README.md", prefix + "LICENSE",
+               prefix + "hieradjudicate/resources.py"]
     missing = [n for n in wanted if n not in names]
     assert not missing, f"not in the sdist: {missing}"
 
@@ -129,8 +173,6 @@ def test_installed_program_works_outside_the_checkout(venv_bin, tmp_path):
     assert val.returncode == 0, val.stdout + val.stderr
     assert val.stdout.rstrip().endswith("valid")
 
-    if not (ROOT / "hieradjudicate" / "gui_entry.py").is_file():
-        pytest.skip("hieradjudicate/gui_entry.py (the GUI's demo --screenshot) is not in the repository yet")
     shot = tmp_path / "shot.png"
     s = run(venv_bin / "hieradjudicate", "demo", "--screenshot", shot, timeout=240)
     assert s.returncode == 0, s.stdout[-2000:] + s.stderr[-3000:]

@@ -173,11 +173,9 @@ def test_file_new_and_start_page_open_the_wizard(qtbot, private_dirs: Path) -> N
 def test_xmi_file_offers_its_layers_with_counts_and_reads_the_chosen_one(qtbot, private_dirs: Path) -> None:
     """INCEpTION XMI: the mapping step lists the span layers and string features found, with
     counts; the chosen layer/feature is what the preview reads (76 spans, 71 with a value)."""
-    from tests.conftest import realdata_dir
+    from tests.conftest import skip_without_realdata
 
-    root = realdata_dir()
-    if root is None or not (root / "inception" / "moralistik.xmi").is_file():
-        pytest.skip("HIERADJ_REALDATA is unset or has no inception/ folder")
+    root = skip_without_realdata("inception")
     xmi = str(root / "inception" / "moralistik.xmi")
     wiz = _wizard(qtbot)
     wiz.next()

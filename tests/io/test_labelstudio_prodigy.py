@@ -12,7 +12,7 @@ import pytest
 
 from hieradjudicate.core.errors import FormatError
 from hieradjudicate.io.annotations.read import read_annotations
-from tests.conftest import realdata_dir
+from tests.conftest import skip_without_realdata
 
 
 def _answers(src) -> dict[tuple[str, str, str], frozenset[str]]:
@@ -25,10 +25,7 @@ def _answers(src) -> dict[tuple[str, str, str], frozenset[str]]:
 
 @pytest.fixture(scope="module")
 def wsbest():
-    root = realdata_dir()
-    p = root / "wsbest" / "wsbest_selected_senses_per_annotator.tsv" if root else None
-    if p is None or not p.is_file():
-        pytest.skip("HIERADJ_REALDATA is unset or has no wsbest/ folder")
+    p = skip_without_realdata("wsbest") / "wsbest" / "wsbest_selected_senses_per_annotator.tsv"
     return read_annotations(p)
 
 

@@ -14,16 +14,14 @@ from hieradjudicate.app.loading.specs import AnnotationSpec
 from hieradjudicate.core.errors import FormatError
 from hieradjudicate.io.annotations.read import read_annotations
 from hieradjudicate.io.annotations.uima import survey
-from tests.conftest import realdata_dir
+from tests.conftest import realdata_dir, realdata_problem, skip_without_realdata
 
 NE = {"layer": "NamedEntity", "feature": "identifier"}
 
 
 @pytest.fixture(scope="module")
 def inception() -> Path:
-    root = realdata_dir()
-    if root is None or not (root / "inception").is_dir():
-        pytest.skip("HIERADJ_REALDATA is unset or has no inception/ folder")
+    root = skip_without_realdata("inception")
     return root / "inception"
 
 
@@ -163,7 +161,7 @@ def _fuzz_seed() -> bytes | None:
 _SEED = _fuzz_seed()
 
 
-@pytest.mark.skipif(_SEED is None, reason="HIERADJ_REALDATA is unset or has no inception/ folder")
+@pytest.mark.skipif(_SEED is None, reason=str(realdata_problem("inception")))
 def test_damaged_xmi_gives_a_source_or_a_format_error(tmp_path_factory):
     """Byte damage anywhere in a real XMI (and in a zip of it): a result or our FormatError,
     never another exception.  Deterministic sample of the hypothesis mutations (cassis parses
