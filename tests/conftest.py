@@ -35,7 +35,7 @@ def realdata_dir(sub: str | None = None) -> Path | None:
     """The real data folder when :func:`realdata_problem` finds nothing wrong, else None."""
     if realdata_problem(sub) is not None:
         return None
-    return Path(os.environ["HIERADJ_REALDATA"])
+    return Path(os.environ["HIERADJ_REALDATA"]).resolve()
 
 
 def skip_without_realdata(sub: str | None = None) -> Path:
@@ -43,7 +43,7 @@ def skip_without_realdata(sub: str | None = None) -> Path:
     problem = realdata_problem(sub)
     if problem is not None:
         pytest.skip(problem)
-    return Path(os.environ["HIERADJ_REALDATA"])
+    return Path(os.environ["HIERADJ_REALDATA"]).resolve()
 
 
 @pytest.fixture

@@ -65,8 +65,7 @@ def _source_copy(tmp: Path) -> Path:
 
 def _running_site_packages() -> list[str]:
     """The site-packages folders the running interpreter imports from (venv or system)."""
-    return [p for p in sys.path if p.endswith(("site-packages", "dist-packages")) and Path(p).is_dir()
-            and not Path(p).resolve().is_relative_to(ROOT)]
+    return [p for p in sys.path if p.endswith(("site-packages", "dist-packages")) and Path(p).is_dir()]
 
 
 @pytest.fixture(scope="module")

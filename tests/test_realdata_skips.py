@@ -30,7 +30,7 @@ def test_folder_without_the_part(monkeypatch, tmp_path: Path):
     assert realdata_problem() is None
     assert realdata_problem("wsbest") == f"HIERADJ_REALDATA={tmp_path} has no wsbest/ folder"
     (tmp_path / "wsbest").mkdir()
-    assert realdata_dir("wsbest") == tmp_path
+    assert realdata_dir("wsbest") == tmp_path.resolve()
 
 
 @pytest.mark.parametrize("value", ["", None])
