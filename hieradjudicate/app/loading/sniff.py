@@ -8,6 +8,7 @@ words, never raised: the wizard shows them next to the file.
 
 from __future__ import annotations
 
+import errno
 import gzip
 import os
 from collections.abc import Mapping
@@ -55,7 +56,13 @@ class Sniffed:
 
 
 def head_text(path: str, limit: int = _HEAD_BYTES) -> str:
-    """The first ``limit`` bytes of a file (gzip by content), decoded leniently."""
+    """The first ``limit`` bytes of a file (gzip by content), decoded leniently.
+
+    Raises ``OSError`` for anything but a regular file (opening a FIFO would block).
+    """
+    if not os.path.isfile(path):
+        raise OSError(errno.ENOENT if not os.path.exists(path) else errno.EINVAL,
+                      "not a regular file")
     with open(path, "rb") as fh:
         raw = fh.read(limit)
     if raw[:2] == b"\x1f\x8b":
@@ -119,6 +126,8 @@ def _offer_fields(out: Sniffed) -> None:
     from hieradjudicate.io.annotations.labelstudio import field_candidates, looks_like_labelstudio
     from hieradjudicate.io.annotations.uima import is_uima, survey
 
+    if not os.path.isfile(out.path):
+        return  # reading it below names the problem (missing, a folder, a pipe)
     with open(out.path, "rb") as fh:
         head = fh.read(4096)
     if is_uima(head):

@@ -181,6 +181,8 @@ def _read(
         from hieradjudicate.io.annotations.uima import is_uima, parse_uima
 
         try:
+            if not os.path.isfile(path):  # a FIFO would block open(); read_bytes names it
+                raise OSError
             with open(path, "rb") as fh:
                 head = fh.read(4096)
         except OSError:

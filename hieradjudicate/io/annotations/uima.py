@@ -41,6 +41,7 @@ from pathlib import PurePosixPath
 from hieradjudicate.core.errors import FormatError, ProblemLog
 from hieradjudicate.core.records import Context
 from hieradjudicate.io.annotations.build import Parsed
+from hieradjudicate.io.textfile import read_bytes
 
 SENTENCE = "de.tudarmstadt.ukp.dkpro.core.api.segmentation.type.Sentence"
 LEMMA = "de.tudarmstadt.ukp.dkpro.core.api.segmentation.type.Lemma"
@@ -112,18 +113,17 @@ def _typesystem_in(z: zipfile.ZipFile, where: str, folder: str = "") -> bytes | 
 
 def iter_cas_files(path: str) -> Iterator[CasFile]:
     """Every XMI document in ``path`` (see the module docstring), in a stable order."""
+    if not os.path.isfile(path):
+        read_bytes(path)  # names the problem: missing, a folder, a pipe
     with open(path, "rb") as fh:
         head = fh.read(4)
     if head != b"PK\x03\x04":
         ts_path = next((os.path.join(os.path.dirname(path) or ".", n)
                         for n in ("TypeSystem.xml", "typesystem.xml")
                         if os.path.isfile(os.path.join(os.path.dirname(path) or ".", n))), None)
-        with open(path, "rb") as fh:
-            xmi = fh.read()
-        ts = None
-        if ts_path is not None:
-            with open(ts_path, "rb") as fh:
-                ts = fh.read()
+        # bounded and regular files only; XML is exempt from the line limit (often one line)
+        xmi = read_bytes(path, line_limit=False)
+        ts = read_bytes(ts_path, line_limit=False) if ts_path is not None else None
         yield CasFile(None, _doc_name(os.path.basename(path)), path, xmi, ts)
         return
     try:
