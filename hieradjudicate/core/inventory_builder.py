@@ -83,8 +83,9 @@ class InventoryBuilder:
         if self._fatal:
             raise InventoryError([p for p in self.problems if p.severity == "error"][:50])
         for lex, nodes in by_lex.items():
+            kids = _child_counts(nodes)  # once per lexelt: counting per sense would be n^2
             for sense, n in list(nodes.items()):
-                k = sum(1 for c in nodes.values() if c.parent == sense)
+                k = kids.get(sense, 0)
                 if n.branching is not None and n.branching > k and k > 0:
                     self_id = sense + SELF_SUFFIX
                     nodes[self_id] = _Node(lex, self_id, sense, n.gloss, None, None, set(), n.where,
@@ -128,9 +129,12 @@ class InventoryBuilder:
         comp: dict[str, str] = {}
 
         def find(s: str) -> str:
-            while comp.get(s, s) != s:
-                s = comp[s]
-            return s
+            root = s
+            while comp.get(root, root) != root:
+                root = comp[root]
+            while s != root:  # path compression: a chain 16,000 deep stays linear
+                comp[s], s = root, comp[s]
+            return root
 
         for s, n in self._loose.items():
             comp.setdefault(s, s)
@@ -177,19 +181,34 @@ class InventoryBuilder:
                 n.parent = None
             if n.weight is not None and not (np.isfinite(n.weight) and n.weight > 0):
                 self._err(n.where, f"sense {s!r} of {lex} has weight {n.weight!r}; expected a positive number")
+        kids = _child_counts(nodes)
+        for s, n in nodes.items():
             if n.branching is not None:
-                k = sum(1 for c in nodes.values() if c.parent == s)
+                k = kids.get(s, 0)
                 if n.branching < max(k, 1):
                     self._err(n.where, f"sense {s!r} of {lex} has branching factor {n.branching} but "
                               f"{k} listed children; expected at least {max(k, 1)}")
-        for s in nodes:  # cycles
-            seen, cur = set(), s
-            while cur is not None and cur in nodes:
-                if cur in seen:
-                    self._err(nodes[s].where, f"sense {s!r} of {lex} is its own ancestor (a cycle "
-                              f"through {cur!r}); expected a tree")
-                    for c in seen:
-                        nodes[c].parent = None if c == cur else nodes[c].parent
-                    break
-                seen.add(cur)
+        # cycles: one walk per sense that stops at anything already visited (linear in senses)
+        state: dict[str, int] = {}  # 1 = on the current walk, 2 = done
+        for s in nodes:
+            walk: list[str] = []
+            cur: str | None = s
+            while cur is not None and cur not in state:
+                state[cur] = 1
+                walk.append(cur)
                 cur = nodes[cur].parent
+            if cur is not None and state[cur] == 1:
+                self._err(nodes[s].where, f"sense {s!r} of {lex} is its own ancestor (a cycle "
+                          f"through {cur!r}); expected a tree")
+                nodes[cur].parent = None  # break the cycle so that later steps terminate
+            for c in walk:
+                state[c] = 2
+
+
+def _child_counts(nodes: dict[str, _Node]) -> dict[str, int]:
+    """How many senses of one lexelt name each sense as their parent."""
+    counts: dict[str, int] = {}
+    for n in nodes.values():
+        if n.parent is not None:
+            counts[n.parent] = counts.get(n.parent, 0) + 1
+    return counts

@@ -19,20 +19,37 @@ from hieradjudicate.core.records import SenseRecord
 _KNOWN_KEYS = {"id", "gloss", "weight", "branching", "children", "aliases"}
 
 
+#: ``"id": "..."`` or ``"id": 12`` anywhere in the text (one linear pass).
+_ID_RE = re.compile(r'"id"\s*:\s*("(?:[^"\\\n]|\\.)*"|-?\d+)')
+
+
 class _Locator:
-    """Finds the line of each node's ``"id"`` in document order (best effort)."""
+    """Finds the line of each node's ``"id"`` in document order (best effort).
+
+    Every ``"id": value`` is indexed in one pass (value decoded as JSON, so an id
+    written with ``\\u`` escapes matches its decoded form); each lookup takes the
+    next unused occurrence.  Searching the text per id was quadratic.
+    """
 
     def __init__(self, text: str) -> None:
-        self.text = text
-        self.pos = 0
+        self._lines: dict[Any, list[int]] = {}
+        line, pos = 1, 0
+        for m in _ID_RE.finditer(text):
+            line += text.count("\n", pos, m.start())
+            pos = m.start()
+            try:
+                value = json.loads(m.group(1))
+            except ValueError:
+                continue
+            self._lines.setdefault(value, []).append(line)
+        for v in self._lines.values():
+            v.reverse()  # pop() from the end gives document order
 
     def line_of(self, sid: Any) -> int | None:
-        pattern = re.compile(r'"id"\s*:\s*' + re.escape(json.dumps(sid)))
-        m = pattern.search(self.text, self.pos) or pattern.search(self.text)
-        if m is None:
+        found = self._lines.get(sid)
+        if not found:
             return None
-        self.pos = m.end()
-        return self.text.count("\n", 0, m.start()) + 1
+        return found.pop() if len(found) > 1 else found[0]
 
 
 def parse_json_inventory(text: str, log: ProblemLog) -> list[SenseRecord]:

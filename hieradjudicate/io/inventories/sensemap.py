@@ -52,10 +52,9 @@ def parse_sensemap(text: str, log: ProblemLog) -> tuple[list[SenseRecord], int]:
         bad = False
         for k in range(1, len(tokens), 2):
             b, parent = tokens[k], tokens[k + 1]
-            col = _column(raw, k)
             value, msg = parse_branching(b)
-            if value is None:
-                log.error(lineno, f"{msg} before parent {shorten(parent)}", col)
+            if value is None:  # the column only on error: computing it per token is n^2
+                log.error(lineno, f"{msg} before parent {shorten(parent)}", _column(raw, k))
                 bad = True
                 break
             factors.append(value)
@@ -63,8 +62,10 @@ def parse_sensemap(text: str, log: ProblemLog) -> tuple[list[SenseRecord], int]:
         if bad:
             continue
         if len(set(chain)) != len(chain):
+            shown = " -> ".join(chain)
+            shown = shown if len(shown) <= 200 else shown[:200] + "..."
             log.error(lineno, "a sense appears twice in its own ancestry ("
-                      + " -> ".join(chain) + "); expected a chain of distinct senses (a tree)")
+                      + shown + "); expected a chain of distinct senses (a tree)")
             n_bad += 1
             continue
         sense = chain[0]
