@@ -39,6 +39,14 @@ def main(argv: list[str] | None = None) -> int:
     if not argv or argv[0] in gui_commands or argv[0].endswith(".hadj") and not argv[0].startswith("-"):
         from hieradjudicate.cli.gui import run_gui
         return run_gui(argv)
+    from hieradjudicate.app.textout import terminal_safe_streams
+
+    # data (ids, tags, notes, file names) reaches the terminal only as visible escapes
+    with terminal_safe_streams():
+        return _run(argv)
+
+
+def _run(argv: list[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

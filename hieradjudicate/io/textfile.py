@@ -243,3 +243,34 @@ def decode_text(raw: bytes, path: str) -> str:
 def read_text(path: str | os.PathLike | bytes) -> str:
     """Read a text input file (gzip, BOM and CRLF handled, limits applied)."""
     return decode_text(read_bytes(path), display_path(path))
+
+
+#: The longest id, tag, lexelt or set name accepted (env ``HIERADJ_MAX_ID_CHARS``).  Names are
+#: shown in every table and stored per row: a 200 KB id made a 306 MB project.
+DEFAULT_MAX_ID_CHARS = 1000
+
+
+def max_id_chars() -> int:
+    """The longest id or tag accepted (env ``HIERADJ_MAX_ID_CHARS``, default 1,000)."""
+    return _limit("HIERADJ_MAX_ID_CHARS", DEFAULT_MAX_ID_CHARS)
+
+
+def check_name_lengths(path: str, kind: str, names, line_of) -> None:
+    """Raise a :class:`FormatError` naming the line of the first name longer than the limit.
+
+    ``names`` is a sequence of strings, ``line_of(i)`` the line (or None) of ``names[i]``.
+    The scan is one C-speed pass (``map(len, ...)``); lines are looked up only on failure.
+    """
+    limit = max_id_chars()
+    if not len(names):
+        return
+    lengths = np.fromiter(map(len, names), dtype=np.int64, count=len(names))
+    bad = np.flatnonzero(lengths > limit)
+    if bad.size == 0:
+        return
+    problems = []
+    for i in bad[:5].tolist():
+        problems.append(Problem(display_path(path), line_of(i),
+                                f"{kind} of {int(lengths[i]):,} characters ({str(names[i])[:30]!r}...); "
+                                f"expected at most {limit:,} (raise HIERADJ_MAX_ID_CHARS if needed)"))
+    raise FormatError(problems)

@@ -3,6 +3,7 @@ them (on open when the cache is stale, and on a re-import), plus the corpus cach
 
 from __future__ import annotations
 
+import os
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -15,6 +16,7 @@ from hieradjudicate.app.session.cache import CACHE_NAME, corpus_to_cache
 from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.core.model import Corpus
 from hieradjudicate.io.store.project_store import FileRecord, Store
+from hieradjudicate.io.textfile import display_path
 
 
 def effective_files(files: Sequence[FileRecord]) -> list[FileRecord]:
@@ -39,12 +41,35 @@ def store_copies(store: Store, result: LoadResult, specs: list[AnnotationSpec],
             role = spec.role
             options = {"name": spec.name, "format": spec.format, "columns": spec.columns}
         data = None
+        _check_storable(report.path)
         if report.format == "uima-xmi":  # one .xmi file: its type system is kept with it
             from hieradjudicate.io.annotations.uima import bundle_single_xmi
 
             data = bundle_single_xmi(report.path)
-        store.add_file(report.kind, report.path, data=data, role=role, set_names=report.sets,
+        source = report.path
+        if display_path(source) != source:  # a non-UTF-8 name: SQLite text must be UTF-8
+            if data is None:
+                data = Path(source).read_bytes()
+            source = display_path(source)
+        store.add_file(report.kind, source, data=data, role=role, set_names=report.sets,
                        format=report.format or None, options=options)
+
+
+#: The largest input a project keeps a copy of.  SQLite refuses values over 1,000,000,000 bytes
+#: (SQLITE_MAX_LENGTH) and Python's driver over INT_MAX; the copy is at most about this size.
+MAX_STORED_BYTES = 900 * 1024 * 1024
+
+
+def _check_storable(path: str) -> None:
+    """Refuse, with a message, an input too large to keep a copy of in the project file."""
+    try:
+        size = os.stat(path).st_size
+    except OSError:
+        return  # add_file names the problem
+    if size > MAX_STORED_BYTES:
+        raise ProjectError(f"{display_path(path)}: {size:,} bytes is too large to keep a copy in "
+                           f"the project (at most {MAX_STORED_BYTES:,} bytes); compress it with "
+                           "gzip or split it into several files")
 
 
 def write_cache(store: Store, corpus: Corpus) -> None:

@@ -24,6 +24,7 @@ import numpy as np
 
 from hieradjudicate.core.errors import ProblemLog
 from hieradjudicate.core.records import AnnotationSource
+from hieradjudicate.io.textfile import check_name_lengths
 
 _NUMBER = re.compile(r"[+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 _SPECIAL = {"nan": "a NaN", "inf": "an infinite", "infinity": "an infinite"}
@@ -268,6 +269,8 @@ def build_source(
         partial = np.bincount(label_group, weights=nan, minlength=int(group.max()) + 1) > 0
         label_weight[partial[label_group]] = np.nan
     tags, label_tag = _compact(p.tags, label_tag)
+    _check_lengths(p, path, unit_item, item_lexelt, item_instance, tags, label_unit, label_tag,
+                   set_names, unit_set)
     comments: dict[int, str] = {}
     if p.comments:
         units, first_rows = np.unique(label_unit, return_index=True)
@@ -290,6 +293,23 @@ def build_source(
         duplicates=duplicates,
         comments=comments,
     )
+
+
+def _check_lengths(p: Parsed, path: str, unit_item: np.ndarray, item_lexelt: list[str],
+                   item_instance: list[str], tags: list[str], label_unit: np.ndarray,
+                   label_tag: np.ndarray, set_names: list[str], unit_set: np.ndarray) -> None:
+    """Refuse over-long ids, tags, lexelts and set names, naming the line where each appears."""
+    def first_line(units_of: np.ndarray, i: int, units: np.ndarray | None = None) -> int | None:
+        hit = np.flatnonzero(units_of == i)
+        if hit.size == 0:
+            return None
+        u = int(hit[0]) if units is None else int(units[hit[0]])
+        return int(p.unit_line[u])
+
+    check_name_lengths(path, "instance id", item_instance, lambda i: first_line(unit_item, i))
+    check_name_lengths(path, "lexelt", item_lexelt, lambda i: first_line(unit_item, i))
+    check_name_lengths(path, "tag", tags, lambda i: first_line(label_tag, i, label_unit))
+    check_name_lengths(path, "set name", set_names, lambda i: first_line(unit_set, i))
 
 
 def _compact(names: list[str], codes: np.ndarray) -> tuple[list[str], np.ndarray]:

@@ -54,7 +54,7 @@ from hieradjudicate.io.annotations.tables import (
     parse_long,
     split_header,
 )
-from hieradjudicate.io.textfile import decode_text, read_bytes
+from hieradjudicate.io.textfile import decode_text, display_path, read_bytes
 
 FORMATS = ("senseval", "long-table", "wsbest", "wide-table", "masc", "jsonl", "uima-xmi", "labelstudio", "prodigy", "webanno-tsv")
 _EXPECTED = {
@@ -72,8 +72,8 @@ _EXPECTED = {
 
 
 def default_set_name(path: str) -> str:
-    """The file name without directory, ``.gz`` and extension."""
-    base = os.path.basename(path)
+    """The file name without directory, ``.gz`` and extension (undecodable bytes escaped)."""
+    base = display_path(os.path.basename(path))
     if base.lower().endswith(".gz"):
         base = base[:-3]
     stem, _ = os.path.splitext(base)

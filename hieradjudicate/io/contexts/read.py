@@ -34,7 +34,7 @@ from hieradjudicate.io.inventories.common import (
     shorten,
     to_int,
 )
-from hieradjudicate.io.textfile import read_text
+from hieradjudicate.io.textfile import check_name_lengths, read_text
 
 CONTEXT_FORMATS = ("senseval-xml", "table", "wsbest-uses")
 TABLE_FIELDS: dict[str, tuple[str, ...]] = {
@@ -149,6 +149,8 @@ def read_contexts(path: str | os.PathLike, *, format: str | None = None,
         if not log.errors:
             log.error(None, f"no contexts found; expected a {fmt} file", skipped=False)
         raise FormatError(log.errors)
+    check_name_lengths(p, "instance id", [c.instance for c in contexts], lambda i: contexts[i].line)
+    check_name_lengths(p, "lexelt", [c.lexelt for c in contexts], lambda i: contexts[i].line)
     missing = sum(c.head is None for c in contexts)
     if missing:
         log.warning(None, f"{missing} of {len(contexts)} context(s) have no located target word")

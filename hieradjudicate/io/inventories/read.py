@@ -29,7 +29,7 @@ from hieradjudicate.io.inventories.json_tree import parse_json_inventory
 from hieradjudicate.io.inventories.outline import looks_like_outline, parse_outline
 from hieradjudicate.io.inventories.sensemap import looks_like_sensemap, parse_sensemap
 from hieradjudicate.io.inventories.table import parse_tree_table
-from hieradjudicate.io.textfile import read_text
+from hieradjudicate.io.textfile import check_name_lengths, read_text
 
 INVENTORY_FORMATS = ("senseval-sensemap", "senseval-dictionary", "tree-table", "outline", "json")
 _ALIASES = {
@@ -141,6 +141,8 @@ def read_inventory(path: str | os.PathLike, *, format: str | None = None,
         if not log.errors:
             log.error(None, f"no senses found; expected a {fmt} inventory", skipped=False)
         raise FormatError(log.errors)
+    check_name_lengths(p, "sense id", [r.sense for r in senses], lambda i: senses[i].line)
+    check_name_lengths(p, "lexelt", [r.lexelt or "" for r in senses], lambda i: senses[i].line)
     if note:
         log.warning(None, note)
     src = InventorySource(path=p, format=fmt, senses=senses, problems=list(log.problems),
