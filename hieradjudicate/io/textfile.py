@@ -219,7 +219,8 @@ def decode_text(raw: bytes, path: str) -> str:
     if not raw.strip():
         raise FormatError("file is empty; expected text", file=path)
     head = raw[:4096]
-    if b"\x00" in head or sum(b in _BINARY_CONTROL for b in head) > max(8, len(head) // 50):
+    # many control bytes at the start: a binary file; a few: reported with their position below
+    if sum(b in _BINARY_CONTROL for b in head) > max(8, len(head) // 50):
         raise FormatError("file looks binary; expected a text file", file=path, line=1)
     bad = _CONTROL_BYTES.search(raw)
     if bad is not None:
