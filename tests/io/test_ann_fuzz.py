@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hieradjudicate.core.errors import FormatError
-from tests.io.mutations import mutate, mutations, real_seeds
+from tests.io.mutations import bounded, clean_name, mutate, mutations, real_seeds
 from hieradjudicate.core.records import AnnotationSource
 from hieradjudicate.io.annotations.read import FORMATS, read_annotations
 from tests.io.ann_helpers import check_invariants
@@ -53,13 +53,16 @@ def test_damaged_annotation_files_give_a_source_or_a_format_error(seed, ops, com
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
         try:
-            src = read_annotations(path, format=fmt)
+            with bounded():
+                src = read_annotations(path, format=fmt)
         except FormatError as exc:
             assert exc.problems and "internal error" not in str(exc)
             return
         assert isinstance(src, AnnotationSource) and src.n_labels > 0
         assert fmt is None or src.format == fmt
         check_invariants(src)
+        assert all(map(clean_name, src.tags)) and all(map(clean_name, src.item_instance))
+        assert all(map(clean_name, src.item_lexelt)) and all(map(clean_name, src.set_names))
         assert all(p.file == path and (p.line is None or p.line >= 1) for p in src.problems)
     finally:
         os.unlink(path)

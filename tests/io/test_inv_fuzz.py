@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hieradjudicate.core.errors import FormatError
-from tests.io.mutations import mutate, mutations, real_seeds
+from tests.io.mutations import CONTROL_CHARS, bounded, clean_name, mutate, mutations, real_seeds
 from hieradjudicate.core.records import ContextSource, InventorySource
 from hieradjudicate.io.contexts.read import CONTEXT_FORMATS, read_contexts
 from hieradjudicate.io.inventories.read import INVENTORY_FORMATS, read_inventory
@@ -51,20 +51,24 @@ mutation = mutations(TOKENS)
 def check_all_readers(path: str) -> None:
     for fmt in (None, *INVENTORY_FORMATS):
         try:
-            src = read_inventory(path, format=fmt)
+            with bounded():
+                src = read_inventory(path, format=fmt)
         except FormatError as exc:
             assert exc.problems and all(p.file == path for p in exc.problems)
             continue
         assert isinstance(src, InventorySource) and src.format in INVENTORY_FORMATS
         assert src.senses and all(r.sense and not any(c.isspace() for c in r.sense)
                                   for r in src.senses)
+        assert all(clean_name(r.sense) and clean_name(r.lexelt or "") for r in src.senses)
     for fmt in (None, *CONTEXT_FORMATS):
         try:
-            ctx = read_contexts(path, format=fmt)
+            with bounded():
+                ctx = read_contexts(path, format=fmt)
         except FormatError as exc:
             assert exc.problems
             continue
         assert isinstance(ctx, ContextSource) and ctx.contexts
+        assert all(clean_name(c.instance) and not (set(c.text) & CONTROL_CHARS) for c in ctx.contexts)
         for c in ctx.contexts:
             if c.head is not None:
                 assert 0 <= c.head[0] < c.head[1] <= len(c.text)
