@@ -186,17 +186,25 @@ def _collect(chunks, path: str, limit: int, gz: bool, line_limit: bool) -> bytes
     out: list[bytes] = []
     total = 0
     guard: _LineGuard | None = None
-    for chunk in chunks:
-        if not chunk:
-            continue
-        if guard is None:
-            doc = chunk.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"<", b"{", b"[")
-            guard = _LineGuard(path, max_line_bytes() if line_limit and not doc else None)
-        total += len(chunk)
-        if total > limit:
-            raise _too_big(path, limit, guard, gz)
-        guard.feed(chunk)
-        out.append(chunk)
+    try:
+        for chunk in chunks:
+            if not chunk:
+                continue
+            if guard is None:
+                doc = chunk.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"<", b"{", b"[")
+                guard = _LineGuard(path, max_line_bytes() if line_limit and not doc else None)
+            total += len(chunk)
+            if total > limit:
+                raise _too_big(path, limit, guard, gz)
+            guard.feed(chunk)
+            out.append(chunk)
+    except FormatError as exc:  # damaged gzip: say where in the decompressed text it broke
+        first = exc.problems[0] if exc.problems else None
+        if first is not None and first.line is None:
+            line = guard.lines + 1 if guard is not None else 1
+            raise FormatError([Problem(first.file, line, first.message), *exc.problems[1:]]) \
+                from None
+        raise
     return b"".join(out)
 
 
@@ -217,7 +225,7 @@ def decode_text(raw: bytes, path: str) -> str:
     elif raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise FormatError("file is UTF-16; expected UTF-8 text (re-save it as UTF-8)", file=path, line=1)
     if not raw.strip():
-        raise FormatError("file is empty; expected text", file=path)
+        raise FormatError("file is empty; expected text", file=path, line=1)
     head = raw[:4096]
     # many control bytes at the start: a binary file; a few: reported with their position below
     if sum(b in _BINARY_CONTROL for b in head) > max(8, len(head) // 50):

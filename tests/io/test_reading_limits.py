@@ -163,12 +163,24 @@ def test_gzip_members_trailing_data_and_truncation(tmp_path):
     assert read_bytes(padded) == b"a\n"
     junk = tmp_path / "junk.gz"
     junk.write_bytes(gzip.compress(b"a\n") + b"junk")
-    with pytest.raises(FormatError, match="trailing data"):
+    with pytest.raises(FormatError, match="trailing data") as ei:
         read_bytes(junk)
+    assert ei.value.problems[0].line == 2  # after the member's one line
     cut = tmp_path / "cut.gz"
     cut.write_bytes(gzip.compress(b"a b c\n" * 1000)[:-12])
-    with pytest.raises(FormatError, match="damaged gzip|ends inside"):
+    with pytest.raises(FormatError, match="damaged gzip|ends inside") as ei:
         read_bytes(cut)
+    assert ei.value.problems[0].line is not None
+    flipped = bytearray(gzip.compress(bytes(range(32, 127)) * 100 + b"\n" * 50, 9))
+    flipped[len(flipped) // 2] ^= 0xFF
+    with pytest.raises(FormatError, match="damaged gzip") as ei:
+        read_bytes(_write(tmp_path / "flip.gz", bytes(flipped)))
+    assert ei.value.problems[0].line is not None
+
+
+def _write(path: Path, data: bytes) -> Path:
+    path.write_bytes(data)
+    return path
 
 
 # ---------------------------------------------------------------- control characters and NUL bytes
