@@ -35,14 +35,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    gui_commands = {"demo", "gui"}
-    if not argv or argv[0] in gui_commands or argv[0].endswith(".hadj") and not argv[0].startswith("-"):
-        from hieradjudicate.cli.gui import run_gui
-        return run_gui(argv)
     from hieradjudicate.app.textout import terminal_safe_streams
 
+    gui_commands = {"demo", "gui"}
     # data (ids, tags, notes, file names) reaches the terminal only as visible escapes
     with terminal_safe_streams():
+        if not argv or argv[0] in gui_commands or argv[0].endswith(".hadj") and not argv[0].startswith("-"):
+            from hieradjudicate.cli.gui import run_gui
+            return run_gui(argv)
         return _run(argv)
 
 
