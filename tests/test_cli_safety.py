@@ -129,6 +129,18 @@ def test_an_input_too_large_to_store_is_refused_with_a_message(tmp_path, monkeyp
     big.write_text("art.n art.n.1 a\n" * 100)
     monkeypatch.setattr(stored_inputs, "MAX_STORED_BYTES", 1000)
     with pytest.raises(ProjectError, match=r"big.key: 1,600 bytes is too large to keep a copy"):
-        stored_inputs._check_storable(str(big))
+        stored_inputs.check_storable(str(big))
     monkeypatch.setattr(stored_inputs, "MAX_STORED_BYTES", 10_000)
-    stored_inputs._check_storable(str(big))
+    stored_inputs.check_storable(str(big))
+
+
+def test_a_fifo_is_not_stored_or_waited_on(tmp_path):
+    from hieradjudicate.app.session import stored_inputs
+    from hieradjudicate.core.errors import ProjectError
+
+    fifo = tmp_path / "p.key"
+    os.mkfifo(fifo)
+    with pytest.raises(ProjectError, match="not a regular file"):
+        stored_inputs.check_storable(str(fifo))
+    r = run("project", "new", str(tmp_path / "x.hadj"), "--annotations", str(fifo))
+    assert r.returncode == 1 and b"not a regular file" in r.stderr + r.stdout

@@ -43,10 +43,16 @@ import numpy as np
 from hieradjudicate.app.session.batch import agreement
 from hieradjudicate.app.session.commands import Applied, Command, Decide
 from hieradjudicate.app.session.decisions import Decision, DecisionState
-from hieradjudicate.app.session.stored_inputs import effective_files, reload_corpus, write_cache
+from hieradjudicate.app.session.stored_inputs import (
+    check_storable,
+    effective_files,
+    reload_corpus,
+    write_cache,
+)
 from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.core.model import Corpus, tag_set_signature
 from hieradjudicate.io.store.project_store import DecisionRow, FileRecord, Store, utc_now
+from hieradjudicate.io.textfile import display_path
 
 
 class ReimportHost(Protocol):
@@ -278,11 +284,14 @@ def reimport(session: ReimportHost, key: str | int, path: str | os.PathLike[str]
     if session.read_only:
         raise ProjectError(f"cannot re-import: {session.read_only_reason}")
     old = find_file(session.store, key)
+    check_storable(os.fspath(path))  # a regular file, small enough to keep a copy of
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
-        raise ProjectError(f"{path}: cannot read the file to import ({exc.strerror})") from None
-    command = Reimport(session, old.id, data, os.fspath(path))
+        raise ProjectError(f"{display_path(path)}: cannot read the file to import "
+                           f"({exc.strerror})") from None
+    # the project keeps the name as UTF-8 text: undecodable bytes are stored escaped
+    command = Reimport(session, old.id, data, display_path(path))
     session.execute(command)
     assert command.result is not None
     return command.result

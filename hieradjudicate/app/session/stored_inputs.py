@@ -4,6 +4,7 @@ them (on open when the cache is stale, and on a re-import), plus the corpus cach
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -41,7 +42,7 @@ def store_copies(store: Store, result: LoadResult, specs: list[AnnotationSpec],
             role = spec.role
             options = {"name": spec.name, "format": spec.format, "columns": spec.columns}
         data = None
-        _check_storable(report.path)
+        check_storable(report.path)
         if report.format == "uima-xmi":  # one .xmi file: its type system is kept with it
             from hieradjudicate.io.annotations.uima import bundle_single_xmi
 
@@ -60,12 +61,17 @@ def store_copies(store: Store, result: LoadResult, specs: list[AnnotationSpec],
 MAX_STORED_BYTES = 900 * 1024 * 1024
 
 
-def _check_storable(path: str) -> None:
-    """Refuse, with a message, an input too large to keep a copy of in the project file."""
+def check_storable(path: str) -> None:
+    """Refuse, with a message, an input that is not a regular file (reading a FIFO would block)
+    or too large to keep a copy of in the project file."""
     try:
-        size = os.stat(path).st_size
+        st = os.stat(path)
     except OSError:
-        return  # add_file names the problem
+        return  # reading it names the problem
+    size = st.st_size
+    if not stat.S_ISREG(st.st_mode):
+        raise ProjectError(f"{display_path(path)}: not a regular file (a folder, pipe or device); "
+                           "expected a file to keep a copy of")
     if size > MAX_STORED_BYTES:
         raise ProjectError(f"{display_path(path)}: {size:,} bytes is too large to keep a copy in "
                            f"the project (at most {MAX_STORED_BYTES:,} bytes); compress it with "
