@@ -12,8 +12,9 @@ import io
 import math
 import re
 from collections import defaultdict
+from collections.abc import Iterator
 
-from hieradjudicate.core.errors import FormatError, ProblemLog
+from hieradjudicate.core.errors import FormatError, Problem, ProblemLog
 from hieradjudicate.core.records import SenseRecord
 
 _POS_SUFFIX = re.compile(r"[.\-_#]([nvarsj])$", re.IGNORECASE)
@@ -197,57 +198,65 @@ def sniff_delimiter(header: str) -> str:
 
 def read_delimited(
     text: str, log: ProblemLog
-) -> tuple[list[str], list[tuple[int, list[str]]], str]:
+) -> tuple[list[str], Iterator[tuple[int, list[str]]], str]:
     """Split a TSV/CSV text into a header and rows with their 1-based line numbers.
 
     Blank rows are ignored.  A CSV syntax problem stops reading at that
-    line (it is reported).
+    line (it is reported).  The rows are a generator, read once: a file of
+    millions of rows is never held as a list of lists (memory follows what the
+    caller keeps, not the file's size).
 
     Returns
     -------
     header, rows, delimiter
     """
-    lines = text.split("\n")
-    start = 0
-    while start < len(lines) and not lines[start].strip():
-        start += 1
-    if start >= len(lines):
-        raise FormatError("no header line found; expected a header naming the columns",
-                          file=log.file)
-    delim = sniff_delimiter(lines[start])
-    body = "\n".join(lines[start:])
-    reader = csv.reader(io.StringIO(body), delimiter=delim)
-    header: list[str] | None = None
-    rows: list[tuple[int, list[str]]] = []
-    prev_end = 0
+    pos, start = 0, 0  # skip leading blank lines without splitting the whole text
+    while True:
+        nl = text.find("\n", pos)
+        if text[pos: nl if nl >= 0 else len(text)].strip():
+            break
+        if nl < 0:
+            raise FormatError("no header line found; expected a header naming the columns",
+                              file=log.file)
+        pos, start = nl + 1, start + 1
+    end = text.find("\n", pos)
+    delim = sniff_delimiter(text[pos: end if end >= 0 else len(text)])
+    reader = csv.reader(io.StringIO(text[pos:]), delimiter=delim)
+    try:
+        header = [h.strip() for h in next(reader)]
+    except (StopIteration, csv.Error) as exc:
+        if isinstance(exc, csv.Error):
+            log.error(start + 1, f"cannot split the line into fields ({exc}); expected delimited "
+                      "fields with balanced quotes; the rest of the file was not read")
+        raise FormatError(log.errors or [Problem(log.file, start + 1, "no header line found; "
+                                                 "expected a header naming the columns")]) from None
+    return header, _rows(reader, start, log), delim
+
+
+def _rows(reader, start: int, log: ProblemLog) -> Iterator[tuple[int, list[str]]]:
+    """The data rows of :func:`read_delimited`, with their first line numbers."""
+    prev_end = reader.line_num
     while True:
         try:
             row = next(reader)
         except StopIteration:
-            break
+            return
         except csv.Error as exc:
             log.error(prev_end + start + 1, f"cannot split the line into fields ({exc}); "
                       "expected delimited fields with balanced quotes; the rest of the file was "
                       "not read")
-            break
+            return
         line_no = prev_end + start + 1
         prev_end = reader.line_num
         last = prev_end + start
-        if last > line_no and header is not None:
+        if last > line_no:
             # Legitimate for quoted multi-line cells, but an unbalanced quote
             # swallows the following rows this way, so the user is told.
             log.warning(line_no, f"the row starting here runs to line {last} (a quoted field holds "
                         "line breaks); if that is not intended, look for an unbalanced quote")
-        if header is None:
-            header = [h.strip() for h in row]
-            continue
         if not any(cell.strip() for cell in row):
             continue
-        rows.append((line_no, row))
-    if header is None:
-        raise FormatError("no header line found; expected a header naming the columns",
-                          file=log.file)
-    return header, rows, delim
+        yield line_no, row
 
 
 def resolve_columns(

@@ -9,6 +9,7 @@ are the lexelt roots.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from hieradjudicate.core.errors import ProblemLog
 from hieradjudicate.core.records import SenseRecord
@@ -94,7 +95,7 @@ def parse_tree_table(text: str, log: ProblemLog, columns: dict[str, str] | None 
     return senses, "lexelt-sense", 0
 
 
-def _node_rows(header: list[str], rows: list[tuple[int, list[str]]], log: ProblemLog
+def _node_rows(header: list[str], rows: Iterable[tuple[int, list[str]]], log: ProblemLog
                ) -> tuple[list[SenseRecord], int]:
     """Turn node-id rows into records; lemma nodes become lexelts, not senses."""
     lower = {h.strip().lower(): i for i, h in reversed(list(enumerate(header)))}
