@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from hieradjudicate.core.agreement import make_layout
+from hieradjudicate.core.agreement import CONGER_MARGINAL_RULE, make_layout
 from hieradjudicate.core.dashboard import all_figures
 from hieradjudicate.core.granularity import rollup
 from hieradjudicate.core.model import AnnotationSet, Corpus
@@ -135,7 +135,7 @@ class Stats:
             "fleiss": {"n": f.n, "observed": f.observed, "expected": f.expected, "kappa": f.kappa.value,
                        "undefined": f.kappa.reason},
             "conger": {"n": g.n, "observed": g.observed, "expected": g.expected, "kappa": g.kappa.value,
-                       "undefined": g.kappa.reason},
+                       "undefined": g.kappa.reason, "method": CONGER_MARGINAL_RULE},
             "alpha": {"n_pairable": float(alpha.n_pairable), "value": alpha.alpha.value,
                       "observed_disagreement": alpha.observed_disagreement,
                       "expected_disagreement": alpha.expected_disagreement, "undefined": alpha.alpha.reason},

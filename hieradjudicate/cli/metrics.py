@@ -116,6 +116,7 @@ def _agree_text(out: dict) -> str:
               f"Fleiss (soft)        kappa {fmt(f['kappa'])}  Pr(A) {fmt(f['observed'])}  Pr(E) {fmt(f['expected'])}"
               f"  on {f['n']} instances" + _ci_text(out, "fleiss"),
               f"Davies & Fleiss      kappa {fmt(g['kappa'])}  Pr(E) {fmt(g['expected'])}",
+              f"  ({g['method']})",
               f"Krippendorff alpha   {fmt(a['value'])}  D_o {fmt(a['observed_disagreement'])}  "
               f"D_e {fmt(a['expected_disagreement'])}  on {a['n_pairable']:.0f} pairable values" + _ci_text(out, "alpha"),
               f"mean pairwise kappa  Cohen {fmt(out['mean_kappa_cohen'])}  S&C {fmt(out['mean_kappa_scott'])}"]

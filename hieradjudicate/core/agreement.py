@@ -565,25 +565,49 @@ class MultiRaterAgreement:
     macro_conger: Estimate
 
 
-def _multi_stats(lay: Layout) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per-instance ``P_i`` (Fleiss), ``E_i`` (Conger), the sums ``s_i`` and ``m_i`` (pairable layout)."""
+def _multi_stats(lay: Layout) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per-instance ``P_i`` (Fleiss), the sums ``s_i`` and ``m_i`` (pairable layout)."""
     m_i = lay.seg_m.astype(np.float64)
     s = lay.seg_sum
     pairs = m_i * (m_i - 1.0)
     p_i = (np.einsum("ik,ik->i", s, s) - lay.seg_sq) / pairs
-    # Each rater's own marginal within the lexelt, over the pairable instances it annotated.
-    X = lay.n_lexelts
-    m = int(lay.rater.max()) + 1
-    key = lay.row_lex * m + lay.rater
-    tot = group_sum(lay.P, key, X * m)
+    return p_i, s, m_i
+
+
+CONGER_MARGINAL_RULE = (
+    "Davies & Fleiss (Conger) chance agreement: mean over all ordered pairs of distinct annotators "
+    "of the lexelt of P_r . P_r', each annotator's marginal P_r taken over every instance it "
+    "labelled in the lexelt, single-rated instances included (Gwet 2014, irrCAC); Pr(A) over "
+    "instances with >= 2 annotations"
+)
+
+
+def conger_chance(full: Layout) -> np.ndarray:
+    """Per-lexelt ``Pr_x(E)`` of Davies & Fleiss / Conger (Gwet's form), shape ``(X,)``.
+
+    ``Pr_x(E) = (|sum_r P_r|^2 - sum_r |P_r|^2) / (r_x (r_x - 1))``, the mean
+    over the ``r_x (r_x - 1)`` ordered pairs of distinct annotators present in
+    lexelt ``x`` of ``P_r . P_r'``.  The rule (:data:`CONGER_MARGINAL_RULE`):
+    ``P_r`` is rater ``r``'s mean leaf vector over *every* instance of ``x`` it
+    annotated, single-rated instances included -- the rule with which irrCAC's
+    published values (Ben/Gerry 0.657, g1g2 0.659) follow.  ``full`` is the
+    layout before :meth:`Layout.pairable`.  0 where fewer than two raters.
+    Vectorised over (lexelt, rater) groups: no loop over raters or instances.
+    """
+    X = full.n_lexelts
+    if full.R == 0:
+        return np.zeros(X)
+    m = int(full.rater.max()) + 1
+    key = full.row_lex * m + full.rater
+    tot = group_sum(full.P, key, X * m)
     cnt = np.bincount(key, minlength=X * m).astype(np.float64)
     marg = tot / np.maximum(cnt, 1.0)[:, None]
-    msq = np.einsum("gk,gk->g", marg, marg)
-    mr = marg[key]
-    t = lay.seg_sums(mr)
-    tsq = np.add.reduceat(msq[key], lay.seg_start)
-    e_i = (np.einsum("ik,ik->i", t, t) - tsq) / pairs
-    return p_i, e_i, s, m_i
+    present = (cnt > 0).reshape(X, m)
+    r_x = present.sum(axis=1).astype(np.float64)
+    S = marg.reshape(X, m, -1).sum(axis=1)  # absent raters have zero marginals
+    sq = np.einsum("gk,gk->g", marg, marg).reshape(X, m).sum(axis=1)
+    pairs = r_x * (r_x - 1.0)
+    return np.where(pairs > 0, (np.einsum("xk,xk->x", S, S) - sq) / np.maximum(pairs, 1.0), 0.0)
 
 
 def multi_rater_agreement(
@@ -601,30 +625,29 @@ def multi_rater_agreement(
 
     *Fleiss*: ``Pr_x(E) = sum_l pbar_x(l)^2`` with ``pbar_x`` the mean of
     all leaf vectors of lexelt ``x`` (annotation-weighted, Fleiss 1971).
-    *Conger* (Davies & Fleiss 1982): ``Pr_x(E)`` = mean over the ordered
-    pairs of distinct raters of ``sum_l P_r(l) P_r'(l)``, each rater with
-    its own marginal ``P_r`` in the lexelt.  With missing data a pair is
-    weighted by how it enters ``Pr(A)``: instance ``i`` gives each of its
-    ordered pairs weight ``1/(m_i(m_i-1))``, i.e. ``Pr_x(E)`` is the mean
-    over instances of ``E_i = (1/(m_i(m_i-1))) sum_{r!=r' on i} P_r . P_r'``;
-    for complete data this is the plain mean over pairs (NLTK
-    ``AnnotationTask.multi_kappa``).  Both ``Pr(E)`` are combined over
+    *Conger* (Davies & Fleiss 1982): ``Pr_x(E)`` = mean over all ordered
+    pairs of distinct raters of the lexelt of ``sum_l P_r(l) P_r'(l)``, each
+    rater with its own marginal ``P_r`` in the lexelt (metrics.md section 3;
+    Gwet's form for missing data, irrCAC ``conger.kappa.raw``), see
+    :func:`conger_chance` for which instances feed ``P_r``.  For complete
+    data this is NLTK ``AnnotationTask.multi_kappa``.  Both ``Pr(E)`` are combined over
     lexelts weighted by their pairable instances, as for pairs; for a single
     lexelt this is exactly the formula of metrics.md section 3.
 
     ``layout`` (optional) is :func:`make_layout` of these arrays when the
     caller already has it; the other arguments are then not looked at.
     """
-    lay = (layout if layout is not None else make_layout(inst, rater, P, inst_lexelt, n_lexelts=n_lexelts)).pairable()
+    full = layout if layout is not None else make_layout(inst, rater, P, inst_lexelt, n_lexelts=n_lexelts)
+    lay = full.pairable()
     X = lay.n_lexelts
     if lay.R == 0:
         empty = chance_corrected(None, None, 0)
         return MultiRaterAgreement(empty, empty, (empty,) * X, (empty,) * X, macro_mean([]), macro_mean([]))
-    p_i, e_i, s, m_i = _multi_stats(lay)
+    p_i, s, m_i = _multi_stats(lay)
     n_x = np.diff(lay.lex_segs).astype(np.float64)
-    sums = lay.lexelt_sums(np.column_stack([p_i, e_i, m_i, s]))
-    sa_x, se_x, nrow, tot = sums[:, 0], sums[:, 1], sums[:, 2], sums[:, 3:]
-    return _multi_assemble(n_x, sa_x, se_x, nrow, tot)
+    sums = lay.lexelt_sums(np.column_stack([p_i, m_i, s]))
+    sa_x, nrow, tot = sums[:, 0], sums[:, 1], sums[:, 2:]
+    return _multi_assemble(n_x, sa_x, conger_chance(full) * n_x, nrow, tot)
 
 
 def _multi_assemble(

@@ -216,7 +216,7 @@ def bootstrap_pairwise(
 
 
 def _fleiss_V(lay: Layout) -> np.ndarray:
-    p_i, _, s, m_i = _multi_stats(lay)
+    p_i, s, m_i = _multi_stats(lay)
     return np.column_stack([p_i, s, m_i])
 
 

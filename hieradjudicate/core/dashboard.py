@@ -32,6 +32,7 @@ from hieradjudicate.core.agreement import (
     MultiRaterAgreement,
     PairwiseMatrix,
     _iter_pair_stats,
+    conger_chance,
     _multi_assemble,
     _pairwise_assemble,
     defined_kappa,
@@ -112,32 +113,19 @@ def all_figures(
 
 
 def _uniform_figures(lay: Layout, c: int, m: int, per_lexelt: bool, al: AlphaResult) -> DashboardFigures:
-    """Every instance has ``c >= 2`` raters (not always the same): Conger's chance agreement from the pair sums.
+    """Every instance has ``c >= 2`` raters (not always the same): Fleiss' ``P_i`` with a constant ``m_i``.
 
-    With ``n_ab`` the instances raters ``a`` and ``b`` share in lexelt ``x`` and
-    ``P_a`` rater ``a``'s marginal there (``S[:, a, a] / n_aa``),
-    ``sum_i E_i = sum_{a != b} n_ab P_a . P_b / (c (c - 1))``, so the
-    per-row marginal gathers of :func:`multi_rater_agreement` are not needed.
+    Conger's chance agreement is :func:`~hieradjudicate.core.agreement.conger_chance`
+    (every instance is pairable, so ``lay`` is also the full layout).
     """
     X = lay.n_lexelts
-    conger = np.zeros(X)
-
-    def tap(stats):  # type: ignore[no-untyped-def]
-        for x, raters_x, n_ab, sum_a, S in stats:
-            d = np.diagonal(n_ab)
-            marg = np.diagonal(S, axis1=1, axis2=2) / np.maximum(d, 1.0)  # (l, a)
-            # sum_{a != b} n_ab P_a . P_b without a BLAS call (small products in a loop)
-            q = np.einsum("ab,lb->la", n_ab, marg)
-            conger[x] = float(np.einsum("la,la->", q, marg) - np.einsum("a,la,la->", d, marg, marg))
-            yield x, raters_x, n_ab, sum_a, S
-
-    pm = _pairwise_assemble(tap(_iter_pair_stats(lay, m)), m, X, per_lexelt)
+    pm = _pairwise_assemble(_iter_pair_stats(lay, m), m, X, per_lexelt)
     pairs = float(c * (c - 1))
     s = lay.seg_sum
     p_i = (np.einsum("ik,ik->i", s, s) - lay.seg_sq) / pairs
     sums = lay.lexelt_sums(np.column_stack([p_i, s]))
     n_x = np.diff(lay.lex_segs).astype(np.float64)
-    multi = _multi_assemble(n_x, sums[:, 0], conger / pairs, c * n_x, sums[:, 1:])
+    multi = _multi_assemble(n_x, sums[:, 0], conger_chance(lay) * n_x, c * n_x, sums[:, 1:])
     return DashboardFigures(pm, multi, al)
 
 

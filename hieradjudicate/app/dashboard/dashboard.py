@@ -55,6 +55,7 @@ from hieradjudicate.app.dashboard.scores import (
     restrict_gold,
     system_scores,
 )
+from hieradjudicate.core.agreement import CONGER_MARGINAL_RULE
 from hieradjudicate.core.granularity import CATEGORY_NAMES
 from hieradjudicate.core.model import AnnotationSet, Corpus
 
@@ -86,6 +87,7 @@ def method_text(corpus: Corpus, measure: str) -> list[tuple[str, str]]:
          "Pr(E) = sum_l Pa(l) Pb(l). Cohen rewards annotators for differing in their sense preferences; "
          f"they coincide when the marginals do. This report shows {measure} for pairs; the group figure is "
          "Fleiss' kappa (soft labels), the multi-rater form of Scott's, or Krippendorff's alpha."),
+        ("Davies & Fleiss kappa", CONGER_MARGINAL_RULE + "."),
         ("Krippendorff's alpha", "Nominal alpha over soft coincidences, missing data allowed; expected "
          "disagreement within each lexelt, weighted by pairable values."),
         ("Confidence intervals", "Percentile bootstrap, 95 %, instances resampled within each lexelt, fixed "
