@@ -154,6 +154,14 @@ def _senseval_scores(args) -> list[tuple[str, object]]:
     for path in args.inventory:
         records.extend(read_inventory(path, columns=args.tree_columns).senses)
     smap = SenseMap.from_records(r for r in records if r.parent is not None or r.branching is not None)
+    if args.policy in ("coarse", "mixed") and not smap.parent:
+        from hieradjudicate.core.errors import HieradjError
+
+        given = ", ".join(str(p) for p in args.inventory) or "none"
+        # Without parents every sense is its own top: the coarse figure would be the fine one, mislabelled.
+        raise HieradjError(f"--policy {args.policy} needs a sense hierarchy (a Senseval sense map or a tree "
+                           f"inventory with parents); the inventory given ({given}) has no parent relations. "
+                           "Pass --inventory EnglishLS.sensemap (or similar), or use --policy fine")
     key = read_annotations(args.gold)
     out = []
     for spec in _system_specs(args):
