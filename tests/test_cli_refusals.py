@@ -37,3 +37,29 @@ def test_coarse_with_a_sense_map_scores(tmp_path: Path, capsys) -> None:
     rc = main(["score", "--inventory", str(smap), "--gold", str(key), "--system", f"s={ans}",
                "--policy", "fine", "--format", "json"])
     assert '"precision": 0.5' in capsys.readouterr().out
+
+
+def _demo_project(tmp_path: Path) -> Path:
+    from tests.conftest import DEMO
+
+    proj = tmp_path / "d.hadj"
+    assert main(["project", "new", str(proj), "--inventory", str(DEMO / "inventory.txt"),
+                 "--annotations", f"ann={DEMO / 'annotator_ann.key'}",
+                 "--annotations", f"ben={DEMO / 'annotator_ben.key'}"]) == 0
+    return proj
+
+
+def test_report_to_a_folder_or_a_missing_folder_is_refused(tmp_path: Path, capsys) -> None:
+    proj = _demo_project(tmp_path)
+    out_dir = tmp_path / "out"
+    out_dir.mkdir()
+    capsys.readouterr()
+    assert main(["report", str(proj), "-o", str(out_dir)]) == 1
+    assert "is a folder" in capsys.readouterr().err
+    assert main(["report", str(proj), "-o", str(tmp_path / "missing" / "x" / "r.html")]) == 1
+    err = capsys.readouterr().err
+    assert "does not exist" in err and "internal error" not in err
+    leftovers = [p.name for p in tmp_path.rglob(".*tmp-*")]
+    assert leftovers == []
+    assert main(["report", str(proj), "-o", str(out_dir / "r.html")]) == 0
+    assert sorted(p.name for p in out_dir.iterdir()) == ["r.html"]

@@ -45,6 +45,15 @@ def _open_project(path: str):
         return WorkbenchSession.open(path)
 
 
+def _check_output(out: Path) -> None:
+    """Refuse an output path that cannot take a file, before any work is done."""
+    if out.is_dir():
+        raise HieradjError(f"report: {out} is a folder; give a file name, e.g. {out / 'report.html'}")
+    parent = out.parent
+    if not parent.is_dir():
+        raise HieradjError(f"report: the folder {parent} does not exist; create it first or choose another -o")
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     from hieradjudicate.app.dashboard.dashboard import Dashboard
     from hieradjudicate.app.dashboard.gold import DecisionTracker
@@ -52,6 +61,8 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     if not args.output and not args.tables_dir:
         raise HieradjError("report: give -o FILE.html and/or --tables-dir DIR")
+    if args.output:
+        _check_output(Path(args.output))
     title = args.title
     gold = None
     tracker = None
@@ -86,7 +97,10 @@ def cmd_report(args: argparse.Namespace) -> int:
             a, b = dash.group[0], dash.group[1]
             for bar in data.lexelts.sorted("value")[:40]:
                 confs.append(dash.confusion(a, b, bar.x))
-        path = write_report(data, args.output, title=title, confusions=confs)
+        try:
+            path = write_report(data, args.output, title=title, confusions=confs)
+        except OSError as exc:  # disk full, permissions: the writer removes its temporary file
+            raise HieradjError(f"report: cannot write {args.output}: {exc.strerror or exc}") from exc
         print(f"report written to {path}", file=sys.stderr)
     if args.tables_dir:
         written = export_tables(data, args.tables_dir, args.tables_format)

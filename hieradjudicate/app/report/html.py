@@ -381,8 +381,11 @@ def write_report(data: Any, path: str | os.PathLike[str], **kwargs: Any) -> Path
     """Render and write the report atomically (a temporary file renamed into place)."""
     target = Path(path)
     tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
-    tmp.write_text(render_report(data, **kwargs), encoding="utf-8")
-    os.replace(tmp, target)
+    try:
+        tmp.write_text(render_report(data, **kwargs), encoding="utf-8")
+        os.replace(tmp, target)
+    finally:  # on any failure no temporary file is left behind
+        tmp.unlink(missing_ok=True)
     return target
 
 
