@@ -44,10 +44,11 @@ def register(sub, add_inputs) -> None:
 def cmd_agree(args: argparse.Namespace) -> int:
     from hieradjudicate.app.loading.load import load
     from hieradjudicate.app.stats import Stats, parse_granularity
-    from hieradjudicate.cli.options import specs
+    from hieradjudicate.cli.options import reading_policy, specs
 
     depth = parse_granularity(args.granularity)
     res = load(args.inventory, specs(args), tree_columns=args.tree_columns, downward=args.downward)
+    reading_policy(args, res)
     corpus = res.corpus
     stats = Stats(corpus)
     sets = [k for k, s in enumerate(corpus.sets) if s.role == "annotator"] or list(range(len(corpus.sets)))
@@ -148,11 +149,15 @@ def _senseval_scores(args) -> list[tuple[str, object]]:
     """fine/coarse/mixed straight from the files, as scorer2 does (no corpus needed)."""
     from hieradjudicate.core.senseval import SenseMap, score_senseval
     from hieradjudicate.io.annotations.read import read_annotations
+    from hieradjudicate.cli.options import reading_policy
     from hieradjudicate.io.inventories.read import read_inventory
 
     records = []
+    sources = []
     for path in args.inventory:
-        records.extend(read_inventory(path, columns=args.tree_columns).senses)
+        inv = read_inventory(path, columns=args.tree_columns)
+        sources.append(inv)
+        records.extend(inv.senses)
     smap = SenseMap.from_records(r for r in records if r.parent is not None or r.branching is not None)
     if args.policy in ("coarse", "mixed") and not smap.parent:
         from hieradjudicate.core.errors import HieradjError
@@ -163,9 +168,10 @@ def _senseval_scores(args) -> list[tuple[str, object]]:
                            f"inventory with parents); the inventory given ({given}) has no parent relations. "
                            "Pass --inventory EnglishLS.sensemap (or similar), or use --policy fine")
     key = read_annotations(args.gold)
+    answers = [(spec, read_annotations(spec.path, name=spec.name)) for spec in _system_specs(args)]
+    reading_policy(args, sources=sources + [key] + [a for _, a in answers])
     out = []
-    for spec in _system_specs(args):
-        ans = read_annotations(spec.path, name=spec.name)
+    for spec, ans in answers:
         res = score_senseval(key, ans, policy=args.policy, sense_map=smap, minimal=args.minimal)
         out.append((spec.name or ans.set_names[0], res))
     return out
@@ -174,11 +180,13 @@ def _senseval_scores(args) -> list[tuple[str, object]]:
 def _leaf_scores(args):
     from hieradjudicate.app.loading.load import AnnotationSpec, load
     from hieradjudicate.app.stats import Stats
+    from hieradjudicate.cli.options import reading_policy
 
     gold = AnnotationSpec.parse(args.gold, "gold")
     gold.role = "gold"
     res = load(args.inventory, [gold] + _system_specs(args), tree_columns=args.tree_columns,
                downward=args.downward)
+    reading_policy(args, res)
     c = res.corpus
     stats = Stats(c)
     g = next(k for k, s in enumerate(c.sets) if s.role == "gold")

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from hieradjudicate.cli.options import add_skip_option
 from hieradjudicate.core.errors import HieradjError
 
 WRITE_HINT = "nothing was changed"
@@ -74,6 +75,7 @@ def register(sub: Any, add_inputs: Callable[..., None]) -> None:
     p.add_argument("project", metavar="P")
     p.add_argument("name", metavar="NAME", help="a set name of the file (or the file's id)")
     p.add_argument("path", metavar="PATH")
+    add_skip_option(p)
     p.set_defaults(func=cmd_reimport)
 
     p = psub.add_parser("export", help="write the adjudicated gold standard")
@@ -117,7 +119,7 @@ def _open(path: str, *, write: bool) -> Any:
 
 def cmd_new(args: argparse.Namespace) -> int:
     from hieradjudicate.app.session.session import Session
-    from hieradjudicate.cli.options import specs
+    from hieradjudicate.cli.options import reading_policy, specs
 
     if not args.annotations:
         print("hieradjudicate project new: error: give at least one --annotations (and --inventory)",
@@ -128,7 +130,7 @@ def cmd_new(args: argparse.Namespace) -> int:
               "(a flat inventory per lexelt)", file=sys.stderr)
     with Session.create(args.out, args.inventory, specs(args), args.contexts,
                         tree_columns=args.tree_columns, overwrite=args.overwrite,
-                        user=args.user) as s:
+                        user=args.user, check=lambda res: reading_policy(args, res)) as s:
         sets = ", ".join(f"{x.name} ({x.role})" for x in s.corpus.sets)
         print(f"created {args.out}: {s.corpus.n} instances, {len(s.corpus.inventory.lexelts)} "
               f"lexelts, sets {sets}")
@@ -285,7 +287,17 @@ def cmd_resolve_agreed(args: argparse.Namespace) -> int:
 
 
 def cmd_reimport(args: argparse.Namespace) -> int:
+    from hieradjudicate.app.session.reimport import find_file
+    from hieradjudicate.cli.options import reading_policy
+    from hieradjudicate.io.annotations.read import read_annotations
+
     with _open(args.project, write=True) as s:
+        # the new file read as the project reads it, first: lines with problems stop here
+        old = find_file(s.store, args.name)
+        src = read_annotations(args.path, format=old.options.get("format"),
+                               columns=old.options.get("columns"))
+        reading_policy(args, sources=[src])
+        del src
         result = s.reimport(args.name, args.path)
         print(result)
         for row in result.flagged:

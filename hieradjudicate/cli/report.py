@@ -78,11 +78,12 @@ def cmd_report(args: argparse.Namespace) -> int:
         title = title or f"Agreement report: {Path(args.project).stem}"
     else:
         from hieradjudicate.app.loading.load import load
-        from hieradjudicate.cli.options import specs
+        from hieradjudicate.cli.options import reading_policy, specs
 
         if not args.inventory or not args.annotations:
             raise HieradjError("report: give PROJECT.hadj, or --inventory and --annotations files")
         res = load(args.inventory, specs(args), args.contexts, tree_columns=args.tree_columns)
+        reading_policy(args, res)
         corpus = res.corpus
         if corpus is None:
             raise HieradjError("report: the input files gave no corpus")

@@ -18,7 +18,7 @@ import tempfile
 from pathlib import Path
 from typing import Any, Self
 
-from hieradjudicate.app.loading.load import AnnotationSpec, Progress, load, load_steps
+from hieradjudicate.app.loading.load import AnnotationSpec, LoadResult, Progress, load, load_steps
 from hieradjudicate.app.session.batch import BatchDecide, accept_agreed, accept_set
 from hieradjudicate.app.session.cache import CACHE_NAME, corpus_from_cache
 from hieradjudicate.app.session.commands import Command, CommandStack
@@ -69,7 +69,8 @@ class Session:
     def create(cls, path: str | os.PathLike[str], inventory_paths: Sequence[str],
                annotation_specs: Sequence[AnnotationSpec], context_paths: Sequence[str] = (),
                *, tree_columns: dict[str, str] | None = None, overwrite: bool = False,
-               user: str | None = None, progress: Progress | None = None) -> Session:
+               user: str | None = None, progress: Progress | None = None,
+               check: Callable[[LoadResult], None] | None = None) -> Session:
         """Read the files, then write a new project holding copies of them and the corpus cache.
 
         A file that cannot be read raises its
@@ -78,7 +79,9 @@ class Session:
         place, so a failure never leaves half a project.  ``progress(done,
         total, what)`` is called before each file and each writing step; an
         exception it raises (a cancellation) stops the work and nothing is
-        left behind.
+        left behind.  ``check(result)`` sees what was read before anything is
+        written; it raises to stop (the reading policy: lines with problems,
+        see :mod:`hieradjudicate.app.loading.policy`).
         """
         target = Path(path)
         if target.exists() and not overwrite:
@@ -94,6 +97,8 @@ class Session:
                       tree_columns=tree_columns, strict=True, progress=tell)
         if result.corpus is None:  # strict loading raises instead; kept for type narrowing
             raise ProjectError(f"{target}: the files gave no corpus")
+        if check is not None:
+            check(result)
         tmp = target.with_name(f".{target.name}.new-{os.getpid()}")
         for suffix in ("", "-wal", "-shm"):
             Path(f"{tmp}{suffix}").unlink(missing_ok=True)
