@@ -53,6 +53,7 @@ from hieradjudicate.app.dashboard.scores import (
     comparison,
     gold_agreement,
     restrict_gold,
+    scorable_policies,
     system_scores,
 )
 from hieradjudicate.core.agreement import CONGER_MARGINAL_RULE
@@ -202,6 +203,7 @@ class Dashboard:
         gold_rows: list[GoldAgreementRow] = []
         scores: list[ScoreRow] = []
         cmp = None
+        policy_note = ""
         if g is not None and g.n:
             gold_rows, leaf_scores = gold_agreement(c, self.sets, g)
             t["gold_agreement"] = _ms(t0)
@@ -210,17 +212,21 @@ class Dashboard:
                 if self._nearest is None:
                     self._nearest = NearestGold(c.n, c.inventory.K, self.leaf_dist)
                 dmin = self._nearest.rows(g, c.inst_lexelt)
+                policies, policy_note = scorable_policies(c.inventory)
                 scores, leaf_matrix = system_scores(c, self.systems, g, self.credit, dmin, leaf_scores,
                                                     n_resamples=opt.n_resamples if opt.intervals else 0,
-                                                    seed=0)
+                                                    seed=0, policies=policies)
                 cmp = comparison(c, self.systems, g, leaf_matrix, opt.threshold)
             t["systems"] = _ms(t0)
             t0 = time.perf_counter()
+        method = method_text(c, opt.measure)
+        if policy_note:
+            method.append(("Coarse and mixed scores", policy_note))
         prog = self._progress(tracker, gold, keep)
         t["progress"] = _ms(t0)
         return DashboardData(self.summary(gold), opt, int(c.n if keep is None else keep.sum()), hm, bars,
                              depth, conf, 0 if g is None else g.n, gold_rows, scores, cmp, prog,
-                             method_text(c, opt.measure), t, c.instance_key)
+                             method, t, c.instance_key, policy_note)
 
     def _confusion(self, opt: DashboardOptions, bars: LexeltBars, keep, skey) -> Confusion | None:
         if opt.confusion_pair is not None:

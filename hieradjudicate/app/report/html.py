@@ -266,6 +266,8 @@ def _systems(data: Any, tables: dict, set_colors: dict[str, str]) -> str:
                         y_label="precision", label="system scores", width=620)
     h, t = tables["system_scores"]
     out = [svg, _explain(data.scores[0].explain), _table(h, t)]
+    if getattr(data, "policy_note", ""):
+        out.append(f"<p class='note'>{esc(data.policy_note)}</p>")
     cmp = data.comparison
     if cmp is not None:
         out.append("<h3>System comparison</h3>")
