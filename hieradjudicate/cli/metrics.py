@@ -139,6 +139,11 @@ def _ci_text(out: dict, key: str) -> str:
 
 
 # -- score / compare -------------------------------------------------------------------------------
+def _warn(text: str | None) -> None:
+    if text:
+        print(f"hieradjudicate: warning: {text}", file=sys.stderr)
+
+
 def _system_specs(args):
     from hieradjudicate.app.loading.specs import AnnotationSpec
 
@@ -147,9 +152,10 @@ def _system_specs(args):
 
 def _senseval_scores(args) -> list[tuple[str, object]]:
     """fine/coarse/mixed straight from the files, as scorer2 does (no corpus needed)."""
-    from hieradjudicate.core.senseval import SenseMap, score_senseval
-    from hieradjudicate.io.annotations.read import read_annotations
+    from hieradjudicate.app.loading.load import gold_weights_note, read_annotation_file, weights_given
+    from hieradjudicate.app.loading.specs import AnnotationSpec
     from hieradjudicate.cli.options import reading_policy
+    from hieradjudicate.core.senseval import SenseMap, score_senseval
     from hieradjudicate.io.inventories.read import read_inventory
 
     records = []
@@ -167,9 +173,10 @@ def _senseval_scores(args) -> list[tuple[str, object]]:
         raise HieradjError(f"--policy {args.policy} needs a sense hierarchy (a Senseval sense map or a tree "
                            f"inventory with parents); the inventory given ({given}) has no parent relations. "
                            "Pass --inventory EnglishLS.sensemap (or similar), or use --policy fine")
-    key = read_annotations(args.gold)
-    answers = [(spec, read_annotations(spec.path, name=spec.name)) for spec in _system_specs(args)]
+    key = read_annotation_file(AnnotationSpec.parse(args.gold, "gold"))
+    answers = [(spec, read_annotation_file(spec)) for spec in _system_specs(args)]
     reading_policy(args, sources=sources + [key] + [a for _, a in answers])
+    _warn(gold_weights_note(key.path, *weights_given(key)))
     out = []
     for spec, ans in answers:
         res = score_senseval(key, ans, policy=args.policy, sense_map=smap, minimal=args.minimal)
@@ -178,7 +185,7 @@ def _senseval_scores(args) -> list[tuple[str, object]]:
 
 
 def _leaf_scores(args):
-    from hieradjudicate.app.loading.load import AnnotationSpec, load
+    from hieradjudicate.app.loading.load import AnnotationSpec, gold_weights_note, load
     from hieradjudicate.app.stats import Stats
     from hieradjudicate.cli.options import reading_policy
 
@@ -187,6 +194,8 @@ def _leaf_scores(args):
     res = load(args.inventory, [gold] + _system_specs(args), tree_columns=args.tree_columns,
                downward=args.downward)
     reading_policy(args, res)
+    rep = next(f for f in res.files if f.kind == "annotations")  # the gold: the first annotation file
+    _warn(gold_weights_note(rep.path, rep.weighted_labels, rep.first_weight_line))
     c = res.corpus
     stats = Stats(c)
     g = next(k for k, s in enumerate(c.sets) if s.role == "gold")
