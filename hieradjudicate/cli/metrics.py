@@ -18,6 +18,9 @@ def register(sub, add_inputs) -> None:
                    help="cut of the sense tree the figures are computed at (default: leaf)")
     p.add_argument("--ci", type=int, default=0, metavar="N", help="bootstrap confidence intervals with N resamples")
     p.add_argument("--by-lexelt", action="store_true", help="also give the figures of every lexelt")
+    p.add_argument("--include-systems", action="store_true",
+                   help="count the sets with role system as annotators too (by default only the sets with "
+                        "role annotator are compared)")
     p.add_argument("--category", action="append", choices=("identical", "compatible", "overlapping", "disjoint"),
                    help="only the instances whose worst annotator-pair category is this (the workbench's "
                         "category filter); repeatable")
@@ -43,6 +46,7 @@ def register(sub, add_inputs) -> None:
 # -- agree -----------------------------------------------------------------------------------------
 def cmd_agree(args: argparse.Namespace) -> int:
     from hieradjudicate.app.loading.load import load
+    from hieradjudicate.app.session.batch import annotator_sets, rater_note
     from hieradjudicate.app.stats import Stats, parse_granularity
     from hieradjudicate.cli.options import reading_policy, specs
 
@@ -51,10 +55,14 @@ def cmd_agree(args: argparse.Namespace) -> int:
     reading_policy(args, res)
     corpus = res.corpus
     stats = Stats(corpus)
-    sets = [k for k, s in enumerate(corpus.sets) if s.role == "annotator"] or list(range(len(corpus.sets)))
+    sets = annotator_sets(corpus, include_systems=args.include_systems)
+    note = rater_note(corpus, sets, include_systems=args.include_systems)
     if len(sets) < 2:
-        raise HieradjError("agreement needs at least two annotation sets; give two --annotations files "
-                           "or one table holding several annotators")
+        # systems are never counted as annotators behind the user's back (#13)
+        hint = ("; --include-systems counts the systems as annotators"
+                if not args.include_systems and any(s.role == "system" for s in corpus.sets) else "")
+        raise HieradjError(f"agreement needs at least two annotator sets ({note}){hint}; give two "
+                           "--annotations files or one table holding several annotators")
     instances = None
     if args.category:
         from hieradjudicate.app.workbench.columns import CATEGORY_LABELS, group_category
@@ -62,6 +70,8 @@ def cmd_agree(args: argparse.Namespace) -> int:
         codes = [c for c, name in CATEGORY_LABELS.items() if name in args.category]
         instances = np.flatnonzero(np.isin(group_category(corpus, sets)[0], codes))
     out = stats.agreement_dict(sets, depth=depth, instances=instances, by_lexelt=args.by_lexelt)
+    out["sets_compared"] = [corpus.sets[k].name for k in sets]
+    out["sets_note"] = note
     if args.category:
         out["category"] = args.category
     if args.ci:
@@ -96,7 +106,8 @@ def _agree_ci(stats, sets, depth, n_resamples: int, instances=None) -> dict:
 
 
 def _agree_text(out: dict) -> str:
-    lines = [f"Agreement at granularity {out['granularity']}; chance {out['chance']}.", ""]
+    lines = [f"Agreement at granularity {out['granularity']}; chance {out['chance']}.",
+             f"{out['sets_note'][0].upper()}{out['sets_note'][1:]}.", ""]
     ci = {(p["a"], p["b"]): p for p in out.get("ci", {}).get("pairs", [])}
     rows = []
     for p in out["pairs"]:

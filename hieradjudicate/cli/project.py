@@ -61,13 +61,17 @@ def register(sub: Any, add_inputs: Callable[..., None]) -> None:
                         "status, note, source")
     p.set_defaults(func=cmd_import)
 
-    p = psub.add_parser("resolve-agreed", help="resolve every unresolved instance all annotators "
-                        "agree on (identical tags; --compatible: nested answers too)")
+    p = psub.add_parser("resolve-agreed", help="resolve every unresolved instance the annotator sets "
+                        "agree on (identical tags; --compatible: nested answers too); systems are not "
+                        "counted unless --include-systems")
     p.add_argument("project", metavar="P")
     p.add_argument("--compatible", choices=("most", "least"), metavar="most|least",
                    help="also accept nested answers, taking the most or least specific")
     p.add_argument("--min-annotators", type=int, default=2, metavar="N",
                    help="annotators who must have answered (default 2)")
+    p.add_argument("--include-systems", action="store_true",
+                   help="count the sets with role system as annotators too (by default only the sets "
+                        "with role annotator are compared)")
     p.set_defaults(func=cmd_resolve_agreed)
 
     p = psub.add_parser("reimport", help="replace a changed annotation file; flags the decisions "
@@ -275,13 +279,29 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_resolve_agreed(args: argparse.Namespace) -> int:
+    from hieradjudicate.app.session.batch import annotator_sets, rater_note
+
+    if args.min_annotators < 1:
+        print("hieradjudicate project resolve-agreed: error: --min-annotators must be 1 or more",
+              file=sys.stderr)
+        return 2
     with _open(args.project, write=True) as s:
+        raters = annotator_sets(s.corpus, include_systems=args.include_systems)
+        note = rater_note(s.corpus, raters, include_systems=args.include_systems)
+        if len(raters) < args.min_annotators:
+            # one annotator and one system do not "all agree": say so instead of resolving nothing
+            # (or, as before, counting the system as an annotator)
+            hint = ("; --include-systems counts the systems as annotators"
+                    if not args.include_systems and any(x.role == "system" for x in s.corpus.sets) else "")
+            raise HieradjError(f"resolve-agreed needs at least {args.min_annotators} annotator set(s) and "
+                               f"this project has {len(raters)} ({note}){hint}; {WRITE_HINT}")
         command = s.accept_agreed(compatible=args.compatible is not None,
                                   specific=args.compatible or "most",
-                                  min_annotators=args.min_annotators)
-        print(f"{command.label}: resolved {len(command.decisions)} instance(s) on which all "
-              "annotators agree"
-              + (f" (left out {command.skipped['already decided']} already decided)"
+                                  min_annotators=args.min_annotators,
+                                  include_systems=args.include_systems)
+        print(f"{command.label}: resolved {len(command.decisions)} instance(s) on which every "
+              f"annotator set that answered agrees ({note})"
+              + (f"; left out {command.skipped['already decided']} already decided"
                  if command.skipped.get("already decided") else ""))
     return 0
 

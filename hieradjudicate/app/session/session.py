@@ -176,11 +176,12 @@ class Session:
         return self.commands.redo()
 
     def accept_agreed(self, *, compatible: bool = False, specific: str = "most",
-                      min_annotators: int = 2) -> BatchDecide:
+                      min_annotators: int = 2, include_systems: bool = False) -> BatchDecide:
         """Resolve every unresolved instance all annotators agree on, as one undoable step
         (see :func:`hieradjudicate.app.session.batch.accept_agreed`); returns the command run."""
         command = accept_agreed(self.corpus, self.decisions, compatible=compatible,
-                                specific=specific, min_annotators=min_annotators)
+                                specific=specific, min_annotators=min_annotators,
+                                include_systems=include_systems)
         self.execute(command)
         return command
 

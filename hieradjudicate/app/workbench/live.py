@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from hieradjudicate.app.session.batch import rater_note
 from hieradjudicate.app.workbench.queue import RESOLVED, Workbench
 from hieradjudicate.core.dashboard import all_figures
 from hieradjudicate.core.scoring import score_leaf
@@ -32,6 +33,8 @@ class AgreementFigures:
     alpha: Estimate
     mean_cohen: Estimate
     raters: list[str] = field(default_factory=list)
+    #: the sets compared and the systems left out, in words (shown with the figures)
+    note: str = ""
 
 
 def filter_long_form(wb: Workbench, instances: np.ndarray | None = None):
@@ -59,7 +62,7 @@ def agreement_figures(wb: Workbench, instances: np.ndarray | None = None) -> Agr
     figs = all_figures(inst, rater, P, lex, n_raters=len(chosen), n_lexelts=X)
     fleiss, alpha = figs.multi.fleiss.kappa, figs.alpha.alpha
     cohen = figs.pairwise.mean_kappa("cohen")
-    return AgreementFigures(n, fleiss, alpha, cohen, names)
+    return AgreementFigures(n, fleiss, alpha, cohen, names, rater_note(wb.corpus, wb.cols.annotators))
 
 
 def set_scores(wb: Workbench, decided: np.ndarray | None = None,

@@ -9,6 +9,7 @@ Progress counts are cheap and shown at once.
 
 from __future__ import annotations
 
+import html
 import time
 
 from PySide6.QtWidgets import QFormLayout, QLabel, QProgressBar, QVBoxLayout, QWidget
@@ -103,7 +104,9 @@ class LivePanel(QWidget):
         if f is not None:
             self._agreement_due = False
             self.figures = f
-            self.scope.setText(f"<b>Annotator agreement</b> on the {f.n_instances} instances shown")
+            self.scope.setText(f"<b>Annotator agreement</b> on the {f.n_instances} instances shown"
+                               f"<br><small>{html.escape(f.note)}</small>")
+            self.scope.setToolTip(f.note)
             self.kappa.setText(fmt(f.fleiss))
             self.kappa.setToolTip(f.fleiss.reason or "soft Fleiss kappa over leaf distributions")
             self.alpha.setText(fmt(f.alpha))
