@@ -42,7 +42,8 @@ def register(sub: Any, add_inputs: Callable[..., None]) -> None:
 
     p = psub.add_parser("status", help="decisions per status and per lexelt")
     p.add_argument("project", metavar="P")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=("text", "json", "csv"), default="text",
+                   help="output format (csv: one row per lexelt)")
     p.set_defaults(func=cmd_status)
 
     p = psub.add_parser("decide", help="record one decision")
@@ -95,7 +96,7 @@ def register(sub: Any, add_inputs: Callable[..., None]) -> None:
 
     p = psub.add_parser("history", help="every decision ever recorded (the audit trail)")
     p.add_argument("project", metavar="P")
-    p.add_argument("--format", choices=("csv", "text"), default="csv")
+    p.add_argument("--format", choices=("csv", "text", "json"), default="csv")
     p.add_argument("-o", "--output", metavar="OUT", help="write to a file (default: stdout)")
     p.set_defaults(func=cmd_history)
 
@@ -167,19 +168,34 @@ def status_dict(session: Any) -> dict[str, Any]:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    from hieradjudicate.app.textout import json_text, text_table
+    from hieradjudicate.app.textout import json_text
 
     with _open(args.project, write=False) as s:
         d = status_dict(s)
     if args.format == "json":
         print(json_text(d))
         return 0
-    st = d["status"]
-    print(f"{d['project']}: {d['instances']} instances: "
-          + ", ".join(f"{n} {k}" for k, n in st.items()))
-    rows = [[lex, *(c[k] for k in st), c["total"]] for lex, c in d["lexelts"].items()]
-    print(text_table(["lexelt", *st, "total"], rows))
+    if args.format == "csv":
+        from hieradjudicate.app.textout import csv_text
+
+        st = list(d["status"])
+        sys.stdout.write(csv_text(["lexelt", *st, "total"],
+                                  [[lex, *(c[k] for k in st), c["total"]] for lex, c in d["lexelts"].items()]))
+        return 0
+    print(status_text(d))
     return 0
+
+
+def status_text(d: dict[str, Any]) -> str:
+    """The text form of :func:`status_dict` (``project status`` and the no-display fallback)."""
+    from hieradjudicate.app.textout import text_table
+
+    st = d["status"]
+    rows = [[lex, *(c[k] for k in st), c["total"]] for lex, c in d["lexelts"].items()]
+    sets = ", ".join(f"{x['name']} ({x['role']}, {x['instances']})" for x in d["sets"])
+    return "\n".join([f"{d['project']}: {d['instances']} instances: "
+                      + ", ".join(f"{n} {k}" for k, n in st.items()),
+                      f"sets: {sets}", text_table(["lexelt", *st, "total"], rows)])
 
 
 def _check_tags(session: Any, lexelt: str, instance: str, tags: list[str],
@@ -348,10 +364,19 @@ def cmd_history(args: argparse.Namespace) -> int:
                 s.export_history(target)
                 sys.stdout.write(target.read_text(encoding="utf-8"))
             return 0
-        lines = [f"#{r.id} {r.decided_at} {r.decided_by}: {r.lexelt} {r.instance} {r.status}"
-                 + (f" {' '.join(r.tags)}" if r.tags else "") + f" ({r.source})"
-                 + (f" — {r.note}" if r.note else "") for r in s.store.iter_history()]
-    text = "".join(line + "\n" for line in lines)
+        if args.format == "json":
+            from hieradjudicate.app.textout import json_text
+
+            lines = [{"id": r.id, "lexelt": r.lexelt, "instance": r.instance, "tags": list(r.tags),
+                      "status": r.status, "source": r.source, "decided_by": r.decided_by,
+                      "decided_at": r.decided_at, "note": r.note, "batch": r.batch, "basis": r.basis}
+                     for r in s.store.iter_history()]
+            text = json_text(lines) + "\n"
+        else:
+            lines = [f"#{r.id} {r.decided_at} {r.decided_by}: {r.lexelt} {r.instance} {r.status}"
+                     + (f" {' '.join(r.tags)}" if r.tags else "") + f" ({r.source})"
+                     + (f" — {r.note}" if r.note else "") for r in s.store.iter_history()]
+            text = "".join(line + "\n" for line in lines)
     if args.output:
         from hieradjudicate.io.exports.gold import write_text_atomic
 
