@@ -8,6 +8,7 @@ import sys
 import numpy as np
 
 from hieradjudicate.app.textout import csv_text, fmt, json_text, text_table
+from hieradjudicate.cli.options import non_negative, unit_interval
 from hieradjudicate.core.errors import HieradjError
 
 
@@ -16,7 +17,8 @@ def register(sub, add_inputs) -> None:
     add_inputs(p)
     p.add_argument("--granularity", default="leaf", metavar="leaf|top|depth=N",
                    help="cut of the sense tree the figures are computed at (default: leaf)")
-    p.add_argument("--ci", type=int, default=0, metavar="N", help="bootstrap confidence intervals with N resamples")
+    p.add_argument("--ci", type=non_negative, default=0, metavar="N",
+                   help="bootstrap confidence intervals with N resamples")
     p.add_argument("--by-lexelt", action="store_true", help="also give the figures of every lexelt")
     p.add_argument("--include-systems", action="store_true",
                    help="count the sets with role system as annotators too (by default only the sets with "
@@ -37,9 +39,11 @@ def register(sub, add_inputs) -> None:
                        else "leaf", help="scoring policy (leaf = Melamed & Resnik; fine/coarse/mixed = scorer2)")
         q.add_argument("--minimal", action="store_true", help="scorer2 -m: leave out multi-tag key instances")
         if name == "score":
-            q.add_argument("--ci", type=int, default=0, metavar="N", help="bootstrap intervals of precision/recall")
+            q.add_argument("--ci", type=non_negative, default=0, metavar="N",
+                           help="bootstrap intervals of precision/recall")
         else:
-            q.add_argument("--threshold", type=float, default=1.0, help="score an answer needs to be correct")
+            q.add_argument("--threshold", type=unit_interval, default=1.0,
+                           help="score an answer needs to be correct, in (0, 1] (default 1)")
         q.set_defaults(func=func)
 
 

@@ -104,3 +104,33 @@ def parse_columns(text: str | None) -> dict[str, str] | None:
             raise HieradjError(f"--tree-columns: expected FIELD=COLUMN pairs separated by commas, got {part!r}")
         out[k.strip()] = v.strip()
     return out
+
+
+def non_negative(text: str) -> int:
+    """argparse type: a whole number >= 0 (a usage error, exit 2, otherwise)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected 0 or more, got {value}")
+    return value
+
+
+def positive(text: str) -> int:
+    """argparse type: a whole number >= 1."""
+    value = non_negative(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected 1 or more, got {value}")
+    return value
+
+
+def unit_interval(text: str) -> float:
+    """argparse type: a number in (0, 1] (a score threshold)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"expected a number in (0, 1], got {text}")
+    return value

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from hieradjudicate.cli.options import add_skip_option
+from hieradjudicate.cli.options import add_skip_option, positive
 from hieradjudicate.core.errors import HieradjError
 
 WRITE_HINT = "nothing was changed"
@@ -68,7 +68,7 @@ def register(sub: Any, add_inputs: Callable[..., None]) -> None:
     p.add_argument("project", metavar="P")
     p.add_argument("--compatible", choices=("most", "least"), metavar="most|least",
                    help="also accept nested answers, taking the most or least specific")
-    p.add_argument("--min-annotators", type=int, default=2, metavar="N",
+    p.add_argument("--min-annotators", type=positive, default=2, metavar="N",
                    help="annotators who must have answered (default 2)")
     p.add_argument("--include-systems", action="store_true",
                    help="count the sets with role system as annotators too (by default only the sets "
@@ -297,10 +297,6 @@ def cmd_import(args: argparse.Namespace) -> int:
 def cmd_resolve_agreed(args: argparse.Namespace) -> int:
     from hieradjudicate.app.session.batch import annotator_sets, rater_note
 
-    if args.min_annotators < 1:
-        print("hieradjudicate project resolve-agreed: error: --min-annotators must be 1 or more",
-              file=sys.stderr)
-        return 2
     with _open(args.project, write=True) as s:
         raters = annotator_sets(s.corpus, include_systems=args.include_systems)
         note = rater_note(s.corpus, raters, include_systems=args.include_systems)

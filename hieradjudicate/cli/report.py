@@ -14,6 +14,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from hieradjudicate.cli.options import non_negative
 from hieradjudicate.core.errors import HieradjError
 
 
@@ -26,7 +27,7 @@ def register(sub, add_inputs) -> None:
     p.add_argument("-o", "--output", metavar="FILE.html", help="where to write the report")
     p.add_argument("--measure", choices=("cohen", "scott", "alpha"), default="cohen",
                    help="pairwise coefficient (default: cohen)")
-    p.add_argument("--resamples", type=int, default=1000, metavar="N",
+    p.add_argument("--resamples", type=non_negative, default=1000, metavar="N",
                    help="bootstrap resamples for the intervals (default 1000; 0 = none)")
     p.add_argument("--title", default=None, help="title of the report")
     p.add_argument("--tables-dir", metavar="DIR", help="also write every table into DIR")
@@ -54,6 +55,16 @@ def _check_output(out: Path) -> None:
         raise HieradjError(f"report: the folder {parent} does not exist; create it first or choose another -o")
 
 
+def _check_tables_dir(folder: Path) -> None:
+    """Refuse a tables folder that is a file or cannot be made, before any work is done."""
+    if folder.exists() and not folder.is_dir():
+        raise HieradjError(f"report: --tables-dir {folder} is a file; give a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise HieradjError(f"report: cannot make the folder {folder} ({exc.strerror or exc})") from None
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     from hieradjudicate.app.dashboard.dashboard import Dashboard
     from hieradjudicate.app.dashboard.gold import DecisionTracker
@@ -63,6 +74,8 @@ def cmd_report(args: argparse.Namespace) -> int:
         raise HieradjError("report: give -o FILE.html and/or --tables-dir DIR")
     if args.output:
         _check_output(Path(args.output))
+    if args.tables_dir:
+        _check_tables_dir(Path(args.tables_dir))
     title = args.title
     gold = None
     tracker = None
@@ -104,6 +117,10 @@ def cmd_report(args: argparse.Namespace) -> int:
             raise HieradjError(f"report: cannot write {args.output}: {exc.strerror or exc}") from exc
         print(f"report written to {path}", file=sys.stderr)
     if args.tables_dir:
-        written = export_tables(data, args.tables_dir, args.tables_format)
+        try:
+            written = export_tables(data, args.tables_dir, args.tables_format)
+        except OSError as exc:
+            raise HieradjError(f"report: cannot write the tables into {args.tables_dir}: "
+                               f"{exc.strerror or exc}") from None
         print(f"{len(written)} table(s) written to {args.tables_dir}", file=sys.stderr)
     return 0

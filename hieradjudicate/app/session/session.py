@@ -84,6 +84,13 @@ class Session:
         see :mod:`hieradjudicate.app.loading.policy`).
         """
         target = Path(path)
+        # where the project cannot go is said before any file is read, naming the user's path
+        if target.is_dir():
+            raise ProjectError(f"{target}: is a folder; give a project file name, e.g. "
+                               f"{target / 'project.hadj'}")
+        if not target.parent.is_dir():
+            raise ProjectError(f"{target}: the folder {target.parent} does not exist; create it first "
+                               "or choose another place")
         if target.exists() and not overwrite:
             raise ProjectError(f"{target}: already exists (choose another name or allow "
                                "overwriting)")
@@ -114,6 +121,15 @@ class Session:
             if target.exists():
                 Store.ensure_not_in_use(target)
             os.replace(tmp, target)
+        except ProjectError as exc:
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{tmp}{suffix}").unlink(missing_ok=True)
+            # the store names its temporary file; the user knows the target
+            raise ProjectError(str(exc).replace(str(tmp), str(target))) from None
+        except OSError as exc:  # the folder refuses the rename or the copy (read-only, full)
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{tmp}{suffix}").unlink(missing_ok=True)
+            raise ProjectError(f"{target}: could not create the project ({exc.strerror or exc})") from None
         except BaseException:
             for suffix in ("", "-wal", "-shm"):
                 Path(f"{tmp}{suffix}").unlink(missing_ok=True)
