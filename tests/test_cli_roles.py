@@ -119,3 +119,19 @@ def test_demo_sets(include: bool) -> None:
     c = load([str(DEMO / "inventory.txt")], specs).corpus
     names = [c.sets[k].name for k in annotator_sets(c, include_systems=include)]
     assert names == (["ann", "ben", "cho", "lesk", "neural"] if include else ["ann", "ben", "cho"])
+
+
+def test_dashboard_names_the_sets_its_group_figures_compare(tmp_path: Path) -> None:
+    from hieradjudicate.app.dashboard.dashboard import Dashboard
+
+    f = _files(tmp_path)
+    proj = _project(tmp_path, f, "ann", "ben", "lesk")
+    with Session.open(proj) as s:
+        data = Dashboard(s.corpus).compute(None, n_resamples=0)
+    assert dict(data.method)["Sets compared"] == ("The group figures compare the annotator sets ann, ben; the "
+                                                  "system set(s) lesk are not counted as annotators.")
+    (tmp_path / "p.hadj").unlink()
+    proj = _project(tmp_path, f, "ann", "lesk")
+    with Session.open(proj) as s:
+        data = Dashboard(s.corpus).compute(None, n_resamples=0)
+    assert "these are not figures of agreement among annotators" in dict(data.method)["Sets compared"]

@@ -220,6 +220,7 @@ class Dashboard:
             t["systems"] = _ms(t0)
             t0 = time.perf_counter()
         method = method_text(c, opt.measure)
+        method.append(("Sets compared", self.group_note()))
         if policy_note:
             method.append(("Coarse and mixed scores", policy_note))
         prog = self._progress(tracker, gold, keep)
@@ -227,6 +228,19 @@ class Dashboard:
         return DashboardData(self.summary(gold), opt, int(c.n if keep is None else keep.sum()), hm, bars,
                              depth, conf, 0 if g is None else g.n, gold_rows, scores, cmp, prog,
                              method, t, c.instance_key, policy_note)
+
+    def group_note(self) -> str:
+        """Which sets the group figures (per-lexelt bars, depth curve) compare, in words; says so
+        when systems stand in for missing annotators (fewer than two annotator sets)."""
+        names = ", ".join(self.corpus.sets[k].name for k in self.group) or "none"
+        systems = [self.corpus.sets[k].name for k in self.group if self.corpus.sets[k].role == "system"]
+        if systems:
+            return (f"The group figures compare {names}. This project has fewer than two annotator sets, "
+                    f"so the system set(s) {', '.join(systems)} are compared with them: these are not "
+                    "figures of agreement among annotators.")
+        left = [s.name for s in self.corpus.sets if s.role == "system"]
+        return (f"The group figures compare the annotator sets {names}"
+                + (f"; the system set(s) {', '.join(left)} are not counted as annotators." if left else "."))
 
     def _confusion(self, opt: DashboardOptions, bars: LexeltBars, keep, skey) -> Confusion | None:
         if opt.confusion_pair is not None:
