@@ -161,7 +161,9 @@ def test_wide_table_lists_its_sets_and_takes_a_column_mapping(qtbot, demo: Path,
     wiz.annotation.add_paths([str(table)])
     fmt = wiz.annotation.table.item(0, 1)
     qtbot.waitUntil(lambda: fmt.text() != "reading…")
-    assert "map its columns" in fmt.text()  # "word" and "inst" are not names the reader knows
+    # "word" and "inst" are not names the reader knows: refused as Senseval lines, a mapping is asked for
+    assert fmt.text() == "needs a column mapping (step 4)"
+    assert "names none of the columns of an annotation table" in fmt.toolTip()
     wiz.next()
     wiz.next()
     wiz.mapping.set_mapping(str(table), "lexelt", "word")

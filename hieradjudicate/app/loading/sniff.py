@@ -95,7 +95,10 @@ def sniff(path: str, kind: str, columns: Mapping[str, str] | None = None) -> Sni
             from hieradjudicate.io.annotations.read import read_annotations
 
             _offer_fields(out)
-
+            why = None if columns else annotation_misfit(path)
+            if why:  # a contexts XML, a sense map...: said before the file is listed as "senseval"
+                out.problem = f"{path}: {why}"
+                return out
             src = read_annotations(path, columns=dict(columns) if columns else None)
             out.format, out.sets = src.format, list(src.set_names)
         elif kind == "inventory":
