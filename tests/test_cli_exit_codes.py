@@ -139,6 +139,7 @@ def test_outputs_that_cannot_be_written_are_refused_and_leave_nothing(m, capsys,
     text = "".join(capsys.readouterr())
     assert rc == 1, (argv, text)
     assert "internal error" not in text and (str(out) in text or str(out.parent) in text), (argv, text)
+    assert ".new-" not in text and ".tmp" not in text  # the user's path is named, not a temporary one
     assert listing() == before  # no temporary file, no half-made folder
     assert not list(m["dir"].rglob("*.tmp")) and not list(m["dir"].rglob(".*new-*"))
 
