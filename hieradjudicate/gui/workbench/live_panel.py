@@ -37,6 +37,8 @@ class LivePanel(QWidget):
         super().__init__(parent)
         self.wb = wb
         self.scope = QLabel()
+        self.scope.setObjectName("live_scope")
+        self.scope.setWordWrap(True)  # the sets compared are named under the title: wrap, never widen the dock
         self.kappa = QLabel()
         self.kappa.setObjectName("live_kappa")
         self.alpha = QLabel()
