@@ -32,10 +32,20 @@ def build_parser() -> argparse.ArgumentParser:
     for group in (validate, metrics, project, report):  # the order of --help
         group.register(sub, add_inputs)
     # listed for --help only: main() hands these to the workbench before parsing (cli/gui.py)
-    sub.add_parser("demo", help="open the bundled demo project in the workbench (--screenshot PNG, --tab, "
-                   "--fresh-demo as below)")
-    sub.add_parser("gui", help="open the workbench: gui [PROJECT.hadj] [--screenshot PNG] [--tab TAB]")
+    demo = sub.add_parser("demo", help="open the bundled demo project in the workbench (--screenshot PNG, "
+                          "--tab, --fresh-demo as below)", add_help=False)
+    gui = sub.add_parser("gui", help="open the workbench: gui [PROJECT.hadj] [--screenshot PNG] [--tab TAB]",
+                         add_help=False)
+    for q, name in ((demo, "demo"), (gui, "gui")):
+        q.add_argument("rest", nargs=argparse.REMAINDER)
+        q.set_defaults(func=lambda a, name=name: _workbench([name, *a.rest]))
     return p
+
+
+def _workbench(argv: list[str]) -> int:
+    from hieradjudicate.cli.gui import run_gui
+
+    return run_gui(argv)
 
 
 WORKBENCH_USAGE = """\
