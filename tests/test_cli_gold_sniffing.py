@@ -114,3 +114,34 @@ def test_a_broken_key_is_not_taken_for_a_sense_map(tmp_path: Path, text: str) ->
     f = tmp_path / "k.key"
     f.write_text(text)
     assert annotation_misfit(str(f)) is None
+
+
+WIDE = "lexelt\tinstance\tann1\tann2\nbank.n\t1\tbank%1\tbank%2\nbank.n\t2\tbank%2\tbank%2\n"
+
+
+@pytest.mark.parametrize("policy", ["leaf", "fine"])
+def test_a_gold_of_several_sets_is_refused(tmp_path: Path, capsys, policy: str) -> None:
+    """A wide table of annotators as gold: leaf scored against its first set without a word, fine
+    ended in an internal error; now refused, naming the sets and what a gold is."""
+    gold = tmp_path / "wide.tsv"
+    gold.write_text(WIDE)
+    ans = tmp_path / "sys.ans"
+    ans.write_text("bank.n 1 bank%1\nbank.n 2 bank%1\n")
+    assert main(["score", "--gold", str(gold), "--system", str(ans), "--policy", policy]) == 1
+    err = capsys.readouterr().err
+    assert f"the gold {gold} holds 2 annotation sets (ann1, ann2); a gold standard is one set" in err
+    assert "internal error" not in err
+
+
+@pytest.mark.parametrize("policy", ["leaf", "fine"])
+def test_a_system_table_of_several_sets_scores_each(tmp_path: Path, capsys, policy: str) -> None:
+    gold = tmp_path / "g.key"
+    gold.write_text("bank.n 1 bank%1\nbank.n 2 bank%1\n")
+    table = tmp_path / "wide.tsv"
+    table.write_text(WIDE)
+    assert main(["score", "--gold", str(gold), "--system", str(table), "--policy", policy, "--format",
+                 "json"]) == 0
+    import json
+
+    got = {s["name"]: s["precision"] for s in json.loads(capsys.readouterr().out)["systems"]}
+    assert got == {"ann1": 0.5, "ann2": 0.0}  # ann1 right on 1, wrong on 2; ann2 wrong on both

@@ -191,12 +191,26 @@ def _senseval_scores(args) -> list[tuple[str, object]]:
     key = read_annotation_file(AnnotationSpec.parse(args.gold, "gold"))
     answers = [(spec, read_annotation_file(spec)) for spec in _system_specs(args)]
     reading_policy(args, sources=sources + [key] + [a for _, a in answers])
+    _one_gold_set(key.path, key.set_names)
     _warn(gold_weights_note(key.path, *weights_given(key)))
     out = []
     for spec, ans in answers:
-        res = score_senseval(key, ans, policy=args.policy, sense_map=smap, minimal=args.minimal)
-        out.append((spec.name or ans.set_names[0], res))
+        for k, name in enumerate(ans.set_names):  # a table of several systems: each one scored
+            res = score_senseval(key, ans, policy=args.policy, sense_map=smap, minimal=args.minimal,
+                                 answer_set=k)
+            out.append(((spec.name or name) if len(ans.set_names) == 1 else name, res))
     return out
+
+
+def _one_gold_set(path: str, names: list[str]) -> None:
+    """A gold standard is one answer per instance: a file of several sets (a wide table of
+    annotators) is refused, not reduced to its first set behind the user's back."""
+    if len(names) > 1:
+        shown = ", ".join(names[:5]) + (" ..." if len(names) > 5 else "")
+        raise HieradjError(f"the gold {path} holds {len(names)} annotation sets ({shown}); a gold standard is "
+                           "one set: expected a Senseval key ('lexelt instance_id tag ...' lines) or a table "
+                           "with lexelt, instance and tag columns (adjudicate the annotators first: project "
+                           "new, then project export)")
 
 
 def _leaf_scores(args):
@@ -210,6 +224,7 @@ def _leaf_scores(args):
                downward=args.downward)
     reading_policy(args, res)
     rep = next(f for f in res.files if f.kind == "annotations")  # the gold: the first annotation file
+    _one_gold_set(rep.path, rep.sets)
     _warn(gold_weights_note(rep.path, rep.weighted_labels, rep.first_weight_line))
     c = res.corpus
     stats = Stats(c)
