@@ -145,3 +145,15 @@ def test_a_system_table_of_several_sets_scores_each(tmp_path: Path, capsys, poli
 
     got = {s["name"]: s["precision"] for s in json.loads(capsys.readouterr().out)["systems"]}
     assert got == {"ann1": 0.5, "ann2": 0.0}  # ann1 right on 1, wrong on 2; ann2 wrong on both
+
+
+def test_report_with_several_gold_sets_is_refused(tmp_path: Path, capsys) -> None:
+    from tests.conftest import DEMO
+
+    gold = tmp_path / "wide.tsv"
+    gold.write_text(WIDE)
+    assert main(["report", "--inventory", str(DEMO / "inventory.txt"), "--annotations", f"{gold}:gold",
+                 "--annotations", str(DEMO / "annotator_ann.key"), "-o", str(tmp_path / "r.html"),
+                 "--resamples", "0"]) == 1
+    assert "report: 2 sets have the role gold (ann1, ann2); give one gold set" in capsys.readouterr().err
+    assert not (tmp_path / "r.html").exists()

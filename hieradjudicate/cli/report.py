@@ -101,6 +101,9 @@ def cmd_report(args: argparse.Namespace) -> int:
         if corpus is None:
             raise HieradjError("report: the input files gave no corpus")
         golds = [s for s in corpus.sets if s.role == "gold"]
+        if len(golds) > 1:  # not the first one behind the user's back
+            raise HieradjError(f"report: {len(golds)} sets have the role gold ("
+                               + ", ".join(g.name for g in golds[:5]) + "); give one gold set")
         gold = golds[0] if golds else None
         title = title or "Agreement report"
     dash = Dashboard(corpus, title=title)
