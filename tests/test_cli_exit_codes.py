@@ -98,6 +98,27 @@ def test_an_unreadable_input_is_named(m, capsys, k: int) -> None:
         bad.chmod(0o600)
 
 
+@pytest.mark.parametrize("k", [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 15, 16])  # the input files, not projects
+def test_an_unreadable_input_is_named_also_as_root(m, capsys, monkeypatch, k: int) -> None:
+    """Root reads a chmod 000 file, so the refusal of the operating system is simulated: opening the
+    file raises PermissionError, as it does for any other user."""
+    import builtins
+    import io
+
+    bad = m["dir"] / "locked.key"
+    bad.write_text(m["a"].read_text())
+    real_open = builtins.open
+
+    def guarded(file, *args, **kwargs):
+        if str(file) == str(bad):
+            raise PermissionError(13, "Permission denied", str(file))
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", guarded)
+    monkeypatch.setattr(io, "open", guarded)
+    _check_refused(_input_commands(m, str(bad))[k], str(bad), capsys, ("Permission denied",))
+
+
 def _output_commands(f: dict[str, Path], out: str) -> list[list[str]]:
     inv, a, p = str(f["inv"]), str(f["a"]), str(f["p"])
     return [
