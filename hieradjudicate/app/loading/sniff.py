@@ -221,10 +221,10 @@ def annotation_misfit(path: str) -> str | None:
     if head.startswith("<"):
         if "<instance" in text and "<context" in text:
             what = "a Senseval lexical-sample contexts file (<instance> and <context>: the sentences)"
-            hint = "give it with --contexts"
+            hint = "it belongs with --contexts (validate, report, project new)"
         elif re.search(r"<lexelt\b|<sense\b", text):
             what = "a Senseval dictionary (<lexelt>/<sense>: a sense inventory)"
-            hint = "give it with --inventory"
+            hint = "it belongs with --inventory"
         elif "<corpus" in text and "<sentence" in text:
             what = "an all-words corpus XML (<corpus>/<sentence>: the texts, not their senses)"
             hint = "its key is the matching .gold.key.txt file"
