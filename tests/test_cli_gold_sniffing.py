@@ -33,7 +33,7 @@ EXPECTED = "expected annotations: Senseval 'lexelt instance_id tag[/weight] ...'
     ("dictionary.xml", DICTIONARY, "a Senseval dictionary"),
     ("allwords.data.xml", ALLWORDS, "an all-words corpus XML"),
     ("bank.sensemap", SENSEMAP, "a Senseval sense map"),
-    ("senses.tsv", WRONG_TABLE, "a table whose header (senseID, definition, lemma) names none of the columns"),
+    ("senses.tsv", WRONG_TABLE, "a table whose header (senseID, definition, lemma) does not make an annotation table"),
 ])
 @pytest.mark.parametrize("policy", ["leaf", "fine"])
 def test_a_gold_that_is_not_annotations_is_refused(tmp_path: Path, capsys, kind: str, text: str, what: str,

@@ -163,7 +163,7 @@ def test_wide_table_lists_its_sets_and_takes_a_column_mapping(qtbot, demo: Path,
     qtbot.waitUntil(lambda: fmt.text() != "reading…")
     # "word" and "inst" are not names the reader knows: refused as Senseval lines, a mapping is asked for
     assert fmt.text() == "needs a column mapping (step 4)"
-    assert "names none of the columns of an annotation table" in fmt.toolTip()
+    assert "does not make an annotation table" in fmt.toolTip()
     wiz.next()
     wiz.next()
     wiz.mapping.set_mapping(str(table), "lexelt", "word")

@@ -241,7 +241,8 @@ def annotation_misfit(path: str) -> str | None:
         cells = [c.strip() for c in split_header(first, sep)]
         if (len(cells) >= 2 and all(_HEADER_CELL.fullmatch(c) for c in cells)
                 and detect_annotation_format(text, path) == "senseval"):
-            return (f"this is a table whose header ({', '.join(cells)}) names none of the columns of an "
-                    "annotation table; name its columns lexelt, instance, annotator, tag (or map them in the "
-                    f"new-project wizard); {ANNOTATION_EXPECTED}")
+            return (f"this is a table whose header ({', '.join(cells)}) does not make an annotation table "
+                    "(it needs lexelt and instance columns, and annotator + tag or one column per annotator); "
+                    "rename its columns (or map them in the new-project wizard); "
+                    f"{ANNOTATION_EXPECTED}")
     return None
