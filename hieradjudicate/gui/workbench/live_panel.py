@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 import time
 
-from PySide6.QtWidgets import QFormLayout, QLabel, QProgressBar, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QFormLayout, QLabel, QProgressBar, QVBoxLayout, QWidget
 
 from hieradjudicate.app.logs import log_exception
 from hieradjudicate.app.workbench.live import (
@@ -39,6 +39,12 @@ class LivePanel(QWidget):
         self.scope = QLabel()
         self.scope.setObjectName("live_scope")
         self.scope.setWordWrap(True)  # the sets compared are named under the title: wrap, never widen the dock
+        # systems are counted as annotators only when the user says so (#13)
+        self.include_systems = QCheckBox("count systems as annotators")
+        self.include_systems.setObjectName("live_include_systems")
+        self.include_systems.setToolTip("By default the agreement compares the sets with role annotator only")
+        self.include_systems.setVisible(any(s.role == "system" for s in wb.corpus.sets))
+        self.include_systems.toggled.connect(lambda _on: self.refresh_agreement())
         self.kappa = QLabel()
         self.kappa.setObjectName("live_kappa")
         self.alpha = QLabel()
@@ -62,6 +68,7 @@ class LivePanel(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 2, 4, 2)
         lay.addWidget(self.scope)
+        lay.addWidget(self.include_systems)
         lay.addLayout(form)
         lay.addWidget(self.progress)
         lay.addWidget(self.counts)
@@ -95,7 +102,8 @@ class LivePanel(QWidget):
         rem = self.wb.remaining_categories()
         self.counts.setText(f"{p['unresolved']} unresolved, {p['flagged']} flagged, {p['skipped']} skipped"
                             + ("<br>left: " + ", ".join(f"{v} {k}" for k, v in rem.items()) if rem else ""))
-        inputs = LiveInputs.of(self.wb, with_agreement=self._agreement_due)
+        inputs = LiveInputs.of(self.wb, with_agreement=self._agreement_due,
+                               include_systems=self.include_systems.isChecked())
         wb = self.wb
         self._asked_at = time.perf_counter()
         self.state.setText(UPDATING)
