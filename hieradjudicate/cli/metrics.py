@@ -167,7 +167,11 @@ def _system_specs(args):
 
 def _senseval_scores(args) -> list[tuple[str, object]]:
     """fine/coarse/mixed straight from the files, as scorer2 does (no corpus needed)."""
-    from hieradjudicate.app.loading.load import gold_weights_note, read_annotation_file, weights_given
+    from hieradjudicate.app.loading.load import (
+        gold_weights_note,
+        read_annotation_file,
+        weights_given,
+    )
     from hieradjudicate.app.loading.specs import AnnotationSpec
     from hieradjudicate.cli.options import reading_policy
     from hieradjudicate.core.senseval import SenseMap, score_senseval
