@@ -29,7 +29,7 @@ def store(tmp_path: Path):
     s.close()
 
 
-def test_create_sets_identity_and_wal(tmp_path: Path) -> None:
+def test_create_sets_identity_and_rollback_journal(tmp_path: Path) -> None:
     path = tmp_path / "p.hadj"
     with Store.create(path) as s:
         assert not s.read_only and s.read_only_reason is None
@@ -37,7 +37,7 @@ def test_create_sets_identity_and_wal(tmp_path: Path) -> None:
         meta = s.meta()
         assert meta["schema_version"] == str(store_schema.SCHEMA_VERSION)
         assert meta["created"].endswith("Z")
-        assert s.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert s.conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"  # no committed row lives in a side file
         assert s.conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     raw = sqlite3.connect(path)
     assert raw.execute("PRAGMA application_id").fetchone()[0] == store_schema.APPLICATION_ID

@@ -13,6 +13,8 @@ Both the GUI and the CLI drive a session; it never imports Qt.
 from __future__ import annotations
 
 import os
+import sqlite3
+import zipfile
 from collections.abc import Callable, Sequence
 import tempfile
 from pathlib import Path
@@ -36,6 +38,7 @@ from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.core.model import Corpus
 from hieradjudicate.io.exports.gold import ExportSummary, export_gold, export_history
 from hieradjudicate.io.store.project_store import DecisionRow, Store
+from hieradjudicate.io.store.sidecars import remove_build, sweep_stale_builds
 
 
 #: Exports into the tool's own file: format -> (the input format it needs, the tool's name).
@@ -106,9 +109,10 @@ class Session:
             raise ProjectError(f"{target}: the files gave no corpus")
         if check is not None:
             check(result)
+        # a build killed earlier (its process gone) is removed here, so leftovers never pile up
+        sweep_stale_builds(target.parent)
         tmp = target.with_name(f".{target.name}.new-{os.getpid()}")
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{tmp}{suffix}").unlink(missing_ok=True)
+        remove_build(tmp)
         try:
             with Store.create(tmp) as store:
                 if user:
@@ -118,21 +122,17 @@ class Session:
                 store_copies(store, result, list(annotation_specs), tree_columns)
                 write_cache(store, result.corpus)
             tell(total - 1, total, "Finishing")
-            if target.exists():
-                Store.ensure_not_in_use(target)
-            os.replace(tmp, target)
+            # the old project (if any) stays whole until this rename; its side files go first
+            Store.replace_into(tmp, target)
         except ProjectError as exc:
-            for suffix in ("", "-wal", "-shm"):
-                Path(f"{tmp}{suffix}").unlink(missing_ok=True)
+            remove_build(tmp)
             # the store names its temporary file; the user knows the target
             raise ProjectError(str(exc).replace(str(tmp), str(target))) from None
         except OSError as exc:  # the folder refuses the rename or the copy (read-only, full)
-            for suffix in ("", "-wal", "-shm"):
-                Path(f"{tmp}{suffix}").unlink(missing_ok=True)
+            remove_build(tmp)
             raise ProjectError(f"{target}: could not create the project ({exc.strerror or exc})") from None
         except BaseException:
-            for suffix in ("", "-wal", "-shm"):
-                Path(f"{tmp}{suffix}").unlink(missing_ok=True)
+            remove_build(tmp)
             raise
         return cls(Store.open(target), result.corpus, from_cache=False)
 
@@ -143,11 +143,15 @@ class Session:
         store = Store.open(path, read_only=read_only)
         try:
             files = effective_files(store.files())
-            cached = store.get_arrays(CACHE_NAME)
             corpus = None
-            if cached is not None:
-                corpus = corpus_from_cache(*cached, inventories=inventory_sources(store, files),
-                                           files=files)
+            try:
+                cached = store.get_arrays(CACHE_NAME)
+                if cached is not None:
+                    corpus = corpus_from_cache(*cached, inventories=inventory_sources(store, files),
+                                               files=files)
+            except (ValueError, KeyError, EOFError, OSError, zipfile.BadZipFile, sqlite3.DatabaseError):
+                # the arrays are only a cache of the stored inputs: a damaged one is rebuilt below
+                corpus = None
             if corpus is not None:
                 return cls(store, corpus, from_cache=True)
             corpus = reload_corpus(store, files)

@@ -10,9 +10,13 @@
   says why.  Keep one :class:`Store` per file per process (a second open in
   the same process is refused: closing a second descriptor would drop
   SQLite's own POSIX locks).
-* Write-ahead log with ``synchronous=FULL``: every call that writes returns
-  only after its transaction is committed and synced; a batch is one
-  transaction.
+* Rollback journal (``journal_mode=DELETE``) with ``synchronous=FULL``: every
+  call that writes returns only after its transaction is in the project file
+  itself and synced; a batch is one transaction.  No committed decision lives
+  only in a side file: deleting or damaging a ``-wal`` (the old write-ahead
+  log, which lost 40 of 340 saved decisions that way) cannot lose anything,
+  and read-only opens create no files.  A ``-journal`` left by a crash is
+  rolled back (the interrupted transaction was never reported saved).
 * Decisions are append-only; the current decision of an instance is its
   latest row.
 """
@@ -35,6 +39,7 @@ from typing import Any, Self
 import numpy as np
 
 import hieradjudicate.io.store.schema as schema
+from hieradjudicate.io.store.sidecars import remove_build, remove_sidecars, sweep_stale_builds
 from hieradjudicate import __version__
 from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.io.store.records import (
@@ -82,13 +87,13 @@ class Store:
         p = Path(path)
         if p.exists() and not overwrite:
             raise ProjectError(f"{p}: already exists (choose another name or allow overwriting)")
-        if p.exists():
-            cls.ensure_not_in_use(p)
+        sweep_stale_builds(p.parent)
         tmp = p.with_name(f".{p.name}.creating-{os.getpid()}")
+        remove_build(tmp)
         try:
             conn = schema.connect(str(tmp), uri=False)
             try:
-                conn.execute("PRAGMA journal_mode = WAL")
+                conn.execute("PRAGMA journal_mode = DELETE")
                 conn.execute("BEGIN IMMEDIATE")
                 schema.init_schema(conn)
                 now = utc_now()
@@ -99,12 +104,38 @@ class Store:
                 conn.execute("COMMIT")
             finally:
                 conn.close()
-            os.replace(tmp, p)
+            cls.replace_into(tmp, p)
         except (sqlite3.Error, OSError) as exc:
-            for suffix in ("", "-wal", "-shm", "-journal"):
-                Path(str(tmp) + suffix).unlink(missing_ok=True)
+            remove_build(tmp)
             raise ProjectError(f"{p}: could not create the project ({exc})") from None
+        except BaseException:
+            remove_build(tmp)
+            raise
         return cls.open(p)
+
+    @classmethod
+    def replace_into(cls, built: Path, target: Path) -> None:
+        """Rename a finished build onto ``target``, atomically, under the target's writer lock.
+
+        The old project stays whole until the rename; its SQLite side files
+        (``-wal``/``-shm``/``-journal``, left by a crash) are removed first,
+        so they are never applied to the new file.
+        """
+        fd = None
+        if target.exists():
+            fd = os.open(target, os.O_RDONLY | os.O_CLOEXEC)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                raise ProjectError(f"{target}: is open in another hieradjudicate; not overwritten") \
+                    from None
+        try:
+            remove_sidecars(target)
+            os.replace(built, target)
+        finally:
+            if fd is not None:
+                os.close(fd)
 
     @staticmethod
     def ensure_not_in_use(p: Path) -> None:
@@ -135,7 +166,13 @@ class Store:
         """
         p = Path(path)
         name = str(p)
+        if p.is_symlink():
+            # SQLite keeps its journal beside the link's target; so do we (lock, checks, messages)
+            p = p.resolve()
+            if not p.exists():
+                raise ProjectError(f"{name}: is a symbolic link to {p}, which does not exist")
         schema.check_header(p)
+        schema.recover_journal(p)
         st = os.stat(p)
         if (st.st_dev, st.st_ino) in _OPEN_IN_PROCESS:
             raise ProjectError(f"{name}: is already open in this program")
@@ -153,7 +190,7 @@ class Store:
                     reason = f"{name}: is open in another hieradjudicate ({schema.lock_owner(p)}); " \
                              "opened read-only"
         if reason is not None:
-            conn = schema.connect(schema.ro_uri(p), uri=True)
+            conn = schema.read_only_connection(p)
             if version < schema.SCHEMA_VERSION:
                 conn.close()
                 if lock_fd is not None:
@@ -165,7 +202,7 @@ class Store:
             return cls(p, conn, lock_fd, version, reason)
         try:
             conn = schema.connect(str(p), uri=False)
-            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA journal_mode = DELETE")  # an old project's log is folded in
             conn.execute("PRAGMA synchronous = FULL")
             conn.execute("PRAGMA foreign_keys = ON")
             version = schema.inspect_schema(conn, name)  # again: we now hold the lock
