@@ -1,4 +1,4 @@
-"""Cost of saving one decision (one committed, synced transaction), rollback journal vs WAL.
+"""Cost of saving one decision (rollback journal vs WAL) and of checking the history on open.
 
 The project file uses a rollback journal (``journal_mode=DELETE``) so that no
 saved decision lives only in a side file (#12).  This prints what that costs
@@ -39,6 +39,22 @@ def main() -> None:
         print(f"journal_mode={mode:6s}: {n} decisions, {1000 * dt / n:.2f} ms per decision "
               f"(synchronous=FULL)")
         path.unlink(missing_ok=True)
+    # opening checks the decision history's hash chain and the decisions' index: at MASC size
+    path = folder / "bench-chain.hadj"
+    path.unlink(missing_ok=True)
+    with Store.create(path) as s:
+        s.append_decisions([one(i) for i in range(44_682)], batch_label="all")
+        t0 = time.perf_counter()
+        for i in range(100):
+            s.append_decisions([one(i)])
+        per = (time.perf_counter() - t0) / 100
+    print(f"one decision after 44,682 others: {1000 * per:.2f} ms (chain link included)")
+    for check in (False, True):
+        t0 = time.perf_counter()
+        Store.open(path, check=check).close()
+        print(f"open with {'quick_check + decisions check + chain' if check else 'no checks'}: "
+              f"{1000 * (time.perf_counter() - t0):.0f} ms")
+    path.unlink(missing_ok=True)
 
 
 if __name__ == "__main__":

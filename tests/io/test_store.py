@@ -176,11 +176,14 @@ def test_v1_project_is_backed_up_then_migrated(tmp_path: Path) -> None:
     _write_v1(path)
     before = path.read_bytes()
     with Store.open(path) as s:
-        assert s.schema_version == 2 and s.meta()["schema_version"] == "2"
+        assert s.schema_version == store_schema.SCHEMA_VERSION
+        assert s.meta()["schema_version"] == str(store_schema.SCHEMA_VERSION)
         (row,) = s.history("bank.n", "1")
         assert row.note == "old" and row.basis is None
         s.append_decisions([dec("2", basis={"set": "A"})])
         assert s.history("bank.n", "2")[0].basis == {"set": "A"}
+    with Store.open(path) as s:  # the old row was chained by the migration: both verify
+        assert s.bad_ids == () and s.count_decisions() == 2
     backup = tmp_path / "old.hadj.bak-v1"
     assert backup.exists()
     conn = sqlite3.connect(backup)

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import tempfile
 import zipfile
 from collections.abc import Callable, Sequence
-import tempfile
 from pathlib import Path
 from typing import Any, Self
 
@@ -39,7 +39,6 @@ from hieradjudicate.core.model import Corpus
 from hieradjudicate.io.exports.gold import ExportSummary, export_gold, export_history
 from hieradjudicate.io.store.project_store import DecisionRow, Store
 from hieradjudicate.io.store.sidecars import remove_build, sweep_stale_builds
-
 
 #: Exports into the tool's own file: format -> (the input format it needs, the tool's name).
 SOURCE_EXPORTS = {"xmi": ("uima-xmi", "INCEpTION/WebAnno XMI"),
@@ -269,7 +268,10 @@ class Session:
 
                 return export_gold_xmi(decisions, str(src), path, layer=columns.get("layer") or "WordSense",
                                        feature=columns.get("feature") or "value")
-            from hieradjudicate.io.exports.labelstudio import export_gold_labelstudio, export_gold_prodigy
+            from hieradjudicate.io.exports.labelstudio import (
+                export_gold_labelstudio,
+                export_gold_prodigy,
+            )
 
             writer = export_gold_labelstudio if format == "labelstudio" else export_gold_prodigy
             return writer(decisions, str(src), path, columns=columns)

@@ -38,10 +38,10 @@ from typing import Any, Self
 
 import numpy as np
 
-import hieradjudicate.io.store.schema as schema
-from hieradjudicate.io.store.sidecars import remove_build, remove_sidecars, sweep_stale_builds
 from hieradjudicate import __version__
 from hieradjudicate.core.errors import ProjectError
+from hieradjudicate.io.store import schema
+from hieradjudicate.io.store.chain import extend as extend_chain
 from hieradjudicate.io.store.records import (
     BatchRow,
     DecisionFields,
@@ -52,6 +52,7 @@ from hieradjudicate.io.store.records import (
     row_from_db,
     utc_now,
 )
+from hieradjudicate.io.store.sidecars import remove_build, remove_sidecars, sweep_stale_builds
 
 __all__ = ["BatchRow", "DecisionFields", "DecisionRow", "FileRecord", "Store", "login_name",
            "utc_now"]
@@ -66,8 +67,12 @@ class Store:
     """An open project file.  Use :meth:`create` or :meth:`open`; close it (or use ``with``)."""
 
     def __init__(self, path: Path, conn: sqlite3.Connection, lock_fd: int | None,
-                 version: int, read_only_reason: str | None) -> None:
+                 version: int, read_only_reason: str | None, bad_ids: Sequence[int] = ()) -> None:
         self.path = path
+        #: decision rows that failed their checksum: left out of everything read
+        self.bad_ids = tuple(bad_ids)
+        self._trusted = (" AND id NOT IN (" + ",".join(str(int(i)) for i in self.bad_ids) + ")"
+                         if self.bad_ids else "")
         self._conn: sqlite3.Connection | None = conn
         self._lock_fd = lock_fd
         self.schema_version = version
@@ -176,8 +181,16 @@ class Store:
         st = os.stat(p)
         if (st.st_dev, st.st_ino) in _OPEN_IN_PROCESS:
             raise ProjectError(f"{name}: is already open in this program")
-        version = schema.validate_read_only(p, check)
+        version, chain = schema.validate_read_only(p, check)
         reason: str | None = "opened read-only on request" if read_only else None
+        bad: tuple[int, ...] = ()
+        if chain is not None and not chain.sound:
+            # never show a decision that is not what was saved; never write on top of damage
+            bad = tuple(chain.bad_ids)
+            reason = (f"{name}: the project is damaged: {chain.summary()}; opened read-only without "
+                      "them (`hieradjudicate project check` lists them, `project repair` makes a "
+                      "sound copy of what is intact)")
+            read_only = True
         lock_fd: int | None = None
         if not read_only:
             if not os.access(p, os.W_OK) or not os.access(p.parent, os.W_OK):
@@ -199,7 +212,7 @@ class Store:
                     f"{name}: needs an upgrade to schema version {schema.SCHEMA_VERSION} "
                     "but cannot be written now (" + reason.split("; ")[0].split(": ", 1)[-1] + ")"
                 )
-            return cls(p, conn, lock_fd, version, reason)
+            return cls(p, conn, lock_fd, version, reason, bad)
         try:
             conn = schema.connect(str(p), uri=False)
             conn.execute("PRAGMA journal_mode = DELETE")  # an old project's log is folded in
@@ -439,6 +452,7 @@ class Store:
                                               (before,))]
             if len(ids) != len(rows):
                 raise sqlite3.IntegrityError(f"expected {len(rows)} new rows, found {len(ids)}")
+            extend_chain(conn, ids)
         return [row_from_db((i, *v[:8], batch, v[8])) for i, v in zip(ids, rows, strict=True)]
 
     def latest_decisions(self, *, include_withdrawn: bool = True) -> list[DecisionRow]:
@@ -448,7 +462,7 @@ class Store:
         withdrawal (status ``unresolved``) are left out.
         """
         sql = (f"SELECT {_DECISION_COLUMNS} FROM decisions WHERE id IN"
-               " (SELECT MAX(id) FROM decisions GROUP BY lexelt, instance)")
+               f" (SELECT MAX(id) FROM decisions WHERE 1{self._trusted} GROUP BY lexelt, instance)")
         if not include_withdrawn:
             sql += " AND status != 'unresolved'"
         return [row_from_db(r) for r in self.conn.execute(sql + " ORDER BY id")]
@@ -456,16 +470,18 @@ class Store:
     def history(self, lexelt: str, instance: str) -> list[DecisionRow]:
         """Every row of one instance, oldest first."""
         sql = f"SELECT {_DECISION_COLUMNS} FROM decisions WHERE lexelt = ? AND instance = ?" \
-              " ORDER BY id"
+              f"{self._trusted} ORDER BY id"
         return [row_from_db(r) for r in self.conn.execute(sql, (lexelt, instance))]
 
     def iter_history(self) -> Iterator[DecisionRow]:
         """Every decision row, oldest first."""
-        for r in self.conn.execute(f"SELECT {_DECISION_COLUMNS} FROM decisions ORDER BY id"):
+        for r in self.conn.execute(f"SELECT {_DECISION_COLUMNS} FROM decisions WHERE 1{self._trusted}"
+                                   " ORDER BY id"):
             yield row_from_db(r)
 
     def count_decisions(self) -> int:
-        return int(self.conn.execute("SELECT COUNT(*) FROM decisions").fetchone()[0])
+        return int(self.conn.execute(f"SELECT COUNT(*) FROM decisions WHERE 1{self._trusted}")
+                   .fetchone()[0])
 
     def batches(self) -> list[BatchRow]:
         return [BatchRow(*r) for r in self.conn.execute(

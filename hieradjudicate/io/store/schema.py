@@ -23,6 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from hieradjudicate.core.errors import ProjectError
+from hieradjudicate.io.store.chain import ChainReport, chain_all, verify
 
 #: ``PRAGMA application_id`` of every hieradjudicate project ("HADJ").
 APPLICATION_ID = 0x4841444A
@@ -94,8 +95,14 @@ def _v1_to_v2(conn: sqlite3.Connection) -> None:
     conn.execute("ALTER TABLE decisions ADD COLUMN basis TEXT")
 
 
+def _v2_to_v3(conn: sqlite3.Connection) -> None:
+    """Version 3: decisions carry a hash chain (a changed or missing decision is detected)."""
+    conn.execute("ALTER TABLE decisions ADD COLUMN chain TEXT")
+    chain_all(conn)
+
+
 #: Ordered migrations; ``MIGRATIONS[i]`` migrates version ``i + 1`` to ``i + 2``.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1_to_v2]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1_to_v2, _v2_to_v3]
 
 #: The schema version this program writes.
 SCHEMA_VERSION = 1 + len(MIGRATIONS)
@@ -283,15 +290,22 @@ def read_only_connection(p: Path) -> sqlite3.Connection:
         raise ProjectError(f"{p}: cannot open the project ({exc})") from None
 
 
-def validate_read_only(p: Path, check: bool) -> int:
-    """Read-only checks; nothing in the file can change here, and no file appears beside it."""
+def validate_read_only(p: Path, check: bool) -> tuple[int, ChainReport | None]:
+    """Read-only checks; nothing in the file can change here, and no file appears beside it.
+
+    Returns the schema version and, from version 3 on, what the decision
+    history's hash chain says (``None`` without ``check`` or before version 3).
+    """
     conn = read_only_connection(p)
     try:
         version = inspect_schema(conn, str(p))
+        chain = None
         if check:
             quick_check(conn, str(p))
             decisions_check(conn, str(p))
-        return version
+            if version >= 3:
+                chain = verify(conn)
+        return version, chain
     except sqlite3.Error as exc:
         raise ProjectError(f"{p}: the project file is damaged or cannot be read ({exc})") from None
     finally:
