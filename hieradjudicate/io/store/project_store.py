@@ -313,6 +313,10 @@ class Store:
                                    f"was saved ({exc})") from None
             raise
 
+    def transaction(self, what: str) -> Any:
+        """One committed write transaction (``with store.transaction("restore"): ...``)."""
+        return self._write(what)
+
     def integrity_check(self) -> list[str]:
         """``PRAGMA integrity_check``: ``["ok"]`` for a sound file."""
         return [r[0] for r in self.conn.execute("PRAGMA integrity_check")]
