@@ -231,7 +231,8 @@ class Store:
         except sqlite3.Error as exc:
             assert lock_fd is not None
             os.close(lock_fd)
-            raise ProjectError(f"{name}: could not open the project for writing ({exc})") from None
+            hint = "; the disk is full: free some space and try again" if "full" in str(exc) else ""
+            raise ProjectError(f"{name}: could not open the project for writing ({exc}){hint}") from None
         except ProjectError:
             assert lock_fd is not None
             os.close(lock_fd)
