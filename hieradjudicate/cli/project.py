@@ -245,9 +245,14 @@ def read_decisions_csv(path: str, session: Any) -> list[Any]:
     from hieradjudicate.app.session.decisions import Decision
     from hieradjudicate.io.store.schema import STATUSES
 
-    try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
+    from hieradjudicate.io.exports.csvsafe import restore_csv_cell
+    from hieradjudicate.io.textfile import read_bytes
+
+    try:  # bounded like every input (size and line limits), then UTF-8 with or without a BOM
+        text = read_bytes(path, line_limit=False).decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise HieradjError(f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
+    except OSError as exc:
         raise HieradjError(f"{path}: cannot read the file ({exc})") from None
     first = text.split("\n", 1)[0]
     delim = "\t" if "\t" in first and "," not in first else ","
@@ -266,7 +271,10 @@ def read_decisions_csv(path: str, session: Any) -> list[Any]:
             continue
         if len(values) != len(header):
             raise HieradjError(f"{path}:{line}: expected {len(header)} fields, got {len(values)}")
-        f = {h: values[k].strip() for h, k in col.items()}
+        # our exports guard cells against spreadsheet formulas ('=x); undo it exactly. A note keeps
+        # its spaces and line breaks; the other fields are ids and words
+        f = {h: restore_csv_cell(values[k]) if h == "note" else restore_csv_cell(values[k].strip())
+             for h, k in col.items()}
         tags = [t for t in re.split(r"[;\s]+", f["tags"]) if t]
         status = f.get("status") or "resolved"
         where = f"{path}:{line}"

@@ -16,7 +16,6 @@ numbers) or ``<name>.json``.
 
 from __future__ import annotations
 
-import csv
 import json
 import os
 from datetime import UTC, datetime
@@ -27,7 +26,7 @@ from hieradjudicate import __version__
 from hieradjudicate.app.dashboard.tables import tables as dashboard_tables
 from hieradjudicate.app.report.svg import bar_chart_svg, esc, heatmap_svg, line_plot_svg
 from hieradjudicate.core.palette import CATEGORY_COLORS, GOLD_COLOR, category_color, set_color
-from hieradjudicate.io.exports.csvsafe import safe_csv_cell
+from hieradjudicate.io.exports.csvsafe import csv_line
 
 CSS = """
 :root { color-scheme: light dark; --bg: #ffffff; --fg: #1d1d1f; --muted: #666; --line: #d0d0d0;
@@ -408,11 +407,8 @@ def export_tables(data: Any, folder: str | os.PathLike[str], format: str = "csv"
         path = out_dir / f"{name}.{format}"
         if format == "csv":
             with open(path, "w", encoding="utf-8", newline="") as fh:
-                w = csv.writer(fh, lineterminator="\n")
-                w.writerow([safe_csv_cell(h) for h in headers])
-                for r in rows:
-                    w.writerow(["" if v is None else v if isinstance(v, (int, float)) and not isinstance(v, bool)
-                                else safe_csv_cell(v) for v in r])
+                fh.write(csv_line(headers))
+                fh.writelines(csv_line(r) for r in rows)
         else:
             doc = {"table": name, "columns": headers, "rows": [dict(zip(headers, r)) for r in rows]}
             path.write_text(json.dumps(doc, indent=1, ensure_ascii=False, allow_nan=False), encoding="utf-8")
