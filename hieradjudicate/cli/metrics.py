@@ -106,7 +106,9 @@ def _agree_ci(stats, sets, depth, n_resamples: int, instances=None, method: str 
     out = {"resamples": n_resamples, "level": 0.95, "seed": DEFAULT_SEED,
            "method": f"{METHOD_TEXT[method]} over instances, stratified by lexelt; pairs sharing no "
                      "instance have no interval", "pairs": []}
-    for a, b in pairs:
+    if bf.pairs_skipped:
+        out["pairs_note"] = bf.pairs_skipped
+    for a, b in pairs if not bf.pairs_skipped else []:
         s, k = bf.pairs[(a, b)]
         out["pairs"].append({"a": c.sets[sets[a]].name, "b": c.sets[sets[b]].name,
                              "kappa_scott": [s.low, s.high], "kappa_cohen": [k.low, k.high]})
@@ -125,7 +127,7 @@ def _agree_text(out: dict) -> str:
     for p in out["pairs"]:
         row = [p["a"], p["b"], p["n"], p["observed"], p["expected_scott"], p["kappa_scott"],
                p["expected_cohen"], p["kappa_cohen"]]
-        if ci:
+        if ci and (p["a"], p["b"]) in ci:
             lo, hi = ci[(p["a"], p["b"])]["kappa_cohen"]
             row.append(f"[{fmt(lo)}, {fmt(hi)}]")
         rows.append(row)
@@ -144,6 +146,8 @@ def _agree_text(out: dict) -> str:
               f"Krippendorff alpha   {fmt(a['value'])}  D_o {fmt(a['observed_disagreement'])}  "
               f"D_e {fmt(a['expected_disagreement'])}  on {a['n_pairable']:.0f} pairable values" + _ci_text(out, "alpha"),
               f"mean pairwise kappa  Cohen {fmt(out['mean_kappa_cohen'])}  S&C {fmt(out['mean_kappa_scott'])}"]
+    if out.get("ci", {}).get("pairs_note"):
+        lines.append(f"({out['ci']['pairs_note']})")
     for key in ("fleiss", "alpha"):
         if out[key].get("undefined"):
             lines.append(f"  {key}: undefined ({out[key]['undefined']})")

@@ -387,6 +387,12 @@ class BootstrapFigures:
     pairs: dict[tuple[int, int], tuple[BootstrapCI, BootstrapCI]]
     fleiss: BootstrapCI
     alpha: BootstrapCI
+    #: why the pair intervals were not computed (``pairs`` is then empty), else None
+    pairs_skipped: str | None = None
+
+
+#: default bound on the draws of the pair intervals (about ten seconds of work)
+MAX_PAIR_DRAWS = 3e8
 
 
 def bootstrap_figures(
@@ -394,7 +400,7 @@ def bootstrap_figures(
     pairs: list[tuple[int, int]] | None = None, n_lexelts: int | None = None,
     distance: Distance = "nominal", lexelt_chance: str = "within",
     n_resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED, level: float = 0.95,
-    method: str = DEFAULT_METHOD,
+    method: str = DEFAULT_METHOD, max_pair_draws: float | None = MAX_PAIR_DRAWS,
 ) -> BootstrapFigures:
     """Pairwise kappas, Fleiss' kappa and alpha with their intervals.
 
@@ -411,6 +417,12 @@ def bootstrap_figures(
     ----------
     pairs : list of (a, b), optional
         Rater pairs (default: every pair ``a < b`` of raters present).
+    max_pair_draws : float, optional
+        Pair intervals cost one draw per shared instance per pair per
+        resample.  Above this many (a crowd project: MASC's 8,214 pairs that
+        share instances hold about 16 million pair-instances) they are not
+        computed and ``pairs_skipped`` says why; ``None`` computes them
+        whatever the cost.  Fleiss and alpha are always computed.
     """
     if isinstance(distance, str) and distance != "nominal":
         raise ValueError("bootstrap_figures supports 'nominal' or a distance matrix for alpha")
@@ -420,7 +432,16 @@ def bootstrap_figures(
     if pairs is None:
         present = np.unique(full.rater).tolist()
         pairs = [(a, b) for i, a in enumerate(present) for b in present[i + 1:]]
-    out_pairs = dict(_pairs_cis(full, pairs, X, K, n_resamples, seed, level, method))
+    skipped = None
+    units = _pair_units(full, pairs)
+    if max_pair_draws is not None and units * n_resamples > max_pair_draws:
+        skipped = (f"pair intervals not computed: the pairs share {units:,} instance-pairs, so "
+                   f"{n_resamples} resamples would draw {units * n_resamples:.2g} values (the limit is "
+                   f"{max_pair_draws:.2g}); Fleiss' kappa and alpha have their intervals. Fewer "
+                   "annotation sets or fewer resamples bring the pairs within reach")
+        out_pairs = {}
+    else:
+        out_pairs = dict(_pairs_cis(full, pairs, X, K, n_resamples, seed, level, method))
     f_point = multi_rater_agreement(inst, rater, P, inst_lexelt, layout=full).fleiss.kappa
     a_point = krippendorff_alpha(inst, rater, P, inst_lexelt, distance=distance, lexelt_chance=lexelt_chance,
                                  layout=full, coincidences=False).alpha
@@ -428,14 +449,24 @@ def bootstrap_figures(
         none = np.zeros(n_resamples, bool)
         fl = _ci(f_point, np.zeros(n_resamples), none, level, seed, method)
         al = _ci(a_point, np.zeros(n_resamples), none, level, seed, method)
-        return BootstrapFigures(out_pairs, fl, al)
+        return BootstrapFigures(out_pairs, fl, al, skipped)
     st = alpha_stats(lay, distance)
     Vf, Va = _fleiss_V(lay), np.column_stack([st.do_i, st.s_i])
     Tf, Ta = resampled_sums_shared([(Vf, lay.seg_lex), (Va, lay.seg_lex)], X, n_resamples, seed)
     n_x = np.bincount(lay.seg_lex, minlength=X).astype(np.float64)
     fl = _fleiss_ci(Tf, n_x, K, f_point, level, seed, method, Vf, lay.seg_lex)
     al = _alpha_ci(Ta, st.dist, lexelt_chance, a_point, level, seed, method, Va, lay.seg_lex)
-    return BootstrapFigures(out_pairs, fl, al)
+    return BootstrapFigures(out_pairs, fl, al, skipped)
+
+
+def _pair_units(full: Layout, pairs: list[tuple[int, int]]) -> int:
+    """How many (pair, shared instance) units the pairs hold, without visiting the pairs."""
+    raters = np.unique(np.asarray(pairs, np.int64)) if pairs else np.zeros(0, np.int64)
+    keep = np.isin(full.rater, raters)
+    m = np.bincount(full.row_seg[keep], minlength=int(full.row_seg.max()) + 1 if full.R else 0)
+    every = int((m * (m - 1) // 2).sum())  # every pair of the raters involved
+    n_r = len(raters)
+    return every if len(pairs) >= n_r * (n_r - 1) // 2 else min(every, every * len(pairs) // max(1, n_r * (n_r - 1) // 2) + 1)
 
 
 _PAIR_BATCH_FLOATS = 32_000_000  # resampled sums held at once (256 MB of float64)
@@ -477,7 +508,7 @@ def _pairs_cis(full: Layout, pairs: list[tuple[int, int]], X: int, K: int, n_res
         # the pair's own lexelts, in order: the draws are those of the full layout (empty strata draw nothing)
         _, lex = np.unique(lex_full, return_inverse=True)
         V = _pair_V(pa, pb)
-        cost = n_resamples * (int(lex.max()) + 1) * V.shape[1]
+        cost = n_resamples * (int(lex.max()) + 1) * V.shape[1] + V.size  # sums held, and the rows kept
         if batch and size + cost > _PAIR_BATCH_FLOATS:
             yield from flush()
             size = 0
