@@ -22,14 +22,14 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from hieradjudicate.cli import metrics, project, report, validate
+    from hieradjudicate.cli import competence, metrics, project, report, validate
 
     p = _Parser(prog="hieradjudicate", description="Adjudicate word-sense annotations over hierarchical "
                 "sense inventories. Without a command: open the workbench.", epilog=WORKBENCH_USAGE,
                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"hieradjudicate {__version__}")
     sub = p.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
-    for group in (validate, metrics, project, report):  # the order of --help
+    for group in (validate, metrics, competence, project, report):  # the order of --help
         group.register(sub, add_inputs)
     # listed for --help only: main() hands these to the workbench before parsing (cli/gui.py)
     demo = sub.add_parser("demo", help="open the bundled demo project in the workbench (--screenshot PNG, "

@@ -1,0 +1,152 @@
+"""Annotator competence: Dawid & Skene (1979) over the leaves of each lexelt.
+
+Each annotator ``w`` has, in each lexelt ``x``, a confusion matrix
+``E[w, x, k_obs, k_true]`` (the chance of answering leaf ``k_obs`` when the
+sense is ``k_true``), and each lexelt a prior over its leaves.  EM alternates:
+
+* E-step: the posterior of every instance over its lexelt's leaves,
+  ``log prior[x] + sum over its labels of  sum_k p(k) log E[w, x, k, :]``;
+* M-step: ``E`` from the posteriors (clipped at ``1e-10`` where the annotator
+  used a leaf, normalised over the observed leaves), priors = mean posterior.
+
+It starts from the (soft) majority vote and stops when the objective per
+label changes by less than ``tol``, as crowd-kit's ``DawidSkene`` does (its
+"evidence lower bound" counts the prior once per label, not once per
+instance; we monitor the same quantity, so both stop at the same iteration); on hard labels it gives crowd-kit's posteriors (tests/core/test_competence.py).
+What differs by design:
+
+* **label space per lexelt**: a leaf of another lexelt is impossible, not just
+  improbable (crowd-kit pools every label of the corpus into one space);
+* **soft labels**: a label that is a distribution over leaves (a tag on an inner
+  node, weighted tags) contributes its expected log-likelihood and splits its
+  count in the M-step, where crowd-kit needs one label per answer.
+
+Competence of an annotator: the expected share of its labels that are right,
+``mean over its labels of sum_k p(k) posterior(k)``, with the standard error
+``sqrt(a (1 - a) / n)`` over its ``n`` labels.  Difficulty of an instance: the
+entropy (bits) of its posterior.  Vectorised over labels; the only loop runs
+over EM iterations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+EPS = 1e-10
+
+
+@dataclass(frozen=True)
+class Competence:
+    """What :func:`dawid_skene` estimates.
+
+    ``workers`` are the rater ids present (sorted); ``tasks`` the instance ids
+    present (sorted); ``posterior[t]`` is over the local leaves of the task's
+    lexelt (zero beyond its ``n_leaves``).
+    """
+
+    workers: np.ndarray
+    accuracy: np.ndarray  # per worker
+    stderr: np.ndarray  # per worker
+    n_labels: np.ndarray  # per worker
+    tasks: np.ndarray
+    posterior: np.ndarray  # (tasks, K)
+    entropy: np.ndarray  # per task, bits
+    errors: np.ndarray  # (workers, lexelts, K, K)
+    priors: np.ndarray  # (lexelts, K)
+    iterations: int
+    converged: bool
+    elbo: list[float]
+
+
+def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.ndarray,
+                n_leaves: np.ndarray, *, n_iter: int = 100, tol: float = 1e-5) -> Competence:
+    """Dawid-Skene EM over leaf distributions (see the module docstring).
+
+    Parameters
+    ----------
+    inst, rater : ndarray of int, shape (R,)
+        The instance and the annotator of every label.
+    P : ndarray, shape (R, K)
+        Every label as a distribution over its lexelt's local leaves.
+    inst_lexelt : ndarray of int, shape (n_instances,)
+    n_leaves : ndarray of int, shape (X,)
+    """
+    inst = np.asarray(inst, np.int64)
+    rater = np.asarray(rater, np.int64)
+    P = np.asarray(P, np.float64)
+    K = P.shape[1]
+    X = len(n_leaves)
+    tasks, t_of = np.unique(inst, return_inverse=True)
+    workers, w_of = np.unique(rater, return_inverse=True)
+    T, W = len(tasks), len(workers)
+    x_task = np.asarray(inst_lexelt, np.int64)[tasks]
+    x_row = x_task[t_of]
+    valid = np.arange(K)[None, :] < np.asarray(n_leaves)[:, None]  # (X, K)
+    # the labels as (row, observed leaf, weight) entries: one per nonzero of P
+    r_e, k_e = np.nonzero(P > 0)
+    wt_e = P[r_e, k_e]
+    t_e, w_e, x_e = t_of[r_e], w_of[r_e], x_row[r_e]
+    block = (w_e * X + x_e) * K + k_e  # (worker, lexelt, observed leaf)
+    used = np.zeros(W * X * K, bool)
+    used[block] = True
+
+    def m_step(post: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        counts = np.zeros((W * X * K, K))
+        contrib = wt_e[:, None] * post[t_e]
+        for k in range(K):  # K bincounts, not a loop over labels
+            counts[:, k] = np.bincount(block, weights=contrib[:, k], minlength=W * X * K)
+        counts[used] = np.maximum(counts[used], EPS)
+        E = counts.reshape(W, X, K, K)
+        E /= np.maximum(E.sum(axis=2, keepdims=True), EPS * EPS)
+        pri = np.zeros((X, K))
+        np.add.at(pri, x_task, post)
+        pri /= np.maximum(np.bincount(x_task, minlength=X), 1)[:, None]
+        return E, np.where(valid, np.maximum(pri, EPS), 0.0)
+
+    def loglik(E: np.ndarray, pri: np.ndarray) -> np.ndarray:
+        with np.errstate(divide="ignore"):
+            logE = np.log(np.where(E > 0, E, 1.0)).reshape(W * X * K, K)
+            ll = np.where(valid, np.log(np.where(valid, pri, 1.0)), -np.inf)[x_task]
+        part = wt_e[:, None] * logE[block]
+        for k in range(K):
+            ll[:, k] += np.bincount(t_e, weights=part[:, k], minlength=T)
+        return ll
+
+    def normalise(ll: np.ndarray) -> np.ndarray:
+        z = np.exp(ll - ll.max(axis=1, keepdims=True))
+        return z / z.sum(axis=1, keepdims=True)
+
+    m_task = np.bincount(t_of, minlength=T).astype(float)
+    # start: the (soft) majority vote
+    post = np.zeros((T, K))
+    np.add.at(post, t_of, P)
+    post /= np.maximum(post.sum(axis=1, keepdims=True), EPS)
+    E, pri = m_step(post)
+    history: list[float] = []
+    prev = -np.inf
+    converged = False
+    it = 0
+    for it in range(1, n_iter + 1):
+        post = normalise(loglik(E, pri))
+        E, pri = m_step(post)
+        # the objective crowd-kit monitors: the prior term once per label (not once per instance)
+        lp = np.log(np.where(valid, pri, 1.0))[x_task]
+        ll = loglik(E, pri) + (m_task - 1)[:, None] * lp
+        joint = np.where(post > 0, post * np.where(np.isfinite(ll), ll, 0.0), 0.0).sum()
+        ent = -(post * np.log(np.maximum(post, EPS))).sum()
+        elbo = float((joint + ent) / len(inst))
+        history.append(elbo)
+        if elbo - prev < tol:
+            converged = True
+            break
+        prev = elbo
+    right = np.bincount(r_e, weights=wt_e * post[t_e, k_e], minlength=len(inst))
+    n_w = np.bincount(w_of, minlength=W).astype(float)
+    acc = np.bincount(w_of, weights=right, minlength=W) / np.maximum(n_w, 1)
+    se = np.sqrt(acc * (1 - acc) / np.maximum(n_w, 1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        entropy = -np.where(post > 0, post * np.log2(np.where(post > 0, post, 1.0)), 0.0).sum(axis=1)
+    return Competence(workers, acc, se, n_w.astype(np.int64), tasks, post, entropy, E, pri, it,
+                      converged, history)

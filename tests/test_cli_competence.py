@@ -1,0 +1,41 @@
+"""``hieradjudicate competence`` on the demo: per-set competence, difficulty, formats, refusals."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import hieradjudicate
+from hieradjudicate.cli.entry import main
+
+DEMO = Path(hieradjudicate.__file__).resolve().parent.parent / "resources" / "demo"
+FILES = ["--inventory", str(DEMO / "inventory.txt"), "--annotations", str(DEMO / "annotator_ann.key"),
+         "--annotations", f"ben={DEMO / 'annotator_ben.key'}", "--annotations", f"cho={DEMO / 'annotator_cho.key'}"]
+
+
+def test_json_names_every_set_with_competence_and_spread(capsys) -> None:
+    assert main(["competence", *FILES, "--format", "json", "--instances", "3"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert {s["set"] for s in out["sets"]} == {"annotator_ann", "ben", "cho"}
+    for s in out["sets"]:
+        assert 0 < s["competence"] <= 1 and 0 < s["stderr"] < 0.1 and s["labels"] > 300
+    assert out["converged"] and out["instances"] == 400
+    ent = [r["entropy_bits"] for r in out["most_uncertain"]]
+    assert ent == sorted(ent, reverse=True) and len(ent) == 3
+    assert "Dawid & Skene" in out["method"]
+
+
+def test_text_and_csv(capsys) -> None:
+    assert main(["competence", *FILES]) == 0
+    text = capsys.readouterr().out
+    assert "competence" in text and "Difficulty" in text and "Dawid & Skene" in text
+    assert main(["competence", *FILES, "--format", "csv"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "set,labels,competence,stderr" and len(lines) == 4
+
+
+def test_one_annotator_is_refused(capsys) -> None:
+    assert main(["competence", "--inventory", str(DEMO / "inventory.txt"),
+                 "--annotations", str(DEMO / "annotator_ann.key"),
+                 "--annotations", f"lesk={DEMO / 'system_lesk.ans'}:system"]) == 1
+    assert "at least two annotator sets" in capsys.readouterr().err
