@@ -1,0 +1,61 @@
+"""Crowd scale (#14): a project with hundreds of sets never grows the window; lists scroll in their docks."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QTableView
+
+from hieradjudicate.gui.main_window import MainWindow
+from tests.gui.crowd import crowd_project
+
+
+@pytest.fixture(scope="module")
+def crowd228(tmp_path_factory) -> Path:
+    return crowd_project(tmp_path_factory.mktemp("crowd") / "crowd228.hadj", 228)
+
+
+@pytest.fixture
+def crowd_win(qtbot, private_dirs, crowd228: Path) -> Iterator[MainWindow]:
+    w = MainWindow()
+    qtbot.addWidget(w)
+    assert w.load_project(crowd228)
+    w.show()
+    qtbot.waitExposed(w)
+    qtbot.waitUntil(lambda: not w.ws.live.updating and w.ws.live.figures is not None, timeout=30_000)
+    yield w
+    w.close_project()
+    QApplication.processEvents()
+    gc.collect()
+
+
+def test_228_sets_never_grow_the_window(crowd_win: MainWindow) -> None:
+    assert len(crowd_win.wb.corpus.sets) == 228
+    QApplication.processEvents()
+    screen = crowd_win.screen().availableGeometry()  # 800 high on the offscreen platform
+    assert crowd_win.height() <= 800  # as the window was made: the layout did not force it taller
+    assert crowd_win.minimumSizeHint().height() <= screen.height()
+    assert crowd_win.minimumSize().height() <= screen.height()
+    # no dock asks for more height than a screen has, whatever the number of sets
+    for name, dock in crowd_win.docks.items():
+        assert dock.minimumSizeHint().height() < 600, name
+        assert dock.widget().minimumSizeHint().height() < 600, name
+
+
+def test_live_scores_are_one_scrolling_sortable_filterable_table(qtbot, crowd_win: MainWindow) -> None:
+    live = crowd_win.ws.live
+    assert isinstance(live.scores, QTableView)
+    assert live.score_model.rowCount() == 228  # one model row per set, not one widget per set
+    assert live.scores.verticalScrollBar().maximum() > 0  # it scrolls inside the dock
+    live.score_filter.setText("22")  # sets 22, 122, 220..228
+    names = [live.score_proxy.index(r, 0).data() for r in range(live.score_proxy.rowCount())]
+    assert names and all("22" in n for n in names)
+    assert sorted(names) == sorted(n for n in (s.name for s in crowd_win.wb.corpus.sets) if "22" in n)
+    live.score_filter.clear()
+    live.scores.sortByColumn(0, Qt.SortOrder.DescendingOrder)
+    names = [live.score_proxy.index(r, 0).data() for r in range(live.score_proxy.rowCount())]
+    assert len(names) == 228 and names == sorted(names, reverse=True)
