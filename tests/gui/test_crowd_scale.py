@@ -59,3 +59,29 @@ def test_live_scores_are_one_scrolling_sortable_filterable_table(qtbot, crowd_wi
     live.scores.sortByColumn(0, Qt.SortOrder.DescendingOrder)
     names = [live.score_proxy.index(r, 0).data() for r in range(live.score_proxy.rowCount())]
     assert len(names) == 228 and names == sorted(names, reverse=True)
+
+
+def test_leaf_chart_labels_never_overprint(qtbot) -> None:
+    import numpy as np
+    from PySide6.QtGui import QFontMetrics
+
+    from hieradjudicate.gui.workbench.detail_panel import LeafChart
+
+    chart = LeafChart()
+    qtbot.addWidget(chart)
+    chart.resize(260, 200)
+    chart.show()
+    qtbot.waitExposed(chart)
+    chart.ensure_sets(["a", "b"])
+    labels = [f"account#{j + 1}" for j in range(24)]
+    chart.show_data(labels, np.full((24, 2), 0.5), np.zeros(24, bool))
+    QApplication.processEvents()
+    ticks = chart.getAxis("bottom")._tickLevels[0]
+    assert 1 <= len(ticks) < 24  # thinned
+    fm = QFontMetrics(chart.font())
+    px_per_leaf = chart.getPlotItem().vb.width() / 24
+    gap = (ticks[1][0] - ticks[0][0]) * px_per_leaf
+    assert gap >= max(fm.horizontalAdvance(t) for _, t in ticks)  # neighbours never touch
+    chart.resize(1200, 200)
+    QApplication.processEvents()
+    assert len(chart.getAxis("bottom")._tickLevels[0]) > len(ticks)  # a wider chart writes more

@@ -24,6 +24,7 @@ from hieradjudicate.core.alpha import krippendorff_alpha
 from hieradjudicate.core.bootstrap import DEFAULT_SEED, bootstrap_alpha, bootstrap_fleiss
 from hieradjudicate.core.dashboard import all_figures
 from hieradjudicate.core.granularity import IDENTICAL, instance_disagreement, rollup
+from hieradjudicate.core.labels import node_short_labels
 from hieradjudicate.core.model import Corpus
 from hieradjudicate.core.undefined import REASONS
 
@@ -275,8 +276,11 @@ def confusion(corpus: Corpus, a: int, b: int, x: int, depth: int | None, groups_
     cells = {}
     for r, c in zip(*np.nonzero(C > 0)):
         cells[(int(r), int(c))] = shared[ra[:, r] & rb[:, c]]
-    labels = [inv.label(int(t)) for t in nodes[x]]
-    glosses = [inv.node_gloss[int(t)] for t in nodes[x]]
+    short = node_short_labels(inv)  # sense keys and URIs would not fit a matrix's margins
+    labels = [short[int(t)] for t in nodes[x]]
+    # the full key goes with the gloss where the label shortened it
+    glosses = [inv.node_gloss[int(t)] if short[int(t)] == inv.label(int(t))
+               else f"({inv.label(int(t))}) {inv.node_gloss[int(t)]}".strip() for t in nodes[x]]
     n = int(shared.size)
     obs = float(np.trace(C) / n) if n else None
     exp_ = float(C.sum(axis=1) @ C.sum(axis=0) / n**2) if n else None
