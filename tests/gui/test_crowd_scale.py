@@ -6,6 +6,7 @@ import gc
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QTableView
@@ -85,3 +86,70 @@ def test_leaf_chart_labels_never_overprint(qtbot) -> None:
     chart.resize(1200, 200)
     QApplication.processEvents()
     assert len(chart.getAxis("bottom")._tickLevels[0]) > len(ticks)  # a wider chart writes more
+
+
+def _plot_items(dv) -> int:
+    """Every graphics item in the dashboard's plots (pyqtgraph scene items)."""
+    import pyqtgraph as pg
+
+    return sum(len(w.scene().items()) for w in dv.findChildren(pg.PlotWidget))
+
+
+@pytest.fixture(scope="module")
+def crowd10(tmp_path_factory) -> Path:
+    return crowd_project(tmp_path_factory.mktemp("crowd") / "crowd10.hadj", 10)
+
+
+def _dashboard_items(qtbot, path: Path) -> tuple[int, object]:
+    w = MainWindow()
+    qtbot.addWidget(w)
+    assert w.load_project(path)
+    w.show()
+    qtbot.waitExposed(w)
+    w.dashboard.show_dashboard()
+    dv = w.dashboard.view
+    qtbot.waitUntil(lambda: dv.data is not None and not dv.updating and not dv.slow.busy, timeout=120_000)
+    QApplication.processEvents()
+    n = _plot_items(dv)
+    hm = dv.heatmap
+    info = (len(hm.shown), hm.image.image.shape, sum(t.isVisible() for t in hm.texts.items))
+    w.close_project()
+    QApplication.processEvents()
+    gc.collect()
+    return n, info
+
+
+def test_dashboard_item_count_does_not_grow_with_the_pairs(qtbot, private_dirs, crowd10, crowd228) -> None:
+    n10, (m10, shape10, text10) = _dashboard_items(qtbot, crowd10)
+    n228, (m228, shape228, text228) = _dashboard_items(qtbot, crowd228)
+    assert (m10, shape10) == (10, (10, 10)) and (m228, shape228) == (228, (228, 228))  # one image each
+    assert text10 == 100 and text228 == 0  # cell text only where it fits
+    # 45 pairs against 25,878: the scene holds no more items (fewer: no cell text)
+    assert n228 <= n10, (n10, n228)
+
+
+def test_heatmap_focus_on_a_subset(qtbot, private_dirs, crowd228) -> None:
+    w = MainWindow()
+    qtbot.addWidget(w)
+    assert w.load_project(crowd228)
+    w.show()
+    w.dashboard.show_dashboard()
+    dv = w.dashboard.view
+    qtbot.waitUntil(lambda: dv.data is not None and not dv.updating, timeout=120_000)
+    hm = dv.heatmap
+    hm.show_box.setCurrentIndex(1)  # top 30 by mean agreement
+    assert hm.shown.size == 30 and hm.image.image.shape == (30, 30)
+    from hieradjudicate.core.seriation import mean_agreement
+
+    mean = mean_agreement(hm.hm.value)
+    assert np.nanmin(mean[hm.shown]) >= np.nanmax(np.delete(mean, hm.shown))  # the best 30
+    assert sum(t.isVisible() for t in hm.texts.items) == 900  # values written once they fit
+    hm.show_box.setCurrentIndex(0)
+    hm.filter.setText("22")
+    names = [hm.hm.names[j] for j in hm.shown]
+    assert names and all("22" in n for n in names)
+    v = np.ma.filled(np.ma.asarray(hm.hm.value, float), np.nan)
+    np.testing.assert_allclose(hm.image.image, v[np.ix_(hm.shown, hm.shown)], equal_nan=True)
+    a, b = int(hm.shown[0]), int(hm.shown[1])
+    assert hm.cell_text(a, b).startswith(f"{hm.hm.names[a]} × {hm.hm.names[b]}")
+    w.close_project()

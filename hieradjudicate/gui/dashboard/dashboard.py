@@ -45,7 +45,8 @@ from hieradjudicate.gui.dashboard.gold_plots import (
     ProgressPanel,
     ScoresPanel,
 )
-from hieradjudicate.gui.dashboard.plots import ConfusionPanel, DepthPanel, HeatmapPanel, LexeltPanel
+from hieradjudicate.gui.dashboard.heatmap import HeatmapPanel
+from hieradjudicate.gui.dashboard.plots import ConfusionPanel, DepthPanel, LexeltPanel
 from hieradjudicate.gui.workers import BackgroundRunner
 
 SYNC_MS = 50.0

@@ -206,7 +206,7 @@ class LeafChart(pg.PlotWidget):
         ticks = [(float(j), self.tick_labels[j]) for j in range(0, len(self.tick_labels), step)]
         self.getAxis("bottom").setTicks([ticks])
 
-    def resizeEvent(self, ev) -> None:  # noqa: N802 (Qt name)
+    def resizeEvent(self, ev) -> None:
         super().resizeEvent(ev)
         if "tick_labels" in self.__dict__:  # resized once inside the base constructor already
             self._set_ticks()  # a narrower chart writes fewer labels
