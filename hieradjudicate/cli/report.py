@@ -57,6 +57,7 @@ def _check_output(out: Path) -> None:
 def cmd_report(args: argparse.Namespace) -> int:
     from hieradjudicate.app.dashboard.dashboard import Dashboard
     from hieradjudicate.app.dashboard.gold import DecisionTracker
+    from hieradjudicate.app.report import crowd
     from hieradjudicate.app.report.html import export_tables, write_report
 
     if not args.output and not args.tables_dir:
@@ -102,6 +103,9 @@ def cmd_report(args: argparse.Namespace) -> int:
         except OSError as exc:  # disk full, permissions: the writer removes its temporary file
             raise HieradjError(f"report: cannot write {args.output}: {exc.strerror or exc}") from exc
         print(f"report written to {path}", file=sys.stderr)
+        if crowd.is_crowd(data):
+            print(f"long tables summarised in the report; full tables (CSV) written to {crowd.tables_dir(path)}",
+                  file=sys.stderr)
     if args.tables_dir:
         written = export_tables(data, args.tables_dir, args.tables_format)
         print(f"{len(written)} table(s) written to {args.tables_dir}", file=sys.stderr)

@@ -12,7 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QTableView
 
 from hieradjudicate.gui.main_window import MainWindow
-from tests.gui.crowd import crowd_project
+from tests.crowd import crowd_project
 
 
 @pytest.fixture(scope="module")

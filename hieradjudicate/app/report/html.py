@@ -25,8 +25,9 @@ from typing import Any
 
 from hieradjudicate import __version__
 from hieradjudicate.app.dashboard.tables import tables as dashboard_tables
+from hieradjudicate.app.report import crowd
 from hieradjudicate.app.report.svg import bar_chart_svg, esc, heatmap_svg, line_plot_svg
-from hieradjudicate.core.palette import CATEGORY_COLORS, GOLD_COLOR, category_color, set_color
+from hieradjudicate.core.palette import CATEGORY_COLORS, GOLD_COLOR, category_color
 from hieradjudicate.io.exports.csvsafe import safe_csv_cell
 
 CSS = """
@@ -121,7 +122,7 @@ def _swatch(color: str) -> str:
 
 
 # -- sections ---------------------------------------------------------------------------------------
-def _summary(data: Any, set_colors: dict[str, str]) -> str:
+def _summary(data: Any, set_colors: dict[str, str], tables_href: str | None = None) -> str:
     s = data.summary
     inv = s["inventory"]
     lb = data.lexelts
@@ -139,9 +140,12 @@ def _summary(data: Any, set_colors: dict[str, str]) -> str:
     out.append(f"<p>Sense inventory: {inv['senses']} senses, {inv['leaves']} leaves, maximum depth "
                f"{inv['max_depth']}, largest branching {inv['max_branching']}, {inv['outside_tags']} tag(s) "
                "outside the inventory kept as leaves of their own.</p>")
-    rows = [[f"{_swatch(set_colors.get(x['name'], '#888'))}{esc(x['name'])}", x["role"], x["instances"], x["multi_tag"]]
-            for x in s["sets"]]
-    out.append(_table(["set", "role", "instances", "multi-tag answers"], rows, raw={0}))
+    rows = [[(_swatch(set_colors[x["name"]]) if x["name"] in set_colors else "") + esc(x["name"]), x["role"],
+             x["instances"], x["multi_tag"]] for x in s["sets"]]
+    head = ["set", "role", "instances", "multi-tag answers"]
+    out.append(crowd.summarised_table("sets", (head, rows), "instances", tables_href,
+                                      lambda h, r: _table(h, r, raw={0}))
+               if crowd.is_crowd(data) else _table(head, rows, raw={0}))
     out.append(f"<p>Agreement group: {esc(', '.join(s['annotator_group']))}. Gold adjudicated so far: "
                f"{data.gold_n} instance(s) (decisions marked resolved).</p>")
     return "".join(out)
@@ -237,10 +241,13 @@ def _confusion(data: Any, cf: Any) -> str:
             + f"<details><summary>Glosses of {esc(cf.lexelt)}</summary>{gl}</details>")
 
 
-def _gold(data: Any, tables: dict, set_colors: dict[str, str]) -> str:
+def _gold(data: Any, tables: dict, set_colors: dict[str, str], tables_href: str | None = None) -> str:
     if not data.gold_agreement:
         return "<p>No decision has been marked resolved yet: there is no gold to compare with.</p>"
     rows = data.gold_agreement
+    if crowd.is_crowd(data):
+        return (_explain(rows[0].explain) + crowd.summarised_table("gold_agreement", tables["gold_agreement"],
+                                                                    "kappa_cohen", tables_href, _table))
     svg = bar_chart_svg([r.name for r in rows], ["kappa (Cohen)", "leaf score"],
                         [[r.kappa_cohen for r in rows], [r.score for r in rows]],
                         colors=["#3b7dd8", GOLD_COLOR], tooltips=[[r.explain.text() for r in rows]] * 2,
@@ -344,22 +351,31 @@ def _flagged(data: Any, tables: dict) -> str:
 
 
 def render_report(data: Any, *, title: str = "Annotation agreement report", confusions: list | None = None,
-                  generated: str | None = None) -> str:
-    """The whole report as one HTML string (self-contained; see the module docstring)."""
+                  generated: str | None = None, tables_href: str | None = None) -> str:
+    """The whole report as one HTML string (self-contained; see the module docstring).
+
+    With more than :data:`~hieradjudicate.app.report.crowd.MANY` sets the
+    per-set and per-pair tables are summarised; ``tables_href`` is the
+    folder (relative to the report) holding them in full as CSV.
+    """
     tables = dashboard_tables(data)
-    set_colors = {x["name"]: set_color(k) for k, x in enumerate(data.summary["sets"])}
+    set_colors = crowd.set_colors(data)  # never the same colour for two sets
+    many = crowd.is_crowd(data)
     when = generated or datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     sel = "" if data.selection_n == data.summary["instances"] else \
         f" Figures cover a selection of {data.selection_n} instance(s)."
     sections = [
-        ("summary", "Project summary", _summary(data, set_colors)),
-        ("pairwise", "Pairwise agreement of all sets", _heatmap(data, tables)),
+        ("summary", "Project summary", _summary(data, set_colors, tables_href)),
+        ("pairwise", "Pairwise agreement of all sets",
+         crowd.heatmap_section(data, tables, tables_href, _table, _explain) if many else _heatmap(data, tables)),
         ("lexelts", "Agreement per lexelt", _lexelts(data, tables)),
-        ("depth", "Agreement against the depth of the sense tree", _depth(data, tables, set_colors)),
+        ("depth", "Agreement against the depth of the sense tree",
+         crowd.depth_section(data, tables, tables_href, _table, _explain) if many
+         else _depth(data, tables, set_colors)),
         ("confusion", "Which senses get confused",
          "".join(_confusion(data, cf) for cf in (confusions or ([data.confusion] if data.confusion else [])))
          or "<p>No annotator pair to compare.</p>"),
-        ("gold", "Agreement with the adjudicated gold", _gold(data, tables, set_colors)),
+        ("gold", "Agreement with the adjudicated gold", _gold(data, tables, set_colors, tables_href)),
         ("systems", "System scores against the gold", _systems(data, tables, set_colors)),
         ("progress", "Adjudication progress", _progress(data, tables)),
         ("flagged", "Flagged instances and notes", _flagged(data, tables)),
@@ -378,9 +394,19 @@ def render_report(data: Any, *, title: str = "Annotation agreement report", conf
 
 
 def write_report(data: Any, path: str | os.PathLike[str], **kwargs: Any) -> Path:
-    """Render and write the report atomically (a temporary file renamed into place)."""
+    """Render and write the report atomically (a temporary file renamed into place).
+
+    A crowd-size report (:func:`~hieradjudicate.app.report.crowd.is_crowd`)
+    also writes every table as CSV into
+    :func:`~hieradjudicate.app.report.crowd.tables_dir` beside it.
+    """
     target = Path(path)
     tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
+    if crowd.is_crowd(data):  # the long tables go beside the report, in full
+        folder = crowd.tables_dir(target)
+        export_tables(data, folder)
+        crowd.write_sets_csv(data, folder)
+        kwargs.setdefault("tables_href", folder.name)
     try:
         tmp.write_text(render_report(data, **kwargs), encoding="utf-8")
         os.replace(tmp, target)

@@ -68,6 +68,8 @@ class HeatmapPanel(Panel):
         self.shown = np.zeros(0, np.int64)  # positions in hm.names, in display order
         self._orders: dict[str, np.ndarray] = {}
         self._hovered: tuple[int, int] | None = None
+        self._tick_names: list[str] = []
+        self.plot.getPlotItem().getViewBox().sigResized.connect(lambda *_: self._set_ticks())
         self.plot.scene().sigMouseClicked.connect(self._clicked)
         self.plot.scene().sigMouseMoved.connect(self._moved)
 
@@ -130,15 +132,23 @@ class HeatmapPanel(Panel):
                         self.texts.place(k, c + 0.5, r + 0.5, text, text_color_on(scale_color(v)))
                     k += 1
         self.texts.hide_from(k)
-        stride = max(1, int(np.ceil(m / 40)))
-        for ax in ("bottom", "left"):
-            self.plot.getAxis(ax).setTicks([[(j + 0.5, elide(s, 10)) for j, s in enumerate(names)
-                                             if j % stride == 0], []])
+        self._tick_names = names
+        self._set_ticks()
         self.plot.setXRange(0, max(m, 1), padding=0)
         self.plot.setYRange(0, max(m, 1), padding=0)
         total = len(hm.names)
         self.hover.setText(f"{m} of {total} sets shown" + ("" if m <= TEXT_MAX else
                                                               "; hover a cell for its value"))
+
+    def _set_ticks(self) -> None:
+        """Set names on both axes, every k-th so that labels never overprint (again on resize)."""
+        names = self._tick_names
+        vb = self.plot.getPlotItem().getViewBox()
+        room = min(vb.width(), vb.height()) if vb.width() > 10 else 300.0  # pixels for the rows
+        stride = max(1, int(np.ceil(len(names) * 16 / room)))  # at most one label per 16 px
+        for ax in ("bottom", "left"):
+            self.plot.getAxis(ax).setTicks([[(j + 0.5, elide(s, 10)) for j, s in enumerate(names)
+                                             if j % stride == 0], []])
 
     def cell_at(self, scene_pos) -> tuple[int, int] | None:
         """The cell under a scene position as positions in ``hm.names`` (row set, column set)."""

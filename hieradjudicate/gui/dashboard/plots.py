@@ -138,7 +138,7 @@ class DepthPanel(Panel):
             if many:  # a crowd: every pair in ONE item (NaN-separated), not one line and legend row each
                 self.pairs_item = self.plot.plot([], [], pen=pg.mkPen(theme()["muted"], width=1),
                                                  name=f"each of {len(d.pairs)} pairs", connect="finite")
-                self.pairs_item.setOpacity(0.35)
+                self.pairs_item.setOpacity(0.35 if len(d.pairs) <= 100 else 0.1)
             else:
                 for p, (a, b) in enumerate(d.pairs):
                     c = PAIR_COLORS[p % len(PAIR_COLORS)]
