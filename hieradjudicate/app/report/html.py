@@ -16,8 +16,6 @@ numbers) or ``<name>.json``.
 
 from __future__ import annotations
 
-import csv
-import json
 import os
 from datetime import UTC, datetime
 from pathlib import Path
@@ -26,36 +24,10 @@ from typing import Any
 from hieradjudicate import __version__
 from hieradjudicate.app.dashboard.tables import tables as dashboard_tables
 from hieradjudicate.app.report import crowd
+from hieradjudicate.app.report.csvout import export_tables  # noqa: F401  (its home before; the CLI's import)
+from hieradjudicate.app.report.style import CSS
 from hieradjudicate.app.report.svg import bar_chart_svg, esc, heatmap_svg, line_plot_svg
 from hieradjudicate.core.palette import CATEGORY_COLORS, GOLD_COLOR, category_color
-from hieradjudicate.io.exports.csvsafe import safe_csv_cell
-
-CSS = """
-:root { color-scheme: light dark; --bg: #ffffff; --fg: #1d1d1f; --muted: #666; --line: #d0d0d0;
-  --head: #f3f4f6; --accent: #0b62a4; }
-@media (prefers-color-scheme: dark) {
-  :root { --bg: #1b1c1e; --fg: #e3e3e3; --muted: #a0a0a0; --line: #444; --head: #2a2c30; --accent: #7cb8ff; }
-}
-body { background: var(--bg); color: var(--fg); font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif;
-  margin: 0 auto; max-width: 1100px; padding: 24px 32px 60px; }
-h1 { font-size: 26px; margin-bottom: 4px; } h2 { font-size: 20px; border-bottom: 1px solid var(--line);
-  padding-bottom: 4px; margin-top: 40px; } h3 { font-size: 16px; margin-top: 24px; }
-.muted { color: var(--muted); } a { color: var(--accent); }
-table { border-collapse: collapse; margin: 8px 0 16px; font-size: 13px; }
-th, td { border: 1px solid var(--line); padding: 3px 8px; text-align: left; vertical-align: top; }
-th { background: var(--head); } td.num { text-align: right; font-variant-numeric: tabular-nums; }
-.swatch { display: inline-block; width: 11px; height: 11px; border-radius: 2px; margin-right: 5px;
-  vertical-align: -1px; }
-.cards { display: flex; flex-wrap: wrap; gap: 12px; margin: 12px 0; }
-.card { border: 1px solid var(--line); border-radius: 6px; padding: 8px 14px; min-width: 150px; }
-.card .v { font-size: 22px; font-weight: 600; } .card .l { color: var(--muted); font-size: 12px; }
-details { margin: 6px 0 14px; } summary { cursor: pointer; color: var(--accent); }
-.explain { border-left: 3px solid var(--line); padding: 2px 10px; color: var(--fg); }
-svg.chart { max-width: 100%; height: auto; display: block; margin: 8px 0; }
-.ids { font-family: ui-monospace, monospace; font-size: 12px; word-break: break-word; }
-.note { white-space: pre-wrap; } .scroll { overflow-x: auto; max-width: 100%; }
-nav ol { columns: 2; }
-"""
 
 
 def _n(v: Any, digits: int = 3) -> str:
@@ -413,32 +385,3 @@ def write_report(data: Any, path: str | os.PathLike[str], **kwargs: Any) -> Path
     finally:  # on any failure no temporary file is left behind
         tmp.unlink(missing_ok=True)
     return target
-
-
-def export_tables(data: Any, folder: str | os.PathLike[str], format: str = "csv") -> list[Path]:
-    """Write every table as ``<folder>/<name>.csv`` or ``.json``; returns the paths written.
-
-    CSV: text cells pass through :func:`safe_csv_cell` (a cell starting with
-    ``=``, ``+``, ``-``, ``@``, tab or CR gets a leading ``'``); numbers are
-    written as numbers, undefined figures as empty cells.  JSON: an object
-    with ``columns`` and ``rows`` (one object per row, ``null`` = undefined).
-    """
-    if format not in ("csv", "json"):
-        raise ValueError(f"format {format!r}; expected csv or json")
-    out_dir = Path(folder)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, (headers, rows) in dashboard_tables(data).items():
-        path = out_dir / f"{name}.{format}"
-        if format == "csv":
-            with open(path, "w", encoding="utf-8", newline="") as fh:
-                w = csv.writer(fh, lineterminator="\n")
-                w.writerow([safe_csv_cell(h) for h in headers])
-                for r in rows:
-                    w.writerow(["" if v is None else v if isinstance(v, (int, float)) and not isinstance(v, bool)
-                                else safe_csv_cell(v) for v in r])
-        else:
-            doc = {"table": name, "columns": headers, "rows": [dict(zip(headers, r)) for r in rows]}
-            path.write_text(json.dumps(doc, indent=1, ensure_ascii=False, allow_nan=False), encoding="utf-8")
-        written.append(path)
-    return written
