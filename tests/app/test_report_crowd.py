@@ -112,3 +112,21 @@ def test_small_projects_are_unchanged(tmp_path):
     out = write_report(data, tmp_path / "small.html")
     assert not crowd.is_crowd(data) and not crowd.tables_dir(out).exists()
     assert "data:image/png" not in out.read_text(encoding="utf-8")
+
+
+def test_shared_counts_equal_the_intersections(tmp_path):
+    from hieradjudicate.app.dashboard.agree import pair_categories, shared_counts
+
+    path = crowd_project(tmp_path / "s.hadj", 40, per_item=6)
+    with Session.open(path, read_only=True) as s:
+        c = s.corpus
+        sets = list(range(len(c.sets)))
+        got = shared_counts(c, sets)
+        want = np.array([[np.intersect1d(c.sets[a].rows, c.sets[b].rows).size for b in sets] for a in sets])
+        np.testing.assert_array_equal(got, want)
+        assert (got == 0).any()  # some pairs share nothing: the dashboard skips them
+        d = Dashboard(c)
+        for (a, b), (shared, cat) in d._categories.items():
+            ref_shared, ref_cat = pair_categories(c, a, b)
+            np.testing.assert_array_equal(shared, ref_shared)
+            np.testing.assert_array_equal(cat, ref_cat)

@@ -53,6 +53,26 @@ def _alpha_pair(inst, rater, P, lex, X, a, b):
     return krippendorff_alpha(inst[sel], rater[sel], P[sel], lex, n_lexelts=X, coincidences=False)
 
 
+def shared_counts(corpus: Corpus, sets: list[int]) -> np.ndarray:
+    """Instances each pair of ``sets`` shares, ``(m, m)``: one product of the sets' incidence matrix.
+
+    A crowd has most pairs sharing nothing (MASC: 17,664 of 25,878); this
+    finds them without intersecting every pair's rows.
+    """
+    m = len(sets)
+    out = np.zeros((m, m), np.int64)
+    step = max(1, 4_000_000 // max(m, 1))  # instances per block: the block stays near 16 MB
+    rows = [corpus.sets[k].rows for k in sets]
+    for lo in range(0, corpus.n, step):
+        hi = min(lo + step, corpus.n)
+        inc = np.zeros((m, hi - lo), np.float32)  # exact: a block's counts stay below 2**24
+        for j, r in enumerate(rows):
+            inside = r[(r >= lo) & (r < hi)]
+            inc[j, inside - lo] = 1.0
+        out += np.rint(inc @ inc.T).astype(np.int64)
+    return out
+
+
 def pair_categories(corpus: Corpus, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
     """Shared instances of sets ``a`` and ``b`` and their category (identical ... disjoint)."""
     sa, sb = corpus.sets[a], corpus.sets[b]

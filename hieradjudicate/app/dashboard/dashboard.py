@@ -34,6 +34,7 @@ from hieradjudicate.app.dashboard.agree import (
     heatmap,
     lexelt_bars,
     pair_categories,
+    shared_counts,
 )
 from hieradjudicate.app.dashboard.gold import STATUS_NAMES, UNRESOLVED, DecisionTracker
 from hieradjudicate.app.dashboard.records import (
@@ -116,14 +117,35 @@ class Dashboard:
         ann = [k for k, s in enumerate(sets) if s.role == "annotator"]
         self.group = ann if len(ann) >= 2 else self.sets
         self.systems = [k for k, s in enumerate(sets) if s.role == "system"]
-        self._categories = {(a, b): pair_categories(corpus, a, b)
-                            for i, a in enumerate(self.sets) for b in self.sets[i + 1:]}
-        worst = np.full(corpus.n, -1, np.int8)
-        for i, a in enumerate(self.group):
-            for b in self.group[i + 1:]:
-                shared, cat = self._categories[(a, b)]
-                np.maximum.at(worst, shared, cat)
-        self.worst_category = worst
+        # the pairs' categories are computed on first use (in the worker that computes the figures),
+        # not here: opening a 228-set project would wait seconds for them in the GUI thread
+        self._pair_cats: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] | None = None
+        self._worst: np.ndarray | None = None
+
+    @property
+    def _categories(self) -> dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]:
+        """Shared instances and category of every pair of sets; pairs sharing nothing skip the work."""
+        if self._pair_cats is None:
+            corpus, sets = self.corpus, self.sets
+            shares = shared_counts(corpus, sets)
+            empty = (np.zeros(0, np.int64), np.zeros(0, np.int8))
+            self._pair_cats = {(a, b): pair_categories(corpus, a, b) if shares[i, i + 1 + j] else empty
+                               for i, a in enumerate(sets) for j, b in enumerate(sets[i + 1:])}
+        return self._pair_cats
+
+    @property
+    def worst_category(self) -> np.ndarray:
+        """Each instance's worst category over the pairs of the agreement group (-1: fewer than two)."""
+        if self._worst is None:
+            worst = np.full(self.corpus.n, -1, np.int8)
+            cats = self._categories
+            for i, a in enumerate(self.group):
+                for b in self.group[i + 1:]:
+                    shared, cat = cats[(a, b)]
+                    if shared.size:
+                        np.maximum.at(worst, shared, cat)
+            self._worst = worst
+        return self._worst
 
     # -- cached helpers -----------------------------------------------------------------------------
     def groups_at(self, depth: int | None):
