@@ -11,13 +11,13 @@ escapes (``\\x1b``, ``\\u202e``); TAB and LF are kept.
 from __future__ import annotations
 
 import contextlib
-import csv
 import io
 import json
 import math
 import re
 import sys
-from typing import Any, Iterable, Iterator, Sequence, TextIO
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, TextIO
 
 #: C0 controls (but TAB and LF), DEL, C1 controls, and the bidirectional overrides/isolates.
 _UNSAFE = [c for c in range(0x20) if c not in (0x09, 0x0A)] + [0x7F] + list(range(0x80, 0xA0)) \
@@ -47,21 +47,21 @@ class EscapingWriter(io.TextIOBase):
     def __init__(self, stream: TextIO) -> None:
         self._stream = stream
 
-    def write(self, text: str) -> int:  # noqa: D102
+    def write(self, text: str) -> int:
         self._stream.write(escape_control(text))
         return len(text)
 
-    def flush(self) -> None:  # noqa: D102
+    def flush(self) -> None:
         self._stream.flush()
 
-    def isatty(self) -> bool:  # noqa: D102
+    def isatty(self) -> bool:
         return self._stream.isatty()
 
-    def fileno(self) -> int:  # noqa: D102
+    def fileno(self) -> int:
         return self._stream.fileno()
 
     @property
-    def encoding(self) -> str:  # noqa: D102
+    def encoding(self) -> str:
         return getattr(self._stream, "encoding", "utf-8")
 
 
@@ -109,14 +109,9 @@ def text_table(headers: Sequence[str], rows: Iterable[Sequence[Any]], digits: in
 
 
 def csv_text(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
-    from hieradjudicate.io.exports.csvsafe import safe_csv_cell
+    from hieradjudicate.io.exports.csvsafe import csv_line
 
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow([safe_csv_cell(h) for h in headers])
-    for r in rows:
-        w.writerow([safe_csv_cell("" if v is None else v) for v in r])
-    return buf.getvalue()
+    return csv_line(headers) + "".join(csv_line(r) for r in rows)
 
 
 def json_text(obj: Any) -> str:

@@ -25,12 +25,43 @@ def build_parser() -> argparse.ArgumentParser:
     from hieradjudicate.cli import metrics, project, report, validate
 
     p = _Parser(prog="hieradjudicate", description="Adjudicate word-sense annotations over hierarchical "
-                "sense inventories. Without a command: open the workbench.")
+                "sense inventories. Without a command: open the workbench.", epilog=WORKBENCH_USAGE,
+                formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--version", action="version", version=f"hieradjudicate {__version__}")
-    sub = p.add_subparsers(dest="command", parser_class=_Parser)
+    sub = p.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
     for group in (validate, metrics, project, report):  # the order of --help
         group.register(sub, add_inputs)
+    # listed for --help only: main() hands these to the workbench before parsing (cli/gui.py)
+    demo = sub.add_parser("demo", help="open the bundled demo project in the workbench (--screenshot PNG, "
+                          "--tab, --fresh-demo as below)", add_help=False)
+    gui = sub.add_parser("gui", help="open the workbench: gui [PROJECT.hadj] [--screenshot PNG] [--tab TAB]",
+                         add_help=False)
+    for q, name in ((demo, "demo"), (gui, "gui")):
+        q.add_argument("rest", nargs=argparse.REMAINDER)
+        q.set_defaults(func=lambda a, name=name: _workbench([name, *a.rest]))
     return p
+
+
+def _workbench(argv: list[str]) -> int:
+    from hieradjudicate.cli.gui import run_gui
+
+    return run_gui(argv)
+
+
+WORKBENCH_USAGE = """\
+the workbench:
+  hieradjudicate                      the start page (recent projects, new project, the demo)
+  hieradjudicate demo                 the bundled demo project
+  hieradjudicate PROJECT.hadj         open a project
+  options:  --screenshot PNG          open the window at 1280x800 (off screen without a display),
+                                      save a picture of it and exit
+            --tab workbench|dashboard the tab shown (and pictured)
+            --fresh-demo              re-create the demo project from its files
+  Without a display, PROJECT.hadj prints the project's status and no target prints the demo's
+  agreement report; a missing or unreadable project is an error (exit 1).
+
+exit codes: 0 success, 1 a problem with the input or the project (the message names the file,
+the line and what was expected), 2 a usage error.  `hieradjudicate COMMAND --help` for each command."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -40,7 +71,9 @@ def main(argv: list[str] | None = None) -> int:
     gui_commands = {"demo", "gui"}
     # data (ids, tags, notes, file names) reaches the terminal only as visible escapes
     with terminal_safe_streams():
-        if not argv or argv[0] in gui_commands or argv[0].endswith(".hadj") and not argv[0].startswith("-"):
+        gui_options = {"--screenshot", "--tab", "--fresh-demo"}  # `hieradjudicate --screenshot x.png`: start page
+        if (not argv or argv[0] in gui_commands or argv[0].split("=", 1)[0] in gui_options
+                or argv[0].endswith(".hadj") and not argv[0].startswith("-")):
             from hieradjudicate.cli.gui import run_gui
             return run_gui(argv)
         return _run(argv)

@@ -2,8 +2,11 @@
 
 Without a display (no ``DISPLAY``/``WAYLAND_DISPLAY`` and ``QT_QPA_PLATFORM``
 unset) the window cannot open: with ``--screenshot`` the offscreen platform
-is used; otherwise a sentence says so and the demo's agreement report is
-printed instead of letting Qt abort.
+is used; otherwise a sentence says so and the project's status is printed
+(the demo's agreement report for ``demo`` or no target) instead of letting
+Qt abort.  A project that does not exist, is a folder or cannot be read is
+an error (exit 1) with or without a display, before any window opens: a
+screenshot never shows the start page in place of a project that failed.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from pathlib import Path
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -27,18 +31,48 @@ def has_display() -> bool:
     return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or os.environ.get("QT_QPA_PLATFORM"))
 
 
+NO_DISPLAY = ("hieradjudicate: no display is available (DISPLAY and WAYLAND_DISPLAY are unset), so the "
+              "workbench window cannot open; {what} Use a desktop session, or --screenshot PNG to render "
+              "the window off screen.")
+
+
+def project_problem(target: str) -> str | None:
+    """Why ``target`` cannot be opened as a project (missing, a folder, unreadable), or ``None``."""
+    p = Path(target)
+    if not p.exists():
+        return f"{target}: no such project file"
+    if p.is_dir():
+        return f"{target}: is a folder, not a project file (.hadj)"
+    if not os.access(p, os.R_OK):
+        return f"{target}: cannot read the project file (permission denied)"
+    return None
+
+
 def run_gui(argv: list[str]) -> int:
     argv = list(argv)
     if argv and argv[0] == "gui":
         argv = argv[1:]
     args = _parser().parse_args(argv)
+    project = args.target if args.target and args.target != "demo" else None
+    if project is not None:
+        problem = project_problem(project)
+        if problem:
+            print(f"hieradjudicate: error: {problem}", file=sys.stderr)
+            return 1
+    if args.screenshot:
+        folder = Path(args.screenshot).resolve().parent
+        if Path(args.screenshot).is_dir() or not folder.is_dir():
+            print(f"hieradjudicate: error: --screenshot {args.screenshot}: "
+                  + ("is a folder; give a file name" if Path(args.screenshot).is_dir()
+                     else f"the folder {folder} does not exist"), file=sys.stderr)
+            return 1
     if not has_display():
         if args.screenshot:
             os.environ["QT_QPA_PLATFORM"] = "offscreen"
+        elif project is not None:
+            return _print_status(project)
         else:
-            print("hieradjudicate: no display is available (DISPLAY and WAYLAND_DISPLAY are unset), so the "
-                  "workbench window cannot open; here is the demo's agreement report instead. Use a desktop "
-                  "session, or --screenshot PATH to render the window off screen.")
+            print(NO_DISPLAY.format(what="here is the demo's agreement report instead."))
             from hieradjudicate.app.demo import agreement_report
             try:
                 print(agreement_report())
@@ -48,3 +82,19 @@ def run_gui(argv: list[str]) -> int:
             return 0
     from hieradjudicate.gui.app import run
     return run(args.target, screenshot=args.screenshot, fresh_demo=args.fresh_demo, tab=args.tab)
+
+
+def _print_status(project: str) -> int:
+    """No display: the status of the project asked for (not the demo's figures)."""
+    from hieradjudicate.app.session.session import Session
+    from hieradjudicate.cli.project import status_dict, status_text
+    from hieradjudicate.core.errors import HieradjError
+
+    print(NO_DISPLAY.format(what=f"here is the status of {project} instead."), file=sys.stderr)
+    try:
+        with Session.open(project, read_only=True) as session:
+            print(status_text(status_dict(session)))
+    except HieradjError as exc:
+        print(f"hieradjudicate: error: {exc}", file=sys.stderr)
+        return 1
+    return 0

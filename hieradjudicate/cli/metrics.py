@@ -8,6 +8,7 @@ import sys
 import numpy as np
 
 from hieradjudicate.app.textout import csv_text, fmt, json_text, text_table
+from hieradjudicate.cli.options import non_negative, unit_interval
 from hieradjudicate.core.errors import HieradjError
 
 
@@ -16,8 +17,12 @@ def register(sub, add_inputs) -> None:
     add_inputs(p)
     p.add_argument("--granularity", default="leaf", metavar="leaf|top|depth=N",
                    help="cut of the sense tree the figures are computed at (default: leaf)")
-    p.add_argument("--ci", type=int, default=0, metavar="N", help="bootstrap confidence intervals with N resamples")
+    p.add_argument("--ci", type=non_negative, default=0, metavar="N",
+                   help="bootstrap confidence intervals with N resamples")
     p.add_argument("--by-lexelt", action="store_true", help="also give the figures of every lexelt")
+    p.add_argument("--include-systems", action="store_true",
+                   help="count the sets with role system as annotators too (by default only the sets with "
+                        "role annotator are compared)")
     p.add_argument("--category", action="append", choices=("identical", "compatible", "overlapping", "disjoint"),
                    help="only the instances whose worst annotator-pair category is this (the workbench's "
                         "category filter); repeatable")
@@ -34,26 +39,34 @@ def register(sub, add_inputs) -> None:
                        else "leaf", help="scoring policy (leaf = Melamed & Resnik; fine/coarse/mixed = scorer2)")
         q.add_argument("--minimal", action="store_true", help="scorer2 -m: leave out multi-tag key instances")
         if name == "score":
-            q.add_argument("--ci", type=int, default=0, metavar="N", help="bootstrap intervals of precision/recall")
+            q.add_argument("--ci", type=non_negative, default=0, metavar="N",
+                           help="bootstrap intervals of precision/recall")
         else:
-            q.add_argument("--threshold", type=float, default=1.0, help="score an answer needs to be correct")
+            q.add_argument("--threshold", type=unit_interval, default=1.0,
+                           help="score an answer needs to be correct, in (0, 1] (default 1)")
         q.set_defaults(func=func)
 
 
 # -- agree -----------------------------------------------------------------------------------------
 def cmd_agree(args: argparse.Namespace) -> int:
     from hieradjudicate.app.loading.load import load
+    from hieradjudicate.app.session.batch import annotator_sets, rater_note
     from hieradjudicate.app.stats import Stats, parse_granularity
-    from hieradjudicate.cli.options import specs
+    from hieradjudicate.cli.options import reading_policy, specs
 
     depth = parse_granularity(args.granularity)
     res = load(args.inventory, specs(args), tree_columns=args.tree_columns, downward=args.downward)
+    reading_policy(args, res)
     corpus = res.corpus
     stats = Stats(corpus)
-    sets = [k for k, s in enumerate(corpus.sets) if s.role == "annotator"] or list(range(len(corpus.sets)))
+    sets = annotator_sets(corpus, include_systems=args.include_systems)
+    note = rater_note(corpus, sets, include_systems=args.include_systems)
     if len(sets) < 2:
-        raise HieradjError("agreement needs at least two annotation sets; give two --annotations files "
-                           "or one table holding several annotators")
+        # systems are never counted as annotators behind the user's back (#13)
+        hint = ("; --include-systems counts the systems as annotators"
+                if not args.include_systems and any(s.role == "system" for s in corpus.sets) else "")
+        raise HieradjError(f"agreement needs at least two annotator sets ({note}){hint}; give two "
+                           "--annotations files or one table holding several annotators")
     instances = None
     if args.category:
         from hieradjudicate.app.workbench.columns import CATEGORY_LABELS, group_category
@@ -61,6 +74,8 @@ def cmd_agree(args: argparse.Namespace) -> int:
         codes = [c for c, name in CATEGORY_LABELS.items() if name in args.category]
         instances = np.flatnonzero(np.isin(group_category(corpus, sets)[0], codes))
     out = stats.agreement_dict(sets, depth=depth, instances=instances, by_lexelt=args.by_lexelt)
+    out["sets_compared"] = [corpus.sets[k].name for k in sets]
+    out["sets_note"] = note
     if args.category:
         out["category"] = args.category
     if args.ci:
@@ -95,7 +110,8 @@ def _agree_ci(stats, sets, depth, n_resamples: int, instances=None) -> dict:
 
 
 def _agree_text(out: dict) -> str:
-    lines = [f"Agreement at granularity {out['granularity']}; chance {out['chance']}.", ""]
+    lines = [f"Agreement at granularity {out['granularity']}; chance {out['chance']}.",
+             f"{out['sets_note'][0].upper()}{out['sets_note'][1:]}.", ""]
     ci = {(p["a"], p["b"]): p for p in out.get("ci", {}).get("pairs", [])}
     rows = []
     for p in out["pairs"]:
@@ -138,6 +154,11 @@ def _ci_text(out: dict, key: str) -> str:
 
 
 # -- score / compare -------------------------------------------------------------------------------
+def _warn(text: str | None) -> None:
+    if text:
+        print(f"hieradjudicate: warning: {text}", file=sys.stderr)
+
+
 def _system_specs(args):
     from hieradjudicate.app.loading.specs import AnnotationSpec
 
@@ -146,13 +167,22 @@ def _system_specs(args):
 
 def _senseval_scores(args) -> list[tuple[str, object]]:
     """fine/coarse/mixed straight from the files, as scorer2 does (no corpus needed)."""
+    from hieradjudicate.app.loading.load import (
+        gold_weights_note,
+        read_annotation_file,
+        weights_given,
+    )
+    from hieradjudicate.app.loading.specs import AnnotationSpec
+    from hieradjudicate.cli.options import reading_policy
     from hieradjudicate.core.senseval import SenseMap, score_senseval
-    from hieradjudicate.io.annotations.read import read_annotations
     from hieradjudicate.io.inventories.read import read_inventory
 
     records = []
+    sources = []
     for path in args.inventory:
-        records.extend(read_inventory(path, columns=args.tree_columns).senses)
+        inv = read_inventory(path, columns=args.tree_columns)
+        sources.append(inv)
+        records.extend(inv.senses)
     smap = SenseMap.from_records(r for r in records if r.parent is not None or r.branching is not None)
     if args.policy in ("coarse", "mixed") and not smap.parent:
         from hieradjudicate.core.errors import HieradjError
@@ -162,23 +192,44 @@ def _senseval_scores(args) -> list[tuple[str, object]]:
         raise HieradjError(f"--policy {args.policy} needs a sense hierarchy (a Senseval sense map or a tree "
                            f"inventory with parents); the inventory given ({given}) has no parent relations. "
                            "Pass --inventory EnglishLS.sensemap (or similar), or use --policy fine")
-    key = read_annotations(args.gold)
+    key = read_annotation_file(AnnotationSpec.parse(args.gold, "gold"))
+    answers = [(spec, read_annotation_file(spec)) for spec in _system_specs(args)]
+    reading_policy(args, sources=sources + [key] + [a for _, a in answers])
+    _one_gold_set(key.path, key.set_names)
+    _warn(gold_weights_note(key.path, *weights_given(key)))
     out = []
-    for spec in _system_specs(args):
-        ans = read_annotations(spec.path, name=spec.name)
-        res = score_senseval(key, ans, policy=args.policy, sense_map=smap, minimal=args.minimal)
-        out.append((spec.name or ans.set_names[0], res))
+    for spec, ans in answers:
+        for k, name in enumerate(ans.set_names):  # a table of several systems: each one scored
+            res = score_senseval(key, ans, policy=args.policy, sense_map=smap, minimal=args.minimal,
+                                 answer_set=k)
+            out.append(((spec.name or name) if len(ans.set_names) == 1 else name, res))
     return out
 
 
+def _one_gold_set(path: str, names: list[str]) -> None:
+    """A gold standard is one answer per instance: a file of several sets (a wide table of
+    annotators) is refused, not reduced to its first set behind the user's back."""
+    if len(names) > 1:
+        shown = ", ".join(names[:5]) + (" ..." if len(names) > 5 else "")
+        raise HieradjError(f"the gold {path} holds {len(names)} annotation sets ({shown}); a gold standard is "
+                           "one set: expected a Senseval key ('lexelt instance_id tag ...' lines) or a table "
+                           "with lexelt, instance and tag columns (adjudicate the annotators first: project "
+                           "new, then project export)")
+
+
 def _leaf_scores(args):
-    from hieradjudicate.app.loading.load import AnnotationSpec, load
+    from hieradjudicate.app.loading.load import AnnotationSpec, gold_weights_note, load
     from hieradjudicate.app.stats import Stats
+    from hieradjudicate.cli.options import reading_policy
 
     gold = AnnotationSpec.parse(args.gold, "gold")
     gold.role = "gold"
     res = load(args.inventory, [gold] + _system_specs(args), tree_columns=args.tree_columns,
                downward=args.downward)
+    reading_policy(args, res)
+    rep = next(f for f in res.files if f.kind == "annotations")  # the gold: the first annotation file
+    _one_gold_set(rep.path, rep.sets)
+    _warn(gold_weights_note(rep.path, rep.weighted_labels, rep.first_weight_line))
     c = res.corpus
     stats = Stats(c)
     g = next(k for k, s in enumerate(c.sets) if s.role == "gold")

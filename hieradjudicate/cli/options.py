@@ -7,7 +7,7 @@ import argparse
 from hieradjudicate.core.errors import HieradjError
 
 
-def add_inputs(p: argparse.ArgumentParser, *, annotations: bool = True) -> None:
+def add_inputs(p: argparse.ArgumentParser, *, annotations: bool = True, skip_option: bool = True) -> None:
     p.add_argument("--inventory", action="append", default=[], metavar="PATH",
                    help="sense inventory file (sense map, dictionary XML, tree table, outline, JSON); repeatable")
     if annotations:
@@ -29,6 +29,29 @@ def add_inputs(p: argparse.ArgumentParser, *, annotations: bool = True) -> None:
                    help="Label Studio / Prodigy: which task keys hold the lexelt and the instance, and which "
                         "control holds the sense, e.g. lexelt=word,instance=sid,choice=sense")
     p.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format")
+    if skip_option:
+        add_skip_option(p)
+
+
+def add_skip_option(p: argparse.ArgumentParser) -> None:
+    """``--skip-bad-lines``: go on without the lines validate would name (said on stderr)."""
+    p.add_argument("--skip-bad-lines", action="store_true",
+                   help="go on when an input file has lines with problems, leaving them out (stderr says "
+                        "how many and where); without it such a file stops the command, as validate would")
+
+
+def reading_policy(args: argparse.Namespace, result=None, *, sources=()) -> None:
+    """Refuse input with dropped lines (validate's message, exit 1) unless ``--skip-bad-lines``;
+    with it, say on stderr how many lines were left out.  ``result``: a load result;
+    ``sources``: reader sources read without :func:`~hieradjudicate.app.loading.load.load`."""
+    import sys
+
+    from hieradjudicate.app.loading.policy import bad_lines, check_load, enforce
+
+    skip = bool(getattr(args, "skip_bad_lines", False))
+    notice = check_load(result, skip=skip) if result is not None else enforce(bad_lines(sources), skip=skip)
+    if notice:
+        print(f"hieradjudicate: warning: {notice}", file=sys.stderr)
 
 
 def specs(args: argparse.Namespace, attr: str = "annotations", role: str = "annotator"):
@@ -81,3 +104,33 @@ def parse_columns(text: str | None) -> dict[str, str] | None:
             raise HieradjError(f"--tree-columns: expected FIELD=COLUMN pairs separated by commas, got {part!r}")
         out[k.strip()] = v.strip()
     return out
+
+
+def non_negative(text: str) -> int:
+    """argparse type: a whole number >= 0 (a usage error, exit 2, otherwise)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected 0 or more, got {value}")
+    return value
+
+
+def positive(text: str) -> int:
+    """argparse type: a whole number >= 1."""
+    value = non_negative(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected 1 or more, got {value}")
+    return value
+
+
+def unit_interval(text: str) -> float:
+    """argparse type: a number in (0, 1] (a score threshold)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"expected a number in (0, 1], got {text}")
+    return value

@@ -19,6 +19,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from hieradjudicate.cli import health
+from hieradjudicate.cli.options import add_skip_option, positive
 from hieradjudicate.core.errors import HieradjError
 
 WRITE_HINT = "nothing was changed"
@@ -41,7 +43,8 @@ def register(sub: Any, add_inputs: Callable[..., None]) -> None:
 
     p = psub.add_parser("status", help="decisions per status and per lexelt")
     p.add_argument("project", metavar="P")
-    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.add_argument("--format", choices=("text", "json", "csv"), default="text",
+                   help="output format (csv: one row per lexelt)")
     p.set_defaults(func=cmd_status)
 
     p = psub.add_parser("decide", help="record one decision")
@@ -60,13 +63,17 @@ def register(sub: Any, add_inputs: Callable[..., None]) -> None:
                         "status, note, source")
     p.set_defaults(func=cmd_import)
 
-    p = psub.add_parser("resolve-agreed", help="resolve every unresolved instance all annotators "
-                        "agree on (identical tags; --compatible: nested answers too)")
+    p = psub.add_parser("resolve-agreed", help="resolve every unresolved instance the annotator sets "
+                        "agree on (identical tags; --compatible: nested answers too); systems are not "
+                        "counted unless --include-systems")
     p.add_argument("project", metavar="P")
     p.add_argument("--compatible", choices=("most", "least"), metavar="most|least",
                    help="also accept nested answers, taking the most or least specific")
-    p.add_argument("--min-annotators", type=int, default=2, metavar="N",
+    p.add_argument("--min-annotators", type=positive, default=2, metavar="N",
                    help="annotators who must have answered (default 2)")
+    p.add_argument("--include-systems", action="store_true",
+                   help="count the sets with role system as annotators too (by default only the sets "
+                        "with role annotator are compared)")
     p.set_defaults(func=cmd_resolve_agreed)
 
     p = psub.add_parser("reimport", help="replace a changed annotation file; flags the decisions "
@@ -74,6 +81,7 @@ def register(sub: Any, add_inputs: Callable[..., None]) -> None:
     p.add_argument("project", metavar="P")
     p.add_argument("name", metavar="NAME", help="a set name of the file (or the file's id)")
     p.add_argument("path", metavar="PATH")
+    add_skip_option(p)
     p.set_defaults(func=cmd_reimport)
 
     p = psub.add_parser("export", help="write the adjudicated gold standard")
@@ -89,15 +97,17 @@ def register(sub: Any, add_inputs: Callable[..., None]) -> None:
 
     p = psub.add_parser("history", help="every decision ever recorded (the audit trail)")
     p.add_argument("project", metavar="P")
-    p.add_argument("--format", choices=("csv", "text"), default="csv")
+    p.add_argument("--format", choices=("csv", "text", "json"), default="csv")
     p.add_argument("-o", "--output", metavar="OUT", help="write to a file (default: stdout)")
     p.set_defaults(func=cmd_history)
+
+    health.register(psub)
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:
     parser.print_usage(sys.stderr)
     print(f"{parser.prog}: error: give an action (new, status, decide, import-decisions, "
-          "resolve-agreed, reimport, export, history)", file=sys.stderr)
+          "resolve-agreed, reimport, export, history, check, repair)", file=sys.stderr)
     return 2
 
 
@@ -117,7 +127,7 @@ def _open(path: str, *, write: bool) -> Any:
 
 def cmd_new(args: argparse.Namespace) -> int:
     from hieradjudicate.app.session.session import Session
-    from hieradjudicate.cli.options import specs
+    from hieradjudicate.cli.options import reading_policy, specs
 
     if not args.annotations:
         print("hieradjudicate project new: error: give at least one --annotations (and --inventory)",
@@ -128,7 +138,7 @@ def cmd_new(args: argparse.Namespace) -> int:
               "(a flat inventory per lexelt)", file=sys.stderr)
     with Session.create(args.out, args.inventory, specs(args), args.contexts,
                         tree_columns=args.tree_columns, overwrite=args.overwrite,
-                        user=args.user) as s:
+                        user=args.user, check=lambda res: reading_policy(args, res)) as s:
         sets = ", ".join(f"{x.name} ({x.role})" for x in s.corpus.sets)
         print(f"created {args.out}: {s.corpus.n} instances, {len(s.corpus.inventory.lexelts)} "
               f"lexelts, sets {sets}")
@@ -161,19 +171,34 @@ def status_dict(session: Any) -> dict[str, Any]:
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    from hieradjudicate.app.textout import json_text, text_table
+    from hieradjudicate.app.textout import json_text
 
     with _open(args.project, write=False) as s:
         d = status_dict(s)
     if args.format == "json":
         print(json_text(d))
         return 0
-    st = d["status"]
-    print(f"{d['project']}: {d['instances']} instances: "
-          + ", ".join(f"{n} {k}" for k, n in st.items()))
-    rows = [[lex, *(c[k] for k in st), c["total"]] for lex, c in d["lexelts"].items()]
-    print(text_table(["lexelt", *st, "total"], rows))
+    if args.format == "csv":
+        from hieradjudicate.app.textout import csv_text
+
+        st = list(d["status"])
+        sys.stdout.write(csv_text(["lexelt", *st, "total"],
+                                  [[lex, *(c[k] for k in st), c["total"]] for lex, c in d["lexelts"].items()]))
+        return 0
+    print(status_text(d))
     return 0
+
+
+def status_text(d: dict[str, Any]) -> str:
+    """The text form of :func:`status_dict` (``project status`` and the no-display fallback)."""
+    from hieradjudicate.app.textout import text_table
+
+    st = d["status"]
+    rows = [[lex, *(c[k] for k in st), c["total"]] for lex, c in d["lexelts"].items()]
+    sets = ", ".join(f"{x['name']} ({x['role']}, {x['instances']})" for x in d["sets"])
+    return "\n".join([f"{d['project']}: {d['instances']} instances: "
+                      + ", ".join(f"{n} {k}" for k, n in st.items()),
+                      f"sets: {sets}", text_table(["lexelt", *st, "total"], rows)])
 
 
 def _check_tags(session: Any, lexelt: str, instance: str, tags: list[str],
@@ -220,9 +245,14 @@ def read_decisions_csv(path: str, session: Any) -> list[Any]:
     from hieradjudicate.app.session.decisions import Decision
     from hieradjudicate.io.store.schema import STATUSES
 
-    try:
-        text = Path(path).read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as exc:
+    from hieradjudicate.io.exports.csvsafe import restore_csv_cell
+    from hieradjudicate.io.textfile import read_bytes
+
+    try:  # bounded like every input (size and line limits), then UTF-8 with or without a BOM
+        text = read_bytes(path, line_limit=False).decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise HieradjError(f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
+    except OSError as exc:
         raise HieradjError(f"{path}: cannot read the file ({exc})") from None
     first = text.split("\n", 1)[0]
     delim = "\t" if "\t" in first and "," not in first else ","
@@ -241,7 +271,10 @@ def read_decisions_csv(path: str, session: Any) -> list[Any]:
             continue
         if len(values) != len(header):
             raise HieradjError(f"{path}:{line}: expected {len(header)} fields, got {len(values)}")
-        f = {h: values[k].strip() for h, k in col.items()}
+        # our exports guard cells against spreadsheet formulas ('=x); undo it exactly. A note keeps
+        # its spaces and line breaks; the other fields are ids and words
+        f = {h: restore_csv_cell(values[k]) if h == "note" else restore_csv_cell(values[k].strip())
+             for h, k in col.items()}
         tags = [t for t in re.split(r"[;\s]+", f["tags"]) if t]
         status = f.get("status") or "resolved"
         where = f"{path}:{line}"
@@ -273,19 +306,41 @@ def cmd_import(args: argparse.Namespace) -> int:
 
 
 def cmd_resolve_agreed(args: argparse.Namespace) -> int:
+    from hieradjudicate.app.session.batch import annotator_sets, rater_note
+
     with _open(args.project, write=True) as s:
+        raters = annotator_sets(s.corpus, include_systems=args.include_systems)
+        note = rater_note(s.corpus, raters, include_systems=args.include_systems)
+        if len(raters) < args.min_annotators:
+            # one annotator and one system do not "all agree": say so instead of resolving nothing
+            # (or, as before, counting the system as an annotator)
+            hint = ("; --include-systems counts the systems as annotators"
+                    if not args.include_systems and any(x.role == "system" for x in s.corpus.sets) else "")
+            raise HieradjError(f"resolve-agreed needs at least {args.min_annotators} annotator set(s) and "
+                               f"this project has {len(raters)} ({note}){hint}; {WRITE_HINT}")
         command = s.accept_agreed(compatible=args.compatible is not None,
                                   specific=args.compatible or "most",
-                                  min_annotators=args.min_annotators)
-        print(f"{command.label}: resolved {len(command.decisions)} instance(s) on which all "
-              "annotators agree"
-              + (f" (left out {command.skipped['already decided']} already decided)"
+                                  min_annotators=args.min_annotators,
+                                  include_systems=args.include_systems)
+        print(f"{command.label}: resolved {len(command.decisions)} instance(s) on which every "
+              f"annotator set that answered agrees ({note})"
+              + (f"; left out {command.skipped['already decided']} already decided"
                  if command.skipped.get("already decided") else ""))
     return 0
 
 
 def cmd_reimport(args: argparse.Namespace) -> int:
+    from hieradjudicate.app.session.reimport import find_file
+    from hieradjudicate.cli.options import reading_policy
+    from hieradjudicate.io.annotations.read import read_annotations
+
     with _open(args.project, write=True) as s:
+        # the new file read as the project reads it, first: lines with problems stop here
+        old = find_file(s.store, args.name)
+        src = read_annotations(args.path, format=old.options.get("format"),
+                               columns=old.options.get("columns"))
+        reading_policy(args, sources=[src])
+        del src
         result = s.reimport(args.name, args.path)
         print(result)
         for row in result.flagged:
@@ -316,10 +371,19 @@ def cmd_history(args: argparse.Namespace) -> int:
                 s.export_history(target)
                 sys.stdout.write(target.read_text(encoding="utf-8"))
             return 0
-        lines = [f"#{r.id} {r.decided_at} {r.decided_by}: {r.lexelt} {r.instance} {r.status}"
-                 + (f" {' '.join(r.tags)}" if r.tags else "") + f" ({r.source})"
-                 + (f" — {r.note}" if r.note else "") for r in s.store.iter_history()]
-    text = "".join(line + "\n" for line in lines)
+        if args.format == "json":
+            from hieradjudicate.app.textout import json_text
+
+            lines = [{"id": r.id, "lexelt": r.lexelt, "instance": r.instance, "tags": list(r.tags),
+                      "status": r.status, "source": r.source, "decided_by": r.decided_by,
+                      "decided_at": r.decided_at, "note": r.note, "batch": r.batch, "basis": r.basis}
+                     for r in s.store.iter_history()]
+            text = json_text(lines) + "\n"
+        else:
+            lines = [f"#{r.id} {r.decided_at} {r.decided_by}: {r.lexelt} {r.instance} {r.status}"
+                     + (f" {' '.join(r.tags)}" if r.tags else "") + f" ({r.source})"
+                     + (f" — {r.note}" if r.note else "") for r in s.store.iter_history()]
+            text = "".join(line + "\n" for line in lines)
     if args.output:
         from hieradjudicate.io.exports.gold import write_text_atomic
 

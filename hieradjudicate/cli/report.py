@@ -14,6 +14,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from hieradjudicate.cli.options import non_negative
 from hieradjudicate.core.errors import HieradjError
 
 
@@ -26,7 +27,7 @@ def register(sub, add_inputs) -> None:
     p.add_argument("-o", "--output", metavar="FILE.html", help="where to write the report")
     p.add_argument("--measure", choices=("cohen", "scott", "alpha"), default="cohen",
                    help="pairwise coefficient (default: cohen)")
-    p.add_argument("--resamples", type=int, default=1000, metavar="N",
+    p.add_argument("--resamples", type=non_negative, default=1000, metavar="N",
                    help="bootstrap resamples for the intervals (default 1000; 0 = none)")
     p.add_argument("--title", default=None, help="title of the report")
     p.add_argument("--tables-dir", metavar="DIR", help="also write every table into DIR")
@@ -54,6 +55,16 @@ def _check_output(out: Path) -> None:
         raise HieradjError(f"report: the folder {parent} does not exist; create it first or choose another -o")
 
 
+def _check_tables_dir(folder: Path) -> None:
+    """Refuse a tables folder that is a file or cannot be made, before any work is done."""
+    if folder.exists() and not folder.is_dir():
+        raise HieradjError(f"report: --tables-dir {folder} is a file; give a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise HieradjError(f"report: cannot make the folder {folder} ({exc.strerror or exc})") from None
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     from hieradjudicate.app.dashboard.dashboard import Dashboard
     from hieradjudicate.app.dashboard.gold import DecisionTracker
@@ -64,6 +75,8 @@ def cmd_report(args: argparse.Namespace) -> int:
         raise HieradjError("report: give -o FILE.html and/or --tables-dir DIR")
     if args.output:
         _check_output(Path(args.output))
+    if args.tables_dir:
+        _check_tables_dir(Path(args.tables_dir))
     title = args.title
     gold = None
     tracker = None
@@ -79,15 +92,19 @@ def cmd_report(args: argparse.Namespace) -> int:
         title = title or f"Agreement report: {Path(args.project).stem}"
     else:
         from hieradjudicate.app.loading.load import load
-        from hieradjudicate.cli.options import specs
+        from hieradjudicate.cli.options import reading_policy, specs
 
         if not args.inventory or not args.annotations:
             raise HieradjError("report: give PROJECT.hadj, or --inventory and --annotations files")
         res = load(args.inventory, specs(args), args.contexts, tree_columns=args.tree_columns)
+        reading_policy(args, res)
         corpus = res.corpus
         if corpus is None:
             raise HieradjError("report: the input files gave no corpus")
         golds = [s for s in corpus.sets if s.role == "gold"]
+        if len(golds) > 1:  # not the first one behind the user's back
+            raise HieradjError(f"report: {len(golds)} sets have the role gold ("
+                               + ", ".join(g.name for g in golds[:5]) + "); give one gold set")
         gold = golds[0] if golds else None
         title = title or "Agreement report"
     dash = Dashboard(corpus, title=title)
@@ -107,6 +124,10 @@ def cmd_report(args: argparse.Namespace) -> int:
             print(f"long tables summarised in the report; full tables (CSV) written to {crowd.tables_dir(path)}",
                   file=sys.stderr)
     if args.tables_dir:
-        written = export_tables(data, args.tables_dir, args.tables_format)
+        try:
+            written = export_tables(data, args.tables_dir, args.tables_format)
+        except OSError as exc:
+            raise HieradjError(f"report: cannot write the tables into {args.tables_dir}: "
+                               f"{exc.strerror or exc}") from None
         print(f"{len(written)} table(s) written to {args.tables_dir}", file=sys.stderr)
     return 0

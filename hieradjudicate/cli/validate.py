@@ -11,7 +11,7 @@ from hieradjudicate.cli.options import specs
 
 def register(sub, add_inputs) -> None:
     p = sub.add_parser("validate", help="read inventories, annotations and contexts and report what was found")
-    add_inputs(p)
+    add_inputs(p, skip_option=False)
     p.add_argument("--contexts", action="append", default=[], metavar="PATH", help="context file; repeatable")
     p.set_defaults(func=cmd_validate)
 

@@ -278,7 +278,15 @@ class Inventory:
 
         Edges on the path between two leaves through their lowest common
         ancestor (a virtual root joins the top-level senses), divided by the
-        largest such distance in the lexelt.
+        largest such distance between the lexelt's *inventory* senses.
+
+        Tags outside the inventory (``U``, typos) are leaves of their own but do
+        not enter the normaliser: they come from whichever sets were loaded, and
+        a system's distance cost must depend only on itself, the gold and the
+        inventory, not on another system's stray tag (metrics.md, distance
+        cost).  A distance to or from such a leaf is capped at 1, "as far as
+        anything in the lexelt"; with fewer than two inventory leaves every
+        distinct pair is 1.
         """
         X, K = len(self.lexelts), self.K
         out = np.zeros((X, K, K))
@@ -300,9 +308,9 @@ class Inventory:
                     while c < min(len(a), len(b)) and a[c] == b[c]:
                         c += 1
                     dist[i, j] = dist[j, i] = len(a) + len(b) - 2 * c
-            m = dist.max()
-            if m > 0:
-                dist /= m
+            inside = ~self.node_outside[leaves]
+            m = dist[np.ix_(inside, inside)].max() if inside.any() else 0.0
+            dist = np.minimum(dist / m, 1.0) if m > 0 else (dist > 0).astype(float)
             out[x, :k, :k] = dist
         return out
 

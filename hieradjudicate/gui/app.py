@@ -52,8 +52,12 @@ def run(target: str | None, *, screenshot: str | None = None, fresh_demo: bool =
             from hieradjudicate.app.demo import ensure_demo_project
             ensure_demo_project(fresh=True)
         win.open_demo()
-    elif target:
-        win.load_project(target)
+    elif target and not win.load_project(target) and screenshot:
+        # a picture of the start page in place of the project would pass for success
+        print(f"hieradjudicate: error: {win.statusBar().currentMessage() or f'could not open {target}'}",
+              file=sys.stderr)
+        win.close()
+        return 1
     win.dashboard.show_tab(tab)
     if screenshot:
         win.resize(1280, 800)

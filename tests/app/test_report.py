@@ -117,7 +117,7 @@ def test_csv_export_neutralises_formulas(corpus, tmp_path):
     with open(tmp_path / "csv" / "flagged.csv", encoding="utf-8", newline="") as fh:
         rows = list(csv.DictReader(fh))
     got = {r["note"] for r in rows}
-    assert got == {"'=SUM(A1)", "'+1", "'-1", "'@x", EVIL}
+    assert got == {"'=SUM(A1)", "'+1", "-1", "'@x", EVIL}  # a plain number is data, not a formula
     assert {restore_csv_cell(v) for v in got} == set(notes.values())
     for p in written:  # no text cell anywhere starts like a formula
         with open(p, encoding="utf-8", newline="") as fh:

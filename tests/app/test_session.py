@@ -143,3 +143,30 @@ def test_senseval3_round_trip_scores_perfectly(realdata: Path, tmp_path: Path) -
                      "--system", str(tmp_path / "gold-0.key"), "--policy", policy)
         assert fig["precision"] == pytest.approx(1.0) and fig["recall"] == pytest.approx(1.0), \
             policy
+
+
+@pytest.mark.parametrize("damage", ["garbled", "truncated", "not a zip"])
+def test_a_damaged_cache_is_rebuilt_from_the_stored_copies(tmp_path: Path, damage: str) -> None:
+    """The arrays are only a cache: damage in them (was: internal error, BadZipFile) rebuilds it."""
+    import sqlite3
+
+    inv, specs, ctx = demo_args(tmp_path)
+    path = tmp_path / "demo.hadj"
+    with Session.create(path, inv, specs, ctx) as s:
+        original = s.corpus
+    conn = sqlite3.connect(path)
+    blob = bytearray(conn.execute("SELECT data FROM arrays").fetchone()[0])
+    if damage == "garbled":
+        blob[len(blob) // 2: len(blob) // 2 + 64] = b"\x00" * 64
+    elif damage == "truncated":
+        blob = blob[: len(blob) // 3]
+    else:
+        blob = bytearray(b"hello")
+    conn.execute("UPDATE arrays SET data = ?", (bytes(blob),))
+    conn.commit()
+    conn.close()
+    with Session.open(path) as s:
+        assert not s.from_cache
+        assert_same_corpus(s.corpus, original)
+    with Session.open(path) as s:  # rewritten: the next open uses it again
+        assert s.from_cache

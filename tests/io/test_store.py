@@ -29,7 +29,7 @@ def store(tmp_path: Path):
     s.close()
 
 
-def test_create_sets_identity_and_wal(tmp_path: Path) -> None:
+def test_create_sets_identity_and_rollback_journal(tmp_path: Path) -> None:
     path = tmp_path / "p.hadj"
     with Store.create(path) as s:
         assert not s.read_only and s.read_only_reason is None
@@ -37,7 +37,7 @@ def test_create_sets_identity_and_wal(tmp_path: Path) -> None:
         meta = s.meta()
         assert meta["schema_version"] == str(store_schema.SCHEMA_VERSION)
         assert meta["created"].endswith("Z")
-        assert s.conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert s.conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"  # no committed row lives in a side file
         assert s.conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     raw = sqlite3.connect(path)
     assert raw.execute("PRAGMA application_id").fetchone()[0] == store_schema.APPLICATION_ID
@@ -176,11 +176,14 @@ def test_v1_project_is_backed_up_then_migrated(tmp_path: Path) -> None:
     _write_v1(path)
     before = path.read_bytes()
     with Store.open(path) as s:
-        assert s.schema_version == 2 and s.meta()["schema_version"] == "2"
+        assert s.schema_version == store_schema.SCHEMA_VERSION
+        assert s.meta()["schema_version"] == str(store_schema.SCHEMA_VERSION)
         (row,) = s.history("bank.n", "1")
         assert row.note == "old" and row.basis is None
         s.append_decisions([dec("2", basis={"set": "A"})])
         assert s.history("bank.n", "2")[0].basis == {"set": "A"}
+    with Store.open(path) as s:  # the old row was chained by the migration: both verify
+        assert s.bad_ids == () and s.count_decisions() == 2
     backup = tmp_path / "old.hadj.bak-v1"
     assert backup.exists()
     conn = sqlite3.connect(backup)

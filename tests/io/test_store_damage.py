@@ -77,7 +77,35 @@ def corrupt_page(path: Path) -> None:
     path.write_bytes(bytes(data))
 
 
+def app_id_without_tables(path: Path) -> None:
+    """Our application id and a meta table, nothing else (was: internal error, no such table)."""
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA application_id = 1212236874")
+    conn.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT)")
+    conn.execute("INSERT INTO meta VALUES ('schema_version', '2')")
+    conn.commit()
+    conn.close()
+
+
+def index_out_of_step(path: Path) -> None:
+    """The decisions index no longer matches its table (quick_check does not see this)."""
+    _project(path)
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA writable_schema = ON")
+    conn.execute("UPDATE sqlite_master SET sql = 'CREATE INDEX decisions_instance ON decisions "
+                 "(instance, lexelt, id)' WHERE name = 'decisions_instance'")
+    conn.commit()
+    conn.close()
+
+
+def fifo(path: Path) -> None:
+    os.mkfifo(path)
+
+
 CASES: dict[str, tuple[Callable[[Path], None], str]] = {
+    "app id without tables": (app_id_without_tables, "table.*missing"),
+    "index out of step": (index_out_of_step, "decisions are damaged"),
+    "fifo": (fifo, "named pipe"),
     "truncated": (truncated_half, "truncated"),
     "truncated header": (truncated_header, "truncated"),
     "truncated magic": (truncated_magic, "truncated"),
@@ -91,6 +119,8 @@ CASES: dict[str, tuple[Callable[[Path], None], str]] = {
 
 
 def _sha(path: Path) -> str:
+    if not path.is_file():
+        return "not a file"
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 

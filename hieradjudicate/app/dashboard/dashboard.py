@@ -54,6 +54,7 @@ from hieradjudicate.app.dashboard.scores import (
     comparison,
     gold_agreement,
     restrict_gold,
+    scorable_policies,
     system_scores,
 )
 from hieradjudicate.core.agreement import CONGER_MARGINAL_RULE
@@ -94,7 +95,9 @@ def method_text(corpus: Corpus, measure: str) -> list[tuple[str, str]]:
         ("Confidence intervals", "Percentile bootstrap, 95 %, instances resampled within each lexelt, fixed "
          "seed: the same data give the same intervals."),
         ("Scores", "Leaf policy (Melamed & Resnik): an answer scores the mass it puts inside the gold "
-         "region; cross-entropy and the tree-distance cost follow Resnik & Yarowsky (1997). Fine, coarse and "
+         "region; cross-entropy and the tree-distance cost follow Resnik & Yarowsky (1997); the "
+         "distance is divided by the largest distance between the lexelt's inventory senses (tags outside "
+         "the inventory count 1, so no other set changes a system's cost). Fine, coarse and "
          "mixed follow Senseval's scorer2 with the sense tree of the inventory as its sense map. The gold "
          "is the set of decisions marked resolved so far."),
     ]
@@ -224,6 +227,7 @@ class Dashboard:
         gold_rows: list[GoldAgreementRow] = []
         scores: list[ScoreRow] = []
         cmp = None
+        policy_note = ""
         if g is not None and g.n:
             gold_rows, leaf_scores = gold_agreement(c, self.sets, g)
             t["gold_agreement"] = _ms(t0)
@@ -232,17 +236,35 @@ class Dashboard:
                 if self._nearest is None:
                     self._nearest = NearestGold(c.n, c.inventory.K, self.leaf_dist)
                 dmin = self._nearest.rows(g, c.inst_lexelt)
+                policies, policy_note = scorable_policies(c.inventory)
                 scores, leaf_matrix = system_scores(c, self.systems, g, self.credit, dmin, leaf_scores,
                                                     n_resamples=opt.n_resamples if opt.intervals else 0,
-                                                    seed=0)
+                                                    seed=0, policies=policies)
                 cmp = comparison(c, self.systems, g, leaf_matrix, opt.threshold)
             t["systems"] = _ms(t0)
             t0 = time.perf_counter()
+        method = method_text(c, opt.measure)
+        method.append(("Sets compared", self.group_note()))
+        if policy_note:
+            method.append(("Coarse and mixed scores", policy_note))
         prog = self._progress(tracker, gold, keep)
         t["progress"] = _ms(t0)
         return DashboardData(self.summary(gold), opt, int(c.n if keep is None else keep.sum()), hm, bars,
                              depth, conf, 0 if g is None else g.n, gold_rows, scores, cmp, prog,
-                             method_text(c, opt.measure), t, c.instance_key)
+                             method, t, c.instance_key, policy_note)
+
+    def group_note(self) -> str:
+        """Which sets the group figures (per-lexelt bars, depth curve) compare, in words; says so
+        when systems stand in for missing annotators (fewer than two annotator sets)."""
+        names = ", ".join(self.corpus.sets[k].name for k in self.group) or "none"
+        systems = [self.corpus.sets[k].name for k in self.group if self.corpus.sets[k].role == "system"]
+        if systems:
+            return (f"The group figures compare {names}. This project has fewer than two annotator sets, "
+                    f"so the system set(s) {', '.join(systems)} are compared with them: these are not "
+                    "figures of agreement among annotators.")
+        left = [s.name for s in self.corpus.sets if s.role == "system"]
+        return (f"The group figures compare the annotator sets {names}"
+                + (f"; the system set(s) {', '.join(left)} are not counted as annotators." if left else "."))
 
     def _confusion(self, opt: DashboardOptions, bars: LexeltBars, keep, skey) -> Confusion | None:
         if opt.confusion_pair is not None:

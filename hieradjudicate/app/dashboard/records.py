@@ -298,6 +298,8 @@ class DashboardData:
     method: list[tuple[str, str]]
     timings_ms: dict[str, float] = field(default_factory=dict)
     instance_keys: Any = None  # callable i -> (lexelt, instance id)
+    #: why some scoring policies are left out (coarse/mixed without a hierarchy), else ""
+    policy_note: str = ""
 
     def explains(self) -> dict[str, Explain]:
         out = {"heatmap": self.heatmap.explain, "lexelts": self.lexelts.explain, "depth": self.depth.explain,

@@ -38,6 +38,22 @@ SCORE_FORMULA = ("precision = sum of scores / attempted, recall = sum of scores 
                  "coverage = attempted / gold instances, F1 = 2PR / (P + R)")
 
 
+NO_HIERARCHY = ("Coarse and mixed scores are left out: the inventory has no sense hierarchy (every sense is "
+                "top-level), so both would only repeat the fine score under another name. Give a sense map "
+                "or a tree inventory with parents to have them.")
+
+
+def scorable_policies(inv: Inventory) -> tuple[tuple[str, ...], str]:
+    """The policies whose figures mean what their names say, and why any are left out.
+
+    Coarse maps every tag to its top-level sense and mixed credits nesting; in an
+    inventory without any parent relation both equal fine (#13: the old dashboard
+    printed the fine figure under the coarse label)."""
+    if inv.max_depth() >= 2:
+        return POLICIES, ""
+    return tuple(p for p in POLICIES if p not in ("coarse", "mixed")), NO_HIERARCHY
+
+
 class TreeCredit:
     """Per-node arrays for the Senseval policies over the compiled inventory."""
 

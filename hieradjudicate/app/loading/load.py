@@ -24,6 +24,8 @@ class FileReport:
     duplicates: int = 0
     failed: bool = False
     sets: list[str] = field(default_factory=list)
+    weighted_labels: int = 0  # labels the file gives an explicit weight
+    first_weight_line: int | None = None
 
 
 @dataclass
@@ -67,7 +69,6 @@ def load(inventories: list[str], annotations: list[AnnotationSpec], contexts: li
             progress(step, total, what)
         step += 1
 
-    from hieradjudicate.io.annotations.read import read_annotations
     from hieradjudicate.io.contexts.read import read_contexts
     from hieradjudicate.io.inventories.read import read_inventory
 
@@ -92,6 +93,7 @@ def load(inventories: list[str], annotations: list[AnnotationSpec], contexts: li
         rep.problems = list(src.problems)
         rep.skipped_lines = getattr(src, "skipped_lines", 0)
         rep.duplicates = getattr(src, "duplicates", 0)
+        rep.weighted_labels, rep.first_weight_line = weights_given(src)
         return src
 
     for path in inventories:
@@ -100,8 +102,7 @@ def load(inventories: list[str], annotations: list[AnnotationSpec], contexts: li
             builder.add_inventory(src)
     names_seen: set[str] = set()
     for spec in annotations:
-        src = attempt("annotations", spec.path,
-                      lambda: read_annotations(spec.path, format=spec.format, name=spec.name, columns=spec.columns))
+        src = attempt("annotations", spec.path, lambda: read_annotation_file(spec))
         if src is None:
             continue
         rename = {}
@@ -144,6 +145,44 @@ def load(inventories: list[str], annotations: list[AnnotationSpec], contexts: li
             problems.append(p)
             seen.add(id(p))
     return LoadResult(corpus, files, problems)
+
+
+def weights_given(src) -> tuple[int, int | None]:
+    """How many labels of a reader source carry an explicit weight, and the first one's line."""
+    weight = getattr(src, "weight", None)
+    if not isinstance(weight, np.ndarray) or not weight.size:
+        return 0, None
+    given = np.flatnonzero(~np.isnan(weight))
+    if not given.size:
+        return 0, None
+    line = getattr(src, "line", None)
+    first = int(line[given[0]]) if isinstance(line, np.ndarray) and line.size > given[0] else None
+    return int(given.size), first
+
+
+def gold_weights_note(path: str, n: int, line: int | None) -> str | None:
+    """The warning for weights in a gold key: gold tags are disjunctive (scorer2.md), any one is
+    right, so weights in it change nothing, and the user must not think they did."""
+    if not n:
+        return None
+    where = f"{path}:{line}" if line is not None else path
+    return (f"the gold {path} gives weights on {n} tag(s) (first at {where}); gold tags are disjunctive "
+            "(any of them is correct), so these weights are ignored. Is this an answer file?")
+
+
+def read_annotation_file(spec: AnnotationSpec):
+    """Read one annotation file, first refusing one that is recognisably something else (a
+    contexts XML, a sense map, a table of other columns: see
+    :func:`~hieradjudicate.app.loading.sniff.annotation_misfit`); a format or column mapping
+    the user chose is read as such.  Raises :class:`FormatError`."""
+    from hieradjudicate.app.loading.sniff import annotation_misfit
+    from hieradjudicate.io.annotations.read import read_annotations
+
+    if spec.format is None and not spec.columns:
+        why = annotation_misfit(spec.path)
+        if why:
+            raise FormatError(why, file=spec.path)
+    return read_annotations(spec.path, format=spec.format, name=spec.name, columns=spec.columns)
 
 
 def validation_report(result: LoadResult) -> dict:

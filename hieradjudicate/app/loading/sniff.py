@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import gzip
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -94,7 +95,10 @@ def sniff(path: str, kind: str, columns: Mapping[str, str] | None = None) -> Sni
             from hieradjudicate.io.annotations.read import read_annotations
 
             _offer_fields(out)
-
+            why = None if columns else annotation_misfit(path)
+            if why:  # a contexts XML, a sense map...: said before the file is listed as "senseval"
+                out.problem = f"{path}: {why}"
+                return out
             src = read_annotations(path, columns=dict(columns) if columns else None)
             out.format, out.sets = src.format, list(src.set_names)
         elif kind == "inventory":
@@ -164,3 +168,81 @@ def default_name(path: str) -> str:
     from hieradjudicate.io.annotations.read import default_set_name
 
     return default_set_name(os.fspath(path))
+
+
+#: What an annotation file (a key, answers, a table) is expected to be: said in every refusal.
+ANNOTATION_EXPECTED = ("expected annotations: Senseval 'lexelt instance_id tag[/weight] ...' lines, a long table "
+                       "(lexelt, instance, annotator, tag[, weight]), a wide table (lexelt, instance, one column "
+                       "per annotator), JSON Lines, INCEpTION XMI or Label Studio/Prodigy JSON")
+_HEADER_CELL = re.compile(r"[A-Za-z][A-Za-z0-9_ ()-]*")
+
+
+def _sensemap_shaped(lines: list[str]) -> bool:
+    """Sense-map lines, told apart from a key with numeric instance ids (``bank.n 1 bank%1`` has the
+    same shape): a sense map has one-token lines (senses without a group) beside
+    ``sense branching parent`` lines, and its first tokens are senses, each listed once, where a
+    key repeats its lexelt."""
+    from hieradjudicate.io.inventories.sensemap import looks_like_sensemap
+
+    if not lines or not looks_like_sensemap(lines):
+        return False
+    tokens = [ln.split() for ln in lines]
+    firsts = [t[0] for t in tokens]
+    return (any(len(t) == 1 for t in tokens) and any(len(t) >= 3 for t in tokens)
+            and len(set(firsts)) >= 0.9 * len(firsts))
+
+
+def annotation_misfit(path: str) -> str | None:
+    """Why ``path`` is recognisably *not* an annotation file, or ``None``.
+
+    Without this, a contexts XML given as a gold key had its ``<instance id=...>``
+    lines taken as key lines (#13), a sense map's ``sense 2 parent`` lines as
+    answers, and a table whose header names no annotation column (WordNet's
+    ``senseID definition lemma``) as whitespace-separated Senseval lines.  Only
+    shapes no annotation format can have are refused: XML other than XMI,
+    sense-map lines (one-token lines among ``sense branching parent`` ones), a
+    delimited header of words that matches no annotation column.
+    """
+    from hieradjudicate.io.annotations.read import detect_annotation_format
+    from hieradjudicate.io.annotations.tables import first_line, guess_separator, split_header
+    from hieradjudicate.io.annotations.uima import is_uima
+
+    if not os.path.isfile(path):
+        return None  # the reader names a missing file, a folder, a pipe (opening a FIFO would block)
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(4096)
+        if is_uima(raw):
+            return None
+        text = head_text(path)
+    except OSError:
+        return None  # the reader names a missing or unreadable file
+    head = text.lstrip("\ufeff \t\r\n")
+    if head.startswith("<"):
+        if "<instance" in text and "<context" in text:
+            what = "a Senseval lexical-sample contexts file (<instance> and <context>: the sentences)"
+            hint = "it belongs with --contexts (validate, report, project new)"
+        elif re.search(r"<lexelt\b|<sense\b", text):
+            what = "a Senseval dictionary (<lexelt>/<sense>: a sense inventory)"
+            hint = "it belongs with --inventory"
+        elif "<corpus" in text and "<sentence" in text:
+            what = "an all-words corpus XML (<corpus>/<sentence>: the texts, not their senses)"
+            hint = "its key is the matching .gold.key.txt file"
+        else:
+            what, hint = "XML of no annotation format", ""
+        return f"this is {what}, not annotations" + (f"; {hint}" if hint else "") + f"; {ANNOTATION_EXPECTED}"
+    lines = [ln for ln in text.split("\n", 400)[:400] if ln.strip()]
+    if _sensemap_shaped(lines[:200]):
+        return ("this is a Senseval sense map ('sense [branching parent]' lines: a sense inventory), not "
+                f"annotations; give it with --inventory; {ANNOTATION_EXPECTED}")
+    first = first_line(text)
+    sep = guess_separator(first)
+    if sep is not None and sep != " ":
+        cells = [c.strip() for c in split_header(first, sep)]
+        if (len(cells) >= 2 and all(_HEADER_CELL.fullmatch(c) for c in cells)
+                and detect_annotation_format(text, path) == "senseval"):
+            return (f"this is a table whose header ({', '.join(cells)}) does not make an annotation table "
+                    "(it needs lexelt and instance columns, and annotator + tag or one column per annotator); "
+                    "rename its columns (or map them in the new-project wizard); "
+                    f"{ANNOTATION_EXPECTED}")
+    return None

@@ -21,7 +21,6 @@ other set is named, not coloured.
 from __future__ import annotations
 
 import base64
-import csv
 import struct
 import zlib
 from pathlib import Path
@@ -32,7 +31,7 @@ import numpy as np
 from hieradjudicate.app.report.svg import bar_chart_svg, esc, line_plot_svg
 from hieradjudicate.core.palette import SET_COLORS, scale_color
 from hieradjudicate.core.seriation import cluster_order, mean_agreement
-from hieradjudicate.io.exports.csvsafe import safe_csv_cell
+from hieradjudicate.io.exports.csvsafe import csv_line
 
 MANY = 30  # more sets than this: summaries in the HTML, full tables in CSV
 EXTREMES = 10  # rows shown at each end of a summarised table
@@ -66,10 +65,9 @@ def write_sets_csv(data: Any, folder: str | Path) -> Path:
     path = Path(folder) / "sets.csv"
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w", encoding="utf-8", newline="") as fh:
-        w = csv.writer(fh, lineterminator="\n")
-        w.writerow(["set", "role", "instances", "multi_tag"])
-        for x in data.summary["sets"]:
-            w.writerow([safe_csv_cell(x["name"]), safe_csv_cell(x["role"]), int(x["instances"]), int(x["multi_tag"])])
+        fh.write(csv_line(["set", "role", "instances", "multi_tag"]))
+        fh.writelines(csv_line([x["name"], x["role"], int(x["instances"]), int(x["multi_tag"])])
+                      for x in data.summary["sets"])
     return path
 
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import csv
 import json
 import os
 from pathlib import Path
 from typing import Any
 
 from hieradjudicate.app.dashboard.tables import tables as dashboard_tables
-from hieradjudicate.io.exports.csvsafe import safe_csv_cell
+from hieradjudicate.io.exports.csvsafe import csv_line
 
 
 def export_tables(data: Any, folder: str | os.PathLike[str], format: str = "csv") -> list[Path]:
@@ -29,11 +28,8 @@ def export_tables(data: Any, folder: str | os.PathLike[str], format: str = "csv"
         path = out_dir / f"{name}.{format}"
         if format == "csv":
             with open(path, "w", encoding="utf-8", newline="") as fh:
-                w = csv.writer(fh, lineterminator="\n")
-                w.writerow([safe_csv_cell(h) for h in headers])
-                for r in rows:
-                    w.writerow(["" if v is None else v if isinstance(v, (int, float)) and not isinstance(v, bool)
-                                else safe_csv_cell(v) for v in r])
+                fh.write(csv_line(headers))
+                fh.writelines(csv_line(r) for r in rows)
         else:
             doc = {"table": name, "columns": headers, "rows": [dict(zip(headers, r)) for r in rows]}
             path.write_text(json.dumps(doc, indent=1, ensure_ascii=False, allow_nan=False), encoding="utf-8")

@@ -8,9 +8,11 @@ corpus arrays (set rows, tag-set signatures, leaf regions); Python only
 builds the :class:`~hieradjudicate.app.session.decisions.Decision` records.
 
 Who counts as an annotator
-    The sets with role ``annotator``; when a project has fewer than two of
-    them, every set that is not a gold standard (the same rule as the
-    workbench's agreement column).  Pass ``sets`` to choose explicitly.
+    The sets with role ``annotator``, and only those: a system is never
+    counted as an annotator unless the user says so (``include_systems``),
+    so one annotator and one system never "all agree" (#13).  The same rule
+    serves the workbench's agreement column, its live agreement and its
+    suggestions.  Pass ``sets`` to choose explicitly.
 
 When do "all annotators agree" (:func:`agreement`)
     On an instance at least ``min_annotators`` (default 2) of the chosen sets
@@ -63,12 +65,24 @@ class BatchDecide(Decide):
         return text + (f" (left out: {left})" if left else "")
 
 
-def annotator_sets(corpus: Corpus) -> list[int]:
-    """Indices of the sets whose answers are compared (see the module docstring)."""
-    annotators = [k for k, s in enumerate(corpus.sets) if s.role == "annotator"]
-    if len(annotators) < 2:
-        annotators = [k for k, s in enumerate(corpus.sets) if s.role != "gold"]
-    return annotators
+def annotator_sets(corpus: Corpus, *, include_systems: bool = False) -> list[int]:
+    """Indices of the sets whose answers are compared: role ``annotator`` (and ``system`` when
+    ``include_systems``), in project order; see the module docstring."""
+    roles = ("annotator", "system") if include_systems else ("annotator",)
+    return [k for k, s in enumerate(corpus.sets) if s.role in roles]
+
+
+def rater_note(corpus: Corpus, sets: Sequence[int], *, include_systems: bool = False) -> str:
+    """The sets an "among annotators" figure used, and the systems it left out, in words."""
+    used = ", ".join(corpus.sets[k].name for k in sets) or "none"
+    systems = [s.name for s in corpus.sets if s.role == "system"]
+    if include_systems:
+        return f"sets compared as annotators: {used}" + (
+            f" (systems included: {', '.join(systems)})" if systems else "")
+    text = f"annotator sets compared: {used}"
+    if systems:
+        text += f"; system set(s) not counted as annotators: {', '.join(systems)}"
+    return text
 
 
 def decided_mask(corpus: Corpus, state: DecisionState) -> np.ndarray:
@@ -163,7 +177,7 @@ def agreement(corpus: Corpus, *, compatible: bool = False, specific: str = "most
 
 def accept_agreed(corpus: Corpus, state: DecisionState, *, compatible: bool = False,
                   specific: str = "most", sets: Sequence[int] | None = None,
-                  min_annotators: int = 2, note: str = "") -> BatchDecide:
+                  min_annotators: int = 2, note: str = "", include_systems: bool = False) -> BatchDecide:
     """One command resolving every unresolved instance on which all annotators agree.
 
     Source ``auto-agreement``; the basis records the rule and the sets' tags:
@@ -171,6 +185,8 @@ def accept_agreed(corpus: Corpus, state: DecisionState, *, compatible: bool = Fa
     ``{"rule": "compatible", "specific": "most", "sets": {name: [tags]}}``.
     Re-import uses it to tell whether the agreement still holds.
     """
+    if sets is None:
+        sets = annotator_sets(corpus, include_systems=include_systems)
     agr = agreement(corpus, compatible=compatible, specific=specific, sets=sets,
                     min_annotators=min_annotators)
     undecided = ~decided_mask(corpus, state)[agr.instances]

@@ -13,12 +13,14 @@ Both the GUI and the CLI drive a session; it never imports Qt.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+import sqlite3
 import tempfile
+import zipfile
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Self
 
-from hieradjudicate.app.loading.load import AnnotationSpec, Progress, load, load_steps
+from hieradjudicate.app.loading.load import AnnotationSpec, LoadResult, Progress, load, load_steps
 from hieradjudicate.app.session.batch import BatchDecide, accept_agreed, accept_set
 from hieradjudicate.app.session.cache import CACHE_NAME, corpus_from_cache
 from hieradjudicate.app.session.commands import Command, CommandStack
@@ -36,7 +38,7 @@ from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.core.model import Corpus
 from hieradjudicate.io.exports.gold import ExportSummary, export_gold, export_history
 from hieradjudicate.io.store.project_store import DecisionRow, Store
-
+from hieradjudicate.io.store.sidecars import remove_build, sweep_stale_builds
 
 #: Exports into the tool's own file: format -> (the input format it needs, the tool's name).
 SOURCE_EXPORTS = {"xmi": ("uima-xmi", "INCEpTION/WebAnno XMI"),
@@ -69,7 +71,8 @@ class Session:
     def create(cls, path: str | os.PathLike[str], inventory_paths: Sequence[str],
                annotation_specs: Sequence[AnnotationSpec], context_paths: Sequence[str] = (),
                *, tree_columns: dict[str, str] | None = None, overwrite: bool = False,
-               user: str | None = None, progress: Progress | None = None) -> Session:
+               user: str | None = None, progress: Progress | None = None,
+               check: Callable[[LoadResult], None] | None = None) -> Session:
         """Read the files, then write a new project holding copies of them and the corpus cache.
 
         A file that cannot be read raises its
@@ -78,9 +81,18 @@ class Session:
         place, so a failure never leaves half a project.  ``progress(done,
         total, what)`` is called before each file and each writing step; an
         exception it raises (a cancellation) stops the work and nothing is
-        left behind.
+        left behind.  ``check(result)`` sees what was read before anything is
+        written; it raises to stop (the reading policy: lines with problems,
+        see :mod:`hieradjudicate.app.loading.policy`).
         """
         target = Path(path)
+        # where the project cannot go is said before any file is read, naming the user's path
+        if target.is_dir():
+            raise ProjectError(f"{target}: is a folder; give a project file name, e.g. "
+                               f"{target / 'project.hadj'}")
+        if not target.parent.is_dir():
+            raise ProjectError(f"{target}: the folder {target.parent} does not exist; create it first "
+                               "or choose another place")
         if target.exists() and not overwrite:
             raise ProjectError(f"{target}: already exists (choose another name or allow "
                                "overwriting)")
@@ -94,9 +106,12 @@ class Session:
                       tree_columns=tree_columns, strict=True, progress=tell)
         if result.corpus is None:  # strict loading raises instead; kept for type narrowing
             raise ProjectError(f"{target}: the files gave no corpus")
+        if check is not None:
+            check(result)
+        # a build killed earlier (its process gone) is removed here, so leftovers never pile up
+        sweep_stale_builds(target.parent)
         tmp = target.with_name(f".{target.name}.new-{os.getpid()}")
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{tmp}{suffix}").unlink(missing_ok=True)
+        remove_build(tmp)
         try:
             with Store.create(tmp) as store:
                 if user:
@@ -106,12 +121,17 @@ class Session:
                 store_copies(store, result, list(annotation_specs), tree_columns)
                 write_cache(store, result.corpus)
             tell(total - 1, total, "Finishing")
-            if target.exists():
-                Store.ensure_not_in_use(target)
-            os.replace(tmp, target)
+            # the old project (if any) stays whole until this rename; its side files go first
+            Store.replace_into(tmp, target)
+        except ProjectError as exc:
+            remove_build(tmp)
+            # the store names its temporary file; the user knows the target
+            raise ProjectError(str(exc).replace(str(tmp), str(target))) from None
+        except OSError as exc:  # the folder refuses the rename or the copy (read-only, full)
+            remove_build(tmp)
+            raise ProjectError(f"{target}: could not create the project ({exc.strerror or exc})") from None
         except BaseException:
-            for suffix in ("", "-wal", "-shm"):
-                Path(f"{tmp}{suffix}").unlink(missing_ok=True)
+            remove_build(tmp)
             raise
         return cls(Store.open(target), result.corpus, from_cache=False)
 
@@ -122,11 +142,15 @@ class Session:
         store = Store.open(path, read_only=read_only)
         try:
             files = effective_files(store.files())
-            cached = store.get_arrays(CACHE_NAME)
             corpus = None
-            if cached is not None:
-                corpus = corpus_from_cache(*cached, inventories=inventory_sources(store, files),
-                                           files=files)
+            try:
+                cached = store.get_arrays(CACHE_NAME)
+                if cached is not None:
+                    corpus = corpus_from_cache(*cached, inventories=inventory_sources(store, files),
+                                               files=files)
+            except (ValueError, KeyError, EOFError, OSError, zipfile.BadZipFile, sqlite3.DatabaseError):
+                # the arrays are only a cache of the stored inputs: a damaged one is rebuilt below
+                corpus = None
             if corpus is not None:
                 return cls(store, corpus, from_cache=True)
             corpus = reload_corpus(store, files)
@@ -171,11 +195,12 @@ class Session:
         return self.commands.redo()
 
     def accept_agreed(self, *, compatible: bool = False, specific: str = "most",
-                      min_annotators: int = 2) -> BatchDecide:
+                      min_annotators: int = 2, include_systems: bool = False) -> BatchDecide:
         """Resolve every unresolved instance all annotators agree on, as one undoable step
         (see :func:`hieradjudicate.app.session.batch.accept_agreed`); returns the command run."""
         command = accept_agreed(self.corpus, self.decisions, compatible=compatible,
-                                specific=specific, min_annotators=min_annotators)
+                                specific=specific, min_annotators=min_annotators,
+                                include_systems=include_systems)
         self.execute(command)
         return command
 
@@ -243,7 +268,10 @@ class Session:
 
                 return export_gold_xmi(decisions, str(src), path, layer=columns.get("layer") or "WordSense",
                                        feature=columns.get("feature") or "value")
-            from hieradjudicate.io.exports.labelstudio import export_gold_labelstudio, export_gold_prodigy
+            from hieradjudicate.io.exports.labelstudio import (
+                export_gold_labelstudio,
+                export_gold_prodigy,
+            )
 
             writer = export_gold_labelstudio if format == "labelstudio" else export_gold_prodigy
             return writer(decisions, str(src), path, columns=columns)

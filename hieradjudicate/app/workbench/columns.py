@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from hieradjudicate.app.session.batch import annotator_sets
 from hieradjudicate.core.granularity import CATEGORY_NAMES, instance_disagreement  # noqa: F401
 from hieradjudicate.core.labels import node_short_labels
 from hieradjudicate.core.model import AnnotationSet, Corpus
@@ -94,9 +95,9 @@ def pair_category(corpus: Corpus, a: int, b: int) -> tuple[np.ndarray, np.ndarra
 def compute_columns(corpus: Corpus, *, crowd_threshold: int = 8) -> Columns:
     """All columns of the instance table (see :class:`Columns`)."""
     n = corpus.n
-    annotators = [k for k, s in enumerate(corpus.sets) if s.role == "annotator"]
-    if len(annotators) < 2:  # no human pair: compare whatever sets there are
-        annotators = [k for k, s in enumerate(corpus.sets) if s.role != "gold"]
+    # the annotator sets only: a system is never counted as an annotator (#13), so with fewer
+    # than two of them every instance is "fewer than two annotators"
+    annotators = annotator_sets(corpus)
     crowd = len(annotators) > crowd_threshold
     set_tags = [] if crowd else [tag_strings(corpus, s, n) for s in corpus.sets]
     set_pos = [s.position(np.arange(n)) for s in corpus.sets] if not crowd else []

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from hieradjudicate.app.session.batch import annotator_sets, rater_note
 from hieradjudicate.app.workbench.queue import RESOLVED, Workbench
 from hieradjudicate.core.dashboard import all_figures
 from hieradjudicate.core.scoring import score_leaf
@@ -32,16 +33,26 @@ class AgreementFigures:
     alpha: Estimate
     mean_cohen: Estimate
     raters: list[str] = field(default_factory=list)
+    #: the sets compared and the systems left out, in words (shown with the figures)
+    note: str = ""
 
 
-def filter_long_form(wb: Workbench, instances: np.ndarray | None = None):
-    """Long-form ``inst, rater, P`` of the annotator sets on ``instances`` (default: the view)."""
+def live_raters(wb: Workbench, include_systems: bool = False) -> list[int]:
+    """The sets the live agreement compares: the annotator sets, plus the systems only when the user
+    ticked "count systems as annotators" (see :func:`~hieradjudicate.app.session.batch.annotator_sets`)."""
+    return annotator_sets(wb.corpus, include_systems=True) if include_systems else list(wb.cols.annotators)
+
+
+def filter_long_form(wb: Workbench, instances: np.ndarray | None = None, include_systems: bool = False):
+    """Long-form ``inst, rater, P`` of the compared sets on ``instances`` (default: the view)."""
     keep = np.zeros(wb.corpus.n, dtype=bool)
     keep[wb.view if instances is None else instances] = True
-    cached = getattr(wb, "_annotator_long_form", None)
+    caches = getattr(wb, "_annotator_long_form", None)
+    if not isinstance(caches, dict):
+        caches = wb._annotator_long_form = {}
+    cached = caches.get(include_systems)
     if cached is None:  # the annotations never change while a project is open: concatenate once
-        cached = wb.corpus.long_form(sets=wb.cols.annotators)
-        wb._annotator_long_form = cached
+        cached = caches[include_systems] = wb.corpus.long_form(sets=live_raters(wb, include_systems))
     inst, rater, P, chosen = cached
     if keep.all():
         return inst, rater, P, chosen
@@ -49,9 +60,10 @@ def filter_long_form(wb: Workbench, instances: np.ndarray | None = None):
     return inst[sel], rater[sel], P[sel], chosen
 
 
-def agreement_figures(wb: Workbench, instances: np.ndarray | None = None) -> AgreementFigures:
+def agreement_figures(wb: Workbench, instances: np.ndarray | None = None, *,
+                      include_systems: bool = False) -> AgreementFigures:
     """Fleiss kappa (soft), Krippendorff's alpha and mean pairwise Cohen kappa of the filter."""
-    inst, rater, P, chosen = filter_long_form(wb, instances)
+    inst, rater, P, chosen = filter_long_form(wb, instances, include_systems)
     X = len(wb.corpus.inventory.lexelts)
     lex = wb.corpus.inst_lexelt
     names = [wb.corpus.sets[k].name for k in chosen]
@@ -59,7 +71,8 @@ def agreement_figures(wb: Workbench, instances: np.ndarray | None = None) -> Agr
     figs = all_figures(inst, rater, P, lex, n_raters=len(chosen), n_lexelts=X)
     fleiss, alpha = figs.multi.fleiss.kappa, figs.alpha.alpha
     cohen = figs.pairwise.mean_kappa("cohen")
-    return AgreementFigures(n, fleiss, alpha, cohen, names)
+    return AgreementFigures(n, fleiss, alpha, cohen, names,
+                            rater_note(wb.corpus, live_raters(wb, include_systems), include_systems=include_systems))
 
 
 def set_scores(wb: Workbench, decided: np.ndarray | None = None,
@@ -103,11 +116,12 @@ class LiveInputs:
     decided: np.ndarray
     gold_leaves: np.ndarray
     with_agreement: bool
+    include_systems: bool = False  # the user's choice: systems counted as annotators
 
     @classmethod
-    def of(cls, wb: Workbench, *, with_agreement: bool) -> LiveInputs:
+    def of(cls, wb: Workbench, *, with_agreement: bool, include_systems: bool = False) -> LiveInputs:
         decided = np.flatnonzero(wb.status == RESOLVED)
-        return cls(wb.view.copy(), decided, wb.gold_leaves[decided], with_agreement)
+        return cls(wb.view.copy(), decided, wb.gold_leaves[decided], with_agreement, include_systems)
 
 
 @dataclass
@@ -123,5 +137,6 @@ def live_figures(wb: Workbench, inputs: LiveInputs) -> LiveFigures:
     the workbench's long-form cache, so at most one such computation may run
     at a time.
     """
-    agreement = agreement_figures(wb, inputs.view) if inputs.with_agreement else None
+    agreement = (agreement_figures(wb, inputs.view, include_systems=inputs.include_systems)
+                 if inputs.with_agreement else None)
     return LiveFigures(agreement, set_scores(wb, inputs.decided, inputs.gold_leaves))

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QListWidgetItem,
+    QMessageBox,
     QPushButton,
     QScrollArea,
     QTableWidget,
@@ -319,8 +320,14 @@ class PreviewPage(QWizardPage):
         if not report["errors"] and not report["warnings"]:
             self.problems.addItem("No problem found.")
         sets = "; ".join(f"{name} ({v['role']}, {v['instances']} instances)" for name, v in report["sets"].items())
-        verdict = (f"<b style='color:#b00020'>{len(report['errors'])} error(s): fix them before creating the "
-                   "project.</b>" if report["errors"] else "<b>Ready to create.</b>")
+        bad = bad_line_count(report)
+        if any(f["failed"] for f in report["files"]):
+            verdict = "<b style='color:#b00020'>A file could not be read: fix it before creating the project.</b>"
+        elif bad:
+            verdict = (f"<b style='color:#b00020'>{bad} line(s) with problems: fix them, or create the project "
+                       "without them (you will be asked).</b>")
+        else:
+            verdict = "<b>Ready to create.</b>"
         self.summary.setText(f"{report['lexelts']} lexelts, {report['senses']} senses, {report['instances']} "
                              f"instances. Sets: {sets or 'none'}.<br>{verdict}")
         self.completeChanged.emit()
@@ -343,13 +350,37 @@ class PreviewPage(QWizardPage):
         r = self.report
         path = self.output_path()
         ok_path = bool(path) and (not Path(path).exists() or self.replace.isChecked())
-        return r is not None and not r["errors"] and not any(f["failed"] for f in r["files"]) and ok_path
+        # lines with problems do not block: creating asks first (validatePage)
+        return r is not None and not any(f["failed"] for f in r["files"]) and ok_path
 
     def validatePage(self) -> bool:
         if self.created:
             return True
-        self.wizard().create_project()  # type: ignore[attr-defined]
+        bad = bad_line_count(self.report) if self.report else 0
+        if bad and not self.ask_skip(bad):
+            self.status.setText("Not created: fix the lines listed above, or create again and choose to "
+                                "leave them out.")
+            return False
+        self.wizard().create_project(skip_bad_lines=bool(bad))  # type: ignore[attr-defined]
         return False
+
+    def ask_skip(self, bad: int) -> bool:
+        """Ask whether to create the project without the ``bad`` lines (default: no)."""
+        first = (self.report or {}).get("errors", [])[:3]
+        where = "; ".join(os.path.basename(p["file"]) + (f":{p['line']}" if p["line"] is not None else "")
+                          + f": {p['message']}" for p in first)
+        answer = QMessageBox.question(
+            self, "Lines with problems",
+            f"{bad} line(s) of the input files have problems and would be left out of the project"
+            + (f" (first: {where})" if where else "") + ".\n\nCreate the project without them?",
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
+        return answer == QMessageBox.StandardButton.Yes
+
+
+def bad_line_count(report: dict) -> int:
+    """Lines the readers dropped (errors and duplicate answers), as the reading policy counts them."""
+    per_file = sum(f["skipped_lines"] + f["duplicates"] for f in report["files"])
+    return max(per_file, len(report["errors"]))
 
 
 FIELDS = {"inventory": INVENTORY_FIELDS, "annotations": ANNOTATION_FIELDS}

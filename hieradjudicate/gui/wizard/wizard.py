@@ -39,8 +39,13 @@ def preview_job(inputs: Inputs) -> Callable[[Report], dict]:
     return run
 
 
-def create_job(path: str, inputs: Inputs, *, overwrite: bool) -> Callable[[Report], str]:
-    """Create the project (closed again: the window opens it in the GUI thread)."""
+def create_job(path: str, inputs: Inputs, *, overwrite: bool,
+               skip_bad_lines: bool = False) -> Callable[[Report], str]:
+    """Create the project (closed again: the window opens it in the GUI thread).
+
+    Lines with problems stop the creation (the reading policy of every command) unless
+    ``skip_bad_lines``: the user was asked and chose to go on without them."""
+    from hieradjudicate.app.loading.policy import check_load
     from hieradjudicate.app.session.session import Session
 
     inv, specs, ctx, tree_columns = inputs
@@ -48,7 +53,7 @@ def create_job(path: str, inputs: Inputs, *, overwrite: bool) -> Callable[[Repor
     def run(report: Report) -> str:
         existed = Path(path).exists()
         Session.create(path, inv, specs, ctx, tree_columns=tree_columns, overwrite=overwrite,
-                       progress=report).close()
+                       progress=report, check=lambda res: check_load(res, skip=skip_bad_lines)).close()
         try:
             report(1, 1, "Done")
         except Cancelled:  # cancelled in the last instant: discard what was made
@@ -170,10 +175,11 @@ class NewProjectWizard(QWizard):
         self._run("Reading the files", preview_job(self.inputs()), self.preview.show_report,
                   on_cancel=lambda: self.preview.show_report(None))
 
-    def create_project(self) -> None:
+    def create_project(self, *, skip_bad_lines: bool = False) -> None:
         path = self.preview.output_path()
         self.preview.status.setText("Creating the project…")
-        job = create_job(path, self.inputs(), overwrite=self.preview.replace.isChecked())
+        job = create_job(path, self.inputs(), overwrite=self.preview.replace.isChecked(),
+                         skip_bad_lines=skip_bad_lines)
         self._run("Creating the project", job, self._created,
                   on_cancel=lambda: self.preview.status.setText("Cancelled: no project was created."))
 

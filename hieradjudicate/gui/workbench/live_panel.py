@@ -13,6 +13,7 @@ dock instead of growing the window by one label row per set.
 
 from __future__ import annotations
 
+import html
 import time
 from typing import Any
 
@@ -25,6 +26,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QFormLayout,
     QHeaderView,
     QLabel,
@@ -68,6 +70,13 @@ def progress_style() -> str:
     return ("QProgressBar { border: 1px solid palette(mid); border-radius: 3px; text-align: center;"
             " color: palette(window-text); background: palette(base); }"
             " QProgressBar::chunk { background-color: rgba(70, 160, 90, 110); }")
+
+
+def short_note(note: str, n_sets: int, limit: int = 160) -> str:
+    """The note naming the sets compared, or a count of them when the list would fill the dock."""
+    if len(note) <= limit:
+        return note
+    return f"{n_sets} sets compared (hover for the list)"
 
 
 class SetScoreModel(QAbstractTableModel):
@@ -115,7 +124,14 @@ class LivePanel(QWidget):
         super().__init__(parent)
         self.wb = wb
         self.scope = QLabel()
-        self.scope.setWordWrap(True)
+        self.scope.setObjectName("live_scope")
+        self.scope.setWordWrap(True)  # the sets compared are named under the title: wrap, never widen the dock
+        # systems are counted as annotators only when the user says so (#13)
+        self.include_systems = QCheckBox("count systems as annotators")
+        self.include_systems.setObjectName("live_include_systems")
+        self.include_systems.setToolTip("By default the agreement compares the sets with role annotator only")
+        self.include_systems.setVisible(any(s.role == "system" for s in wb.corpus.sets))
+        self.include_systems.toggled.connect(lambda _on: self.refresh_agreement())
         self.kappa = QLabel()
         self.kappa.setObjectName("live_kappa")
         self.alpha = QLabel()
@@ -166,6 +182,7 @@ class LivePanel(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 2, 4, 2)
         lay.addWidget(self.scope)
+        lay.addWidget(self.include_systems)
         lay.addLayout(form)
         lay.addWidget(self.progress)
         lay.addWidget(self.counts)
@@ -202,7 +219,8 @@ class LivePanel(QWidget):
         rem = self.wb.remaining_categories()
         self.counts.setText(f"{p['unresolved']} unresolved, {p['flagged']} flagged, {p['skipped']} skipped"
                             + ("<br>left: " + ", ".join(f"{v} {k}" for k, v in rem.items()) if rem else ""))
-        inputs = LiveInputs.of(self.wb, with_agreement=self._agreement_due)
+        inputs = LiveInputs.of(self.wb, with_agreement=self._agreement_due,
+                               include_systems=self.include_systems.isChecked())
         wb = self.wb
         self._asked_at = time.perf_counter()
         self.state.setText(UPDATING)
@@ -213,7 +231,9 @@ class LivePanel(QWidget):
         if f is not None:
             self._agreement_due = False
             self.figures = f
-            self.scope.setText(f"<b>Annotator agreement</b> on the {f.n_instances} instances shown")
+            self.scope.setText(f"<b>Annotator agreement</b> on the {f.n_instances} instances shown"
+                               f"<br><small>{html.escape(short_note(f.note, len(f.raters)))}</small>")
+            self.scope.setToolTip(f.note)
             self.kappa.setText(fmt(f.fleiss))
             self.kappa.setToolTip(f.fleiss.reason or "soft Fleiss kappa over leaf distributions")
             self.alpha.setText(fmt(f.alpha))

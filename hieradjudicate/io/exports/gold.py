@@ -8,8 +8,6 @@ a file, and CSV cells are neutralised against spreadsheet formulas.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import os
 import re
@@ -21,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from hieradjudicate.core.errors import ProjectError
-from hieradjudicate.io.exports.csvsafe import safe_csv_cell
+from hieradjudicate.io.exports.csvsafe import csv_line
 from hieradjudicate.io.store.records import DecisionFields as DecisionLike
 from hieradjudicate.io.store.records import DecisionRow
 
@@ -165,12 +163,7 @@ def export_history(rows: Iterable[DecisionRow], path: str | os.PathLike[str], *,
 
 
 def _csv(header: Sequence[str], records: Iterable[Sequence[str]]) -> str:
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(header)
-    for rec in records:
-        writer.writerow([safe_csv_cell(v) for v in rec])
-    return buf.getvalue()
+    return csv_line(header) + "".join(csv_line(rec) for rec in records)
 
 
 def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:

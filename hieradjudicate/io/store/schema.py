@@ -13,14 +13,17 @@ and are never handed to a writable connection.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import socket
 import sqlite3
+import stat
 from collections.abc import Callable
 from pathlib import Path
 
 from hieradjudicate.core.errors import ProjectError
+from hieradjudicate.io.store.chain import ChainReport, chain_all, verify
 
 #: ``PRAGMA application_id`` of every hieradjudicate project ("HADJ").
 APPLICATION_ID = 0x4841444A
@@ -28,6 +31,7 @@ APPLICATION_ID = 0x4841444A
 SQLITE_MAGIC = b"SQLite format 3\x00"
 HEADER_SIZE = 100
 
+REQUIRED_TABLES = frozenset({"meta", "settings", "files", "arrays", "batches", "decisions"})
 STATUSES = ("resolved", "flagged", "skipped", "unresolved")
 FILE_KINDS = ("inventory", "annotations", "contexts")
 
@@ -91,8 +95,14 @@ def _v1_to_v2(conn: sqlite3.Connection) -> None:
     conn.execute("ALTER TABLE decisions ADD COLUMN basis TEXT")
 
 
+def _v2_to_v3(conn: sqlite3.Connection) -> None:
+    """Version 3: decisions carry a hash chain (a changed or missing decision is detected)."""
+    conn.execute("ALTER TABLE decisions ADD COLUMN chain TEXT")
+    chain_all(conn)
+
+
 #: Ordered migrations; ``MIGRATIONS[i]`` migrates version ``i + 1`` to ``i + 2``.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1_to_v2]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1_to_v2, _v2_to_v3]
 
 #: The schema version this program writes.
 SCHEMA_VERSION = 1 + len(MIGRATIONS)
@@ -137,7 +147,15 @@ def check_header(path: Path) -> None:
     if path.is_dir():
         raise ProjectError(f"{name}: is a folder, not a hieradjudicate project file")
     try:
-        size = path.stat().st_size
+        st = path.stat()
+    except OSError as exc:
+        raise ProjectError(f"{name}: cannot read the project file ({exc.strerror})") from None
+    if not stat.S_ISREG(st.st_mode):
+        # a FIFO or a device would block or stream forever: never open it
+        kind = "a named pipe (FIFO)" if stat.S_ISFIFO(st.st_mode) else "not a regular file"
+        raise ProjectError(f"{name}: is {kind}, not a hieradjudicate project file")
+    try:
+        size = st.st_size
         with open(path, "rb") as fh:
             head = fh.read(HEADER_SIZE)
     except OSError as exc:
@@ -156,9 +174,9 @@ def check_header(path: Path) -> None:
     counter_valid = head[24:28] == head[92:96]
     # After a crash during a checkpoint the main file may legitimately be short
     # while the write-ahead log still holds the pages; SQLite's check decides then.
-    wal = path.with_name(path.name + "-wal")
-    pending_wal = wal.exists() and wal.stat().st_size > 0
-    if counter_valid and n_pages and not pending_wal and size < page_size * n_pages:
+    pending = any(path.with_name(path.name + s).exists() and path.with_name(path.name + s).stat().st_size > 0
+                  for s in ("-wal", "-journal"))
+    if counter_valid and n_pages and not pending and size < page_size * n_pages:
         raise ProjectError(
             f"{name}: the file is truncated ({size} of {page_size * n_pages} bytes); "
             "the project is damaged (restore a backup)"
@@ -196,6 +214,10 @@ def inspect_schema(conn: sqlite3.Connection, name: str) -> int:
         raise ProjectError(
             f"{name}: this is an SQLite database of another program, not a hieradjudicate project"
         )
+    missing = sorted(REQUIRED_TABLES - tables)
+    if missing:
+        raise ProjectError(f"{name}: the project file is damaged: its table(s) {', '.join(missing)} "
+                           "are missing (restore a backup)")
     try:
         row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
     except sqlite3.DatabaseError as exc:
@@ -245,24 +267,89 @@ def connect(target: str, *, uri: bool) -> sqlite3.Connection:
     return conn
 
 
-def validate_read_only(p: Path, check: bool) -> int:
-    """Read-only checks; nothing in the file can change here.
+def read_only_connection(p: Path) -> sqlite3.Connection:
+    """A read-only connection that creates no file beside ``p``.
 
-    Without a write-ahead log beside the file nobody has it open, and it is
-    read as immutable so that not even the ``-wal``/``-shm`` files appear.
+    Where nobody can be writing (the folder is not writable, so no writer could
+    make its journal) or an old write-ahead-log project has no log, the file is
+    read as ``immutable``: no locks, no ``-shm``.  Otherwise ``mode=ro`` with
+    locks, which in rollback-journal mode creates nothing either.
     """
-    has_wal = p.with_name(p.name + "-wal").exists()
+    wal_file = p.with_name(p.name + "-wal").exists()
+    journal = p.with_name(p.name + "-journal").exists()
     try:
-        conn = connect(ro_uri(p, immutable=not has_wal), uri=True)
+        with open(p, "rb") as fh:
+            wal_mode = fh.read(20)[18:20] == b"\x02\x02"
+    except OSError:
+        wal_mode = False
+    immutable = (not os.access(p.parent, os.W_OK) and not journal and not wal_file) \
+        or (wal_mode and not wal_file)
+    try:
+        return connect(ro_uri(p, immutable=immutable), uri=True)
     except sqlite3.Error as exc:
         raise ProjectError(f"{p}: cannot open the project ({exc})") from None
+
+
+def validate_read_only(p: Path, check: bool) -> tuple[int, ChainReport | None]:
+    """Read-only checks; nothing in the file can change here, and no file appears beside it.
+
+    Returns the schema version and, from version 3 on, what the decision
+    history's hash chain says (``None`` without ``check`` or before version 3).
+    """
+    conn = read_only_connection(p)
     try:
         version = inspect_schema(conn, str(p))
+        chain = None
         if check:
             quick_check(conn, str(p))
-        return version
+            decisions_check(conn, str(p))
+            if version >= 3:
+                chain = verify(conn)
+        return version, chain
+    except sqlite3.Error as exc:
+        raise ProjectError(f"{p}: the project file is damaged or cannot be read ({exc})") from None
     finally:
         conn.close()
+
+
+def decisions_check(conn: sqlite3.Connection, name: str) -> None:
+    """Full ``integrity_check`` of the decisions table and its index (``quick_check`` does not
+    compare an index with its table: a decision missing from the index went unnoticed)."""
+    try:
+        rows = [r[0] for r in conn.execute("PRAGMA integrity_check(decisions)")]
+    except sqlite3.DatabaseError as exc:
+        raise ProjectError(f"{name}: the project file is damaged ({exc})") from None
+    if rows != ["ok"]:
+        raise ProjectError(f"{name}: the project's decisions are damaged ({'; '.join(rows)[:200]}); "
+                           "run `hieradjudicate project check` for details")
+
+
+def recover_journal(p: Path) -> None:
+    """Roll back a transaction a crash left in ``p-journal`` (it was never reported saved).
+
+    SQLite does this on the first read of a writable connection; a read-only
+    one cannot, and an immutable one would read the half-written pages.  Done
+    only while nobody holds the writer lock, and only when we may write here.
+    """
+    journal = p.with_name(p.name + "-journal")
+    if not journal.exists() or not os.access(p.parent, os.W_OK) or not os.access(p, os.W_OK):
+        return
+    fd = os.open(p, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return  # the writer is alive; its journal is not stale
+        conn = connect(str(p), uri=False)
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        except sqlite3.Error:
+            pass  # damage is reported by the checks that follow
+        finally:
+            conn.close()
+    finally:
+        os.close(fd)
+
 
 def lock_owner(p: Path) -> str:
     """Who holds the writer lock, as the project recorded it ("pid 123, user ann")."""

@@ -1,0 +1,53 @@
+"""``hieradjudicate project check|repair``: is a project sound, and a sound copy when it is not."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+
+def register(psub: Any) -> None:
+    p = psub.add_parser("check", help="check a project without changing it: pages, the decisions' "
+                        "index and checksums, the stored input copies, the corpus cache (exit 1 if damaged)")
+    p.add_argument("project", metavar="P")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+    p.set_defaults(func=cmd_check)
+
+    p = psub.add_parser("repair", help="make a sound project from what a damaged one holds: the input "
+                        "copies, settings and every decision whose checksum holds (the damaged file is "
+                        "kept as P.damaged unless -o names another output)")
+    p.add_argument("project", metavar="P")
+    p.add_argument("-o", "--output", metavar="OUT.hadj", help="write the repaired project here instead")
+    p.set_defaults(func=cmd_repair)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from hieradjudicate.io.store.health import check
+
+    findings = check(args.project)
+    sound = all(f.ok for f in findings)
+    if args.format == "json":
+        print(json.dumps({"project": args.project, "sound": sound,
+                          "checks": [{"check": f.check, "ok": f.ok, "detail": f.detail} for f in findings]},
+                         indent=2))
+    else:
+        for f in findings:
+            print(f"{'ok     ' if f.ok else 'DAMAGED'}  {f.check}: {f.detail}")
+        print(f"{args.project}: " + ("sound" if sound else
+                                     "damaged; `hieradjudicate project repair` makes a sound copy of what "
+                                     "is intact"))
+    return 0 if sound else 1
+
+
+def cmd_repair(args: argparse.Namespace) -> int:
+    from hieradjudicate.app.session.repair import repair_project
+
+    out = repair_project(args.project, args.output)
+    print(f"repaired project: {out.output} ({out.files} stored input copies, {out.decisions} decision rows)")
+    if out.kept_as is not None:
+        print(f"the damaged file is kept as {out.kept_as}")
+    if out.left_out:
+        print(f"left out (they failed their checksum): {', '.join(out.left_out)}", file=sys.stderr)
+    return 0
