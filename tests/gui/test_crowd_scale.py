@@ -153,3 +153,24 @@ def test_heatmap_focus_on_a_subset(qtbot, private_dirs, crowd228) -> None:
     a, b = int(hm.shown[0]), int(hm.shown[1])
     assert hm.cell_text(a, b).startswith(f"{hm.hm.names[a]} × {hm.hm.names[b]}")
     w.close_project()
+
+
+def test_long_lexelt_and_set_names_never_widen_the_window(qtbot, private_dirs, tmp_path) -> None:
+    from hieradjudicate.app.loading.specs import AnnotationSpec
+    from hieradjudicate.app.session.session import Session
+
+    long_lex = "supplement au voyage de bougainville ou dialogue entre a et b " * 2
+    t = tmp_path / "long.tsv"
+    t.write_text("lexelt\tinstance\tannotator\ttag\n"
+                 + "".join(f"{long_lex}{k}\t{k}\t{'x' * 60}{a}\thttp://example.org/entity/Q{k + a}\n"
+                           for k in range(5) for a in range(2)))
+    Session.create(tmp_path / "long.hadj", [], [AnnotationSpec(str(t))]).close()
+    w = MainWindow()
+    qtbot.addWidget(w)
+    assert w.load_project(tmp_path / "long.hadj")
+    w.show()
+    qtbot.waitExposed(w)
+    assert w.minimumSizeHint().width() <= 1280
+    assert w.width() <= 1280
+    assert w.ws.table.model().index(0, w.ws.model.keys.index("set:0")).data().startswith("Q")  # URI tail
+    w.close_project()

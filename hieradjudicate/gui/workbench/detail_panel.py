@@ -187,6 +187,9 @@ class LeafChart(pg.PlotWidget):
             b.setOpts(x=xs - 0.4 + width * (k + 0.5), height=P[:, k], width=width)
         g = np.flatnonzero(gold)
         self.gold_bars.setOpts(x=xs[g], height=np.ones(g.size), width=0.92)
+        stems = {t.split("#", 1)[0] for t in labels if "#" in t}
+        if len(stems) == 1 and all("#" in t for t in labels):  # one lemma: "#3" says it, more labels fit
+            labels = ["#" + t.split("#", 1)[1] for t in labels]
         self.tick_labels = [elide(t, 12, middle=True) for t in labels]
         self._set_ticks()
         self.setXRange(-0.6, nl - 0.4, padding=0)

@@ -116,6 +116,11 @@ class Workspace(QWidget):
         for box in (self.lexelt_box, self.category_box, self.status_box, self.pair_a, self.pair_b):
             box.currentIndexChanged.connect(self.apply_filter)
             box.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        for box in (self.lexelt_box, self.pair_a, self.pair_b):  # long lexelt or set names: the list
+            # pops up wide, the box stays narrow (it sized to its longest item: a 1703 px window)
+            box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            box.setMinimumContentsLength(12)
+            box.view().setMinimumWidth(260)
         bar = QHBoxLayout()
         bar.setContentsMargins(0, 0, 0, 0)
         for w in (self.lexelt_box, self.category_box, self.status_box, self.pair_a, self.pair_b):
