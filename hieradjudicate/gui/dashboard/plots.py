@@ -262,8 +262,16 @@ class ConfusionPanel(Panel):
                     self.texts.place(k, c + 0.5, r + 0.5, label, text_color_on(scale_color(v / top, 0.0, 1.0)))
                     k += 1
         self.texts.hide_from(k)
-        for ax in ("bottom", "left"):
-            self.plot.getAxis(ax).setTicks([[(j + 0.5, s) for j, s in enumerate(cf.labels)], []])
+        labels = list(cf.labels)
+        stems = {t.split("#", 1)[0] for t in labels}
+        if labels and len(stems) == 1 and all("#" in t for t in labels):  # one lemma: "#3" is enough
+            labels = ["#" + t.split("#", 1)[1] for t in labels]
+        self.plot.getAxis("left").setTicks([[(j + 0.5, s) for j, s in enumerate(labels)], []])
+        # the x axis has less room per label than the y axis: every k-th label, never overprinted
+        width = max(self.plot.getPlotItem().getViewBox().width(), 200.0)
+        widest = max((len(t) for t in labels), default=1) * 7 + 10
+        stride = max(1, int(np.ceil(G * widest / width)))
+        self.plot.getAxis("bottom").setTicks([[(j + 0.5, s) for j, s in enumerate(labels) if j % stride == 0], []])
         self.plot.getAxis("left").setLabel(cf.a)
         self.plot.getAxis("bottom").setLabel(cf.b)
         self.plot.setXRange(0, max(G, 1), padding=0)
