@@ -112,7 +112,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.output:
         confs = []
         if len(dash.group) >= 2:  # one confusion matrix per lexelt, least reliable first
-            a, b = dash.group[0], dash.group[1]
+            a, b = dash.pairs_by_shared(dash.group, limit=1)[0]  # the pair with the most common instances
             for bar in data.lexelts.sorted("value")[:40]:
                 confs.append(dash.confusion(a, b, bar.x))
         try:

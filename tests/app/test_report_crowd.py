@@ -130,3 +130,17 @@ def test_shared_counts_equal_the_intersections(tmp_path):
             ref_shared, ref_cat = pair_categories(c, a, b)
             np.testing.assert_array_equal(shared, ref_shared)
             np.testing.assert_array_equal(cat, ref_cat)
+
+
+def test_default_confusion_pair_is_the_pair_sharing_most(tmp_path):
+    path = crowd_project(tmp_path / "p.hadj", 40, per_item=6)
+    with Session.open(path, read_only=True) as s:
+        c = s.corpus
+        d = Dashboard(c)
+        pairs = d.pairs_by_shared(d.group)
+        n = [np.intersect1d(c.sets[a].rows, c.sets[b].rows).size for a, b in pairs]
+        assert n == sorted(n, reverse=True) and min(n) > 0
+        assert len(pairs) == sum(1 for i, a in enumerate(d.group) for b in d.group[i + 1:]
+                                 if np.intersect1d(c.sets[a].rows, c.sets[b].rows).size)
+        data = d.compute(n_resamples=0)
+        assert (data.confusion.a, data.confusion.b) == (c.sets[pairs[0][0]].name, c.sets[pairs[0][1]].name)

@@ -136,6 +136,25 @@ class Dashboard:
                                for i, a in enumerate(sets) for j, b in enumerate(sets[i + 1:])}
         return self._pair_cats
 
+    def pairs_by_shared(self, sets: list[int] | None = None, limit: int | None = None) -> list[tuple[int, int]]:
+        """Pairs of ``sets`` (default: every non-gold set) that share instances, most shared first.
+
+        A crowd's first two sets often share nothing (MASC: workers 1 and 3 in
+        most lexelts); the pair a confusion matrix shows by default is the one
+        with the most common instances.  With no pair sharing anything, the
+        first pair is returned so that the caller still has one.
+        """
+        sets = list(self.sets if sets is None else sets)
+        key = ("shared", tuple(sets))
+        if key not in self._cache:
+            self._cache[key] = shared_counts(self.corpus, sets)
+        sc = self._cache[key]
+        iu = np.triu_indices(len(sets), 1)
+        n = sc[iu]
+        order = np.argsort(-n, kind="stable")
+        order = order[n[order] > 0][:limit] if (n > 0).any() else order[:1]
+        return [(sets[int(iu[0][j])], sets[int(iu[1][j])]) for j in order]
+
     @property
     def worst_category(self) -> np.ndarray:
         """Each instance's worst category over the pairs of the agreement group (-1: fewer than two)."""
@@ -270,7 +289,7 @@ class Dashboard:
         if opt.confusion_pair is not None:
             a, b = opt.confusion_pair
         elif len(self.group) >= 2:
-            a, b = self.group[0], self.group[1]
+            a, b = self.pairs_by_shared(self.group, limit=1)[0]
         else:
             return None
         x = opt.confusion_lexelt
