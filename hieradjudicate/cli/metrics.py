@@ -19,6 +19,8 @@ def register(sub, add_inputs) -> None:
                    help="cut of the sense tree the figures are computed at (default: leaf)")
     p.add_argument("--ci", type=non_negative, default=0, metavar="N",
                    help="bootstrap confidence intervals with N resamples")
+    p.add_argument("--ci-method", choices=("bca", "percentile"), default="bca",
+                   help="interval: bca (bias-corrected and accelerated, the default) or percentile")
     p.add_argument("--by-lexelt", action="store_true", help="also give the figures of every lexelt")
     p.add_argument("--include-systems", action="store_true",
                    help="count the sets with role system as annotators too (by default only the sets with "
@@ -41,6 +43,8 @@ def register(sub, add_inputs) -> None:
         if name == "score":
             q.add_argument("--ci", type=non_negative, default=0, metavar="N",
                            help="bootstrap intervals of precision/recall")
+            q.add_argument("--ci-method", choices=("bca", "percentile"), default="bca",
+                           help="interval: bca (bias-corrected and accelerated, the default) or percentile")
         else:
             q.add_argument("--threshold", type=unit_interval, default=1.0,
                            help="score an answer needs to be correct, in (0, 1] (default 1)")
@@ -79,7 +83,7 @@ def cmd_agree(args: argparse.Namespace) -> int:
     if args.category:
         out["category"] = args.category
     if args.ci:
-        out["ci"] = _agree_ci(stats, sets, depth, args.ci, instances)
+        out["ci"] = _agree_ci(stats, sets, depth, args.ci, instances, args.ci_method)
     if args.format == "json":
         print(json_text(out))
     elif args.format == "csv":
@@ -90,22 +94,28 @@ def cmd_agree(args: argparse.Namespace) -> int:
     return 0
 
 
-def _agree_ci(stats, sets, depth, n_resamples: int, instances=None) -> dict:
+def _agree_ci(stats, sets, depth, n_resamples: int, instances=None, method: str = "bca") -> dict:
+    from hieradjudicate.core.bca import METHOD_TEXT
     from hieradjudicate.core.bootstrap import DEFAULT_SEED, bootstrap_figures
 
     c = stats.corpus
     inst, rater, P = stats.long_form(sets, depth, instances)
     pairs = [(a, b) for a in range(len(sets)) for b in range(a + 1, len(sets))]
     bf = bootstrap_figures(inst, rater, P, c.inst_lexelt, pairs=pairs, n_lexelts=len(c.inventory.lexelts),
-                           n_resamples=n_resamples)
+                           n_resamples=n_resamples, method=method)
     out = {"resamples": n_resamples, "level": 0.95, "seed": DEFAULT_SEED,
-           "method": "percentile bootstrap over instances, stratified by lexelt", "pairs": []}
-    for a, b in pairs:
+           "method": f"{METHOD_TEXT[method]} over instances, stratified by lexelt; pairs sharing no "
+                     "instance have no interval", "pairs": []}
+    if bf.pairs_skipped:
+        out["pairs_note"] = bf.pairs_skipped
+    for a, b in pairs if not bf.pairs_skipped else []:
         s, k = bf.pairs[(a, b)]
         out["pairs"].append({"a": c.sets[sets[a]].name, "b": c.sets[sets[b]].name,
                              "kappa_scott": [s.low, s.high], "kappa_cohen": [k.low, k.high]})
-    out["fleiss"] = [bf.fleiss.low, bf.fleiss.high]
-    out["alpha"] = [bf.alpha.low, bf.alpha.high]
+    for key, ci in (("fleiss", bf.fleiss), ("alpha", bf.alpha)):
+        out[key] = [ci.low, ci.high]
+        out[f"{key}_method"] = ci.method
+        out[f"{key}_bias"] = ci.bias
     return out
 
 
@@ -117,7 +127,7 @@ def _agree_text(out: dict) -> str:
     for p in out["pairs"]:
         row = [p["a"], p["b"], p["n"], p["observed"], p["expected_scott"], p["kappa_scott"],
                p["expected_cohen"], p["kappa_cohen"]]
-        if ci:
+        if ci and (p["a"], p["b"]) in ci:
             lo, hi = ci[(p["a"], p["b"])]["kappa_cohen"]
             row.append(f"[{fmt(lo)}, {fmt(hi)}]")
         rows.append(row)
@@ -136,6 +146,8 @@ def _agree_text(out: dict) -> str:
               f"Krippendorff alpha   {fmt(a['value'])}  D_o {fmt(a['observed_disagreement'])}  "
               f"D_e {fmt(a['expected_disagreement'])}  on {a['n_pairable']:.0f} pairable values" + _ci_text(out, "alpha"),
               f"mean pairwise kappa  Cohen {fmt(out['mean_kappa_cohen'])}  S&C {fmt(out['mean_kappa_scott'])}"]
+    if out.get("ci", {}).get("pairs_note"):
+        lines.append(f"({out['ci']['pairs_note']})")
     for key in ("fleiss", "alpha"):
         if out[key].get("undefined"):
             lines.append(f"  {key}: undefined ({out[key]['undefined']})")
@@ -150,7 +162,9 @@ def _ci_text(out: dict, key: str) -> str:
     if "ci" not in out:
         return ""
     lo, hi = out["ci"][key]
-    return f"  95% CI [{fmt(lo)}, {fmt(hi)}]"
+    bias = out["ci"].get(f"{key}_bias")
+    extra = f"; bootstrap bias {bias:+.3f}" if bias is not None else ""
+    return f"  95% CI [{fmt(lo)}, {fmt(hi)}] ({out['ci'].get(f'{key}_method', '')}{extra})"
 
 
 # -- score / compare -------------------------------------------------------------------------------
@@ -241,10 +255,10 @@ def cmd_score(args: argparse.Namespace) -> int:
         if args.minimal:
             raise HieradjError("--minimal belongs to the scorer2 policies (fine, coarse, mixed)")
         corpus, results = _leaf_scores(args)
-        strata = lambda r: corpus.inst_lexelt[r.gold_instances]  # noqa: E731
+        strata = lambda r: corpus.inst_lexelt[r.gold_instances]
     else:
         results = _senseval_scores(args)
-        strata = lambda r: r.instance_lexelt  # noqa: E731
+        strata = lambda r: r.instance_lexelt
     systems = []
     for name, r in results:
         d = r.as_dict()
@@ -257,9 +271,11 @@ def cmd_score(args: argparse.Namespace) -> int:
             from hieradjudicate.core.score_bootstrap import bootstrap_scores
 
             score = np.nan_to_num(r.instance_score, nan=0.0)
-            boot = bootstrap_scores(score, r.instance_attempted, strata=strata(r), n_resamples=args.ci)
+            boot = bootstrap_scores(score, r.instance_attempted, strata=strata(r), n_resamples=args.ci,
+                                    method=args.ci_method)
             entry["ci"] = {"precision": [boot.precision.low, boot.precision.high],
-                           "recall": [boot.recall.low, boot.recall.high], "resamples": args.ci}
+                           "recall": [boot.recall.low, boot.recall.high], "resamples": args.ci,
+                           "method": boot.recall.method}
         systems.append(entry)
     out = {"policy": args.policy, "minimal": bool(args.minimal), "systems": systems}
     if args.format == "json":
@@ -279,7 +295,9 @@ def cmd_score(args: argparse.Namespace) -> int:
         for s in systems:
             if "ci" in s:
                 p, r = s["ci"]["precision"], s["ci"]["recall"]
-                print(f"{s['name']}: 95% CI precision [{fmt(p[0])}, {fmt(p[1])}], recall [{fmt(r[0])}, {fmt(r[1])}]")
+                print(f"{s['name']}: 95% CI precision [{fmt(p[0])}, {fmt(p[1])}], recall [{fmt(r[0])}, "
+                      f"{fmt(r[1])}] ({s['ci']['method']} bootstrap, {s['ci']['resamples']} resamples, "
+                      "stratified by lexelt)")
     return 0
 
 

@@ -30,6 +30,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from hieradjudicate.core.bca import DEFAULT_METHOD, interval
+
 #: Resamples drawn per block; fixed so that results depend only on the seed.
 BLOCK = 32
 
@@ -49,6 +51,7 @@ class Interval:
     n_resamples: int
     n_undefined: int = 0
     reason: str | None = None
+    method: str = "percentile"
 
 
 @dataclass(frozen=True)
@@ -121,13 +124,21 @@ def _percentiles(values: np.ndarray, confidence: float) -> tuple[float, float]:
     return float(lo), float(hi)
 
 
-def _interval(estimate: float | None, values: np.ndarray, confidence: float, why: str) -> Interval:
+def _interval(estimate: float | None, values: np.ndarray, confidence: float, why: str,
+              method: str = "percentile", jack: np.ndarray | None = None,
+              strata: np.ndarray | None = None) -> Interval:
     ok = values[~np.isnan(values)]
     n_undef = int(values.size - ok.size)
     if estimate is None or ok.size == 0:
-        return Interval(None, None, None, int(values.size), n_undef, why)
-    lo, hi = _percentiles(ok, confidence)
-    return Interval(estimate, lo, hi, int(values.size), n_undef)
+        return Interval(None, None, None, int(values.size), n_undef, why, method)
+    if method == "percentile":
+        lo, hi = _percentiles(ok, confidence)
+        return Interval(estimate, lo, hi, int(values.size), n_undef, None, method)
+    if jack is not None:
+        keep = ~np.isnan(jack)
+        jack, strata = jack[keep], None if strata is None else strata[keep]
+    lo, hi, used = interval(ok, estimate, confidence, method, jack, strata)
+    return Interval(estimate, lo, hi, int(values.size), n_undef, None, used)
 
 
 def _clean(score: np.ndarray, attempted: np.ndarray | None) -> tuple[np.ndarray, np.ndarray]:
@@ -158,8 +169,9 @@ def bootstrap_scores(
     n_resamples: int = 1000,
     seed: int = 0,
     confidence: float = 0.95,
+    method: str = DEFAULT_METHOD,
 ) -> ScoreBootstrap:
-    """Stratified percentile bootstrap intervals for precision and recall.
+    """Stratified bootstrap intervals (BCa by default, or percentile) for precision and recall.
 
     Parameters
     ----------
@@ -171,6 +183,8 @@ def bootstrap_scores(
         Lexelt (any labels) of every instance; default: one stratum.
     n_resamples, seed, confidence
         Default 1000 resamples, seed 0, 95 % interval.
+    method
+        ``"bca"`` (acceleration from the jackknife within each stratum) or ``"percentile"``.
 
     Examples
     --------
@@ -191,8 +205,12 @@ def bootstrap_scores(
                            resample_indices(code, n_resamples=n_resamples, seed=seed)])
     S, A = sums[:, 0], sums[:, 1]
     p_est = float(s.sum() / a.sum()) if a.sum() > 0 else None
-    precision = _interval(p_est, _ratio(S, A), confidence, "nothing attempted (attempted = 0)")
-    recall = _interval(float(s.sum() / n), S / n, confidence, "no gold instances")
+    # leave-one-out values for the acceleration: the sums less one instance (its stratum one smaller)
+    jack_p = _ratio(s.sum() - s, a.sum() - a) if method == "bca" else None
+    jack_r = (s.sum() - s) / max(n - 1, 1) if method == "bca" else None
+    precision = _interval(p_est, _ratio(S, A), confidence, "nothing attempted (attempted = 0)",
+                          method, jack_p, code)
+    recall = _interval(float(s.sum() / n), S / n, confidence, "no gold instances", method, jack_r, code)
     return ScoreBootstrap(precision, recall, confidence, n_resamples, seed)
 
 

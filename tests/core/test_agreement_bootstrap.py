@@ -135,3 +135,29 @@ def test_bootstrap_figures_equals_single_figure_functions() -> None:
             assert x.estimate == y.estimate
             np.testing.assert_allclose(x.replicates.filled(np.nan), y.replicates.filled(np.nan), rtol=0, atol=1e-13)
             assert x.low == pytest.approx(y.low, abs=1e-13) and x.high == pytest.approx(y.high, abs=1e-13)
+
+
+def test_pair_intervals_beyond_the_draw_limit_are_named_not_computed() -> None:
+    """A crowd project (MASC: 12.7 M shared instance-pairs) gets Fleiss and alpha intervals and a
+    sentence instead of hours of pair resampling; below the limit the pairs are computed."""
+    from hieradjudicate.core.bootstrap import bootstrap_figures
+
+    inst, rater, P, lex = correlated(5, n=120)
+    small = bootstrap_figures(inst, rater, P, lex, n_lexelts=4, n_resamples=50)
+    assert small.pairs_skipped is None and len(small.pairs) == 3
+    big = bootstrap_figures(inst, rater, P, lex, n_lexelts=4, n_resamples=50, max_pair_draws=100)
+    assert big.pairs == {} and "pair intervals not computed" in big.pairs_skipped
+    assert (big.fleiss.low, big.fleiss.high) == (small.fleiss.low, small.fleiss.high)
+    units = sum(len(pair_arrays(inst, rater, P, a, b)[2]) for a, b in ((0, 1), (0, 2), (1, 2)))
+    assert f"{units:,} instance-pairs" in big.pairs_skipped
+
+
+def test_a_pair_sharing_no_instance_has_no_interval() -> None:
+    from hieradjudicate.core.bootstrap import bootstrap_figures
+
+    inst = np.array([0, 0, 1, 1, 2, 2])
+    rater = np.array([0, 1, 0, 1, 2, 3])
+    P = np.eye(2)[[0, 0, 1, 1, 0, 1]]
+    bf = bootstrap_figures(inst, rater, P, np.zeros(3, np.int64), pairs=[(0, 1), (0, 2)], n_resamples=20)
+    scott, cohen = bf.pairs[(0, 2)]
+    assert cohen.low is None and cohen.reason

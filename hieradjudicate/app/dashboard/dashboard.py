@@ -92,8 +92,12 @@ def method_text(corpus: Corpus, measure: str) -> list[tuple[str, str]]:
         ("Davies & Fleiss kappa", CONGER_MARGINAL_RULE + "."),
         ("Krippendorff's alpha", "Nominal alpha over soft coincidences, missing data allowed; expected "
          "disagreement within each lexelt, weighted by pairable values."),
-        ("Confidence intervals", "Percentile bootstrap, 95 %, instances resampled within each lexelt, fixed "
-         "seed: the same data give the same intervals."),
+        ("Confidence intervals", "BCa bootstrap (bias-corrected and accelerated, Efron 1987; the "
+         "acceleration from the jackknife within each lexelt), 95 %, instances resampled within each "
+         "lexelt, fixed seed: the same data give the same intervals. With few instances per lexelt the "
+         "resampled chance agreement is biased upward; BCa corrects the interval for it, so the interval "
+         "may lie above the estimate's middle (the percentile interval, agree --ci-method percentile, "
+         "does not correct)."),
         ("Scores", "Leaf policy (Melamed & Resnik): an answer scores the mass it puts inside the gold "
          "region; cross-entropy and the tree-distance cost follow Resnik & Yarowsky (1997); the "
          "distance is divided by the largest distance between the lexelt's inventory senses (tags outside "
