@@ -125,20 +125,21 @@ class Dashboard:
         self.group = ann if len(ann) >= 2 else self.sets
         self.systems = [k for k, s in enumerate(sets) if s.role == "system"]
         # the pairs' categories are computed on first use (in the worker that computes the figures),
-        # not here: opening a 228-set project would wait seconds for them in the GUI thread
-        self._pair_cats: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] | None = None
-        self._worst: np.ndarray | None = None
+        # not here: opening a 228-set project would wait seconds for them in the GUI thread.  They
+        # live in ``_cache`` under plain string keys, so copies of this object (the GUI's interval
+        # worker) share them and selection changes keep them.
 
     @property
     def _categories(self) -> dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]:
         """Shared instances and category of every pair of sets; pairs sharing nothing skip the work."""
-        if self._pair_cats is None:
+        if "pair_categories" not in self._cache:
             corpus, sets = self.corpus, self.sets
             shares = shared_counts(corpus, sets)
             empty = (np.zeros(0, np.int64), np.zeros(0, np.int8))
-            self._pair_cats = {(a, b): pair_categories(corpus, a, b) if shares[i, i + 1 + j] else empty
-                               for i, a in enumerate(sets) for j, b in enumerate(sets[i + 1:])}
-        return self._pair_cats
+            self._cache["pair_categories"] = {
+                (a, b): pair_categories(corpus, a, b) if shares[i, i + 1 + j] else empty
+                for i, a in enumerate(sets) for j, b in enumerate(sets[i + 1:])}
+        return self._cache["pair_categories"]
 
     def pairs_by_shared(self, sets: list[int] | None = None, limit: int | None = None) -> list[tuple[int, int]]:
         """Pairs of ``sets`` (default: every non-gold set) that share instances, most shared first.
@@ -162,7 +163,7 @@ class Dashboard:
     @property
     def worst_category(self) -> np.ndarray:
         """Each instance's worst category over the pairs of the agreement group (-1: fewer than two)."""
-        if self._worst is None:
+        if "worst_category" not in self._cache:
             worst = np.full(self.corpus.n, -1, np.int8)
             cats = self._categories
             for i, a in enumerate(self.group):
@@ -170,8 +171,8 @@ class Dashboard:
                     shared, cat = cats[(a, b)]
                     if shared.size:
                         np.maximum.at(worst, shared, cat)
-            self._worst = worst
-        return self._worst
+            self._cache["worst_category"] = worst
+        return self._cache["worst_category"]
 
     # -- cached helpers -----------------------------------------------------------------------------
     def groups_at(self, depth: int | None):
