@@ -68,6 +68,7 @@ def _check_tables_dir(folder: Path) -> None:
 def cmd_report(args: argparse.Namespace) -> int:
     from hieradjudicate.app.dashboard.dashboard import Dashboard
     from hieradjudicate.app.dashboard.gold import DecisionTracker
+    from hieradjudicate.app.report import crowd
     from hieradjudicate.app.report.html import export_tables, write_report
 
     if not args.output and not args.tables_dir:
@@ -111,7 +112,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.output:
         confs = []
         if len(dash.group) >= 2:  # one confusion matrix per lexelt, least reliable first
-            a, b = dash.group[0], dash.group[1]
+            a, b = dash.pairs_by_shared(dash.group, limit=1)[0]  # the pair with the most common instances
             for bar in data.lexelts.sorted("value")[:40]:
                 confs.append(dash.confusion(a, b, bar.x))
         try:
@@ -119,6 +120,9 @@ def cmd_report(args: argparse.Namespace) -> int:
         except OSError as exc:  # disk full, permissions: the writer removes its temporary file
             raise HieradjError(f"report: cannot write {args.output}: {exc.strerror or exc}") from exc
         print(f"report written to {path}", file=sys.stderr)
+        if crowd.is_crowd(data):
+            print(f"long tables summarised in the report; full tables (CSV) written to {crowd.tables_dir(path)}",
+                  file=sys.stderr)
     if args.tables_dir:
         try:
             written = export_tables(data, args.tables_dir, args.tables_format)

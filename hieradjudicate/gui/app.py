@@ -69,7 +69,7 @@ def run(target: str | None, *, screenshot: str | None = None, fresh_demo: bool =
         def shoot() -> None:
             live = win.ws.live if win.ws is not None else None
             busy = (live is not None and live.updating) or win.dashboard.busy()
-            if busy and waited["ms"] < 10_000:
+            if busy and waited["ms"] < 90_000:  # a crowd dashboard takes seconds: picture its figures
                 waited["ms"] += 50  # the figures are computed in the background: picture them
                 QTimer.singleShot(50, shoot)
                 return

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt
+from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -368,14 +368,24 @@ class MainWindow(QMainWindow):
 
     def _restore_docks(self) -> None:
         state = QSettings().value("window/state")
-        if isinstance(state, QByteArray):
+        # a screenshot pictures the default layout, whatever the user's last session left
+        if isinstance(state, QByteArray) and not os.environ.get("HIERADJ_FIXED_GEOMETRY"):
             self.restoreState(state, STATE_VERSION)
         else:
-            self.resizeDocks([self.docks["tree"]], [290], Qt.Orientation.Horizontal)
-            self.resizeDocks([self.docks["detail"]], [320], Qt.Orientation.Vertical)
-            self.resizeDocks([self.docks["tree"], self.docks["live"]], [420, 300], Qt.Orientation.Vertical)
+            self._default_dock_sizes()
+            # before the window is shown the dock layout has no height to share out: again once it has
+            QTimer.singleShot(0, self._default_dock_sizes)
+
+    def _default_dock_sizes(self) -> None:
+        if self.session is None:
+            return
+        self.resizeDocks([self.docks["tree"]], [290], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.docks["detail"]], [320], Qt.Orientation.Vertical)
+        self.resizeDocks([self.docks["tree"], self.docks["live"]], [420, 300], Qt.Orientation.Vertical)
 
     def _save_state(self) -> None:
+        if os.environ.get("HIERADJ_FIXED_GEOMETRY"):
+            return  # a screenshot run leaves the user's saved layout alone
         s = QSettings()
         s.setValue("window/geometry", self.saveGeometry())
         if self.session is not None:

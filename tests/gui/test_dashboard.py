@@ -61,13 +61,16 @@ def test_every_plot_item_holds_the_dashboard_figures(win: MainWindow) -> None:
     exp = _expected(win, n_resamples=1000, intervals=True)
     # heatmap: image values, and one cell against the metrics API itself
     hm = exp.heatmap
-    np.testing.assert_allclose(dv.heatmap.image.image, _nan(hm.value), equal_nan=True)
+    shown = dv.heatmap.shown  # the display order (clustered); every set on the demo
+    assert sorted(shown.tolist()) == list(range(len(hm.names)))
+    np.testing.assert_allclose(dv.heatmap.image.image, _nan(hm.value)[np.ix_(shown, shown)], equal_nan=True)
     corpus = win.wb.corpus
     sa, sb = (corpus.sets[k] for k in hm.set_indices[:2])
     shared = np.intersect1d(sa.rows, sb.rows)
     api = pairwise_agreement(sa.leaves[np.searchsorted(sa.rows, shared)], sb.leaves[np.searchsorted(sb.rows, shared)],
                              corpus.inst_lexelt[shared], n_lexelts=len(corpus.inventory.lexelts))
-    assert dv.heatmap.image.image[0, 1] == pytest.approx(float(api.cohen.kappa.value), abs=1e-12)
+    r, c = int(np.flatnonzero(shown == 0)[0]), int(np.flatnonzero(shown == 1)[0])
+    assert dv.heatmap.image.image[r, c] == pytest.approx(float(api.cohen.kappa.value), abs=1e-12)
     texts = [t.toPlainText() for t in dv.heatmap.texts.items if t.isVisible()]
     assert f"{hm.value[0, 1]:.2f}\nn={int(hm.n[0, 1])}" in texts
     # per-lexelt bars (horizontal: width = value) with their intervals, in the sort order shown
@@ -124,7 +127,9 @@ def test_heatmap_click_filters_the_workbench_to_the_pair_disagreements(qtbot, wi
     win.dashboard.show_dashboard()
     _wait(qtbot, dv)
     plot = dv.heatmap.plot
-    qtbot.mouseClick(plot.viewport(), Qt.MouseButton.LeftButton, pos=widget_pos(plot, 1.5, 0.5))
+    shown = dv.heatmap.shown.tolist()  # display position of sets 0 and 1
+    qtbot.mouseClick(plot.viewport(), Qt.MouseButton.LeftButton,
+                     pos=widget_pos(plot, shown.index(1) + 0.5, shown.index(0) + 0.5))
     qtbot.waitUntil(lambda: win.dashboard.tabs.currentIndex() == 0)
     want = np.sort(dv.data.heatmap.cell_instances(0, 1))
     assert want.size > 0 and np.array_equal(np.sort(wb.view), want)
@@ -170,7 +175,9 @@ def test_changing_the_confusion_level_and_measure_recomputes(qtbot, win: MainWin
     qtbot.waitUntil(lambda: dv.data.confusion.depth == 1 and not dv.updating, timeout=30_000)
     dv.measure.setCurrentIndex(2)  # alpha
     qtbot.waitUntil(lambda: dv.data.heatmap.measure == "alpha" and not dv.updating, timeout=30_000)
-    np.testing.assert_allclose(dv.heatmap.image.image, _nan(dv.data.heatmap.value), equal_nan=True)
+    shown = dv.heatmap.shown
+    np.testing.assert_allclose(dv.heatmap.image.image, _nan(dv.data.heatmap.value)[np.ix_(shown, shown)],
+                               equal_nan=True)
     assert dv.data.lexelts.measure == "alpha"
 
 

@@ -34,6 +34,7 @@ from hieradjudicate.app.dashboard.agree import (
     heatmap,
     lexelt_bars,
     pair_categories,
+    shared_counts,
 )
 from hieradjudicate.app.dashboard.gold import STATUS_NAMES, UNRESOLVED, DecisionTracker
 from hieradjudicate.app.dashboard.records import (
@@ -123,14 +124,55 @@ class Dashboard:
         ann = [k for k, s in enumerate(sets) if s.role == "annotator"]
         self.group = ann if len(ann) >= 2 else self.sets
         self.systems = [k for k, s in enumerate(sets) if s.role == "system"]
-        self._categories = {(a, b): pair_categories(corpus, a, b)
-                            for i, a in enumerate(self.sets) for b in self.sets[i + 1:]}
-        worst = np.full(corpus.n, -1, np.int8)
-        for i, a in enumerate(self.group):
-            for b in self.group[i + 1:]:
-                shared, cat = self._categories[(a, b)]
-                np.maximum.at(worst, shared, cat)
-        self.worst_category = worst
+        # the pairs' categories are computed on first use (in the worker that computes the figures),
+        # not here: opening a 228-set project would wait seconds for them in the GUI thread.  They
+        # live in ``_cache`` under plain string keys, so copies of this object (the GUI's interval
+        # worker) share them and selection changes keep them.
+
+    @property
+    def _categories(self) -> dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]:
+        """Shared instances and category of every pair of sets; pairs sharing nothing skip the work."""
+        if "pair_categories" not in self._cache:
+            corpus, sets = self.corpus, self.sets
+            shares = shared_counts(corpus, sets)
+            empty = (np.zeros(0, np.int64), np.zeros(0, np.int8))
+            self._cache["pair_categories"] = {
+                (a, b): pair_categories(corpus, a, b) if shares[i, i + 1 + j] else empty
+                for i, a in enumerate(sets) for j, b in enumerate(sets[i + 1:])}
+        return self._cache["pair_categories"]
+
+    def pairs_by_shared(self, sets: list[int] | None = None, limit: int | None = None) -> list[tuple[int, int]]:
+        """Pairs of ``sets`` (default: every non-gold set) that share instances, most shared first.
+
+        A crowd's first two sets often share nothing (MASC: workers 1 and 3 in
+        most lexelts); the pair a confusion matrix shows by default is the one
+        with the most common instances.  With no pair sharing anything, the
+        first pair is returned so that the caller still has one.
+        """
+        sets = list(self.sets if sets is None else sets)
+        key = ("shared", tuple(sets))
+        if key not in self._cache:
+            self._cache[key] = shared_counts(self.corpus, sets)
+        sc = self._cache[key]
+        iu = np.triu_indices(len(sets), 1)
+        n = sc[iu]
+        order = np.argsort(-n, kind="stable")
+        order = order[n[order] > 0][:limit] if (n > 0).any() else order[:1]
+        return [(sets[int(iu[0][j])], sets[int(iu[1][j])]) for j in order]
+
+    @property
+    def worst_category(self) -> np.ndarray:
+        """Each instance's worst category over the pairs of the agreement group (-1: fewer than two)."""
+        if "worst_category" not in self._cache:
+            worst = np.full(self.corpus.n, -1, np.int8)
+            cats = self._categories
+            for i, a in enumerate(self.group):
+                for b in self.group[i + 1:]:
+                    shared, cat = cats[(a, b)]
+                    if shared.size:
+                        np.maximum.at(worst, shared, cat)
+            self._cache["worst_category"] = worst
+        return self._cache["worst_category"]
 
     # -- cached helpers -----------------------------------------------------------------------------
     def groups_at(self, depth: int | None):
@@ -252,7 +294,7 @@ class Dashboard:
         if opt.confusion_pair is not None:
             a, b = opt.confusion_pair
         elif len(self.group) >= 2:
-            a, b = self.group[0], self.group[1]
+            a, b = self.pairs_by_shared(self.group, limit=1)[0]
         else:
             return None
         x = opt.confusion_lexelt

@@ -16,7 +16,6 @@ numbers) or ``<name>.json``.
 
 from __future__ import annotations
 
-import json
 import os
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,36 +23,11 @@ from typing import Any
 
 from hieradjudicate import __version__
 from hieradjudicate.app.dashboard.tables import tables as dashboard_tables
+from hieradjudicate.app.report import crowd
+from hieradjudicate.app.report.csvout import export_tables  # noqa: F401  (its home before; the CLI's import)
+from hieradjudicate.app.report.style import CSS
 from hieradjudicate.app.report.svg import bar_chart_svg, esc, heatmap_svg, line_plot_svg
-from hieradjudicate.core.palette import CATEGORY_COLORS, GOLD_COLOR, category_color, set_color
-from hieradjudicate.io.exports.csvsafe import csv_line
-
-CSS = """
-:root { color-scheme: light dark; --bg: #ffffff; --fg: #1d1d1f; --muted: #666; --line: #d0d0d0;
-  --head: #f3f4f6; --accent: #0b62a4; }
-@media (prefers-color-scheme: dark) {
-  :root { --bg: #1b1c1e; --fg: #e3e3e3; --muted: #a0a0a0; --line: #444; --head: #2a2c30; --accent: #7cb8ff; }
-}
-body { background: var(--bg); color: var(--fg); font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif;
-  margin: 0 auto; max-width: 1100px; padding: 24px 32px 60px; }
-h1 { font-size: 26px; margin-bottom: 4px; } h2 { font-size: 20px; border-bottom: 1px solid var(--line);
-  padding-bottom: 4px; margin-top: 40px; } h3 { font-size: 16px; margin-top: 24px; }
-.muted { color: var(--muted); } a { color: var(--accent); }
-table { border-collapse: collapse; margin: 8px 0 16px; font-size: 13px; }
-th, td { border: 1px solid var(--line); padding: 3px 8px; text-align: left; vertical-align: top; }
-th { background: var(--head); } td.num { text-align: right; font-variant-numeric: tabular-nums; }
-.swatch { display: inline-block; width: 11px; height: 11px; border-radius: 2px; margin-right: 5px;
-  vertical-align: -1px; }
-.cards { display: flex; flex-wrap: wrap; gap: 12px; margin: 12px 0; }
-.card { border: 1px solid var(--line); border-radius: 6px; padding: 8px 14px; min-width: 150px; }
-.card .v { font-size: 22px; font-weight: 600; } .card .l { color: var(--muted); font-size: 12px; }
-details { margin: 6px 0 14px; } summary { cursor: pointer; color: var(--accent); }
-.explain { border-left: 3px solid var(--line); padding: 2px 10px; color: var(--fg); }
-svg.chart { max-width: 100%; height: auto; display: block; margin: 8px 0; }
-.ids { font-family: ui-monospace, monospace; font-size: 12px; word-break: break-word; }
-.note { white-space: pre-wrap; } .scroll { overflow-x: auto; max-width: 100%; }
-nav ol { columns: 2; }
-"""
+from hieradjudicate.core.palette import CATEGORY_COLORS, GOLD_COLOR, category_color
 
 
 def _n(v: Any, digits: int = 3) -> str:
@@ -120,7 +94,7 @@ def _swatch(color: str) -> str:
 
 
 # -- sections ---------------------------------------------------------------------------------------
-def _summary(data: Any, set_colors: dict[str, str]) -> str:
+def _summary(data: Any, set_colors: dict[str, str], tables_href: str | None = None) -> str:
     s = data.summary
     inv = s["inventory"]
     lb = data.lexelts
@@ -138,9 +112,12 @@ def _summary(data: Any, set_colors: dict[str, str]) -> str:
     out.append(f"<p>Sense inventory: {inv['senses']} senses, {inv['leaves']} leaves, maximum depth "
                f"{inv['max_depth']}, largest branching {inv['max_branching']}, {inv['outside_tags']} tag(s) "
                "outside the inventory kept as leaves of their own.</p>")
-    rows = [[f"{_swatch(set_colors.get(x['name'], '#888'))}{esc(x['name'])}", x["role"], x["instances"], x["multi_tag"]]
-            for x in s["sets"]]
-    out.append(_table(["set", "role", "instances", "multi-tag answers"], rows, raw={0}))
+    rows = [[(_swatch(set_colors[x["name"]]) if x["name"] in set_colors else "") + esc(x["name"]), x["role"],
+             x["instances"], x["multi_tag"]] for x in s["sets"]]
+    head = ["set", "role", "instances", "multi-tag answers"]
+    out.append(crowd.summarised_table("sets", (head, rows), "instances", tables_href,
+                                      lambda h, r: _table(h, r, raw={0}))
+               if crowd.is_crowd(data) else _table(head, rows, raw={0}))
     out.append(f"<p>Agreement group: {esc(', '.join(s['annotator_group']))}. Gold adjudicated so far: "
                f"{data.gold_n} instance(s) (decisions marked resolved).</p>")
     return "".join(out)
@@ -236,10 +213,13 @@ def _confusion(data: Any, cf: Any) -> str:
             + f"<details><summary>Glosses of {esc(cf.lexelt)}</summary>{gl}</details>")
 
 
-def _gold(data: Any, tables: dict, set_colors: dict[str, str]) -> str:
+def _gold(data: Any, tables: dict, set_colors: dict[str, str], tables_href: str | None = None) -> str:
     if not data.gold_agreement:
         return "<p>No decision has been marked resolved yet: there is no gold to compare with.</p>"
     rows = data.gold_agreement
+    if crowd.is_crowd(data):
+        return (_explain(rows[0].explain) + crowd.summarised_table("gold_agreement", tables["gold_agreement"],
+                                                                    "kappa_cohen", tables_href, _table))
     svg = bar_chart_svg([r.name for r in rows], ["kappa (Cohen)", "leaf score"],
                         [[r.kappa_cohen for r in rows], [r.score for r in rows]],
                         colors=["#3b7dd8", GOLD_COLOR], tooltips=[[r.explain.text() for r in rows]] * 2,
@@ -265,8 +245,6 @@ def _systems(data: Any, tables: dict, set_colors: dict[str, str]) -> str:
                         y_label="precision", label="system scores", width=620)
     h, t = tables["system_scores"]
     out = [svg, _explain(data.scores[0].explain), _table(h, t)]
-    if getattr(data, "policy_note", ""):
-        out.append(f"<p class='note'>{esc(data.policy_note)}</p>")
     cmp = data.comparison
     if cmp is not None:
         out.append("<h3>System comparison</h3>")
@@ -345,22 +323,31 @@ def _flagged(data: Any, tables: dict) -> str:
 
 
 def render_report(data: Any, *, title: str = "Annotation agreement report", confusions: list | None = None,
-                  generated: str | None = None) -> str:
-    """The whole report as one HTML string (self-contained; see the module docstring)."""
+                  generated: str | None = None, tables_href: str | None = None) -> str:
+    """The whole report as one HTML string (self-contained; see the module docstring).
+
+    With more than :data:`~hieradjudicate.app.report.crowd.MANY` sets the
+    per-set and per-pair tables are summarised; ``tables_href`` is the
+    folder (relative to the report) holding them in full as CSV.
+    """
     tables = dashboard_tables(data)
-    set_colors = {x["name"]: set_color(k) for k, x in enumerate(data.summary["sets"])}
+    set_colors = crowd.set_colors(data)  # never the same colour for two sets
+    many = crowd.is_crowd(data)
     when = generated or datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     sel = "" if data.selection_n == data.summary["instances"] else \
         f" Figures cover a selection of {data.selection_n} instance(s)."
     sections = [
-        ("summary", "Project summary", _summary(data, set_colors)),
-        ("pairwise", "Pairwise agreement of all sets", _heatmap(data, tables)),
+        ("summary", "Project summary", _summary(data, set_colors, tables_href)),
+        ("pairwise", "Pairwise agreement of all sets",
+         crowd.heatmap_section(data, tables, tables_href, _table, _explain) if many else _heatmap(data, tables)),
         ("lexelts", "Agreement per lexelt", _lexelts(data, tables)),
-        ("depth", "Agreement against the depth of the sense tree", _depth(data, tables, set_colors)),
+        ("depth", "Agreement against the depth of the sense tree",
+         crowd.depth_section(data, tables, tables_href, _table, _explain) if many
+         else _depth(data, tables, set_colors)),
         ("confusion", "Which senses get confused",
          "".join(_confusion(data, cf) for cf in (confusions or ([data.confusion] if data.confusion else [])))
          or "<p>No annotator pair to compare.</p>"),
-        ("gold", "Agreement with the adjudicated gold", _gold(data, tables, set_colors)),
+        ("gold", "Agreement with the adjudicated gold", _gold(data, tables, set_colors, tables_href)),
         ("systems", "System scores against the gold", _systems(data, tables, set_colors)),
         ("progress", "Adjudication progress", _progress(data, tables)),
         ("flagged", "Flagged instances and notes", _flagged(data, tables)),
@@ -379,38 +366,22 @@ def render_report(data: Any, *, title: str = "Annotation agreement report", conf
 
 
 def write_report(data: Any, path: str | os.PathLike[str], **kwargs: Any) -> Path:
-    """Render and write the report atomically (a temporary file renamed into place)."""
+    """Render and write the report atomically (a temporary file renamed into place).
+
+    A crowd-size report (:func:`~hieradjudicate.app.report.crowd.is_crowd`)
+    also writes every table as CSV into
+    :func:`~hieradjudicate.app.report.crowd.tables_dir` beside it.
+    """
     target = Path(path)
     tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
+    if crowd.is_crowd(data):  # the long tables go beside the report, in full
+        folder = crowd.tables_dir(target)
+        export_tables(data, folder)
+        crowd.write_sets_csv(data, folder)
+        kwargs.setdefault("tables_href", folder.name)
     try:
         tmp.write_text(render_report(data, **kwargs), encoding="utf-8")
         os.replace(tmp, target)
     finally:  # on any failure no temporary file is left behind
         tmp.unlink(missing_ok=True)
     return target
-
-
-def export_tables(data: Any, folder: str | os.PathLike[str], format: str = "csv") -> list[Path]:
-    """Write every table as ``<folder>/<name>.csv`` or ``.json``; returns the paths written.
-
-    CSV: text cells pass through :func:`safe_csv_cell` (a cell starting with
-    ``=``, ``+``, ``-``, ``@``, tab or CR gets a leading ``'``); numbers are
-    written as numbers, undefined figures as empty cells.  JSON: an object
-    with ``columns`` and ``rows`` (one object per row, ``null`` = undefined).
-    """
-    if format not in ("csv", "json"):
-        raise ValueError(f"format {format!r}; expected csv or json")
-    out_dir = Path(folder)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, (headers, rows) in dashboard_tables(data).items():
-        path = out_dir / f"{name}.{format}"
-        if format == "csv":
-            with open(path, "w", encoding="utf-8", newline="") as fh:
-                fh.write(csv_line(headers))
-                fh.writelines(csv_line(r) for r in rows)
-        else:
-            doc = {"table": name, "columns": headers, "rows": [dict(zip(headers, r)) for r in rows]}
-            path.write_text(json.dumps(doc, indent=1, ensure_ascii=False, allow_nan=False), encoding="utf-8")
-        written.append(path)
-    return written

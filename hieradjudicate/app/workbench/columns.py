@@ -13,6 +13,7 @@ import numpy as np
 
 from hieradjudicate.app.session.batch import annotator_sets
 from hieradjudicate.core.granularity import CATEGORY_NAMES, instance_disagreement  # noqa: F401
+from hieradjudicate.core.labels import node_short_labels
 from hieradjudicate.core.model import AnnotationSet, Corpus
 
 #: Category code of an instance fewer than two annotators answered.
@@ -63,7 +64,7 @@ def kwic_snippets(corpus: Corpus, width: int = KWIC_WIDTH, left_width: int = KWI
 
 def tag_strings(corpus: Corpus, s: AnnotationSet, n: int) -> np.ndarray:
     """Each instance's tags in set ``s`` as one string ("1.1 2"), heaviest first."""
-    ids = np.asarray(corpus.inventory.node_id, dtype=object)
+    ids = np.asarray(node_short_labels(corpus.inventory), dtype=object)  # full keys: tooltip
     out = np.full(n, "", dtype=object)
     counts = s.n_tags()
     single = counts == 1
@@ -165,7 +166,7 @@ def group_category(corpus: Corpus, raters: list[int]) -> tuple[np.ndarray, np.nd
 
 def crowd_summaries(corpus: Corpus, raters: list[int]) -> np.ndarray:
     """Each instance's answers as ``"tag ×n, tag ×m"`` sorted by support (crowd mode)."""
-    ids = corpus.inventory.node_id
+    ids = node_short_labels(corpus.inventory)
     inst_parts, node_parts = [], []
     for k in raters:
         st = corpus.sets[k]

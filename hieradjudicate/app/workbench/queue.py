@@ -27,6 +27,7 @@ from hieradjudicate.app.workbench.columns import (
     pair_category,
 )
 from hieradjudicate.app.workbench.suggest import Suggester
+from hieradjudicate.core.labels import node_short_labels
 from hieradjudicate.core.model import Corpus
 from hieradjudicate.io.store.project_store import DecisionRow
 
@@ -64,6 +65,7 @@ class Answer:
     weights: list[float]
     glosses: list[str]
     leaves: np.ndarray  # (n_leaves,) leaf vector of the lexelt
+    short: list[str] = field(default_factory=list)  # short labels of ``tags`` (core.labels)
 
 
 @dataclass
@@ -230,8 +232,22 @@ class Workbench:
                 hay = hay + "\t" + pd.Series(p, dtype=object).astype(str)
             self._haystack = hay.str.lower()
         found = self._haystack.str.contains(needle, regex=False).to_numpy(dtype=bool)
+        found = found | self._tag_mask(needle)
         gold_hit = pd.Series(self.gold, dtype=object).astype(str).str.lower().str.contains(needle, regex=False)
         return found | gold_hit.to_numpy(dtype=bool)
+
+    def _tag_mask(self, needle: str) -> np.ndarray:
+        """Instances with a tag whose full id or gloss holds ``needle`` (the columns show short labels)."""
+        inv = self.corpus.inventory
+        hit = np.fromiter((needle in k.lower() or needle in g.lower() for k, g in zip(inv.node_id, inv.node_gloss)),
+                          dtype=bool, count=len(inv.node_id))  # once per node, not per instance
+        out = np.zeros(self.corpus.n, dtype=bool)
+        if not hit.any():
+            return out
+        for s in self.corpus.sets:
+            tag_inst = np.repeat(s.rows, s.n_tags())
+            out[tag_inst[hit[s.tag_node]]] = True
+        return out
 
     def set_sort(self, key: str | None, descending: bool = False) -> np.ndarray:
         self.sort_key, self.sort_descending = key, descending
@@ -287,6 +303,7 @@ class Workbench:
         inv = self.corpus.inventory
         x = int(self.cols.lexelt[i])
         nl = int(inv.n_leaves[x])
+        short = node_short_labels(inv)
         out = []
         for k in self.shown_sets():
             s = self.corpus.sets[k]
@@ -297,8 +314,22 @@ class Workbench:
             nodes = s.tags_at(r)
             out.append(Answer(k, s.name, s.role, [inv.label(int(t)) for t in nodes],
                               s.weights_at(r).tolist(), [inv.node_gloss[int(t)] for t in nodes],
-                              s.leaves[r, :nl].copy()))
+                              s.leaves[r, :nl].copy(), [short[int(t)] for t in nodes]))
         return out
+
+    def tag_tooltip(self, i: int, k: int | None = None) -> str | None:
+        """Full keys and glosses of the tags in a cell (set ``k``, or every set), shown short in the table."""
+        inv = self.corpus.inventory
+        sets = [self.corpus.sets[k]] if k is not None else [self.corpus.sets[j] for j in self.shown_sets()]
+        nodes: list[int] = []
+        for s in sets:
+            r = int(s.position(np.asarray([i]))[0])
+            if r >= 0:
+                nodes += [int(t) for t in s.tags_at(r) if int(t) not in nodes]
+        short = node_short_labels(inv)
+        lines = [f"{short[t]} = {inv.label(t)}" + (f": {inv.node_gloss[t]}" if inv.node_gloss[t] else "")
+                 for t in nodes]
+        return "\n".join(lines) or None
 
     def answer_of_key(self, i: int, k: int) -> Answer | None:
         """The answer ``k``-th key (1-based) takes, or None when the set did not answer."""

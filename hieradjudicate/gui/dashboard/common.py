@@ -17,7 +17,7 @@ import numpy as np
 import pyqtgraph as pg
 from pyqtgraph.exporters import ImageExporter
 from PySide6.QtCore import QPointF, Qt, Signal
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtGui import QColor, QCursor, QPalette
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QSizePolicy,
     QToolButton,
+    QToolTip,
     QVBoxLayout,
     QWidget,
 )
@@ -184,3 +185,42 @@ class Panel(QFrame):
         path, _ = QFileDialog.getSaveFileName(self, f"Save {self.title} as PNG", f"{self.key}.png", "PNG (*.png)")
         if path:
             self.export_png(path if path.lower().endswith(".png") else path + ".png")
+
+
+class TextPool:
+    """Reusable TextItems on one plot (hidden when not needed)."""
+
+    def __init__(self, plot: pg.PlotWidget) -> None:
+        self.plot = plot
+        self.items: list[pg.TextItem] = []
+
+    def place(self, k: int, x: float, y: float, text: str, color: str) -> None:
+        while len(self.items) <= k:
+            t = pg.TextItem(anchor=(0.5, 0.5))
+            t.setZValue(10)
+            self.plot.addItem(t)
+            self.items.append(t)
+        t = self.items[k]
+        t.setText(text, color=color)
+        t.setPos(x, y)
+        t.setVisible(True)
+
+    def hide_from(self, k: int) -> None:
+        for t in self.items[k:]:
+            t.setVisible(False)
+
+
+def matrix_plot(panel: Panel) -> tuple[pg.PlotWidget, pg.ImageItem]:
+    """A plot holding one row-major image, row 0 at the top, not pannable."""
+    plot = panel.add_plot()
+    plot.setMouseEnabled(x=False, y=False)
+    plot.getPlotItem().getViewBox().invertY(True)
+    img = pg.ImageItem(axisOrder="row-major")
+    plot.addItem(img)
+    return plot, img
+
+
+def tip(plot: pg.PlotWidget, text: str | None) -> None:
+    """Show ``text`` as a tooltip at the mouse (hovering a cell, bar or point)."""
+    if text:
+        QToolTip.showText(QCursor.pos(), text, plot)

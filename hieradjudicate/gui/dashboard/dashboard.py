@@ -45,7 +45,8 @@ from hieradjudicate.gui.dashboard.gold_plots import (
     ProgressPanel,
     ScoresPanel,
 )
-from hieradjudicate.gui.dashboard.plots import ConfusionPanel, DepthPanel, HeatmapPanel, LexeltPanel
+from hieradjudicate.gui.dashboard.heatmap import HeatmapPanel
+from hieradjudicate.gui.dashboard.plots import ConfusionPanel, DepthPanel, LexeltPanel
 from hieradjudicate.gui.workers import BackgroundRunner
 
 SYNC_MS = 50.0
@@ -281,7 +282,9 @@ class DashboardView(QWidget):
         if self.confusion.pair_box.count() == 0:
             names = [s.name for s in self.dash.corpus.sets]
             sets = self.dash.sets
-            pairs = [(a, b) for i, a in enumerate(sets) for b in sets[i + 1:]]
+            # pairs sharing instances, most shared first (a crowd has 25,878 pairs, most sharing nothing)
+            pairs = self.dash.pairs_by_shared(sets, limit=500) if len(sets) > 30 else \
+                [(a, b) for i, a in enumerate(sets) for b in sets[i + 1:]]
             levels = [(lv, d) for lv, d in zip(data.depth.levels, data.depth.depths)]
             self.confusion.fill_choices(names, pairs, list(self.dash.corpus.inventory.lexelts), levels)
         for p in self.panels:

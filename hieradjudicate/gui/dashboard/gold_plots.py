@@ -25,7 +25,7 @@ from hieradjudicate.gui.dashboard.common import (
     theme,
     view_pos,
 )
-from hieradjudicate.gui.dashboard.plots import _tip
+from hieradjudicate.gui.dashboard.common import tip as _tip
 
 POLICIES = ("leaf", "fine", "coarse", "mixed")
 POLICY_SHADE = (0.0, 0.3, 0.5, 0.68)  # mixed towards the background: full colour = leaf

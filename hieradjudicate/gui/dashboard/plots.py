@@ -13,121 +13,25 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QCursor
-from PySide6.QtWidgets import QComboBox, QLabel, QToolTip
+from PySide6.QtWidgets import QComboBox, QLabel
 
 from hieradjudicate.core.palette import scale_color, text_color_on
 from hieradjudicate.gui.dashboard.common import (
     Panel,
+    TextPool,
     fmt,
+    matrix_plot,
     nan_or,
     nearest_slot,
     scale_lut,
     set_ticks,
     theme,
+    tip,
     view_pos,
 )
 
 PAIR_COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00")  # as in the report
-
-
-class _TextPool:
-    """Reusable TextItems on one plot (hidden when not needed)."""
-
-    def __init__(self, plot: pg.PlotWidget) -> None:
-        self.plot = plot
-        self.items: list[pg.TextItem] = []
-
-    def place(self, k: int, x: float, y: float, text: str, color: str) -> None:
-        while len(self.items) <= k:
-            t = pg.TextItem(anchor=(0.5, 0.5))
-            t.setZValue(10)
-            self.plot.addItem(t)
-            self.items.append(t)
-        t = self.items[k]
-        t.setText(text, color=color)
-        t.setPos(x, y)
-        t.setVisible(True)
-
-    def hide_from(self, k: int) -> None:
-        for t in self.items[k:]:
-            t.setVisible(False)
-
-
-def _matrix_plot(panel: Panel) -> tuple[pg.PlotWidget, pg.ImageItem]:
-    plot = panel.add_plot()
-    plot.setMouseEnabled(x=False, y=False)
-    plot.getPlotItem().getViewBox().invertY(True)
-    img = pg.ImageItem(axisOrder="row-major")
-    plot.addItem(img)
-    return plot, img
-
-
-def _tip(plot: pg.PlotWidget, text: str | None) -> None:
-    if text:
-        QToolTip.showText(QCursor.pos(), text, plot)
-
-
-class HeatmapPanel(Panel):
-    """Pairwise agreement of all sets; each cell shows the value and the shared instances."""
-
-    cell_clicked = Signal(int, int)  # positions in Heatmap.names
-
-    def __init__(self, parent=None) -> None:
-        super().__init__("heatmap", "Pairwise agreement", parent)
-        self.plot, self.image = _matrix_plot(self)
-        self.image.setLookupTable(scale_lut())
-        self.texts = _TextPool(self.plot)
-        self.hm: Any = None
-        self.plot.scene().sigMouseClicked.connect(self._clicked)
-        self.plot.scene().sigMouseMoved.connect(self._moved)
-
-    def update_data(self, data: Any) -> None:
-        hm = self.hm = data.heatmap
-        m = len(hm.names)
-        values = np.ma.filled(np.ma.asarray(hm.value, float), np.nan).astype(float)
-        self.image.setImage(values, levels=(-1.0, 1.0), autoLevels=False)
-        t = theme()
-        k = 0
-        for r in range(m):
-            for c in range(m):
-                if r == c:
-                    self.texts.place(k, c + 0.5, r + 0.5, hm.names[r], t["muted"])
-                else:
-                    v = None if np.isnan(values[r, c]) else float(values[r, c])
-                    self.texts.place(k, c + 0.5, r + 0.5, f"{fmt(v, 2)}\nn={int(hm.n[r, c])}",
-                                     text_color_on(scale_color(v)))
-                k += 1
-        self.texts.hide_from(k)
-        set_ticks(self.plot, "bottom", hm.names)
-        set_ticks(self.plot, "left", hm.names)
-        for ax in ("bottom", "left"):
-            self.plot.getAxis(ax).setTicks([[(j + 0.5, s) for j, s in enumerate(hm.names)], []])
-        self.plot.setXRange(0, m, padding=0)
-        self.plot.setYRange(0, m, padding=0)
-        self.set_explain(hm.explain.text() + "\n\nClick a cell: show the pair's disagreements in the workbench.")
-
-    def cell_at(self, scene_pos) -> tuple[int, int] | None:
-        p = view_pos(self.plot, scene_pos)
-        if p is None or self.hm is None:
-            return None
-        r, c = int(np.floor(p.y())), int(np.floor(p.x()))
-        m = len(self.hm.names)
-        return (r, c) if 0 <= r < m and 0 <= c < m else None
-
-    def _clicked(self, ev) -> None:
-        if ev.button() != Qt.MouseButton.LeftButton:
-            return
-        cell = self.cell_at(ev.scenePos())
-        if cell is not None and cell[0] != cell[1]:
-            self.cell_clicked.emit(*cell)
-
-    def _moved(self, pos) -> None:
-        cell = self.cell_at(pos)
-        if cell is None or self.hm is None or cell[0] == cell[1]:
-            return
-        e = self.hm.cell_explain.get((min(cell), max(cell)))
-        _tip(self.plot, e.text() if e is not None else None)
+MAX_PAIR_LINES = len(PAIR_COLORS)  # more pairs: one grey item for all, colours would repeat
 
 
 class LexeltPanel(Panel):
@@ -208,7 +112,7 @@ class LexeltPanel(Panel):
     def _moved(self, pos) -> None:
         k = self.bar_at(pos)
         if k >= 0:
-            _tip(self.plot, self.order[k].explain.text())
+            tip(self.plot, self.order[k].explain.text())
 
 
 class DepthPanel(Panel):
@@ -221,6 +125,7 @@ class DepthPanel(Panel):
         self.plot.showGrid(x=False, y=True, alpha=0.25)
         self.legend = self.plot.addLegend(offset=(-8, -8), labelTextColor=theme()["fg"])
         self.lines: list[pg.PlotDataItem] = []
+        self.pairs_item: pg.PlotDataItem | None = None
         self.group: pg.PlotDataItem | None = None
         self.data: Any = None
         self.plot.scene().sigMouseMoved.connect(self._moved)
@@ -228,17 +133,27 @@ class DepthPanel(Panel):
     def update_data(self, data: Any) -> None:
         d = self.data = data.depth
         x = np.arange(len(d.levels), dtype=float)
+        many = len(d.pairs) > MAX_PAIR_LINES
         if self.group is None:  # the pairs never change while a project is open
-            for p, (a, b) in enumerate(d.pairs):
-                c = PAIR_COLORS[p % len(PAIR_COLORS)]
-                self.lines.append(self.plot.plot([], [], pen=pg.mkPen(c, width=2), symbol="o", symbolSize=7,
-                                                 symbolBrush=c, symbolPen=None, name=f"{a}–{b}",
-                                                 connect="finite"))
+            if many:  # a crowd: every pair in ONE item (NaN-separated), not one line and legend row each
+                self.pairs_item = self.plot.plot([], [], pen=pg.mkPen(theme()["muted"], width=1),
+                                                 name=f"each of {len(d.pairs)} pairs", connect="finite")
+                self.pairs_item.setOpacity(0.35 if len(d.pairs) <= 100 else 0.1)
+            else:
+                for p, (a, b) in enumerate(d.pairs):
+                    c = PAIR_COLORS[p % len(PAIR_COLORS)]
+                    self.lines.append(self.plot.plot([], [], pen=pg.mkPen(c, width=2), symbol="o", symbolSize=7,
+                                                     symbolBrush=c, symbolPen=None, name=f"{a}–{b}",
+                                                     connect="finite"))
             fg = theme()["fg"]
             self.group = self.plot.plot([], [], pen=pg.mkPen(fg, width=3.5), symbol="s", symbolSize=8,
                                         symbolBrush=fg, symbolPen=None, name=f"group ({d.group_name})",
                                         connect="finite")
-        vals = np.ma.filled(np.ma.asarray(d.pair_values, float), np.nan)
+        vals = np.ma.filled(np.ma.asarray(d.pair_values, float), np.nan).reshape(len(d.pairs), x.size)
+        if self.pairs_item is not None:
+            sep = np.full((vals.shape[0], 1), np.nan)
+            self.pairs_item.setData(np.hstack([np.tile(x, (vals.shape[0], 1)), sep]).ravel(),
+                                    np.hstack([vals, sep]).ravel())
         for p, line in enumerate(self.lines):
             line.setData(x, vals[p] if p < len(vals) else np.full(x.size, np.nan))
         gv = np.array([nan_or(v) for v in d.group_values], float)
@@ -256,8 +171,13 @@ class DepthPanel(Panel):
         j = nearest_slot(p.x(), len(self.data.levels), 0.25)
         if j < 0:
             return
-        vals = np.ma.filled(np.ma.asarray(self.data.pair_values, float), np.nan)
-        cands = [(abs(vals[q, j] - p.y()), q) for q in range(len(vals)) if np.isfinite(vals[q, j])]
+        vals = np.ma.filled(np.ma.asarray(self.data.pair_values, float), np.nan).reshape(
+            len(self.data.pairs), len(self.data.levels))
+        col = np.abs(vals[:, j] - p.y()) if len(vals) else np.zeros(0)
+        cands = []
+        if np.isfinite(col).any():  # the nearest pair, found without a Python loop over pairs
+            q = int(np.nanargmin(col))
+            cands.append((float(col[q]), q))
         gv = self.data.group_values[j]
         if gv is not None:
             cands.append((abs(gv - p.y()), -1))
@@ -265,7 +185,7 @@ class DepthPanel(Panel):
             dist, q = min(cands)
             e = self.data.point_explain.get((q, j))
             if dist < 0.05 and e is not None:
-                _tip(self.plot, e.text())
+                tip(self.plot, e.text())
 
 
 class ConfusionPanel(Panel):
@@ -282,8 +202,8 @@ class ConfusionPanel(Panel):
             box.setMinimumContentsLength(6)
             self.controls.addWidget(box, 1)
             box.currentIndexChanged.connect(lambda _=0: self._changed())
-        self.plot, self.image = _matrix_plot(self)
-        self.texts = _TextPool(self.plot)
+        self.plot, self.image = matrix_plot(self)
+        self.texts = TextPool(self.plot)
         self.cf: Any = None
         self._filling = False
         self.plot.scene().sigMouseClicked.connect(self._clicked)
@@ -342,8 +262,16 @@ class ConfusionPanel(Panel):
                     self.texts.place(k, c + 0.5, r + 0.5, label, text_color_on(scale_color(v / top, 0.0, 1.0)))
                     k += 1
         self.texts.hide_from(k)
-        for ax in ("bottom", "left"):
-            self.plot.getAxis(ax).setTicks([[(j + 0.5, s) for j, s in enumerate(cf.labels)], []])
+        labels = list(cf.labels)
+        stems = {t.split("#", 1)[0] for t in labels}
+        if labels and len(stems) == 1 and all("#" in t for t in labels):  # one lemma: "#3" is enough
+            labels = ["#" + t.split("#", 1)[1] for t in labels]
+        self.plot.getAxis("left").setTicks([[(j + 0.5, s) for j, s in enumerate(labels)], []])
+        # the x axis has less room per label than the y axis: every k-th label, never overprinted
+        width = max(self.plot.getPlotItem().getViewBox().width(), 200.0)
+        widest = max((len(t) for t in labels), default=1) * 7 + 10
+        stride = max(1, int(np.ceil(G * widest / width)))
+        self.plot.getAxis("bottom").setTicks([[(j + 0.5, s) for j, s in enumerate(labels) if j % stride == 0], []])
         self.plot.getAxis("left").setLabel(cf.a)
         self.plot.getAxis("bottom").setLabel(cf.b)
         self.plot.setXRange(0, max(G, 1), padding=0)
@@ -372,7 +300,7 @@ class ConfusionPanel(Panel):
 
     def _moved(self, pos) -> None:
         if (cell := self.cell_at(pos)) is not None:
-            _tip(self.plot, self.cell_text(*cell))
+            tip(self.plot, self.cell_text(*cell))
 
 
-__all__ = ["PAIR_COLORS", "ConfusionPanel", "DepthPanel", "HeatmapPanel", "LexeltPanel"]
+__all__ = ["PAIR_COLORS", "ConfusionPanel", "DepthPanel", "LexeltPanel"]

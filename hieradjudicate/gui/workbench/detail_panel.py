@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import html
+import math
 from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
@@ -20,11 +21,19 @@ from PySide6.QtWidgets import (
 )
 
 from hieradjudicate.app.workbench.queue import Answer, Workbench
+from hieradjudicate.core.labels import elide, gloss_words, node_short_labels, short_tag, tooltip
 from hieradjudicate.gui.colors import GOLD, head_color, is_dark, set_color
 
 _Index = QModelIndex | QPersistentModelIndex
 ProbabilityRole = Qt.ItemDataRole.UserRole + 20
 GoldRole = Qt.ItemDataRole.UserRole + 21
+
+
+def _with_gloss(short: str, key: str, gloss: str) -> str:
+    """A sense row's label: the short label and the first words of its gloss (when it says more)."""
+    if not gloss or gloss == key:  # tree tables often repeat the id as the label
+        return short
+    return f"{short}  {gloss_words(gloss, 24)}"
 
 
 class LeafModel(QAbstractTableModel):
@@ -50,8 +59,9 @@ class LeafModel(QAbstractTableModel):
         nodes = inv.lexelt_nodes[x]
         nl = int(inv.n_leaves[x])
         self.beginResetModel()
-        self.labels = [inv.label(int(n)) for n in nodes]
-        self.glosses = [inv.node_gloss[int(n)] for n in nodes]
+        short = node_short_labels(inv)
+        self.labels = [_with_gloss(short[int(n)], inv.node_id[int(n)], inv.node_gloss[int(n)]) for n in nodes]
+        self.glosses = [tooltip(inv.label(int(n)), inv.node_gloss[int(n)]) for n in nodes]
         self.depth = inv.node_depth[nodes] - 1
         self.is_leaf = inv.node_is_leaf[nodes]
         # mass of a node = sum over its leaves: D-matrix support rows of each node
@@ -93,7 +103,7 @@ class LeafModel(QAbstractTableModel):
             if role == Qt.ItemDataRole.DisplayRole:
                 return "    " * int(self.depth[r]) + self.labels[r]
             if role == Qt.ItemDataRole.ToolTipRole:
-                return self.glosses[r] or None
+                return self.glosses[r]
             if role == Qt.ItemDataRole.FontRole and not self.is_leaf[r]:
                 return self._italic
             if role == GoldRole:
@@ -147,6 +157,7 @@ class LeafChart(pg.PlotWidget):
         self.gold_bars = pg.BarGraphItem(x=[], height=[], width=0.9, brush=None,
                                          pen=pg.mkPen(GOLD, width=2, style=Qt.PenStyle.DashLine))
         self.addItem(self.gold_bars)
+        self.tick_labels: list[str] = []
 
     def ensure_sets(self, names: list[str]) -> None:
         if len(self.bars) == len(names):
@@ -176,9 +187,32 @@ class LeafChart(pg.PlotWidget):
             b.setOpts(x=xs - 0.4 + width * (k + 0.5), height=P[:, k], width=width)
         g = np.flatnonzero(gold)
         self.gold_bars.setOpts(x=xs[g], height=np.ones(g.size), width=0.92)
-        ax = self.getAxis("bottom")
-        ax.setTicks([[(float(j), labels[j]) for j in range(nl)]])
+        stems = {t.split("#", 1)[0] for t in labels if "#" in t}
+        if len(stems) == 1 and all("#" in t for t in labels):  # one lemma: "#3" says it, more labels fit
+            labels = ["#" + t.split("#", 1)[1] for t in labels]
+        self.tick_labels = [elide(t, 12, middle=True) for t in labels]
+        self._set_ticks()
         self.setXRange(-0.6, nl - 0.4, padding=0)
+
+    def tick_step(self) -> int:
+        """Every how many leaves an x label is written so that no two labels overlap."""
+        n = len(self.tick_labels)
+        if n == 0:
+            return 1
+        fm = QFontMetrics(self.font())
+        widest = max(fm.horizontalAdvance(t) for t in self.tick_labels) + fm.horizontalAdvance("  ")
+        width = max(self.getPlotItem().vb.width(), 1.0)  # pixels the leaves share
+        return max(1, math.ceil(widest * n / width))
+
+    def _set_ticks(self) -> None:
+        step = self.tick_step()
+        ticks = [(float(j), self.tick_labels[j]) for j in range(0, len(self.tick_labels), step)]
+        self.getAxis("bottom").setTicks([ticks])
+
+    def resizeEvent(self, ev) -> None:
+        super().resizeEvent(ev)
+        if "tick_labels" in self.__dict__:  # resized once inside the base constructor already
+            self._set_ticks()  # a narrower chart writes fewer labels
 
 
 class DetailPanel(QWidget):
@@ -242,14 +276,16 @@ class DetailPanel(QWidget):
         self.context.setHtml(self._context_html(i))
         self.answers_view.setHtml(self._answers_html(answers))
         s = wb.suggestion(i)
+        x = int(wb.cols.lexelt[i])
+        tags = " ".join(short_tag(wb.corpus.inventory, x, t) for t in s.tags) if s else ""
         self.suggestion.setText(
-            f"<b>Suggestion</b> (A): <b>{html.escape(' '.join(s.tags))}</b> — chosen by {s.support} of "
+            f"<b>Suggestion</b> (A): <b>{html.escape(tags)}</b> — chosen by {s.support} of "
             f"{s.of} annotators ({html.escape(', '.join(s.sets))})" if s else "<b>Suggestion</b>: none")
         self.leaf_model.update(wb, i, shown, gold)
         inv = wb.corpus.inventory
-        x = int(wb.cols.lexelt[i])
         leaves = inv.lexelt_leaf_nodes[x]
-        labels = [inv.label(int(n)) for n in leaves]
+        short = node_short_labels(inv)
+        labels = [short[int(n)] for n in leaves]
         P = np.stack([a.leaves for a in shown], axis=1) if shown else np.zeros((leaves.size, 0))
         self.chart.show_data(labels, P, gold)
 
@@ -277,9 +313,10 @@ class DetailPanel(QWidget):
                 body = "<i style='color:gray'>no answer</i>"
             else:
                 parts = []
-                for t, w, g in zip(a.tags, a.weights, a.glosses):
+                for t, s, w, g in zip(a.tags, a.short or a.tags, a.weights, a.glosses):
                     wt = f" <span style='color:gray'>{w:.2f}</span>" if len(a.tags) > 1 else ""
-                    parts.append(f"<b>{html.escape(t)}</b>{wt} {html.escape(g)}")
+                    key = f" <span style='color:gray'>({html.escape(t)})</span>" if s != t else ""
+                    parts.append(f"<b>{html.escape(s)}</b>{wt} {html.escape(g)}{key}")
                 body = "<br>".join(parts)
             rows.append(f"<tr><td style='color:{color}'><b>{j + 1}</b></td>"
                         f"<td style='color:{color}'>{html.escape(a.name)}</td><td>{body}</td></tr>")

@@ -75,6 +75,8 @@ class InstanceModel(QAbstractTableModel):
                 return c.text if c is not None else None
             if key == "category":
                 return CATEGORY_LABELS[int(self.wb.cols.category[i])] + " (worst pair of annotators)"
+            if key.startswith("set:") or key == "answers":
+                return self.wb.tag_tooltip(i, int(key[4:]) if key.startswith("set:") else None)
             return None
         if role == Qt.ItemDataRole.TextAlignmentRole and self.keys[col] == "agreement":
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)

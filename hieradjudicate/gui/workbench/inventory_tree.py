@@ -8,6 +8,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from hieradjudicate.app.workbench.queue import Workbench
+from hieradjudicate.core.labels import node_short_labels, tooltip
 from hieradjudicate.gui.colors import GOLD
 
 NodeRole = Qt.ItemDataRole.UserRole + 10
@@ -18,13 +19,14 @@ def build_tree(tree: QTreeWidget, wb: Workbench, x: int, *, checkable: bool = Fa
     inv = wb.corpus.inventory
     tree.clear()
     items: dict[int, QTreeWidgetItem] = {}
+    short = node_short_labels(inv)  # WordNet keys and URIs shown short; the full key in the tooltip
     for node in inv.lexelt_nodes[x].tolist():
         parent = int(inv.node_parent[node])
-        label = inv.label(node)
+        label = short[node]
         gloss = inv.node_gloss[node] or ("(not in the inventory)" if inv.node_outside[node] else "")
         item = QTreeWidgetItem([label, "", "", gloss] if not checkable else [label, gloss])
         item.setData(0, NodeRole, node)
-        item.setToolTip(0, f"{label}: {gloss}")
+        item.setToolTip(0, tooltip(inv.label(node), gloss))
         item.setToolTip(1 if checkable else 3, gloss)
         if checkable:
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
@@ -118,11 +120,11 @@ class InventoryTree(QWidget):
         if not needle:
             return
         for node, item in self.items.items():
-            hit = needle in item.text(0).lower() or needle in item.text(3).lower()
+            hit = needle in item.toolTip(0).lower() or needle in item.text(0).lower() or needle in item.text(3).lower()
             if not hit and item.childCount() == 0:
                 item.setHidden(True)
         for item in self.items.values():  # hide internal nodes whose subtree has no hit
-            if item.childCount() and not _any_visible(item) and needle not in item.text(3).lower() \
+            if item.childCount() and not _any_visible(item) and needle not in item.toolTip(0).lower() \
                     and needle not in item.text(0).lower():
                 item.setHidden(True)
 

@@ -5,20 +5,45 @@ from a snapshot of the workbench: the table never waits for them.  While
 they are computed the panel says "updating…"; a result that a newer filter
 or decision has made stale is dropped (the runner's generation counter).
 Progress counts are cheap and shown at once.
+
+The per-set scores are a table view over a model (one row per set, sortable
+and filterable), so a crowd project with hundreds of sets scrolls inside the
+dock instead of growing the window by one label row per set.
 """
 
 from __future__ import annotations
 
 import html
 import time
+from typing import Any
 
-from PySide6.QtWidgets import QCheckBox, QFormLayout, QLabel, QProgressBar, QVBoxLayout, QWidget
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QSortFilterProxyModel,
+    Qt,
+)
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QFormLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QSizePolicy,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from hieradjudicate.app.logs import log_exception
 from hieradjudicate.app.workbench.live import (
     AgreementFigures,
     LiveFigures,
     LiveInputs,
+    SetScore,
     live_figures,
 )
 from hieradjudicate.app.workbench.queue import Workbench
@@ -26,10 +51,72 @@ from hieradjudicate.core.undefined import Estimate
 from hieradjudicate.gui.workers import BackgroundRunner
 
 UPDATING = "updating…"
+_Index = QModelIndex | QPersistentModelIndex
+SortRole = Qt.ItemDataRole.UserRole + 30
 
 
 def fmt(e: Estimate) -> str:
     return f"{e.value:.3f}" if e.value is not None else "undefined"
+
+
+def progress_style() -> str:
+    """A progress bar whose text stays readable over the filled part.
+
+    Some styles (Fusion) draw the text in the highlighted-text colour over
+    the chunk and the window-text colour elsewhere; others draw one colour
+    everywhere, white on a white-ish chunk past half.  A light chunk with
+    dark text reads in every style and theme.
+    """
+    return ("QProgressBar { border: 1px solid palette(mid); border-radius: 3px; text-align: center;"
+            " color: palette(window-text); background: palette(base); }"
+            " QProgressBar::chunk { background-color: rgba(70, 160, 90, 110); }")
+
+
+def short_note(note: str, n_sets: int, limit: int = 160) -> str:
+    """The note naming the sets compared, or a count of them when the list would fill the dock."""
+    if len(note) <= limit:
+        return note
+    return f"{n_sets} sets compared (hover for the list)"
+
+
+class SetScoreModel(QAbstractTableModel):
+    """One row per set: name, role, precision against the gold so far, instances scored."""
+
+    HEADERS = ("Set", "Role", "Precision", "n")
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.rows: list[SetScore] = []
+
+    def set_scores(self, scores: list[SetScore]) -> None:
+        self.beginResetModel()
+        self.rows = list(scores)
+        self.endResetModel()
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return self.HEADERS[section] if 0 <= section < len(self.HEADERS) else None
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self.rows):
+            return None
+        s, c = self.rows[index.row()], index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            return (s.name, s.role, "–" if s.precision is None else f"{s.precision:.3f}", str(s.n_scored))[c]
+        if role == SortRole:  # numbers sort as numbers; an undefined precision sorts first
+            return (s.name, s.role, -1.0 if s.precision is None else s.precision, s.n_scored)[c]
+        if role == Qt.ItemDataRole.TextAlignmentRole and c >= 2:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.ToolTipRole and c == 2 and s.precision is None:
+            return "no instance of this set is resolved yet"
+        return None
 
 
 class LivePanel(QWidget):
@@ -53,10 +140,37 @@ class LivePanel(QWidget):
         self.progress = QProgressBar()
         self.progress.setObjectName("live_progress")
         self.progress.setFormat("%v of %m resolved")
+        self.progress.setStyleSheet(progress_style())
         self.counts = QLabel()
         self.counts.setWordWrap(True)
-        self.scores = QLabel()
+        self.score_model = SetScoreModel(self)
+        self.score_proxy = QSortFilterProxyModel(self)
+        self.score_proxy.setSourceModel(self.score_model)
+        self.score_proxy.setSortRole(SortRole)
+        self.score_proxy.setFilterKeyColumn(0)
+        self.score_proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.scores = QTableView()
         self.scores.setObjectName("live_scores")
+        self.scores.setModel(self.score_proxy)
+        self.scores.setSortingEnabled(True)
+        self.scores.sortByColumn(-1, Qt.SortOrder.AscendingOrder)
+        self.scores.verticalHeader().hide()
+        self.scores.verticalHeader().setDefaultSectionSize(20)
+        self.scores.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.scores.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.scores.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        head = self.scores.horizontalHeader()
+        head.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for c in (1, 2, 3):
+            head.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+        # the table takes the dock's spare height and scrolls; it never asks for a row per set
+        self.scores.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Ignored)
+        self.scores.setMinimumHeight(60)
+        self.score_filter = QLineEdit(placeholderText="Filter sets…")
+        self.score_filter.setObjectName("live_scores_filter")
+        self.score_filter.setClearButtonEnabled(True)
+        self.score_filter.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        self.score_filter.textChanged.connect(self.score_proxy.setFilterFixedString)
         self.state = QLabel()
         self.state.setObjectName("live_state")
         self.state.setStyleSheet("color: gray")
@@ -73,9 +187,12 @@ class LivePanel(QWidget):
         lay.addWidget(self.progress)
         lay.addWidget(self.counts)
         lay.addWidget(QLabel("<b>Score against the gold so far</b>"))
-        lay.addWidget(self.scores)
+        if len(wb.shown_sets()) > 8:  # a filter box only where there is something to find
+            lay.addWidget(self.score_filter)
+        else:
+            self.score_filter.hide()
+        lay.addWidget(self.scores, 1)
         lay.addWidget(self.state)
-        lay.addStretch(1)
         self.figures: AgreementFigures | None = None
         self.runner = BackgroundRunner(self)
         self._agreement_due = False
@@ -115,18 +232,13 @@ class LivePanel(QWidget):
             self._agreement_due = False
             self.figures = f
             self.scope.setText(f"<b>Annotator agreement</b> on the {f.n_instances} instances shown"
-                               f"<br><small>{html.escape(f.note)}</small>")
+                               f"<br><small>{html.escape(short_note(f.note, len(f.raters)))}</small>")
             self.scope.setToolTip(f.note)
             self.kappa.setText(fmt(f.fleiss))
             self.kappa.setToolTip(f.fleiss.reason or "soft Fleiss kappa over leaf distributions")
             self.alpha.setText(fmt(f.alpha))
             self.cohen.setText(fmt(f.mean_cohen))
-        rows = []
-        for s in result.scores:
-            v = "–" if s.precision is None else f"{s.precision:.3f}"
-            rows.append(f"<tr><td>{s.name}</td><td style='color:gray'>{s.role}</td>"
-                        f"<td align=right>{v}</td><td style='color:gray'>n={s.n_scored}</td></tr>")
-        self.scores.setText("<table cellspacing=3>" + "".join(rows) + "</table>")
+        self.score_model.set_scores(result.scores)
         self.state.setText("")
         self.last_latency_ms = (time.perf_counter() - self._asked_at) * 1000
 

@@ -51,7 +51,8 @@ class PickDialog(QDialog):
         first = None
         self.misses = set()
         for node, item in self.items.items():
-            hit = not needle or needle in item.text(0).lower() or needle in item.text(1).lower()
+            hit = not needle or needle in item.toolTip(0).lower() or needle in item.text(0).lower() \
+                or needle in item.text(1).lower()
             # grey, not disabled: disabling a parent would disable the matching children too
             brush = QBrush() if hit else QBrush(QColor("gray"))
             item.setForeground(0, brush)

@@ -30,6 +30,12 @@ _WIDTHS = {"category": 92, "lexelt": 58, "instance": 84, "kwic": 250, "agreement
            "gold": 56, "answers": 260}
 
 
+def _typical(tags) -> str:
+    """The longest of a sample of a column's strings (a width estimate without reading 100,000 rows)."""
+    sample = tags[:: max(1, len(tags) // 500)]
+    return max(sample.tolist(), key=len, default="")
+
+
 class Workspace(QWidget):
     """Central widget of an open project; the tree, detail and live panels live in docks."""
 
@@ -52,8 +58,14 @@ class Workspace(QWidget):
         self.table.horizontalHeader().setHighlightSections(False)
         self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.table.setSortingEnabled(True)
+        fm = self.table.fontMetrics()
         for c, key in enumerate(self.model.keys):
-            self.table.setColumnWidth(c, _WIDTHS.get(key, 46))
+            width = _WIDTHS.get(key, 46)
+            if key.startswith("set:"):  # as wide as its usual tag string (short labels), within reason
+                width = max(width, min(100, fm.horizontalAdvance(_typical(wb.cols.set_tags[int(key[4:])])) + 12))
+            elif key == "lexelt":
+                width = max(width, min(110, fm.horizontalAdvance(max(wb.cols.lexelt_names, key=len, default="")) + 12))
+            self.table.setColumnWidth(c, width)
         self.legend = Legend()
         self.tree = InventoryTree(wb)
         self.detail = DetailPanel(wb)
@@ -104,6 +116,11 @@ class Workspace(QWidget):
         for box in (self.lexelt_box, self.category_box, self.status_box, self.pair_a, self.pair_b):
             box.currentIndexChanged.connect(self.apply_filter)
             box.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
+        for box in (self.lexelt_box, self.pair_a, self.pair_b):  # long lexelt or set names: the list
+            # pops up wide, the box stays narrow (it sized to its longest item: a 1703 px window)
+            box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            box.setMinimumContentsLength(12)
+            box.view().setMinimumWidth(260)
         bar = QHBoxLayout()
         bar.setContentsMargins(0, 0, 0, 0)
         for w in (self.lexelt_box, self.category_box, self.status_box, self.pair_a, self.pair_b):

@@ -1,0 +1,142 @@
+"""The workbench and dashboard at crowd scale (#14): MASC, 228 annotators, 44,682 instances.
+
+    xvfb-run -a python benchmarks/bench_crowd.py [--project P.hadj]   (or QT_QPA_PLATFORM=offscreen)
+
+Without ``--project`` the MASC project is built from ``$HIERADJ_REALDATA/masc_amt``
+into a temporary folder.  Prints (targets from issue #14): open to interactive
+(< 2 s), next instance (< 50 ms), refresh after a decision: table + live
+figures (< 200 ms), Dashboard first drawn (< 1.5 s), RSS (< 800 MB), window
+size, and the report's size, writing time and CSV folder.  Figures are
+printed, never asserted; the machine is shared (the load average is printed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ["HIERADJ_NO_DIALOGS"] = "1"
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _bench_util import realdata  # noqa: E402
+
+
+def rss_mb() -> float:
+    """Current resident set (VmRSS) and peak (VmHWM) of this process, MiB."""
+    fields = dict(line.split(":", 1) for line in Path("/proc/self/status").read_text().splitlines() if ":" in line)
+    return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
+
+
+def build_masc(folder: Path) -> Path:
+    d = realdata() / "masc_amt"
+    out = folder / "masc.hadj"
+    subprocess.run([sys.executable, "-m", "hieradjudicate", "project", "new", str(out), "--inventory",
+                    str(d / "inventory_tree.tsv"), "--annotations", str(d / "masc_amt_labels_wide.tsv.gz")],
+                   check=True, capture_output=True)
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--project", help="a .hadj project (default: MASC built from the real data)")
+    ap.add_argument("--no-report", action="store_true")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        project = Path(args.project) if args.project else build_masc(folder)
+        from PySide6.QtCore import QCoreApplication, QSettings
+        from PySide6.QtWidgets import QApplication
+
+        QCoreApplication.setOrganizationName("hieradjudicate-bench")
+        app = QApplication.instance() or QApplication([])
+        QSettings.setPath(QSettings.Format.NativeFormat, QSettings.Scope.UserScope, str(folder / "settings"))
+        from hieradjudicate.gui.main_window import MainWindow
+
+        t0 = time.perf_counter()
+        win = MainWindow()
+        win.resize(1280, 800)
+        assert win.load_project(project)
+        win.show()
+        app.processEvents()
+        win.grab()  # laid out and painted once: the table answers keys from here
+        t_open = time.perf_counter() - t0
+        rss_open = rss_mb()
+        ws = win.ws
+
+        def settle(cond, limit: float = 120.0) -> float:
+            t = time.perf_counter()
+            while not cond() and time.perf_counter() - t < limit:
+                app.processEvents()
+                time.sleep(0.001)
+            return time.perf_counter() - t
+
+        t_live = settle(lambda: not ws.live.updating and ws.live.figures is not None)
+
+        def timed(fn, repeat: int) -> list[float]:
+            out = []
+            for _ in range(repeat):
+                t = time.perf_counter()
+                fn()
+                app.processEvents()
+                ws.table.viewport().repaint()
+                ws.detail.chart.repaint()
+                ws.tree.tree.viewport().repaint()
+                out.append((time.perf_counter() - t) * 1000)
+            return out
+
+        nav = timed(win.next_unresolved, 30)
+        refresh = []
+        for _ in range(15):  # a decision: saved, table and progress at once, live figures in the worker
+            t = time.perf_counter()
+            win.take_set(1)
+            app.processEvents()
+            settle(lambda: not ws.live.updating)
+            refresh.append((time.perf_counter() - t) * 1000)
+        size = win.size()
+        t = time.perf_counter()
+        win.dashboard.show_dashboard()
+        dv = win.dashboard.view
+        settle(lambda: dv.data is not None and not dv.updating, 600)
+        app.processEvents()
+        win.grab()
+        t_dash = time.perf_counter() - t
+        rss_end = rss_mb()
+        load = os.getloadavg()[0]
+        print(f"project {project.name}: {len(win.wb.corpus.sets)} sets, {win.wb.corpus.n} instances; "
+              f"load average {load:.2f} on {os.cpu_count()} CPUs")
+        print(f"open to interactive (painted):        {t_open:.2f} s (target < 2 s); live figures after "
+              f"{t_live:.2f} s more (worker)")
+        print(f"window size:                          {size.width()}x{size.height()} (asked 1280x800)")
+        print(f"next instance:                        median {statistics.median(nav):.1f} ms, "
+              f"max {max(nav):.1f} ms (target < 50 ms)")
+        print(f"refresh after a decision (all figs):  median {statistics.median(refresh):.0f} ms, "
+              f"max {max(refresh):.0f} ms (target < 200 ms)")
+        print(f"Dashboard first drawn:                {t_dash:.2f} s (target < 1.5 s)")
+        print(f"RSS after open {rss_open[0]:.0f} MiB; after the dashboard {rss_end[0]:.0f} MiB, "
+              f"peak {rss_end[1]:.0f} MiB (target < 800 MB)")
+        win.close_project()
+        if not args.no_report:
+            out = folder / "report.html"
+            t = time.perf_counter()
+            r = subprocess.run([sys.executable, "-m", "hieradjudicate", "report", str(project), "-o", str(out)],
+                               capture_output=True, text=True)
+            t_rep = time.perf_counter() - t
+            if r.returncode:
+                print(f"report failed: {r.stderr.strip()[-300:]}")
+            else:
+                csvs = sorted((folder / "report-tables").glob("*.csv")) if (folder / "report-tables").exists() else []
+                print(f"report: {out.stat().st_size / 1e6:.2f} MB written in {t_rep:.1f} s (targets < 5 MB, "
+                      f"< 5 s; includes starting Python and reading the project); {len(csvs)} CSV beside it")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

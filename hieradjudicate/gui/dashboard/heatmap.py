@@ -1,0 +1,187 @@
+"""The pairwise heat map of the dashboard: one image whatever the number of sets, ordered, focusable."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit
+
+from hieradjudicate.core.labels import elide
+from hieradjudicate.core.palette import scale_color, text_color_on
+from hieradjudicate.core.seriation import cluster_order, mean_order
+from hieradjudicate.gui.dashboard.common import (
+    Panel,
+    TextPool,
+    fmt,
+    matrix_plot,
+    scale_lut,
+    theme,
+    tip,
+    view_pos,
+)
+
+ORDERS = (("Order: clustered", "cluster"), ("Order: mean agreement", "mean"), ("Order: as loaded", "loaded"))
+SHOW = (("All sets", 0), ("Top 30", 30), ("Top 60", 60), ("Top 100", 100))
+TEXT_MAX = 30  # cell text only where it fits
+
+
+class HeatmapPanel(Panel):
+    """Pairwise agreement of all sets as one image; cell text only for a few sets.
+
+    The sets are ordered so that structure shows (average-linkage clustering,
+    or mean agreement) and can be narrowed to a subset: a name filter and a
+    top-N by mean agreement.  The number of plot items never depends on the
+    number of pairs: one image, and text items for at most ``TEXT_MAX``² cells.
+    """
+
+    cell_clicked = Signal(int, int)  # positions in Heatmap.names
+
+    def __init__(self, parent=None) -> None:
+        super().__init__("heatmap", "Pairwise agreement", parent)
+        self.order_box, self.show_box = QComboBox(), QComboBox()
+        self.order_box.setObjectName("heatmap_order")
+        self.show_box.setObjectName("heatmap_top")
+        for box, items in ((self.order_box, ORDERS), (self.show_box, SHOW)):
+            for text, val in items:
+                box.addItem(text, val)
+            box.currentIndexChanged.connect(lambda _=0: self._redraw())
+        self.show_box.setToolTip("Show only the sets with the highest mean agreement")
+        self.filter = QLineEdit(placeholderText="sets…")
+        self.filter.setObjectName("heatmap_filter")
+        self.filter.setToolTip("Show only sets whose name holds this text (several: separate by spaces)")
+        self.filter.setClearButtonEnabled(True)
+        self.filter.textChanged.connect(lambda _=0: self._redraw())
+        self.controls.addWidget(self.order_box, 1)
+        self.controls.addWidget(self.show_box, 1)
+        self.controls.addWidget(self.filter, 1)
+        self.plot, self.image = matrix_plot(self)
+        self.image.setLookupTable(scale_lut())
+        self.texts = TextPool(self.plot)
+        self.hover = QLabel()
+        self.hover.setObjectName("heatmap_hover")
+        self.hover.setWordWrap(True)
+        self.hover.setStyleSheet("color: gray")
+        self.body.addWidget(self.hover)
+        self.hm: Any = None
+        self.shown = np.zeros(0, np.int64)  # positions in hm.names, in display order
+        self._orders: dict[str, np.ndarray] = {}
+        self._hovered: tuple[int, int] | None = None
+        self._tick_names: list[str] = []
+        self.plot.getPlotItem().getViewBox().sigResized.connect(lambda *_: self._set_ticks())
+        self.plot.scene().sigMouseClicked.connect(self._clicked)
+        self.plot.scene().sigMouseMoved.connect(self._moved)
+
+    def update_data(self, data: Any) -> None:
+        self.hm = data.heatmap
+        self._orders = {}
+        self._redraw()
+        self.set_explain(self.hm.explain.text() + "\n\nClick a cell: show the pair's disagreements in the "
+                         "workbench. Hover a cell: its figures below the map.")
+
+    def order(self, how: str) -> np.ndarray:
+        """Display order of every set (cached per data)."""
+        if how not in self._orders:
+            v = self.hm.value
+            m = len(self.hm.names)
+            self._orders[how] = (cluster_order(v) if how == "cluster" else mean_order(v) if how == "mean"
+                                 else np.arange(m))
+        return self._orders[how]
+
+    def visible_sets(self) -> np.ndarray:
+        """Positions in ``hm.names`` shown, in display order: filter, then top-N by mean agreement."""
+        hm = self.hm
+        order = self.order(str(self.order_box.currentData()))
+        words = self.filter.text().lower().split()
+        if words:
+            keep = np.array([any(w in hm.names[j].lower() for w in words) for j in order], dtype=bool)
+            order = order[keep]
+        top = int(self.show_box.currentData() or 0)
+        if top and order.size > top:
+            rank = np.empty(len(hm.names), np.int64)
+            rank[mean_order(hm.value)] = np.arange(len(hm.names))
+            best = order[np.argsort(rank[order], kind="stable")[:top]]
+            order = order[np.isin(order, best)]  # keep the display order among the best
+        return order
+
+    def _redraw(self) -> None:
+        hm = self.hm
+        if hm is None:
+            return
+        idx = self.shown = self.visible_sets()
+        m = idx.size
+        values = np.ma.filled(np.ma.asarray(hm.value, float), np.nan).astype(float)[np.ix_(idx, idx)]
+        if m:
+            self.image.setImage(values, levels=(-1.0, 1.0), autoLevels=False)
+            self.image.setRect(0, 0, m, m)
+        else:
+            self.image.clear()
+        names = [hm.names[j] for j in idx.tolist()]
+        k = 0
+        if m <= TEXT_MAX:
+            t = theme()
+            n = hm.n[np.ix_(idx, idx)]
+            for r in range(m):
+                for c in range(m):
+                    if r == c:
+                        self.texts.place(k, c + 0.5, r + 0.5, elide(names[r], 8), t["muted"])
+                    else:
+                        v = None if np.isnan(values[r, c]) else float(values[r, c])
+                        text = f"{fmt(v, 2)}\nn={int(n[r, c])}" if m <= 12 else fmt(v, 2)
+                        self.texts.place(k, c + 0.5, r + 0.5, text, text_color_on(scale_color(v)))
+                    k += 1
+        self.texts.hide_from(k)
+        self._tick_names = names
+        self._set_ticks()
+        self.plot.setXRange(0, max(m, 1), padding=0)
+        self.plot.setYRange(0, max(m, 1), padding=0)
+        total = len(hm.names)
+        self.hover.setText(f"{m} of {total} sets shown" + ("" if m <= TEXT_MAX else
+                                                              "; hover a cell for its value"))
+
+    def _set_ticks(self) -> None:
+        """Set names on both axes, every k-th so that labels never overprint (again on resize)."""
+        names = self._tick_names
+        vb = self.plot.getPlotItem().getViewBox()
+        room = min(vb.width(), vb.height()) if vb.width() > 10 else 300.0  # pixels for the rows
+        stride = max(1, int(np.ceil(len(names) * 16 / room)))  # at most one label per 16 px
+        for ax in ("bottom", "left"):
+            self.plot.getAxis(ax).setTicks([[(j + 0.5, elide(s, 10)) for j, s in enumerate(names)
+                                             if j % stride == 0], []])
+
+    def cell_at(self, scene_pos) -> tuple[int, int] | None:
+        """The cell under a scene position as positions in ``hm.names`` (row set, column set)."""
+        p = view_pos(self.plot, scene_pos)
+        if p is None or self.hm is None:
+            return None
+        r, c = int(np.floor(p.y())), int(np.floor(p.x()))
+        m = self.shown.size
+        return (int(self.shown[r]), int(self.shown[c])) if 0 <= r < m and 0 <= c < m else None
+
+    def cell_text(self, a: int, b: int) -> str:
+        hm = self.hm
+        v = hm.value[a, b]
+        head = (f"{hm.names[a]} × {hm.names[b]}: {fmt(None if np.ma.is_masked(v) or np.isnan(v) else float(v))}"
+                f", n={int(hm.n[a, b])}")
+        reason = hm.reasons.get((min(a, b), max(a, b)))
+        return head + (f" ({reason})" if reason else "")
+
+    def _clicked(self, ev) -> None:
+        if ev.button() != Qt.MouseButton.LeftButton:
+            return
+        cell = self.cell_at(ev.scenePos())
+        if cell is not None and cell[0] != cell[1]:
+            self.cell_clicked.emit(*cell)
+
+    def _moved(self, pos) -> None:
+        cell = self.cell_at(pos)
+        if cell is None or self.hm is None or cell[0] == cell[1] or cell == self._hovered:
+            return
+        self._hovered = cell
+        self.hover.setText(self.cell_text(*cell))
+        e = self.hm.cell_explain.get((min(cell), max(cell)))
+        tip(self.plot, e.text() if e is not None else self.cell_text(*cell))
+        if e is not None:  # the explain panel follows the cell under the mouse
+            self.explain_requested.emit(f"{self.title}: {self.hm.names[cell[0]]} × {self.hm.names[cell[1]]}",
+                                        e.text())
