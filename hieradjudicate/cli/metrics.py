@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 
 import numpy as np
@@ -207,6 +208,7 @@ def _senseval_scores(args) -> list[tuple[str, object]]:
                            f"inventory with parents); the inventory given ({given}) has no parent relations. "
                            "Pass --inventory EnglishLS.sensemap (or similar), or use --policy fine")
     key = read_annotation_file(AnnotationSpec.parse(args.gold, "gold"))
+    args.gold_ids = np.asarray(key.item_instance, dtype=object)  # per-dataset figures of an ALL key
     answers = [(spec, read_annotation_file(spec)) for spec in _system_specs(args)]
     reading_policy(args, sources=sources + [key] + [a for _, a in answers])
     _one_gold_set(key.path, key.set_names)
@@ -217,6 +219,32 @@ def _senseval_scores(args) -> list[tuple[str, object]]:
             res = score_senseval(key, ans, policy=args.policy, sense_map=smap, minimal=args.minimal,
                                  answer_set=k)
             out.append(((spec.name or name) if len(ans.set_names) == 1 else name, res))
+    return out
+
+
+_FRAMEWORK_ID = re.compile(r"^[^.]+\.d\d+\.s\d+\.t\d+$")
+
+
+def _by_dataset(ids: np.ndarray, score: np.ndarray, attempted: np.ndarray) -> dict:
+    """P, R and F1 per data set when the ids carry the WSD framework's ``ALL`` prefix
+    (``senseval2.d000.s000.t000``): one ALL run gives every data set's figures, as the
+    framework's own per-data-set runs would (same instances, same rule)."""
+    if len(ids) == 0 or not _FRAMEWORK_ID.match(str(ids[0])) or not _FRAMEWORK_ID.match(str(ids[-1])):
+        return {}
+    prefix = np.char.partition(ids.astype(str), ".")[:, 0]
+    names, of = np.unique(prefix, return_inverse=True)
+    if len(names) < 2:
+        return {}
+    got = np.nan_to_num(score, nan=0.0)
+    s_sum = np.bincount(of, weights=got, minlength=len(names))
+    a_sum = np.bincount(of, weights=attempted, minlength=len(names))
+    n = np.bincount(of, minlength=len(names))
+    out = {}
+    for k, name in enumerate(names.tolist()):
+        p = s_sum[k] / a_sum[k] if a_sum[k] > 0 else None
+        r = s_sum[k] / n[k]
+        f = 2 * p * r / (p + r) if p is not None and p + r > 0 else None
+        out[name] = {"precision": p, "recall": r, "f1": f, "attempted": float(a_sum[k]), "total": int(n[k])}
     return out
 
 
@@ -256,9 +284,11 @@ def cmd_score(args: argparse.Namespace) -> int:
             raise HieradjError("--minimal belongs to the scorer2 policies (fine, coarse, mixed)")
         corpus, results = _leaf_scores(args)
         strata = lambda r: corpus.inst_lexelt[r.gold_instances]
+        ids = lambda r: np.asarray(corpus.inst_id, dtype=object)[r.gold_instances]
     else:
         results = _senseval_scores(args)
         strata = lambda r: r.instance_lexelt
+        ids = lambda r: args.gold_ids[r.instance_item]
     systems = []
     for name, r in results:
         d = r.as_dict()
@@ -267,6 +297,9 @@ def cmd_score(args: argparse.Namespace) -> int:
                  "cross_entropy": d.get("cross_entropy"), "zero_score_instances": d.get("zero_score_instances"),
                  "distance_cost": d.get("distance_cost"), "undefined": d.get("undefined", {}),
                  "per_lexelt": d["by_lexelt"], "per_pos": d["by_pos"]}
+        by_dataset = _by_dataset(ids(r), r.instance_score, r.instance_attempted)
+        if by_dataset:
+            entry["by_dataset"] = by_dataset
         if getattr(args, "ci", 0):
             from hieradjudicate.core.score_bootstrap import bootstrap_scores
 
@@ -293,6 +326,11 @@ def cmd_score(args: argparse.Namespace) -> int:
         print(f"policy {args.policy}" + (" (minimal)" if args.minimal else ""))
         print(text_table(heads, rows))
         for s in systems:
+            if "by_dataset" in s:
+                print(f"{s['name']} per data set (the framework's ALL prefix):")
+                print(text_table(["data set", "precision", "recall", "F1", "attempted", "total"],
+                                 [[k, v["precision"], v["recall"], v["f1"], v["attempted"], v["total"]]
+                                  for k, v in s["by_dataset"].items()]))
             if "ci" in s:
                 p, r = s["ci"]["precision"], s["ci"]["recall"]
                 print(f"{s['name']}: 95% CI precision [{fmt(p[0])}, {fmt(p[1])}], recall [{fmt(r[0])}, "

@@ -5,6 +5,10 @@ Formats (``AnnotationSource.format``), detected from the content:
 ``senseval``
     Key/answer lines ``lexelt instance tag[/weight] ... [!! comment]``; one
     set, named ``name`` or after the file (without extension).
+``wsd-key``
+    The WSD evaluation framework's keys ``instance_id sense_key [sense_key ...]``
+    (Raganato et al. 2017); the lexelt is the first key's lemma + POS; see
+    :mod:`hieradjudicate.io.annotations.wsdkey`.
 ``long-table``
     CSV/TSV with a header, one row per label: ``lexelt, instance,
     annotator, tag[, weight]``; one set per annotator.
@@ -56,9 +60,10 @@ from hieradjudicate.io.annotations.tables import (
 )
 from hieradjudicate.io.textfile import decode_text, display_path, read_bytes
 
-FORMATS = ("senseval", "long-table", "wsbest", "wide-table", "masc", "jsonl", "uima-xmi", "labelstudio", "prodigy", "webanno-tsv")
+FORMATS = ("senseval", "wsd-key", "long-table", "wsbest", "wide-table", "masc", "jsonl", "uima-xmi", "labelstudio", "prodigy", "webanno-tsv")
 _EXPECTED = {
     "senseval": f"{EXPECTED_LINE} lines",
+    "wsd-key": "'instance_id sense_key [sense_key ...]' lines (the WSD evaluation framework's keys)",
     "jsonl": 'JSON objects {"lexelt", "instance", "set", "tags"}, one per line',
     "long-table": "rows 'lexelt, instance, annotator, tag[, weight]' under a header",
     "wsbest": "rows 'item_id, lemma, annotator_id, selected_sense_keys' under a header",
@@ -112,6 +117,10 @@ def detect_annotation_format(
             return kind
     if columns:
         return "wide-table" if "annotator" not in columns and "tag" not in columns else "long-table"
+    from hieradjudicate.io.annotations.wsdkey import looks_like_wsd_key
+
+    if looks_like_wsd_key(line):
+        return "wsd-key"
     return "senseval"
 
 
@@ -198,6 +207,10 @@ def _read(
         pass
     elif fmt == "senseval":
         parsed = parse_senseval(text, set_name, log)
+    elif fmt == "wsd-key":
+        from hieradjudicate.io.annotations.wsdkey import parse_wsd_key
+
+        parsed = parse_wsd_key(text, set_name, log)
     elif fmt == "jsonl":
         parsed = parse_jsonl(text, set_name, log)
     elif fmt == "webanno-tsv":
