@@ -38,8 +38,8 @@ def register(sub, add_inputs) -> None:
         q.add_argument("--gold", required=True, metavar="PATH", help="the gold standard (any annotation file)")
         q.add_argument("--system", action="append", default=[], required=True, metavar="[NAME=]PATH",
                        help="a system's answers; repeatable")
-        q.add_argument("--policy", choices=("leaf", "fine", "coarse", "mixed"), default="leaf" if name == "score"
-                       else "leaf", help="scoring policy (leaf = Melamed & Resnik; fine/coarse/mixed = scorer2)")
+        q.add_argument("--policy", choices=("leaf", "fine", "coarse", "mixed"), default="leaf",
+                       help="scoring policy (leaf = Melamed & Resnik; fine/coarse/mixed = scorer2)")
         q.add_argument("--minimal", action="store_true", help="scorer2 -m: leave out multi-tag key instances")
         if name == "score":
             q.add_argument("--ci", type=non_negative, default=0, metavar="N",
