@@ -191,11 +191,17 @@ def _senseval_scores(args) -> list[tuple[str, object]]:
     from hieradjudicate.cli.options import reading_policy
     from hieradjudicate.core.senseval import SenseMap, score_senseval
     from hieradjudicate.io.inventories.read import read_inventory
+    from hieradjudicate.io.inventories.wordnet import read_wordnet, wordnet_folder
 
     records = []
     sources = []
+    key = None
     for path in args.inventory:
-        inv = read_inventory(path, columns=args.tree_columns)
+        if wordnet_folder(path) is not None:  # only the lemmas of the gold are read
+            key = key or read_annotation_file(AnnotationSpec.parse(args.gold, "gold"))
+            inv = read_wordnet(path, key.item_lexelt)
+        else:
+            inv = read_inventory(path, columns=args.tree_columns)
         sources.append(inv)
         records.extend(inv.senses)
     smap = SenseMap.from_records(r for r in records if r.parent is not None or r.branching is not None)
@@ -207,7 +213,7 @@ def _senseval_scores(args) -> list[tuple[str, object]]:
         raise HieradjError(f"--policy {args.policy} needs a sense hierarchy (a Senseval sense map or a tree "
                            f"inventory with parents); the inventory given ({given}) has no parent relations. "
                            "Pass --inventory EnglishLS.sensemap (or similar), or use --policy fine")
-    key = read_annotation_file(AnnotationSpec.parse(args.gold, "gold"))
+    key = key or read_annotation_file(AnnotationSpec.parse(args.gold, "gold"))
     args.gold_ids = np.asarray(key.item_instance, dtype=object)  # per-dataset figures of an ALL key
     answers = [(spec, read_annotation_file(spec)) for spec in _system_specs(args)]
     reading_policy(args, sources=sources + [key] + [a for _, a in answers])

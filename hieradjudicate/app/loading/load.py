@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from hieradjudicate.app.loading.specs import AnnotationSpec  # noqa: F401  (re-exported)
+from hieradjudicate.app.loading.specs import AnnotationSpec
 from hieradjudicate.core.errors import FormatError, HieradjError, Problem
 from hieradjudicate.core.model import Corpus, CorpusBuilder
 from hieradjudicate.core.records import ContextSource
@@ -96,11 +96,17 @@ def load(inventories: list[str], annotations: list[AnnotationSpec], contexts: li
         rep.weighted_labels, rep.first_weight_line = weights_given(src)
         return src
 
+    from hieradjudicate.io.inventories.wordnet import read_wordnet, wordnet_folder
+
+    wordnets = [path for path in inventories if wordnet_folder(path) is not None]
     for path in inventories:
+        if path in wordnets:
+            continue  # read once the annotations say which lemmas are needed
         src = attempt("inventory", path, lambda: read_inventory(path, columns=tree_columns))
         if src is not None:
             builder.add_inventory(src)
     names_seen: set[str] = set()
+    annotation_lexelts: set[str] = set()
     for spec in annotations:
         src = attempt("annotations", spec.path, lambda: read_annotation_file(spec))
         if src is None:
@@ -116,6 +122,7 @@ def load(inventories: list[str], annotations: list[AnnotationSpec], contexts: li
             if new != n:
                 rename[n] = new
         files[-1].sets = [rename.get(n, n) for n in src.set_names]
+        annotation_lexelts.update(src.item_lexelt)
         builder.add_annotations(src, role=spec.role, rename=rename)
         if src.contexts:  # the file carries its text (XMI): its sentences are the contexts
             builder.add_contexts(ContextSource(src.path, src.format, src.contexts))
@@ -123,6 +130,10 @@ def load(inventories: list[str], annotations: list[AnnotationSpec], contexts: li
         src = attempt("contexts", path, lambda: read_contexts(path))
         if src is not None:
             builder.add_contexts(src)
+    for path in wordnets:
+        src = attempt("inventory", path, lambda: read_wordnet(path, annotation_lexelts))
+        if src is not None:
+            builder.add_inventory(src)
     tell("Building the corpus")
     try:
         corpus = builder.build()

@@ -42,6 +42,13 @@ def store_copies(store: Store, result: LoadResult, specs: list[AnnotationSpec],
             role = spec.role
             options = {"name": spec.name, "format": spec.format, "columns": spec.columns}
         data = None
+        if report.format == "wordnet":  # a database folder: the lemmas used, as a tree table
+            from hieradjudicate.io.inventories.wordnet import as_tree_table, read_wordnet
+
+            lexelts = list(dict.fromkeys(result.corpus.inventory.lexelts)) if result.corpus else []
+            store.add_file("inventory", "wordnet-senses.tsv", data=as_tree_table(read_wordnet(report.path, lexelts)),
+                           format="tree-table", options={"columns": None, "from": str(report.path)})
+            continue
         check_storable(report.path)
         if report.format == "uima-xmi":  # one .xmi file: its type system is kept with it
             from hieradjudicate.io.annotations.uima import bundle_single_xmi
