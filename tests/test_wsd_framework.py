@@ -90,3 +90,49 @@ def test_one_all_run_gives_every_data_sets_figures(capsys, tmp_path: Path) -> No
         own.write_text("".join(line.split(".", 1)[1] + "\n" for line in lines if line.startswith(name + ".")))
         p, r, f = framework_scorer(d / f"{name}.gold.key.txt", own)
         assert (fig["precision"], fig["recall"], fig["f1"]) == pytest.approx((p, r, f), abs=1e-12)
+
+
+def test_framework_xml_gives_every_instance_its_sentence(tmp_path: Path) -> None:
+    from hieradjudicate.app.loading.load import AnnotationSpec, load
+
+    d = skip_without_realdata("wsdeval") / "wsdeval"
+    for name in ("semeval2015", "ALL"):
+        r = load([], [AnnotationSpec(str(d / f"{name}.gold.key.txt"))], [str(d / f"{name}.data.xml")])
+        c = r.corpus
+        assert not [p for p in r.problems if p.severity == "error"]
+        assert len(c.contexts) == c.n  # every key instance found its sentence, lexelts agree
+        ctx = c.contexts[0]
+        assert ctx.head is not None and ctx.text[ctx.head[0]:ctx.head[1]]
+    bad = tmp_path / "bad.data.xml"
+    bad.write_text('<corpus lang="en">\n<text id="d0">\n<sentence id="d0.s0">\n<wf lemma="a" pos="DET">a</wf>\n'
+                   "<instance id=\"x\" lemma=\"b\" pos=\"NOUN\">b</sentence>\n</text></corpus>\n")
+    from hieradjudicate.core.errors import FormatError
+    from hieradjudicate.io.contexts.read import read_contexts
+
+    with pytest.raises(FormatError) as info:
+        read_contexts(bad)
+    p = info.value.problems[0]
+    assert p.line == 5 and p.column and "not well-formed XML" in p.message
+
+
+def test_the_adjudicated_gold_exports_as_a_framework_key(tmp_path: Path, capsys) -> None:
+    d = skip_without_realdata("wsdeval") / "wsdeval"
+    path = tmp_path / "p.hadj"
+    assert main(["project", "new", str(path), "--annotations", f"gold={d / 'semeval2015.gold.key.txt'}",
+                 "--annotations", f"lesk={d / 'semeval2015.lesk_example.key.txt'}"]) == 0
+    assert main(["project", "resolve-agreed", str(path)]) == 0  # where gold and lesk agree
+    out = tmp_path / "adjudicated.key.txt"
+    assert main(["project", "export", str(path), "--format", "wsdeval", "-o", str(out)]) == 0
+    lines = out.read_text().splitlines()
+    src = read_annotations(out)
+    assert src.format == "wsd-key" and not src.problems
+
+    def keys(name: str) -> dict[str, set[str]]:
+        return {ln.split()[0]: set(ln.split()[1:]) for ln in (d / name).read_text().splitlines() if ln}
+
+    gold, lesk = keys("semeval2015.gold.key.txt"), keys("semeval2015.lesk_example.key.txt")
+    same = {i for i in lesk if lesk[i] == gold[i]}  # identical answers: what resolve-agreed takes
+    assert {ln.split()[0] for ln in lines} == same and len(same) == 293
+    assert all(set(ln.split()[1:]) == gold[ln.split()[0]] for ln in lines)
+    capsys.readouterr()
+    assert main(["project", "export", str(path), "--format", "wsdeval", "-o", str(out), "--include-unresolved"]) != 0

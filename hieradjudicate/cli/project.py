@@ -86,7 +86,7 @@ def register(sub: Any, add_inputs: Callable[..., None]) -> None:
 
     p = psub.add_parser("export", help="write the adjudicated gold standard")
     p.add_argument("project", metavar="P")
-    p.add_argument("--format", choices=("senseval", "csv", "jsonl", "xmi", "labelstudio", "prodigy"),
+    p.add_argument("--format", choices=("senseval", "wsdeval", "csv", "jsonl", "xmi", "labelstudio", "prodigy"),
                    required=True, help="xmi, labelstudio, prodigy: the gold written back into the tool's own "
                    "file the project was built from (a zip of XMI for INCEpTION/WebAnno; Label Studio's "
                    "task import JSON; Prodigy JSONL)")

@@ -6,6 +6,9 @@ Formats (the names used in :attr:`ContextSource.format`):
     The Senseval lexical-sample file: ``<lexelt item=..>`` holding
     ``<instance id=..><context> ... <head>word</head> ... </context></instance>``,
     read tolerantly with regular expressions.
+``wsd-xml``
+    The WSD evaluation framework's ``<corpus><text><sentence>`` XML; see
+    :mod:`hieradjudicate.io.contexts.wsdxml`.
 ``table``
     TSV/CSV ``lexelt, instance, context`` with the target marked by
     ``<head>..</head>`` in the context or by ``start``, ``end`` columns.
@@ -36,7 +39,7 @@ from hieradjudicate.io.inventories.common import (
 )
 from hieradjudicate.io.textfile import check_name_lengths, read_text
 
-CONTEXT_FORMATS = ("senseval-xml", "table", "wsbest-uses")
+CONTEXT_FORMATS = ("senseval-xml", "wsd-xml", "table", "wsbest-uses")
 TABLE_FIELDS: dict[str, tuple[str, ...]] = {
     "lexelt": ("lexelt", "lemma", "item", "word"),
     "instance": ("instance", "instance_id", "id", "item_id", "dataid"),
@@ -93,6 +96,10 @@ def split_head(raw: str) -> tuple[str, tuple[int, int] | None, int]:
 def detect_context_format(text: str, path: str = "") -> str:
     """Say which context format ``text`` is in, from its content."""
     head = text[:200_000]
+    from hieradjudicate.io.contexts.wsdxml import looks_like_wsd_xml
+
+    if looks_like_wsd_xml(head[:20_000]):
+        return "wsd-xml"
     if "<instance" in head:
         return "senseval-xml"
     first = next((ln for ln in text.split("\n", 50) if ln.strip()), "")
@@ -143,6 +150,10 @@ def read_contexts(path: str | os.PathLike, *, format: str | None = None,
     log = ProblemLog(p)
     if fmt == "senseval-xml":
         contexts = _read_xml(text, log)
+    elif fmt == "wsd-xml":
+        from hieradjudicate.io.contexts.wsdxml import read_wsd_xml
+
+        contexts = read_wsd_xml(text, log)
     else:
         contexts = _read_table(text, log, columns, wsbest=fmt == "wsbest-uses")
     if not contexts:

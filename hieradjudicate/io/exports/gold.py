@@ -23,7 +23,7 @@ from hieradjudicate.io.exports.csvsafe import csv_line
 from hieradjudicate.io.store.records import DecisionFields as DecisionLike
 from hieradjudicate.io.store.records import DecisionRow
 
-FORMATS = ("senseval", "csv", "jsonl")
+FORMATS = ("senseval", "wsdeval", "csv", "jsonl")
 GOLD_COLUMNS = ("lexelt", "instance", "tags", "status", "source", "decided_by", "decided_at",
                 "note")
 HISTORY_COLUMNS = ("id", "lexelt", "instance", "tags", "status", "source", "decided_by",
@@ -72,7 +72,8 @@ def export_gold(decisions: Iterable[DecisionLike], instances: Iterable[tuple[str
     instances : every ``(lexelt, instance)`` of the project, so that instances without a
         decision are counted (and exported when asked); ``None`` = only the decided ones.
     path : output file (replaced atomically).
-    format : ``"senseval"`` (``lexelt instance tag tag...``, resolved only), ``"csv"`` or
+    format : ``"senseval"`` (``lexelt instance tag tag...``, resolved only), ``"wsdeval"`` (the WSD
+        evaluation framework's ``instance key key...``, resolved only), ``"csv"`` or
         ``"jsonl"`` (with provenance columns).
     include_unresolved : export instances that are not resolved (flagged, skipped, undecided)
         with their status instead of leaving them out (CSV and JSON Lines only).
@@ -84,8 +85,9 @@ def export_gold(decisions: Iterable[DecisionLike], instances: Iterable[tuple[str
     """
     if format not in FORMATS:
         raise ValueError(f"format must be one of {FORMATS}, not {format!r}")
-    if format == "senseval" and include_unresolved:
-        raise ValueError("a Senseval key cannot hold unresolved instances; export CSV or JSON "
+    if format in ("senseval", "wsdeval") and include_unresolved:
+        kind = "Senseval key" if format == "senseval" else "WSD evaluation framework key"
+        raise ValueError(f"a {kind} cannot hold unresolved instances; export CSV or JSON "
                          "Lines to include them")
     current: dict[tuple[str, str], DecisionLike] = {}
     for given in decisions:
@@ -107,6 +109,8 @@ def export_gold(decisions: Iterable[DecisionLike], instances: Iterable[tuple[str
         rows.append((key, d if status != "unresolved" else None, status))
     if format == "senseval":
         text = _senseval(rows, str(path))
+    elif format == "wsdeval":  # the WSD evaluation framework's key: instance_id key [key ...]
+        text = "".join(line.split(" ", 1)[1] for line in _senseval(rows, str(path)).splitlines(True))
     elif format == "csv":
         text = _csv(GOLD_COLUMNS, (_gold_fields(k, d, s) for k, d, s in rows))
     else:
