@@ -139,7 +139,12 @@ def cmd_new(args: argparse.Namespace) -> int:
     with Session.create(args.out, args.inventory, specs(args), args.contexts,
                         tree_columns=args.tree_columns, overwrite=args.overwrite,
                         user=args.user, check=lambda res: reading_policy(args, res)) as s:
-        sets = ", ".join(f"{x.name} ({x.role})" for x in s.corpus.sets)
+        all_sets = s.corpus.sets
+        if len(all_sets) <= 12:
+            sets = ", ".join(f"{x.name} ({x.role})" for x in all_sets)
+        else:  # a crowd project: a count per role, not 228 names on one line
+            roles = Counter(x.role for x in all_sets)
+            sets = ", ".join(f"{n} {role}" for role, n in roles.items()) + " sets (project status lists them)"
         print(f"created {args.out}: {s.corpus.n} instances, {len(s.corpus.inventory.lexelts)} "
               f"lexelts, sets {sets}")
     return 0

@@ -68,7 +68,11 @@ def uri_tail(key: str) -> str | None:
     return unquote(tail) or key
 
 
-def short_labels(keys: Sequence[str], max_len: int = MAX_LEN) -> list[str]:
+_WN_RANK = re.compile(r"^(?P<lemma>[^#\s:]+(?: [^#\s:]+)*)#(?P<n>\d+):")
+
+
+def short_labels(keys: Sequence[str], max_len: int = MAX_LEN,
+                 glosses: Sequence[str] | None = None) -> list[str]:
     """Short labels of the senses of one lexelt, in the same order, never two alike.
 
     Parameters
@@ -77,6 +81,9 @@ def short_labels(keys: Sequence[str], max_len: int = MAX_LEN) -> list[str]:
         The sense ids of one lexelt (its nodes in inventory order).
     max_len : int
         Longest label; longer ones are elided in the middle.
+    glosses : sequence of str, optional
+        The senses' glosses: one starting ``lemma#N:`` (the WordNet inventory writes WordNet's
+        own sense number there) gives a WordNet key that number, so the label and the gloss agree.
 
     Returns
     -------
@@ -86,9 +93,12 @@ def short_labels(keys: Sequence[str], max_len: int = MAX_LEN) -> list[str]:
     """
     out: list[str] = []
     rank: dict[tuple[str, str], int] = {}
-    for key in keys:
+    for j, key in enumerate(keys):
         wn = wordnet_key(key)
-        if wn is not None:
+        given = _WN_RANK.match(glosses[j]) if glosses is not None and wn is not None else None
+        if given is not None:
+            label = f"{wn[0]}#{given['n']}"
+        elif wn is not None:
             rank[wn] = rank.get(wn, 0) + 1
             label = f"{wn[0]}#{rank[wn]}"
         else:
@@ -107,7 +117,11 @@ def short_labels(keys: Sequence[str], max_len: int = MAX_LEN) -> list[str]:
 
 
 def gloss_words(gloss: str, max_len: int = 28) -> str:
-    """The start of a gloss as a label: leading articles dropped, cut at a word, elided."""
+    """The start of a gloss as a label: a leading ``lemma#N:`` (the label says it), leading
+    articles dropped, cut at a word, elided."""
+    m = _WN_RANK.match(gloss)
+    if m is not None:
+        gloss = gloss[m.end():]
     words = gloss.replace(";", " ;").split()
     while words and words[0].lower() in _ARTICLES:
         words = words[1:]
@@ -146,7 +160,9 @@ def node_short_labels(inv) -> list[str]:
     self_of = inv.node_self_of
     for nodes in inv.lexelt_nodes:
         own = nodes[self_of[nodes] < 0].tolist()  # a self leaf repeats its parent's key: not a sense of its own
-        for n, s in zip(own, short_labels([inv.node_id[n] for n in own])):
+        gl = getattr(inv, "node_gloss", None)
+        for n, s in zip(own, short_labels([inv.node_id[n] for n in own],
+                                          glosses=[gl[n] or "" for n in own] if gl is not None else None)):
             labels[n] = s
     for n in np.flatnonzero(self_of >= 0).tolist():
         labels[n] = f"{labels[int(self_of[n])]} (itself)"

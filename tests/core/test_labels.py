@@ -91,3 +91,14 @@ def test_node_labels_of_an_inventory_with_self_leaves():
 def test_a_key_that_looks_like_a_numbered_label_does_not_collide():
     labels = short_labels(["x", "x", "x·2"])
     assert len(set(labels)) == 3
+
+
+def test_wordnet_glosses_give_wordnets_own_sense_numbers() -> None:
+    """The WordNet inventory groups senses by supersense, so tree order is not WordNet's order: the
+    gloss's 'document#3:' is the number to show (the label said document#4 beside a document#3 gloss)."""
+    from hieradjudicate.core.labels import short_labels
+
+    keys = ["document%1:10:00::", "document%1:10:01::", "document%1:21:00::"]
+    glosses = ["document#1: writing", "document#2: a computer file", "document#3: a written account"]
+    assert short_labels(keys[::-1], glosses=glosses[::-1]) == ["document#3", "document#2", "document#1"]
+    assert short_labels(keys[::-1]) == ["document#1", "document#2", "document#3"]  # no gloss: tree order

@@ -6,8 +6,8 @@ costs one pass over the four index files and a few thousand seeks.  We read the 
 rather than through NLTK (a test-only dependency here, and its reader loads every lemma of a part
 of speech on first use) or ``wn`` (needs a WN-LMF download, not the Debian files users have).
 
-The tree shows granularity: lexelt (``lemma.pos``) -> lexicographer file (the supersense, e.g.
-``noun.artifact``) -> sense, the sense's id being its sense key (``brig%1:06:00::``; satellites
+The tree shows granularity: lexelt (``lemma.pos``) -> lexicographer file (the supersense, node
+id e.g. ``noun.artifact``) -> sense, the sense's id being its sense key (``brig%1:06:00::``; satellites
 carry their head, ``absurd%5:00:00:foolish:00``) and its gloss ``lemma#N: definition; "examples"``.
 ``--inventory wordnet`` uses ``/usr/share/wordnet``; a folder holding ``index.noun`` and
 ``data.noun`` is used as given.
@@ -100,10 +100,11 @@ def read_wordnet(spec: str, lexelts: Iterable[str]) -> InventorySource:
                             _, _, hwords, _, _ = _synset(fh, target)
                             head = f"{hwords[0][0].lower()}:{hwords[0][1]:02d}"
                     key = f"{lemma}%{SS_TYPE_NUM[ss_type]}:{lexfile:02d}:{lex_id:02d}:{head or ':'}"
-                    group = f"{lexelt}/{LEXNAMES[lexfile] if lexfile < len(LEXNAMES) else lexfile}"
+                    # the supersense (an id within the lexelt: nodes of different lexelts never meet)
+                    group = LEXNAMES[lexfile] if lexfile < len(LEXNAMES) else f"lexfile.{lexfile:02d}"
                     if group not in groups:
                         groups.add(group)
-                        senses.append(SenseRecord(lexelt, group, None, group.split("/", 1)[1]))
+                        senses.append(SenseRecord(lexelt, group, None, "supersense (WordNet lexicographer file)"))
                     senses.append(SenseRecord(lexelt, key, group, f"{lemma.replace('_', ' ')}#{rank}: {gloss}"))
     return InventorySource(str(folder), "wordnet", senses)
 
