@@ -209,7 +209,7 @@ def lexelt_bars(corpus: Corpus, group: list[int], long_form, measure: str, n_res
                         f.kappa.value, multi.conger.kappa.value, alpha.alpha.value,
                         pm.mean_kappa("cohen").value, overall_e)
     macro = (alpha.macro_alpha if use_alpha else multi.macro_fleiss).value
-    e = Explain(f"{gname} per lexelt", "One bar per lexelt with its 95% percentile bootstrap interval "
+    e = Explain(f"{gname} per lexelt", "One bar per lexelt with its 95% BCa bootstrap interval "
                 "(instances resampled within the lexelt). Sort by value to find the unreliable lexelts.",
                 formula, None if use_alpha else f.observed, None if use_alpha else f.expected, f.n,
                 f"per lexelt; the macro mean over lexelts is {_f(macro)}, the pooled figure {_f(est.value)}",
