@@ -24,12 +24,14 @@ SEEDS: list[bytes] = [
     b"word_pos\tform_id\tsentence_id\tlabels\nadd-v\t2\t1\t1:4,3:4,4:1\nadd-v\t3\t1\t1:0,5:2\n",
     (json.dumps({"lexelt": "a", "instance": "1", "set": "A", "tags": [{"tag": "x", "weight": 0.5}]})
      + "\n" + json.dumps({"lexelt": "a", "instance": "2", "tags": ["y"]}) + "\n").encode(),
+    b"d000.s000.t000 document%1:10:00::\nd000.s000.t001 summary%1:10:00:: summary%1:10:01::\n"
+    b"d000.s000.t002 absurd%5:00:00:foolish:00\n",
 ]
 
 
 REAL_SEEDS = ("senseval3/EnglishLS.test.key", "senseval3/answers/ens_mixedbag.txt",
                 "senseval3/answers/ens_overweight.txt", "masc_amt/masc_amt_labels_wide.tsv.gz",
-                "wsbest/wsbest_selected_senses_per_annotator.tsv")
+                "wsbest/wsbest_selected_senses_per_annotator.tsv", "wsdeval/semeval2015.gold.key.txt")
 
 
 ALL_SEEDS = SEEDS + real_seeds(REAL_SEEDS, 3000)
