@@ -254,3 +254,35 @@ def test_xmi_file_offers_its_layers_with_counts_and_reads_the_chosen_one(qtbot, 
     wiz.next()
     qtbot.waitUntil(lambda: wiz.preview.report is not None, timeout=20000)
     assert wiz.preview.report["instances"] == 71
+
+
+@pytest.mark.skipif(not Path("/usr/share/wordnet/index.noun").is_file(),
+                    reason="WordNet is not installed at /usr/share/wordnet (Debian: apt install wordnet-base)")
+def test_wordnet_inventory_from_its_button(qtbot, private_dirs: Path, tmp_path: Path) -> None:
+    """#11: the wizard offers WordNet (a database folder no file dialog can pick) and builds from it."""
+    key = tmp_path / "gold.key.txt"
+    key.write_text("d0.s0.t0 bank%1:14:00::\nd0.s0.t1 bank%1:17:01::\n")
+    lesk = tmp_path / "lesk.key.txt"
+    lesk.write_text("d0.s0.t0 bank%1:14:00::\nd0.s0.t1 bank%1:14:00::\n")
+    wiz = _wizard(qtbot)
+    button = wiz.inventory.findChild(QPushButton, "add_wordnet")
+    assert button is not None and button.isEnabled()
+    button.click()
+    table = wiz.inventory.table
+    qtbot.waitUntil(lambda: table.item(0, 1).text() != "reading…")
+    assert table.item(0, 1).text() == "wordnet"
+    wiz.next()
+    wiz.annotation.add_paths([str(key), str(lesk)])
+    qtbot.waitUntil(lambda: all(wiz.annotation.table.item(r, 1).text() != "reading…" for r in range(2)))
+    assert wiz.annotation.table.item(0, 1).text() == "wsd-key"
+    wiz.next()
+    wiz.next()
+    wiz.next()
+    qtbot.waitUntil(lambda: wiz.preview.report is not None, timeout=10000)
+    assert wiz.preview.report["errors"] == [] and wiz.preview.report["senses"] >= 10
+    out = private_dirs / "wn.hadj"
+    wiz.preview.output.setText(str(out))
+    wiz.button(QWizard.WizardButton.FinishButton).click()
+    qtbot.waitUntil(lambda: wiz.created_path is not None, timeout=10000)
+    with Session.open(out) as session:
+        assert session.corpus.inventory.summary()["outside_tags"] == 0

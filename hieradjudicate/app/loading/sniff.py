@@ -103,8 +103,12 @@ def sniff(path: str, kind: str, columns: Mapping[str, str] | None = None) -> Sni
             out.format, out.sets = src.format, list(src.set_names)
         elif kind == "inventory":
             from hieradjudicate.io.inventories.read import detect_inventory_format
+            from hieradjudicate.io.inventories.wordnet import wordnet_folder
 
-            out.format = "tree-table" if columns else detect_inventory_format(head_text(path), path)
+            if wordnet_folder(path) is not None:
+                out.format = "wordnet"
+            else:
+                out.format = "tree-table" if columns else detect_inventory_format(head_text(path), path)
         elif kind == "contexts":
             from hieradjudicate.io.contexts.read import detect_context_format
 

@@ -69,6 +69,19 @@ class FilesPage(QWizardPage):
         buttons = QHBoxLayout()
         buttons.addWidget(add)
         buttons.addWidget(remove)
+        if kind == "inventory":  # WordNet is a database folder, not a file to pick
+            from hieradjudicate.io.inventories.wordnet import wordnet_folder
+
+            self.wordnet = QPushButton("WordNet 3.0")
+            self.wordnet.setObjectName("add_wordnet")
+            folder = wordnet_folder("wordnet")
+            found = folder is not None and (folder / "index.noun").is_file()
+            self.wordnet.setEnabled(found)
+            self.wordnet.setToolTip(
+                f"WordNet's senses of the lemmas the annotations use ({folder}): lemma -> supersense -> "
+                "sense key" if found else f"WordNet is not installed at {folder} (Debian: apt install wordnet-base)")
+            self.wordnet.clicked.connect(lambda: self.add_paths([str(folder)]))
+            buttons.addWidget(self.wordnet)
         buttons.addStretch(1)
         lay = QVBoxLayout(self)
         lay.addWidget(self.table, 1)
