@@ -91,17 +91,28 @@ def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt:
     block = (w_e * X + x_e) * K + k_e  # (worker, lexelt, observed leaf)
     used = np.zeros(W * X * K, bool)
     used[block] = True
+    # entries grouped by confusion row and by instance once, so that every sum is one reduceat
+    by_block = np.argsort(block, kind="stable")
+    b_sorted = block[by_block]
+    b_start = np.flatnonzero(np.r_[True, b_sorted[1:] != b_sorted[:-1]])
+    b_ids = b_sorted[b_start]
+    by_task = np.argsort(t_e, kind="stable")
+    t_sorted = t_e[by_task]
+    t_start = np.flatnonzero(np.r_[True, t_sorted[1:] != t_sorted[:-1]])
+    t_ids = t_sorted[t_start]
+    x_of_task = x_task
 
     def m_step(post: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         counts = np.zeros((W * X * K, K))
-        contrib = wt_e[:, None] * post[t_e]
-        for k in range(K):  # K bincounts, not a loop over labels
-            counts[:, k] = np.bincount(block, weights=contrib[:, k], minlength=W * X * K)
+        counts[b_ids] = np.add.reduceat(wt_e[by_block, None] * post[t_e[by_block]], b_start, axis=0)
         counts[used] = np.maximum(counts[used], EPS)
         E = counts.reshape(W, X, K, K)
         E /= np.maximum(E.sum(axis=2, keepdims=True), EPS * EPS)
+        order = np.argsort(x_of_task, kind="stable")
+        xs = x_of_task[order]
+        starts = np.flatnonzero(np.r_[True, xs[1:] != xs[:-1]])
         pri = np.zeros((X, K))
-        np.add.at(pri, x_task, post)
+        pri[xs[starts]] = np.add.reduceat(post[order], starts, axis=0)
         pri /= np.maximum(np.bincount(x_task, minlength=X), 1)[:, None]
         return E, np.where(valid, np.maximum(pri, EPS), 0.0)
 
@@ -109,9 +120,7 @@ def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt:
         with np.errstate(divide="ignore"):
             logE = np.log(np.where(E > 0, E, 1.0)).reshape(W * X * K, K)
             ll = np.where(valid, np.log(np.where(valid, pri, 1.0)), -np.inf)[x_task]
-        part = wt_e[:, None] * logE[block]
-        for k in range(K):
-            ll[:, k] += np.bincount(t_e, weights=part[:, k], minlength=T)
+        ll[t_ids] += np.add.reduceat(wt_e[by_task, None] * logE[block[by_task]], t_start, axis=0)
         return ll
 
     def normalise(ll: np.ndarray) -> np.ndarray:
@@ -121,7 +130,10 @@ def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt:
     m_task = np.bincount(t_of, minlength=T).astype(float)
     # start: the (soft) majority vote
     post = np.zeros((T, K))
-    np.add.at(post, t_of, P)
+    rows_by_task = np.argsort(t_of, kind="stable")
+    ts = t_of[rows_by_task]
+    ts_start = np.flatnonzero(np.r_[True, ts[1:] != ts[:-1]])
+    post[ts[ts_start]] = np.add.reduceat(P[rows_by_task], ts_start, axis=0)
     post /= np.maximum(post.sum(axis=1, keepdims=True), EPS)
     E, pri = m_step(post)
     history: list[float] = []
