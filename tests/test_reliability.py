@@ -168,3 +168,27 @@ def test_damaged_files_are_refused_or_repaired_never_silently_different(tmp_path
                 assert got == expected  # a flip in free space, a cache or a copy: nothing differs
                 outcomes["identical"] += 1
     print(how, outcomes)
+
+
+def test_kill_during_reimport_keeps_the_project_whole(tmp_path: Path) -> None:
+    """A re-import killed at a random moment: the project is either as before or re-imported, sound,
+    with every decision it had (a re-import flags, it never removes)."""
+    rng = random.Random(5)
+    target = tmp_path / "p.hadj"
+    assert subprocess.run(_new_cmd(target), cwd=ROOT, capture_output=True, check=False).returncode == 0
+    keys = _instances(20)
+    with Session.open(target) as s:
+        from hieradjudicate.app.session.commands import Decide
+        from hieradjudicate.app.session.decisions import Decision
+
+        s.execute(Decide([Decision(lex, inst, (), "manual", "flagged", "kept") for lex, inst in keys]))
+    changed = tmp_path / "ben_v2.key"
+    lines = (DEMO / "annotator_ben.key").read_text().splitlines()
+    changed.write_text("\n".join(line if k % 7 else line.rsplit(" ", 1)[0] + " 1.1"
+                                 for k, line in enumerate(lines)) + "\n")
+    for _ in range(TRIALS):
+        _kill_after(_cli("project", "reimport", str(target), "ben", str(changed)), rng.uniform(0.2, 1.5))
+        assert _check(target) == 0
+        stored = _decisions(target)
+        assert all(k in stored for k in keys)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["ben_v2.key", "p.hadj"]
