@@ -116,6 +116,12 @@ def short_labels(keys: Sequence[str], max_len: int = MAX_LEN,
     return out
 
 
+def without_rank(gloss: str) -> str:
+    """A gloss without the leading ``lemma#N:`` the WordNet inventory puts there (the label says it)."""
+    m = _WN_RANK.match(gloss)
+    return gloss[m.end():].lstrip() if m is not None else gloss
+
+
 def gloss_words(gloss: str, max_len: int = 28) -> str:
     """The start of a gloss as a label: a leading ``lemma#N:`` (the label says it), leading
     articles dropped, cut at a word, elided."""

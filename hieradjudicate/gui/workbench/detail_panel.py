@@ -21,7 +21,14 @@ from PySide6.QtWidgets import (
 )
 
 from hieradjudicate.app.workbench.queue import Answer, Workbench
-from hieradjudicate.core.labels import elide, gloss_words, node_short_labels, short_tag, tooltip
+from hieradjudicate.core.labels import (
+    elide,
+    gloss_words,
+    node_short_labels,
+    short_tag,
+    tooltip,
+    without_rank,
+)
 from hieradjudicate.gui.colors import GOLD, head_color, is_dark, set_color
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -316,7 +323,7 @@ class DetailPanel(QWidget):
                 for t, s, w, g in zip(a.tags, a.short or a.tags, a.weights, a.glosses):
                     wt = f" <span style='color:gray'>{w:.2f}</span>" if len(a.tags) > 1 else ""
                     key = f" <span style='color:gray'>({html.escape(t)})</span>" if s != t else ""
-                    parts.append(f"<b>{html.escape(s)}</b>{wt} {html.escape(g)}{key}")
+                    parts.append(f"<b>{html.escape(s)}</b>{wt} {html.escape(without_rank(g))}{key}")
                 body = "<br>".join(parts)
             rows.append(f"<tr><td style='color:{color}'><b>{j + 1}</b></td>"
                         f"<td style='color:{color}'>{html.escape(a.name)}</td><td>{body}</td></tr>")
