@@ -195,6 +195,34 @@ def make_layout(
     return _layout_sorted(inst, rater, P, row_lex, X)
 
 
+def layout_from_blocks(
+    inst_blocks: list[np.ndarray], P_blocks: list[np.ndarray], inst_lexelt: np.ndarray, *, n_lexelts: int
+) -> Layout:
+    """:func:`make_layout` of the concatenated blocks (rater ``j`` = block ``j``) without concatenating ``P``.
+
+    Each block's leaf vectors are written straight to their sorted rows: one
+    ``(R, K)`` array is made instead of two (MASC: 147 MB each).  The result
+    equals ``make_layout(concat(inst_blocks), raters, concat(P_blocks), ...)``.
+    """
+    inst_lexelt = np.asarray(inst_lexelt, dtype=np.int64)
+    K = P_blocks[0].shape[1] if P_blocks else 1
+    if not inst_blocks:
+        return make_layout(np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, K)), inst_lexelt,
+                           n_lexelts=n_lexelts)
+    inst = np.concatenate([np.asarray(b, np.int64) for b in inst_blocks])
+    rater = np.repeat(np.arange(len(inst_blocks)), [len(b) for b in inst_blocks])
+    row_lex = inst_lexelt[inst]
+    order = np.argsort(row_lex * len(inst_lexelt) + inst, kind="stable")
+    pos = np.empty(len(order), np.int64)
+    pos[order] = np.arange(len(order))
+    P = np.empty((len(order), K))
+    lo = 0
+    for b in P_blocks:
+        P[pos[lo:lo + len(b)]] = b
+        lo += len(b)
+    return _layout_sorted(inst[order], rater[order], P, row_lex[order], int(n_lexelts))
+
+
 @dataclass(frozen=True)
 class PairwiseAgreement:
     """Two raters over the instances both annotated.

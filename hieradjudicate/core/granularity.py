@@ -34,6 +34,7 @@ __all__ = [
     "rollup_confusion",
     "specific_agreement",
     "specific_agreement_multi",
+    "worst_category",
 ]
 
 IDENTICAL, COMPATIBLE, OVERLAPPING, DISJOINT = 0, 1, 2, 3
@@ -197,3 +198,96 @@ def instance_disagreement(
     cat[meet & nested] = COMPATIBLE
     cat[np.asarray(same_tags, dtype=bool)] = IDENTICAL
     return agree, cat
+
+
+#: Pairs of distinct answers compared per block in :func:`worst_category` (bounds the memory).
+_PAIR_BLOCK = 1 << 21
+
+
+def worst_category(inst: np.ndarray, signature: np.ndarray, support: np.ndarray, n: int) -> np.ndarray:
+    """Worst pairwise category over all the answers of each instance, exactly, at any crowd size.
+
+    Parameters
+    ----------
+    inst : ndarray of int, shape (R,)
+        Instance of each answer.
+    signature : ndarray of int, shape (R,)
+        Tag-set signature of each answer (equal signatures: identical answers).
+    support : ndarray of bool, shape (R, K)
+        The leaves each answer puts mass on.
+    n : int
+        Number of instances.
+
+    Returns
+    -------
+    ndarray of int8, shape (n,)
+        The maximum of :func:`instance_disagreement`'s category over every pair
+        of answers of the instance; ``-1`` where it has fewer than two answers.
+
+    Notes
+    -----
+    A pair's category depends only on the two answers, so the pairs are taken
+    over each instance's *distinct* answers: a crowd of 24 annotators giving 3
+    different answers costs 3 comparisons, not 276.  Two answers with
+    different signatures are compared by their supports, as in
+    :func:`instance_disagreement` (meet: some leaf in both; nested: one support
+    inside the other).  No loop over instances or pairs (blocks of pairs only
+    bound the memory).
+    """
+    inst = np.asarray(inst, np.int64)
+    signature = np.asarray(signature, np.int64)
+    support = np.asarray(support, bool)
+    m = np.bincount(inst, minlength=n)
+    worst = np.full(n, -1, np.int8)
+    worst[m >= 2] = IDENTICAL
+    if not inst.size:
+        return worst
+    # distinct (instance, signature) answers, grouped by instance
+    order = np.lexsort((signature, inst))
+    i_s, g_s = inst[order], signature[order]
+    first = np.ones(len(order), bool)
+    first[1:] = (i_s[1:] != i_s[:-1]) | (g_s[1:] != g_s[:-1])
+    rows = order[first]
+    d_inst = i_s[first]
+    packed = np.packbits(support[rows], axis=1)  # (D, ceil(K/8)) bytes: the tests are byte operations
+    d = np.bincount(d_inst, minlength=n)
+    multi = np.flatnonzero(d >= 2)
+    if not multi.size:
+        return worst
+    start = np.concatenate(([0], np.cumsum(d)[:-1]))
+    # every pair (s + u, s + v), u < v, of each instance's distinct answers, built blockwise
+    dm, sm = d[multi], start[multi]
+    npairs = dm * (dm - 1) // 2
+    bounds = np.concatenate(([0], np.cumsum(npairs)))
+    hit = np.zeros((3, n), bool)
+    lo = 0
+    while lo < len(multi):
+        hi = int(np.searchsorted(bounds, bounds[lo] + _PAIR_BLOCK, side="right")) - 1
+        hi = max(hi, lo + 1)
+        u, v, owner = _segment_pairs(dm[lo:hi], sm[lo:hi])
+        a, b = packed[u], packed[v]
+        meet = (a & b).any(axis=1)
+        nested = ~(a & ~b).any(axis=1) | ~(b & ~a).any(axis=1)
+        cat = np.where(meet, np.where(nested, COMPATIBLE, OVERLAPPING), DISJOINT)
+        inst_of = multi[lo:hi][owner]
+        for c in (COMPATIBLE, OVERLAPPING, DISJOINT):
+            hit[c - 1, inst_of[cat == c]] = True
+        lo = hi
+    for c in (COMPATIBLE, OVERLAPPING, DISJOINT):  # increasing: the worst category wins
+        worst[hit[c - 1]] = c
+    return worst
+
+
+def _segment_pairs(d: np.ndarray, start: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Within each segment ``[start, start + d)``, every pair of positions ``u < v`` and its segment."""
+    npairs = d * (d - 1) // 2
+    owner = np.repeat(np.arange(len(d)), npairs)
+    # rank of each pair within its segment, then (u, v) from the rank: row u has d - 1 - u pairs
+    k = np.arange(int(npairs.sum())) - np.repeat(np.cumsum(npairs) - npairs, npairs)
+    dd = d[owner].astype(np.float64)
+    # u = largest integer with u * (2 d - u - 1) / 2 <= k
+    u = np.floor(((2 * dd - 1) - np.sqrt((2 * dd - 1) ** 2 - 8 * k)) / 2).astype(np.int64)
+    u = np.where(u * (2 * d[owner] - u - 1) // 2 > k, u - 1, u)
+    u = np.where((u + 1) * (2 * d[owner] - u - 2) // 2 <= k, u + 1, u)
+    v = k - u * (2 * d[owner] - u - 1) // 2 + u + 1
+    return start[owner] + u, start[owner] + v, owner

@@ -8,6 +8,8 @@ metrics API gives.  Results are cached by :class:`~hieradjudicate.app.dashboard.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from hieradjudicate.app.dashboard.records import (
@@ -17,13 +19,15 @@ from hieradjudicate.app.dashboard.records import (
     Heatmap,
     LexeltBar,
     LexeltBars,
+    LazyCells,
+    LazyPoints,
     fnum,
 )
-from hieradjudicate.core.agreement import multi_rater_agreement, pairwise_matrix
+from hieradjudicate.core.agreement import Layout, make_layout, multi_rater_agreement, pairwise_matrix
 from hieradjudicate.core.alpha import krippendorff_alpha
 from hieradjudicate.core.bootstrap import DEFAULT_SEED, bootstrap_alpha, bootstrap_fleiss
 from hieradjudicate.core.dashboard import all_figures
-from hieradjudicate.core.granularity import IDENTICAL, instance_disagreement, rollup
+from hieradjudicate.core.granularity import instance_disagreement, rollup
 from hieradjudicate.core.labels import node_short_labels
 from hieradjudicate.core.model import Corpus
 from hieradjudicate.core.undefined import REASONS
@@ -84,76 +88,91 @@ def pair_categories(corpus: Corpus, a: int, b: int) -> tuple[np.ndarray, np.ndar
 
 
 def heatmap(corpus: Corpus, sets: list[int], long_form, measure: str,
-            categories: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]],
-            keep: np.ndarray | None) -> Heatmap:
-    """Pairwise kappa (Cohen or Scott) or alpha of every pair of ``sets`` (1)."""
+            pair_categories, keep: np.ndarray | None, pm=None) -> Heatmap:
+    """Pairwise kappa (Cohen or Scott) or alpha of every pair of ``sets`` (1).
+
+    ``pair_categories(a, b)`` (corpus set indices) gives a pair's shared
+    instances and categories; it is called only for the cells a user hovers
+    or clicks (and for the report's tables), never for all pairs up front.
+    ``pm`` is the :func:`pairwise_matrix` of ``long_form`` when the caller has it.
+    """
     inst, rater, P = long_form
     X = len(corpus.inventory.lexelts)
     lex = corpus.inst_lexelt
     m = len(sets)
-    pm = pairwise_matrix(inst, rater, P, lex, n_raters=m, n_lexelts=X)
+    if pm is None:
+        pm = pairwise_matrix(inst, rater, P, lex, n_raters=m, n_lexelts=X)
     names = [corpus.sets[k].name for k in sets]
     reasons: dict[tuple[int, int], str] = {}
-    cell_explain: dict[tuple[int, int], Explain] = {}
+    iu = np.triu_indices(m, 1)
     if measure == "alpha":
         value = np.ma.masked_all((m, m))
         observed = np.ma.masked_all((m, m))
         expected = np.ma.masked_all((m, m))
-        for a in range(m):
-            for b in range(a + 1, m):
-                r = _alpha_pair(inst, rater, P, lex, X, a, b)
-                for arr, v in ((value, r.alpha.value),
-                               (observed, None if r.observed_disagreement is None else 1 - r.observed_disagreement),
-                               (expected, None if r.expected_disagreement is None else 1 - r.expected_disagreement)):
-                    if v is not None:
-                        arr[a, b] = arr[b, a] = v
-                if r.alpha.reason:
-                    reasons[(a, b)] = r.alpha.reason
+        none_reason = None
+        for a, b in zip(*iu):  # a pair sharing nothing has no alpha: one call says why, for all of them
+            a, b = int(a), int(b)
+            if not pm.n[a, b] and none_reason is not None:
+                reasons[(a, b)] = none_reason
+                continue
+            r = _alpha_pair(inst, rater, P, lex, X, a, b)
+            for arr, v in ((value, r.alpha.value),
+                           (observed, None if r.observed_disagreement is None else 1 - r.observed_disagreement),
+                           (expected, None if r.expected_disagreement is None else 1 - r.expected_disagreement)):
+                if v is not None:
+                    arr[a, b] = arr[b, a] = v
+            if r.alpha.reason:
+                reasons[(a, b)] = r.alpha.reason
+                if not pm.n[a, b]:
+                    none_reason = r.alpha.reason
     else:
         value = pm.kappa_cohen if measure == "cohen" else pm.kappa_scott
         codes = pm.reason_cohen if measure == "cohen" else pm.reason_scott
         observed = pm.observed
         expected = pm.expected_cohen if measure == "cohen" else pm.expected_scott
-        for a in range(m):
-            for b in range(a + 1, m):
-                if codes[a, b]:
-                    reasons[(a, b)] = REASONS[int(codes[a, b])]
-    counts = np.zeros((m, m, 4), np.int64)
-    dis: dict[tuple[int, int], np.ndarray] = {}
-    for a in range(m):
-        for b in range(a + 1, m):
-            shared, cat = categories[(sets[a], sets[b])]
-            if keep is not None:
-                sel = keep[shared]
-                shared, cat = shared[sel], cat[sel]
-            counts[a, b] = counts[b, a] = np.bincount(cat, minlength=4)[:4]
-            dis[(a, b)] = shared[cat != IDENTICAL]
-            formula = ALPHA_FORMULA if measure == "alpha" else f"{KAPPA_FORMULA}; {PR_A}; {PE[measure]}"
-            cell_explain[(a, b)] = cell_explain[(b, a)] = Explain(
-                f"{MEASURE_NAMES[measure]}: {names[a]} vs {names[b]}",
-                f"Chance-corrected agreement of {names[a]} and {names[b]} over the instances both "
-                f"annotated; {int(counts[a, b, 1:].sum())} of them differ (click: list them).",
-                formula, fnum(observed[a, b]), fnum(expected[a, b]), int(pm.n[a, b]), POOLED,
-                value=fnum(value[a, b]), reason=reasons.get((a, b)),
-                observed_label="1 - D_o" if measure == "alpha" else "observed agreement Pr(A)",
-                expected_label="1 - D_e" if measure == "alpha" else "chance agreement Pr(E)")
+        for a, b in zip(*np.nonzero(np.triu(np.asarray(codes) != 0, 1))):
+            reasons[(int(a), int(b))] = REASONS[int(codes[a, b])]
+    formula = ALPHA_FORMULA if measure == "alpha" else f"{KAPPA_FORMULA}; {PR_A}; {PE[measure]}"
+
+    def pair_data(a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
+        shared, cat = pair_categories(sets[a], sets[b])
+        if keep is not None:
+            sel = keep[shared]
+            shared, cat = shared[sel], cat[sel]
+        return shared, cat
+
+    def cell(a: int, b: int) -> Explain:
+        n_dis = int(hm.pair_counts(a, b)[1:].sum())
+        return Explain(
+            f"{MEASURE_NAMES[measure]}: {names[a]} vs {names[b]}",
+            f"Chance-corrected agreement of {names[a]} and {names[b]} over the instances both "
+            f"annotated; {n_dis} of them differ (click: list them).",
+            formula, fnum(observed[a, b]), fnum(expected[a, b]), int(pm.n[a, b]), POOLED,
+            value=fnum(value[a, b]), reason=reasons.get((a, b)),
+            observed_label="1 - D_o" if measure == "alpha" else "observed agreement Pr(A)",
+            expected_label="1 - D_e" if measure == "alpha" else "chance agreement Pr(E)")
+
     exp = Explain(f"Pairwise {MEASURE_NAMES[measure]} of all sets",
                   "Each cell compares two annotation sets (annotators and systems) over the "
                   "instances both answered; the number below is how many. Every annotation is "
-                  "first spread over the leaves of its lexelt's sense tree.",
-                  ALPHA_FORMULA if measure == "alpha" else f"{KAPPA_FORMULA}; {PR_A}; {PE[measure]}",
-                  aggregation=POOLED)
-    return Heatmap(list(sets), names, [corpus.sets[k].role for k in sets], measure, value,
-                   pm.n.copy(), observed, expected, reasons, counts, dis, exp, cell_explain)
+                  "first spread over the leaves of its lexelt's sense tree.", formula, aggregation=POOLED)
+    hm = Heatmap(list(sets), names, [corpus.sets[k].role for k in sets], measure, value, pm.n.copy(),
+                 observed, expected, reasons, pair_data, exp, LazyCells(m, cell))
+    return hm
 
 
 def lexelt_bars(corpus: Corpus, group: list[int], long_form, measure: str, n_resamples: int,
-                seed: int = DEFAULT_SEED) -> LexeltBars:
-    """Per-lexelt Fleiss kappa or alpha of the annotator group with bootstrap intervals (2)."""
+                seed: int = DEFAULT_SEED, figs=None) -> LexeltBars:
+    """Per-lexelt Fleiss kappa or alpha of the annotator group with bootstrap intervals (2).
+
+    ``figs``: :func:`all_figures` of ``long_form`` (``per_lexelt=True``) when the caller has it.
+    """
     inst, rater, P = long_form
     X = len(corpus.inventory.lexelts)
     lex = corpus.inst_lexelt
-    figs = all_figures(inst, rater, P, lex, n_raters=len(group), n_lexelts=X, per_lexelt=True, coincidences=False)
+    if figs is None:
+        figs = all_figures(inst, rater, P, lex, n_raters=len(group), n_lexelts=X, per_lexelt=True,
+                           coincidences=False)
     multi, alpha, pm = figs.multi, figs.alpha, figs.pairwise
     names = [corpus.sets[k].name for k in group]
     use_alpha = measure == "alpha"
@@ -179,8 +198,10 @@ def lexelt_bars(corpus: Corpus, group: list[int], long_form, measure: str, n_res
         obs_x = pm.lexelt_sum_a / np.maximum(ln, 1.0)
         pe_x = pm.lexelt_pe_cohen
         k_x = np.where((ln > 0) & (1.0 - pe_x > 1e-12), (obs_x - pe_x) / (1.0 - pe_x), np.nan)
-
-    pairs = [(a, b) for a in range(len(group)) for b in range(a + 1, len(group))]
+        iu = np.triu_indices(len(group), 1)
+        kp = k_x[:, iu[0], iu[1]]  # (X, pairs): each lexelt's pairwise kappas, the mean over defined ones
+        n_def = (~np.isnan(kp)).sum(axis=1)
+        mean_pair = np.where(n_def > 0, np.nansum(kp, axis=1) / np.maximum(n_def, 1), np.nan)
     bars = []
     for x in range(X):
         f, c, al = multi.lexelt_fleiss[x], multi.lexelt_conger[x], alpha.lexelt_alpha[x]
@@ -188,7 +209,6 @@ def lexelt_bars(corpus: Corpus, group: list[int], long_form, measure: str, n_res
             continue
         est = al if use_alpha else f.kappa
         lo, hi = interval(row_lex == x)
-        ok = [float(k_x[x, a, b]) for a, b in pairs if not np.isnan(k_x[x, a, b])]
         name = corpus.inventory.lexelts[x]
         e = Explain(f"{gname} in {name}", f"Agreement of {', '.join(names)} on the instances of {name} "
                     "that at least two of them annotated (click: filter to this lexelt).", formula,
@@ -198,7 +218,7 @@ def lexelt_bars(corpus: Corpus, group: list[int], long_form, measure: str, n_res
                     if n_resamples else "")
         bars.append(LexeltBar(name, x, f.n, est.value, lo, hi, f.observed, f.expected, est.reason,
                               f.kappa.value, c.kappa.value, al.value,
-                              float(np.mean(ok)) if ok else None, e))
+                              None if np.isnan(mean_pair[x]) else float(mean_pair[x]), e))
     est = alpha.alpha if use_alpha else multi.fleiss.kappa
     lo, hi = interval(None)
     f = multi.fleiss
@@ -221,59 +241,84 @@ def _f(v: float | None) -> str:
     return "undefined" if v is None else f"{v:.3f}"
 
 
-def depth_curve(corpus: Corpus, group: list[int], long_form, measure: str, groups_at) -> DepthCurve:
-    """Agreement of every pair and of the group at each cut of the tree (3)."""
+def depth_curve(corpus: Corpus, group: list[int], long_form, measure: str, groups_at, *,
+                layout: Layout | None = None, figs=None) -> DepthCurve:
+    """Agreement of every pair and of the group at each cut of the tree (3).
+
+    ``layout`` (:func:`make_layout` of ``long_form``) and ``figs`` (its
+    :func:`all_figures`, for the leaves) spare recomputing what the other
+    figures computed; each cut reuses the layout's order with rolled-up leaf
+    vectors.  Pairs' explain records are made when a point is hovered.
+    """
     inst, rater, P = long_form
     X = len(corpus.inventory.lexelts)
     lex = corpus.inst_lexelt
     D = corpus.inventory.max_depth()
     depths: list[int | None] = [*range(1, D), None] if D > 1 else [None]
     names = [corpus.sets[k].name for k in group]
-    pairs = [(a, b) for a in range(len(group)) for b in range(a + 1, len(group))]
+    m = len(group)
+    iu = np.triu_indices(m, 1)
+    pairs = list(zip(iu[0].tolist(), iu[1].tolist()))
     vals = np.ma.masked_all((len(pairs), len(depths)))
     pn = np.zeros((len(pairs), len(depths)), np.int64)
+    pobs = np.full((len(pairs), len(depths)), np.nan)
+    pexp = np.full((len(pairs), len(depths)), np.nan)
     gvals: list[float | None] = []
     gn: list[int] = []
-    pex: dict[tuple[int, int], Explain] = {}
+    gex: dict[tuple[int, int], Explain] = {}
     use_alpha = measure == "alpha"
     gname = MEASURE_NAMES["alpha" if use_alpha else "fleiss"]
+    lay = layout if layout is not None else make_layout(inst, rater, P, lex, n_lexelts=X)
     for j, d in enumerate(depths):
-        Pd = P if d is None else rollup(P, lex[inst], *groups_at(d))
-        pm = pairwise_matrix(inst, rater, Pd, lex, n_raters=len(group), n_lexelts=X)
-        for p, (a, b) in enumerate(pairs):
-            if use_alpha:
-                r = _alpha_pair(inst, rater, Pd, lex, X, a, b)
-                v, obs, exp_ = r.alpha.value, None, None
-            else:
-                k = pm.kappa_cohen if measure == "cohen" else pm.kappa_scott
-                v = fnum(k[a, b])
-                obs = fnum(pm.observed[a, b])
-                exp_ = fnum((pm.expected_cohen if measure == "cohen" else pm.expected_scott)[a, b])
-            if v is not None:
-                vals[p, j] = v
-            pn[p, j] = pm.n[a, b]
-            pex[(p, j)] = Explain(f"{MEASURE_NAMES[measure]} {names[a]}-{names[b]} at {level_name(d)}",
-                                  "Both annotations are rolled up to the senses at this depth "
-                                  "(each leaf's mass goes to its ancestor) before comparing.",
-                                  ALPHA_FORMULA if use_alpha else KAPPA_FORMULA, obs, exp_, int(pm.n[a, b]),
-                                  POOLED, value=v)
+        if d is None:
+            lay_d, Pd = lay, P
+        else:  # the same order, leaf vectors rolled up; the unsorted rows only for the pairs' alpha
+            lay_d = replace(lay, P=rollup(lay.P, lay.row_lex, *groups_at(d)))
+            Pd = rollup(P, lex[inst], *groups_at(d)) if use_alpha else P
+        pm = figs.pairwise if (d is None and figs is not None) else \
+            pairwise_matrix(inst, rater, Pd, lex, n_raters=m, n_lexelts=X, layout=lay_d)
+        pn[:, j] = pm.n[iu]
         if use_alpha:
-            r = krippendorff_alpha(inst, rater, Pd, lex, n_lexelts=X, coincidences=False)
+            for p, (a, b) in enumerate(pairs):
+                v = _alpha_pair(inst, rater, Pd, lex, X, a, b).alpha.value if pm.n[a, b] else None
+                if v is not None:
+                    vals[p, j] = v
+        else:
+            k = pm.kappa_cohen if measure == "cohen" else pm.kappa_scott
+            vals[:, j] = k[iu]
+            pobs[:, j] = np.ma.filled(np.ma.asarray(pm.observed, float)[iu], np.nan)
+            pexp[:, j] = np.ma.filled(np.ma.asarray(pm.expected_cohen if measure == "cohen"
+                                                    else pm.expected_scott, float)[iu], np.nan)
+        if use_alpha:
+            r = figs.alpha if (d is None and figs is not None) else \
+                krippendorff_alpha(inst, rater, Pd, lex, n_lexelts=X, coincidences=False, layout=lay_d)
             gv, gobs, gexp, n_g = r.alpha.value, None, None, int(r.alpha.n)
         else:
-            mr = multi_rater_agreement(inst, rater, Pd, lex, n_lexelts=X).fleiss
+            mr = (figs.multi if (d is None and figs is not None) else
+                  multi_rater_agreement(inst, rater, Pd, lex, n_lexelts=X, layout=lay_d)).fleiss
             gv, gobs, gexp, n_g = mr.kappa.value, mr.observed, mr.expected, mr.n
         gvals.append(gv)
         gn.append(n_g)
-        pex[(-1, j)] = Explain(f"{gname} of the group at {level_name(d)}", "All annotators together.",
+        gex[(-1, j)] = Explain(f"{gname} of the group at {level_name(d)}", "All annotators together.",
                                ALPHA_FORMULA if use_alpha else FLEISS_FORMULA, gobs, gexp, n_g, POOLED, value=gv)
+
+    def point(p: int, j: int) -> Explain:
+        if p < 0:
+            return gex[(p, j)]
+        a, b = pairs[p]
+        return Explain(f"{MEASURE_NAMES[measure]} {names[a]}-{names[b]} at {level_name(depths[j])}",
+                       "Both annotations are rolled up to the senses at this depth "
+                       "(each leaf's mass goes to its ancestor) before comparing.",
+                       ALPHA_FORMULA if use_alpha else KAPPA_FORMULA, fnum(pobs[p, j]), fnum(pexp[p, j]),
+                       int(pn[p, j]), POOLED, value=fnum(vals[p, j]))
+
     e = Explain(f"{MEASURE_NAMES[measure]} against the depth of the sense tree",
                 "Agreement when only the distinctions down to a depth count: depth 1 compares the "
                 "top-level senses, 'leaves' the finest senses. Where a line drops, annotators agree on "
                 "the broad sense but not on the finer one.", KAPPA_FORMULA if not use_alpha else ALPHA_FORMULA,
                 aggregation=POOLED)
     return DepthCurve([level_name(d) for d in depths], depths, measure, [(names[a], names[b]) for a, b in pairs],
-                      vals, pn, gname, gvals, gn, e, pex)
+                      vals, pn, gname, gvals, gn, e, LazyPoints(len(pairs), len(depths), point))
 
 
 def confusion(corpus: Corpus, a: int, b: int, x: int, depth: int | None, groups_at,

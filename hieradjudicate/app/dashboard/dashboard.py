@@ -57,8 +57,9 @@ from hieradjudicate.app.dashboard.scores import (
     scorable_policies,
     system_scores,
 )
-from hieradjudicate.core.agreement import CONGER_MARGINAL_RULE
-from hieradjudicate.core.granularity import CATEGORY_NAMES
+from hieradjudicate.core.agreement import CONGER_MARGINAL_RULE, layout_from_blocks
+from hieradjudicate.core.dashboard import all_figures
+from hieradjudicate.core.granularity import CATEGORY_NAMES, worst_category
 from hieradjudicate.core.model import AnnotationSet, Corpus
 
 
@@ -129,17 +130,20 @@ class Dashboard:
         # live in ``_cache`` under plain string keys, so copies of this object (the GUI's interval
         # worker) share them and selection changes keep them.
 
-    @property
-    def _categories(self) -> dict[tuple[int, int], tuple[np.ndarray, np.ndarray]]:
-        """Shared instances and category of every pair of sets; pairs sharing nothing skip the work."""
-        if "pair_categories" not in self._cache:
-            corpus, sets = self.corpus, self.sets
-            shares = shared_counts(corpus, sets)
-            empty = (np.zeros(0, np.int64), np.zeros(0, np.int8))
-            self._cache["pair_categories"] = {
-                (a, b): pair_categories(corpus, a, b) if shares[i, i + 1 + j] else empty
-                for i, a in enumerate(sets) for j, b in enumerate(sets[i + 1:])}
-        return self._cache["pair_categories"]
+    def pair_categories(self, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
+        """Shared instances of sets ``a`` and ``b`` (corpus indices) and their category, on first use.
+
+        A crowd has tens of thousands of pairs (MASC: 25,878, 8,214 sharing
+        instances); the heat map draws their coefficients, and a pair's
+        categories are wanted only when its cell is hovered or clicked, or for
+        the report's tables.  Cached under a plain key, so copies of this
+        object (the GUI's interval worker) share them.
+        """
+        cache = self._cache.setdefault("pair_categories", {})
+        key = (a, b) if a < b else (b, a)
+        if key not in cache:
+            cache[key] = pair_categories(self.corpus, *key)
+        return cache[key]
 
     def pairs_by_shared(self, sets: list[int] | None = None, limit: int | None = None) -> list[tuple[int, int]]:
         """Pairs of ``sets`` (default: every non-gold set) that share instances, most shared first.
@@ -164,14 +168,13 @@ class Dashboard:
     def worst_category(self) -> np.ndarray:
         """Each instance's worst category over the pairs of the agreement group (-1: fewer than two)."""
         if "worst_category" not in self._cache:
-            worst = np.full(self.corpus.n, -1, np.int8)
-            cats = self._categories
-            for i, a in enumerate(self.group):
-                for b in self.group[i + 1:]:
-                    shared, cat = cats[(a, b)]
-                    if shared.size:
-                        np.maximum.at(worst, shared, cat)
-            self._cache["worst_category"] = worst
+            sets = [self.corpus.sets[k] for k in self.group]
+            if sets:
+                self._cache["worst_category"] = worst_category(
+                    np.concatenate([s.rows for s in sets]), np.concatenate([s.signature for s in sets]),
+                    np.concatenate([s.leaves > 0 for s in sets]), self.corpus.n)
+            else:
+                self._cache["worst_category"] = np.full(self.corpus.n, -1, np.int8)
         return self._cache["worst_category"]
 
     # -- cached helpers -----------------------------------------------------------------------------
@@ -185,13 +188,25 @@ class Dashboard:
         return g[0], g[1]
 
     def long_form(self, sets: list[int], keep: np.ndarray | None, skey: Any):
+        """The annotations of ``sets`` in long form, sorted by (lexelt, instance) as their layout.
+
+        Only the sorted copy is kept (MASC: 1.08 M rows x 17 leaves, 147 MB per
+        copy): every figure is independent of the order of the rows, and the
+        metrics find the rows already sorted and copy nothing.
+        """
+        return self.layout(sets, keep, skey)[:3]
+
+    def layout(self, sets: list[int], keep: np.ndarray | None, skey: Any):
+        """``(inst, rater, P, Layout)`` of ``sets`` restricted to ``keep`` (cached)."""
         key = ("lf", tuple(sets), skey)
         if key not in self._cache:
-            inst, rater, P, _ = self.corpus.long_form(sets=sets)
+            chosen = [self.corpus.sets[k] for k in sorted(set(sets))]  # as Corpus.long_form numbers them
+            blocks = [(s.rows, s.leaves) for s in chosen]
             if keep is not None:
-                sel = keep[inst]
-                inst, rater, P = inst[sel], rater[sel], P[sel]
-            self._cache[key] = (inst, rater, P)
+                blocks = [(r[keep[r]], lv[keep[r]]) for r, lv in blocks]
+            lay = layout_from_blocks([b[0] for b in blocks], [b[1] for b in blocks], self.corpus.inst_lexelt,
+                                     n_lexelts=len(self.corpus.inventory.lexelts))
+            self._cache[key] = (lay.inst, lay.rater, lay.P, lay)
         return self._cache[key]
 
     def _cached(self, key: Any, fn):
@@ -232,16 +247,28 @@ class Dashboard:
         t0 = time.perf_counter()
         lf_all = self.long_form(self.sets, keep, skey)
         lf_group = self.long_form(self.group, keep, skey) if self.group != self.sets else lf_all
+        X = len(c.inventory.lexelts)
+        # one layout and one pass of the group's figures serve the heat map (when every set is in
+        # the group), the per-lexelt bars and the depth curve's leaves
+        lay = self.layout(self.group, keep, skey)[3]
+        figs = self._cached(("figs", skey), lambda: all_figures(
+            *lf_group, c.inst_lexelt, n_raters=len(self.group), n_lexelts=X, per_lexelt=True,
+            coincidences=False, layout=lay))
+        t["group figures"] = _ms(t0)
+        t0 = time.perf_counter()
         hm = self._cached(("hm", opt.measure, skey),
-                          lambda: heatmap(c, self.sets, lf_all, opt.measure, self._categories, keep))
+                          lambda: heatmap(c, self.sets, lf_all, opt.measure, self.pair_categories, keep,
+                                          pm=figs.pairwise if self.group == self.sets else None))
         t["heatmap"] = _ms(t0)
         t0 = time.perf_counter()
         bars = self._cached(("lex", opt.measure == "alpha", opt.n_resamples, opt.seed, skey),
-                            lambda: lexelt_bars(c, self.group, lf_group, opt.measure, opt.n_resamples, opt.seed))
+                            lambda: lexelt_bars(c, self.group, lf_group, opt.measure, opt.n_resamples, opt.seed,
+                                                figs=figs))
         t["lexelts"] = _ms(t0)
         t0 = time.perf_counter()
         depth = self._cached(("depth", opt.measure, skey),
-                             lambda: depth_curve(c, self.group, lf_group, opt.measure, self._rollup_groups))
+                             lambda: depth_curve(c, self.group, lf_group, opt.measure, self._rollup_groups,
+                                                 layout=lay, figs=figs))
         t["depth"] = _ms(t0)
         t0 = time.perf_counter()
         conf = self._confusion(opt, bars, keep, skey)

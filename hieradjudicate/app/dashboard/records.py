@@ -10,6 +10,7 @@ bar filters the instance table to.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,9 +74,63 @@ class Explain:
         return "\n".join(lines)
 
 
+class LazyCells(Mapping):
+    """A symmetric ``(a, b) -> value`` mapping over the off-diagonal cells of an ``m x m`` matrix,
+    each value made by ``make(a, b)`` (``a < b``) the first time it is asked for.
+
+    With 228 sets a heat map has 51,756 cells; building every cell's explain
+    record up front cost seconds before the first draw, and the user hovers
+    over a few of them.
+    """
+
+    def __init__(self, m: int, make: Callable[[int, int], Any]) -> None:
+        self.m, self._make, self._done = m, make, {}
+
+    def __getitem__(self, key: tuple[int, int]) -> Any:
+        a, b = key
+        if a == b or not (0 <= a < self.m and 0 <= b < self.m):
+            raise KeyError(key)
+        k = (a, b) if a < b else (b, a)
+        if k not in self._done:
+            self._done[k] = self._make(*k)
+        return self._done[k]
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return ((a, b) for a in range(self.m) for b in range(self.m) if a != b)
+
+    def __len__(self) -> int:
+        return self.m * (self.m - 1)
+
+
+class LazyPoints(Mapping):
+    """``(pair or -1, level) -> Explain`` of a depth curve, each made by ``make`` when first asked for."""
+
+    def __init__(self, n_pairs: int, n_levels: int, make: Callable[[int, int], Any]) -> None:
+        self.n_pairs, self.n_levels, self._make, self._done = n_pairs, n_levels, make, {}
+
+    def __getitem__(self, key: tuple[int, int]) -> Any:
+        p, j = key
+        if not (-1 <= p < self.n_pairs and 0 <= j < self.n_levels):
+            raise KeyError(key)
+        if key not in self._done:
+            self._done[key] = self._make(p, j)
+        return self._done[key]
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return ((p, j) for p in range(-1, self.n_pairs) for j in range(self.n_levels))
+
+    def __len__(self) -> int:
+        return (self.n_pairs + 1) * self.n_levels
+
+
 @dataclass
 class Heatmap:
-    """Pairwise agreement of all sets (1).  Arrays are (m, m); the diagonal is undefined."""
+    """Pairwise agreement of all sets (1).  Arrays are (m, m); the diagonal is undefined.
+
+    ``pair_data(a, b)`` (positions, ``a < b``) gives the instances the pair
+    shares and each one's category (identical ... disjoint), computed when
+    first asked for: by a hover, a click or the report's tables.
+    """
 
     set_indices: list[int]
     names: list[str]
@@ -86,16 +141,35 @@ class Heatmap:
     observed: np.ma.MaskedArray
     expected: np.ma.MaskedArray
     reasons: dict[tuple[int, int], str]
-    category_counts: np.ndarray  # (m, m, 4) shared instances per category
-    disagreements: dict[tuple[int, int], np.ndarray]  # (a, b) with a < b
+    pair_data: Callable[[int, int], tuple[np.ndarray, np.ndarray]]
     explain: Explain
-    cell_explain: dict[tuple[int, int], Explain] = field(default_factory=dict)
+    cell_explain: Mapping[tuple[int, int], Explain] = field(default_factory=dict)
+    _counts: np.ndarray | None = field(default=None, repr=False)
+
+    def pair_counts(self, a: int, b: int) -> np.ndarray:
+        """Shared instances of the pair at positions ``a``, ``b`` per category, ``(4,)``."""
+        if a == b or not self.n[a, b]:
+            return np.zeros(4, np.int64)
+        _, cat = self.pair_data(min(a, b), max(a, b))
+        return np.bincount(cat, minlength=4)[:4]
+
+    @property
+    def category_counts(self) -> np.ndarray:
+        """``(m, m, 4)`` shared instances per category of every pair (computed on first use)."""
+        if self._counts is None:
+            m = len(self.names)
+            out = np.zeros((m, m, 4), np.int64)
+            for a, b in zip(*np.nonzero(np.triu(self.n > 0, 1))):
+                out[a, b] = out[b, a] = self.pair_counts(int(a), int(b))
+            self._counts = out
+        return self._counts
 
     def cell_instances(self, a: int, b: int) -> np.ndarray:
         """Instances where sets ``a`` and ``b`` (positions in ``names``) disagree (category != identical)."""
-        if a == b:
+        if a == b or not self.n[a, b]:
             return np.zeros(0, np.int64)
-        return self.disagreements[(min(a, b), max(a, b))]
+        shared, cat = self.pair_data(min(a, b), max(a, b))
+        return shared[cat != 0]  # 0: identical
 
 
 @dataclass(frozen=True)
@@ -153,7 +227,7 @@ class DepthCurve:
     group_values: list[float | None]
     group_n: list[int]
     explain: Explain
-    point_explain: dict[tuple[int, int], Explain] = field(default_factory=dict)  # (pair or -1, level)
+    point_explain: Mapping[tuple[int, int], Explain] = field(default_factory=dict)  # (pair or -1, level)
 
 
 @dataclass

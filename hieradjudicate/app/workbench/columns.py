@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from hieradjudicate.app.session.batch import annotator_sets
-from hieradjudicate.core.granularity import CATEGORY_NAMES, instance_disagreement  # noqa: F401
+from hieradjudicate.core.granularity import CATEGORY_NAMES, instance_disagreement, worst_category  # noqa: F401
 from hieradjudicate.core.labels import node_short_labels
 from hieradjudicate.core.model import AnnotationSet, Corpus
 
@@ -149,18 +149,11 @@ def group_category(corpus: Corpus, raters: list[int]) -> tuple[np.ndarray, np.nd
             for b in raters[x + 1:]:
                 cat, _ = pair_category(corpus, a, b)
                 np.maximum(worst, cat, out=worst)
-    else:  # crowd: identical when one signature, otherwise judge from leaf supports
-        sig_min = np.full(n, np.iinfo(np.int64).max)
-        sig_max = np.full(n, np.iinfo(np.int64).min)
-        support_n = np.zeros((n, K), np.int64)
-        for k in raters:
-            st = corpus.sets[k]
-            np.minimum.at(sig_min, st.rows, st.signature)
-            np.maximum.at(sig_max, st.rows, st.signature)
-            support_n[st.rows] += st.leaves > 0
-        some_all = (support_n == m[:, None]).any(axis=1)
-        worst = np.where(sig_min == sig_max, IDENTICAL, np.where(some_all, OVERLAPPING, DISJOINT)).astype(np.int8)
-        worst[m < 2] = NO_PAIR
+    else:  # crowd: the pairs of each instance's distinct answers (exact, no loop over rater pairs)
+        sets = [corpus.sets[k] for k in raters]
+        worst = worst_category(np.concatenate([st.rows for st in sets]),
+                               np.concatenate([st.signature for st in sets]),
+                               np.concatenate([st.leaves > 0 for st in sets]), n)
     return worst, agreement, m
 
 
