@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from hieradjudicate import __version__
 from hieradjudicate.app.logs import log_exception, log_path
+from hieradjudicate.app.memory import fix_mmap_threshold
 from hieradjudicate.app.session.commands import Decide
 from hieradjudicate.app.session.decisions import Decision
 from hieradjudicate.app.session.session import Session
@@ -39,6 +40,7 @@ STATE_VERSION = 1
 class MainWindow(QMainWindow):
     def __init__(self) -> None:
         super().__init__()
+        fix_mmap_threshold()  # a crowd's freed temporaries leave the process (see app.memory)
         self.setObjectName("main_window")
         self.resize(1280, 800)
         self.setAcceptDrops(True)

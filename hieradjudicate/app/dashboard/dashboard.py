@@ -57,7 +57,7 @@ from hieradjudicate.app.dashboard.scores import (
     scorable_policies,
     system_scores,
 )
-from hieradjudicate.core.agreement import CONGER_MARGINAL_RULE, layout_from_blocks
+from hieradjudicate.core.agreement import CONGER_MARGINAL_RULE, make_layout
 from hieradjudicate.core.dashboard import all_figures
 from hieradjudicate.core.granularity import CATEGORY_NAMES, worst_category
 from hieradjudicate.core.model import AnnotationSet, Corpus
@@ -200,12 +200,11 @@ class Dashboard:
         """``(inst, rater, P, Layout)`` of ``sets`` restricted to ``keep`` (cached)."""
         key = ("lf", tuple(sets), skey)
         if key not in self._cache:
-            chosen = [self.corpus.sets[k] for k in sorted(set(sets))]  # as Corpus.long_form numbers them
-            blocks = [(s.rows, s.leaves) for s in chosen]
-            if keep is not None:
-                blocks = [(r[keep[r]], lv[keep[r]]) for r, lv in blocks]
-            lay = layout_from_blocks([b[0] for b in blocks], [b[1] for b in blocks], self.corpus.inst_lexelt,
-                                     n_lexelts=len(self.corpus.inventory.lexelts))
+            lay = self.corpus.layout(sets)  # one sorted copy, shared with the workbench's live figures
+            if keep is not None:  # a subset of sorted rows is sorted: the layout copies nothing more
+                sel = keep[lay.inst]
+                lay = make_layout(lay.inst[sel], lay.rater[sel], lay.P[sel], self.corpus.inst_lexelt,
+                                  n_lexelts=lay.n_lexelts)
             self._cache[key] = (lay.inst, lay.rater, lay.P, lay)
         return self._cache[key]
 

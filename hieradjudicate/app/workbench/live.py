@@ -44,20 +44,20 @@ def live_raters(wb: Workbench, include_systems: bool = False) -> list[int]:
 
 
 def filter_long_form(wb: Workbench, instances: np.ndarray | None = None, include_systems: bool = False):
-    """Long-form ``inst, rater, P`` of the compared sets on ``instances`` (default: the view)."""
+    """Long-form ``inst, rater, P`` of the compared sets on ``instances`` (default: the view).
+
+    The rows come sorted by (lexelt, instance) from the corpus' one shared copy
+    (:meth:`~hieradjudicate.core.model.Corpus.layout`), so the metrics' layout
+    copies nothing but the subset.
+    """
     keep = np.zeros(wb.corpus.n, dtype=bool)
     keep[wb.view if instances is None else instances] = True
-    caches = getattr(wb, "_annotator_long_form", None)
-    if not isinstance(caches, dict):
-        caches = wb._annotator_long_form = {}
-    cached = caches.get(include_systems)
-    if cached is None:  # the annotations never change while a project is open: concatenate once
-        cached = caches[include_systems] = wb.corpus.long_form(sets=live_raters(wb, include_systems))
-    inst, rater, P, chosen = cached
+    chosen = sorted(set(live_raters(wb, include_systems)))
+    lay = wb.corpus.layout(chosen)
     if keep.all():
-        return inst, rater, P, chosen
-    sel = keep[inst]
-    return inst[sel], rater[sel], P[sel], chosen
+        return lay.inst, lay.rater, lay.P, chosen
+    sel = keep[lay.inst]
+    return lay.inst[sel], lay.rater[sel], lay.P[sel], chosen
 
 
 def agreement_figures(wb: Workbench, instances: np.ndarray | None = None, *,

@@ -109,7 +109,6 @@ class Workbench:
         self.apply_rows(rows)
         self.view = np.arange(n, dtype=np.int64)
         self.auto_advance = True
-        self._annotator_long_form = None  # cache of app.live (annotations never change while open)
         self._suggester: Suggester | None = None  # made on first use
 
     # ------------------------------------------------------------ columns

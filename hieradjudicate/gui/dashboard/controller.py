@@ -29,6 +29,10 @@ from hieradjudicate.gui.dashboard.dashboard import DashboardView
 from hieradjudicate.gui.workbench.workspace import Workspace
 
 
+#: how soon after a project opens the dashboard starts computing in the background (ms)
+PREFETCH_MS = 300
+
+
 @dataclass
 class _Open:
     """The open project's parts the dashboard works with."""
@@ -74,7 +78,17 @@ class DashboardController:
         view.pair_requested.connect(self.filter_to_pair)
         view.lexelt_requested.connect(self.filter_to_lexelt)
         view.instance_requested.connect(self.open_instance)
+        QTimer.singleShot(PREFETCH_MS, self._prefetch)
         return tabs
+
+    def _prefetch(self) -> None:
+        """Warm the dashboard once the workbench's own first figures are in (two cores, one at a time)."""
+        if self._open is None:
+            return
+        if self._open.ws.live.updating:
+            QTimer.singleShot(PREFETCH_MS, self._prefetch)
+        else:
+            self._open.view.prefetch()
 
     def detach(self) -> None:
         """Stop the dashboard's work and show the docks again (before the window state is saved)."""

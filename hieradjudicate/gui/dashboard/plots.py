@@ -32,6 +32,7 @@ from hieradjudicate.gui.dashboard.common import (
 
 PAIR_COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00")  # as in the report
 MAX_PAIR_LINES = len(PAIR_COLORS)  # more pairs: one grey item for all, colours would repeat
+MAX_PAIR_TRACES = 300  # more pairs (a crowd): their spread as quantile bands, not a line each
 
 
 class LexeltPanel(Panel):
@@ -126,16 +127,48 @@ class DepthPanel(Panel):
         self.legend = self.plot.addLegend(offset=(-8, -8), labelTextColor=theme()["fg"])
         self.lines: list[pg.PlotDataItem] = []
         self.pairs_item: pg.PlotDataItem | None = None
+        self.bands: dict[str, Any] = {}
         self.group: pg.PlotDataItem | None = None
         self.data: Any = None
         self.plot.scene().sigMouseMoved.connect(self._moved)
+
+    def _add_bands(self, n_pairs: int) -> None:
+        """Median and the middle 50% and 80% of the pairs at each level: five items whatever the crowd."""
+        muted = pg.mkColor(theme()["muted"])
+        curves = {q: pg.PlotDataItem([], [], pen=pg.mkPen(None)) for q in (10, 25, 75, 90)}
+        for c in curves.values():
+            self.plot.addItem(c)
+        for (lo, hi), alpha, name in (((10, 90), 45, f"middle 80% of {n_pairs} pairs"),
+                                      ((25, 75), 90, "middle 50%")):
+            col = pg.mkColor(muted)
+            col.setAlpha(alpha)
+            fill = pg.FillBetweenItem(curves[lo], curves[hi], brush=pg.mkBrush(col))
+            self.plot.addItem(fill)
+            self.legend.addItem(pg.BarGraphItem(x=[0], height=[0], width=0, brush=pg.mkBrush(col), pen=None), name)
+        med = self.plot.plot([], [], pen=pg.mkPen(theme()["muted"], width=2, style=Qt.PenStyle.DashLine),
+                             name="median pair")
+        self.bands = {"curves": curves, "median": med}
+
+    def _set_bands(self, x: np.ndarray, vals: np.ndarray) -> None:
+        ok = np.isfinite(vals).any(axis=0)
+        with np.errstate(all="ignore"):
+            qs = {q: np.full(x.size, np.nan) for q in (10, 25, 50, 75, 90)}
+            for j in np.flatnonzero(ok):
+                col = vals[:, j][np.isfinite(vals[:, j])]
+                for q in qs:
+                    qs[q][j] = np.percentile(col, q)
+        for q, c in self.bands["curves"].items():
+            c.setData(x, np.nan_to_num(qs[q], nan=0.0) if ok.all() else qs[q])
+        self.bands["median"].setData(x, qs[50])
 
     def update_data(self, data: Any) -> None:
         d = self.data = data.depth
         x = np.arange(len(d.levels), dtype=float)
         many = len(d.pairs) > MAX_PAIR_LINES
         if self.group is None:  # the pairs never change while a project is open
-            if many:  # a crowd: every pair in ONE item (NaN-separated), not one line and legend row each
+            if len(d.pairs) > MAX_PAIR_TRACES:  # a crowd: the pairs' spread per level, a few items
+                self._add_bands(len(d.pairs))
+            elif many:  # every pair in ONE item (NaN-separated), not one line and legend row each
                 self.pairs_item = self.plot.plot([], [], pen=pg.mkPen(theme()["muted"], width=1),
                                                  name=f"each of {len(d.pairs)} pairs", connect="finite")
                 self.pairs_item.setOpacity(0.35 if len(d.pairs) <= 100 else 0.1)
@@ -150,7 +183,9 @@ class DepthPanel(Panel):
                                         symbolBrush=fg, symbolPen=None, name=f"group ({d.group_name})",
                                         connect="finite")
         vals = np.ma.filled(np.ma.asarray(d.pair_values, float), np.nan).reshape(len(d.pairs), x.size)
-        if self.pairs_item is not None:
+        if self.bands:
+            self._set_bands(x, vals)
+        elif self.pairs_item is not None:
             sep = np.full((vals.shape[0], 1), np.nan)
             self.pairs_item.setData(np.hstack([np.tile(x, (vals.shape[0], 1)), sep]).ravel(),
                                     np.hstack([vals, sep]).ravel())
