@@ -678,6 +678,22 @@ def multi_rater_agreement(
     return _multi_assemble(n_x, sa_x, conger_chance(full) * n_x, nrow, tot)
 
 
+def fleiss_agreement(layout: Layout) -> Agreement:
+    """Fleiss' (soft) kappa of :func:`multi_rater_agreement` alone, from a layout.
+
+    The point estimate an interval needs: :func:`multi_rater_agreement`
+    without Conger's chance agreement (per (lexelt, rater) marginals), which
+    costs as much again and which the caller does not use.
+    """
+    lay = layout.pairable()
+    if lay.R == 0:
+        return chance_corrected(None, None, 0)
+    p_i, s, m_i = _multi_stats(lay)
+    n_x = np.diff(lay.lex_segs).astype(np.float64)
+    sums = lay.lexelt_sums(np.column_stack([p_i, m_i, s]))
+    return _multi_assemble(n_x, sums[:, 0], np.zeros(lay.n_lexelts), sums[:, 1], sums[:, 2:]).fleiss
+
+
 def _multi_assemble(
     n_x: np.ndarray, sa_x: np.ndarray, se_x: np.ndarray, nrow: np.ndarray, tot: np.ndarray
 ) -> MultiRaterAgreement:

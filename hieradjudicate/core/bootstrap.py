@@ -34,8 +34,8 @@ import numpy as np
 from hieradjudicate.core.agreement import (
     Layout,
     _multi_stats,
+    fleiss_agreement,
     make_layout,
-    multi_rater_agreement,
     pairwise_agreement,
 )
 from hieradjudicate.core.alpha import Distance, alpha_from_sums, alpha_stats, krippendorff_alpha
@@ -321,8 +321,7 @@ def bootstrap_fleiss(
     """
     full = make_layout(inst, rater, P, inst_lexelt, n_lexelts=n_lexelts)
     lay = full.pairable()
-    point = multi_rater_agreement(inst, rater, P, inst_lexelt, layout=full)
-    est = point.fleiss.kappa
+    est = fleiss_agreement(full).kappa  # Conger's chance agreement is not needed here
     X, K = lay.n_lexelts, lay.P.shape[1]
     if lay.R == 0:
         return _ci(est, np.zeros(n_resamples), np.zeros(n_resamples, bool), level, seed, method)
@@ -442,7 +441,7 @@ def bootstrap_figures(
         out_pairs = {}
     else:
         out_pairs = dict(_pairs_cis(full, pairs, X, K, n_resamples, seed, level, method))
-    f_point = multi_rater_agreement(inst, rater, P, inst_lexelt, layout=full).fleiss.kappa
+    f_point = fleiss_agreement(full).kappa
     a_point = krippendorff_alpha(inst, rater, P, inst_lexelt, distance=distance, lexelt_chance=lexelt_chance,
                                  layout=full, coincidences=False).alpha
     if not lay.R:

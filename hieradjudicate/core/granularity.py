@@ -34,6 +34,7 @@ __all__ = [
     "rollup_confusion",
     "specific_agreement",
     "specific_agreement_multi",
+    "pair_category_counts",
     "worst_category",
 ]
 
@@ -249,7 +250,7 @@ def worst_category(inst: np.ndarray, signature: np.ndarray, support: np.ndarray,
     first[1:] = (i_s[1:] != i_s[:-1]) | (g_s[1:] != g_s[:-1])
     rows = order[first]
     d_inst = i_s[first]
-    packed = np.packbits(support[rows], axis=1)  # (D, ceil(K/8)) bytes: the tests are byte operations
+    packed = _support_codes(support[rows])
     d = np.bincount(d_inst, minlength=n)
     multi = np.flatnonzero(d >= 2)
     if not multi.size:
@@ -265,9 +266,7 @@ def worst_category(inst: np.ndarray, signature: np.ndarray, support: np.ndarray,
         hi = int(np.searchsorted(bounds, bounds[lo] + _PAIR_BLOCK, side="right")) - 1
         hi = max(hi, lo + 1)
         u, v, owner = _segment_pairs(dm[lo:hi], sm[lo:hi])
-        a, b = packed[u], packed[v]
-        meet = (a & b).any(axis=1)
-        nested = ~(a & ~b).any(axis=1) | ~(b & ~a).any(axis=1)
+        meet, nested = _support_tests(packed[u], packed[v])
         cat = np.where(meet, np.where(nested, COMPATIBLE, OVERLAPPING), DISJOINT)
         inst_of = multi[lo:hi][owner]
         for c in (COMPATIBLE, OVERLAPPING, DISJOINT):
@@ -278,16 +277,81 @@ def worst_category(inst: np.ndarray, signature: np.ndarray, support: np.ndarray,
     return worst
 
 
+def _support_codes(support: np.ndarray) -> np.ndarray:
+    """Each row's support as one integer bit mask (up to 64 leaves) or as packed bytes (more leaves).
+
+    With one word per row the pair tests below are single integer operations.
+    """
+    K = support.shape[1]
+    if K <= 64:
+        bits = np.left_shift(np.uint64(1), np.arange(K, dtype=np.uint64))
+        return np.bitwise_or.reduce(np.where(support, bits, np.uint64(0)), axis=1) if K else \
+            np.zeros(len(support), np.uint64)
+    return np.packbits(support, axis=1)
+
+
+def _support_tests(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``meet`` (some leaf in both) and ``nested`` (one inside the other) of two arrays of supports."""
+    if a.ndim == 1:
+        return (a & b) != 0, ((a & ~b) == 0) | ((b & ~a) == 0)
+    return (a & b).any(axis=1), ~(a & ~b).any(axis=1) | ~(b & ~a).any(axis=1)
+
+
 def _segment_pairs(d: np.ndarray, start: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Within each segment ``[start, start + d)``, every pair of positions ``u < v`` and its segment."""
-    npairs = d * (d - 1) // 2
-    owner = np.repeat(np.arange(len(d)), npairs)
-    # rank of each pair within its segment, then (u, v) from the rank: row u has d - 1 - u pairs
-    k = np.arange(int(npairs.sum())) - np.repeat(np.cumsum(npairs) - npairs, npairs)
-    dd = d[owner].astype(np.float64)
-    # u = largest integer with u * (2 d - u - 1) / 2 <= k
-    u = np.floor(((2 * dd - 1) - np.sqrt((2 * dd - 1) ** 2 - 8 * k)) / 2).astype(np.int64)
-    u = np.where(u * (2 * d[owner] - u - 1) // 2 > k, u - 1, u)
-    u = np.where((u + 1) * (2 * d[owner] - u - 2) // 2 <= k, u + 1, u)
-    v = k - u * (2 * d[owner] - u - 1) // 2 + u + 1
-    return start[owner] + u, start[owner] + v, owner
+    """Within each segment ``[start, start + d)``, every pair of positions ``u < v`` and its segment.
+
+    Segments of the same length share one ``triu_indices`` pattern, broadcast
+    over their starts: a loop over the distinct lengths (a crowd's instance
+    sizes, a few dozen), none over segments or pairs.
+    """
+    us, vs, owners = [], [], []
+    for size in np.unique(d[d >= 2]).tolist():
+        seg = np.flatnonzero(d == size)
+        iu, iv = np.triu_indices(size, 1)
+        base = start[seg][:, None]
+        us.append((base + iu).ravel())
+        vs.append((base + iv).ravel())
+        owners.append(np.repeat(seg, len(iu)))
+    if not us:
+        z = np.zeros(0, np.int64)
+        return z, z, z
+    return np.concatenate(us), np.concatenate(vs), np.concatenate(owners)
+
+
+def pair_category_counts(inst: np.ndarray, rater: np.ndarray, signature: np.ndarray, support: np.ndarray,
+                         m: int) -> np.ndarray:
+    """Shared instances of every pair of raters per category, ``(m, m, 4)`` (symmetric, zero diagonal).
+
+    ``out[a, b, c]`` is the number of instances both ``a`` and ``b`` answered on
+    which :func:`instance_disagreement` puts them in category ``c``; the same
+    as comparing every pair's shared rows, but in one pass over the pairs of
+    answers of each instance (blocks of pairs bound the memory), so that a
+    crowd's 25,878 rater pairs cost one vectorised sweep instead of 8,214
+    intersections (MASC: 3.7 s before).  Each rater answers an instance once.
+    """
+    inst = np.asarray(inst, np.int64)
+    rater = np.asarray(rater, np.int64)
+    order = np.argsort(inst, kind="stable")
+    inst, rater = inst[order], rater[order]
+    sig = np.asarray(signature, np.int64)[order]
+    packed = _support_codes(np.asarray(support, bool)[order])
+    flat = np.zeros(m * m * 4, np.int64)
+    if not len(inst):
+        return flat.reshape(m, m, 4)
+    start = np.flatnonzero(np.concatenate(([True], inst[1:] != inst[:-1])))
+    d = np.diff(np.append(start, len(inst)))
+    multi = np.flatnonzero(d >= 2)
+    dm, sm = d[multi], start[multi]
+    bounds = np.concatenate(([0], np.cumsum(dm * (dm - 1) // 2)))
+    lo = 0
+    while lo < len(multi):
+        hi = max(int(np.searchsorted(bounds, bounds[lo] + _PAIR_BLOCK, side="right")) - 1, lo + 1)
+        u, v, _ = _segment_pairs(dm[lo:hi], sm[lo:hi])
+        meet, nested = _support_tests(packed[u], packed[v])
+        cat = np.where(sig[u] == sig[v], IDENTICAL,
+                       np.where(meet, np.where(nested, COMPATIBLE, OVERLAPPING), DISJOINT))
+        ra, rb = rater[u], rater[v]
+        flat += np.bincount((np.minimum(ra, rb) * m + np.maximum(ra, rb)) * 4 + cat, minlength=m * m * 4)
+        lo = hi
+    out = flat.reshape(m, m, 4)
+    return out + out.transpose(1, 0, 2)

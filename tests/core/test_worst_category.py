@@ -14,6 +14,7 @@ from hieradjudicate.core.granularity import (
     IDENTICAL,
     OVERLAPPING,
     instance_disagreement,
+    pair_category_counts,
     worst_category,
 )
 
@@ -84,3 +85,24 @@ def test_layout_from_blocks_equals_the_layout_of_the_concatenation():
     for f in ("inst", "rater", "P", "row_lex", "row_seg", "seg_start", "seg_m", "seg_inst", "seg_lex", "lex_rows",
               "lex_segs"):
         np.testing.assert_array_equal(getattr(a, f), getattr(b, f), err_msg=f)
+
+
+@pytest.mark.parametrize("K", [3, 17, 64, 70])  # one 64-bit word per support up to 64 leaves, bytes beyond
+def test_pair_category_counts_equal_every_pair_compared(K):
+    rng = np.random.default_rng(K)
+    n, m = 25, 6
+    rows = [(i, r) for i in range(n) for r in range(m) if rng.random() < 0.6]
+    inst = np.array([x[0] for x in rows])
+    rater = np.array([x[1] for x in rows])
+    sup = rng.random((len(rows), K)) < 3.0 / K
+    sup[np.arange(len(rows)), rng.integers(0, K, len(rows))] = True
+    sig = np.array([hash(tuple(s)) % 97 for s in sup]) + rng.integers(0, 2, len(rows)) * 100
+    got = pair_category_counts(inst, rater, sig, sup, m)
+    want = np.zeros((m, m, 4), np.int64)
+    for i in range(n):
+        idx = np.flatnonzero(inst == i)
+        for x, y in itertools.permutations(idx, 2):
+            _, c = instance_disagreement(sup[[x]].astype(float), sup[[y]].astype(float), np.array([sig[x] == sig[y]]))
+            want[rater[x], rater[y], c[0]] += 1
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(worst_category(inst, sig, sup, n), brute(inst, sig, sup, n))

@@ -27,7 +27,7 @@ from hieradjudicate.core.agreement import Layout, make_layout, multi_rater_agree
 from hieradjudicate.core.alpha import krippendorff_alpha
 from hieradjudicate.core.bootstrap import DEFAULT_SEED, bootstrap_alpha, bootstrap_fleiss
 from hieradjudicate.core.dashboard import all_figures
-from hieradjudicate.core.granularity import instance_disagreement, rollup
+from hieradjudicate.core.granularity import instance_disagreement, pair_category_counts, rollup
 from hieradjudicate.core.labels import node_short_labels
 from hieradjudicate.core.model import Corpus
 from hieradjudicate.core.undefined import REASONS
@@ -156,8 +156,17 @@ def heatmap(corpus: Corpus, sets: list[int], long_form, measure: str,
                   "Each cell compares two annotation sets (annotators and systems) over the "
                   "instances both answered; the number below is how many. Every annotation is "
                   "first spread over the leaves of its lexelt's sense tree.", formula, aggregation=POOLED)
+    def all_counts() -> np.ndarray:
+        chosen = [corpus.sets[k] for k in sets]
+        rows = [s.rows if keep is None else s.rows[keep[s.rows]] for s in chosen]
+        sel = [slice(None) if keep is None else keep[s.rows] for s in chosen]
+        return pair_category_counts(
+            np.concatenate(rows), np.repeat(np.arange(m), [len(r) for r in rows]),
+            np.concatenate([s.signature[k] for s, k in zip(chosen, sel)]),
+            np.concatenate([s.leaves[k] > 0 for s, k in zip(chosen, sel)]), m)
+
     hm = Heatmap(list(sets), names, [corpus.sets[k].role for k in sets], measure, value, pm.n.copy(),
-                 observed, expected, reasons, pair_data, exp, LazyCells(m, cell))
+                 observed, expected, reasons, pair_data, exp, LazyCells(m, cell), all_counts)
     return hm
 
 
@@ -182,8 +191,10 @@ def lexelt_bars(corpus: Corpus, group: list[int], long_form, measure: str, n_res
     gname = MEASURE_NAMES["alpha" if use_alpha else "fleiss"]
 
     one_lexelt = np.zeros(lex.size, np.int64)
+    # the rows of one lexelt: a slice when the long form comes sorted (the dashboard's), else a mask
+    bounds = np.searchsorted(row_lex, np.arange(X + 1)) if np.all(row_lex[1:] >= row_lex[:-1]) else None
 
-    def interval(sel: np.ndarray | None) -> tuple[float | None, float | None]:
+    def interval(sel: np.ndarray | slice | None) -> tuple[float | None, float | None]:
         if n_resamples <= 0:
             return None, None
         if sel is None:
@@ -208,7 +219,7 @@ def lexelt_bars(corpus: Corpus, group: list[int], long_form, measure: str, n_res
         if f.n == 0:
             continue
         est = al if use_alpha else f.kappa
-        lo, hi = interval(row_lex == x)
+        lo, hi = interval(slice(int(bounds[x]), int(bounds[x + 1])) if bounds is not None else row_lex == x)
         name = corpus.inventory.lexelts[x]
         e = Explain(f"{gname} in {name}", f"Agreement of {', '.join(names)} on the instances of {name} "
                     "that at least two of them annotated (click: filter to this lexelt).", formula,

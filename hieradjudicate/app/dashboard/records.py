@@ -144,6 +144,8 @@ class Heatmap:
     pair_data: Callable[[int, int], tuple[np.ndarray, np.ndarray]]
     explain: Explain
     cell_explain: Mapping[tuple[int, int], Explain] = field(default_factory=dict)
+    #: every pair's category counts at once (one sweep), for the tables; else pair by pair
+    all_counts: Callable[[], np.ndarray] | None = field(default=None, repr=False)
     _counts: np.ndarray | None = field(default=None, repr=False)
 
     def pair_counts(self, a: int, b: int) -> np.ndarray:
@@ -156,6 +158,8 @@ class Heatmap:
     @property
     def category_counts(self) -> np.ndarray:
         """``(m, m, 4)`` shared instances per category of every pair (computed on first use)."""
+        if self._counts is None and self.all_counts is not None:
+            self._counts = self.all_counts()
         if self._counts is None:
             m = len(self.names)
             out = np.zeros((m, m, 4), np.int64)

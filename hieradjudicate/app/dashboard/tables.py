@@ -24,6 +24,12 @@ def instance_list(data: DashboardData, idx: np.ndarray, limit: int = MAX_LISTED)
     return text + (f" ... ({idx.size} in all)" if idx.size > limit else "")
 
 
+def _column(arr: Any, ia: np.ndarray, ib: np.ndarray) -> list[float | None]:
+    """Cells ``arr[ia, ib]`` of a (masked) matrix as floats, ``None`` where masked or NaN."""
+    v = np.ma.filled(np.ma.asarray(arr, dtype=float), np.nan)[ia, ib]
+    return [None if x != x else x for x in v.tolist()]
+
+
 def _plain(v: Any) -> Any:
     if isinstance(v, np.integer):
         return int(v)
@@ -33,21 +39,31 @@ def _plain(v: Any) -> Any:
 
 
 def tables(data: DashboardData) -> dict[str, Table]:
-    """Every table of the dashboard by name (plain Python values: str, int, float, None)."""
-    out = _tables(data)
-    return {k: (h, [[_plain(v) for v in r] for r in rows]) for k, (h, rows) in out.items()}
+    """Every table of the dashboard by name (plain Python values: str, int, float, None).
+
+    Made once per :class:`DashboardData` (the report renders them and writes
+    them as CSV: a crowd's pairwise table has 25,878 rows); callers must not
+    change the lists they get.
+    """
+    cached = data.__dict__.get("_tables")
+    if cached is None:
+        out = _tables(data)
+        cached = data.__dict__["_tables"] = {k: (h, [[_plain(v) for v in r] for r in rows])
+                                             for k, (h, rows) in out.items()}
+    return cached
 
 
 def _tables(data: DashboardData) -> dict[str, Table]:
     out: dict[str, Table] = {}
     hm = data.heatmap
-    rows = []
-    for a in range(len(hm.names)):
-        for b in range(a + 1, len(hm.names)):
-            cc = hm.category_counts[a, b]
-            rows.append([hm.names[a], hm.names[b], hm.roles[a], hm.roles[b], hm.measure, int(hm.n[a, b]),
-                         fnum(hm.value[a, b]), fnum(hm.observed[a, b]), fnum(hm.expected[a, b]),
-                         *[int(v) for v in cc], hm.reasons.get((a, b))])
+    # every pair at once (a crowd has 25,878): arrays to lists, undefined cells to None
+    ia, ib = np.triu_indices(len(hm.names), 1)
+    cols = [_column(arr, ia, ib) for arr in (hm.value, hm.observed, hm.expected)]
+    counts = hm.category_counts[ia, ib].tolist()
+    n = hm.n[ia, ib].tolist()
+    rows = [[hm.names[a], hm.names[b], hm.roles[a], hm.roles[b], hm.measure, n[k], cols[0][k], cols[1][k],
+             cols[2][k], *counts[k], hm.reasons.get((a, b))]
+            for k, (a, b) in enumerate(zip(ia.tolist(), ib.tolist()))]
     out["pairwise"] = (["a", "b", "role_a", "role_b", "measure", "n_shared", "value", "observed", "expected",
                         *CATEGORY_NAMES, "undefined"], rows)
 

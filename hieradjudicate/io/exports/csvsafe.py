@@ -12,6 +12,7 @@ imported again without changing a note or a tag.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 
@@ -50,7 +51,8 @@ def safe_csv_cell(value: object) -> str:
     if value is None:
         return ""
     if isinstance(value, int | float) and not isinstance(value, bool):
-        return repr(value) if isinstance(value, float) else str(value)
+        # numpy scalars too: their repr reads np.float64(0.25) since numpy 2
+        return repr(float(value)) if isinstance(value, float) else str(int(value))
     text = _safe_line(str(value))  # the cell's start, a leading line break included
     if "\r" not in text and "\n" not in text:
         return text
@@ -83,6 +85,21 @@ def csv_line(values: Iterable[object]) -> str:
     """
     out = []
     for v in values:
-        cell = safe_csv_cell(v)
-        out.append('"' + cell.replace('"', '""') + '"' if _QUOTE.search(cell) else cell)
+        t = type(v)
+        if v is None:
+            out.append("")
+        elif t is float:  # repr: round-trips, never needs quoting or guarding
+            out.append(repr(v))
+        elif t is int:
+            out.append(str(v))
+        else:
+            out.append(_text_cell(v if t is str else str(v)) if t is not bool and not isinstance(v, int | float)
+                       else safe_csv_cell(v))
     return ",".join(out) + "\n"
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _text_cell(text: str) -> str:
+    """A guarded, quoted-when-needed text cell (cached: a crowd's tables repeat the same names)."""
+    cell = safe_csv_cell(text)
+    return '"' + cell.replace('"', '""') + '"' if _QUOTE.search(cell) else cell
