@@ -283,11 +283,12 @@ def _support_codes(support: np.ndarray) -> np.ndarray:
     With one word per row the pair tests below are single integer operations.
     """
     K = support.shape[1]
-    if K <= 64:
-        bits = np.left_shift(np.uint64(1), np.arange(K, dtype=np.uint64))
-        return np.bitwise_or.reduce(np.where(support, bits, np.uint64(0)), axis=1) if K else \
-            np.zeros(len(support), np.uint64)
-    return np.packbits(support, axis=1)
+    packed = np.packbits(support, axis=1, bitorder="little")
+    if K > 64:
+        return packed
+    words = np.zeros((len(support), 8), np.uint8)
+    words[:, :packed.shape[1]] = packed
+    return words.view("<u8").ravel()
 
 
 def _support_tests(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -309,6 +310,8 @@ def _segment_pairs(d: np.ndarray, start: np.ndarray) -> tuple[np.ndarray, np.nda
         seg = np.flatnonzero(d == size)
         iu, iv = np.triu_indices(size, 1)
         base = start[seg][:, None]
+        if int(start[-1]) + size < 2**31:  # half the memory traffic of int64 positions
+            iu, iv, base = iu.astype(np.int32), iv.astype(np.int32), base.astype(np.int32)
         us.append((base + iu).ravel())
         vs.append((base + iv).ravel())
         owners.append(np.repeat(seg, len(iu)))
@@ -331,7 +334,7 @@ def pair_category_counts(inst: np.ndarray, rater: np.ndarray, signature: np.ndar
     """
     inst = np.asarray(inst, np.int64)
     rater = np.asarray(rater, np.int64)
-    order = np.argsort(inst, kind="stable")
+    order = np.lexsort((rater, inst))  # by instance, raters increasing: in each pair u < v, rater[u] < rater[v]
     inst, rater = inst[order], rater[order]
     sig = np.asarray(signature, np.int64)[order]
     packed = _support_codes(np.asarray(support, bool)[order])
@@ -350,8 +353,7 @@ def pair_category_counts(inst: np.ndarray, rater: np.ndarray, signature: np.ndar
         meet, nested = _support_tests(packed[u], packed[v])
         cat = np.where(sig[u] == sig[v], IDENTICAL,
                        np.where(meet, np.where(nested, COMPATIBLE, OVERLAPPING), DISJOINT))
-        ra, rb = rater[u], rater[v]
-        flat += np.bincount((np.minimum(ra, rb) * m + np.maximum(ra, rb)) * 4 + cat, minlength=m * m * 4)
+        flat += np.bincount((rater[u] * m + rater[v]) * 4 + cat, minlength=m * m * 4)
         lo = hi
     out = flat.reshape(m, m, 4)
     return out + out.transpose(1, 0, 2)
