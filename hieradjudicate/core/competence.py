@@ -140,12 +140,15 @@ def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt:
     prev = -np.inf
     converged = False
     it = 0
+    ll_next = loglik(E, pri)
     for it in range(1, n_iter + 1):
-        post = normalise(loglik(E, pri))
+        post = normalise(ll_next)
         E, pri = m_step(post)
-        # the objective crowd-kit monitors: the prior term once per label (not once per instance)
+        # the objective crowd-kit monitors: the prior term once per label (not once per instance);
+        # its log-likelihood is also the next E-step's, computed once
         lp = np.log(np.where(valid, pri, 1.0))[x_task]
-        ll = loglik(E, pri) + (m_task - 1)[:, None] * lp
+        ll_next = loglik(E, pri)
+        ll = ll_next + (m_task - 1)[:, None] * lp
         joint = np.where(post > 0, post * np.where(np.isfinite(ll), ll, 0.0), 0.0).sum()
         ent = -(post * np.log(np.maximum(post, EPS))).sum()
         elbo = float((joint + ent) / len(inst))

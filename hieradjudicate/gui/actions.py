@@ -50,6 +50,9 @@ ACTIONS: tuple[ActionSpec, ...] = (
     *(_take(k) for k in range(1, 10)),
     ActionSpec("suggest", "&Suggestion", "A", "take_suggestion", "Decide", True,
                "Take the suggested answer (most annotators) and move on"),
+    ActionSpec("suggest_weighted", "&Competence-weighted suggestion", "Shift+A", "take_weighted_suggestion",
+               "Decide", True, "Take the most probable sense of the competence model (annotators weighted by "
+               "their estimated competence) and move on"),
     ActionSpec("pick", "&Pick…", "Space", "pick_senses", "Decide", True,
                "Choose one or more senses in the tree"),
     ActionSpec("flag", "&Flag", "F", "flag", "Decide", True, "Flag the instance for discussion"),
@@ -59,6 +62,9 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("prev", "&Previous", "P", "prev_unresolved", "Go", True,
                "Previous unresolved instance"),
     ActionSpec("auto", "Move on after &deciding", None, "toggle_auto_advance", "Go"),
+    ActionSpec("uncertain", "Most &uncertain first", "Ctrl+U", "order_most_uncertain", "Go", False,
+               "Order the instances by the competence model's uncertainty (posterior entropy), "
+               "most uncertain first"),
     ActionSpec("workbench_tab", "&Workbench", "Ctrl+1", "dashboard.show_workbench", "Go", False, "Show the instance table"),
     ActionSpec("dashboard_tab", "Das&hboard", "Ctrl+2", "dashboard.show_dashboard", "Go", False,
                "Show the agreement dashboard (plots of the current filter)"),

@@ -216,6 +216,39 @@ class MainWindow(QMainWindow):
         self._decide(Decision(lex, inst, s.tags, source="suggestion",
                               basis={"support": s.support, "of": s.of, "sets": s.sets}), True)
 
+    def take_weighted_suggestion(self) -> None:
+        i = self._current()
+        if i < 0 or self.wb is None:
+            return
+        s = self.wb.suggestion(i)
+        if s is None or not s.weighted:
+            view = self.dashboard.view
+            if self.wb.competence is None and view is not None:
+                view.request_competence()
+                msg = "Estimating annotator competence in the background; try again in a moment"
+            else:
+                msg = "No competence-weighted suggestion for this instance"
+            self.statusBar().showMessage(msg, 5000)
+            return
+        lex, inst = self.wb.key_of(i)
+        self._decide(Decision(lex, inst, s.weighted, source="suggestion",
+                              basis={"model": s.weighted_model, "posterior": round(s.weighted_posterior, 4)}), True)
+
+    def order_most_uncertain(self) -> None:
+        """Go > Most uncertain first: estimate competence if needed (in the background), then sort."""
+        view = self.dashboard.view
+        if self.ws is None or view is None:
+            return
+        if self.wb is not None and self.wb.competence is None:
+            self.statusBar().showMessage("Estimating annotator competence in the background…", 5000)
+        view.request_competence(then=self._sort_uncertain)
+
+    def _sort_uncertain(self) -> None:
+        if self.ws is None or self.wb is None or self.wb.competence is None:
+            return
+        self.ws.sort_most_uncertain()
+        self.statusBar().showMessage(f"Most uncertain first ({self.wb.competence.model} posterior entropy)", 5000)
+
     def pick_senses(self) -> None:
         i = self._current()
         if i < 0 or self.wb is None:

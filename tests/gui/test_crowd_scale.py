@@ -174,3 +174,32 @@ def test_long_lexelt_and_set_names_never_widen_the_window(qtbot, private_dirs, t
     assert w.width() <= 1280
     assert w.ws.table.model().index(0, w.ws.model.keys.index("set:0")).data().startswith("Q")  # URI tail
     w.close_project()
+
+
+def test_competence_panel_queue_order_and_weighted_suggestion(qtbot, crowd_win: MainWindow) -> None:
+    w = crowd_win
+    dv = w.dashboard.view
+    # estimated in the background once the dashboard's figures are in (prefetched after opening)
+    qtbot.waitUntil(lambda: w.wb.competence is not None, timeout=60_000)
+    comp = w.wb.competence
+    panel = dv.competence_panel
+    assert len(panel.points.data) == 228  # one scatter item, a point per set
+    assert "Dawid & Skene: 228 annotator sets" in panel.status.text()
+    w.order_most_uncertain()
+    qtbot.waitUntil(lambda: w.wb.sort_key == "uncertainty", timeout=10_000)
+    e = comp.entropy[w.wb.view]
+    assert e[0] == np.nanmax(comp.entropy)
+    # the detail panel names both suggestions; Shift+A takes the weighted one
+    i = w.ws.current
+    assert "Competence-weighted" in w.ws.detail.suggestion.text()
+    want = (w.wb.corpus.inventory.node_id[int(comp.best_node[i])],)
+    w.take_weighted_suggestion()
+    assert tuple(w.wb.gold[i].split()) == want and w.wb.source[i] == "suggestion"
+    # a click on a histogram bar lists its instances in the side panel, most uncertain first
+    j = int(np.flatnonzero(comp.hist_counts)[-1])
+    panel.list_bar(j)
+    from hieradjudicate.gui.dashboard.dashboard import LIST_LIMIT
+
+    assert dv.instances.count() == min(int(comp.hist_counts[j]), LIST_LIMIT) > 0
+    first = dv.instances.item(0).data(Qt.ItemDataRole.UserRole)
+    assert comp.entropy[first] == comp.entropy[comp.bin_instances(j)].max()

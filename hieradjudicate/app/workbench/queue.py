@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from hieradjudicate.app.dashboard.competence import CompetenceFigures
 from hieradjudicate.app.workbench.columns import (
     CATEGORY_ICONS,
     CATEGORY_LABELS,
@@ -79,9 +80,17 @@ class Suggestion:
     mass: float = float("nan")  # mean annotator leaf mass inside the tags' region
     reliable: tuple[str, ...] = ()  # the answer of the most reliable annotator
     reliable_set: str = ""
+    #: the competence-weighted suggestion: the most probable leaf of the competence model, its posterior
+    weighted: tuple[str, ...] = ()
+    weighted_posterior: float = float("nan")
+    weighted_model: str = ""
 
     def text(self) -> str:
-        return f"{' '.join(self.tags)}  ({self.support} of {self.of}: {', '.join(self.sets)})"
+        head = f"{' '.join(self.tags)}  ({self.support} of {self.of}: {', '.join(self.sets)})"
+        if self.weighted:
+            head += (f"; competence-weighted ({self.weighted_model}): {' '.join(self.weighted)} "
+                     f"(posterior {self.weighted_posterior:.2f})")
+        return head
 
 
 class Workbench:
@@ -110,6 +119,8 @@ class Workbench:
         self.view = np.arange(n, dtype=np.int64)
         self.auto_advance = True
         self._suggester: Suggester | None = None  # made on first use
+        #: annotator competence and instance difficulty, once estimated (off the GUI thread: seconds)
+        self.competence: CompetenceFigures | None = None
 
     # ------------------------------------------------------------ columns
     @property
@@ -265,6 +276,10 @@ class Workbench:
             v = np.nan_to_num(self.cols.agreement, nan=-1.0)
         elif key == "status":
             v = self.status.astype(np.int64)
+        elif key == "uncertainty":  # most uncertain first; instances without a posterior last
+            if self.competence is None:
+                raise ValueError("no competence estimate yet: the uncertainty order needs one")
+            v = np.nan_to_num(-self.competence.entropy, nan=np.inf)
         else:
             strings = np.asarray([self.cell(key, i) for i in range(self.corpus.n)], dtype=object)
             v = np.argsort(np.argsort(strings.astype(str), kind="stable"), kind="stable")
@@ -345,8 +360,19 @@ class Workbench:
         s = self._suggester.one(int(i))
         if s is None:
             return None
-        return Suggestion(s.tags, s.votes, s.of, s.sets, s.support, s.reliable_tags,
-                          s.reliable_set)
+        out = Suggestion(s.tags, s.votes, s.of, s.sets, s.support, s.reliable_tags, s.reliable_set)
+        comp = self.competence
+        if comp is not None and comp.best_node[i] >= 0:
+            out.weighted = (self.corpus.inventory.node_id[int(comp.best_node[i])],)
+            out.weighted_posterior = float(comp.best_posterior[i])
+            out.weighted_model = comp.model
+        return out
+
+    def set_competence(self, comp: CompetenceFigures) -> None:
+        """Use an estimate of :func:`~hieradjudicate.app.dashboard.competence.estimate`: suggestions get the
+        competence-weighted answer, and the ``uncertainty`` sort key (most uncertain first) exists."""
+        self.competence = comp
+        self._sort_cache.pop("uncertainty", None)
 
     def gold_region(self, i: int) -> np.ndarray:
         """Leaves under the current gold tags of instance ``i`` (bool, n_leaves)."""

@@ -78,8 +78,14 @@ class DashboardController:
         view.pair_requested.connect(self.filter_to_pair)
         view.lexelt_requested.connect(self.filter_to_lexelt)
         view.instance_requested.connect(self.open_instance)
+        view.competence_ready.connect(self._competence_ready)
         QTimer.singleShot(PREFETCH_MS, self._prefetch)
         return tabs
+
+    def _competence_ready(self) -> None:
+        """The workbench's detail panel shows the competence-weighted suggestion from now on."""
+        if self._open is not None and self._open.ws.current >= 0:
+            self._open.ws.detail.show_instance(self._open.ws.current)
 
     def _prefetch(self) -> None:
         """Warm the dashboard once the workbench's own first figures are in (two cores, one at a time)."""

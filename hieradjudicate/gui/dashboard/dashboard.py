@@ -38,7 +38,9 @@ from PySide6.QtWidgets import (
 
 from hieradjudicate.app.dashboard.dashboard import Dashboard, DashboardData
 from hieradjudicate.app.dashboard.gold import DecisionTracker
+from hieradjudicate.app.dashboard.competence import estimate as estimate_competence
 from hieradjudicate.gui.dashboard.common import Panel
+from hieradjudicate.gui.dashboard.competence_panel import CompetencePanel
 from hieradjudicate.gui.dashboard.gold_plots import (
     ComparisonPanel,
     GoldPanel,
@@ -99,6 +101,7 @@ class DashboardView(QWidget):
     pair_requested = Signal(int, int)  # set indices: filter the workbench to their disagreements
     lexelt_requested = Signal(int)
     instance_requested = Signal(int)
+    competence_ready = Signal()
 
     def __init__(self, session: Any, wb: Any, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -113,12 +116,15 @@ class DashboardView(QWidget):
         self.fast = BackgroundRunner(self)
         self.slow = BackgroundRunner(self)
         self.reporter = BackgroundRunner(self)
+        self.estimator = BackgroundRunner(self)  # annotator competence: once per open project
+        self.competence: Any = None
         self.data: DashboardData | None = None
         self.auto_ci = corpus.n <= AUTO_CI_MAX
         self._ci_ready: set[Any] = set()  # (measure kind, selection key) with lexelt intervals cached
         self._gold_ci = False
         self._sync_ms: dict[Any, float] = {}
         self._dirty = True
+        self._after_competence: list[Any] = []
         self.conf_opts: dict[str, Any] = {}
         self.last: dict[str, float] = {}
         self._build()
@@ -152,17 +158,21 @@ class DashboardView(QWidget):
         self.heatmap, self.lexelts, self.depth_panel = HeatmapPanel(), LexeltPanel(), DepthPanel()
         self.confusion, self.gold, self.scores = ConfusionPanel(), GoldPanel(), ScoresPanel()
         self.comparison, self.progress = ComparisonPanel(), ProgressPanel()
+        self.competence_panel = CompetencePanel()
         self.panels: list[Panel] = [self.heatmap, self.lexelts, self.depth_panel, self.confusion, self.progress,
-                                    self.gold, self.scores, self.comparison]
+                                    self.gold, self.scores, self.comparison, self.competence_panel]
         grid_host = QWidget()
         grid = QGridLayout(grid_host)
         grid.setContentsMargins(2, 2, 2, 2)
         grid.setSpacing(6)
-        heights = (320, 320, 360, 420)  # two rows fill a 1280x800 window; the rest scrolls
+        heights = (320, 320, 360, 420, 300)  # two rows fill a 1280x800 window; the rest scrolls
         for k, p in enumerate(self.panels):
             p.setFixedHeight(heights[k // 2])
             p.setMinimumWidth(300)
-            grid.addWidget(p, k // 2, k % 2)
+            if p is self.competence_panel:  # the last, alone on its row: both plots side by side
+                grid.addWidget(p, k // 2, 0, 1, 2)
+            else:
+                grid.addWidget(p, k // 2, k % 2)
             p.explain_requested.connect(self.show_explain)
             p.instances_requested.connect(self.show_instances)
         grid.setColumnStretch(0, 1)
@@ -248,8 +258,42 @@ class DashboardView(QWidget):
             return
         snap = TrackerSnapshot(self.tracker)
         opts = self.options(None)
-        self.fast.start(lambda _r: compute(self.dash, snap, None, **opts), lambda _d: None,
+        self.fast.start(lambda _r: compute(self.dash, snap, None, **opts), lambda _d: self.request_competence(),
                         failed=lambda _e: None)  # a real failure shows when the tab computes again
+
+    def request_competence(self, then: Any = None) -> None:
+        """Estimate annotator competence off the GUI thread (once); ``then()`` runs when it is there."""
+        if self.competence is not None:
+            if then is not None:
+                then()
+            return
+        if then is not None:
+            self._after_competence.append(then)
+        if self.estimator.busy:
+            return
+        if len(self.wb.cols.annotators) < 2:
+            self.competence_panel.set_pending("Competence needs at least two annotator sets; this project has "
+                                              f"{len(self.wb.cols.annotators)}.")
+            self._after_competence.clear()
+            return
+        self.competence_panel.set_pending("Estimating annotator competence in the background…")
+        corpus = self.dash.corpus
+        sets = list(self.wb.cols.annotators)
+        self.estimator.start(lambda _r: estimate_competence(corpus, sets), self._competence_done,
+                             failed=self._competence_failed)
+
+    def _competence_done(self, comp: Any) -> None:
+        self.competence = comp
+        self.wb.set_competence(comp)
+        self.competence_panel.set_competence(comp)
+        waiting, self._after_competence = self._after_competence, []
+        for fn in waiting:
+            fn()
+        self.competence_ready.emit()
+
+    def _competence_failed(self, exc: BaseException) -> None:
+        self._after_competence.clear()
+        self.competence_panel.set_pending(f"Competence could not be estimated: {exc}")
 
     def refresh(self, *, force_sync: bool = False) -> None:
         """Recompute every figure (now if that was fast last time, else in the background)."""
@@ -295,6 +339,8 @@ class DashboardView(QWidget):
     def _apply(self, data: DashboardData, key: Any) -> None:
         t0 = time.perf_counter()
         self.data = data
+        if self.competence is None and not self.estimator.busy:  # after the figures: not competing with them
+            self.request_competence()
         if self.confusion.pair_box.count() == 0:
             names = [s.name for s in self.dash.corpus.sets]
             sets = self.dash.sets
@@ -403,7 +449,8 @@ class DashboardView(QWidget):
 
     def shutdown(self) -> None:
         self._unsubscribe()
-        for r in (self.fast, self.slow, self.reporter):
+        runners = (self.fast, self.slow, self.reporter, self.estimator)
+        for r in runners:
             r.cancel()
-        for r in (self.fast, self.slow, self.reporter):
+        for r in runners:
             r.wait(30_000)

@@ -285,9 +285,14 @@ class DetailPanel(QWidget):
         s = wb.suggestion(i)
         x = int(wb.cols.lexelt[i])
         tags = " ".join(short_tag(wb.corpus.inventory, x, t) for t in s.tags) if s else ""
-        self.suggestion.setText(
-            f"<b>Suggestion</b> (A): <b>{html.escape(tags)}</b> — chosen by {s.support} of "
-            f"{s.of} annotators ({html.escape(', '.join(s.sets))})" if s else "<b>Suggestion</b>: none")
+        text = (f"<b>Suggestion</b> (A): <b>{html.escape(tags)}</b> — chosen by {s.support} of "
+                f"{s.of} annotators ({html.escape(', '.join(s.sets))})" if s else "<b>Suggestion</b>: none")
+        if s is not None and s.weighted:
+            w = " ".join(short_tag(wb.corpus.inventory, x, t) for t in s.weighted)
+            differs = "" if set(s.weighted) == set(s.tags) else " <i>(differs from the majority)</i>"
+            text += (f"<br><b>Competence-weighted</b> (Shift+A): <b>{html.escape(w)}</b> — {s.weighted_model} "
+                     f"posterior {s.weighted_posterior:.2f}{differs}")
+        self.suggestion.setText(text)
         self.leaf_model.update(wb, i, shown, gold)
         inv = wb.corpus.inventory
         leaves = inv.lexelt_leaf_nodes[x]

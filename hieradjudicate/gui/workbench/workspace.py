@@ -149,6 +149,15 @@ class Workspace(QWidget):
         self.select_row(row if row >= 0 else 0)
         self.filter_changed.emit()
 
+    def sort_most_uncertain(self) -> None:
+        """Order the table by the competence model's uncertainty, most uncertain first, from the top."""
+        self.table.horizontalHeader().setSortIndicatorShown(False)  # no column holds this order
+        self.model.layoutAboutToBeChanged.emit()
+        self.wb.set_sort("uncertainty")
+        self.model.layoutChanged.emit()
+        row = self.wb.next_unresolved(-1)
+        self.select_row(row if row >= 0 else 0)
+
     def set_category(self, codes: tuple[int, ...]) -> None:
         for k in range(self.category_box.count()):
             if tuple(self.category_box.itemData(k)) == tuple(codes):

@@ -1,0 +1,118 @@
+"""The dashboard's competence panel: whom to trust, and which instances are hard.
+
+Left, every annotator set's competence (sorted) with its standard error as
+one scatter item and one error-bar item, whatever the crowd; hover names the
+set.  Right, the histogram of the instances' posterior entropy; a click on a
+bar lists its instances (most uncertain first) in the side panel.  The
+estimate (:func:`hieradjudicate.app.dashboard.competence.estimate`) is made
+off the GUI thread; until it arrives the panel says so.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QHBoxLayout, QLabel
+
+from hieradjudicate.core.palette import GOLD_COLOR, mix
+from hieradjudicate.gui.dashboard.common import Panel, make_plot, nearest_slot, theme, tip, view_pos
+
+
+class CompetencePanel(Panel):
+    """Competence per set (sorted, +/- s.e.) and the difficulty histogram with drill-down."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__("competence", "Annotator competence and instance difficulty", parent)
+        self.status = QLabel("Competence not estimated yet: it is computed in the background.")
+        self.status.setObjectName("competence_status")
+        self.status.setWordWrap(True)
+        self.body.addWidget(self.status)
+        row = QHBoxLayout()  # the two plots side by side: the panel spans the dashboard's width
+        self.body.addLayout(row, 1)
+        self.sets_plot = make_plot()
+        self.hist_plot = make_plot()
+        self.plots += [self.sets_plot, self.hist_plot]
+        row.addWidget(self.sets_plot, 3)
+        row.addWidget(self.hist_plot, 2)
+        self.sets_plot.setMouseEnabled(x=False, y=False)
+        self.sets_plot.getAxis("left").setLabel("competence")
+        self.sets_plot.getAxis("bottom").setLabel("annotator sets, sorted")
+        fg = theme()["fg"]
+        self.errors = pg.ErrorBarItem(x=np.zeros(0), y=np.zeros(0), pen=pg.mkPen(theme()["muted"]))
+        self.points = pg.ScatterPlotItem(size=6, brush=pg.mkBrush(fg), pen=None)
+        self.sets_plot.addItem(self.errors)
+        self.sets_plot.addItem(self.points)
+        self.hist_plot.setMouseEnabled(x=False, y=False)
+        self.hist_plot.getAxis("bottom").setLabel("posterior entropy (bits): 0 = the model is sure")
+        self.hist_plot.getAxis("left").setLabel("instances")
+        self.hist = pg.BarGraphItem(x=[], height=[], width=0.1)
+        self.hist_plot.addItem(self.hist)
+        self.comp: Any = None
+        self._order = np.zeros(0, np.int64)
+        self.sets_plot.scene().sigMouseMoved.connect(self._moved)
+        self.hist_plot.scene().sigMouseClicked.connect(self._clicked)
+
+    def update_data(self, data: Any) -> None:  # the agreement figures do not change this panel
+        return
+
+    def set_pending(self, text: str) -> None:
+        self.status.setText(text)
+
+    def set_competence(self, comp: Any) -> None:
+        self.comp = comp
+        order = np.argsort(np.nan_to_num(comp.competence, nan=-1.0), kind="stable")
+        self._order = order
+        x = np.arange(order.size, dtype=float)
+        y = comp.competence[order]
+        se = np.nan_to_num(comp.stderr[order])
+        ok = np.isfinite(y)
+        self.points.setData(x=x[ok], y=y[ok])
+        self.errors.setData(x=x[ok], y=y[ok], top=se[ok], bottom=se[ok], beam=0.0 if order.size > 40 else 0.3)
+        self.sets_plot.setXRange(-0.8, max(order.size - 0.2, 1.0), padding=0)
+        self.sets_plot.setYRange(0.0, 1.0, padding=0.03)
+        edges = comp.hist_edges
+        width = float(edges[1] - edges[0]) if edges.size > 1 else 0.1
+        centres = (edges[:-1] + edges[1:]) / 2
+        self.hist.setOpts(x=centres, height=comp.hist_counts.astype(float), width=width * 0.9,
+                          brush=pg.mkBrush(mix(GOLD_COLOR, theme()["bg"], 0.35)), pen=pg.mkPen(None))
+        self.hist_plot.setXRange(float(edges[0]), float(edges[-1]), padding=0.02)
+        self.hist_plot.setYRange(0, max(1.0, float(comp.hist_counts.max(initial=0))), padding=0.05)
+        s = comp.summary()
+        self.status.setText(
+            f"{comp.model}: {len(comp.names)} annotator sets, competence {s.get('competence_min', 0):.2f} to "
+            f"{s.get('competence_max', 0):.2f} (median {s.get('competence_median', 0):.2f}); instance "
+            f"difficulty: mean entropy {s.get('mean_entropy_bits', 0):.2f} bits. "
+            f"{comp.iterations} iteration(s) in {comp.seconds:.1f} s. Click a bar for its instances; "
+            "Go > Most uncertain first orders the workbench by it.")
+        self.set_explain(comp.explain.text())
+
+    def _moved(self, pos) -> None:
+        p = view_pos(self.sets_plot, pos)
+        if p is None or self.comp is None or not self._order.size:
+            return
+        j = nearest_slot(p.x(), self._order.size, 0.5)
+        if j < 0:
+            return
+        k = int(self._order[j])
+        c = self.comp
+        tip(self.sets_plot, f"{c.names[k]}: competence {c.competence[k]:.3f} +/- {c.stderr[k]:.3f} "
+                            f"over {int(c.n_labels[k])} labels")
+
+    def _clicked(self, ev) -> None:
+        p = view_pos(self.hist_plot, ev.scenePos())
+        if p is None or self.comp is None or ev.button() != Qt.MouseButton.LeftButton:
+            return
+        edges = self.comp.hist_edges
+        j = int(np.searchsorted(edges, p.x(), side="right")) - 1
+        if 0 <= j < edges.size - 1:
+            self.list_bar(j)
+
+    def list_bar(self, j: int) -> None:
+        """List the instances of histogram bar ``j`` in the side panel, most uncertain first."""
+        edges = self.comp.hist_edges
+        inst = self.comp.bin_instances(j)
+        inst = inst[np.argsort(-self.comp.entropy[inst], kind="stable")]
+        self.instances_requested.emit(f"entropy {edges[j]:.2f}-{edges[j + 1]:.2f} bits", inst)
