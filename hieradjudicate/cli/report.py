@@ -32,6 +32,9 @@ def register(sub, add_inputs) -> None:
     p.add_argument("--title", default=None, help="title of the report")
     p.add_argument("--tables-dir", metavar="DIR", help="also write every table into DIR")
     p.add_argument("--tables-format", choices=("csv", "json"), default="csv", help="format of the tables")
+    p.add_argument("--competence", choices=(*competence_models(), "none"), default="ds",
+                   help="annotator competence model of the report's competence section (default ds: Dawid & "
+                   "Skene; none leaves the section out)")
     p.set_defaults(func=cmd_report)
 
 
@@ -63,6 +66,28 @@ def _check_tables_dir(folder: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise HieradjError(f"report: cannot make the folder {folder} ({exc.strerror or exc})") from None
+
+
+def competence_models() -> tuple[str, ...]:
+    from hieradjudicate.app.dashboard.competence import MODELS
+
+    return tuple(MODELS)
+
+
+def _start_competence(corpus, model: str):
+    """The competence estimate as a future (numpy releases the GIL: it overlaps the dashboard's figures);
+    ``None`` when not asked for or with fewer than two annotator sets (the section says so)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from hieradjudicate.app.dashboard.competence import estimate
+    from hieradjudicate.app.session.batch import annotator_sets
+
+    if model == "none" or len(annotator_sets(corpus)) < 2:
+        return None
+    pool = ThreadPoolExecutor(max_workers=1)
+    future = pool.submit(estimate, corpus, model=model)
+    pool.shutdown(wait=False)
+    return future
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -108,7 +133,9 @@ def cmd_report(args: argparse.Namespace) -> int:
         gold = golds[0] if golds else None
         title = title or "Agreement report"
     dash = Dashboard(corpus, title=title)
+    comp = _start_competence(corpus, args.competence)  # in a thread, beside the other figures
     data = dash.compute(gold, tracker=tracker, measure=args.measure, n_resamples=max(args.resamples, 0))
+    data.competence = comp.result() if comp is not None else None
     if args.output:
         confs = []
         if len(dash.group) >= 2:  # one confusion matrix per lexelt, least reliable first

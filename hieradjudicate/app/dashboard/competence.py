@@ -59,6 +59,7 @@ class CompetenceFigures:
 
     model: str
     method: str
+    labels: list[str]  # the inventory's label of every node (best_node's names)
     set_indices: list[int]
     names: list[str]
     competence: np.ndarray  # per set
@@ -83,6 +84,11 @@ class CompetenceFigures:
             b[ok] = np.clip(np.searchsorted(self.hist_edges, self.entropy[ok], side="right") - 1, 0, BINS - 1)
             self._bins = b
         return np.flatnonzero(self._bins == j)
+
+    def best_label(self, i: int) -> str:
+        """The most probable sense of instance ``i`` (its inventory id), ``""`` where none."""
+        k = int(self.best_node[i])
+        return self.labels[k] if k >= 0 else ""
 
     def most_uncertain(self) -> np.ndarray:
         """Every instance with a posterior, most uncertain first (ties: corpus order)."""
@@ -149,5 +155,5 @@ def estimate(corpus: Corpus, sets: list[int] | None = None, *, model: str = "ds"
                  n=int(len(res.tasks)), aggregation="every instance of the project (annotations never change)",
                  note=f"{res.iterations} iteration(s), {'converged' if res.converged else 'NOT converged'}, "
                       f"{seconds:.2f} s")
-    return CompetenceFigures(MODELS[model], METHODS[model], sets, names, comp, se, nl, entropy, best, best_post,
+    return CompetenceFigures(MODELS[model], METHODS[model], list(inv.node_id), sets, names, comp, se, nl, entropy, best, best_post,
                              counts, edges, int(res.iterations), bool(res.converged), seconds, ex)

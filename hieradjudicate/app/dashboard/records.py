@@ -378,6 +378,9 @@ class DashboardData:
     instance_keys: Any = None  # callable i -> (lexelt, instance id)
     #: why some scoring policies are left out (coarse/mixed without a hierarchy), else ""
     policy_note: str = ""
+    #: annotator competence and instance difficulty (:mod:`hieradjudicate.app.dashboard.competence`), when
+    #: estimated: the report's competence section and tables
+    competence: Any = None
 
     def explains(self) -> dict[str, Explain]:
         out = {"heatmap": self.heatmap.explain, "lexelts": self.lexelts.explain, "depth": self.depth.explain,
@@ -386,4 +389,6 @@ class DashboardData:
             out["confusion"] = self.confusion.explain
         if self.comparison is not None:
             out["comparison"] = self.comparison.explain
+        if self.competence is not None:
+            out["competence"] = self.competence.explain
         return out

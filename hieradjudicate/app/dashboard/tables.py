@@ -16,6 +16,7 @@ from hieradjudicate.core.granularity import CATEGORY_NAMES
 
 Table = tuple[list[str], list[list[Any]]]
 MAX_LISTED = 200
+MAX_HARDEST = 1000  # the difficulty table: the most uncertain instances
 
 
 def instance_list(data: DashboardData, idx: np.ndarray, limit: int = MAX_LISTED) -> str:
@@ -77,6 +78,17 @@ def _tables(data: DashboardData) -> dict[str, Table]:
     out["lexelts"] = (["lexelt", "n", "measure", "value", "ci_low", "ci_high", "observed", "expected", "fleiss",
                        "davies_fleiss", "alpha", "mean_pairwise_cohen", "undefined"], rows)
 
+    comp = data.competence
+    if comp is not None:
+        roles = {k: data.heatmap.roles[j] for j, k in enumerate(data.heatmap.set_indices)}
+        out["competence"] = (["set", "role", "labels", "model", "competence", "stderr"],
+                             [[comp.names[j], roles.get(k, "annotator"), int(comp.n_labels[j]), comp.model,
+                               fnum(comp.competence[j]), fnum(comp.stderr[j])]
+                              for j, k in enumerate(comp.set_indices)])
+        hard = comp.most_uncertain()[:MAX_HARDEST]
+        out["difficulty"] = (["lexelt", "instance", "entropy_bits", "most_probable_sense", "posterior"],
+                             [[*data.instance_keys(int(i)), float(comp.entropy[i]), comp.best_label(int(i)),
+                               float(comp.best_posterior[i])] for i in hard])
     d = data.depth
     rows = []
     for j, level in enumerate(d.levels):

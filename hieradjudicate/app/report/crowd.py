@@ -139,14 +139,15 @@ def summarised_table(name: str | None, table: tuple[list[str], list[list[Any]]],
     return "".join(out)
 
 
-def _histogram(vals: np.ndarray, label: str, lo: float = -1.0, hi: float = 1.0, bins: int = 20) -> str:
+def _histogram(vals: np.ndarray, label: str, lo: float = -1.0, hi: float = 1.0, bins: int = 20,
+               unit: str = "pairs") -> str:
     x = vals[np.isfinite(vals)]
     counts, edges = np.histogram(x, bins=bins, range=(lo, hi))
     names = [f"{edges[k]:.1f}" for k in range(bins)]
-    return bar_chart_svg(names, ["pairs"], [[float(c) for c in counts]], colors=["#3b7dd8"],
+    return bar_chart_svg(names, [unit], [[float(c) for c in counts]], colors=["#3b7dd8"],
                          tooltips=[[f"{c} value(s) in [{edges[k]:.2f}, {edges[k + 1]:.2f})"
                                     for k, c in enumerate(counts)]],
-                         y_range=(0.0, max(1.0, float(counts.max()) if counts.size else 1.0)), y_label="pairs",
+                         y_range=(0.0, max(1.0, float(counts.max()) if counts.size else 1.0)), y_label=unit,
                          label=label, legend=False, width=620, height=240)
 
 

@@ -24,6 +24,7 @@ from typing import Any
 from hieradjudicate import __version__
 from hieradjudicate.app.dashboard.tables import tables as dashboard_tables
 from hieradjudicate.app.report import crowd
+from hieradjudicate.app.report.competence import section as competence_section
 from hieradjudicate.app.report.csvout import export_tables  # noqa: F401  (its home before; the CLI's import)
 from hieradjudicate.app.report.style import CSS
 from hieradjudicate.app.report.svg import bar_chart_svg, esc, heatmap_svg, line_plot_svg
@@ -350,6 +351,8 @@ def render_report(data: Any, *, title: str = "Annotation agreement report", conf
         ("gold", "Agreement with the adjudicated gold", _gold(data, tables, set_colors, tables_href)),
         ("systems", "System scores against the gold", _systems(data, tables, set_colors)),
         ("progress", "Adjudication progress", _progress(data, tables)),
+        ("competence", "Annotator competence and instance difficulty",
+         competence_section(data, tables, tables_href, _table, _explain)),
         ("flagged", "Flagged instances and notes", _flagged(data, tables)),
         ("method", "Method", "".join(f"<h3>{esc(k)}</h3><p>{esc(v)}</p>" for k, v in data.method)),
     ]
