@@ -13,8 +13,6 @@ import sys
 import time
 from typing import Any
 
-import numpy as np
-
 from hieradjudicate.app.textout import csv_text, fmt, json_text, text_table
 from hieradjudicate.core.errors import HieradjError
 
@@ -55,6 +53,8 @@ def _corpus(args: argparse.Namespace):
 
 
 def cmd_competence(args: argparse.Namespace) -> int:
+    import numpy as np  # not at import time: every command builds the parser
+
     from hieradjudicate.app.session.batch import annotator_sets, rater_note
     from hieradjudicate.core.competence import dawid_skene
 

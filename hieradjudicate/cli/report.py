@@ -69,9 +69,10 @@ def _check_tables_dir(folder: Path) -> None:
 
 
 def competence_models() -> tuple[str, ...]:
-    from hieradjudicate.app.dashboard.competence import MODELS
+    """The competence models there are, found without importing them (every command builds this parser)."""
+    from importlib.util import find_spec
 
-    return tuple(MODELS)
+    return ("ds", "mace") if find_spec("hieradjudicate.core.mace") is not None else ("ds",)
 
 
 def _start_competence(corpus, model: str):
