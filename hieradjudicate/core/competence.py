@@ -60,6 +60,29 @@ class Competence:
     elbo: list[float]
 
 
+#: entries per block of :func:`_group_sums`: bounds each ``(entries, K)`` temporary to a few MB
+_BLOCK = 1 << 16
+
+
+def _group_sums(rows, starts: np.ndarray, n: int, K: int) -> np.ndarray:
+    """``np.add.reduceat(rows(slice(0, n)), starts)`` computed over blocks of whole groups.
+
+    ``rows(sl)`` makes the ``(len, K)`` values of the entries in ``sl``; made
+    for all entries at once they would be ``n x K`` floats (MASC: 1.08 M x 17,
+    147 MB, several times per EM iteration).  Blocks end at group starts, so
+    each group is summed exactly as one ``reduceat`` would.
+    """
+    out = np.empty((len(starts), K))
+    g = 0
+    while g < len(starts):
+        lo = int(starts[g])
+        g1 = max(int(np.searchsorted(starts, lo + _BLOCK, side="left")), g + 1)
+        hi = int(starts[g1]) if g1 < len(starts) else n
+        out[g:g1] = np.add.reduceat(rows(slice(lo, hi)), starts[g:g1] - lo, axis=0)
+        g = g1
+    return out
+
+
 def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.ndarray,
                 n_leaves: np.ndarray, *, n_iter: int = 100, tol: float = 1e-5) -> Competence:
     """Dawid-Skene EM over leaf distributions (see the module docstring).
@@ -101,10 +124,12 @@ def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt:
     t_start = np.flatnonzero(np.r_[True, t_sorted[1:] != t_sorted[:-1]])
     t_ids = t_sorted[t_start]
     x_of_task = x_task
+    wt_b, t_b = wt_e[by_block], t_e[by_block]  # entries in confusion-row order
+    wt_t, blk_t = wt_e[by_task], block[by_task]  # entries in instance order
 
     def m_step(post: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         counts = np.zeros((W * X * K, K))
-        counts[b_ids] = np.add.reduceat(wt_e[by_block, None] * post[t_e[by_block]], b_start, axis=0)
+        counts[b_ids] = _group_sums(lambda sl: wt_b[sl, None] * post[t_b[sl]], b_start, len(wt_b), K)
         counts[used] = np.maximum(counts[used], EPS)
         E = counts.reshape(W, X, K, K)
         E /= np.maximum(E.sum(axis=2, keepdims=True), EPS * EPS)
@@ -120,7 +145,7 @@ def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt:
         with np.errstate(divide="ignore"):
             logE = np.log(np.where(E > 0, E, 1.0)).reshape(W * X * K, K)
             ll = np.where(valid, np.log(np.where(valid, pri, 1.0)), -np.inf)[x_task]
-        ll[t_ids] += np.add.reduceat(wt_e[by_task, None] * logE[block[by_task]], t_start, axis=0)
+        ll[t_ids] += _group_sums(lambda sl: wt_t[sl, None] * logE[blk_t[sl]], t_start, len(wt_t), K)
         return ll
 
     def normalise(ll: np.ndarray) -> np.ndarray:
