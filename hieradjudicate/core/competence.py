@@ -126,6 +126,8 @@ def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt:
     x_of_task = x_task
     wt_b, t_b = wt_e[by_block], t_e[by_block]  # entries in confusion-row order
     wt_t, blk_t = wt_e[by_task], block[by_task]  # entries in instance order
+    # a crowd has a million entries: each index array is 8.7 MB, so those no longer needed go now
+    del x_row, w_e, x_e, block, by_block, b_sorted, by_task, t_sorted
 
     def m_step(post: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         counts = np.zeros((W * X * K, K))
@@ -158,7 +160,8 @@ def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt:
     rows_by_task = np.argsort(t_of, kind="stable")
     ts = t_of[rows_by_task]
     ts_start = np.flatnonzero(np.r_[True, ts[1:] != ts[:-1]])
-    post[ts[ts_start]] = np.add.reduceat(P[rows_by_task], ts_start, axis=0)
+    post[ts[ts_start]] = _group_sums(lambda sl: P[rows_by_task[sl]], ts_start, len(ts), K)
+    del rows_by_task, ts, ts_start
     post /= np.maximum(post.sum(axis=1, keepdims=True), EPS)
     E, pri = m_step(post)
     history: list[float] = []
