@@ -8,6 +8,7 @@ metrics API gives.  Results are cached by :class:`~hieradjudicate.app.dashboard.
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 import numpy as np
@@ -214,12 +215,18 @@ def lexelt_bars(corpus: Corpus, group: list[int], long_form, measure: str, n_res
         n_def = (~np.isnan(kp)).sum(axis=1)
         mean_pair = np.where(n_def > 0, np.nansum(kp, axis=1) / np.maximum(n_def, 1), np.nan)
     bars = []
-    for x in range(X):
+    shown = [x for x in range(X) if multi.lexelt_fleiss[x].n]
+    rows_of = [slice(int(bounds[x]), int(bounds[x + 1])) if bounds is not None else row_lex == x for x in shown]
+    if n_resamples > 0 and len(shown) > 1:
+        # one bootstrap per lexelt, two at a time: their draws, counts and products release the GIL
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            cis = dict(zip(shown, pool.map(interval, rows_of)))
+    else:
+        cis = {x: interval(r) for x, r in zip(shown, rows_of)}
+    for x in shown:
         f, c, al = multi.lexelt_fleiss[x], multi.lexelt_conger[x], alpha.lexelt_alpha[x]
-        if f.n == 0:
-            continue
         est = al if use_alpha else f.kappa
-        lo, hi = interval(slice(int(bounds[x]), int(bounds[x + 1])) if bounds is not None else row_lex == x)
+        lo, hi = cis[x]
         name = corpus.inventory.lexelts[x]
         e = Explain(f"{gname} in {name}", f"Agreement of {', '.join(names)} on the instances of {name} "
                     "that at least two of them annotated (click: filter to this lexelt).", formula,
