@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 import hieradjudicate
 from hieradjudicate.cli.entry import main
 
@@ -39,3 +41,23 @@ def test_one_annotator_is_refused(capsys) -> None:
                  "--annotations", str(DEMO / "annotator_ann.key"),
                  "--annotations", f"lesk={DEMO / 'system_lesk.ans'}:system"]) == 1
     assert "at least two annotator sets" in capsys.readouterr().err
+
+
+def test_mace_model_prints_theta_from_core_mace(capsys) -> None:
+
+    from hieradjudicate.app.loading.load import load
+    from hieradjudicate.app.loading.specs import AnnotationSpec
+    from hieradjudicate.core.mace import mace
+
+    assert main(["competence", *FILES, "--format", "json", "--model", "mace"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["model"] == "MACE" and "Hovy" in out["method"]
+    c = load([str(DEMO / "inventory.txt")], [AnnotationSpec.parse(str(DEMO / "annotator_ann.key")),
+                                             AnnotationSpec.parse(f"ben={DEMO / 'annotator_ben.key'}"),
+                                             AnnotationSpec.parse(f"cho={DEMO / 'annotator_cho.key'}")], []).corpus
+    inst, rater, P, chosen = c.long_form()
+    r = mace(inst, rater, P, c.inst_lexelt, c.inventory.n_leaves)
+    want = {c.sets[chosen[int(w)]].name: float(a) for w, a in zip(r.workers, r.accuracy)}
+    assert {s["set"]: s["competence"] for s in out["sets"]} == pytest.approx(want, abs=1e-12)
+    assert main(["competence", *FILES, "--model", "mace"]) == 0
+    assert "+/- s.d." in capsys.readouterr().out

@@ -39,3 +39,14 @@ def test_competence_none_leaves_it_out_and_one_annotator_says_why(tmp_path) -> N
     assert main(["report", str(path), "-o", str(out), "--resamples", "0", "--competence", "none"]) == 0
     html = out.read_text(encoding="utf-8")
     assert "Not estimated" in html and "Highest competence" not in html
+
+
+def test_report_with_mace(tmp_path) -> None:
+    path = crowd_project(tmp_path / "c.hadj", 12, per_item=4)
+    out = tmp_path / "r.html"
+    assert main(["report", str(path), "-o", str(out), "--resamples", "0", "--competence", "mace"]) == 0
+    html = out.read_text(encoding="utf-8")
+    assert "MACE over 12 annotator sets" in html
+    with Session.open(path, read_only=True) as s:
+        comp = estimate(s.corpus, model="mace")
+    assert comp.model == "MACE" and np.all((comp.competence > 0) & (comp.competence < 1))

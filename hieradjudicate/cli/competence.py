@@ -16,11 +16,6 @@ from typing import Any
 from hieradjudicate.app.textout import csv_text, fmt, json_text, text_table
 from hieradjudicate.core.errors import HieradjError
 
-METHOD = ("Dawid & Skene (1979) EM over the leaves of each lexelt (a leaf of another lexelt is impossible; "
-          "a soft label splits its vote), started from the majority vote, stopped when the objective per "
-          "label changes by < 1e-5 (as crowd-kit); competence = expected share of a set's labels that are "
-          "right, +/- sqrt(a(1-a)/n) over its n labels; difficulty = posterior entropy in bits")
-
 
 def register(sub: Any, add_inputs: Any) -> None:
     p = sub.add_parser("competence", help="annotator competence and instance difficulty (Dawid & Skene "
@@ -29,6 +24,9 @@ def register(sub: Any, add_inputs: Any) -> None:
     add_inputs(p)
     p.add_argument("--include-systems", action="store_true",
                    help="count the sets with role system as annotators too")
+    p.add_argument("--model", choices=("ds", "mace"), default="ds",
+                   help="ds: Dawid & Skene (default); mace: MACE (Hovy et al. 2013), both over the leaves of "
+                   "each lexelt")
     p.add_argument("--instances", type=int, default=0, metavar="N",
                    help="also list the N most uncertain instances (their posterior and entropy)")
     p.set_defaults(func=cmd_competence)
@@ -55,8 +53,10 @@ def _corpus(args: argparse.Namespace):
 def cmd_competence(args: argparse.Namespace) -> int:
     import numpy as np  # not at import time: every command builds the parser
 
+    from hieradjudicate.app.dashboard.competence import METHODS, MODELS
     from hieradjudicate.app.session.batch import annotator_sets, rater_note
     from hieradjudicate.core.competence import dawid_skene
+    from hieradjudicate.core.mace import mace
 
     corpus = _corpus(args)
     sets = annotator_sets(corpus, include_systems=args.include_systems)
@@ -65,13 +65,15 @@ def cmd_competence(args: argparse.Namespace) -> int:
         raise HieradjError(f"competence needs at least two annotator sets ({note})")
     inst, rater, P, _ = corpus.long_form(sets=sets)
     t0 = time.perf_counter()
-    res = dawid_skene(inst, rater, P, corpus.inst_lexelt, corpus.inventory.n_leaves)
+    fit = mace if args.model == "mace" else dawid_skene
+    res = fit(inst, rater, P, corpus.inst_lexelt, corpus.inventory.n_leaves)
+    method = METHODS[args.model]
     seconds = time.perf_counter() - t0
     order = np.argsort(-res.accuracy, kind="stable")
     rows = [[corpus.sets[int(res.workers[k])].name, int(res.n_labels[k]), float(res.accuracy[k]),
              float(res.stderr[k])] for k in order]
     out: dict[str, Any] = {
-        "method": METHOD, "sets_note": note, "instances": len(res.tasks), "labels": len(inst),
+        "model": MODELS[args.model], "method": method, "sets_note": note, "instances": len(res.tasks), "labels": len(inst),
         "iterations": res.iterations, "converged": res.converged, "seconds": round(seconds, 3),
         "sets": [dict(zip(("set", "labels", "competence", "stderr"), r, strict=True)) for r in rows],
         "difficulty": {"mean_entropy_bits": float(res.entropy.mean()),
@@ -89,22 +91,23 @@ def cmd_competence(args: argparse.Namespace) -> int:
                                           "posterior": float(res.posterior[t, k]),
                                           "entropy_bits": float(res.entropy[t])})
     if not res.converged:
-        print(f"hieradjudicate: warning: EM stopped after {res.iterations} iterations without converging",
-              file=sys.stderr)
+        print(f"hieradjudicate: warning: {MODELS[args.model]} stopped after {res.iterations} iterations "
+              "without converging", file=sys.stderr)
     if args.format == "json":
         print(json_text(out))
     elif args.format == "csv":
         sys.stdout.write(csv_text(["set", "labels", "competence", "stderr"], rows))
     else:
         shown = note if len(sets) <= 20 else f"{len(sets)} annotator sets compared (--format json names them)"
-        print(f"Annotator competence, {out['labels']} labels on {out['instances']} instances "
-              f"({res.iterations} EM iterations, {seconds:.2f} s); {shown}.")
-        print(text_table(["set", "labels", "competence", "+/- s.e."], rows))
+        print(f"Annotator competence ({MODELS[args.model]}), {out['labels']} labels on {out['instances']} instances "
+              f"({res.iterations} iterations, {seconds:.2f} s); {shown}.")
+        spread = "+/- s.d." if args.model == "mace" else "+/- s.e."  # posterior s.d. / binomial s.e.
+        print(text_table(["set", "labels", "competence", spread], rows))
         d = out["difficulty"]
         print(f"\nDifficulty (posterior entropy, bits): mean {fmt(d['mean_entropy_bits'])}, median "
               f"{fmt(d['quantiles'][0.5])}, 90% {fmt(d['quantiles'][0.9])}, 99% {fmt(d['quantiles'][0.99])}")
         if args.instances:
             print(text_table(["lexelt", "instance", "most probable leaf", "posterior", "entropy"],
                              [list(r.values()) for r in out["most_uncertain"]]))
-        print(f"\n({METHOD})")
+        print(f"\n({method})")
     return 0

@@ -248,9 +248,8 @@ def read_decisions_csv(path: str, session: Any) -> list[Any]:
     """Decisions of a CSV file; every problem names the file and line (nothing is recorded
     unless the whole file is valid)."""
     from hieradjudicate.app.session.decisions import Decision
-    from hieradjudicate.io.store.schema import STATUSES
-
     from hieradjudicate.io.exports.csvsafe import restore_csv_cell
+    from hieradjudicate.io.store.schema import STATUSES
     from hieradjudicate.io.textfile import read_bytes
 
     try:  # bounded like every input (size and line limits), then UTF-8 with or without a BOM

@@ -32,9 +32,9 @@ def register(sub, add_inputs) -> None:
     p.add_argument("--title", default=None, help="title of the report")
     p.add_argument("--tables-dir", metavar="DIR", help="also write every table into DIR")
     p.add_argument("--tables-format", choices=("csv", "json"), default="csv", help="format of the tables")
-    p.add_argument("--competence", choices=(*competence_models(), "none"), default="ds",
+    p.add_argument("--competence", choices=("ds", "mace", "none"), default="ds",
                    help="annotator competence model of the report's competence section (default ds: Dawid & "
-                   "Skene; none leaves the section out)")
+                   "Skene; mace: MACE; none leaves the section out)")
     p.set_defaults(func=cmd_report)
 
 
@@ -66,13 +66,6 @@ def _check_tables_dir(folder: Path) -> None:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise HieradjError(f"report: cannot make the folder {folder} ({exc.strerror or exc})") from None
-
-
-def competence_models() -> tuple[str, ...]:
-    """The competence models there are, found without importing them (every command builds this parser)."""
-    from importlib.util import find_spec
-
-    return ("ds", "mace") if find_spec("hieradjudicate.core.mace") is not None else ("ds",)
 
 
 def _start_competence(corpus, model: str):

@@ -8,6 +8,7 @@ import pytest
 from hieradjudicate.app.dashboard.dashboard import Dashboard
 from hieradjudicate.app.dashboard.gold import RESOLVED, DecisionTracker
 from hieradjudicate.app.dashboard.scores import TreeCredit, policy_scores
+from hieradjudicate.app.dashboard.tables import tables
 from hieradjudicate.app.demo import demo_inputs, demo_specs
 from hieradjudicate.app.loading.load import load
 from hieradjudicate.app.stats import Stats
@@ -20,7 +21,6 @@ from hieradjudicate.core.comparison import compare_systems
 from hieradjudicate.core.granularity import expected_confusion, rollup, rollup_confusion
 from hieradjudicate.core.scoring import score_leaf
 from hieradjudicate.io.store.project_store import DecisionRow
-from hieradjudicate.app.dashboard.tables import tables
 
 TOL = 1e-12
 RESAMPLES = 200

@@ -14,12 +14,12 @@ import pytest
 
 from hieradjudicate.app.dashboard.dashboard import Dashboard
 from hieradjudicate.app.dashboard.gold import DecisionTracker
+from hieradjudicate.app.dashboard.tables import tables
 from hieradjudicate.app.demo import demo_inputs, demo_specs
 from hieradjudicate.app.loading.load import load
-from hieradjudicate.io.exports.csvsafe import restore_csv_cell
 from hieradjudicate.app.report.html import export_tables, render_report, write_report
+from hieradjudicate.io.exports.csvsafe import restore_csv_cell
 from hieradjudicate.io.store.project_store import DecisionRow
-from hieradjudicate.app.dashboard.tables import tables
 
 EVIL = "<script>alert('x')</script>"
 

@@ -7,7 +7,6 @@ import csv
 import re
 import struct
 import zlib
-from pathlib import Path
 
 import numpy as np
 import pytest

@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 import hieradjudicate
+from hieradjudicate.app.loading.load import AnnotationSpec
 from hieradjudicate.app.session.commands import Decide
 from hieradjudicate.app.session.decisions import Decision
-from hieradjudicate.app.loading.load import AnnotationSpec
 from hieradjudicate.app.session.session import Session
 from hieradjudicate.core.errors import FormatError, ProjectError
 from hieradjudicate.core.model import Corpus

@@ -12,8 +12,13 @@ from hypothesis import strategies as st
 
 from hieradjudicate.app.session.commands import CommandStack, Decide
 from hieradjudicate.app.session.decisions import Decision, DecisionState
-from hieradjudicate.app.workbench.suggest import Suggester, reliability, suggest, suggestion_decision
 from hieradjudicate.app.workbench.queue import Workbench
+from hieradjudicate.app.workbench.suggest import (
+    Suggester,
+    reliability,
+    suggest,
+    suggestion_decision,
+)
 from hieradjudicate.io.store.project_store import Store
 from tests.app.test_batch import LEAF_TAGS, corpus
 from tests.core.helpers import annotation_source, build

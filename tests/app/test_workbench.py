@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hieradjudicate.app.workbench.live import agreement_figures, set_scores
 from hieradjudicate.app.workbench.columns import COMPATIBLE, DISJOINT, IDENTICAL, OVERLAPPING
+from hieradjudicate.app.workbench.live import agreement_figures, set_scores
 from hieradjudicate.app.workbench.queue import RESOLVED, UNRESOLVED, Filter, Workbench
 from hieradjudicate.core.agreement import multi_rater_agreement
 from hieradjudicate.io.store.project_store import DecisionRow

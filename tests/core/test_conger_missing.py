@@ -16,7 +16,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from hieradjudicate.core.agreement import CONGER_MARGINAL_RULE, conger_chance, make_layout, multi_rater_agreement
+from hieradjudicate.core.agreement import (
+    CONGER_MARGINAL_RULE,
+    conger_chance,
+    make_layout,
+    multi_rater_agreement,
+)
 from hieradjudicate.core.dashboard import all_figures
 from tests.core.test_oracles import load_study
 

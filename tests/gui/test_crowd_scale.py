@@ -203,3 +203,18 @@ def test_competence_panel_queue_order_and_weighted_suggestion(qtbot, crowd_win: 
     assert dv.instances.count() == min(int(comp.hist_counts[j]), LIST_LIMIT) > 0
     first = dv.instances.item(0).data(Qt.ItemDataRole.UserRole)
     assert comp.entropy[first] == comp.entropy[comp.bin_instances(j)].max()
+
+
+def test_competence_model_switch_reorders_the_queue(qtbot, crowd_win: MainWindow) -> None:
+    w = crowd_win
+    dv = w.dashboard.view
+    qtbot.waitUntil(lambda: w.wb.competence is not None, timeout=60_000)
+    w.order_most_uncertain()
+    qtbot.waitUntil(lambda: w.wb.sort_key == "uncertainty", timeout=10_000)
+    dv.competence_panel.model_box.setCurrentIndex(1)  # MACE
+    qtbot.waitUntil(lambda: w.wb.competence is not None and w.wb.competence.model == "MACE", timeout=60_000)
+    comp = w.wb.competence
+    assert "MACE: 228 annotator sets" in dv.competence_panel.status.text()
+    e = comp.entropy[w.wb.view]
+    assert e[0] == np.nanmax(comp.entropy)  # the queue follows the new model's uncertainty
+    assert "MACE" in w.ws.detail.suggestion.text()

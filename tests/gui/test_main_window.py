@@ -17,8 +17,8 @@ from hieradjudicate.app.session.session import Session
 from hieradjudicate.core.agreement import multi_rater_agreement
 from hieradjudicate.core.alpha import krippendorff_alpha
 from hieradjudicate.gui.colors import category_color
-from hieradjudicate.gui.workbench.instance_model import CategoryRole, InstanceRole
 from hieradjudicate.gui.main_window import MainWindow
+from hieradjudicate.gui.workbench.instance_model import CategoryRole, InstanceRole
 from hieradjudicate.gui.workbench.pick_dialog import PickDialog
 
 

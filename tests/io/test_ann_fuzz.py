@@ -11,10 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hieradjudicate.core.errors import FormatError
-from tests.io.mutations import bounded, clean_name, mutate, mutations, real_seeds
 from hieradjudicate.core.records import AnnotationSource
 from hieradjudicate.io.annotations.read import FORMATS, read_annotations
 from tests.io.ann_helpers import check_invariants
+from tests.io.mutations import bounded, clean_name, mutate, mutations, real_seeds
 
 SEEDS: list[bytes] = [
     b"art.n art.n.1 art%1:06:00:: U\nart.n art.n.2 1/0.6 2/0.4 !! note\nart.n art.n.3 3\nart.n art.n.1 4\n",

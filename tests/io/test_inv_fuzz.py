@@ -11,10 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hieradjudicate.core.errors import FormatError
-from tests.io.mutations import CONTROL_CHARS, bounded, clean_name, mutate, mutations, real_seeds
 from hieradjudicate.core.records import ContextSource, InventorySource
 from hieradjudicate.io.contexts.read import CONTEXT_FORMATS, read_contexts
 from hieradjudicate.io.inventories.read import INVENTORY_FORMATS, read_inventory
+from tests.io.mutations import CONTROL_CHARS, bounded, clean_name, mutate, mutations, real_seeds
 
 SEEDS: list[bytes] = [
     b"38202 2 38204\n38201\n42601 2 42606 3 top\n",

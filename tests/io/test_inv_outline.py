@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from hieradjudicate.core.errors import FormatError, InventoryError
-from hieradjudicate.io.inventories.read import read_inventory
 from hieradjudicate.io.inventories.outline import split_id_gloss
+from hieradjudicate.io.inventories.read import read_inventory
 
 FIG1 = """# Figure 1 of Melamed & Resnik
 # lexelt fig.n

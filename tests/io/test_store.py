@@ -9,8 +9,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from hieradjudicate.core.errors import ProjectError
 import hieradjudicate.io.store.schema as store_schema
+from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.io.store.project_store import Store, login_name
 
 

@@ -18,13 +18,18 @@ from hieradjudicate.app.dashboard.records import (
     DepthCurve,
     Explain,
     Heatmap,
-    LexeltBar,
-    LexeltBars,
     LazyCells,
     LazyPoints,
+    LexeltBar,
+    LexeltBars,
     fnum,
 )
-from hieradjudicate.core.agreement import Layout, make_layout, multi_rater_agreement, pairwise_matrix
+from hieradjudicate.core.agreement import (
+    Layout,
+    make_layout,
+    multi_rater_agreement,
+    pairwise_matrix,
+)
 from hieradjudicate.core.alpha import krippendorff_alpha
 from hieradjudicate.core.bootstrap import DEFAULT_SEED, bootstrap_alpha, bootstrap_fleiss
 from hieradjudicate.core.dashboard import all_figures

@@ -1,7 +1,7 @@
 """Annotator competence and instance difficulty for the dashboard, the queue and the report (no Qt).
 
 :func:`estimate` runs a competence model of :mod:`hieradjudicate.core`
-(Dawid & Skene by default, MACE when it is available) over the annotator
+(Dawid & Skene by default, or MACE) over the annotator
 sets, and returns what the views need, aligned with the corpus:
 
 * per set: its competence with the standard error and its number of labels;
@@ -25,7 +25,7 @@ from hieradjudicate.app.dashboard.records import Explain
 from hieradjudicate.app.session.batch import annotator_sets
 from hieradjudicate.core.model import Corpus
 
-MODELS = {"ds": "Dawid & Skene"}
+MODELS = {"ds": "Dawid & Skene", "mace": "MACE"}
 METHODS = {
     "ds": ("Dawid & Skene (1979) EM over the leaves of each lexelt: each annotator has a confusion matrix "
            "per lexelt, each lexelt a prior over its leaves; a leaf of another lexelt is impossible and a "
@@ -33,24 +33,14 @@ METHODS = {
            "Started from the majority vote, stopped when the objective per label changes by < 1e-5 (as "
            "crowd-kit). Competence = expected share of a set's labels that are right, +/- sqrt(a(1-a)/n) "
            "over its n labels. Difficulty = entropy of the instance's posterior over its leaves, in bits."),
+    "mace": ("MACE (Hovy et al. 2013) over the leaves of each lexelt: each annotator knows the sense with "
+             "probability theta (its competence) and otherwise answers by its own spamming strategy in the "
+             "lexelt; the sense is uniform over the lexelt's leaves; a label spread over several leaves splits "
+             "its vote. Variational Bayes with Beta(0.5, 0.5) and Dirichlet(10) priors, 50 iterations from a "
+             "seeded start (as crowd-kit). Competence = theta, +/- the standard deviation of its variational "
+             "posterior. Difficulty = entropy of the instance's posterior over its leaves, in bits."),
 }
 BINS = 20
-
-
-def _mace_available() -> bool:
-    try:
-        from hieradjudicate.core import mace  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-if _mace_available():  # the MACE model (Hovy et al. 2013) lands as core.mace
-    MODELS["mace"] = "MACE"
-    METHODS["mace"] = ("MACE (Hovy et al. 2013) over the leaves of each lexelt: each annotator answers "
-                       "truthfully with probability theta (its competence) and otherwise follows its own "
-                       "spamming strategy; a label spread over several leaves splits its vote. Difficulty = "
-                       "entropy of the instance's posterior over its leaves, in bits.")
 
 
 @dataclass

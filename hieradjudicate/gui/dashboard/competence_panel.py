@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QHBoxLayout, QLabel
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel
 
 from hieradjudicate.core.palette import GOLD_COLOR, mix
 from hieradjudicate.gui.dashboard.common import Panel, make_plot, nearest_slot, theme, tip, view_pos
@@ -24,8 +24,19 @@ from hieradjudicate.gui.dashboard.common import Panel, make_plot, nearest_slot, 
 class CompetencePanel(Panel):
     """Competence per set (sorted, +/- s.e.) and the difficulty histogram with drill-down."""
 
+    model_changed = Signal(str)  # "ds" or "mace": estimate again with that model
+
     def __init__(self, parent=None) -> None:
         super().__init__("competence", "Annotator competence and instance difficulty", parent)
+        self.model_box = QComboBox(objectName="competence_model")
+        self.model_box.addItem("Dawid & Skene", "ds")
+        self.model_box.addItem("MACE", "mace")
+        self.model_box.setToolTip("The competence model: Dawid & Skene (a confusion matrix per annotator and "
+                                  "lexelt) or MACE (each annotator knows the sense or spams)")
+        self.model_box.currentIndexChanged.connect(lambda _: self.model_changed.emit(self.model_box.currentData()))
+        self.controls.addWidget(QLabel("Model"))
+        self.controls.addWidget(self.model_box)
+        self.controls.addStretch(1)
         self.status = QLabel("Competence not estimated yet: it is computed in the background.")
         self.status.setObjectName("competence_status")
         self.status.setWordWrap(True)

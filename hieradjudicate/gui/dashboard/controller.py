@@ -21,13 +21,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QDockWidget, QFileDialog, QInputDialog, QStackedWidget, QTabWidget, QWidget
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFileDialog,
+    QInputDialog,
+    QStackedWidget,
+    QTabWidget,
+    QWidget,
+)
 
 from hieradjudicate.app.session.session import Session
 from hieradjudicate.app.workbench.queue import Workbench
 from hieradjudicate.gui.dashboard.dashboard import DashboardView
 from hieradjudicate.gui.workbench.workspace import Workspace
-
 
 #: how soon after a project opens the dashboard starts computing in the background (ms)
 PREFETCH_MS = 300
@@ -84,7 +90,11 @@ class DashboardController:
 
     def _competence_ready(self) -> None:
         """The workbench's detail panel shows the competence-weighted suggestion from now on."""
-        if self._open is not None and self._open.ws.current >= 0:
+        if self._open is None:
+            return
+        if self._open.wb.sort_key == "uncertainty":  # another model: the queue follows its order
+            self._open.ws.sort_most_uncertain()
+        if self._open.ws.current >= 0:
             self._open.ws.detail.show_instance(self._open.ws.current)
 
     def _prefetch(self) -> None:

@@ -36,9 +36,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from hieradjudicate.app.dashboard.competence import MODELS
+from hieradjudicate.app.dashboard.competence import estimate as estimate_competence
 from hieradjudicate.app.dashboard.dashboard import Dashboard, DashboardData
 from hieradjudicate.app.dashboard.gold import DecisionTracker
-from hieradjudicate.app.dashboard.competence import estimate as estimate_competence
 from hieradjudicate.gui.dashboard.common import Panel
 from hieradjudicate.gui.dashboard.competence_panel import CompetencePanel
 from hieradjudicate.gui.dashboard.gold_plots import (
@@ -159,6 +160,7 @@ class DashboardView(QWidget):
         self.confusion, self.gold, self.scores = ConfusionPanel(), GoldPanel(), ScoresPanel()
         self.comparison, self.progress = ComparisonPanel(), ProgressPanel()
         self.competence_panel = CompetencePanel()
+        self.competence_panel.model_changed.connect(self._model_changed)
         self.panels: list[Panel] = [self.heatmap, self.lexelts, self.depth_panel, self.confusion, self.progress,
                                     self.gold, self.scores, self.comparison, self.competence_panel]
         grid_host = QWidget()
@@ -261,7 +263,7 @@ class DashboardView(QWidget):
         self.fast.start(lambda _r: compute(self.dash, snap, None, **opts), lambda _d: self.request_competence(),
                         failed=lambda _e: None)  # a real failure shows when the tab computes again
 
-    def request_competence(self, then: Any = None) -> None:
+    def request_competence(self, then: Any = None, *, again: bool = False) -> None:
         """Estimate annotator competence off the GUI thread (once); ``then()`` runs when it is there."""
         if self.competence is not None:
             if then is not None:
@@ -269,18 +271,24 @@ class DashboardView(QWidget):
             return
         if then is not None:
             self._after_competence.append(then)
-        if self.estimator.busy:
+        if self.estimator.busy and not again:  # ``again``: a new model supersedes the running estimate
             return
         if len(self.wb.cols.annotators) < 2:
             self.competence_panel.set_pending("Competence needs at least two annotator sets; this project has "
                                               f"{len(self.wb.cols.annotators)}.")
             self._after_competence.clear()
             return
-        self.competence_panel.set_pending("Estimating annotator competence in the background…")
+        model = self.competence_panel.model_box.currentData()
+        self.competence_panel.set_pending(f"Estimating annotator competence ({MODELS[model]}) in the background…")
         corpus = self.dash.corpus
         sets = list(self.wb.cols.annotators)
-        self.estimator.start(lambda _r: estimate_competence(corpus, sets), self._competence_done,
+        self.estimator.start(lambda _r: estimate_competence(corpus, sets, model=model), self._competence_done,
                              failed=self._competence_failed)
+
+    def _model_changed(self, _model: str) -> None:
+        """Another competence model: estimate again; the queue order and suggestions follow it."""
+        self.competence = None
+        self.request_competence(again=True)
 
     def _competence_done(self, comp: Any) -> None:
         self.competence = comp

@@ -1,0 +1,164 @@
+"""MACE (Hovy, Berg-Kirkpatrick, Vaswani & Hovy 2013) over the leaves of each lexelt.
+
+Each annotator ``w`` either knows the sense (probability ``theta_w``, its
+competence) and answers it, or spams: answers leaf ``k`` of lexelt ``x``
+with its own strategy ``xi[w, x, k]``, whatever the sense.  The true sense of
+an instance is uniform over its lexelt's leaves.  Trained as crowd-kit's
+``MACE`` trains it by default: variational Bayes with a symmetric Beta(0.5,
+0.5) prior on ``theta`` and a symmetric Dirichlet(10) prior on each strategy,
+50 iterations from a start drawn with ``RandomState(seed)`` (crowd-kit's ten
+restarts all draw that same start, so one run is its answer).
+
+Vectorised over labels with one identity: an annotation of leaf ``k`` with
+``a = (1 - theta) xi[k]`` and ``b = theta`` has likelihood ``a + b`` when the
+sense is ``k`` and ``a`` otherwise, so an instance's log-likelihood of sense
+``t`` is ``sum_e log a_e + sum_{e: k_e = t} log((a_e + b_e) / a_e)``; the
+first sum is the same for every sense and drops out of the posterior, the
+second is one bincount -- no (labels x leaves) array.  The expected counts
+follow from the posterior ``q`` of each label's own leaf: knowing
+``q b / (a + b)``, spamming the rest of the label's weight.  The logarithms
+depend only on (annotator, lexelt, leaf), so they are taken once per distinct
+triple.  MASC (1.08 M labels, 50 iterations): about 2.2 s.
+
+What differs from crowd-kit by design (tests/core/test_mace.py):
+
+* **label space per lexelt**: the sense is one of its lexelt's leaves and a
+  strategy is per annotator *and lexelt* (crowd-kit pools every label of the
+  corpus into one space, so a leaf of another lexelt would be possible);
+* **soft labels**: a label spread over several leaves (a tag on an inner
+  node, weighted tags) contributes its expected log-likelihood and splits its
+  counts, where crowd-kit needs one label per answer;
+* **log domain**: the per-instance products are summed as logarithms
+  (crowd-kit multiplies probabilities, which underflows past a few hundred
+  labels per instance).
+
+Competence is crowd-kit's ``spamming_[:, 1]`` (the variational weight of
+knowing); its spread is the standard deviation of the variational Beta
+posterior of ``theta``.  The digamma function is written out here (numpy has
+none; checked against SciPy's in the tests).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from hieradjudicate.core.competence import Competence
+
+ALPHA, BETA = 0.5, 0.5  # Beta prior on (spamming, knowing), as crowd-kit
+STRATEGY_PRIOR = 10.0  # symmetric Dirichlet prior on each strategy, as crowd-kit
+DEFAULT_NOISE = 0.5  # the start: uniform on [1, 1 + 1 + noise) then normalised, as crowd-kit
+
+
+def digamma(x: np.ndarray) -> np.ndarray:
+    """The digamma function for ``x > 0`` (recurrence up to 6, then the asymptotic series; error < 1e-13)."""
+    x = np.asarray(x, dtype=np.float64).copy()
+    out = np.zeros_like(x)
+    small = x < 6.0
+    while small.any():
+        out[small] -= 1.0 / x[small]
+        x[small] += 1.0
+        small = x < 6.0
+    inv = 1.0 / x
+    inv2 = inv * inv
+    series = inv2 * (1 / 12 - inv2 * (1 / 120 - inv2 * (1 / 252 - inv2 * (1 / 240 - inv2 * (1 / 132)))))
+    return out + np.log(x) - 0.5 * inv - series
+
+
+def _vb_normalise(counts: np.ndarray, prior: float | np.ndarray, valid: np.ndarray | None = None) -> np.ndarray:
+    """crowd-kit's ``variational_normalize``: ``exp(digamma(c + prior)) / exp(digamma(sum(c + prior)))``
+    over the last axis (over the ``valid`` entries only; others are 0)."""
+    c = counts + prior
+    if valid is not None:
+        c = np.where(valid, c, 0.0)
+    total = c.sum(axis=-1, keepdims=True)
+    out = np.exp(digamma(np.where(c > 0, c, 1.0)) - digamma(np.maximum(total, 1e-300)))
+    return np.where(c > 0, out, 0.0)
+
+
+def mace(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.ndarray, n_leaves: np.ndarray,
+         *, n_iter: int = 50, seed: int = 0) -> Competence:
+    """MACE over leaf distributions (see the module docstring); arguments as :func:`dawid_skene`.
+
+    Returns a :class:`Competence` whose ``accuracy`` is each annotator's
+    competence ``theta``, ``stderr`` the standard deviation of its
+    variational posterior, ``errors`` the strategies ``xi`` (workers,
+    lexelts, K) and ``priors`` the uniform prior over each lexelt's leaves.
+    """
+    inst = np.asarray(inst, np.int64)
+    rater = np.asarray(rater, np.int64)
+    P = np.asarray(P, np.float64)
+    K = P.shape[1]
+    X = len(n_leaves)
+    n_leaves = np.asarray(n_leaves, np.int64)
+    tasks, t_of = np.unique(inst, return_inverse=True)
+    workers, w_of = np.unique(rater, return_inverse=True)
+    T, W = len(tasks), len(workers)
+    x_task = np.asarray(inst_lexelt, np.int64)[tasks]
+    valid = np.arange(K)[None, :] < n_leaves[:, None]  # (X, K)
+    r_e, k_e = np.nonzero(P > 0)
+    wt_e = P[r_e, k_e]
+    t_e, w_e = t_of[r_e], w_of[r_e]
+    x_e = x_task[t_e]
+    strat_key = (w_e * X + x_e) * K + k_e
+    tk_key = t_e * K + k_e
+    log_prior = np.where(valid, -np.log(np.maximum(n_leaves, 1))[:, None], -np.inf)[x_task]  # (T, K)
+
+    # the start crowd-kit draws: RandomState(seed) uniform on [1, 1 + 1.5), once for the spamming
+    # weights and once (a fresh stream) for the strategies, each row normalised
+    spam = 1.0 + (1.0 + DEFAULT_NOISE) * np.random.RandomState(seed).random_sample((W, 2))
+    spam /= spam.sum(axis=1, keepdims=True)
+    xi = 1.0 + (1.0 + DEFAULT_NOISE) * np.random.RandomState(seed).random_sample((W, X, K))
+    xi = np.where(valid[None], xi, 0.0)
+    xi /= xi.sum(axis=2, keepdims=True)
+
+    # a label's terms depend on its (worker, lexelt, leaf) only: the logarithms are taken once per
+    # distinct key, then gathered; the spam count of a label is its weight minus its knowing count
+    ukey, inv = np.unique(strat_key, return_inverse=True)
+    w_u = ukey // (X * K)
+    wt_by_key = np.bincount(strat_key, weights=wt_e, minlength=W * X * K)
+
+    def e_step(spam: np.ndarray, xi: np.ndarray, with_loglik: bool = False):
+        ratio = spam[w_u, 0] / spam[w_u, 1] * xi.ravel()[ukey]  # a / b = (1 - theta) xi / theta
+        lr = np.log(np.maximum(ratio, 1e-300))
+        D = np.bincount(tk_key, weights=wt_e * (np.log1p(ratio) - lr)[inv], minlength=T * K).reshape(T, K)
+        logm = log_prior + D  # + a constant per instance (sum of log a), which the posterior does not see
+        top = logm.max(axis=1, keepdims=True)
+        z = np.exp(logm - top)
+        s = z.sum(axis=1, keepdims=True)
+        q = z / s
+        loglik = float("nan")
+        if with_loglik:  # log a = log b + log(a / b)
+            C = np.bincount(t_e, weights=wt_e * (np.log(spam[w_e, 1]) + lr[inv]), minlength=T)
+            loglik = float((np.log(s[:, 0]) + top[:, 0] + C).sum())
+        know = wt_e * q.ravel()[tk_key] * (1.0 / (1.0 + ratio))[inv]  # q b / (a + b)
+        know_by_key = np.bincount(strat_key, weights=know, minlength=W * X * K)
+        return q, loglik, know_by_key
+
+    q, loglik, know_k = e_step(spam, xi)
+    history: list[float] = []
+    prior_theta = np.array([ALPHA, BETA])
+    counts2 = np.zeros((W, 2))
+    for it in range(n_iter):
+        kw = know_k.reshape(W, X * K).sum(axis=1)
+        counts2[:, 1] = kw
+        counts2[:, 0] = wt_by_key.reshape(W, X * K).sum(axis=1) - kw
+        spam = _vb_normalise(counts2, prior_theta)
+        xi = _vb_normalise((wt_by_key - know_k).reshape(W, X, K), STRATEGY_PRIOR, valid[None])
+        q, loglik, know_k = e_step(spam, xi, with_loglik=it >= n_iter - 2)
+        if it >= n_iter - 2:
+            history.append(loglik / max(len(inst), 1))
+    # the variational Beta posterior of theta (knowing): Beta(knowing + beta, spamming + alpha)
+    kw = know_k.reshape(W, X * K).sum(axis=1)
+    counts2[:, 1] = kw
+    counts2[:, 0] = wt_by_key.reshape(W, X * K).sum(axis=1) - kw
+    a_post, b_post = counts2[:, 1] + BETA, counts2[:, 0] + ALPHA
+    sd = np.sqrt(a_post * b_post / ((a_post + b_post) ** 2 * (a_post + b_post + 1.0)))
+    n_w = np.bincount(w_of, minlength=W).astype(np.int64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        entropy = -np.where(q > 0, q * np.log2(np.where(q > 0, q, 1.0)), 0.0).sum(axis=1)
+    priors = np.where(valid, 1.0 / np.maximum(n_leaves, 1)[:, None], 0.0)
+    converged = len(history) > 1 and math.isfinite(history[-1]) and abs(history[-1] - history[-2]) < 1e-6
+    return Competence(workers, spam[:, 1].copy(), sd, n_w, tasks, q, entropy, xi, priors, n_iter, converged,
+                      history)

@@ -1,0 +1,127 @@
+"""MACE over the leaves of each lexelt (core.mace) against crowd-kit's MACE (test-only oracle)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from hieradjudicate.core.mace import digamma, mace
+
+crowdkit = pytest.importorskip("crowdkit.aggregation", reason="crowd-kit is the oracle (the test extra)")
+
+
+def _by_appearance(df: pd.DataFrame) -> pd.DataFrame:
+    """Ids numbered by first appearance: crowd-kit pairs its per-worker and per-label tables (sorted by
+    name) with codes in order of appearance, so the two orders must coincide for a fair comparison."""
+    df = df.copy()
+    for c in ("task", "worker", "label"):
+        df[c] = pd.factorize(df[c])[0]
+    return df
+
+
+def _ours(df: pd.DataFrame, n_labels: int):
+    P = np.zeros((len(df), n_labels))
+    P[np.arange(len(df)), df.label.to_numpy()] = 1.0
+    T = int(df.task.max()) + 1
+    return mace(df.task.to_numpy(), df.worker.to_numpy(), P, np.zeros(T, np.int64), np.array([n_labels]))
+
+
+def _synthetic(seed: int, T: int = 200, W: int = 12, L: int = 5, per: int = 5, spammer: bool = False):
+    rng = np.random.default_rng(seed)
+    truth = rng.integers(0, L, T)
+    comp = rng.uniform(0.3, 0.95, W)
+    if spammer:
+        comp[0] = 0.0
+    rows = []
+    for t in range(T):
+        for w in rng.choice(W, per, replace=False):
+            rows.append((t, w, truth[t] if rng.random() < comp[w] else int(rng.integers(0, L))))
+    return pd.DataFrame(rows, columns=["task", "worker", "label"]), comp
+
+
+def test_digamma_equals_scipy():
+    special = pytest.importorskip("scipy.special")
+    x = np.concatenate([np.linspace(1e-3, 40, 4000), [0.5, 1.0, 6.0, 10.5, 1e3, 1e6]])
+    np.testing.assert_allclose(digamma(x), special.digamma(x), rtol=1e-12, atol=1e-10)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_equals_crowd_kit_on_hard_labels(seed):
+    df, _ = _synthetic(seed)
+    df = _by_appearance(df)
+    L = int(df.label.max()) + 1
+    ck = crowdkit.MACE().fit(df)  # its default: 10 restarts (all from the same seeded start), 50 iterations, VB
+    r = _ours(df, L)
+    np.testing.assert_allclose(r.accuracy, ck.spamming_[:, 1], atol=1e-9)
+    np.testing.assert_allclose(r.posterior, ck.probas_.loc[np.arange(len(r.tasks))].to_numpy(), atol=1e-9)
+    np.testing.assert_allclose(r.errors[:, 0, :], ck.thetas_, atol=1e-9)
+
+
+def test_a_spammer_gets_a_low_competence_and_good_annotators_high():
+    df, comp = _synthetic(5, T=400, per=6, spammer=True)
+    r = _ours(df, 5)
+    assert r.accuracy[0] < 0.25 < np.median(r.accuracy)
+    assert np.corrcoef(comp, r.accuracy)[0, 1] > 0.7
+    assert np.all(r.stderr > 0) and np.all(r.stderr < 0.2)
+
+
+def test_a_split_label_equals_two_half_labels_and_is_not_ignored():
+    df, _ = _synthetic(3, T=60, W=6, L=4, per=3)
+    T, L = int(df.task.max()) + 1, 4
+    P = np.zeros((len(df), L))
+    P[np.arange(len(df)), df.label.to_numpy()] = 1.0
+    inst, rater = df.task.to_numpy(), df.worker.to_numpy()
+    lex = np.zeros(T, np.int64)
+    # instance 0's first label: spread 50/50 over two leaves, as one row or as two half rows
+    soft = P.copy()
+    r0 = int(np.flatnonzero(inst == 0)[0])
+    other = (int(df.label[r0]) + 1) % L
+    soft[r0] = 0.0
+    soft[r0, [int(df.label[r0]), other]] = 0.5
+    one = mace(inst, rater, soft, lex, np.array([L]))
+    halves_P = np.vstack([soft, np.zeros((1, L))])
+    halves_P[r0] = 0.0
+    halves_P[r0, int(df.label[r0])] = 0.5
+    halves_P[-1, other] = 0.5
+    two = mace(np.append(inst, inst[r0]), np.append(rater, rater[r0]), halves_P, lex, np.array([L]))
+    np.testing.assert_allclose(one.posterior, two.posterior, atol=1e-12)
+    np.testing.assert_allclose(one.accuracy, two.accuracy, atol=1e-12)
+    hard = mace(inst, rater, P, lex, np.array([L]))
+    assert np.abs(hard.posterior[0] - one.posterior[0]).max() > 1e-3  # the soft label counts
+
+
+def test_a_leaf_of_another_lexelt_is_impossible():
+    # two lexelts of 2 and 4 leaves: instances of the first never get mass on leaves 2 and 3
+    rng = np.random.default_rng(0)
+    rows, lex = [], np.repeat([0, 1], 30)
+    for t in range(60):
+        n = 2 if lex[t] == 0 else 4
+        for w in range(4):
+            rows.append((t, w, int(rng.integers(0, n))))
+    inst = np.array([r[0] for r in rows])
+    rater = np.array([r[1] for r in rows])
+    P = np.zeros((len(rows), 4))
+    P[np.arange(len(rows)), [r[2] for r in rows]] = 1.0
+    r = mace(inst, rater, P, lex, np.array([2, 4]))
+    assert np.all(r.posterior[:30, 2:] == 0.0) and np.allclose(r.posterior.sum(axis=1), 1.0)
+    assert r.errors.shape == (4, 2, 4) and np.all(r.errors[:, 0, 2:] == 0.0)
+
+
+def test_equals_crowd_kit_on_masc_lexelts_one_at_a_time(realdata):
+    from hieradjudicate.app.loading.load import load
+    from hieradjudicate.app.loading.specs import AnnotationSpec
+
+    d = realdata / "masc_amt"
+    corpus = load([str(d / "inventory_tree.tsv")], [AnnotationSpec(str(d / "masc_amt_labels_wide.tsv.gz"))],
+                  []).corpus
+    inst, rater, P, _ = corpus.long_form()
+    lex_row = corpus.inst_lexelt[inst]
+    for x in range(0, len(corpus.inventory.lexelts), 15):  # three lexelts, alone (crowd-kit pools labels)
+        sel = lex_row == x
+        df = _by_appearance(pd.DataFrame({"task": inst[sel], "worker": rater[sel], "label": P[sel].argmax(axis=1)}))
+        L = int(df.label.max()) + 1
+        ck = crowdkit.MACE(n_restarts=1).fit(df)
+        r = _ours(df, L)
+        np.testing.assert_allclose(r.accuracy, ck.spamming_[:, 1], atol=1e-8)
+        np.testing.assert_allclose(r.posterior, ck.probas_.loc[np.arange(len(r.tasks))].to_numpy(), atol=1e-8)
