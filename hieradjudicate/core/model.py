@@ -169,9 +169,8 @@ class Corpus:
         17 leaves, 147 MB per copy), and every agreement figure is independent of
         the order of the rows.  Annotations never change while a corpus is open.
         """
-        from hieradjudicate.core.agreement import (
-            layout_from_blocks,  # agreement never imports the model
-        )
+        # imported here: agreement never imports the model, and the model needs it only for this
+        from hieradjudicate.core.agreement import layout_from_blocks
 
         wanted = set(sets)
         chosen = tuple(k for k in range(len(self.sets)) if k in wanted)
