@@ -121,8 +121,13 @@ def _agree_ci(stats, sets, depth, n_resamples: int, instances=None, method: str 
 
 
 def _agree_text(out: dict) -> str:
+    note = out["sets_note"]
+    if len(out["sets"]) > 20:  # a crowd: the names fill screens; the JSON and CSV outputs list them
+        systems = note.partition("; ")[2]
+        note = f"{len(out['sets'])} annotator sets compared (--format json names them)" + (
+            f"; {systems}" if systems else "")
     lines = [f"Agreement at granularity {out['granularity']}; chance {out['chance']}.",
-             f"{out['sets_note'][0].upper()}{out['sets_note'][1:]}.", ""]
+             f"{note[0].upper()}{note[1:]}.", ""]
     ci = {(p["a"], p["b"]): p for p in out.get("ci", {}).get("pairs", [])}
     rows = []
     for p in out["pairs"]:
