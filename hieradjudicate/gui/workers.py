@@ -19,6 +19,8 @@ reference-count error under load).
 
 from __future__ import annotations
 
+import os
+import sys
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -26,6 +28,23 @@ from typing import Any
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 Report = Callable[[int, int, str], None]
+
+
+BACKGROUND_NICE = 10
+
+
+def lower_this_thread() -> None:
+    """Lower the CPU priority of the calling thread (Linux: per-thread nice; elsewhere nothing, since
+    there the nice value belongs to the whole process).  The pool thread keeps it: a background
+    runner's pool runs only that runner's jobs."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        tid = threading.get_native_id()
+        if os.getpriority(os.PRIO_PROCESS, tid) < BACKGROUND_NICE:
+            os.setpriority(os.PRIO_PROCESS, tid, BACKGROUND_NICE)
+    except OSError:  # not permitted in this sandbox or container: the work still runs
+        pass
 
 
 class Cancelled(Exception):
@@ -82,8 +101,11 @@ class _Job(QRunnable):
 class BackgroundRunner(QObject):
     """One background job at a time for its owner (see the module docstring)."""
 
-    def __init__(self, parent: QObject | None = None) -> None:
+    def __init__(self, parent: QObject | None = None, *, background: bool = False) -> None:
         super().__init__(parent)
+        #: work nobody waits for (warming caches, estimates): its thread runs at a lower CPU priority,
+        #: so that on a busy machine the GUI and the figures the user waits for come first
+        self.background = background
         # the pool first: as a child it is destroyed (waiting for its job) before the relay
         self.pool = QThreadPool(self)
         self.pool.setMaxThreadCount(1)
@@ -130,7 +152,12 @@ class BackgroundRunner(QObject):
         self._pending = None
         self._cancel = threading.Event()
         self._running = generation
-        self.pool.start(_Job(self._relay, generation, fn, self._cancel))
+        job_fn = fn
+        if self.background:
+            def job_fn(report: Report, fn: Callable[[Report], Any] = fn) -> Any:
+                lower_this_thread()
+                return fn(report)
+        self.pool.start(_Job(self._relay, generation, job_fn, self._cancel))
 
     def _finished(self) -> None:
         self._running = None

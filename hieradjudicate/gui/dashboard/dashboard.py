@@ -117,7 +117,8 @@ class DashboardView(QWidget):
         self.fast = BackgroundRunner(self)
         self.slow = BackgroundRunner(self)
         self.reporter = BackgroundRunner(self)
-        self.estimator = BackgroundRunner(self)  # annotator competence: once per open project
+        self.estimator = BackgroundRunner(self, background=True)  # annotator competence: once per project
+        self.warm = BackgroundRunner(self, background=True)  # the figures, before the tab is first shown
         self.competence: Any = None
         self.data: DashboardData | None = None
         self.auto_ci = corpus.n <= AUTO_CI_MAX
@@ -126,6 +127,7 @@ class DashboardView(QWidget):
         self._sync_ms: dict[Any, float] = {}
         self._dirty = True
         self._after_competence: list[Any] = []
+        self._refresh_after_warm = False
         self.conf_opts: dict[str, Any] = {}
         self.last: dict[str, float] = {}
         self._build()
@@ -216,7 +218,7 @@ class DashboardView(QWidget):
     # ------------------------------------------------------------------ inputs
     @property
     def updating(self) -> bool:
-        return self.fast.busy
+        return self.fast.busy or self._refresh_after_warm
 
     def selection(self) -> np.ndarray | None:
         if not self.scope.currentData() or self.wb.view.size == self.wb.corpus.n:
@@ -256,12 +258,18 @@ class DashboardView(QWidget):
         user reads the workbench, a click on "Dashboard" draws at once.  A
         refresh asked for meanwhile waits for this job and finds them cached.
         """
-        if self.data is not None or self.fast.busy or self.isVisible():
+        if self.data is not None or self.fast.busy or self.warm.busy or self.isVisible():
             return
         snap = TrackerSnapshot(self.tracker)
         opts = self.options(None)
-        self.fast.start(lambda _r: compute(self.dash, snap, None, **opts), lambda _d: self.request_competence(),
-                        failed=lambda _e: None)  # a real failure shows when the tab computes again
+        self.warm.start(lambda _r: compute(self.dash, snap, None, **opts), self._warmed,
+                        failed=lambda _e: self._warmed(None))  # a real failure shows when the tab computes
+
+    def _warmed(self, _data: Any) -> None:
+        if self._refresh_after_warm:  # the tab was shown meanwhile: its figures are cached now
+            self._refresh_after_warm = False
+            self.refresh()
+        self.request_competence()
 
     def request_competence(self, then: Any = None, *, again: bool = False) -> None:
         """Estimate annotator competence off the GUI thread (once); ``then()`` runs when it is there."""
@@ -307,6 +315,10 @@ class DashboardView(QWidget):
         """Recompute every figure (now if that was fast last time, else in the background)."""
         if not self.isVisible() and not force_sync:
             self._dirty = True  # computed when the tab is shown
+            return
+        if self.warm.busy and not force_sync:  # the warm-up computes these figures: wait for it
+            self._refresh_after_warm = True
+            self.state.setText("updating…")
             return
         self._dirty = False
         sel = self.selection()
@@ -457,7 +469,7 @@ class DashboardView(QWidget):
 
     def shutdown(self) -> None:
         self._unsubscribe()
-        runners = (self.fast, self.slow, self.reporter, self.estimator)
+        runners = (self.fast, self.slow, self.reporter, self.estimator, self.warm)
         for r in runners:
             r.cancel()
         for r in runners:
