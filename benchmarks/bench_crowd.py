@@ -126,6 +126,10 @@ def main() -> int:
         # sorted long form is shared with the live figures, so it is not rebuilt), and the competence
         settle(lambda: win.wb.competence is not None, 120)
         comp = win.wb.competence
+        settle(lambda: not win.dashboard.view.estimator.busy and not win.dashboard.view.warm.busy, 60)
+        app.processEvents()
+        steady = rss_mb()
+        print(f"RSS once the background work is done: {steady[0]:.0f} MiB (peak so far {steady[1]:.0f} MiB)")
         from hieradjudicate.app.dashboard.dashboard import Dashboard
 
         t = time.perf_counter()
@@ -136,10 +140,6 @@ def main() -> int:
         if comp is not None:
             print(f"competence estimate ({comp.model}):  {comp.seconds:.2f} s in the background, "
                   f"{comp.iterations} iteration(s) (target < 2 s)")
-        settle(lambda: not win.dashboard.view.estimator.busy and not win.dashboard.view.warm.busy, 60)
-        app.processEvents()
-        steady = rss_mb()
-        print(f"RSS once the background work is done: {steady[0]:.0f} MiB (peak so far {steady[1]:.0f} MiB)")
         win.close_project()
         if not args.no_report:
             out = folder / "report.html"
