@@ -176,11 +176,26 @@ def heatmap(corpus: Corpus, sets: list[int], long_form, measure: str,
     return hm
 
 
+def lexelt_mean_pair(pm, m: int) -> np.ndarray:
+    """Each lexelt's mean pairwise Cohen kappa over the pairs defined in it, ``(X,)`` (NaN: none),
+    from the per-lexelt sufficient statistics of ``pm`` (``per_lexelt=True``) at once."""
+    ln = pm.lexelt_n.astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        obs_x = pm.lexelt_sum_a / np.maximum(ln, 1.0)
+        pe_x = pm.lexelt_pe_cohen
+        k_x = np.where((ln > 0) & (1.0 - pe_x > 1e-12), (obs_x - pe_x) / (1.0 - pe_x), np.nan)
+        iu = np.triu_indices(m, 1)
+        kp = k_x[:, iu[0], iu[1]]  # (X, pairs): each lexelt's pairwise kappas
+        n_def = (~np.isnan(kp)).sum(axis=1)
+        return np.where(n_def > 0, np.nansum(kp, axis=1) / np.maximum(n_def, 1), np.nan)
+
+
 def lexelt_bars(corpus: Corpus, group: list[int], long_form, measure: str, n_resamples: int,
-                seed: int = DEFAULT_SEED, figs=None) -> LexeltBars:
+                seed: int = DEFAULT_SEED, figs=None, mean_pair: np.ndarray | None = None) -> LexeltBars:
     """Per-lexelt Fleiss kappa or alpha of the annotator group with bootstrap intervals (2).
 
-    ``figs``: :func:`all_figures` of ``long_form`` (``per_lexelt=True``) when the caller has it.
+    ``figs``: :func:`all_figures` of ``long_form`` (``per_lexelt=True`` unless ``mean_pair``, the
+    :func:`lexelt_mean_pair` of its pairwise matrix, is given) when the caller has it.
     """
     inst, rater, P = long_form
     X = len(corpus.inventory.lexelts)
@@ -209,16 +224,8 @@ def lexelt_bars(corpus: Corpus, group: list[int], long_form, measure: str, n_res
             ci = boot(inst[sel], rater[sel], P[sel], one_lexelt, n_lexelts=1, n_resamples=n_resamples, seed=seed)
         return ci.low, ci.high
 
-    # per-lexelt Cohen kappa of every pair, from the per-lexelt sufficient statistics at once
-    ln = pm.lexelt_n.astype(float)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        obs_x = pm.lexelt_sum_a / np.maximum(ln, 1.0)
-        pe_x = pm.lexelt_pe_cohen
-        k_x = np.where((ln > 0) & (1.0 - pe_x > 1e-12), (obs_x - pe_x) / (1.0 - pe_x), np.nan)
-        iu = np.triu_indices(len(group), 1)
-        kp = k_x[:, iu[0], iu[1]]  # (X, pairs): each lexelt's pairwise kappas, the mean over defined ones
-        n_def = (~np.isnan(kp)).sum(axis=1)
-        mean_pair = np.where(n_def > 0, np.nansum(kp, axis=1) / np.maximum(n_def, 1), np.nan)
+    if mean_pair is None:
+        mean_pair = lexelt_mean_pair(pm, len(group))
     bars = []
     shown = [x for x in range(X) if multi.lexelt_fleiss[x].n]
     rows_of = [slice(int(bounds[x]), int(bounds[x + 1])) if bounds is not None else row_lex == x for x in shown]

@@ -33,6 +33,7 @@ from hieradjudicate.app.dashboard.agree import (
     depth_curve,
     heatmap,
     lexelt_bars,
+    lexelt_mean_pair,
     pair_categories,
     shared_counts,
 )
@@ -250,9 +251,7 @@ class Dashboard:
         # one layout and one pass of the group's figures serve the heat map (when every set is in
         # the group), the per-lexelt bars and the depth curve's leaves
         lay = self.layout(self.group, keep, skey)[3]
-        figs = self._cached(("figs", skey), lambda: all_figures(
-            *lf_group, c.inst_lexelt, n_raters=len(self.group), n_lexelts=X, per_lexelt=True,
-            coincidences=False, layout=lay))
+        figs, mean_pair = self._cached(("figs", skey), lambda: self._group_figures(lf_group, lay))
         t["group figures"] = _ms(t0)
         t0 = time.perf_counter()
         hm = self._cached(("hm", opt.measure, skey),
@@ -262,7 +261,7 @@ class Dashboard:
         t0 = time.perf_counter()
         bars = self._cached(("lex", opt.measure == "alpha", opt.n_resamples, opt.seed, skey),
                             lambda: lexelt_bars(c, self.group, lf_group, opt.measure, opt.n_resamples, opt.seed,
-                                                figs=figs))
+                                                figs=figs, mean_pair=mean_pair))
         t["lexelts"] = _ms(t0)
         t0 = time.perf_counter()
         depth = self._cached(("depth", opt.measure, skey),
@@ -302,6 +301,16 @@ class Dashboard:
         return DashboardData(self.summary(gold), opt, int(c.n if keep is None else keep.sum()), hm, bars,
                              depth, conf, 0 if g is None else g.n, gold_rows, scores, cmp, prog,
                              method, t, c.instance_key, policy_note)
+
+    def _group_figures(self, lf_group, lay):
+        """The group's figures, and each lexelt's mean pairwise kappa; the ``(X, m, m)`` per-lexelt pair
+        tables those come from are dropped (a crowd: 4 x 45 x 228 x 228 floats, 75 MB)."""
+        c = self.corpus
+        figs = all_figures(*lf_group, c.inst_lexelt, n_raters=len(self.group), n_lexelts=len(c.inventory.lexelts),
+                           per_lexelt=True, coincidences=False, layout=lay)
+        mean_pair = lexelt_mean_pair(figs.pairwise, len(self.group))
+        slim = replace(figs.pairwise, lexelt_n=None, lexelt_sum_a=None, lexelt_pe_scott=None, lexelt_pe_cohen=None)
+        return replace(figs, pairwise=slim), mean_pair
 
     def group_note(self) -> str:
         """Which sets the group figures (per-lexelt bars, depth curve) compare, in words; says so
