@@ -8,6 +8,8 @@ import pytest
 
 from hieradjudicate.core.mace import digamma, mace
 
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning", "ignore::FutureWarning")
+
 crowdkit = pytest.importorskip("crowdkit.aggregation", reason="crowd-kit is the oracle (the test extra)")
 
 
