@@ -209,3 +209,26 @@ def test_latest_without_withdrawals(store: Store) -> None:
     store.append_decisions([dec("1", (), status="unresolved", source="undo")])
     assert {r.instance for r in store.latest_decisions()} == {"1", "2"}
     assert [r.instance for r in store.latest_decisions(include_withdrawn=False)] == ["2"]
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_an_older_project_is_read_as_it_is_when_opened_read_only(tmp_path: Path, version: int) -> None:
+    # a project from an earlier version: `report`, `status` or `competence` read it without upgrading it
+    path = tmp_path / "old.hadj"
+    _write_v1(path)
+    if version == 2:
+        conn = sqlite3.connect(path, isolation_level=None)
+        conn.execute("BEGIN")
+        store_schema.migrate(conn, 1, 2)
+        conn.execute("COMMIT")
+        conn.close()
+    before = path.read_bytes()
+    with Store.open(path, read_only=True) as s:
+        assert s.schema_version == version
+        (row,) = s.history("bank.n", "1")
+        assert row.note == "old" and row.basis is None
+        assert [r.instance for r in s.latest_decisions()] == ["1"] and s.count_decisions() == 1
+    assert path.read_bytes() == before  # not upgraded, not touched
+    assert not list(tmp_path.glob("old.hadj.bak-*"))
+    with Store.open(path) as s:  # opened for writing, it is upgraded as before
+        assert s.schema_version == store_schema.SCHEMA_VERSION

@@ -77,6 +77,8 @@ class Store:
         self._lock_fd = lock_fd
         self.schema_version = version
         self.read_only_reason = read_only_reason
+        # an older project read without upgrading it: columns it does not have yet read as NULL
+        self._columns = _DECISION_COLUMNS if version >= 2 else _DECISION_COLUMNS.replace(", basis", ", NULL")
         st = os.stat(path)
         self._key = (st.st_dev, st.st_ino)
         _OPEN_IN_PROCESS[self._key] = str(path)
@@ -203,15 +205,9 @@ class Store:
                     reason = f"{name}: is open in another hieradjudicate ({schema.lock_owner(p)}); " \
                              "opened read-only"
         if reason is not None:
+            # an older project is read as it is: reading needs nothing a later schema added (its
+            # decisions have no checksums yet: they are chained when it is next opened for writing)
             conn = schema.read_only_connection(p)
-            if version < schema.SCHEMA_VERSION:
-                conn.close()
-                if lock_fd is not None:
-                    os.close(lock_fd)
-                raise ProjectError(
-                    f"{name}: needs an upgrade to schema version {schema.SCHEMA_VERSION} "
-                    "but cannot be written now (" + reason.split("; ")[0].split(": ", 1)[-1] + ")"
-                )
             return cls(p, conn, lock_fd, version, reason, bad)
         try:
             conn = schema.connect(str(p), uri=False)
@@ -466,7 +462,7 @@ class Store:
         With ``include_withdrawn=False`` instances whose latest row is a
         withdrawal (status ``unresolved``) are left out.
         """
-        sql = (f"SELECT {_DECISION_COLUMNS} FROM decisions WHERE id IN"
+        sql = (f"SELECT {self._columns} FROM decisions WHERE id IN"
                f" (SELECT MAX(id) FROM decisions WHERE 1{self._trusted} GROUP BY lexelt, instance)")
         if not include_withdrawn:
             sql += " AND status != 'unresolved'"
@@ -474,13 +470,13 @@ class Store:
 
     def history(self, lexelt: str, instance: str) -> list[DecisionRow]:
         """Every row of one instance, oldest first."""
-        sql = f"SELECT {_DECISION_COLUMNS} FROM decisions WHERE lexelt = ? AND instance = ?" \
+        sql = f"SELECT {self._columns} FROM decisions WHERE lexelt = ? AND instance = ?" \
               f"{self._trusted} ORDER BY id"
         return [row_from_db(r) for r in self.conn.execute(sql, (lexelt, instance))]
 
     def iter_history(self) -> Iterator[DecisionRow]:
         """Every decision row, oldest first."""
-        for r in self.conn.execute(f"SELECT {_DECISION_COLUMNS} FROM decisions WHERE 1{self._trusted}"
+        for r in self.conn.execute(f"SELECT {self._columns} FROM decisions WHERE 1{self._trusted}"
                                    " ORDER BY id"):
             yield row_from_db(r)
 
