@@ -18,7 +18,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel
 
 from hieradjudicate.core.palette import GOLD_COLOR, mix
-from hieradjudicate.gui.dashboard.common import Panel, make_plot, nearest_slot, theme, tip, view_pos
+from hieradjudicate.gui.dashboard.common import Panel, make_plot, nearest_slot, set_ticks, theme, tip, view_pos
 
 
 class CompetencePanel(Panel):
@@ -83,6 +83,12 @@ class CompetencePanel(Panel):
         self.points.setData(x=x[ok], y=y[ok])
         self.errors.setData(x=x[ok], y=y[ok], top=se[ok], bottom=se[ok], beam=0.0 if order.size > 40 else 0.3)
         self.sets_plot.setXRange(-0.8, max(order.size - 0.2, 1.0), padding=0)
+        if order.size <= 40:  # few sets: their names under their points; a crowd: ranks (hover names them)
+            set_ticks(self.sets_plot, "bottom", [comp.names[int(k)] for k in order])
+            self.sets_plot.getAxis("bottom").setLabel("annotator sets, by competence")
+        else:
+            self.sets_plot.getAxis("bottom").setTicks(None)
+            self.sets_plot.getAxis("bottom").setLabel("annotator sets, by competence (rank; hover for the name)")
         self.sets_plot.setYRange(0.0, 1.0, padding=0.03)
         edges = comp.hist_edges
         width = float(edges[1] - edges[0]) if edges.size > 1 else 0.1
