@@ -62,7 +62,9 @@ def cmd_competence(args: argparse.Namespace) -> int:
     sets = annotator_sets(corpus, include_systems=args.include_systems)
     note = rater_note(corpus, sets, include_systems=args.include_systems)
     if len(sets) < 2:
-        raise HieradjError(f"competence needs at least two annotator sets ({note})")
+        hint = ("; --include-systems counts the systems as annotators"
+                if any(s.role == "system" for s in corpus.sets) and not args.include_systems else "")
+        raise HieradjError(f"competence needs at least two annotator sets ({note}){hint}")
     inst, rater, P, _ = corpus.long_form(sets=sets)
     t0 = time.perf_counter()
     fit = mace if args.model == "mace" else dawid_skene
