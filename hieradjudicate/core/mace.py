@@ -118,11 +118,13 @@ def mace(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.nda
     ukey, inv = np.unique(strat_key, return_inverse=True)
     w_u = ukey // (X * K)
     wt_by_key = np.bincount(strat_key, weights=wt_e, minlength=W * X * K)
+    hard = bool((wt_e == 1.0).all())  # one leaf per label (a crowd's usual case): no weights to apply
 
     def e_step(spam: np.ndarray, xi: np.ndarray, with_loglik: bool = False):
         ratio = spam[w_u, 0] / spam[w_u, 1] * xi.ravel()[ukey]  # a / b = (1 - theta) xi / theta
         lr = np.log(np.maximum(ratio, 1e-300))
-        D = np.bincount(tk_key, weights=wt_e * (np.log1p(ratio) - lr)[inv], minlength=T * K).reshape(T, K)
+        g = (np.log1p(ratio) - lr)[inv]
+        D = np.bincount(tk_key, weights=g if hard else wt_e * g, minlength=T * K).reshape(T, K)
         logm = log_prior + D  # + a constant per instance (sum of log a), which the posterior does not see
         top = logm.max(axis=1, keepdims=True)
         z = np.exp(logm - top)
@@ -132,7 +134,9 @@ def mace(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.nda
         if with_loglik:  # log a = log b + log(a / b)
             C = np.bincount(t_e, weights=wt_e * (np.log(spam[w_e, 1]) + lr[inv]), minlength=T)
             loglik = float((np.log(s[:, 0]) + top[:, 0] + C).sum())
-        know = wt_e * q.ravel()[tk_key] * (1.0 / (1.0 + ratio))[inv]  # q b / (a + b)
+        know = q.ravel()[tk_key] * (1.0 / (1.0 + ratio))[inv]  # q b / (a + b)
+        if not hard:
+            know *= wt_e
         know_by_key = np.bincount(strat_key, weights=know, minlength=W * X * K)
         return q, loglik, know_by_key
 
