@@ -14,11 +14,21 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel
 
+from hieradjudicate.app.dashboard.competence import MODELS, estimate
 from hieradjudicate.core.palette import GOLD_COLOR, mix
-from hieradjudicate.gui.dashboard.common import Panel, make_plot, nearest_slot, set_ticks, theme, tip, view_pos
+from hieradjudicate.gui.dashboard.common import (
+    Panel,
+    make_plot,
+    nearest_slot,
+    set_ticks,
+    theme,
+    tip,
+    view_pos,
+)
+from hieradjudicate.gui.workers import BackgroundRunner
 
 
 class CompetencePanel(Panel):
@@ -133,3 +143,56 @@ class CompetencePanel(Panel):
         inst = self.comp.bin_instances(j)
         inst = inst[np.argsort(-self.comp.entropy[inst], kind="stable")]
         self.instances_requested.emit(f"entropy {edges[j]:.2f}-{edges[j + 1]:.2f} bits", inst)
+
+
+class CompetenceEstimator(QObject):
+    """The estimate behind the panel: made once per open project, off the GUI thread, at a lower CPU
+    priority; made again when the panel's model changes.  ``request(then)`` runs ``then()`` once it is
+    there; ``ready`` is emitted each time an estimate arrives (the workbench's order and suggestions
+    follow it: :meth:`Workbench.set_competence`)."""
+
+    ready = Signal()
+
+    def __init__(self, parent: QObject, wb: Any, panel: CompetencePanel) -> None:
+        super().__init__(parent)
+        self.wb, self.panel = wb, panel
+        self.runner = BackgroundRunner(self, background=True)
+        self.result: Any = None
+        self._waiting: list[Any] = []
+        panel.model_changed.connect(self._model_changed)
+
+    def request(self, then: Any = None, *, again: bool = False) -> None:
+        if self.result is not None:
+            if then is not None:
+                then()
+            return
+        if then is not None:
+            self._waiting.append(then)
+        if self.runner.busy and not again:  # ``again``: a new model supersedes the running estimate
+            return
+        sets = list(self.wb.cols.annotators)
+        if len(sets) < 2:
+            self.panel.set_pending(f"Competence needs at least two annotator sets; this project has {len(sets)}.")
+            self._waiting.clear()
+            return
+        model = self.panel.model_box.currentData()
+        self.panel.set_pending(f"Estimating annotator competence ({MODELS[model]}) in the background…")
+        corpus = self.wb.corpus
+        self.runner.start(lambda _r: estimate(corpus, sets, model=model), self._done, failed=self._failed)
+
+    def _model_changed(self, _model: str) -> None:
+        self.result = None
+        self.request(again=True)
+
+    def _done(self, comp: Any) -> None:
+        self.result = comp
+        self.wb.set_competence(comp)
+        self.panel.set_competence(comp)
+        waiting, self._waiting = self._waiting, []
+        for fn in waiting:
+            fn()
+        self.ready.emit()
+
+    def _failed(self, exc: BaseException) -> None:
+        self._waiting.clear()
+        self.panel.set_pending(f"Competence could not be estimated: {exc}")

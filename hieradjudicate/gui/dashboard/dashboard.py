@@ -36,12 +36,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from hieradjudicate.app.dashboard.competence import MODELS
-from hieradjudicate.app.dashboard.competence import estimate as estimate_competence
 from hieradjudicate.app.dashboard.dashboard import Dashboard, DashboardData
 from hieradjudicate.app.dashboard.gold import DecisionTracker
 from hieradjudicate.gui.dashboard.common import Panel
-from hieradjudicate.gui.dashboard.competence_panel import CompetencePanel
+from hieradjudicate.gui.dashboard.competence_panel import CompetenceEstimator, CompetencePanel
 from hieradjudicate.gui.dashboard.gold_plots import (
     ComparisonPanel,
     GoldPanel,
@@ -117,16 +115,13 @@ class DashboardView(QWidget):
         self.fast = BackgroundRunner(self)
         self.slow = BackgroundRunner(self)
         self.reporter = BackgroundRunner(self)
-        self.estimator = BackgroundRunner(self, background=True)  # annotator competence: once per project
         self.warm = BackgroundRunner(self, background=True)  # the figures, before the tab is first shown
-        self.competence: Any = None
         self.data: DashboardData | None = None
         self.auto_ci = corpus.n <= AUTO_CI_MAX
         self._ci_ready: set[Any] = set()  # (measure kind, selection key) with lexelt intervals cached
         self._gold_ci = False
         self._sync_ms: dict[Any, float] = {}
         self._dirty = True
-        self._after_competence: list[Any] = []
         self._refresh_after_warm = False
         self.conf_opts: dict[str, Any] = {}
         self.last: dict[str, float] = {}
@@ -162,7 +157,8 @@ class DashboardView(QWidget):
         self.confusion, self.gold, self.scores = ConfusionPanel(), GoldPanel(), ScoresPanel()
         self.comparison, self.progress = ComparisonPanel(), ProgressPanel()
         self.competence_panel = CompetencePanel()
-        self.competence_panel.model_changed.connect(self._model_changed)
+        self.comp = CompetenceEstimator(self, self.wb, self.competence_panel)
+        self.comp.ready.connect(self.competence_ready)
         self.panels: list[Panel] = [self.heatmap, self.lexelts, self.depth_panel, self.confusion, self.progress,
                                     self.gold, self.scores, self.comparison, self.competence_panel]
         grid_host = QWidget()
@@ -272,44 +268,16 @@ class DashboardView(QWidget):
         self.request_competence()
 
     def request_competence(self, then: Any = None, *, again: bool = False) -> None:
-        """Estimate annotator competence off the GUI thread (once); ``then()`` runs when it is there."""
-        if self.competence is not None:
-            if then is not None:
-                then()
-            return
-        if then is not None:
-            self._after_competence.append(then)
-        if self.estimator.busy and not again:  # ``again``: a new model supersedes the running estimate
-            return
-        if len(self.wb.cols.annotators) < 2:
-            self.competence_panel.set_pending("Competence needs at least two annotator sets; this project has "
-                                              f"{len(self.wb.cols.annotators)}.")
-            self._after_competence.clear()
-            return
-        model = self.competence_panel.model_box.currentData()
-        self.competence_panel.set_pending(f"Estimating annotator competence ({MODELS[model]}) in the background…")
-        corpus = self.dash.corpus
-        sets = list(self.wb.cols.annotators)
-        self.estimator.start(lambda _r: estimate_competence(corpus, sets, model=model), self._competence_done,
-                             failed=self._competence_failed)
+        """Estimate annotator competence off the GUI thread (see :class:`CompetenceEstimator`)."""
+        self.comp.request(then, again=again)
 
-    def _model_changed(self, _model: str) -> None:
-        """Another competence model: estimate again; the queue order and suggestions follow it."""
-        self.competence = None
-        self.request_competence(again=True)
+    @property
+    def competence(self) -> Any:
+        return self.comp.result
 
-    def _competence_done(self, comp: Any) -> None:
-        self.competence = comp
-        self.wb.set_competence(comp)
-        self.competence_panel.set_competence(comp)
-        waiting, self._after_competence = self._after_competence, []
-        for fn in waiting:
-            fn()
-        self.competence_ready.emit()
-
-    def _competence_failed(self, exc: BaseException) -> None:
-        self._after_competence.clear()
-        self.competence_panel.set_pending(f"Competence could not be estimated: {exc}")
+    @property
+    def estimator(self) -> BackgroundRunner:
+        return self.comp.runner
 
     def refresh(self, *, force_sync: bool = False) -> None:
         """Recompute every figure (now if that was fast last time, else in the background)."""
