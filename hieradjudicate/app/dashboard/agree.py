@@ -35,6 +35,7 @@ from hieradjudicate.core.bootstrap import DEFAULT_SEED, bootstrap_alpha, bootstr
 from hieradjudicate.core.dashboard import all_figures
 from hieradjudicate.core.granularity import instance_disagreement, pair_category_counts, rollup
 from hieradjudicate.core.labels import node_short_labels
+from hieradjudicate.core.lexelt_intervals import fleiss_intervals
 from hieradjudicate.core.model import Corpus
 from hieradjudicate.core.undefined import REASONS
 
@@ -228,13 +229,18 @@ def lexelt_bars(corpus: Corpus, group: list[int], long_form, measure: str, n_res
         mean_pair = lexelt_mean_pair(pm, len(group))
     bars = []
     shown = [x for x in range(X) if multi.lexelt_fleiss[x].n]
-    rows_of = [slice(int(bounds[x]), int(bounds[x + 1])) if bounds is not None else row_lex == x for x in shown]
-    if n_resamples > 0 and len(shown) > 1:
-        # one bootstrap per lexelt, two at a time: their draws, counts and products release the GIL
+    overall_ci = None
+    if n_resamples > 0 and not use_alpha:
+        # Fleiss: one stratified resampling gives every lexelt's interval and the overall one
+        ov, per = fleiss_intervals(inst, rater, P, lex, n_lexelts=X, n_resamples=n_resamples, seed=seed,
+                                   lexelt_kappas=[f.kappa for f in multi.lexelt_fleiss])
+        cis = {x: (per[x].low, per[x].high) if per[x] is not None else (None, None) for x in shown}
+        overall_ci = (ov.low, ov.high)
+    else:  # alpha: one bootstrap per lexelt, two at a time (their draws and products release the GIL)
+        rows_of = [slice(int(bounds[x]), int(bounds[x + 1])) if bounds is not None else row_lex == x
+                   for x in shown]
         with ThreadPoolExecutor(max_workers=2) as pool:
             cis = dict(zip(shown, pool.map(interval, rows_of)))
-    else:
-        cis = {x: interval(r) for x, r in zip(shown, rows_of)}
     for x in shown:
         f, c, al = multi.lexelt_fleiss[x], multi.lexelt_conger[x], alpha.lexelt_alpha[x]
         est = al if use_alpha else f.kappa
@@ -250,7 +256,7 @@ def lexelt_bars(corpus: Corpus, group: list[int], long_form, measure: str, n_res
                               f.kappa.value, c.kappa.value, al.value,
                               None if np.isnan(mean_pair[x]) else float(mean_pair[x]), e))
     est = alpha.alpha if use_alpha else multi.fleiss.kappa
-    lo, hi = interval(None)
+    lo, hi = overall_ci if overall_ci is not None else interval(None)
     f = multi.fleiss
     overall_e = Explain(f"{gname}, all lexelts", "The group's agreement over every selected instance.",
                         formula, None if use_alpha else f.observed, None if use_alpha else f.expected,
