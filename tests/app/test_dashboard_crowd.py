@@ -60,3 +60,21 @@ def test_first_compute_asks_no_pair_for_its_categories(tmp_path, monkeypatch):
         p = int(np.flatnonzero(dc.pair_n[:, -1] > 0)[0])
         assert dc.point_explain[(p, len(dc.levels) - 1)].n == dc.pair_n[p, -1]
         assert dc.point_explain[(-1, 0)].value == dc.group_values[0]
+
+
+def test_a_selection_restricts_counts_cells_and_explains_alike(tmp_path):
+    path = crowd_project(tmp_path / "c.hadj", 25, per_item=6)
+    with Session.open(path, read_only=True) as s:
+        c = s.corpus
+        dash = Dashboard(c)
+        sel = np.arange(0, c.n, 3)
+        keep = np.zeros(c.n, bool)
+        keep[sel] = True
+        for measure in ("cohen", "alpha"):
+            hm = dash.compute(selection=sel, n_resamples=0, measure=measure).heatmap
+            off = ~np.eye(len(hm.names), dtype=bool)
+            assert (hm.category_counts.sum(axis=2)[off] == hm.n[off]).all()  # the sweep, restricted
+            for a, b in [(0, 1), (2, 7), (3, 20)]:
+                cat, _ = pair_category(c, dash.sets[a], dash.sets[b])
+                np.testing.assert_array_equal(hm.cell_instances(a, b), np.flatnonzero((cat > 0) & keep))
+                assert hm.cell_explain[(a, b)].n == hm.n[a, b]
