@@ -83,6 +83,16 @@ def _group_sums(rows, starts: np.ndarray, n: int, K: int) -> np.ndarray:
     return out
 
 
+def _start(P: np.ndarray, t_of: np.ndarray, T: int, K: int) -> np.ndarray:
+    """Each instance's summed label distributions (the soft majority vote, not yet normalised)."""
+    rows_by_task = np.argsort(t_of, kind="stable")
+    ts = t_of[rows_by_task]
+    ts_start = np.flatnonzero(np.r_[True, ts[1:] != ts[:-1]])
+    out = np.zeros((T, K))
+    out[ts[ts_start]] = _group_sums(lambda sl: P[rows_by_task[sl]], ts_start, len(ts), K)
+    return out
+
+
 def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.ndarray,
                 n_leaves: np.ndarray, *, n_iter: int = 100, tol: float = 1e-5) -> Competence:
     """Dawid-Skene EM over leaf distributions (see the module docstring).
@@ -156,12 +166,7 @@ def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt:
 
     m_task = np.bincount(t_of, minlength=T).astype(float)
     # start: the (soft) majority vote
-    post = np.zeros((T, K))
-    rows_by_task = np.argsort(t_of, kind="stable")
-    ts = t_of[rows_by_task]
-    ts_start = np.flatnonzero(np.r_[True, ts[1:] != ts[:-1]])
-    post[ts[ts_start]] = _group_sums(lambda sl: P[rows_by_task[sl]], ts_start, len(ts), K)
-    del rows_by_task, ts, ts_start
+    post = _start(P, t_of, T, K)  # its index arrays are gone before the EM loop
     post /= np.maximum(post.sum(axis=1, keepdims=True), EPS)
     E, pri = m_step(post)
     history: list[float] = []

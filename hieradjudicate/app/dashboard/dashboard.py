@@ -247,7 +247,6 @@ class Dashboard:
         t0 = time.perf_counter()
         lf_all = self.long_form(self.sets, keep, skey)
         lf_group = self.long_form(self.group, keep, skey) if self.group != self.sets else lf_all
-        X = len(c.inventory.lexelts)
         # one layout and one pass of the group's figures serve the heat map (when every set is in
         # the group), the per-lexelt bars and the depth curve's leaves
         lay = self.layout(self.group, keep, skey)[3]
