@@ -186,41 +186,49 @@ def _system_specs(args):
 
 
 def _senseval_scores(args) -> list[tuple[str, object]]:
-    """fine/coarse/mixed straight from the files, as scorer2 does (no corpus needed)."""
-    from hieradjudicate.app.loading.load import (
-        gold_weights_note,
-        read_annotation_file,
-        weights_given,
-    )
+    """fine/coarse/mixed straight from the files, as scorer2 does (no corpus needed).
+
+    Clean Senseval files take the byte-level route (:mod:`hieradjudicate.app.scorer2_fast`);
+    any other file, and any doubt, the strict readers."""
+    from hieradjudicate.app.loading.load import gold_weights_note, read_annotation_file, weights_given
     from hieradjudicate.app.loading.specs import AnnotationSpec
+    from hieradjudicate.app.scorer2_fast import scan_inputs
     from hieradjudicate.cli.options import reading_policy
     from hieradjudicate.core.senseval import SenseMap, score_senseval
     from hieradjudicate.io.inventories.read import read_inventory
     from hieradjudicate.io.inventories.wordnet import read_wordnet, wordnet_folder
 
+    gold, systems = AnnotationSpec.parse(args.gold, "gold"), _system_specs(args)
+    fast = scan_inputs(gold, systems)
     records = []
     sources = []
     key = None
     for path in args.inventory:
         if wordnet_folder(path) is not None:  # only the lemmas of the gold are read
-            key = key or read_annotation_file(AnnotationSpec.parse(args.gold, "gold"))
-            inv = read_wordnet(path, key.item_lexelt)
+            if fast is not None:
+                inv = read_wordnet(path, fast.key.lexelts)
+            else:
+                key = key or read_annotation_file(gold)
+                inv = read_wordnet(path, key.item_lexelt)
         else:
             inv = read_inventory(path, columns=args.tree_columns)
         sources.append(inv)
         records.extend(inv.senses)
     smap = SenseMap.from_records(r for r in records if r.parent is not None or r.branching is not None)
     if args.policy in ("coarse", "mixed") and not smap.parent:
-        from hieradjudicate.core.errors import HieradjError
-
         given = ", ".join(str(p) for p in args.inventory) or "none"
         # Without parents every sense is its own top: the coarse figure would be the fine one, mislabelled.
         raise HieradjError(f"--policy {args.policy} needs a sense hierarchy (a Senseval sense map or a tree "
                            f"inventory with parents); the inventory given ({given}) has no parent relations. "
                            "Pass --inventory EnglishLS.sensemap (or similar), or use --policy fine")
-    key = key or read_annotation_file(AnnotationSpec.parse(args.gold, "gold"))
-    args.gold_ids = np.asarray(key.item_instance, dtype=object)  # per-dataset figures of an ALL key
-    answers = [(spec, read_annotation_file(spec)) for spec in _system_specs(args)]
+    if fast is not None:
+        out = _scanned_scores(args, fast, smap, sources)
+        if out is not None:
+            return out
+    key = key or read_annotation_file(gold)
+    gold_ids = np.asarray(key.item_instance, dtype=object)
+    args.gold_ids_at = lambda rows: gold_ids[rows]  # per-dataset figures of an ALL key
+    answers = [(spec, read_annotation_file(spec)) for spec in systems]
     reading_policy(args, sources=sources + [key] + [a for _, a in answers])
     _one_gold_set(key.path, key.set_names)
     _warn(gold_weights_note(key.path, *weights_given(key)))
@@ -233,16 +241,36 @@ def _senseval_scores(args) -> list[tuple[str, object]]:
     return out
 
 
+def _scanned_scores(args, fast, smap, sources) -> list[tuple[str, object]] | None:
+    """The scores of clean Senseval files; ``None`` when a join on hashes is in doubt."""
+    from hieradjudicate.app.loading.load import gold_weights_note, weights_given
+    from hieradjudicate.app.scorer2_fast import score_scanned
+    from hieradjudicate.cli.options import reading_policy
+
+    out = []
+    for _, ans in fast.answers:
+        res = score_scanned(fast.key, ans, policy=args.policy, sense_map=smap, minimal=args.minimal)
+        if res is None:
+            return None
+        out.append((ans.set_name, res))
+    reading_policy(args, sources=sources)  # the inventories' own dropped lines; clean files have none
+    args.gold_ids_at = fast.key.instances
+    _warn(gold_weights_note(fast.key.path, *weights_given(fast.key)))
+    return out
+
+
 _FRAMEWORK_ID = re.compile(r"^[^.]+\.d\d+\.s\d+\.t\d+$")
 
 
-def _by_dataset(ids: np.ndarray, score: np.ndarray, attempted: np.ndarray) -> dict:
+def _by_dataset(ids_at, rows: np.ndarray, score: np.ndarray, attempted: np.ndarray) -> dict:
     """P, R and F1 per data set when the ids carry the WSD framework's ``ALL`` prefix
     (``senseval2.d000.s000.t000``): one ALL run gives every data set's figures, as the
-    framework's own per-data-set runs would (same instances, same rule)."""
-    if len(ids) == 0 or not _FRAMEWORK_ID.match(str(ids[0])) or not _FRAMEWORK_ID.match(str(ids[-1])):
+    framework's own per-data-set runs would (same instances, same rule).  ``ids_at(rows)``
+    gives the instance ids of gold items ``rows``; only the first and last are decoded unless
+    they carry the prefix."""
+    if len(rows) == 0 or not all(_FRAMEWORK_ID.match(str(i)) for i in ids_at(rows[[0, -1]])):
         return {}
-    prefix = np.char.partition(ids.astype(str), ".")[:, 0]
+    prefix = np.char.partition(np.asarray(ids_at(rows), dtype=str), ".")[:, 0]
     names, of = np.unique(prefix, return_inverse=True)
     if len(names) < 2:
         return {}
@@ -295,11 +323,12 @@ def cmd_score(args: argparse.Namespace) -> int:
             raise HieradjError("--minimal belongs to the scorer2 policies (fine, coarse, mixed)")
         corpus, results = _leaf_scores(args)
         strata = lambda r: corpus.inst_lexelt[r.gold_instances]
-        ids = lambda r: np.asarray(corpus.inst_id, dtype=object)[r.gold_instances]
+        inst_ids = np.asarray(corpus.inst_id, dtype=object)
+        ids = lambda r: (lambda rows: inst_ids[rows], r.gold_instances)
     else:
         results = _senseval_scores(args)
         strata = lambda r: r.instance_lexelt
-        ids = lambda r: args.gold_ids[r.instance_item]
+        ids = lambda r: (args.gold_ids_at, r.instance_item)
     systems = []
     for name, r in results:
         d = r.as_dict()
@@ -308,7 +337,7 @@ def cmd_score(args: argparse.Namespace) -> int:
                  "cross_entropy": d.get("cross_entropy"), "zero_score_instances": d.get("zero_score_instances"),
                  "distance_cost": d.get("distance_cost"), "undefined": d.get("undefined", {}),
                  "per_lexelt": d["by_lexelt"], "per_pos": d["by_pos"]}
-        by_dataset = _by_dataset(ids(r), r.instance_score, r.instance_attempted)
+        by_dataset = _by_dataset(*ids(r), r.instance_score, r.instance_attempted)
         if by_dataset:
             entry["by_dataset"] = by_dataset
         if getattr(args, "ci", 0):

@@ -32,7 +32,7 @@ Senseval scoring scheme"; ``scorer2.md``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -304,11 +304,50 @@ def score_senseval(
         raise ValueError(f"the {policy} policy needs a sense map")
     ksel = _select(key, key_set, "key")
     asel = _select(answers, answer_set, "answer")
-    k_item, k_tag = key.item[ksel], key.tag[ksel]
-    a_item, a_tag, a_w = answers.item[asel], answers.tag[asel], answers.weight[asel]
-    n_k, n_a = len(key.item_instance), len(answers.item_instance)
+    lex_table: dict[str, int] = {}
+    klex, kidx = _align(key, answers, lex_table)
+    return score_columns(
+        Labels(key.item[ksel], key.tag[ksel], None, key.tags, len(key.item_instance)),
+        Labels(answers.item[asel], answers.tag[asel], answers.weight[asel], answers.tags,
+               len(answers.item_instance)),
+        klex, kidx, sorted(lex_table, key=lex_table.__getitem__),
+        policy=policy, sense_map=sense_map, minimal=minimal, answers_path=answers.path,
+        example=lambda i: (answers.item_lexelt[i], answers.item_instance[i]))
+
+
+@dataclass(frozen=True)
+class Labels:
+    """One set's labels for :func:`score_columns`: ``item``, ``tag`` (codes into ``tags``) and
+    ``weight`` (NaN = none; unused for a key) per label, and the number of items."""
+
+    item: np.ndarray
+    tag: np.ndarray
+    weight: np.ndarray | None
+    tags: Sequence[str]
+    n_items: int
+
+
+def score_columns(
+    key: Labels,
+    answers: Labels,
+    klex: np.ndarray,
+    kidx: np.ndarray,
+    lexelts: list[str],
+    *,
+    policy: str,
+    sense_map: SenseMap | None,
+    minimal: bool,
+    answers_path: str,
+    example: Callable[[int], tuple[str, str]],
+) -> SensevalScore:
+    """:func:`score_senseval` once the answers are aligned to the key: ``klex`` is the
+    lexelt code (into ``lexelts``) of each key item, ``kidx`` the key item of each answer
+    item (-1: not in the key); ``example(i)`` names answer item ``i`` (lexelt, instance)."""
+    k_item, k_tag = key.item, key.tag
+    a_item, a_tag, a_w = answers.item, answers.tag, answers.weight
+    n_k, n_a = key.n_items, answers.n_items
     if np.any(a_w < 0):
-        raise ValueError(f"negative weight in {answers.path}; expected weights >= 0")
+        raise ValueError(f"negative weight in {answers_path}; expected weights >= 0")
 
     # Tags to codes in one universe (fine) or to top-ancestor codes (coarse).
     universe: dict[str, int] = {}
@@ -320,8 +359,6 @@ def score_senseval(
         ktc = _factorize(key.tags, universe)
         atc = _factorize(answers.tags, universe)
 
-    lex_table: dict[str, int] = {}
-    klex, kidx = _align(key, answers, lex_table)
     k_cnt = np.bincount(k_item, minlength=n_k)
     in_key = k_cnt > 0
     evaluated = in_key.copy()
@@ -377,10 +414,9 @@ def score_senseval(
     eval_items = np.flatnonzero(evaluated)
     inst_score = np.where(answered[eval_items], item_score[eval_items], np.nan)
     inst_att = item_att[eval_items]
-    lexelts = sorted(lex_table, key=lex_table.__getitem__)
     inst_lex = klex[eval_items]
     grouped = corpus_figures(inst_score, inst_att, inst_lex, lexelts)
-    examples = [(answers.item_lexelt[i], answers.item_instance[i]) for i in unknown[:_MAX_EXAMPLES]]
+    examples = [example(i) for i in unknown[:_MAX_EXAMPLES].tolist()]
     return SensevalScore(policy, minimal, grouped, eval_items, inst_score, inst_att, inst_lex,
                          lexelts, excluded, int(unknown.size), examples)
 

@@ -1,0 +1,255 @@
+"""Clean Senseval keys and answers read as byte ranges: ``scorer2``'s speed without its leniency.
+
+``score`` with a scorer2 policy needs, per line, a lexelt code, an instance to
+join on and the tag codes -- never the instance id as a Python string.  A file
+that is *clean* passes every check of the strict reader
+(:func:`~hieradjudicate.io.annotations.read.read_annotations`) by construction:
+
+* a regular, uncompressed file within ``HIERADJ_MAX_INPUT_BYTES``, lines within
+  ``HIERADJ_MAX_LINE_BYTES``, tokens within ``HIERADJ_MAX_ID_CHARS``;
+* printable ASCII, spaces and newlines only (no BOM, CR, tab, control byte or
+  non-ASCII character, so UTF-8 decoding is the identity);
+* detected as Senseval by the same detector, no ``!!`` comment anywhere;
+* every line ``lexelt instance tag[/weight] ...`` with single spaces, no empty
+  line, every weight valid, no (lexelt, instance) twice.
+
+Such a file is read here with a few array passes over its bytes: ids are
+hashed (64-bit, 8 bytes per step), distinct tags and lexelts -- a few thousand
+-- are decoded and parsed once, and every equality a hash suggests is then
+confirmed byte for byte.  Whenever a file is not clean, or two different ids
+share a hash, :func:`scan_senseval` or :func:`align` returns ``None`` and the
+caller reads the file with the strict reader, which names every problem
+exactly.  So this is a faster route to the same result, never a laxer one.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass
+
+import numpy as np
+
+from hieradjudicate.io.annotations.build import TagTable
+from hieradjudicate.io.annotations.senseval import _token_hash, split_tag
+from hieradjudicate.io.textfile import max_id_chars, max_input_bytes, max_line_bytes
+
+_PRINTABLE = bytes(range(32, 127)) + b"\n"
+_MIX = np.uint64(0x9E3779B97F4A7C15)
+_HEAD = 65536
+
+
+@dataclass
+class Scanned:
+    """One clean Senseval file: lines as byte ranges of ``data``, tags as codes (one set).
+
+    ``item``/``tag``/``weight`` are per label, as in an
+    :class:`~hieradjudicate.core.records.AnnotationSource` (``item`` = line index);
+    ``weight`` is NaN for a whole line when any of its tags has none.
+    """
+
+    path: str
+    set_name: str
+    data: bytearray  # the file's bytes and 8 zero bytes (words are read at any offset)
+    lexelts: list[str]  # distinct, in order of first appearance
+    line_lexelt: np.ndarray  # per line: index into lexelts
+    inst_start: np.ndarray
+    inst_len: np.ndarray
+    inst_hash: np.ndarray
+    tags: list[str]
+    item: np.ndarray
+    tag: np.ndarray
+    weight: np.ndarray
+
+    @property
+    def n_items(self) -> int:
+        return int(self.inst_start.size)
+
+    @property
+    def line(self) -> np.ndarray:
+        """1-based line of each label (a clean file has no empty line)."""
+        return self.item + 1
+
+    def instances(self, rows) -> list[str]:
+        """The instance ids of lines ``rows``, decoded."""
+        d, s, n = self.data, self.inst_start, self.inst_len
+        return [d[a: a + b].decode("ascii") for a, b in zip(s[rows].tolist(), n[rows].tolist())]
+
+    def lexelt_of(self, rows) -> list[str]:
+        return [self.lexelts[c] for c in self.line_lexelt[rows].tolist()]
+
+
+def _words(data: bytearray) -> np.ndarray:
+    """Little-endian 64-bit words starting at every byte offset (a strided view, no copy)."""
+    return np.ndarray((len(data) - 7,), dtype="<u8", buffer=data, strides=(1,))
+
+
+def same_bytes(words: np.ndarray, a: np.ndarray, b: np.ndarray, length: np.ndarray,
+               words_b: np.ndarray | None = None) -> bool:
+    """Whether token ``[a, a+length)`` equals token ``[b, b+length)`` for every row (exact)."""
+    words_b = words if words_b is None else words_b
+    if length.size == 0:
+        return True
+    for j in range(0, int(length.max()), 8):
+        rem = np.clip(length - j, 0, 8).astype(np.uint64)
+        live = np.flatnonzero(rem)
+        mask = np.where(rem[live] == 8, np.uint64(0xFFFFFFFFFFFFFFFF),
+                        (np.uint64(1) << (rem[live] * np.uint64(8))) - np.uint64(1))
+        if not bool(np.all((words[a[live] + j] ^ words_b[b[live] + j]) & mask == 0)):
+            return False
+    return True
+
+
+def _distinct(data: bytearray, words: np.ndarray, start: np.ndarray, length: np.ndarray
+              ) -> tuple[np.ndarray, list[str]] | None:
+    """Codes of the tokens (order of first appearance) and the distinct tokens, decoded;
+    ``None`` when two different tokens share a hash or a token is too long to hash."""
+    h = _token_hash(data, start, length)
+    if h is None:
+        return None
+    n = h.size
+    heads = np.flatnonzero(np.concatenate(([True], h[1:] != h[:-1])))  # runs: tokens sorted by lexelt
+    uniq, first, inv = np.unique(h[heads], return_index=True, return_inverse=True)
+    by_appearance = np.argsort(first, kind="stable")
+    rank = np.empty_like(by_appearance)
+    rank[by_appearance] = np.arange(by_appearance.size)
+    codes = np.repeat(rank[inv.reshape(-1)], np.diff(np.append(heads, n)))
+    rep = heads[first[by_appearance]]  # one token per code
+    if not same_bytes(words, start, start[rep][codes], length):
+        return None  # a hash collision: the strict reader decides
+    names = [data[a: a + b].decode("ascii") for a, b in zip(start[rep].tolist(), length[rep].tolist())]
+    return codes, names
+
+
+def _read_clean_bytes(path: str) -> bytearray | None:
+    try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode) or not 0 < st.st_size <= max_input_bytes():
+            return None
+        data = bytearray(st.st_size + 8)
+        with open(path, "rb") as fh:
+            got = fh.readinto(memoryview(data)[: st.st_size])
+            if got != st.st_size or fh.read(1):
+                return None  # the file changed while read
+    except OSError:
+        return None  # the strict reader names it
+    if len(data.translate(None, _PRINTABLE)) != 8 or b"!!" in data:  # 8: the zero bytes
+        return None
+    return data
+
+
+def _is_senseval(data: bytearray, path: str) -> bool:
+    from hieradjudicate.io.annotations.read import detect_annotation_format
+    from hieradjudicate.io.annotations.uima import is_uima
+
+    head = bytes(data[:_HEAD])
+    if is_uima(head):
+        return False
+    if len(data) - 8 > _HEAD:
+        head = head[: head.rfind(b"\n") + 1]
+    return detect_annotation_format(head.decode("ascii"), path) == "senseval"
+
+
+def scan_senseval(path: str, set_name: str) -> Scanned | None:
+    """Read a clean Senseval file (see the module docstring); ``None`` when it is not clean."""
+    data = _read_clean_bytes(path)
+    if data is None or not _is_senseval(data, path):
+        return None
+    n = len(data) - 8
+    b = np.frombuffer(data, dtype=np.uint8, count=n)
+    sep = np.flatnonzero(b <= 32)  # spaces and newlines: nothing else below 33 is left
+    if sep.size < 2 or sep[0] == 0 or bool(np.any(np.diff(sep) == 1)):
+        return None  # a leading space, an empty line or token
+    is_nl = b[sep] == 10
+    ends_nl = int(sep[-1]) == n - 1
+    if ends_nl and not is_nl[-1]:
+        return None
+    tok_start = np.concatenate(([0], sep + 1))
+    tok_end = np.append(sep, n)
+    if ends_nl:
+        tok_start, tok_end = tok_start[:-1], tok_end[:-1]
+    n_tok = tok_start.size
+    last = np.flatnonzero(is_nl)
+    if not ends_nl:
+        last = np.append(last, n_tok - 1)
+    first = np.concatenate(([0], last[:-1] + 1))
+    count = last - first + 1
+    if int(count.min()) < 3:
+        return None
+    tok_len = tok_end - tok_start
+    if int(tok_len.max()) > max_id_chars() or int((tok_end[last] - tok_start[first]).max()) > max_line_bytes():
+        return None
+    words = _words(data)
+    lex = _distinct(data, words, tok_start[first], tok_len[first])
+    if lex is None:
+        return None
+    line_lexelt, lexelts = lex
+    inst_start, inst_len = tok_start[first + 1], tok_len[first + 1]
+    inst_hash = _token_hash(data, inst_start, inst_len)
+    if inst_hash is None:
+        return None
+    n_lines = first.size
+    if int(count.max()) == 3:
+        tag_tok = first + 2
+        item = np.arange(n_lines, dtype=np.int64)
+    else:
+        item = np.repeat(np.arange(n_lines, dtype=np.int64), count - 2)
+        tag_tok = np.arange(item.size, dtype=np.int64) + np.repeat(first + 2 - (np.cumsum(count - 2) - (count - 2)),
+                                                                    count - 2)
+    del sep, is_nl, tok_end
+    tok = _distinct(data, words, tok_start[tag_tok], tok_len[tag_tok])
+    if tok is None:
+        return None
+    tok_codes, tokens = tok
+    table = TagTable()
+    t_tag = np.empty(len(tokens), dtype=np.int64)
+    t_weight = np.empty(len(tokens))
+    for k, token in enumerate(tokens):
+        tag, weight, problem, _ = split_tag(token)
+        if problem is not None or not tag:
+            return None
+        t_tag[k], t_weight[k] = table.code(tag), weight
+    weight = t_weight[tok_codes]
+    nan = np.isnan(weight)
+    if nan.any() and not nan.all():  # one unweighted tag makes the whole answer unweighted
+        weight[(np.bincount(item, weights=nan, minlength=n_lines) > 0)[item]] = np.nan
+    return Scanned(path, set_name, data, lexelts, line_lexelt, inst_start, inst_len, inst_hash,
+                   table.names, item, t_tag[tok_codes], weight)
+
+
+def align(key: Scanned, ans: Scanned) -> tuple[np.ndarray, np.ndarray, list[str]] | None:
+    """Join the answers to the key on (lexelt, instance), exactly.
+
+    Returns the key lexelt code per key line (codes index the key's lexelts
+    sorted), the key line of each answer line (-1 = not in the key) and those
+    sorted lexelts -- what the strict scorer's alignment gives.  ``None`` when
+    a file names an instance twice or two different ids share a hash: the
+    strict reader then reports or decides.
+    """
+    lexelts = sorted(key.lexelts)
+    code = {s: i for i, s in enumerate(lexelts)}
+    k_map = np.array([code[s] for s in key.lexelts], dtype=np.int64)
+    a_map = np.array([code.get(s, -1) for s in ans.lexelts], dtype=np.int64)
+    klex, alex = k_map[key.line_lexelt], a_map[ans.line_lexelt]
+    k_comb = key.inst_hash + klex.astype(np.uint64) * _MIX
+    a_comb = ans.inst_hash + alex.astype(np.uint64) * _MIX
+    k_sorted = np.sort(k_comb)
+    if bool(np.any(k_sorted[1:] == k_sorted[:-1])):
+        return None  # maybe a duplicate instance: the strict reader warns
+    if a_comb.size == k_comb.size and bool(np.array_equal(a_comb, k_comb)):
+        kidx = np.arange(a_comb.size, dtype=np.int64)
+    else:
+        a_sorted = np.sort(a_comb)
+        if bool(np.any(a_sorted[1:] == a_sorted[:-1])):
+            return None
+        del a_sorted
+        order = np.argsort(k_comb, kind="stable")
+        pos = np.minimum(np.searchsorted(k_sorted, a_comb), k_sorted.size - 1)
+        kidx = np.where(k_sorted[pos] == a_comb, order[pos], -1)
+    hit = np.flatnonzero(kidx >= 0)
+    k_hit = kidx[hit]
+    if not (np.array_equal(alex[hit], klex[k_hit]) and np.array_equal(ans.inst_len[hit], key.inst_len[k_hit])
+            and same_bytes(_words(ans.data), ans.inst_start[hit], key.inst_start[k_hit], ans.inst_len[hit],
+                           _words(key.data))):
+        return None  # a hash collision
+    return klex, kidx, lexelts
