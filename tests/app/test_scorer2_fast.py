@@ -1,0 +1,185 @@
+"""The byte-level scorer2 route equals the strict route, and declines whatever it cannot read exactly.
+
+``score --policy fine|coarse|mixed`` reads clean Senseval files as byte ranges
+(:mod:`hieradjudicate.io.annotations.senseval_scan`) and joins them on hashes.
+Every figure must equal what the strict reader and :func:`score_senseval` give;
+a file that is not clean, or a hash collision, must send the files down the
+strict route (``scan_senseval``/``align`` return ``None``), never to a laxer result.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+from hieradjudicate.app.loading.specs import AnnotationSpec
+from hieradjudicate.app.scorer2_fast import scan_inputs, score_scanned
+from hieradjudicate.cli.entry import main
+from hieradjudicate.core.senseval import SenseMap, score_senseval
+from hieradjudicate.io.annotations import senseval_scan
+from hieradjudicate.io.annotations.read import read_annotations
+from hieradjudicate.io.annotations.senseval_scan import align, scan_senseval
+from hieradjudicate.io.inventories.read import read_inventory
+
+POLICIES = ["fine", "coarse", "mixed"]
+
+
+def strict(key_path, ans_path, policy, smap, minimal=False):
+    return score_senseval(read_annotations(key_path), read_annotations(ans_path), policy=policy,
+                          sense_map=smap, minimal=minimal)
+
+
+def fast(key_path, ans_path, policy, smap, minimal=False):
+    got = scan_inputs(AnnotationSpec.parse(str(key_path), "gold"), [AnnotationSpec.parse(str(ans_path), "system")])
+    if got is None:
+        return None
+    return score_scanned(got.key, got.answers[0][1], policy=policy, sense_map=smap, minimal=minimal)
+
+
+def assert_same(a, b, key_path):
+    """Every figure of two SensevalScores, and the instance each per-instance row names."""
+    assert a.as_dict() == b.as_dict()
+    key = read_annotations(key_path)
+    ids = lambda r: [(key.item_lexelt[i], key.item_instance[i]) for i in r.instance_item.tolist()]
+    got = scan_senseval(str(key_path), "key")
+    ids_b = list(zip(got.lexelt_of(b.instance_item), got.instances(b.instance_item)))
+    assert ids(a) == ids_b
+    np.testing.assert_array_equal(a.instance_score, b.instance_score)
+    np.testing.assert_array_equal(a.instance_attempted, b.instance_attempted)
+    assert [a.lexelts[i] for i in a.instance_lexelt] == [b.lexelts[i] for i in b.instance_lexelt]
+    assert (a.excluded_multi_tag, a.unknown_answers, a.unknown_examples) == \
+           (b.excluded_multi_tag, b.unknown_answers, b.unknown_examples)
+
+
+@pytest.fixture(scope="module")
+def s3():
+    from tests.conftest import skip_without_realdata
+
+    d = skip_without_realdata("senseval3") / "senseval3"
+    smap = SenseMap.from_records(read_inventory(d / "EnglishLS.sensemap", format="senseval-sensemap").senses)
+    return d, smap
+
+
+def test_every_real_answer_file_equals_the_strict_route(s3):
+    d, smap = s3
+    key = d / "EnglishLS.test.key"
+    taken = []
+    for ans in sorted((d / "answers").iterdir()):
+        for policy in POLICIES:
+            for minimal in (False, True):
+                b = fast(key, ans, policy, smap, minimal)
+                if b is None:
+                    continue
+                taken.append(ans.name)
+                assert_same(strict(key, ans, policy, smap, minimal), b, key)
+    # the clean files do take the byte route (else this test would test nothing)
+    assert "baseline_responses.txt" in taken and "common_words_run.txt" in taken
+
+
+def test_shuffled_and_partial_answers_join_exactly(s3, tmp_path):
+    d, smap = s3
+    key = d / "EnglishLS.test.key"
+    lines = (d / "answers" / "baseline_responses.txt").read_text().splitlines()
+    rng = random.Random(7)
+    rng.shuffle(lines)
+    lines = lines[: len(lines) * 2 // 3]
+    lines.append("bank.n bank.n.not-in-key 1")  # an unknown instance
+    lines.append("zzz.n zzz.n.1 1")  # a lexelt the key lacks
+    ans = tmp_path / "ans.txt"
+    ans.write_text("\n".join(lines))  # no final newline
+    for policy in POLICIES:
+        b = fast(key, ans, policy, smap)
+        assert b is not None, "a clean shuffled file takes the byte route"
+        assert b.unknown_answers == 2
+        assert_same(strict(key, ans, policy, smap), b, key)
+
+
+WRITE_KEY = "a.n a.n.1 1 2\na.n a.n.2 3\nb.v b.v.1 x\nb.v b.v.2 U\n"
+
+
+@pytest.mark.parametrize("answers", [
+    "a.n a.n.1 1/0.5 2/0.25\na.n a.n.2 3/1\nb.v b.v.1 x y\n",  # weights, several tags
+    "a.n a.n.1 1/0.5 2\nb.v b.v.2 U\n",  # one unweighted tag makes the answer unweighted
+    "b.v b.v.1 x/2 y/2\na.n a.n.2 3/0\n",  # weights above 1 normalised; a zero weight
+    "a.n a.n.1 1\na.n a.n.1x 1\nc.n a.n.2 3\n",  # an id that is a prefix of another; an unknown lexelt
+    "a.n a.n.2 3\na.n a.n.1 9\n",  # answers in another order
+])
+def test_small_clean_files_equal_the_strict_route(tmp_path, answers):
+    key, ans = tmp_path / "key.txt", tmp_path / "ans.txt"
+    key.write_text(WRITE_KEY)
+    ans.write_text(answers)
+    smap = SenseMap.from_records(read_inventory(_sensemap(tmp_path), format="senseval-sensemap").senses)
+    for policy in POLICIES:
+        for minimal in (False, True):
+            b = fast(key, ans, policy, smap, minimal)
+            assert b is not None
+            assert_same(strict(key, ans, policy, smap, minimal), b, key)
+
+
+def _sensemap(tmp_path):
+    p = tmp_path / "map.txt"
+    p.write_text("1\n2 2 1\n3\nx\ny 2 x\n")
+    return p
+
+
+@pytest.mark.parametrize("text", [
+    "a.n a.n.1 1 !! a comment\n",
+    "a.n\ta.n.1 1\n",
+    "a.n a.n.1 1\r\n",
+    "a.n a.n.1 1\n\na.n a.n.2 3\n",  # an empty line
+    "a.n a.n.1 1 \n",  # a trailing space
+    "a.n  a.n.1 1\n",  # two spaces
+    "a.n a.n.1 1/abc\n",  # a bad weight
+    "a.n a.n.1 1/-1\n",  # a negative weight
+    "a.n a.n.1\n",  # no tag
+    "a.n a.n.1 caf\u00e9\n",  # not ASCII
+    "\ufeffa.n a.n.1 1\n",  # a byte-order mark
+    "",  # empty
+])
+def test_unclean_files_are_declined(tmp_path, text):
+    p = tmp_path / "f.txt"
+    p.write_text(text, encoding="utf-8", newline="")
+    assert scan_senseval(str(p), "f") is None
+
+
+def test_duplicate_instances_are_left_to_the_strict_reader(tmp_path):
+    key, ans = tmp_path / "key.txt", tmp_path / "ans.txt"
+    key.write_text(WRITE_KEY + "a.n a.n.1 2\n")
+    ans.write_text("a.n a.n.1 1\n")
+    assert align(scan_senseval(str(key), "k"), scan_senseval(str(ans), "a")) is None
+    key.write_text(WRITE_KEY)
+    ans.write_text("a.n a.n.1 1\na.n a.n.1 2\n")
+    assert align(scan_senseval(str(key), "k"), scan_senseval(str(ans), "a")) is None
+
+
+def test_a_hash_collision_declines_and_the_command_still_prints_the_strict_figures(s3, monkeypatch, capsys):
+    d, _ = s3
+    argv = ["score", "--inventory", str(d / "EnglishLS.sensemap"), "--gold", str(d / "EnglishLS.test.key"),
+            "--system", str(d / "answers" / "baseline_responses.txt"), "--policy", "mixed", "--format", "json"]
+    assert main(argv) == 0
+    expected = json.loads(capsys.readouterr().out)
+    # every token hashes alike: the byte comparison behind each hash must catch it
+    monkeypatch.setattr(senseval_scan, "_token_hash", lambda data, start, length: np.zeros(start.size, np.uint64))
+    assert scan_senseval(str(d / "EnglishLS.test.key"), "key") is None
+    assert main(argv) == 0
+    assert json.loads(capsys.readouterr().out) == expected
+
+
+def test_the_command_prints_the_same_json_by_either_route(s3, monkeypatch, capsys):
+    from hieradjudicate.app import scorer2_fast
+
+    d, _ = s3
+    for policy in POLICIES:
+        argv = ["score", "--inventory", str(d / "EnglishLS.sensemap"), "--gold", str(d / "EnglishLS.test.key"),
+                "--system", str(d / "answers" / "baseline_responses.txt"),
+                "--system", str(d / "answers" / "common_words_run.txt"), "--policy", policy, "--format", "json"]
+        assert main(argv) == 0
+        by_bytes = capsys.readouterr().out
+        with monkeypatch.context() as m:
+            m.setattr(scorer2_fast, "scan_inputs", lambda gold, systems: None)
+            assert main(argv) == 0
+            by_strict = capsys.readouterr().out
+        assert json.loads(by_bytes) == json.loads(by_strict)
