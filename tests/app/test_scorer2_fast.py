@@ -156,14 +156,14 @@ def test_duplicate_instances_are_left_to_the_strict_reader(tmp_path):
 
 
 def test_a_hash_collision_declines_and_the_command_still_prints_the_strict_figures(s3, monkeypatch, capsys):
-    d, _ = s3
+    d, smap = s3
     argv = ["score", "--inventory", str(d / "EnglishLS.sensemap"), "--gold", str(d / "EnglishLS.test.key"),
             "--system", str(d / "answers" / "baseline_responses.txt"), "--policy", "mixed", "--format", "json"]
     assert main(argv) == 0
     expected = json.loads(capsys.readouterr().out)
     # every token hashes alike: the byte comparison behind each hash must catch it
-    monkeypatch.setattr(senseval_scan, "_token_hash", lambda data, start, length: np.zeros(start.size, np.uint64))
-    assert scan_senseval(str(d / "EnglishLS.test.key"), "key") is None
+    monkeypatch.setattr(senseval_scan, "_hash", lambda parts, length: np.zeros(length.size, np.uint64))
+    assert fast(d / "EnglishLS.test.key", d / "answers" / "baseline_responses.txt", "mixed", smap) is None
     assert main(argv) == 0
     assert json.loads(capsys.readouterr().out) == expected
 

@@ -31,11 +31,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from hieradjudicate.io.annotations.build import TagTable
-from hieradjudicate.io.annotations.senseval import _token_hash, split_tag
+from hieradjudicate.io.annotations.senseval import split_tag
 from hieradjudicate.io.textfile import max_id_chars, max_input_bytes, max_line_bytes
 
-_PRINTABLE = bytes(range(32, 127)) + b"\n"
 _MIX = np.uint64(0x9E3779B97F4A7C15)
+_K0, _K1 = _MIX, np.uint64(0xBF58476D1CE4E5B9)
+_MASKS = np.array([0] + [(1 << (8 * i)) - 1 for i in range(1, 9)], dtype=np.uint64)
 _HEAD = 65536
 
 
@@ -84,39 +85,77 @@ def _words(data: bytearray) -> np.ndarray:
     return np.ndarray((len(data) - 7,), dtype="<u8", buffer=data, strides=(1,))
 
 
+def masked_words(words: np.ndarray, start: np.ndarray, length: np.ndarray) -> list[np.ndarray]:
+    """Each token's bytes as little-endian words, zero past its end: one array per 8 bytes of
+    the longest.  A clean file has no zero byte, so these words *are* the token, exactly."""
+    if length.size == 0:
+        return []
+    lmax = int(length.max())
+    past_end = int(start.max()) + lmax > words.size - 1  # only then can a short token's word overrun
+    out = []
+    for j in range(0, lmax, 8):
+        m = words[np.minimum(start + j, words.size - 1) if past_end and j else (start + j if j else start)]
+        table = _MASKS[np.clip(np.arange(lmax + 1) - j, 0, 8)]  # the mask of step j, by token length
+        m &= table[length]
+        out.append(m)
+    return out
+
+
+def _hash(parts: list[np.ndarray], length: np.ndarray) -> np.ndarray:
+    """A 64-bit hash of tokens given as :func:`masked_words` (a filter: equal tokens, equal hash)."""
+    h = length.astype(np.uint64) * _K0
+    for m in parts:
+        h ^= m
+        h *= _K1
+        h ^= h >> np.uint64(31)
+    return h
+
+
 def same_bytes(words: np.ndarray, a: np.ndarray, b: np.ndarray, length: np.ndarray,
                words_b: np.ndarray | None = None) -> bool:
     """Whether token ``[a, a+length)`` equals token ``[b, b+length)`` for every row (exact)."""
     words_b = words if words_b is None else words_b
-    if length.size == 0:
-        return True
-    for j in range(0, int(length.max()), 8):
-        rem = np.clip(length - j, 0, 8).astype(np.uint64)
-        live = np.flatnonzero(rem)
-        mask = np.where(rem[live] == 8, np.uint64(0xFFFFFFFFFFFFFFFF),
-                        (np.uint64(1) << (rem[live] * np.uint64(8))) - np.uint64(1))
-        if not bool(np.all((words[a[live] + j] ^ words_b[b[live] + j]) & mask == 0)):
-            return False
-    return True
+    return all(np.array_equal(x, y) for x, y in zip(masked_words(words, a, length),
+                                                       masked_words(words_b, b, length)))
+
+
+def _factorize(parts: list[np.ndarray], length: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Codes of the tokens in order of first appearance, and one token index per code;
+    ``None`` when two different tokens share a hash (never for tokens of 8 bytes or fewer,
+    whose word is the token itself).  ``parts`` are the tokens' :func:`masked_words`."""
+    key = parts[0] if len(parts) == 1 else _hash(parts, length)
+    _, first, inv = np.unique(key, return_index=True, return_inverse=True)
+    inv = inv.reshape(-1)
+    if len(parts) > 1:  # every token equal to the first one of its hash, word by word
+        rep = first[inv]
+        if not all(np.array_equal(m, m[rep]) for m in parts):
+            return None
+    by_appearance = np.argsort(first, kind="stable")
+    rank = np.empty_like(by_appearance)
+    rank[by_appearance] = np.arange(by_appearance.size)
+    return rank[inv], first[by_appearance]
 
 
 def _distinct(data: bytearray, words: np.ndarray, start: np.ndarray, length: np.ndarray
               ) -> tuple[np.ndarray, list[str]] | None:
     """Codes of the tokens (order of first appearance) and the distinct tokens, decoded;
-    ``None`` when two different tokens share a hash or a token is too long to hash."""
-    h = _token_hash(data, start, length)
-    if h is None:
+    ``None`` when two different tokens share a hash.  Tokens in runs (lexelts of a file
+    grouped by word) are compared with their neighbour only, and each run's token decoded."""
+    n = start.size
+    parts = masked_words(words, start, length)
+    change = length[1:] != length[:-1]
+    for m in parts:
+        change |= m[1:] != m[:-1]
+    heads = np.flatnonzero(np.concatenate(([True], change)))
+    if heads.size <= max(4096, n // 16):
+        table: dict[str, int] = {}
+        head_names = [data[a: a + b].decode("ascii") for a, b in zip(start[heads].tolist(), length[heads].tolist())]
+        head_codes = np.fromiter((table.setdefault(t, len(table)) for t in head_names), np.int64, heads.size)
+        return np.repeat(head_codes, np.diff(np.append(heads, n))), list(table)
+    got = _factorize(parts, length)
+    if got is None:
         return None
-    n = h.size
-    heads = np.flatnonzero(np.concatenate(([True], h[1:] != h[:-1])))  # runs: tokens sorted by lexelt
-    uniq, first, inv = np.unique(h[heads], return_index=True, return_inverse=True)
-    by_appearance = np.argsort(first, kind="stable")
-    rank = np.empty_like(by_appearance)
-    rank[by_appearance] = np.arange(by_appearance.size)
-    codes = np.repeat(rank[inv.reshape(-1)], np.diff(np.append(heads, n)))
-    rep = heads[first[by_appearance]]  # one token per code
-    if not same_bytes(words, start, start[rep][codes], length):
-        return None  # a hash collision: the strict reader decides
+    codes, rep = got
     names = [data[a: a + b].decode("ascii") for a, b in zip(start[rep].tolist(), length[rep].tolist())]
     return codes, names
 
@@ -133,7 +172,7 @@ def _read_clean_bytes(path: str) -> bytearray | None:
                 return None  # the file changed while read
     except OSError:
         return None  # the strict reader names it
-    if len(data.translate(None, _PRINTABLE)) != 8 or b"!!" in data:  # 8: the zero bytes
+    if data.find(b"!") >= 0 and b"!!" in data:  # a comment (memchr finds no '!' at once)
         return None
     return data
 
@@ -143,7 +182,7 @@ def _is_senseval(data: bytearray, path: str) -> bool:
     from hieradjudicate.io.annotations.uima import is_uima
 
     head = bytes(data[:_HEAD])
-    if is_uima(head):
+    if not head.isascii() or is_uima(head):
         return False
     if len(data) - 8 > _HEAD:
         head = head[: head.rfind(b"\n") + 1]
@@ -157,47 +196,55 @@ def scan_senseval(path: str, set_name: str) -> Scanned | None:
         return None
     n = len(data) - 8
     b = np.frombuffer(data, dtype=np.uint8, count=n)
-    sep = np.flatnonzero(b <= 32)  # spaces and newlines: nothing else below 33 is left
+    sep = np.flatnonzero(b <= 32).astype(np.int32)  # spaces and newlines, and any control byte
     if sep.size < 2 or sep[0] == 0 or bool(np.any(np.diff(sep) == 1)):
         return None  # a leading space, an empty line or token
-    is_nl = b[sep] == 10
-    ends_nl = int(sep[-1]) == n - 1
-    if ends_nl and not is_nl[-1]:
-        return None
-    tok_start = np.concatenate(([0], sep + 1))
-    tok_end = np.append(sep, n)
-    if ends_nl:
-        tok_start, tok_end = tok_start[:-1], tok_end[:-1]
-    n_tok = tok_start.size
-    last = np.flatnonzero(is_nl)
-    if not ends_nl:
-        last = np.append(last, n_tok - 1)
-    first = np.concatenate(([0], last[:-1] + 1))
+    kind = b[sep]
+    is_nl = kind == 10
+    if not bool((is_nl | (kind == 32)).all()) or int(b.max()) > 126:
+        return None  # a tab, CR or other control byte, DEL, or a byte that is not ASCII
+    del kind, b
+    if int(sep[-1]) == n - 1:  # the last line's newline
+        if not is_nl[-1]:
+            return None  # a trailing space
+        tok_end = sep
+    else:
+        tok_end, is_nl = np.append(sep, np.int32(n)), np.append(is_nl, True)
+    tok_start = np.empty_like(tok_end)
+    tok_start[0] = 0
+    tok_start[1:] = tok_end[:-1] + 1
+    tok_len = tok_end - tok_start
+    del sep
+    last = np.flatnonzero(is_nl).astype(np.int32)  # each line's last token
+    del is_nl
+    first = np.empty_like(last)
+    first[0] = 0
+    first[1:] = last[:-1] + 1
     count = last - first + 1
     if int(count.min()) < 3:
         return None
-    tok_len = tok_end - tok_start
     if int(tok_len.max()) > max_id_chars() or int((tok_end[last] - tok_start[first]).max()) > max_line_bytes():
         return None
+    del tok_end, last
     words = _words(data)
     lex = _distinct(data, words, tok_start[first], tok_len[first])
     if lex is None:
         return None
     line_lexelt, lexelts = lex
     inst_start, inst_len = tok_start[first + 1], tok_len[first + 1]
-    inst_hash = _token_hash(data, inst_start, inst_len)
-    if inst_hash is None:
-        return None
+    inst_hash = _hash(masked_words(words, inst_start, inst_len), inst_len)
     n_lines = first.size
     if int(count.max()) == 3:
         tag_tok = first + 2
         item = np.arange(n_lines, dtype=np.int64)
     else:
-        item = np.repeat(np.arange(n_lines, dtype=np.int64), count - 2)
-        tag_tok = np.arange(item.size, dtype=np.int64) + np.repeat(first + 2 - (np.cumsum(count - 2) - (count - 2)),
-                                                                    count - 2)
-    del sep, is_nl, tok_end
+        n_tags = count - 2
+        item = np.repeat(np.arange(n_lines, dtype=np.int64), n_tags)
+        tag_tok = (np.arange(item.size, dtype=np.int32)
+                   + np.repeat(first + 2 - (np.cumsum(n_tags, dtype=np.int32) - n_tags), n_tags))
+    del first, count
     tok = _distinct(data, words, tok_start[tag_tok], tok_len[tag_tok])
+    del tok_start, tok_len, tag_tok
     if tok is None:
         return None
     tok_codes, tokens = tok
