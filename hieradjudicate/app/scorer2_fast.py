@@ -13,17 +13,11 @@ collision -- sends every file down the strict route, which reports it exactly.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import numpy as np
 
 from hieradjudicate.app.loading.specs import AnnotationSpec
-from hieradjudicate.core.senseval import Labels, SenseMap, SensevalScore, score_columns
+from hieradjudicate.core.senseval import MAX_EXAMPLES, Labels, SenseMap, SensevalScore, score_columns
 from hieradjudicate.io.annotations.senseval_scan import Scanned, align, scan_senseval
-
-
-@dataclass
-class ScannedInputs:
-    key: Scanned
-    answers: list[tuple[AnnotationSpec, Scanned]]
 
 
 def _plain(spec: AnnotationSpec) -> bool:
@@ -32,36 +26,46 @@ def _plain(spec: AnnotationSpec) -> bool:
     return spec.format in (None, "senseval") and not spec.columns and annotation_misfit(spec.path) is None
 
 
-def scan_inputs(gold: AnnotationSpec, systems: list[AnnotationSpec]) -> ScannedInputs | None:
-    """Every file read as clean Senseval, or ``None`` (then the strict reader reads them all)."""
+def scan_key(gold: AnnotationSpec, systems: list[AnnotationSpec]) -> Scanned | None:
+    """The key read as clean Senseval when it and every answer file may be (Senseval, no
+    column mapping); ``None`` sends every file to the strict reader."""
     from hieradjudicate.io.annotations.read import default_set_name
 
     if not systems or not all(_plain(s) for s in [gold, *systems]):
         return None
-    key = scan_senseval(gold.path, gold.name or default_set_name(gold.path))
-    if key is None:
+    return scan_senseval(gold.path, gold.name or default_set_name(gold.path))
+
+
+def score_file(key: Scanned, spec: AnnotationSpec, *, policy: str, sense_map: SenseMap | None,
+               minimal: bool) -> tuple[str, SensevalScore] | None:
+    """One answer file scanned, joined and scored, its bytes dropped before scoring; ``None``
+    when it is not clean or cannot be joined exactly on hashes (the strict route decides)."""
+    from hieradjudicate.io.annotations.read import default_set_name
+
+    ans = scan_senseval(spec.path, spec.name or default_set_name(spec.path))
+    if ans is None:
         return None
-    answers = []
-    for spec in systems:
-        ans = scan_senseval(spec.path, spec.name or default_set_name(spec.path))
-        if ans is None:
-            return None
-        answers.append((spec, ans))
-    return ScannedInputs(key, answers)
+    res = score_scanned(key, ans, policy=policy, sense_map=sense_map, minimal=minimal)
+    return None if res is None else (ans.set_name, res)
 
 
 def score_scanned(key: Scanned, ans: Scanned, *, policy: str, sense_map: SenseMap | None,
                   minimal: bool) -> SensevalScore | None:
     """:func:`~hieradjudicate.core.senseval.score_senseval`'s result for scanned files;
-    ``None`` when they cannot be joined exactly on hashes (the strict route decides)."""
+    ``None`` when they cannot be joined exactly on hashes (the strict route decides).
+    ``ans`` keeps only its labels afterwards."""
     if policy != "fine" and sense_map is None:
         raise ValueError(f"the {policy} policy needs a sense map")
     joined = align(key, ans)
     if joined is None:
         return None
     klex, kidx, lexelts = joined
+    # a clean file's unknown answers are the lines not in the key: name the first few now
+    unknown = np.flatnonzero(kidx < 0)[:MAX_EXAMPLES]
+    named = dict(zip(unknown.tolist(), zip(ans.lexelt_of(unknown), ans.instances(unknown))))
+    ans.keep_labels_only()
     return score_columns(
         Labels(key.item, key.tag, None, key.tags, key.n_items),
         Labels(ans.item, ans.tag, ans.weight, ans.tags, ans.n_items),
         klex, kidx, lexelts, policy=policy, sense_map=sense_map, minimal=minimal,
-        answers_path=ans.path, example=lambda i: (ans.lexelt_of([i])[0], ans.instances([i])[0]))
+        answers_path=ans.path, example=named.__getitem__)

@@ -192,21 +192,21 @@ def _senseval_scores(args) -> list[tuple[str, object]]:
     any other file, and any doubt, the strict readers."""
     from hieradjudicate.app.loading.load import gold_weights_note, read_annotation_file, weights_given
     from hieradjudicate.app.loading.specs import AnnotationSpec
-    from hieradjudicate.app.scorer2_fast import scan_inputs
+    from hieradjudicate.app.scorer2_fast import scan_key
     from hieradjudicate.cli.options import reading_policy
     from hieradjudicate.core.senseval import SenseMap, score_senseval
     from hieradjudicate.io.inventories.read import read_inventory
     from hieradjudicate.io.inventories.wordnet import read_wordnet, wordnet_folder
 
     gold, systems = AnnotationSpec.parse(args.gold, "gold"), _system_specs(args)
-    fast = scan_inputs(gold, systems)
+    fast = scan_key(gold, systems)
     records = []
     sources = []
     key = None
     for path in args.inventory:
         if wordnet_folder(path) is not None:  # only the lemmas of the gold are read
             if fast is not None:
-                inv = read_wordnet(path, fast.key.lexelts)
+                inv = read_wordnet(path, fast.lexelts)
             else:
                 key = key or read_annotation_file(gold)
                 inv = read_wordnet(path, key.item_lexelt)
@@ -222,7 +222,7 @@ def _senseval_scores(args) -> list[tuple[str, object]]:
                            f"inventory with parents); the inventory given ({given}) has no parent relations. "
                            "Pass --inventory EnglishLS.sensemap (or similar), or use --policy fine")
     if fast is not None:
-        out = _scanned_scores(args, fast, smap, sources)
+        out = _scanned_scores(args, fast, systems, smap, sources)
         if out is not None:
             return out
     key = key or read_annotation_file(gold)
@@ -241,21 +241,22 @@ def _senseval_scores(args) -> list[tuple[str, object]]:
     return out
 
 
-def _scanned_scores(args, fast, smap, sources) -> list[tuple[str, object]] | None:
-    """The scores of clean Senseval files; ``None`` when a join on hashes is in doubt."""
+def _scanned_scores(args, key, systems, smap, sources) -> list[tuple[str, object]] | None:
+    """The scores of clean Senseval files, one answer file in memory at a time; ``None`` when
+    a file is not clean or a join on hashes is in doubt (then the strict route reads them all)."""
     from hieradjudicate.app.loading.load import gold_weights_note, weights_given
-    from hieradjudicate.app.scorer2_fast import score_scanned
+    from hieradjudicate.app.scorer2_fast import score_file
     from hieradjudicate.cli.options import reading_policy
 
     out = []
-    for _, ans in fast.answers:
-        res = score_scanned(fast.key, ans, policy=args.policy, sense_map=smap, minimal=args.minimal)
+    for spec in systems:
+        res = score_file(key, spec, policy=args.policy, sense_map=smap, minimal=args.minimal)
         if res is None:
             return None
-        out.append((ans.set_name, res))
+        out.append(res)
     reading_policy(args, sources=sources)  # the inventories' own dropped lines; clean files have none
-    args.gold_ids_at = fast.key.instances
-    _warn(gold_weights_note(fast.key.path, *weights_given(fast.key)))
+    args.gold_ids_at = key.instances
+    _warn(gold_weights_note(key.path, *weights_given(key)))
     return out
 
 

@@ -43,7 +43,7 @@ from hieradjudicate.core.records import AnnotationSource, SenseRecord
 from hieradjudicate.core.scoring import Figures, GroupedFigures, corpus_figures
 
 POLICIES = ("fine", "coarse", "mixed")
-_MAX_EXAMPLES = 20
+MAX_EXAMPLES = 20
 
 
 @dataclass
@@ -373,38 +373,61 @@ def score_columns(
 
     # Weights: unweighted line -> 1 each; divide by the sum only when it exceeds 1.
     has_rows = np.bincount(a_item, minlength=n_a) > 0
-    unweighted = np.bincount(a_item, weights=np.isnan(a_w), minlength=n_a) > 0
-    w = np.where(unweighted[a_item], 1.0, a_w)
+    nan_w = np.isnan(a_w)
+    if nan_w.all():  # no weights at all (the usual answer file): one each, no temporaries
+        w = np.ones(a_w.size)
+    else:
+        unweighted = np.bincount(a_item, weights=nan_w, minlength=n_a) > 0
+        w = np.where(unweighted[a_item], 1.0, a_w)
+        del unweighted
+    del nan_w
     wsum = np.bincount(a_item, weights=w, minlength=n_a)
     norm = np.where(wsum > 1.0, wsum, 1.0)
-    w = w / norm[a_item]
+    w /= norm[a_item]
     att_item = wsum / norm
+    del wsum, norm
 
     valid_item = (kidx >= 0) & has_rows
     valid_item[valid_item] = in_key[kidx[valid_item]]
     unknown = np.flatnonzero(has_rows & ~valid_item)
     valid_item[valid_item] = evaluated[kidx[valid_item]]
+    del has_rows
 
-    # Cross every valid answer row with its key item's tag rows.
+    # Cross every valid answer row with its key item's tag rows (key rows of an item are
+    # contiguous once ordered by item: a file read line by line needs no reordering).
     r_ok = np.flatnonzero(valid_item[a_item])
     ki = kidx[a_item[r_ok]]
-    korder = np.argsort(k_item, kind="stable")
+    sorted_key = bool((k_item[1:] >= k_item[:-1]).all())
+    korder = None if sorted_key else np.argsort(k_item, kind="stable")
     kstart = np.cumsum(k_cnt) - k_cnt
     c = k_cnt[ki]
-    seg = np.cumsum(c) - c
-    rep = np.repeat(np.arange(r_ok.size), c)
-    pos = np.arange(int(c.sum())) - np.repeat(seg - kstart[ki], c)
-    at = a_tag[r_ok][rep]
-    kt = k_tag[korder[pos]]
+    if int(c.max(initial=0)) == 1 and sorted_key:  # one key tag per answered item: no crossing
+        seg = np.arange(r_ok.size)
+        at, kt = a_tag[r_ok], k_tag[kstart[ki]]
+    else:
+        seg = np.cumsum(c) - c
+        rep = np.repeat(np.arange(r_ok.size), c)
+        pos = np.arange(int(c.sum())) - np.repeat(seg - kstart[ki], c)
+        at = a_tag[r_ok][rep]
+        del rep
+        kt = k_tag[pos if korder is None else korder[pos]]
+        del pos
+    del c, kstart, korder
     if policy == "mixed":
         assert sense_map is not None
         pc = _pair_credit(at, kt, answers.tags, key.tags, sense_map)
+        del at, kt
         row_credit = np.minimum(np.add.reduceat(pc, seg), 1.0) if seg.size else pc[:0]
     else:
         eq = (atc[at] == ktc[kt]).astype(np.float64)
+        del at, kt
         row_credit = np.maximum.reduceat(eq, seg) if seg.size else eq[:0]
 
-    item_score = np.minimum(np.bincount(ki, weights=w[r_ok] * row_credit, minlength=n_k), 1.0)
+    w_ok = w[r_ok]
+    del w, r_ok, seg
+    w_ok *= row_credit
+    item_score = np.minimum(np.bincount(ki, weights=w_ok, minlength=n_k), 1.0)
+    del w_ok, ki, row_credit
     answered = np.zeros(n_k, dtype=bool)
     item_att = np.zeros(n_k)
     ok_items = np.flatnonzero(valid_item)
@@ -416,7 +439,7 @@ def score_columns(
     inst_att = item_att[eval_items]
     inst_lex = klex[eval_items]
     grouped = corpus_figures(inst_score, inst_att, inst_lex, lexelts)
-    examples = [example(i) for i in unknown[:_MAX_EXAMPLES].tolist()]
+    examples = [example(i) for i in unknown[:MAX_EXAMPLES].tolist()]
     return SensevalScore(policy, minimal, grouped, eval_items, inst_score, inst_att, inst_lex,
                          lexelts, excluded, int(unknown.size), examples)
 

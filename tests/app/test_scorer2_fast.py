@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from hieradjudicate.app.loading.specs import AnnotationSpec
-from hieradjudicate.app.scorer2_fast import scan_inputs, score_scanned
+from hieradjudicate.app.scorer2_fast import scan_key, score_file
 from hieradjudicate.cli.entry import main
 from hieradjudicate.core.senseval import SenseMap, score_senseval
 from hieradjudicate.io.annotations import senseval_scan
@@ -33,10 +33,10 @@ def strict(key_path, ans_path, policy, smap, minimal=False):
 
 
 def fast(key_path, ans_path, policy, smap, minimal=False):
-    got = scan_inputs(AnnotationSpec.parse(str(key_path), "gold"), [AnnotationSpec.parse(str(ans_path), "system")])
-    if got is None:
-        return None
-    return score_scanned(got.key, got.answers[0][1], policy=policy, sense_map=smap, minimal=minimal)
+    spec = AnnotationSpec.parse(str(ans_path), "system")
+    key = scan_key(AnnotationSpec.parse(str(key_path), "gold"), [spec])
+    got = None if key is None else score_file(key, spec, policy=policy, sense_map=smap, minimal=minimal)
+    return None if got is None else got[1]
 
 
 def assert_same(a, b, key_path):
@@ -179,7 +179,18 @@ def test_the_command_prints_the_same_json_by_either_route(s3, monkeypatch, capsy
         assert main(argv) == 0
         by_bytes = capsys.readouterr().out
         with monkeypatch.context() as m:
-            m.setattr(scorer2_fast, "scan_inputs", lambda gold, systems: None)
+            m.setattr(scorer2_fast, "scan_key", lambda gold, systems: None)
             assert main(argv) == 0
             by_strict = capsys.readouterr().out
         assert json.loads(by_bytes) == json.loads(by_strict)
+
+
+@pytest.mark.parametrize("answers", ["a.n a.n.X 1\na.n a.n.Y 3\n",  # as many lines as the key
+                                     "a.n a.n.X 1\na.n a.n.Y 3\na.n a.n.Z 3\n"])  # more
+def test_ids_that_hash_alike_but_differ_are_never_joined(tmp_path, monkeypatch, answers):
+    """The join confirms every hash match byte for byte, in the same-order path and the other."""
+    key, ans = tmp_path / "key.txt", tmp_path / "ans.txt"
+    key.write_text("a.n a.n.1 1\na.n a.n.2 3\n")
+    ans.write_text(answers)
+    monkeypatch.setattr(senseval_scan, "_hash", lambda parts, length: np.arange(length.size, dtype=np.uint64))
+    assert align(scan_senseval(str(key), "k"), scan_senseval(str(ans), "a")) is None

@@ -62,9 +62,10 @@ class Scanned:
     tag: np.ndarray
     weight: np.ndarray
 
-    @property
-    def n_items(self) -> int:
-        return int(self.inst_start.size)
+    n_items: int = 0  # lines
+
+    def __post_init__(self) -> None:
+        self.n_items = int(self.inst_start.size)
 
     @property
     def line(self) -> np.ndarray:
@@ -79,6 +80,11 @@ class Scanned:
     def lexelt_of(self, rows) -> list[str]:
         return [self.lexelts[c] for c in self.line_lexelt[rows].tolist()]
 
+    def keep_labels_only(self) -> None:
+        """Drop the bytes and the per-line ids once joined (only the labels are scored)."""
+        self.data = bytearray(8)
+        self.inst_start = self.inst_len = self.inst_hash = self.line_lexelt = np.zeros(0, np.int32)
+
 
 def _words(data: bytearray) -> np.ndarray:
     """Little-endian 64-bit words starting at every byte offset (a strided view, no copy)."""
@@ -88,20 +94,23 @@ def _words(data: bytearray) -> np.ndarray:
 def masked_words(words: np.ndarray, start: np.ndarray, length: np.ndarray) -> list[np.ndarray]:
     """Each token's bytes as little-endian words, zero past its end: one array per 8 bytes of
     the longest.  A clean file has no zero byte, so these words *are* the token, exactly."""
+    return list(_iter_words(words, start, length))
+
+
+def _iter_words(words: np.ndarray, start: np.ndarray, length: np.ndarray):
+    """:func:`masked_words` one step at a time (only one step's array alive)."""
     if length.size == 0:
-        return []
+        return
     lmax = int(length.max())
     past_end = int(start.max()) + lmax > words.size - 1  # only then can a short token's word overrun
-    out = []
     for j in range(0, lmax, 8):
         m = words[np.minimum(start + j, words.size - 1) if past_end and j else (start + j if j else start)]
         table = _MASKS[np.clip(np.arange(lmax + 1) - j, 0, 8)]  # the mask of step j, by token length
         m &= table[length]
-        out.append(m)
-    return out
+        yield m
 
 
-def _hash(parts: list[np.ndarray], length: np.ndarray) -> np.ndarray:
+def _hash(parts, length: np.ndarray) -> np.ndarray:
     """A 64-bit hash of tokens given as :func:`masked_words` (a filter: equal tokens, equal hash)."""
     h = length.astype(np.uint64) * _K0
     for m in parts:
@@ -115,8 +124,7 @@ def same_bytes(words: np.ndarray, a: np.ndarray, b: np.ndarray, length: np.ndarr
                words_b: np.ndarray | None = None) -> bool:
     """Whether token ``[a, a+length)`` equals token ``[b, b+length)`` for every row (exact)."""
     words_b = words if words_b is None else words_b
-    return all(np.array_equal(x, y) for x, y in zip(masked_words(words, a, length),
-                                                       masked_words(words_b, b, length)))
+    return all(np.array_equal(x, y) for x, y in zip(_iter_words(words, a, length), _iter_words(words_b, b, length)))
 
 
 def _factorize(parts: list[np.ndarray], length: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
@@ -125,6 +133,7 @@ def _factorize(parts: list[np.ndarray], length: np.ndarray) -> tuple[np.ndarray,
     whose word is the token itself).  ``parts`` are the tokens' :func:`masked_words`."""
     key = parts[0] if len(parts) == 1 else _hash(parts, length)
     _, first, inv = np.unique(key, return_index=True, return_inverse=True)
+    del key, _
     inv = inv.reshape(-1)
     if len(parts) > 1:  # every token equal to the first one of its hash, word by word
         rep = first[inv]
@@ -147,10 +156,11 @@ def _distinct(data: bytearray, words: np.ndarray, start: np.ndarray, length: np.
     for m in parts:
         change |= m[1:] != m[:-1]
     heads = np.flatnonzero(np.concatenate(([True], change)))
+    del change
     if heads.size <= max(4096, n // 16):
         table: dict[str, int] = {}
         head_names = [data[a: a + b].decode("ascii") for a, b in zip(start[heads].tolist(), length[heads].tolist())]
-        head_codes = np.fromiter((table.setdefault(t, len(table)) for t in head_names), np.int64, heads.size)
+        head_codes = np.fromiter((table.setdefault(t, len(table)) for t in head_names), np.int32, heads.size)
         return np.repeat(head_codes, np.diff(np.append(heads, n))), list(table)
     got = _factorize(parts, length)
     if got is None:
@@ -189,6 +199,15 @@ def _is_senseval(data: bytearray, path: str) -> bool:
     return detect_annotation_format(head.decode("ascii"), path) == "senseval"
 
 
+def _separators(b: np.ndarray) -> np.ndarray:
+    """Positions of the bytes <= 32 (spaces, newlines and any control byte) as int32, found a
+    block at a time so that no file-sized temporary is made."""
+    block = 1 << 20
+    parts = [np.flatnonzero(b[at: at + block] <= 32).astype(np.int32) + np.int32(at)
+             for at in range(0, b.size, block)]
+    return np.concatenate(parts) if parts else np.zeros(0, np.int32)
+
+
 def scan_senseval(path: str, set_name: str) -> Scanned | None:
     """Read a clean Senseval file (see the module docstring); ``None`` when it is not clean."""
     data = _read_clean_bytes(path)
@@ -196,7 +215,7 @@ def scan_senseval(path: str, set_name: str) -> Scanned | None:
         return None
     n = len(data) - 8
     b = np.frombuffer(data, dtype=np.uint8, count=n)
-    sep = np.flatnonzero(b <= 32).astype(np.int32)  # spaces and newlines, and any control byte
+    sep = _separators(b)
     if sep.size < 2 or sep[0] == 0 or bool(np.any(np.diff(sep) == 1)):
         return None  # a leading space, an empty line or token
     kind = b[sep]
@@ -232,7 +251,7 @@ def scan_senseval(path: str, set_name: str) -> Scanned | None:
         return None
     line_lexelt, lexelts = lex
     inst_start, inst_len = tok_start[first + 1], tok_len[first + 1]
-    inst_hash = _hash(masked_words(words, inst_start, inst_len), inst_len)
+    inst_hash = _hash(_iter_words(words, inst_start, inst_len), inst_len)
     n_lines = first.size
     if int(count.max()) == 3:
         tag_tok = first + 2
@@ -243,8 +262,10 @@ def scan_senseval(path: str, set_name: str) -> Scanned | None:
         tag_tok = (np.arange(item.size, dtype=np.int32)
                    + np.repeat(first + 2 - (np.cumsum(n_tags, dtype=np.int32) - n_tags), n_tags))
     del first, count
-    tok = _distinct(data, words, tok_start[tag_tok], tok_len[tag_tok])
+    tag_start, tag_len = tok_start[tag_tok], tok_len[tag_tok]
     del tok_start, tok_len, tag_tok
+    tok = _distinct(data, words, tag_start, tag_len)
+    del tag_start, tag_len
     if tok is None:
         return None
     tok_codes, tokens = tok
@@ -280,21 +301,31 @@ def align(key: Scanned, ans: Scanned) -> tuple[np.ndarray, np.ndarray, list[str]
     klex, alex = k_map[key.line_lexelt], a_map[ans.line_lexelt]
     k_comb = key.inst_hash + klex.astype(np.uint64) * _MIX
     a_comb = ans.inst_hash + alex.astype(np.uint64) * _MIX
-    k_sorted = np.sort(k_comb)
-    if bool(np.any(k_sorted[1:] == k_sorted[:-1])):
-        return None  # maybe a duplicate instance: the strict reader warns
-    if a_comb.size == k_comb.size and bool(np.array_equal(a_comb, k_comb)):
-        kidx = np.arange(a_comb.size, dtype=np.int64)
+    if a_comb.size == k_comb.size and bool(np.array_equal(a_comb, k_comb)):  # the key's lines, in its order
+        del a_comb
+        k_sorted = np.sort(k_comb)
+        if bool(np.any(k_sorted[1:] == k_sorted[:-1])):
+            return None  # maybe a duplicate instance: the strict reader warns
+        del k_sorted, k_comb
+        if not (np.array_equal(alex, klex) and np.array_equal(ans.inst_len, key.inst_len)
+                and same_bytes(_words(ans.data), ans.inst_start, key.inst_start, ans.inst_len, _words(key.data))):
+            return None  # a hash collision
+        return klex, np.arange(klex.size, dtype=np.int64), lexelts
     else:
+        order = np.argsort(k_comb, kind="stable")
+        k_sorted = k_comb[order]
+        del k_comb
+        if bool(np.any(k_sorted[1:] == k_sorted[:-1])):
+            return None
         a_sorted = np.sort(a_comb)
         if bool(np.any(a_sorted[1:] == a_sorted[:-1])):
             return None
         del a_sorted
-        order = np.argsort(k_comb, kind="stable")
         pos = np.minimum(np.searchsorted(k_sorted, a_comb), k_sorted.size - 1)
         kidx = np.where(k_sorted[pos] == a_comb, order[pos], -1)
-    hit = np.flatnonzero(kidx >= 0)
-    k_hit = kidx[hit]
+        del pos, order, k_sorted, a_comb
+        hit = np.flatnonzero(kidx >= 0)
+        k_hit = kidx[hit]
     if not (np.array_equal(alex[hit], klex[k_hit]) and np.array_equal(ans.inst_len[hit], key.inst_len[k_hit])
             and same_bytes(_words(ans.data), ans.inst_start[hit], key.inst_start[k_hit], ans.inst_len[hit],
                            _words(key.data))):
