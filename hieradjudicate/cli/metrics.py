@@ -179,6 +179,15 @@ def _warn(text: str | None) -> None:
         print(f"hieradjudicate: warning: {text}", file=sys.stderr)
 
 
+def _warn_unscored(name: str, n: int, examples: list) -> None:
+    """Say on stderr that answers naming instances outside the gold were left out (scorer2's
+    "Does not exist"), so a coverage of 0 from mismatched ids is never a silent figure."""
+    if n:
+        first = ", ".join(" ".join(map(str, x)) for x in examples[:3])
+        _warn(f"{name}: {n} answer line(s) name an instance that is not in the gold (first: {first}); "
+              "they are not scored. Do the ids match the gold's (lexelt and instance)?")
+
+
 def _system_specs(args):
     from hieradjudicate.app.loading.specs import AnnotationSpec
 
@@ -338,6 +347,11 @@ def cmd_score(args: argparse.Namespace) -> int:
                  "cross_entropy": d.get("cross_entropy"), "zero_score_instances": d.get("zero_score_instances"),
                  "distance_cost": d.get("distance_cost"), "undefined": d.get("undefined", {}),
                  "per_lexelt": d["by_lexelt"], "per_pos": d["by_pos"]}
+        if "unknown_answers" in d:  # scorer2 policies: what was not scored, and why
+            entry["unknown_answers"] = d["unknown_answers"]
+            entry["unknown_examples"] = d["unknown_examples"]
+            entry["excluded_multi_tag"] = d["excluded_multi_tag"]
+            _warn_unscored(name, d["unknown_answers"], d["unknown_examples"])
         by_dataset = _by_dataset(*ids(r), r.instance_score, r.instance_attempted)
         if by_dataset:
             entry["by_dataset"] = by_dataset

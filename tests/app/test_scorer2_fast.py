@@ -177,12 +177,13 @@ def test_the_command_prints_the_same_json_by_either_route(s3, monkeypatch, capsy
                 "--system", str(d / "answers" / "baseline_responses.txt"),
                 "--system", str(d / "answers" / "common_words_run.txt"), "--policy", policy, "--format", "json"]
         assert main(argv) == 0
-        by_bytes = capsys.readouterr().out
+        by_bytes = capsys.readouterr()
         with monkeypatch.context() as m:
             m.setattr(scorer2_fast, "scan_key", lambda gold, systems: None)
             assert main(argv) == 0
-            by_strict = capsys.readouterr().out
-        assert json.loads(by_bytes) == json.loads(by_strict)
+            by_strict = capsys.readouterr()
+        assert json.loads(by_bytes.out) == json.loads(by_strict.out)
+        assert by_bytes.err == by_strict.err  # the same warnings
 
 
 @pytest.mark.parametrize("answers", ["a.n a.n.X 1\na.n a.n.Y 3\n",  # as many lines as the key
@@ -194,3 +195,21 @@ def test_ids_that_hash_alike_but_differ_are_never_joined(tmp_path, monkeypatch, 
     ans.write_text(answers)
     monkeypatch.setattr(senseval_scan, "_hash", lambda parts, length: np.arange(length.size, dtype=np.uint64))
     assert align(scan_senseval(str(key), "k"), scan_senseval(str(ans), "a")) is None
+
+
+def test_a_weighted_gold_and_unknown_answers_warn_alike_by_either_route(tmp_path, monkeypatch, capsys):
+    from hieradjudicate.app import scorer2_fast
+
+    key, ans = tmp_path / "key.txt", tmp_path / "ans.txt"
+    key.write_text("a.n a.n.1 1/0.5 2/0.5\na.n a.n.2 3\nb.v b.v.1 x\n")
+    ans.write_text("a.n a.n.1 1\na.n a.n.9 3\nzz.n zz.n.1 x\nb.v b.v.1 y/0.5\n")
+    argv = ["score", "--inventory", str(_sensemap(tmp_path)), "--gold", str(key), "--system", str(ans),
+            "--policy", "mixed", "--format", "json"]
+    assert main(argv) == 0
+    by_bytes = capsys.readouterr()
+    monkeypatch.setattr(scorer2_fast, "scan_key", lambda gold, systems: None)
+    assert main(argv) == 0
+    by_strict = capsys.readouterr()
+    assert "weights" in by_bytes.err and "2 answer line(s) name an instance that is not in the gold (first: a.n a.n.9, zz.n zz.n.1)" in by_bytes.err
+    assert json.loads(by_bytes.out)["systems"][0]["unknown_answers"] == 2
+    assert (json.loads(by_bytes.out), by_bytes.err) == (json.loads(by_strict.out), by_strict.err)
