@@ -96,6 +96,8 @@ def leaf_vectors(inv: Inventory, tag_ptr: np.ndarray, tag_node: np.ndarray, tag_
 def tag_set_signature(tag_ptr: np.ndarray, tag_node: np.ndarray) -> np.ndarray:
     """Order- and duplicate-insensitive signature of each row's tag set."""
     R = tag_ptr.size - 1
+    if R == tag_node.size:  # one tag per row (a crowd's labels): the signature is the tag's hash
+        return _node_hash(tag_node) if R else np.zeros(0, dtype=np.int64)
     row = np.repeat(np.arange(R, dtype=np.int64), np.diff(tag_ptr))
     order = np.lexsort((tag_node, row))
     r, t = row[order], tag_node[order]
@@ -229,7 +231,7 @@ class CorpusBuilder:
             lmap = {u: lex_names[u] for u in ulex}
             item_lex = np.fromiter(map(lmap.__getitem__, src.item_lexelt), np.int64, len(src.item_lexelt))
             pair = item_lex[src.item] * max(len(src.tags), 1) + src.tag
-            upair, inv_pair = np.unique(pair, return_inverse=True)
+            upair, inv_pair = _unique_inverse(pair)
             per_source.append((item_lex, upair, inv_pair))
         lex_list = list(lex_names)
         used: dict[str, set[str]] = {}
@@ -267,13 +269,9 @@ class CorpusBuilder:
             nt = max(len(src.tags), 1)
             node_of_pair = np.asarray([inv.lookup(int(lex_to_inv[p // nt]), src.tags[p % nt]) for p in upair.tolist()],
                                       dtype=np.int64)
-            label_node = node_of_pair[inv_pair]
-            for k, name in enumerate(src.set_names):
-                sel = np.flatnonzero(src.set == k) if len(src.set_names) > 1 else np.arange(src.n_labels)
-                if sel.size == 0:
-                    continue
-                sets.append(_make_set(inv, rename.get(name, name), roles[name], gidx[src.item[sel]],
-                                      label_node[sel], src.weight[sel], src.line[sel], src.path))
+            names = [rename.get(n, n) for n in src.set_names]
+            sets.extend(_make_sets(inv, names, [roles[n] for n in src.set_names], src.set, gidx[src.item],
+                                   node_of_pair[inv_pair], src.weight, src.line, src.path))
         inst_lexelt = np.concatenate(inst_lex) if inst_lex else np.zeros(0, np.int64)
         corpus = Corpus(inv, inst_lexelt, inst_ids, sets, problems)
         corpus._index = None
@@ -284,26 +282,78 @@ class CorpusBuilder:
         return corpus
 
 
-def _make_set(inv: Inventory, name: str, role: str, inst: np.ndarray, node: np.ndarray,
-              weight: np.ndarray, line: np.ndarray, source: str) -> AnnotationSet:
-    order = np.argsort(inst, kind="stable")
-    inst, node, weight, line = inst[order], node[order], weight[order], line[order]
-    brk = np.flatnonzero(np.diff(inst)) + 1
-    starts = np.concatenate([[0], brk]).astype(np.int64)
-    rows = inst[starts]
+def _unique_inverse(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(values, return_inverse=True)`` of non-negative integers; by counting when the
+    values are small (the (lexelt, tag) pairs of a million labels: a few hundred), without a sort."""
+    if values.size == 0 or int(values.min()) < 0 or int(values.max()) > 4 * values.size + 4096:
+        return np.unique(values, return_inverse=True)
+    present = np.bincount(values) > 0
+    code = np.cumsum(present) - 1
+    return np.flatnonzero(present), code[values]
+
+
+def _set_order(set_code: np.ndarray, inst: np.ndarray, n_sets: int) -> tuple[np.ndarray | None, np.ndarray]:
+    """The labels sorted by (set, instance), stable, and where each set's labels begin.
+
+    ``None`` for the order when the labels already are.  Readers give each set's labels in
+    instance order, so a stable sort by set alone (a radix sort of small codes) is usually all
+    it takes; otherwise one stable sort by (set, instance)."""
+    n = set_code.size
+    if n_sets <= 1 or n == 0:
+        order = None
+        sc, ic = set_code, inst
+    else:
+        small = np.uint8 if n_sets <= 1 << 8 else np.uint16 if n_sets <= 1 << 16 else np.int64
+        order = np.argsort(set_code.astype(small), kind="stable")
+        sc, ic = set_code[order], inst[order]
+    if n > 1 and bool(((ic[1:] < ic[:-1]) & (sc[1:] == sc[:-1])).any()):
+        order = np.argsort(set_code * (int(inst.max()) + 1) + inst, kind="stable")
+        sc = set_code[order]
+    if order is not None and bool((order == np.arange(n)).all()):
+        order = None
+    return order, np.searchsorted(sc, np.arange(n_sets + 1))
+
+
+def _make_sets(inv: Inventory, names: list[str], roles: list[str], set_code: np.ndarray, inst: np.ndarray,
+               node: np.ndarray, weight: np.ndarray, line: np.ndarray, source: str) -> list[AnnotationSet]:
+    """The annotation sets of one source, computed for all labels at once and sliced per set.
+
+    Every row (one set's answer for one instance) is computed as it would be alone: the weights,
+    leaf vectors and signatures of all rows come from one call each (no loop over sets but the
+    slicing); a set's arrays are views of the shared ones."""
+    order, bounds = _set_order(set_code, inst, len(names))
+    if order is not None:
+        inst, node, weight, line = inst[order], node[order], weight[order], line[order]
+    new_row = np.ones(inst.size, dtype=bool)
+    new_row[1:] = inst[1:] != inst[:-1]
+    new_row[bounds[1:-1][bounds[1:-1] < inst.size]] = True  # a set's first label starts a row
+    starts = np.flatnonzero(new_row)
     ptr = np.append(starts, inst.size).astype(np.int64)
+    rows = inst[starts]
     counts = np.diff(ptr)
-    unweighted = np.add.reduceat(np.isnan(weight).astype(np.int64), starts) > 0
+    unweighted = np.add.reduceat(np.isnan(weight).astype(np.int64), starts) > 0 if starts.size else np.zeros(0, bool)
     unw_label = np.repeat(unweighted, counts)
     w = np.where(unw_label, 1.0, weight)
-    wsum = np.add.reduceat(w, starts)
+    wsum = np.add.reduceat(w, starts) if starts.size else np.zeros(0)
     zero = wsum <= 0
     if zero.any():  # all weights zero: nothing to normalise, read as uniform
         w = np.where(np.repeat(zero, counts), 1.0, w)
         wsum = np.add.reduceat(w, starts)
-    attempted = np.where(unweighted, 1.0, np.minimum(np.add.reduceat(np.where(unw_label, 0, weight), starts), 1.0))
+    attempted = np.where(unweighted, 1.0, np.minimum(np.add.reduceat(np.where(unw_label, 0, weight), starts), 1.0)
+                         if starts.size else np.zeros(0))
     tw = w / np.repeat(wsum, counts)
-    s = AnnotationSet(name, role, rows, ptr, node, tw, attempted, source=source, tag_line=line)
-    s.leaves = leaf_vectors(inv, ptr, node, tw)
-    s.signature = tag_set_signature(ptr, node)
-    return s
+    leaves = leaf_vectors(inv, ptr, node, tw)
+    signature = tag_set_signature(ptr, node)
+    row_bounds = np.searchsorted(starts, bounds)
+    out = []
+    for k, (name, role) in enumerate(zip(names, roles)):
+        a, b = int(bounds[k]), int(bounds[k + 1])
+        if a == b:
+            continue
+        ra, rb = int(row_bounds[k]), int(row_bounds[k + 1])
+        s = AnnotationSet(name, role, rows[ra:rb], ptr[ra:rb + 1] - a, node[a:b], tw[a:b], attempted[ra:rb],
+                          source=source, tag_line=line[a:b])
+        s.leaves = leaves[ra:rb]
+        s.signature = signature[ra:rb]
+        out.append(s)
+    return out

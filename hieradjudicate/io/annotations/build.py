@@ -219,6 +219,16 @@ def _items(p: Parsed) -> tuple[np.ndarray, list[str], list[str]]:
     return item_codes.astype(np.int64)[unit_item], lexelt[first].tolist(), instance[first].tolist()
 
 
+def _unit_groups(key: np.ndarray) -> np.ndarray:
+    """:func:`factorize` codes of the (set, item) keys of the units.  Usually every unit is its own
+    (set, item), and the codes are then ``0..n-1``: one sort proves it (a crowd file: a million
+    units, 20 ms instead of the 150 ms of a factorisation)."""
+    s = np.sort(key)
+    if s.size < 2 or bool((s[1:] != s[:-1]).all()):
+        return np.arange(key.size, dtype=np.int64)
+    return factorize(key)[0]
+
+
 def build_source(
     p: Parsed, path: str, fmt: str, log: ProblemLog, *, merge_units: bool = False
 ) -> AnnotationSource:
@@ -235,7 +245,7 @@ def build_source(
     ):  # one set, one unit per item, in order (Senseval files): every unit is its own group
         group = np.arange(n_units, dtype=np.int64)
     else:
-        group = factorize(unit_set * max(len(item_lexelt), 1) + unit_item)[0]
+        group = _unit_groups(unit_set * max(len(item_lexelt), 1) + unit_item)
     duplicates = 0
     label_unit, label_tag, label_weight = p.label_unit, p.label_tag, p.label_weight
     if not merge_units:

@@ -225,9 +225,7 @@ def _read(
     elif fmt in ("long-table", "wsbest"):
         parsed = parse_long(text, fmt, columns, sep, log)
     else:
-        from hieradjudicate.io.annotations.wide import (
-            parse_wide,  # imports pandas: only for wide tables
-        )
+        from hieradjudicate.io.annotations.wide import parse_wide
         parsed = parse_wide(text, fmt, columns, sep, log)
     source = build_source(parsed, path, fmt, log, merge_units=fmt in ("long-table", "wsbest"))
     if source.n_labels == 0:
