@@ -77,6 +77,9 @@ class Stats:
         """The long form sorted by (lexelt, instance), the metrics' input.  It depends on the
         annotations only, not on decisions, so it is kept until :meth:`invalidate` (re-import)."""
         key = ("layout", tuple(sets), depth, None if instances is None else instances.tobytes())
+        if key not in self._layouts and depth is None and instances is None:
+            # the corpus's copy (the workbench's live figures share it), made without the long form
+            self._layouts[key] = self.corpus.layout(sets)
         if key not in self._layouts:
             inst, rater, P = self.long_form(sets, depth, instances)
             self._layouts[key] = make_layout(inst, rater, P, self.corpus.inst_lexelt,
@@ -100,7 +103,9 @@ class Stats:
         X = len(c.inventory.lexelts)
         lay = self.layout(sets, depth, instances)
         # per-lexelt Fleiss/Conger/alpha come with every call; per_lexelt would add (X, m, m) pair tables
-        figs = all_figures(lay.inst, lay.rater, lay.P, c.inst_lexelt, n_raters=len(sets), n_lexelts=X, layout=lay)
+        # the coincidence matrices are not asked for here (no caller reads them)
+        figs = all_figures(lay.inst, lay.rater, lay.P, c.inst_lexelt, n_raters=len(sets), n_lexelts=X, layout=lay,
+                           coincidences=False)
         out = (figs.pairwise, figs.multi, figs.alpha)
         self._cache[key] = out
         return out

@@ -133,7 +133,10 @@ def alpha_stats(lay: Layout, distance: Distance = "nominal") -> AlphaStats:
     if nominal:  # s'(1 - I)s = (sum s)^2 - |s|^2, no matrix needed
         ones = np.ones(K)
         seg_term[:] = (s @ ones) ** 2 - np.einsum("ik,ik->i", s, s)
-        row_term[:] = (lay.P @ ones) ** 2 - lay.row_sq
+        if lay.onehot_leaf is not None:  # (1)^2 - 1 on every row
+            row_term[:] = 0.0
+        else:
+            row_term[:] = (lay.P @ ones) ** 2 - lay.row_sq
     else:
         for x in range(X):
             a, b = lay.lex_segs[x], lay.lex_segs[x + 1]
