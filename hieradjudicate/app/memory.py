@@ -29,7 +29,12 @@ def fix_mmap_threshold() -> bool:
     if _done or not sys.platform.startswith("linux"):
         return _done
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        # glibc's soname first: find_library runs ldconfig (or a compiler) in a subprocess, 10-20 ms
+        # of every command's start
+        try:
+            libc = ctypes.CDLL("libc.so.6")
+        except OSError:
+            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
         _done = bool(libc.mallopt(M_MMAP_THRESHOLD, THRESHOLD))
     except (OSError, AttributeError):  # not glibc (musl has no mallopt): nothing to tune
         _done = False

@@ -127,11 +127,12 @@ class Stats:
         cols = {k: column(getattr(pm, k)) for k in
                 ("observed", "expected_scott", "kappa_scott", "expected_cohen", "kappa_cohen")}
         n = pm.n[ia, ib].astype(int).tolist()
-        pairs = [{"a": names[a], "b": names[b], "n": n[j], "observed": cols["observed"][j],
-                  "expected_scott": cols["expected_scott"][j], "kappa_scott": cols["kappa_scott"][j],
-                  "expected_cohen": cols["expected_cohen"][j], "kappa_cohen": cols["kappa_cohen"][j],
-                  "undefined": _reason(pm, a, b)}
-                 for j, (a, b) in enumerate(zip(ia.tolist(), ib.tolist()))]
+        keys = ("a", "b", "n", "observed", "expected_scott", "kappa_scott", "expected_cohen", "kappa_cohen",
+                "undefined")
+        pairs = [dict(zip(keys, row)) for row in zip(
+            map(names.__getitem__, ia.tolist()), map(names.__getitem__, ib.tolist()), n, cols["observed"],
+            cols["expected_scott"], cols["kappa_scott"], cols["expected_cohen"], cols["kappa_cohen"],
+            _reasons(pm, ia, ib))]
         f, g = multi.fleiss, multi.conger
         out = {
             "sets": names,
@@ -213,8 +214,11 @@ class Stats:
         return [self._cache[key] for key in keys]
 
 
-def _reason(pm, a: int, b: int) -> str | None:
+def _reasons(pm, ia: np.ndarray, ib: np.ndarray) -> list[str | None]:
+    """Why each pair's kappa is undefined (Cohen's reason, else Scott's; ``None`` when defined)."""
     from hieradjudicate.core.undefined import REASONS
 
-    code = int(pm.reason_cohen[a, b]) or int(pm.reason_scott[a, b])
-    return REASONS.get(code) if code else None
+    cohen = pm.reason_cohen[ia, ib].astype(np.int64)
+    code = np.where(cohen != 0, cohen, pm.reason_scott[ia, ib].astype(np.int64))
+    text = [None] + [REASONS.get(c) for c in range(1, int(code.max(initial=0)) + 1)]
+    return list(map(text.__getitem__, code.tolist()))

@@ -55,7 +55,7 @@ def register(sub, add_inputs) -> None:
 # -- agree -----------------------------------------------------------------------------------------
 def cmd_agree(args: argparse.Namespace) -> int:
     from hieradjudicate.app.loading.load import load
-    from hieradjudicate.app.session.batch import annotator_sets, rater_note
+    from hieradjudicate.app.raters import annotator_sets, rater_note
     from hieradjudicate.app.stats import Stats, parse_granularity
     from hieradjudicate.cli.options import reading_policy, specs
 

@@ -247,29 +247,48 @@ def layout_from_blocks(
     return _layout_sorted(inst[order], rater[order], P, row_lex[order], int(n_lexelts))
 
 
-def _layout_by_counting(inst_blocks: list[np.ndarray], P_blocks: list[np.ndarray], inst_lexelt: np.ndarray,
-                        K: int, X: int) -> Layout:
-    """:func:`layout_from_blocks` when each block holds an instance at most once (the rows of
-    annotation sets): the stable sort by (lexelt, instance) is then a counting sort -- the
-    instances in that order, each followed by its rows in block order -- with no sort of the rows."""
+def block_positions(inst_blocks: list[np.ndarray], inst_lexelt: np.ndarray) -> tuple[list[np.ndarray], np.ndarray]:
+    """Where :func:`make_layout` puts each row of the concatenated blocks (rater ``j`` = block
+    ``j``), for blocks that hold each instance at most once (the rows of annotation sets), and the
+    sorted instance of every position.
+
+    The stable sort by (lexelt, instance) is then a counting sort -- the instances in that order,
+    each followed by its rows in block order -- with no sort of the rows."""
     n = len(inst_lexelt)
     inst_order = np.argsort(inst_lexelt, kind="stable")  # by lexelt, then instance
     counts = np.zeros(n, dtype=np.int64)
     for b in inst_blocks:
         counts[b] += 1
     sizes = counts[inst_order]
-    first = np.zeros(n, dtype=np.int64)  # the first sorted row of each instance
+    first = np.zeros(n, dtype=np.int64)  # the next free sorted row of each instance
     first[inst_order] = np.cumsum(sizes) - sizes
-    R = int(sizes.sum())
-    rater = np.empty(R, dtype=np.int64)
-    P = np.empty((R, K))
-    for j, (b, Pb) in enumerate(zip(inst_blocks, P_blocks)):
-        pos = first[b]
+    positions = []
+    for b in inst_blocks:
+        positions.append(first[b])
         first[b] += 1
+    return positions, np.repeat(inst_order, sizes)
+
+
+def _layout_by_counting(inst_blocks: list[np.ndarray], P_blocks: list[np.ndarray], inst_lexelt: np.ndarray,
+                        K: int, X: int) -> Layout:
+    """:func:`layout_from_blocks` by :func:`block_positions`."""
+    positions, inst = block_positions(inst_blocks, inst_lexelt)
+    rater = np.empty(len(inst), dtype=np.int64)
+    P = np.empty((len(inst), K))
+    for j, (pos, Pb) in enumerate(zip(positions, P_blocks)):
         rater[pos] = j
         P[pos] = Pb
-    inst = np.repeat(inst_order, sizes)
     return _layout_sorted(inst, rater, P, inst_lexelt[inst], X)
+
+
+def sorted_layout(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.ndarray, X: int,
+                  onehot_leaf: np.ndarray | None = None) -> Layout:
+    """The :class:`Layout` of rows already in :func:`make_layout`'s order; ``onehot_leaf``, when the
+    caller knows every row of ``P`` to be that unit vector, saves :attr:`Layout.onehot_leaf` its scan."""
+    lay = _layout_sorted(inst, rater, P, inst_lexelt[inst], X)
+    if onehot_leaf is not None:
+        lay.__dict__["onehot_leaf"] = onehot_leaf  # the cached_property's slot (the dataclass is frozen)
+    return lay
 
 
 @dataclass(frozen=True)
@@ -403,7 +422,10 @@ class PairwiseMatrix:
         """Mean over unordered pairs with a defined kappa (Light's kappa for ``"cohen"``)."""
         k = self.kappa_cohen if variant == "cohen" else self.kappa_scott
         iu = np.triu_indices(k.shape[0], 1)
-        return macro_mean([Estimate(float(v)) for v in k[iu].compressed()])
+        values = np.asarray(k[iu].compressed(), dtype=np.float64)
+        if not values.size:
+            return macro_mean([])
+        return Estimate(float(np.mean(values)), None, int(values.size))  # macro_mean of every value
 
     def pair(self, a: int, b: int) -> PairwiseAgreement:
         """The full :class:`PairwiseAgreement` of raters ``a`` and ``b`` (needs ``per_lexelt=True``)."""

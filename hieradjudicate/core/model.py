@@ -15,27 +15,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from hieradjudicate.core.arrays import zeros
 from hieradjudicate.core.errors import Problem
 from hieradjudicate.core.inventory import Inventory
 from hieradjudicate.core.inventory_builder import InventoryBuilder
+from hieradjudicate.core.leaves import leaf_vectors, tag_set_signature
 from hieradjudicate.core.records import ROLES, AnnotationSource, Context
 
 _LAYOUT_LOCK = threading.Lock()
-
-
-def _node_hash(nodes: np.ndarray) -> np.ndarray:
-    """A pseudo-random, odd 62-bit value per node id, for tag-set signatures.
-
-    A pure function of the id (the splitmix64 finaliser), so no table is kept or grown at run
-    time and any node id, however large, has its value: the signatures depend on nothing but
-    the tags.
-    """
-    z = nodes.astype(np.uint64) + np.uint64(0x9E3779B97F4A7C15)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z ^= z >> np.uint64(31)
-    return (z >> np.uint64(2)).astype(np.int64) | 1
 
 
 @dataclass
@@ -49,10 +35,27 @@ class AnnotationSet:
     tag_node: np.ndarray  # global nodes
     tag_weight: np.ndarray  # normalised per row (sum 1)
     attempted: np.ndarray  # (R,) raw weight sum capped at 1 (partial attempts), 1 when unweighted
-    leaves: np.ndarray = field(repr=False, default=None)  # (R, K)
     signature: np.ndarray = field(repr=False, default=None)  # (R,) hash of the tag *set*
     source: str = ""
     tag_line: np.ndarray | None = field(repr=False, default=None)
+    _leaves: np.ndarray | None = field(repr=False, default=None, compare=False)
+    #: the inventory the leaf vectors are computed from on first use (set by the corpus builder)
+    _inventory: Inventory | None = field(repr=False, default=None, compare=False)
+
+    @property
+    def leaves(self) -> np.ndarray:
+        """``(R, K)`` leaf vectors, one row per annotated instance.
+
+        A set made by :class:`CorpusBuilder` computes them on first use: the ``agree`` command
+        never needs them one set at a time (the layout is computed from the tags, see
+        :meth:`Corpus.layout`), and a crowd's are 147 MB."""
+        if self._leaves is None and self._inventory is not None:
+            self._leaves = leaf_vectors(self._inventory, self.tag_ptr, self.tag_node, self.tag_weight)
+        return self._leaves
+
+    @leaves.setter
+    def leaves(self, value: np.ndarray) -> None:
+        self._leaves = value
 
     @property
     def n(self) -> int:
@@ -74,41 +77,6 @@ class AnnotationSet:
 
     def weights_at(self, r: int) -> np.ndarray:
         return self.tag_weight[self.tag_ptr[r]:self.tag_ptr[r + 1]]
-
-
-def leaf_vectors(inv: Inventory, tag_ptr: np.ndarray, tag_node: np.ndarray, tag_weight: np.ndarray) -> np.ndarray:
-    """``p(l) = sum_t w_t D(t)(l)`` for all rows at once (sparse expansion + bincount)."""
-    R = tag_ptr.size - 1
-    K = max(inv.K, 1)
-    tag_row = np.repeat(np.arange(R, dtype=np.int64), np.diff(tag_ptr))
-    start = inv.d_ptr[tag_node]
-    length = inv.d_ptr[tag_node + 1] - start
-    total = int(length.sum())
-    first = np.cumsum(length) - length
-    idx = np.arange(total, dtype=np.int64) - np.repeat(first - start, length)
-    flat = np.repeat(tag_row * K, length) + inv.d_leaf[idx]
-    vals = np.repeat(tag_weight, length) * inv.d_prob[idx]
-    out = zeros((R, K))
-    np.add.at(out.reshape(-1), flat, vals)
-    return out
-
-
-def tag_set_signature(tag_ptr: np.ndarray, tag_node: np.ndarray) -> np.ndarray:
-    """Order- and duplicate-insensitive signature of each row's tag set."""
-    R = tag_ptr.size - 1
-    if R == tag_node.size:  # one tag per row (a crowd's labels): the signature is the tag's hash
-        return _node_hash(tag_node) if R else np.zeros(0, dtype=np.int64)
-    row = np.repeat(np.arange(R, dtype=np.int64), np.diff(tag_ptr))
-    order = np.lexsort((tag_node, row))
-    r, t = row[order], tag_node[order]
-    keep = np.ones(r.size, dtype=bool)
-    keep[1:] = (r[1:] != r[:-1]) | (t[1:] != t[:-1])
-    sig = np.zeros(R, dtype=np.int64)
-    t = t[keep]
-    # hash each node id once when ids are fewer than tags (the usual case), then gather
-    h = _node_hash(np.arange(int(t.max()) + 1))[t] if t.size and t.max() < t.size else _node_hash(t)
-    np.add.at(sig, r[keep], h)
-    return sig
 
 
 @dataclass
@@ -173,15 +141,19 @@ class Corpus:
         """
         # imported here: agreement never imports the model, and the model needs it only for this
         from hieradjudicate.core.agreement import layout_from_blocks
+        from hieradjudicate.core.layout_tags import layout_from_tags
 
         wanted = set(sets)
         chosen = tuple(k for k in range(len(self.sets)) if k in wanted)
         cache = self.__dict__.setdefault("_layouts", {})
         with _LAYOUT_LOCK:  # the live figures and the dashboard's worker may ask at once: one copy
             if chosen not in cache:
-                cache[chosen] = layout_from_blocks([self.sets[k].rows for k in chosen],
-                                                   [self.sets[k].leaves for k in chosen], self.inst_lexelt,
-                                                   n_lexelts=len(self.inventory.lexelts))
+                picked = [self.sets[k] for k in chosen]
+                if picked and all(s._leaves is None and s._inventory is self.inventory for s in picked):
+                    cache[chosen] = layout_from_tags(self.inventory, picked, self.inst_lexelt)
+                else:
+                    cache[chosen] = layout_from_blocks([s.rows for s in picked], [s.leaves for s in picked],
+                                                       self.inst_lexelt, n_lexelts=len(self.inventory.lexelts))
             return cache[chosen]
 
     def region(self, s: AnnotationSet) -> np.ndarray:
@@ -318,9 +290,9 @@ def _make_sets(inv: Inventory, names: list[str], roles: list[str], set_code: np.
                node: np.ndarray, weight: np.ndarray, line: np.ndarray, source: str) -> list[AnnotationSet]:
     """The annotation sets of one source, computed for all labels at once and sliced per set.
 
-    Every row (one set's answer for one instance) is computed as it would be alone: the weights,
-    leaf vectors and signatures of all rows come from one call each (no loop over sets but the
-    slicing); a set's arrays are views of the shared ones."""
+    Every row (one set's answer for one instance) is computed as it would be alone: the weights
+    and signatures of all rows come from one call each (no loop over sets but the slicing); a
+    set's arrays are views of the shared ones.  The leaf vectors are left to the first use."""
     order, bounds = _set_order(set_code, inst, len(names))
     if order is not None:
         inst, node, weight, line = inst[order], node[order], weight[order], line[order]
@@ -342,7 +314,6 @@ def _make_sets(inv: Inventory, names: list[str], roles: list[str], set_code: np.
     attempted = np.where(unweighted, 1.0, np.minimum(np.add.reduceat(np.where(unw_label, 0, weight), starts), 1.0)
                          if starts.size else np.zeros(0))
     tw = w / np.repeat(wsum, counts)
-    leaves = leaf_vectors(inv, ptr, node, tw)
     signature = tag_set_signature(ptr, node)
     row_bounds = np.searchsorted(starts, bounds)
     out = []
@@ -352,8 +323,7 @@ def _make_sets(inv: Inventory, names: list[str], roles: list[str], set_code: np.
             continue
         ra, rb = int(row_bounds[k]), int(row_bounds[k + 1])
         s = AnnotationSet(name, role, rows[ra:rb], ptr[ra:rb + 1] - a, node[a:b], tw[a:b], attempted[ra:rb],
-                          source=source, tag_line=line[a:b])
-        s.leaves = leaves[ra:rb]
+                          source=source, tag_line=line[a:b], _inventory=inv)  # leaves on first use
         s.signature = signature[ra:rb]
         out.append(s)
     return out

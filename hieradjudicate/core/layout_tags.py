@@ -1,0 +1,59 @@
+"""The layout of annotation sets computed from their tags, without their leaf vectors.
+
+:meth:`~hieradjudicate.core.model.Corpus.layout` needs the leaf vectors of every set in
+(lexelt, instance) order.  Made from the sets' ``leaves`` that is two ``(R, K)`` arrays (MASC:
+147 MB each, mostly page faults); made from the tags it is one: the rows are placed by
+:func:`~hieradjudicate.core.agreement.block_positions`, their tags gathered in that order, and
+:func:`~hieradjudicate.core.leaves.leaf_vectors` computes each row exactly as it computes it for
+its set.  When every row is one tag whose leaf vector is a unit vector (a crowd's labels), the
+layout also knows each row's leaf (see :attr:`~hieradjudicate.core.agreement.Layout.onehot_leaf`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from hieradjudicate.core.agreement import Layout, block_positions, sorted_layout
+from hieradjudicate.core.arrays import zeros
+from hieradjudicate.core.inventory import Inventory
+from hieradjudicate.core.leaves import leaf_vectors
+
+
+def layout_from_tags(inv: Inventory, sets: list, inst_lexelt: np.ndarray) -> Layout:
+    """The layout of ``sets`` (rater ``j`` = ``sets[j]``, each an
+    :class:`~hieradjudicate.core.model.AnnotationSet`); equal to
+    :func:`~hieradjudicate.core.agreement.layout_from_blocks` of their rows and leaf vectors."""
+    inst_lexelt = np.asarray(inst_lexelt, dtype=np.int64)
+    positions, inst = block_positions([np.asarray(s.rows, np.int64) for s in sets], inst_lexelt)
+    R = len(inst)
+    rater = np.empty(R, dtype=np.int64)
+    source_row = np.empty(R, dtype=np.int64)  # each sorted row's row in the sets side by side
+    offset = 0
+    for j, pos in enumerate(positions):
+        rater[pos] = j
+        source_row[pos] = np.arange(offset, offset + len(pos))
+        offset += len(pos)
+    tag_offset = np.cumsum([0] + [s.tag_node.size for s in sets])
+    tag_start = np.concatenate([s.tag_ptr[:-1] + o for s, o in zip(sets, tag_offset.tolist())])
+    n_tags = np.concatenate([np.diff(s.tag_ptr) for s in sets])
+    node_all = np.concatenate([s.tag_node for s in sets])
+    weight_all = np.concatenate([s.tag_weight for s in sets])
+    counts = n_tags[source_row]
+    K = max(inv.K, 1)
+    if R and bool((counts == 1).all()):  # one tag per row: no CSR to rebuild
+        node, weight = node_all[tag_start[source_row]], weight_all[tag_start[source_row]]
+        start = inv.d_ptr[node]
+        if bool((inv.d_ptr[node + 1] - start == 1).all()) and bool((weight * inv.d_prob[start] == 1.0).all()):
+            # each row is the unit vector of one leaf: the value leaf_vectors would add to a zero
+            leaf = inv.d_leaf[start].astype(np.int64)
+            P = zeros((R, K))
+            P[np.arange(R), leaf] = 1.0
+            return sorted_layout(inst, rater, P, inst_lexelt, len(inv.lexelts), onehot_leaf=leaf)
+        ptr = np.arange(R + 1, dtype=np.int64)
+    else:
+        ptr = np.zeros(R + 1, dtype=np.int64)
+        np.cumsum(counts, out=ptr[1:])
+        idx = np.repeat(tag_start[source_row] - ptr[:-1], counts) + np.arange(int(ptr[-1]))
+        node, weight = node_all[idx], weight_all[idx]
+    P = leaf_vectors(inv, ptr, node, weight)
+    return sorted_layout(inst, rater, P, inst_lexelt, len(inv.lexelts))
