@@ -14,10 +14,10 @@ import numpy as np
 
 from hieradjudicate.core.agreement import CONGER_MARGINAL_RULE, make_layout
 from hieradjudicate.core.dashboard import all_figures
-from hieradjudicate.core.granularity import rollup
 from hieradjudicate.core.model import AnnotationSet, Corpus
-from hieradjudicate.core.scoring import nearest_gold_distance, score_leaf_many
 from hieradjudicate.core.undefined import Estimate
+
+# core.granularity and core.scoring are imported where used: ``agree`` at the leaves needs neither
 
 
 def parse_granularity(text: str | None) -> int | None:
@@ -69,6 +69,8 @@ class Stats:
             sel = keep[inst]
             inst, rater, P = inst[sel], rater[sel], P[sel]
         if depth is not None:
+            from hieradjudicate.core.granularity import rollup
+
             group, n_groups = self.groups(depth)
             P = rollup(P, c.inst_lexelt[inst], group, n_groups)
         return inst, rater, P
@@ -104,8 +106,8 @@ class Stats:
         lay = self.layout(sets, depth, instances)
         # per-lexelt Fleiss/Conger/alpha come with every call; per_lexelt would add (X, m, m) pair tables
         # the coincidence matrices are not asked for here (no caller reads them)
-        figs = all_figures(lay.inst, lay.rater, lay.P, c.inst_lexelt, n_raters=len(sets), n_lexelts=X, layout=lay,
-                           coincidences=False)
+        figs = all_figures(lay.inst, lay.rater, None, c.inst_lexelt, n_raters=len(sets), n_lexelts=X, layout=lay,
+                           coincidences=False)  # P is the layout's (made only if a figure needs it)
         out = (figs.pairwise, figs.multi, figs.alpha)
         self._cache[key] = out
         return out
@@ -194,6 +196,8 @@ class Stats:
         keys = [("score", k, gold, sel) for k in systems]
         todo = [k for k, key in zip(systems, keys) if key not in self._cache]
         if todo:
+            from hieradjudicate.core.scoring import nearest_gold_distance, score_leaf_many
+
             c = self.corpus
             g = c.sets[gold]
             g_rows, region = g.rows, self.gold_region_float(g)  # cached: invalidate() when the gold changes

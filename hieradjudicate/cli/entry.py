@@ -66,10 +66,7 @@ the line and what was expected), 2 a usage error.  `hieradjudicate COMMAND --hel
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    from hieradjudicate.app.memory import fix_mmap_threshold
     from hieradjudicate.app.textout import terminal_safe_streams
-
-    fix_mmap_threshold()  # freed numpy temporaries go back to the system (see app.memory)
 
     gui_commands = {"demo", "gui"}
     # data (ids, tags, notes, file names) reaches the terminal only as visible escapes
@@ -83,6 +80,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(argv: list[str]) -> int:
+    from hieradjudicate.app.memory import CLI_THRESHOLD, fix_mmap_threshold
+
+    # freed numpy temporaries above 32 MiB go back to the system (see app.memory); the workbench
+    # fixes its own, lower threshold
+    fix_mmap_threshold(CLI_THRESHOLD)
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

@@ -81,6 +81,11 @@ class Layout:
     def R(self) -> int:
         return len(self.inst)
 
+    @property
+    def n_leaves(self) -> int:
+        """``K``, the columns of ``P``."""
+        return int(self.P.shape[1])
+
     def pairable(self) -> Layout:
         """The same layout restricted to instances with at least two annotations (computed once)."""
         return self._pairable
@@ -130,7 +135,7 @@ class Layout:
         Every sum of such rows is then a count, exact in any order: the figures below take them
         from the leaf indices (``bincount``) or from float32 products of 0/1 matrices, and are the
         same to the last bit as the sums over ``P`` they replace."""
-        R = len(self.P)
+        R = self.R
         if R == 0 or self.P.ndim != 2 or self.P.shape[1] == 0 or np.count_nonzero(self.P) != R:
             return None
         leaf = self.P.argmax(axis=1)
@@ -141,7 +146,7 @@ class Layout:
         """``s_i = sum_r p_r,i`` per instance, shape ``(n_seg, K)``."""
         leaf = self.onehot_leaf
         if leaf is not None:
-            K = self.P.shape[1]
+            K = self.n_leaves
             n = len(self.seg_start)
             return np.bincount(self.row_seg * K + leaf, minlength=n * K).reshape(n, K).astype(np.float64)
         return self.seg_sums(self.P)
@@ -150,7 +155,7 @@ class Layout:
     def row_sq(self) -> np.ndarray:
         """``|p_r|^2`` per row."""
         if self.onehot_leaf is not None:
-            return np.ones(len(self.P))
+            return np.ones(self.R)
         return np.einsum("rk,rk->r", self.P, self.P)
 
     @cached_property
@@ -159,7 +164,8 @@ class Layout:
         return np.add.reduceat(self.row_sq, self.seg_start) if len(self.seg_start) else np.zeros(0)
 
 
-def _layout_sorted(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, row_lex: np.ndarray, X: int) -> Layout:
+def _layout_sorted(inst: np.ndarray, rater: np.ndarray, P: np.ndarray | None, row_lex: np.ndarray, X: int,
+                   cls: type[Layout] | None = None) -> Layout:
     R = len(inst)
     new = np.ones(R, dtype=bool)
     if R:
@@ -169,7 +175,7 @@ def _layout_sorted(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, row_lex: 
     seg_m = np.diff(np.append(seg_start, R))
     seg_lex = row_lex[seg_start]
     grid = np.arange(X + 1)
-    return Layout(
+    return (cls or Layout)(
         inst, rater, P, row_lex, row_seg, seg_start, seg_m, inst[seg_start], seg_lex,
         np.searchsorted(row_lex, grid), np.searchsorted(seg_lex, grid), X,
     )
@@ -279,16 +285,6 @@ def _layout_by_counting(inst_blocks: list[np.ndarray], P_blocks: list[np.ndarray
         rater[pos] = j
         P[pos] = Pb
     return _layout_sorted(inst, rater, P, inst_lexelt[inst], X)
-
-
-def sorted_layout(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.ndarray, X: int,
-                  onehot_leaf: np.ndarray | None = None) -> Layout:
-    """The :class:`Layout` of rows already in :func:`make_layout`'s order; ``onehot_leaf``, when the
-    caller knows every row of ``P`` to be that unit vector, saves :attr:`Layout.onehot_leaf` its scan."""
-    lay = _layout_sorted(inst, rater, P, inst_lexelt[inst], X)
-    if onehot_leaf is not None:
-        lay.__dict__["onehot_leaf"] = onehot_leaf  # the cached_property's slot (the dataclass is frozen)
-    return lay
 
 
 @dataclass(frozen=True)
@@ -480,21 +476,28 @@ def _lexelt_pair_stats(
     with an absent rater), accumulated by ``bincount`` (cost ``~ sum_i m_i
     (m_i + nnz_i)`` with ``nnz_i`` the nonzero leaf masses of the instance).
     """
-    Px = lay.P[r0:r1]
-    used = Px.any(axis=0)
-    if not used.all():
-        Px = Px[:, used]
+    leaf = lay.onehot_leaf
+    if leaf is not None:  # the leaves in use from the rows' leaves, without reading P
+        used = np.bincount(leaf[r0:r1], minlength=lay.n_leaves) > 0
+        kx = int(used.sum())
+    else:
+        Px = lay.P[r0:r1]
+        used = Px.any(axis=0)
+        if not used.all():
+            Px = Px[:, used]
+        kx = Px.shape[1]
     raters_x, rloc = _local_raters(lay.rater[r0:r1], present)
     s0, s1 = int(lay.lex_segs[x]), int(lay.lex_segs[x + 1])
     iloc = lay.row_seg[r0:r1] - s0
-    nx, mx, kx = s1 - s0, len(raters_x), Px.shape[1]
+    nx, mx = s1 - s0, len(raters_x)
     seg_m = lay.seg_m[s0:s1]
     c = int(seg_m.max())
     if c == mx and r1 - r0 == nx * mx:
         rl = rloc.reshape(nx, mx)
         if (rl == rl[0]).all():  # complete: every instance has every rater, in the same order
+            if leaf is not None:
+                Px = lay.P[r0:r1][:, used]
             return (raters_x, *_pair_stats_complete(Px.reshape(nx, mx * kx), rl[0], nx, mx, kx))
-    leaf = lay.onehot_leaf
     if leaf is not None:
         return (raters_x, *_pair_stats_onehot(leaf[r0:r1], rloc, iloc, nx, mx, used))
     nnz = int(np.count_nonzero(Px))
@@ -725,7 +728,7 @@ def conger_chance(full: Layout) -> np.ndarray:
     key = full.row_lex * m + full.rater
     leaf = full.onehot_leaf
     if leaf is not None:  # counts: the same values as the weighted sums, in one pass
-        K = full.P.shape[1]
+        K = full.n_leaves
         tot = np.bincount(key * K + leaf, minlength=X * m * K).reshape(X * m, K).astype(np.float64)
     else:
         tot = group_sum(full.P, key, X * m)

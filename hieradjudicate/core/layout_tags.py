@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from hieradjudicate.core.agreement import Layout, block_positions, sorted_layout
+from functools import cached_property
+
+from hieradjudicate.core.agreement import Layout, _layout_sorted, block_positions
 from hieradjudicate.core.arrays import zeros
 from hieradjudicate.core.inventory import Inventory
 from hieradjudicate.core.leaves import leaf_vectors
@@ -45,10 +47,8 @@ def layout_from_tags(inv: Inventory, sets: list, inst_lexelt: np.ndarray) -> Lay
         start = inv.d_ptr[node]
         if bool((inv.d_ptr[node + 1] - start == 1).all()) and bool((weight * inv.d_prob[start] == 1.0).all()):
             # each row is the unit vector of one leaf: the value leaf_vectors would add to a zero
-            leaf = inv.d_leaf[start].astype(np.int64)
-            P = zeros((R, K))
-            P[np.arange(R), leaf] = 1.0
-            return sorted_layout(inst, rater, P, inst_lexelt, len(inv.lexelts), onehot_leaf=leaf)
+            return LeafLayout.of(inst, rater, inv.d_leaf[start].astype(np.int64), K, inst_lexelt[inst],
+                                 len(inv.lexelts))
         ptr = np.arange(R + 1, dtype=np.int64)
     else:
         ptr = np.zeros(R + 1, dtype=np.int64)
@@ -56,4 +56,51 @@ def layout_from_tags(inv: Inventory, sets: list, inst_lexelt: np.ndarray) -> Lay
         idx = np.repeat(tag_start[source_row] - ptr[:-1], counts) + np.arange(int(ptr[-1]))
         node, weight = node_all[idx], weight_all[idx]
     P = leaf_vectors(inv, ptr, node, weight)
-    return sorted_layout(inst, rater, P, inst_lexelt, len(inv.lexelts))
+    return _layout_sorted(inst, rater, P, inst_lexelt[inst], len(inv.lexelts))
+
+
+class LeafLayout(Layout):
+    """A :class:`~hieradjudicate.core.agreement.Layout` whose rows are unit leaf vectors, held as
+    the leaf of each row (:attr:`onehot_leaf`); the dense ``P`` is made on first use.
+
+    The agreement figures of such rows are counts taken from the leaves, so ``agree`` on a crowd
+    never makes ``P`` (MASC: 147 MB).  Everything else -- equality, :func:`dataclasses.replace`,
+    the workbench's figures -- reads ``P`` as usual and gets the same array
+    :func:`~hieradjudicate.core.leaves.leaf_vectors` would give.
+    """
+
+    @classmethod
+    def of(cls, inst: np.ndarray, rater: np.ndarray, leaf: np.ndarray, K: int, row_lex: np.ndarray,
+           X: int) -> LeafLayout:
+        lay = _layout_sorted(inst, rater, None, row_lex, X, cls=cls)
+        lay.__dict__["onehot_leaf"] = leaf  # the cached_property's slot (the dataclass is frozen)
+        lay.__dict__["_K"] = K
+        return lay  # type: ignore[return-value]
+
+    @property  # type: ignore[override]
+    def P(self) -> np.ndarray:
+        P = self.__dict__.get("_P")
+        if P is None:
+            leaf = self.__dict__["onehot_leaf"]
+            P = zeros((len(leaf), self.__dict__["_K"]))
+            P[np.arange(len(leaf)), leaf] = 1.0  # what leaf_vectors adds to a zero
+            self.__dict__["_P"] = P
+        return P
+
+    @P.setter
+    def P(self, value: np.ndarray | None) -> None:  # the dataclass's __init__ sets the field
+        self.__dict__["_P"] = value
+
+    @property
+    def n_leaves(self) -> int:
+        P = self.__dict__.get("_P")
+        return int(P.shape[1]) if P is not None else int(self.__dict__.get("_K", 0))
+
+    @cached_property
+    def _pairable(self) -> Layout:
+        leaf = self.__dict__.get("onehot_leaf")
+        if self.__dict__.get("_P") is not None or leaf is None or not len(self.seg_m) or int(self.seg_m.min()) >= 2:
+            return super()._pairable
+        keep = self.seg_m[self.row_seg] >= 2
+        return LeafLayout.of(self.inst[keep], self.rater[keep], leaf[keep], self.n_leaves, self.row_lex[keep],
+                             self.n_lexelts)

@@ -45,7 +45,10 @@ def tag_set_signature(tag_ptr: np.ndarray, tag_node: np.ndarray) -> np.ndarray:
     """Order- and duplicate-insensitive signature of each row's tag set."""
     R = tag_ptr.size - 1
     if R == tag_node.size:  # one tag per row (a crowd's labels): the signature is the tag's hash
-        return _node_hash(tag_node) if R else np.zeros(0, dtype=np.int64)
+        if R == 0:
+            return np.zeros(0, dtype=np.int64)
+        top = int(tag_node.max())
+        return _node_hash(np.arange(top + 1))[tag_node] if top < R else _node_hash(tag_node)
     row = np.repeat(np.arange(R, dtype=np.int64), np.diff(tag_ptr))
     order = np.lexsort((tag_node, row))
     r, t = row[order], tag_node[order]

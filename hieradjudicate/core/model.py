@@ -35,12 +35,24 @@ class AnnotationSet:
     tag_node: np.ndarray  # global nodes
     tag_weight: np.ndarray  # normalised per row (sum 1)
     attempted: np.ndarray  # (R,) raw weight sum capped at 1 (partial attempts), 1 when unweighted
-    signature: np.ndarray = field(repr=False, default=None)  # (R,) hash of the tag *set*
     source: str = ""
     tag_line: np.ndarray | None = field(repr=False, default=None)
     _leaves: np.ndarray | None = field(repr=False, default=None, compare=False)
+    _signature: np.ndarray | None = field(repr=False, default=None, compare=False)
     #: the inventory the leaf vectors are computed from on first use (set by the corpus builder)
     _inventory: Inventory | None = field(repr=False, default=None, compare=False)
+
+    @property
+    def signature(self) -> np.ndarray:
+        """``(R,)`` hash of each row's tag *set* (see :func:`~hieradjudicate.core.leaves.tag_set_signature`);
+        computed on first use for a set made by :class:`CorpusBuilder`."""
+        if self._signature is None and self._inventory is not None:
+            self._signature = tag_set_signature(self.tag_ptr, self.tag_node)
+        return self._signature
+
+    @signature.setter
+    def signature(self, value: np.ndarray) -> None:
+        self._signature = value
 
     @property
     def leaves(self) -> np.ndarray:
@@ -291,8 +303,8 @@ def _make_sets(inv: Inventory, names: list[str], roles: list[str], set_code: np.
     """The annotation sets of one source, computed for all labels at once and sliced per set.
 
     Every row (one set's answer for one instance) is computed as it would be alone: the weights
-    and signatures of all rows come from one call each (no loop over sets but the slicing); a
-    set's arrays are views of the shared ones.  The leaf vectors are left to the first use."""
+    of all rows come from one call each (no loop over sets but the slicing); a set's arrays are
+    views of the shared ones.  The leaf vectors and signatures are left to the first use."""
     order, bounds = _set_order(set_code, inst, len(names))
     if order is not None:
         inst, node, weight, line = inst[order], node[order], weight[order], line[order]
@@ -303,18 +315,28 @@ def _make_sets(inv: Inventory, names: list[str], roles: list[str], set_code: np.
     ptr = np.append(starts, inst.size).astype(np.int64)
     rows = inst[starts]
     counts = np.diff(ptr)
-    unweighted = np.add.reduceat(np.isnan(weight).astype(np.int64), starts) > 0 if starts.size else np.zeros(0, bool)
-    unw_label = np.repeat(unweighted, counts)
+    if starts.size == inst.size:  # one tag per row (a crowd's labels): a row's sum is its one value
+        def row_sum(v: np.ndarray) -> np.ndarray:
+            return v
+
+        def spread(v: np.ndarray) -> np.ndarray:
+            return v
+    else:
+        def row_sum(v: np.ndarray) -> np.ndarray:
+            return np.add.reduceat(v, starts) if starts.size else v[:0]
+
+        def spread(v: np.ndarray) -> np.ndarray:
+            return np.repeat(v, counts)
+    unweighted = row_sum(np.isnan(weight).astype(np.int64)) > 0
+    unw_label = spread(unweighted)
     w = np.where(unw_label, 1.0, weight)
-    wsum = np.add.reduceat(w, starts) if starts.size else np.zeros(0)
+    wsum = row_sum(w)
     zero = wsum <= 0
     if zero.any():  # all weights zero: nothing to normalise, read as uniform
-        w = np.where(np.repeat(zero, counts), 1.0, w)
-        wsum = np.add.reduceat(w, starts)
-    attempted = np.where(unweighted, 1.0, np.minimum(np.add.reduceat(np.where(unw_label, 0, weight), starts), 1.0)
-                         if starts.size else np.zeros(0))
-    tw = w / np.repeat(wsum, counts)
-    signature = tag_set_signature(ptr, node)
+        w = np.where(spread(zero), 1.0, w)
+        wsum = row_sum(w)
+    attempted = np.where(unweighted, 1.0, np.minimum(row_sum(np.where(unw_label, 0, weight)), 1.0))
+    tw = w / spread(wsum)
     row_bounds = np.searchsorted(starts, bounds)
     out = []
     for k, (name, role) in enumerate(zip(names, roles)):
@@ -322,8 +344,6 @@ def _make_sets(inv: Inventory, names: list[str], roles: list[str], set_code: np.
         if a == b:
             continue
         ra, rb = int(row_bounds[k]), int(row_bounds[k + 1])
-        s = AnnotationSet(name, role, rows[ra:rb], ptr[ra:rb + 1] - a, node[a:b], tw[a:b], attempted[ra:rb],
-                          source=source, tag_line=line[a:b], _inventory=inv)  # leaves on first use
-        s.signature = signature[ra:rb]
-        out.append(s)
+        out.append(AnnotationSet(name, role, rows[ra:rb], ptr[ra:rb + 1] - a, node[a:b], tw[a:b], attempted[ra:rb],
+                                 source=source, tag_line=line[a:b], _inventory=inv))  # leaves, signature on first use
     return out

@@ -127,3 +127,9 @@ SEEDS = [MASC.encode()] + real_seeds(("masc_amt/masc_amt_labels_wide.tsv.gz",), 
 @given(seed=st.sampled_from(SEEDS), ops=st.lists(mutations(TOKENS), min_size=0, max_size=5))
 def test_damaged_packed_files_equal_row_wise(seed, ops):
     both(mutate(seed, ops))
+
+
+def test_senseval_expectation_written_out_in_read_equals_the_readers():
+    from hieradjudicate.io.annotations import read, senseval
+
+    assert read._EXPECTED["senseval"] == f"{senseval.EXPECTED_LINE} lines"

@@ -33,7 +33,7 @@ def parse_packed_fast(text: str, header: list[str], fields: dict[str, int], sep:
     if head.split("\t") != header or not nl:
         return None
     body = body[:-1] if body.endswith("\n") else body
-    if not body or "\n\n" in body:
+    if not body:
         return None
     raw = body.encode("ascii")
     b = np.frombuffer(raw, dtype=np.uint8)
@@ -43,7 +43,7 @@ def parse_packed_fast(text: str, header: list[str], fields: dict[str, int], sep:
     if tabs.size != n * (n_h - 1):
         return None
     # n (n_h - 1) tabs, and each line's last tab before its end and the next line's first after it:
-    # every line has exactly n_h - 1
+    # every line has exactly n_h - 1 (so no line is blank)
     last, first = tabs[n_h - 2::n_h - 1], tabs[0::n_h - 1]
     if (last[:-1] > ends).any() or (first[1:] < ends).any():
         return None
@@ -61,10 +61,10 @@ def parse_packed_fast(text: str, header: list[str], fields: dict[str, int], sep:
     lexelts = flat[lex_col::n_h]
     instances = flat[inst_col::n_h]
     if form_col is not None and len(set(zip(lexelts, instances))) < n:
-        instances = list(map("{}.{}".format, flat[form_col::n_h], instances))
-    cell_start = np.zeros(n, dtype=np.int64)
-    np.cumsum(np.fromiter(map(len, labels[:-1]), np.int64, n - 1) + 1, out=cell_start[1:])
-    label_row = np.searchsorted(cell_start, colons, side="right") - 1
+        instances = list(map(".".join, zip(flat[form_col::n_h], instances)))
+    cell_end = np.cumsum(np.fromiter(map(len, labels), np.int64, n) + 1) - 1  # the joining commas
+    per_cell = np.diff(np.searchsorted(colons, cell_end), prepend=0)  # one colon per label
+    label_row = np.repeat(np.arange(n, dtype=np.int64), per_cell)
     w_codes, w_names = _names(w_key)
     t_codes, t_names = _names(t_key)
     sets, tags = TagTable(), TagTable()
@@ -111,30 +111,32 @@ def _names(key: np.ndarray) -> tuple[np.ndarray, list[str]]:
 
 
 def factorize_keys(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Codes in order of first appearance and the distinct values of a ``uint64`` array.
+    """Codes in order of first appearance and the distinct values of a ``uint64`` array of
+    non-zero keys.
 
-    A hash table of ``2^b`` slots (``b`` = 20, or more for many distinct values): when no two
-    distinct keys share a slot -- checked -- the slots are the codes, in O(n); else a sort.
+    A hash table (``2^18`` slots, then ``2^22``): when no two distinct keys share a slot --
+    checked -- each slot's first appearance gives its code, in O(n); else a sort.
     """
     n = key.size
     if n == 0:
         return np.zeros(0, np.int64), key[:0]
-    bits = 20
-    slot = (key * _MULT) >> np.uint64(64 - bits)
-    table = np.zeros(1 << bits, dtype=np.uint64)
-    table[slot] = key
-    if (table[slot] == key).all():  # every slot holds one distinct key
-        used = np.zeros(1 << bits, dtype=bool)
-        used[slot] = True
-        occupied = np.flatnonzero(used)
-        code_of = np.zeros(1 << bits, dtype=np.int64)
-        code_of[occupied] = np.arange(occupied.size)
-        codes, uniques = code_of[slot], table[occupied]
-    else:
-        uniques = np.unique(key)
-        codes = np.searchsorted(uniques, key)
+    rows = np.arange(n)
+    for bits in (18, 22):
+        slot = (key * _MULT) >> np.uint64(64 - bits)
+        table = np.zeros(1 << bits, dtype=np.uint64)
+        table[slot] = key
+        if (table[slot] == key).all():  # every slot holds one distinct key
+            first = np.full(1 << bits, n, dtype=np.int64)
+            np.minimum.at(first, slot, rows)
+            occupied = np.flatnonzero(first < n)
+            occupied = occupied[np.argsort(first[occupied], kind="stable")]  # by first appearance
+            code_of = np.zeros(1 << bits, dtype=np.int64)
+            code_of[occupied] = np.arange(occupied.size)
+            return code_of[slot], table[occupied]
+    uniques = np.unique(key)
+    codes = np.searchsorted(uniques, key)
     first = np.full(uniques.size, n, dtype=np.int64)
-    np.minimum.at(first, codes, np.arange(n))
+    np.minimum.at(first, codes, rows)
     order = np.argsort(first, kind="stable")
     rank = np.empty(uniques.size, dtype=np.int64)
     rank[order] = np.arange(uniques.size)

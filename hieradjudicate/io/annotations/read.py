@@ -49,8 +49,6 @@ from collections.abc import Mapping
 from hieradjudicate.core.errors import FormatError, Problem, ProblemLog
 from hieradjudicate.core.records import AnnotationSource
 from hieradjudicate.io.annotations.build import Parsed, build_source, gc_paused
-from hieradjudicate.io.annotations.jsonl import parse_jsonl
-from hieradjudicate.io.annotations.senseval import EXPECTED_LINE, parse_senseval
 from hieradjudicate.io.annotations.tables import (
     first_line,
     guess_separator,
@@ -62,7 +60,9 @@ from hieradjudicate.io.textfile import decode_text, display_path, read_bytes
 
 FORMATS = ("senseval", "wsd-key", "long-table", "wsbest", "wide-table", "masc", "jsonl", "uima-xmi", "labelstudio", "prodigy", "webanno-tsv")
 _EXPECTED = {
-    "senseval": f"{EXPECTED_LINE} lines",
+    # f"{senseval.EXPECTED_LINE} lines", written out so that reading a table does not import the Senseval
+    # reader (tests/io/test_ann_packed_columnwise.py checks they agree)
+    "senseval": "expected 'lexelt instance_id tag[/weight] ... [!! comment]' lines",
     "wsd-key": "'instance_id sense_key [sense_key ...]' lines (the WSD evaluation framework's keys)",
     "jsonl": 'JSON objects {"lexelt", "instance", "set", "tags"}, one per line',
     "long-table": "rows 'lexelt, instance, annotator, tag[, weight]' under a header",
@@ -206,12 +206,16 @@ def _read(
     if fmt == "uima-xmi":
         pass
     elif fmt == "senseval":
+        from hieradjudicate.io.annotations.senseval import parse_senseval  # each reader where used
+
         parsed = parse_senseval(text, set_name, log)
     elif fmt == "wsd-key":
         from hieradjudicate.io.annotations.wsdkey import parse_wsd_key
 
         parsed = parse_wsd_key(text, set_name, log)
     elif fmt == "jsonl":
+        from hieradjudicate.io.annotations.jsonl import parse_jsonl
+
         parsed = parse_jsonl(text, set_name, log)
     elif fmt == "webanno-tsv":
         from hieradjudicate.io.annotations.webanno_tsv import parse_webanno_tsv
