@@ -29,34 +29,44 @@ def layout_from_tags(inv: Inventory, sets: list, inst_lexelt: np.ndarray) -> Lay
     positions, inst = block_positions([np.asarray(s.rows, np.int64) for s in sets], inst_lexelt)
     R = len(inst)
     rater = np.empty(R, dtype=np.int64)
-    source_row = np.empty(R, dtype=np.int64)  # each sorted row's row in the sets side by side
-    offset = 0
     for j, pos in enumerate(positions):
         rater[pos] = j
+    K = max(inv.K, 1)
+    leaf = _unit_leaves(inv, sets, positions, R)
+    if leaf is not None:
+        return LeafLayout.of(inst, rater, leaf, K, inst_lexelt[inst], len(inv.lexelts))
+    source_row = np.empty(R, dtype=np.int64)  # each sorted row's row in the sets side by side
+    offset = 0
+    for pos in positions:
         source_row[pos] = np.arange(offset, offset + len(pos))
         offset += len(pos)
     tag_offset = np.cumsum([0] + [s.tag_node.size for s in sets])
     tag_start = np.concatenate([s.tag_ptr[:-1] + o for s, o in zip(sets, tag_offset.tolist())])
-    n_tags = np.concatenate([np.diff(s.tag_ptr) for s in sets])
-    node_all = np.concatenate([s.tag_node for s in sets])
-    weight_all = np.concatenate([s.tag_weight for s in sets])
-    counts = n_tags[source_row]
-    K = max(inv.K, 1)
-    if R and bool((counts == 1).all()):  # one tag per row: no CSR to rebuild
-        node, weight = node_all[tag_start[source_row]], weight_all[tag_start[source_row]]
-        start = inv.d_ptr[node]
-        if bool((inv.d_ptr[node + 1] - start == 1).all()) and bool((weight * inv.d_prob[start] == 1.0).all()):
-            # each row is the unit vector of one leaf: the value leaf_vectors would add to a zero
-            return LeafLayout.of(inst, rater, inv.d_leaf[start].astype(np.int64), K, inst_lexelt[inst],
-                                 len(inv.lexelts))
-        ptr = np.arange(R + 1, dtype=np.int64)
-    else:
-        ptr = np.zeros(R + 1, dtype=np.int64)
-        np.cumsum(counts, out=ptr[1:])
-        idx = np.repeat(tag_start[source_row] - ptr[:-1], counts) + np.arange(int(ptr[-1]))
-        node, weight = node_all[idx], weight_all[idx]
+    counts = np.concatenate([np.diff(s.tag_ptr) for s in sets])[source_row]
+    ptr = np.zeros(R + 1, dtype=np.int64)
+    np.cumsum(counts, out=ptr[1:])
+    idx = np.repeat(tag_start[source_row] - ptr[:-1], counts) + np.arange(int(ptr[-1]))
+    node = np.concatenate([s.tag_node for s in sets])[idx]
+    weight = np.concatenate([s.tag_weight for s in sets])[idx]
     P = leaf_vectors(inv, ptr, node, weight)
     return _layout_sorted(inst, rater, P, inst_lexelt[inst], len(inv.lexelts))
+
+
+def _unit_leaves(inv: Inventory, sets: list, positions: list[np.ndarray], R: int) -> np.ndarray | None:
+    """The leaf of every sorted row when each row of every set is one tag whose leaf vector is a
+    unit vector (one leaf, ``weight * D(t)(leaf) == 1``: exactly what leaf_vectors writes), else
+    ``None``.  One set at a time: no array of all the tags is made."""
+    leaf = np.empty(R, dtype=np.int64)
+    for s, pos in zip(sets, positions):
+        node = s.tag_node
+        if node.size != len(pos):  # a row with several tags (or none)
+            return None
+        start = inv.d_ptr[node]
+        if not (bool((inv.d_ptr[node + 1] - start == 1).all())
+                and bool((s.tag_weight * inv.d_prob[start] == 1.0).all())):
+            return None
+        leaf[pos] = inv.d_leaf[start]
+    return leaf
 
 
 class LeafLayout(Layout):

@@ -233,7 +233,7 @@ class CorpusBuilder:
         lex_to_inv = np.asarray([inv.lexelt_index(name) for name in lex_list], dtype=np.int64)
         for (src, roles, rename), (item_lex, upair, inv_pair) in zip(self.sources, per_source):
             if not inst_ids:  # first source: its items are the instances, no dictionary needed
-                gidx = np.arange(len(src.item_instance), dtype=np.int64)
+                gidx = None
                 inst_lex.append(lex_to_inv[item_lex])
                 inst_ids.extend(src.item_instance)
             else:
@@ -254,8 +254,9 @@ class CorpusBuilder:
             node_of_pair = np.asarray([inv.lookup(int(lex_to_inv[p // nt]), src.tags[p % nt]) for p in upair.tolist()],
                                       dtype=np.int64)
             names = [rename.get(n, n) for n in src.set_names]
-            sets.extend(_make_sets(inv, names, [roles[n] for n in src.set_names], src.set, gidx[src.item],
-                                   node_of_pair[inv_pair], src.weight, src.line, src.path))
+            sets.extend(_make_sets(inv, names, [roles[n] for n in src.set_names], src.set,
+                                   src.item if gidx is None else gidx[src.item], node_of_pair[inv_pair],
+                                   src.weight, src.line, src.path))
         inst_lexelt = np.concatenate(inst_lex) if inst_lex else np.zeros(0, np.int64)
         corpus = Corpus(inv, inst_lexelt, inst_ids, sets, problems)
         corpus._index = None
@@ -276,12 +277,12 @@ def _unique_inverse(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.flatnonzero(present), code[values]
 
 
-def _set_order(set_code: np.ndarray, inst: np.ndarray, n_sets: int) -> tuple[np.ndarray | None, np.ndarray]:
-    """The labels sorted by (set, instance), stable, and where each set's labels begin.
+def _set_order(set_code: np.ndarray, inst: np.ndarray, n_sets: int) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+    """The labels sorted by (set, instance), stable: the order (``None`` when they already are),
+    the sorted instances, and where each set's labels begin.
 
-    ``None`` for the order when the labels already are.  Readers give each set's labels in
-    instance order, so a stable sort by set alone (a radix sort of small codes) is usually all
-    it takes; otherwise one stable sort by (set, instance)."""
+    Readers give each set's labels in instance order, so a stable sort by set alone (a radix sort
+    of small codes) is usually all it takes; otherwise one stable sort by (set, instance)."""
     n = set_code.size
     if n_sets <= 1 or n == 0:
         order = None
@@ -292,10 +293,11 @@ def _set_order(set_code: np.ndarray, inst: np.ndarray, n_sets: int) -> tuple[np.
         sc, ic = set_code[order], inst[order]
     if n > 1 and bool(((ic[1:] < ic[:-1]) & (sc[1:] == sc[:-1])).any()):
         order = np.argsort(set_code * (int(inst.max()) + 1) + inst, kind="stable")
-        sc = set_code[order]
+        sc, ic = set_code[order], inst[order]
+    bounds = np.searchsorted(sc, np.arange(n_sets + 1))
     if order is not None and bool((order == np.arange(n)).all()):
         order = None
-    return order, np.searchsorted(sc, np.arange(n_sets + 1))
+    return order, ic, bounds
 
 
 def _make_sets(inv: Inventory, names: list[str], roles: list[str], set_code: np.ndarray, inst: np.ndarray,
@@ -305,38 +307,28 @@ def _make_sets(inv: Inventory, names: list[str], roles: list[str], set_code: np.
     Every row (one set's answer for one instance) is computed as it would be alone: the weights
     of all rows come from one call each (no loop over sets but the slicing); a set's arrays are
     views of the shared ones.  The leaf vectors and signatures are left to the first use."""
-    order, bounds = _set_order(set_code, inst, len(names))
+    order, inst, bounds = _set_order(set_code, inst, len(names))
     if order is not None:
-        inst, node, weight, line = inst[order], node[order], weight[order], line[order]
-    new_row = np.ones(inst.size, dtype=bool)
-    new_row[1:] = inst[1:] != inst[:-1]
-    new_row[bounds[1:-1][bounds[1:-1] < inst.size]] = True  # a set's first label starts a row
-    starts = np.flatnonzero(new_row)
-    ptr = np.append(starts, inst.size).astype(np.int64)
-    rows = inst[starts]
-    counts = np.diff(ptr)
-    if starts.size == inst.size:  # one tag per row (a crowd's labels): a row's sum is its one value
-        def row_sum(v: np.ndarray) -> np.ndarray:
-            return v
-
-        def spread(v: np.ndarray) -> np.ndarray:
-            return v
+        node, weight, line = node[order], weight[order], line[order]
+    del order
+    n = inst.size
+    new_row = np.ones(n, dtype=bool)
+    np.not_equal(inst[1:], inst[:-1], out=new_row[1:])
+    new_row[bounds[1:-1][bounds[1:-1] < n]] = True  # a set's first label starts a row
+    if bool(new_row.all()):  # one tag per row (a crowd's labels): a row's sum is its one value
+        del new_row
+        ptr = np.arange(n + 1, dtype=np.int64)
+        rows = inst
+        starts = ptr[:-1]
+        tw, attempted = _single_tag_weights(weight)
     else:
-        def row_sum(v: np.ndarray) -> np.ndarray:
-            return np.add.reduceat(v, starts) if starts.size else v[:0]
-
-        def spread(v: np.ndarray) -> np.ndarray:
-            return np.repeat(v, counts)
-    unweighted = row_sum(np.isnan(weight).astype(np.int64)) > 0
-    unw_label = spread(unweighted)
-    w = np.where(unw_label, 1.0, weight)
-    wsum = row_sum(w)
-    zero = wsum <= 0
-    if zero.any():  # all weights zero: nothing to normalise, read as uniform
-        w = np.where(spread(zero), 1.0, w)
-        wsum = row_sum(w)
-    attempted = np.where(unweighted, 1.0, np.minimum(row_sum(np.where(unw_label, 0, weight)), 1.0))
-    tw = w / spread(wsum)
+        starts = np.flatnonzero(new_row)
+        del new_row
+        ptr = np.empty(starts.size + 1, dtype=np.int64)
+        ptr[:-1] = starts
+        ptr[-1] = n
+        rows = inst[starts]
+        tw, attempted = _row_weights(weight, starts, np.diff(ptr))
     row_bounds = np.searchsorted(starts, bounds)
     out = []
     for k, (name, role) in enumerate(zip(names, roles)):
@@ -347,3 +339,33 @@ def _make_sets(inv: Inventory, names: list[str], roles: list[str], set_code: np.
         out.append(AnnotationSet(name, role, rows[ra:rb], ptr[ra:rb + 1] - a, node[a:b], tw[a:b], attempted[ra:rb],
                                  source=source, tag_line=line[a:b], _inventory=inv))  # leaves, signature on first use
     return out
+
+
+def _row_weights(weight: np.ndarray, starts: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each label's weight normalised within its row (NaN: none given; one unweighted tag makes the
+    row unweighted, uniform; all-zero weights read as uniform) and each row's attempted mass."""
+    unweighted = np.add.reduceat(np.isnan(weight).astype(np.int64), starts) > 0 if starts.size else np.zeros(0, bool)
+    unw_label = np.repeat(unweighted, counts)
+    w = np.where(unw_label, 1.0, weight)
+    wsum = np.add.reduceat(w, starts) if starts.size else np.zeros(0)
+    zero = wsum <= 0
+    if zero.any():  # all weights zero: nothing to normalise, read as uniform
+        w = np.where(np.repeat(zero, counts), 1.0, w)
+        wsum = np.add.reduceat(w, starts)
+    attempted = np.where(unweighted, 1.0, np.minimum(np.add.reduceat(np.where(unw_label, 0, weight), starts), 1.0)
+                         if starts.size else np.zeros(0))
+    return w / np.repeat(wsum, counts), attempted
+
+
+def _single_tag_weights(weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_row_weights` when every row holds one tag: the same arithmetic on each value alone
+    (a row's sum is its value), and when no weight is given at all, ones (w / w = 1)."""
+    unweighted = np.isnan(weight)
+    if bool(unweighted.all()):
+        return np.ones(weight.size), np.ones(weight.size)
+    w = np.where(unweighted, 1.0, weight)
+    zero = w <= 0
+    if zero.any():
+        w = np.where(zero, 1.0, w)
+    attempted = np.where(unweighted, 1.0, np.minimum(np.where(unweighted, 0, weight), 1.0))
+    return w / w, attempted

@@ -109,6 +109,12 @@ def test_column_mapping_with_more_columns():
     assert kind == "source" and src["set_names"] == ["a", "b"]
 
 
+def test_factorize_keys_small_keys_are_their_own_slots():
+    key = np.array([0x3233, 0x31, 0x3233, 0x30, 0x31], dtype=np.uint64)
+    codes, uniq = packed.factorize_keys(key)
+    assert codes.tolist() == [0, 1, 0, 2, 1] and uniq.tolist() == [0x3233, 0x31, 0x30]
+
+
 def test_factorize_keys_collisions_fall_back_to_a_sort():
     rng = np.random.default_rng(1)
     key = rng.integers(0, 2**63, 5000).astype(np.uint64)[rng.integers(0, 5000, 200_000)]

@@ -29,29 +29,29 @@ def parse_packed_fast(text: str, header: list[str], fields: dict[str, int], sep:
     n_h = len(header)
     if sep not in (None, "\t") or not text.isascii() or " " in text or n_h < 2:  # isascii: O(1), a flag of the string
         return None
-    head, nl, body = text.partition("\n")
-    if head.split("\t") != header or not nl:
+    h = text.find("\n")
+    end = len(text) - 1 if text.endswith("\n") else len(text)
+    if h < 0 or end <= h + 1 or text[:h].split("\t") != header:
         return None
-    body = body[:-1] if body.endswith("\n") else body
-    if not body:
-        return None
-    raw = body.encode("ascii")
-    b = np.frombuffer(raw, dtype=np.uint8)
+    b = np.frombuffer(text.encode("ascii"), dtype=np.uint8)[h + 1:end]  # the data lines
     ends = np.flatnonzero(b == _LF)
     n = ends.size + 1
     tabs = np.flatnonzero(b == _TAB)
-    if tabs.size != n * (n_h - 1):
-        return None
+    if tabs.size != n * (n_h - 1) or np.count_nonzero(b < 32) != tabs.size + ends.size:
+        return None  # a line with another number of fields, or a control character
     # n (n_h - 1) tabs, and each line's last tab before its end and the next line's first after it:
     # every line has exactly n_h - 1 (so no line is blank)
     last, first = tabs[n_h - 2::n_h - 1], tabs[0::n_h - 1]
     if (last[:-1] > ends).any() or (first[1:] < ends).any():
         return None
-    flat = body.replace("\n", "\t").split("\t")
-    if "" in flat:
+    del b, ends, tabs, last, first
+    # the only whitespace is the tabs and line ends, so split() cuts at exactly those; it drops
+    # empty fields, so the count proves there is none
+    flat = text.split()
+    if len(flat) != (n + 1) * n_h:
         return None
-    lab_col, lex_col, inst_col = fields["labels"], fields["lexelt"], fields["instance"]
-    form_col = fields.get("form")
+    lab_col, lex_col, inst_col = (n_h + fields[f] for f in ("labels", "lexelt", "instance"))
+    form_col = n_h + fields["form"] if "form" in fields else None
     labels = flat[lab_col::n_h]
     joined = ",".join(labels).encode("ascii")
     split = _split_labels(joined)
@@ -74,7 +74,7 @@ def parse_packed_fast(text: str, header: list[str], fields: dict[str, int], sep:
     k = label_row.size
     return Parsed(np.array(lexelts, dtype=object), np.array(instances, dtype=object), label_row,
                   w_map[w_codes], lines[label_row], np.arange(k, dtype=np.int64), t_map[t_codes],
-                  np.full(k, np.nan), sets.names, tags.names)
+                  np.full(k, np.nan), sets.names, tags.names, one_label_per_unit=True)
 
 
 def _split_labels(joined: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
@@ -111,28 +111,33 @@ def _names(key: np.ndarray) -> tuple[np.ndarray, list[str]]:
 
 
 def factorize_keys(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Codes in order of first appearance and the distinct values of a ``uint64`` array of
-    non-zero keys.
+    """Codes in order of first appearance and the distinct values of a ``uint64`` array.
 
-    A hash table (``2^18`` slots, then ``2^22``): when no two distinct keys share a slot --
-    checked -- each slot's first appearance gives its code, in O(n); else a sort.
+    Each key gets a slot of a table: itself when all keys are below ``2^18`` (tags of one or two
+    bytes), else a hash (``2^18`` slots, then ``2^22``) as long as no two distinct keys share a
+    slot -- checked; each slot's first appearance gives its code, in O(n).  Else a sort.
     """
     n = key.size
     if n == 0:
         return np.zeros(0, np.int64), key[:0]
     rows = np.arange(n)
     for bits in (18, 22):
-        slot = (key * _MULT) >> np.uint64(64 - bits)
         table = np.zeros(1 << bits, dtype=np.uint64)
-        table[slot] = key
-        if (table[slot] == key).all():  # every slot holds one distinct key
-            first = np.full(1 << bits, n, dtype=np.int64)
-            np.minimum.at(first, slot, rows)
-            occupied = np.flatnonzero(first < n)
-            occupied = occupied[np.argsort(first[occupied], kind="stable")]  # by first appearance
-            code_of = np.zeros(1 << bits, dtype=np.int64)
-            code_of[occupied] = np.arange(occupied.size)
-            return code_of[slot], table[occupied]
+        if bits == 18 and int(key.max()) < 1 << bits:
+            slot = key.astype(np.int64)
+            table[slot] = key
+        else:
+            slot = (key * _MULT) >> np.uint64(64 - bits)
+            table[slot] = key
+            if not (table[slot] == key).all():  # two distinct keys share a slot
+                continue
+        first = np.full(1 << bits, n, dtype=np.int64)
+        np.minimum.at(first, slot, rows)
+        occupied = np.flatnonzero(first < n)
+        occupied = occupied[np.argsort(first[occupied], kind="stable")]  # by first appearance
+        code_of = np.zeros(1 << bits, dtype=np.int64)
+        code_of[occupied] = np.arange(occupied.size)
+        return code_of[slot], table[occupied]
     uniques = np.unique(key)
     codes = np.searchsorted(uniques, key)
     first = np.full(uniques.size, n, dtype=np.int64)
