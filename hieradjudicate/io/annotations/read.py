@@ -94,11 +94,11 @@ def detect_annotation_format(
     """
     line = first_line(text)
     name = path.lower().removesuffix(".gz")
-    from hieradjudicate.io.annotations.webanno_tsv import is_webanno_tsv
+    from hieradjudicate.io.annotations.sniffing import is_webanno_tsv
 
     if is_webanno_tsv(text[:200]):
         return "webanno-tsv"
-    from hieradjudicate.io.annotations.labelstudio import looks_like_labelstudio, looks_like_prodigy
+    from hieradjudicate.io.annotations.sniffing import looks_like_labelstudio, looks_like_prodigy
 
     if looks_like_labelstudio(text):
         return "labelstudio"
@@ -187,7 +187,7 @@ def _read(
     contexts: list = []
     parsed: Parsed
     if fmt is None or fmt == "uima-xmi":
-        from hieradjudicate.io.annotations.uima import is_uima, parse_uima
+        from hieradjudicate.io.annotations.sniffing import is_uima
 
         try:
             if not os.path.isfile(path):  # a FIFO would block open(); read_bytes names it
@@ -197,6 +197,8 @@ def _read(
         except OSError:
             head = b""  # read_bytes below names the problem (missing, a folder, unreadable)
         if fmt == "uima-xmi" or is_uima(head):
+            from hieradjudicate.io.annotations.uima import parse_uima
+
             fmt = "uima-xmi"
             result = parse_uima(path, set_name, log, columns)
             parsed, contexts = result.parsed, result.contexts
