@@ -15,7 +15,6 @@ MASC dashboard 660 MB.  Elsewhere (musl, macOS, Windows) this does nothing.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import sys
 
 M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter number
@@ -41,7 +40,9 @@ def fix_mmap_threshold(threshold: int = THRESHOLD) -> bool:
         try:
             libc = ctypes.CDLL("libc.so.6")
         except OSError:
-            libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+            from ctypes.util import find_library  # imports subprocess and shutil: only if needed
+
+            libc = ctypes.CDLL(find_library("c") or "libc.so.6")
         ok = bool(libc.mallopt(M_MMAP_THRESHOLD, threshold))
     except (OSError, AttributeError):  # not glibc (musl has no mallopt): nothing to tune
         ok = False

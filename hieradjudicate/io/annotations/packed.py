@@ -81,26 +81,35 @@ def _split_labels(joined: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray] | 
     """Colon positions and the worker and tag keys of ``w:t,w:t,...`` (``None`` unless every
     pair is well formed and every worker and tag has at most 8 bytes)."""
     b = np.frombuffer(joined, dtype=np.uint8)
-    seps = np.flatnonzero((b == _COMMA) | (b == _COLON))
-    if not b.size or seps.size % 2 == 0 or b[0] in (_COMMA, _COLON) or b[-1] in (_COMMA, _COLON):
+    colon = np.flatnonzero(b == _COLON)
+    comma = np.flatnonzero(b == _COMMA)
+    k = colon.size
+    if k == 0 or comma.size != k - 1:
         return None
-    kinds = b[seps]
-    if not ((kinds[0::2] == _COLON).all() and (kinds[1::2] == _COMMA).all()):
-        return None
-    start = np.empty(seps.size + 1, dtype=np.int64)
-    start[0] = 0
-    start[1:] = seps + 1
-    length = np.empty_like(start)
-    length[:-1] = seps
-    length[-1] = b.size
-    length -= start
-    if int(length.min()) < 1 or int(length.max()) > 8:  # an empty or a long worker or tag
+    w_start = np.empty(k, dtype=np.int64)  # worker i: after comma i-1, up to colon i
+    w_start[0] = 0
+    np.add(comma, 1, out=w_start[1:])
+    t_end = np.empty(k, dtype=np.int64)  # tag i: after colon i, up to comma i
+    t_end[:-1] = comma
+    t_end[-1] = b.size
+    del comma
+    w_len = colon - w_start
+    t_len = t_end - colon
+    t_len -= 1
+    del t_end
+    # every worker and tag non-empty: the separators alternate colon, comma, ... and none is first
+    # or last; at most 8 bytes: each is one 64-bit key
+    if int(w_len.min()) < 1 or int(t_len.min()) < 1 or int(w_len.max()) > 8 or int(t_len.max()) > 8:
         return None
     padded = np.zeros(b.size + 8, dtype=np.uint8)
     padded[: b.size] = b
     words = np.ndarray((b.size,), dtype="<u8", buffer=padded, strides=(1,))  # the 8 bytes at each offset
-    key = words[start] & _LOW_BYTES[length]
-    return seps[0::2], key[0::2], key[1::2]
+    w_key = words[w_start]
+    w_key &= _LOW_BYTES[w_len]
+    del w_start, w_len
+    t_key = words[colon + 1]
+    t_key &= _LOW_BYTES[t_len]
+    return colon, w_key, t_key
 
 
 def _names(key: np.ndarray) -> tuple[np.ndarray, list[str]]:
