@@ -14,10 +14,11 @@ import numpy as np
 
 from hieradjudicate.core.agreement import CONGER_MARGINAL_RULE, make_layout
 from hieradjudicate.core.dashboard import all_figures
-from hieradjudicate.core.granularity import rollup
 from hieradjudicate.core.model import AnnotationSet, Corpus
-from hieradjudicate.core.scoring import nearest_gold_distance, score_leaf_many
 from hieradjudicate.core.undefined import Estimate
+from hieradjudicate.io.annotations.build import gc_paused
+
+# core.granularity and core.scoring are imported where used: ``agree`` at the leaves needs neither
 
 
 def parse_granularity(text: str | None) -> int | None:
@@ -69,6 +70,8 @@ class Stats:
             sel = keep[inst]
             inst, rater, P = inst[sel], rater[sel], P[sel]
         if depth is not None:
+            from hieradjudicate.core.granularity import rollup
+
             group, n_groups = self.groups(depth)
             P = rollup(P, c.inst_lexelt[inst], group, n_groups)
         return inst, rater, P
@@ -77,6 +80,9 @@ class Stats:
         """The long form sorted by (lexelt, instance), the metrics' input.  It depends on the
         annotations only, not on decisions, so it is kept until :meth:`invalidate` (re-import)."""
         key = ("layout", tuple(sets), depth, None if instances is None else instances.tobytes())
+        if key not in self._layouts and depth is None and instances is None:
+            # the corpus's copy (the workbench's live figures share it), made without the long form
+            self._layouts[key] = self.corpus.layout(sets)
         if key not in self._layouts:
             inst, rater, P = self.long_form(sets, depth, instances)
             self._layouts[key] = make_layout(inst, rater, P, self.corpus.inst_lexelt,
@@ -100,7 +106,9 @@ class Stats:
         X = len(c.inventory.lexelts)
         lay = self.layout(sets, depth, instances)
         # per-lexelt Fleiss/Conger/alpha come with every call; per_lexelt would add (X, m, m) pair tables
-        figs = all_figures(lay.inst, lay.rater, lay.P, c.inst_lexelt, n_raters=len(sets), n_lexelts=X, layout=lay)
+        # the coincidence matrices are not asked for here (no caller reads them)
+        figs = all_figures(lay.inst, lay.rater, None, c.inst_lexelt, n_raters=len(sets), n_lexelts=X, layout=lay,
+                           coincidences=False)  # P is the layout's (made only if a figure needs it)
         out = (figs.pairwise, figs.multi, figs.alpha)
         self._cache[key] = out
         return out
@@ -115,18 +123,22 @@ class Stats:
         ia, ib = np.triu_indices(len(sets), 1)
 
         def column(arr) -> list[float | None]:
-            m = np.ma.getmaskarray(arr)[ia, ib].tolist()
-            v = np.ma.getdata(arr)[ia, ib].astype(float).tolist()
-            return [None if mk else x for x, mk in zip(v, m)]
+            v = np.ma.getdata(arr)[ia, ib].astype(np.float64).astype(object)  # Python floats
+            v[np.ma.getmaskarray(arr)[ia, ib]] = None
+            return v.tolist()
 
-        cols = {k: column(getattr(pm, k)) for k in
-                ("observed", "expected_scott", "kappa_scott", "expected_cohen", "kappa_cohen")}
+        cols = [column(getattr(pm, k)) for k in
+                ("observed", "expected_scott", "kappa_scott", "expected_cohen", "kappa_cohen")]
         n = pm.n[ia, ib].astype(int).tolist()
-        pairs = [{"a": names[a], "b": names[b], "n": n[j], "observed": cols["observed"][j],
-                  "expected_scott": cols["expected_scott"][j], "kappa_scott": cols["kappa_scott"][j],
-                  "expected_cohen": cols["expected_cohen"][j], "kappa_cohen": cols["kappa_cohen"][j],
-                  "undefined": _reason(pm, a, b)}
-                 for j, (a, b) in enumerate(zip(ia.tolist(), ib.tolist()))]
+        # one dict literal per pair over zipped columns (the fastest way CPython builds 25,878 dicts),
+        # with the cyclic collector paused: dicts of floats and strings make no cycles, and its passes
+        # over the growing heap were a third of the time
+        with gc_paused():
+            pairs = [{"a": a, "b": b, "n": k, "observed": o, "expected_scott": es, "kappa_scott": ks,
+                      "expected_cohen": ec, "kappa_cohen": kc, "undefined": u}
+                     for a, b, k, o, es, ks, ec, kc, u in zip(
+                         map(names.__getitem__, ia.tolist()), map(names.__getitem__, ib.tolist()), n, *cols,
+                         _reasons(pm, ia, ib))]
         f, g = multi.fleiss, multi.conger
         out = {
             "sets": names,
@@ -188,6 +200,8 @@ class Stats:
         keys = [("score", k, gold, sel) for k in systems]
         todo = [k for k, key in zip(systems, keys) if key not in self._cache]
         if todo:
+            from hieradjudicate.core.scoring import nearest_gold_distance, score_leaf_many
+
             c = self.corpus
             g = c.sets[gold]
             g_rows, region = g.rows, self.gold_region_float(g)  # cached: invalidate() when the gold changes
@@ -208,8 +222,11 @@ class Stats:
         return [self._cache[key] for key in keys]
 
 
-def _reason(pm, a: int, b: int) -> str | None:
+def _reasons(pm, ia: np.ndarray, ib: np.ndarray) -> list[str | None]:
+    """Why each pair's kappa is undefined (Cohen's reason, else Scott's; ``None`` when defined)."""
     from hieradjudicate.core.undefined import REASONS
 
-    code = int(pm.reason_cohen[a, b]) or int(pm.reason_scott[a, b])
-    return REASONS.get(code) if code else None
+    cohen = pm.reason_cohen[ia, ib].astype(np.int64)
+    code = np.where(cohen != 0, cohen, pm.reason_scott[ia, ib].astype(np.int64))
+    text = [None] + [REASONS.get(c) for c in range(1, int(code.max(initial=0)) + 1)]
+    return list(map(text.__getitem__, code.tolist()))

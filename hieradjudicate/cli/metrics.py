@@ -55,7 +55,7 @@ def register(sub, add_inputs) -> None:
 # -- agree -----------------------------------------------------------------------------------------
 def cmd_agree(args: argparse.Namespace) -> int:
     from hieradjudicate.app.loading.load import load
-    from hieradjudicate.app.session.batch import annotator_sets, rater_note
+    from hieradjudicate.app.raters import annotator_sets, rater_note
     from hieradjudicate.app.stats import Stats, parse_granularity
     from hieradjudicate.cli.options import reading_policy, specs
 
@@ -129,19 +129,19 @@ def _agree_text(out: dict) -> str:
     lines = [f"Agreement at granularity {out['granularity']}; chance {out['chance']}.",
              f"{note[0].upper()}{note[1:]}.", ""]
     ci = {(p["a"], p["b"]): p for p in out.get("ci", {}).get("pairs", [])}
-    rows = []
-    for p in out["pairs"]:
-        row = [p["a"], p["b"], p["n"], p["observed"], p["expected_scott"], p["kappa_scott"],
-               p["expected_cohen"], p["kappa_cohen"]]
-        if ci and (p["a"], p["b"]) in ci:
-            lo, hi = ci[(p["a"], p["b"])]["kappa_cohen"]
-            row.append(f"[{fmt(lo)}, {fmt(hi)}]")
-        rows.append(row)
     head = ["a", "b", "n", "Pr(A)", "Pr(E) S&C", "kappa S&C", "Pr(E) Cohen", "kappa Cohen"]
-    if len(rows) > 60:
-        lines.append(f"{len(rows)} pairs (mean Cohen kappa {fmt(out['mean_kappa_cohen'])}); "
+    if len(out["pairs"]) > 60:  # a crowd's pairs (25,878 for MASC) are not listed: no rows made
+        lines.append(f"{len(out['pairs'])} pairs (mean Cohen kappa {fmt(out['mean_kappa_cohen'])}); "
                      "use --format json or csv for each pair")
     else:
+        rows = []
+        for p in out["pairs"]:
+            row = [p["a"], p["b"], p["n"], p["observed"], p["expected_scott"], p["kappa_scott"],
+                   p["expected_cohen"], p["kappa_cohen"]]
+            if ci and (p["a"], p["b"]) in ci:
+                lo, hi = ci[(p["a"], p["b"])]["kappa_cohen"]
+                row.append(f"[{fmt(lo)}, {fmt(hi)}]")
+            rows.append(row)
         lines.append(text_table(head + (["95% CI Cohen"] if ci else []), rows))
     f, g, a = out["fleiss"], out["conger"], out["alpha"]
     lines += ["",

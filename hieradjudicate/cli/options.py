@@ -67,7 +67,7 @@ def specs(args: argparse.Namespace, attr: str = "annotations", role: str = "anno
         bad = sorted(set(fields) - {"lexelt", "instance", "choice"})
         if bad:
             raise HieradjError(f"--json-fields: unknown field {bad[0]!r}; expected lexelt, instance or choice")
-        from hieradjudicate.io.annotations.labelstudio import looks_like_labelstudio
+        from hieradjudicate.io.annotations.sniffing import looks_like_labelstudio
 
         for spec in out:
             try:
@@ -79,7 +79,7 @@ def specs(args: argparse.Namespace, attr: str = "annotations", role: str = "anno
             if looks_like_labelstudio(head) or ('"_annotator_id"' in first or '"accept"' in first):
                 spec.columns = dict(fields)
     if xmi:
-        from hieradjudicate.io.annotations.uima import is_uima
+        from hieradjudicate.io.annotations.sniffing import is_uima
 
         for spec in out:
             try:

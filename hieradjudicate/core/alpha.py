@@ -122,7 +122,7 @@ class AlphaStats:
 
 def alpha_stats(lay: Layout, distance: Distance = "nominal") -> AlphaStats:
     """Per-instance statistics of a pairable layout (see :class:`AlphaStats`)."""
-    X, K = lay.n_lexelts, lay.P.shape[1]
+    X, K = lay.n_lexelts, lay.n_leaves
     s = lay.seg_sum if lay.R else np.zeros((0, K))
     n_c = lay.lexelt_sums(s)
     dist = np.stack([_distance_for(distance, x, n_c[x]) for x in range(X)]) if X else np.zeros((0, K, K))
@@ -133,7 +133,10 @@ def alpha_stats(lay: Layout, distance: Distance = "nominal") -> AlphaStats:
     if nominal:  # s'(1 - I)s = (sum s)^2 - |s|^2, no matrix needed
         ones = np.ones(K)
         seg_term[:] = (s @ ones) ** 2 - np.einsum("ik,ik->i", s, s)
-        row_term[:] = (lay.P @ ones) ** 2 - lay.row_sq
+        if lay.onehot_leaf is not None:  # (1)^2 - 1 on every row
+            row_term[:] = 0.0
+        else:
+            row_term[:] = (lay.P @ ones) ** 2 - lay.row_sq
     else:
         for x in range(X):
             a, b = lay.lex_segs[x], lay.lex_segs[x + 1]
@@ -233,7 +236,7 @@ def krippendorff_alpha(
             inst_lexelt = np.zeros(int(np.max(inst)) + 1 if len(inst) else 0, np.int64)
         layout = make_layout(inst, rater, P, inst_lexelt, n_lexelts=n_lexelts)
     lay = layout.pairable()
-    X, K = lay.n_lexelts, lay.P.shape[1]
+    X, K = lay.n_lexelts, lay.n_leaves
     if lexelt_chance == "pooled" and isinstance(distance, str) and distance == "ordinal" and X > 1:
         raise ValueError("an ordinal metric has no meaning across lexelts: use lexelt_chance='within'")
     st = alpha_stats(lay, distance)

@@ -75,7 +75,7 @@ def complete_design(lay: Layout) -> np.ndarray | None:
 
 
 def all_figures(
-    inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.ndarray, *,
+    inst: np.ndarray, rater: np.ndarray, P: np.ndarray | None, inst_lexelt: np.ndarray, *,
     n_raters: int | None = None, n_lexelts: int | None = None, per_lexelt: bool = False,
     distance: Distance = "nominal", lexelt_chance: str = "within", coincidences: bool = True,
     layout: Layout | None = None,
@@ -86,7 +86,8 @@ def all_figures(
     (``n_raters``, ``n_lexelts``, ``per_lexelt``) and of
     :func:`~hieradjudicate.core.alpha.krippendorff_alpha` (``distance``,
     ``lexelt_chance``, ``coincidences``); ``layout`` is :func:`make_layout`
-    of the arrays when the caller already has it.
+    of the arrays when the caller already has it (``inst``, ``rater`` and ``P``, which may then be
+    ``None``, are not looked at).
 
     Returns
     -------

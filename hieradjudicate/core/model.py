@@ -15,27 +15,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from hieradjudicate.core.arrays import zeros
 from hieradjudicate.core.errors import Problem
 from hieradjudicate.core.inventory import Inventory
 from hieradjudicate.core.inventory_builder import InventoryBuilder
+from hieradjudicate.core.leaves import leaf_vectors, tag_set_signature
 from hieradjudicate.core.records import ROLES, AnnotationSource, Context
 
 _LAYOUT_LOCK = threading.Lock()
-
-
-def _node_hash(nodes: np.ndarray) -> np.ndarray:
-    """A pseudo-random, odd 62-bit value per node id, for tag-set signatures.
-
-    A pure function of the id (the splitmix64 finaliser), so no table is kept or grown at run
-    time and any node id, however large, has its value: the signatures depend on nothing but
-    the tags.
-    """
-    z = nodes.astype(np.uint64) + np.uint64(0x9E3779B97F4A7C15)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z ^= z >> np.uint64(31)
-    return (z >> np.uint64(2)).astype(np.int64) | 1
 
 
 @dataclass
@@ -49,10 +35,39 @@ class AnnotationSet:
     tag_node: np.ndarray  # global nodes
     tag_weight: np.ndarray  # normalised per row (sum 1)
     attempted: np.ndarray  # (R,) raw weight sum capped at 1 (partial attempts), 1 when unweighted
-    leaves: np.ndarray = field(repr=False, default=None)  # (R, K)
-    signature: np.ndarray = field(repr=False, default=None)  # (R,) hash of the tag *set*
     source: str = ""
     tag_line: np.ndarray | None = field(repr=False, default=None)
+    _leaves: np.ndarray | None = field(repr=False, default=None, compare=False)
+    _signature: np.ndarray | None = field(repr=False, default=None, compare=False)
+    #: the inventory the leaf vectors are computed from on first use (set by the corpus builder)
+    _inventory: Inventory | None = field(repr=False, default=None, compare=False)
+
+    @property
+    def signature(self) -> np.ndarray:
+        """``(R,)`` hash of each row's tag *set* (see :func:`~hieradjudicate.core.leaves.tag_set_signature`);
+        computed on first use for a set made by :class:`CorpusBuilder`."""
+        if self._signature is None and self._inventory is not None:
+            self._signature = tag_set_signature(self.tag_ptr, self.tag_node)
+        return self._signature
+
+    @signature.setter
+    def signature(self, value: np.ndarray) -> None:
+        self._signature = value
+
+    @property
+    def leaves(self) -> np.ndarray:
+        """``(R, K)`` leaf vectors, one row per annotated instance.
+
+        A set made by :class:`CorpusBuilder` computes them on first use: the ``agree`` command
+        never needs them one set at a time (the layout is computed from the tags, see
+        :meth:`Corpus.layout`), and a crowd's are 147 MB."""
+        if self._leaves is None and self._inventory is not None:
+            self._leaves = leaf_vectors(self._inventory, self.tag_ptr, self.tag_node, self.tag_weight)
+        return self._leaves
+
+    @leaves.setter
+    def leaves(self, value: np.ndarray) -> None:
+        self._leaves = value
 
     @property
     def n(self) -> int:
@@ -74,39 +89,6 @@ class AnnotationSet:
 
     def weights_at(self, r: int) -> np.ndarray:
         return self.tag_weight[self.tag_ptr[r]:self.tag_ptr[r + 1]]
-
-
-def leaf_vectors(inv: Inventory, tag_ptr: np.ndarray, tag_node: np.ndarray, tag_weight: np.ndarray) -> np.ndarray:
-    """``p(l) = sum_t w_t D(t)(l)`` for all rows at once (sparse expansion + bincount)."""
-    R = tag_ptr.size - 1
-    K = max(inv.K, 1)
-    tag_row = np.repeat(np.arange(R, dtype=np.int64), np.diff(tag_ptr))
-    start = inv.d_ptr[tag_node]
-    length = inv.d_ptr[tag_node + 1] - start
-    total = int(length.sum())
-    first = np.cumsum(length) - length
-    idx = np.arange(total, dtype=np.int64) - np.repeat(first - start, length)
-    flat = np.repeat(tag_row * K, length) + inv.d_leaf[idx]
-    vals = np.repeat(tag_weight, length) * inv.d_prob[idx]
-    out = zeros((R, K))
-    np.add.at(out.reshape(-1), flat, vals)
-    return out
-
-
-def tag_set_signature(tag_ptr: np.ndarray, tag_node: np.ndarray) -> np.ndarray:
-    """Order- and duplicate-insensitive signature of each row's tag set."""
-    R = tag_ptr.size - 1
-    row = np.repeat(np.arange(R, dtype=np.int64), np.diff(tag_ptr))
-    order = np.lexsort((tag_node, row))
-    r, t = row[order], tag_node[order]
-    keep = np.ones(r.size, dtype=bool)
-    keep[1:] = (r[1:] != r[:-1]) | (t[1:] != t[:-1])
-    sig = np.zeros(R, dtype=np.int64)
-    t = t[keep]
-    # hash each node id once when ids are fewer than tags (the usual case), then gather
-    h = _node_hash(np.arange(int(t.max()) + 1))[t] if t.size and t.max() < t.size else _node_hash(t)
-    np.add.at(sig, r[keep], h)
-    return sig
 
 
 @dataclass
@@ -171,15 +153,19 @@ class Corpus:
         """
         # imported here: agreement never imports the model, and the model needs it only for this
         from hieradjudicate.core.agreement import layout_from_blocks
+        from hieradjudicate.core.layout_tags import layout_from_tags
 
         wanted = set(sets)
         chosen = tuple(k for k in range(len(self.sets)) if k in wanted)
         cache = self.__dict__.setdefault("_layouts", {})
         with _LAYOUT_LOCK:  # the live figures and the dashboard's worker may ask at once: one copy
             if chosen not in cache:
-                cache[chosen] = layout_from_blocks([self.sets[k].rows for k in chosen],
-                                                   [self.sets[k].leaves for k in chosen], self.inst_lexelt,
-                                                   n_lexelts=len(self.inventory.lexelts))
+                picked = [self.sets[k] for k in chosen]
+                if picked and all(s._leaves is None and s._inventory is self.inventory for s in picked):
+                    cache[chosen] = layout_from_tags(self.inventory, picked, self.inst_lexelt)
+                else:
+                    cache[chosen] = layout_from_blocks([s.rows for s in picked], [s.leaves for s in picked],
+                                                       self.inst_lexelt, n_lexelts=len(self.inventory.lexelts))
             return cache[chosen]
 
     def region(self, s: AnnotationSet) -> np.ndarray:
@@ -229,7 +215,7 @@ class CorpusBuilder:
             lmap = {u: lex_names[u] for u in ulex}
             item_lex = np.fromiter(map(lmap.__getitem__, src.item_lexelt), np.int64, len(src.item_lexelt))
             pair = item_lex[src.item] * max(len(src.tags), 1) + src.tag
-            upair, inv_pair = np.unique(pair, return_inverse=True)
+            upair, inv_pair = _unique_inverse(pair)
             per_source.append((item_lex, upair, inv_pair))
         lex_list = list(lex_names)
         used: dict[str, set[str]] = {}
@@ -247,7 +233,7 @@ class CorpusBuilder:
         lex_to_inv = np.asarray([inv.lexelt_index(name) for name in lex_list], dtype=np.int64)
         for (src, roles, rename), (item_lex, upair, inv_pair) in zip(self.sources, per_source):
             if not inst_ids:  # first source: its items are the instances, no dictionary needed
-                gidx = np.arange(len(src.item_instance), dtype=np.int64)
+                gidx = None
                 inst_lex.append(lex_to_inv[item_lex])
                 inst_ids.extend(src.item_instance)
             else:
@@ -267,13 +253,10 @@ class CorpusBuilder:
             nt = max(len(src.tags), 1)
             node_of_pair = np.asarray([inv.lookup(int(lex_to_inv[p // nt]), src.tags[p % nt]) for p in upair.tolist()],
                                       dtype=np.int64)
-            label_node = node_of_pair[inv_pair]
-            for k, name in enumerate(src.set_names):
-                sel = np.flatnonzero(src.set == k) if len(src.set_names) > 1 else np.arange(src.n_labels)
-                if sel.size == 0:
-                    continue
-                sets.append(_make_set(inv, rename.get(name, name), roles[name], gidx[src.item[sel]],
-                                      label_node[sel], src.weight[sel], src.line[sel], src.path))
+            names = [rename.get(n, n) for n in src.set_names]
+            sets.extend(_make_sets(inv, names, [roles[n] for n in src.set_names], src.set,
+                                   src.item if gidx is None else gidx[src.item], node_of_pair[inv_pair],
+                                   src.weight, src.line, src.path))
         inst_lexelt = np.concatenate(inst_lex) if inst_lex else np.zeros(0, np.int64)
         corpus = Corpus(inv, inst_lexelt, inst_ids, sets, problems)
         corpus._index = None
@@ -284,26 +267,105 @@ class CorpusBuilder:
         return corpus
 
 
-def _make_set(inv: Inventory, name: str, role: str, inst: np.ndarray, node: np.ndarray,
-              weight: np.ndarray, line: np.ndarray, source: str) -> AnnotationSet:
-    order = np.argsort(inst, kind="stable")
-    inst, node, weight, line = inst[order], node[order], weight[order], line[order]
-    brk = np.flatnonzero(np.diff(inst)) + 1
-    starts = np.concatenate([[0], brk]).astype(np.int64)
-    rows = inst[starts]
-    ptr = np.append(starts, inst.size).astype(np.int64)
-    counts = np.diff(ptr)
-    unweighted = np.add.reduceat(np.isnan(weight).astype(np.int64), starts) > 0
+def _unique_inverse(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(values, return_inverse=True)`` of non-negative integers; by counting when the
+    values are small (the (lexelt, tag) pairs of a million labels: a few hundred), without a sort."""
+    if values.size == 0 or int(values.min()) < 0 or int(values.max()) > 4 * values.size + 4096:
+        return np.unique(values, return_inverse=True)
+    present = np.bincount(values) > 0
+    code = np.cumsum(present) - 1
+    return np.flatnonzero(present), code[values]
+
+
+def _set_order(set_code: np.ndarray, inst: np.ndarray, n_sets: int) -> tuple[np.ndarray | None, np.ndarray, np.ndarray]:
+    """The labels sorted by (set, instance), stable: the order (``None`` when they already are),
+    the sorted instances, and where each set's labels begin.
+
+    Readers give each set's labels in instance order, so a stable sort by set alone (a radix sort
+    of small codes) is usually all it takes; otherwise one stable sort by (set, instance)."""
+    n = set_code.size
+    if n_sets <= 1 or n == 0:
+        order = None
+        sc, ic = set_code, inst
+    else:
+        small = np.uint8 if n_sets <= 1 << 8 else np.uint16 if n_sets <= 1 << 16 else np.int64
+        order = np.argsort(set_code.astype(small), kind="stable")
+        sc, ic = set_code[order], inst[order]
+    if n > 1 and bool(((ic[1:] < ic[:-1]) & (sc[1:] == sc[:-1])).any()):
+        order = np.argsort(set_code * (int(inst.max()) + 1) + inst, kind="stable")
+        sc, ic = set_code[order], inst[order]
+    bounds = np.searchsorted(sc, np.arange(n_sets + 1))
+    if order is not None and bool((order == np.arange(n)).all()):
+        order = None
+    return order, ic, bounds
+
+
+def _make_sets(inv: Inventory, names: list[str], roles: list[str], set_code: np.ndarray, inst: np.ndarray,
+               node: np.ndarray, weight: np.ndarray, line: np.ndarray, source: str) -> list[AnnotationSet]:
+    """The annotation sets of one source, computed for all labels at once and sliced per set.
+
+    Every row (one set's answer for one instance) is computed as it would be alone: the weights
+    of all rows come from one call each (no loop over sets but the slicing); a set's arrays are
+    views of the shared ones.  The leaf vectors and signatures are left to the first use."""
+    order, inst, bounds = _set_order(set_code, inst, len(names))
+    if order is not None:
+        node, weight, line = node[order], weight[order], line[order]
+    del order
+    n = inst.size
+    new_row = np.ones(n, dtype=bool)
+    np.not_equal(inst[1:], inst[:-1], out=new_row[1:])
+    new_row[bounds[1:-1][bounds[1:-1] < n]] = True  # a set's first label starts a row
+    if bool(new_row.all()):  # one tag per row (a crowd's labels): a row's sum is its one value
+        del new_row
+        ptr = np.arange(n + 1, dtype=np.int64)
+        rows = inst
+        starts = ptr[:-1]
+        tw, attempted = _single_tag_weights(weight)
+    else:
+        starts = np.flatnonzero(new_row)
+        del new_row
+        ptr = np.empty(starts.size + 1, dtype=np.int64)
+        ptr[:-1] = starts
+        ptr[-1] = n
+        rows = inst[starts]
+        tw, attempted = _row_weights(weight, starts, np.diff(ptr))
+    row_bounds = np.searchsorted(starts, bounds)
+    out = []
+    for k, (name, role) in enumerate(zip(names, roles)):
+        a, b = int(bounds[k]), int(bounds[k + 1])
+        if a == b:
+            continue
+        ra, rb = int(row_bounds[k]), int(row_bounds[k + 1])
+        out.append(AnnotationSet(name, role, rows[ra:rb], ptr[ra:rb + 1] - a, node[a:b], tw[a:b], attempted[ra:rb],
+                                 source=source, tag_line=line[a:b], _inventory=inv))  # leaves, signature on first use
+    return out
+
+
+def _row_weights(weight: np.ndarray, starts: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each label's weight normalised within its row (NaN: none given; one unweighted tag makes the
+    row unweighted, uniform; all-zero weights read as uniform) and each row's attempted mass."""
+    unweighted = np.add.reduceat(np.isnan(weight).astype(np.int64), starts) > 0 if starts.size else np.zeros(0, bool)
     unw_label = np.repeat(unweighted, counts)
     w = np.where(unw_label, 1.0, weight)
-    wsum = np.add.reduceat(w, starts)
+    wsum = np.add.reduceat(w, starts) if starts.size else np.zeros(0)
     zero = wsum <= 0
     if zero.any():  # all weights zero: nothing to normalise, read as uniform
         w = np.where(np.repeat(zero, counts), 1.0, w)
         wsum = np.add.reduceat(w, starts)
-    attempted = np.where(unweighted, 1.0, np.minimum(np.add.reduceat(np.where(unw_label, 0, weight), starts), 1.0))
-    tw = w / np.repeat(wsum, counts)
-    s = AnnotationSet(name, role, rows, ptr, node, tw, attempted, source=source, tag_line=line)
-    s.leaves = leaf_vectors(inv, ptr, node, tw)
-    s.signature = tag_set_signature(ptr, node)
-    return s
+    attempted = np.where(unweighted, 1.0, np.minimum(np.add.reduceat(np.where(unw_label, 0, weight), starts), 1.0)
+                         if starts.size else np.zeros(0))
+    return w / np.repeat(wsum, counts), attempted
+
+
+def _single_tag_weights(weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_row_weights` when every row holds one tag: the same arithmetic on each value alone
+    (a row's sum is its value), and when no weight is given at all, ones (w / w = 1)."""
+    unweighted = np.isnan(weight)
+    if bool(unweighted.all()):
+        return np.ones(weight.size), np.ones(weight.size)
+    w = np.where(unweighted, 1.0, weight)
+    zero = w <= 0
+    if zero.any():
+        w = np.where(zero, 1.0, w)
+    attempted = np.where(unweighted, 1.0, np.minimum(np.where(unweighted, 0, weight), 1.0))
+    return w / w, attempted

@@ -69,7 +69,6 @@ def load(inventories: list[str], annotations: list[AnnotationSpec], contexts: li
             progress(step, total, what)
         step += 1
 
-    from hieradjudicate.io.contexts.read import read_contexts
     from hieradjudicate.io.inventories.read import read_inventory
 
     builder = CorpusBuilder()
@@ -126,6 +125,8 @@ def load(inventories: list[str], annotations: list[AnnotationSpec], contexts: li
         builder.add_annotations(src, role=spec.role, rename=rename)
         if src.contexts:  # the file carries its text (XMI): its sentences are the contexts
             builder.add_contexts(ContextSource(src.path, src.format, src.contexts))
+    if contexts:
+        from hieradjudicate.io.contexts.read import read_contexts  # only when contexts are given
     for path in contexts:
         src = attempt("contexts", path, lambda: read_contexts(path))
         if src is not None:

@@ -209,7 +209,7 @@ def annotation_misfit(path: str) -> str | None:
     """
     from hieradjudicate.io.annotations.read import detect_annotation_format
     from hieradjudicate.io.annotations.tables import first_line, guess_separator, split_header
-    from hieradjudicate.io.annotations.uima import is_uima
+    from hieradjudicate.io.annotations.sniffing import is_uima
 
     if not os.path.isfile(path):
         return None  # the reader names a missing file, a folder, a pipe (opening a FIFO would block)

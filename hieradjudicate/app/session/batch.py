@@ -43,6 +43,7 @@ from typing import Any
 
 import numpy as np
 
+from hieradjudicate.app.raters import annotator_sets, rater_note  # noqa: F401 (their home before)
 from hieradjudicate.app.session.commands import Decide
 from hieradjudicate.app.session.decisions import Decision, DecisionState
 from hieradjudicate.core.model import Corpus
@@ -63,26 +64,6 @@ class BatchDecide(Decide):
         text = f"{self.label}: {len(self.decisions)} instance(s)"
         left = ", ".join(f"{n} {why}" for why, n in self.skipped.items() if n)
         return text + (f" (left out: {left})" if left else "")
-
-
-def annotator_sets(corpus: Corpus, *, include_systems: bool = False) -> list[int]:
-    """Indices of the sets whose answers are compared: role ``annotator`` (and ``system`` when
-    ``include_systems``), in project order; see the module docstring."""
-    roles = ("annotator", "system") if include_systems else ("annotator",)
-    return [k for k, s in enumerate(corpus.sets) if s.role in roles]
-
-
-def rater_note(corpus: Corpus, sets: Sequence[int], *, include_systems: bool = False) -> str:
-    """The sets an "among annotators" figure used, and the systems it left out, in words."""
-    used = ", ".join(corpus.sets[k].name for k in sets) or "none"
-    systems = [s.name for s in corpus.sets if s.role == "system"]
-    if include_systems:
-        return f"sets compared as annotators: {used}" + (
-            f" (systems included: {', '.join(systems)})" if systems else "")
-    text = f"annotator sets compared: {used}"
-    if systems:
-        text += f"; system set(s) not counted as annotators: {', '.join(systems)}"
-    return text
 
 
 def decided_mask(corpus: Corpus, state: DecisionState) -> np.ndarray:

@@ -142,6 +142,7 @@ class Parsed:
         )
     comments: dict[int, str] = field(default_factory=dict)  # unit -> comment
     instance_hash: np.ndarray | None = None  # uint64 per candidate
+    one_label_per_unit: bool = False  # label_unit is 0..n_units-1 (the packed reader's pairs)
 
 
 def factorize(values) -> tuple[np.ndarray, np.ndarray]:
@@ -219,6 +220,33 @@ def _items(p: Parsed) -> tuple[np.ndarray, list[str], list[str]]:
     return item_codes.astype(np.int64)[unit_item], lexelt[first].tolist(), instance[first].tolist()
 
 
+def _unit_groups(key: np.ndarray) -> np.ndarray | None:
+    """:func:`factorize` codes of the (set, item) keys of the units, or ``None`` when every unit is
+    its own (set, item), the usual case, whose codes are ``0..n-1``: one sort proves it (a crowd
+    file: a million units, 20 ms instead of the 150 ms of a factorisation)."""
+    s = np.sort(key)
+    if s.size < 2 or bool((s[1:] != s[:-1]).all()):
+        return None
+    return factorize(key)[0]
+
+
+def _source(p: Parsed, path: str, fmt: str, log: ProblemLog, set_names: list[str], item_lexelt: list[str],
+            item_instance: list[str], unit_item: np.ndarray, unit_set: np.ndarray) -> AnnotationSource:
+    """:func:`build_source`'s result when each unit is one label of its own (set, item): what the
+    general path gives, without its gathers by the identity."""
+    tags, label_tag = _compact(p.tags, p.label_tag)
+    _check_lengths(p, path, unit_item, item_lexelt, item_instance, tags, p.label_unit, label_tag,
+                   set_names, unit_set)
+    return AnnotationSource(
+        path=path, format=fmt, set_names=set_names, item_lexelt=item_lexelt, item_instance=item_instance,
+        tags=tags, item=unit_item.astype(np.int64, copy=False), set=unit_set.astype(np.int64, copy=False),
+        tag=label_tag.astype(np.int64, copy=False), weight=np.asarray(p.label_weight, dtype=np.float64),
+        line=p.unit_line.astype(np.int64, copy=False), problems=sorted(log.problems, key=lambda q: q.line or 0),
+        skipped_lines=log.skipped_lines, duplicates=0,
+        comments={u: c for u, c in p.comments.items() if 0 <= u < unit_item.size},  # label u is unit u
+    )
+
+
 def build_source(
     p: Parsed, path: str, fmt: str, log: ProblemLog, *, merge_units: bool = False
 ) -> AnnotationSource:
@@ -235,7 +263,13 @@ def build_source(
     ):  # one set, one unit per item, in order (Senseval files): every unit is its own group
         group = np.arange(n_units, dtype=np.int64)
     else:
-        group = factorize(unit_set * max(len(item_lexelt), 1) + unit_item)[0]
+        group = _unit_groups(unit_set * max(len(item_lexelt), 1) + unit_item)
+        if group is None and p.one_label_per_unit and not merge_units:
+            # every unit its own (set, item) and one label each: no duplicate, no reordering, no
+            # partial weights -- the columns are the units' own
+            return _source(p, path, fmt, log, set_names, item_lexelt, item_instance, unit_item, unit_set)
+        if group is None:
+            group = np.arange(n_units, dtype=np.int64)
     duplicates = 0
     label_unit, label_tag, label_weight = p.label_unit, p.label_tag, p.label_weight
     if not merge_units:

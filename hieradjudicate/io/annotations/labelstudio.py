@@ -29,18 +29,13 @@ from typing import Any
 
 from hieradjudicate.core.errors import FormatError, ProblemLog
 from hieradjudicate.io.annotations.build import Parsed
+from hieradjudicate.io.annotations.sniffing import (  # noqa: F401 (their home before)
+    PRODIGY_KEYS,
+    looks_like_labelstudio,
+    looks_like_prodigy,
+)
 
 LS_RESULT_TYPES = ("choices", "taxonomy")
-PRODIGY_KEYS = ("_annotator_id", "_session_id", "_task_hash", "_input_hash", "accept", "answer")
-
-
-def looks_like_labelstudio(text: str) -> bool:
-    head = text.lstrip()[:4096]
-    return head.startswith("[") and ('"annotations"' in head or '"data"' in head)
-
-
-def looks_like_prodigy(first_object: Mapping[str, Any]) -> bool:
-    return any(k in first_object for k in PRODIGY_KEYS)
 
 
 class _Rows:

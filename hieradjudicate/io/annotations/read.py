@@ -49,8 +49,6 @@ from collections.abc import Mapping
 from hieradjudicate.core.errors import FormatError, Problem, ProblemLog
 from hieradjudicate.core.records import AnnotationSource
 from hieradjudicate.io.annotations.build import Parsed, build_source, gc_paused
-from hieradjudicate.io.annotations.jsonl import parse_jsonl
-from hieradjudicate.io.annotations.senseval import EXPECTED_LINE, parse_senseval
 from hieradjudicate.io.annotations.tables import (
     first_line,
     guess_separator,
@@ -62,7 +60,9 @@ from hieradjudicate.io.textfile import decode_text, display_path, read_bytes
 
 FORMATS = ("senseval", "wsd-key", "long-table", "wsbest", "wide-table", "masc", "jsonl", "uima-xmi", "labelstudio", "prodigy", "webanno-tsv")
 _EXPECTED = {
-    "senseval": f"{EXPECTED_LINE} lines",
+    # f"{senseval.EXPECTED_LINE} lines", written out so that reading a table does not import the Senseval
+    # reader (tests/io/test_ann_packed_columnwise.py checks they agree)
+    "senseval": "expected 'lexelt instance_id tag[/weight] ... [!! comment]' lines",
     "wsd-key": "'instance_id sense_key [sense_key ...]' lines (the WSD evaluation framework's keys)",
     "jsonl": 'JSON objects {"lexelt", "instance", "set", "tags"}, one per line',
     "long-table": "rows 'lexelt, instance, annotator, tag[, weight]' under a header",
@@ -94,11 +94,11 @@ def detect_annotation_format(
     """
     line = first_line(text)
     name = path.lower().removesuffix(".gz")
-    from hieradjudicate.io.annotations.webanno_tsv import is_webanno_tsv
+    from hieradjudicate.io.annotations.sniffing import is_webanno_tsv
 
     if is_webanno_tsv(text[:200]):
         return "webanno-tsv"
-    from hieradjudicate.io.annotations.labelstudio import looks_like_labelstudio, looks_like_prodigy
+    from hieradjudicate.io.annotations.sniffing import looks_like_labelstudio, looks_like_prodigy
 
     if looks_like_labelstudio(text):
         return "labelstudio"
@@ -187,7 +187,7 @@ def _read(
     contexts: list = []
     parsed: Parsed
     if fmt is None or fmt == "uima-xmi":
-        from hieradjudicate.io.annotations.uima import is_uima, parse_uima
+        from hieradjudicate.io.annotations.sniffing import is_uima
 
         try:
             if not os.path.isfile(path):  # a FIFO would block open(); read_bytes names it
@@ -197,6 +197,8 @@ def _read(
         except OSError:
             head = b""  # read_bytes below names the problem (missing, a folder, unreadable)
         if fmt == "uima-xmi" or is_uima(head):
+            from hieradjudicate.io.annotations.uima import parse_uima
+
             fmt = "uima-xmi"
             result = parse_uima(path, set_name, log, columns)
             parsed, contexts = result.parsed, result.contexts
@@ -206,12 +208,16 @@ def _read(
     if fmt == "uima-xmi":
         pass
     elif fmt == "senseval":
+        from hieradjudicate.io.annotations.senseval import parse_senseval  # each reader where used
+
         parsed = parse_senseval(text, set_name, log)
     elif fmt == "wsd-key":
         from hieradjudicate.io.annotations.wsdkey import parse_wsd_key
 
         parsed = parse_wsd_key(text, set_name, log)
     elif fmt == "jsonl":
+        from hieradjudicate.io.annotations.jsonl import parse_jsonl
+
         parsed = parse_jsonl(text, set_name, log)
     elif fmt == "webanno-tsv":
         from hieradjudicate.io.annotations.webanno_tsv import parse_webanno_tsv
@@ -225,9 +231,7 @@ def _read(
     elif fmt in ("long-table", "wsbest"):
         parsed = parse_long(text, fmt, columns, sep, log)
     else:
-        from hieradjudicate.io.annotations.wide import (
-            parse_wide,  # imports pandas: only for wide tables
-        )
+        from hieradjudicate.io.annotations.wide import parse_wide
         parsed = parse_wide(text, fmt, columns, sep, log)
     source = build_source(parsed, path, fmt, log, merge_units=fmt in ("long-table", "wsbest"))
     if source.n_labels == 0:

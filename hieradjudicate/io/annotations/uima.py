@@ -42,6 +42,7 @@ from hieradjudicate.core.errors import FormatError, ProblemLog
 from hieradjudicate.core.records import Context
 from hieradjudicate.io.annotations.build import Parsed
 from hieradjudicate.io.textfile import read_bytes
+from hieradjudicate.io.annotations.sniffing import is_uima  # noqa: F401 (its home before)
 
 SENTENCE = "de.tudarmstadt.ukp.dkpro.core.api.segmentation.type.Sentence"
 LEMMA = "de.tudarmstadt.ukp.dkpro.core.api.segmentation.type.Lemma"
@@ -51,13 +52,6 @@ NOT_ANNOTATORS = {"INITIAL_CAS"}
 CURATION_USER = "CURATION_USER"
 MAX_MEMBER = 512 * 2**20  # a member that inflates past this is refused (zip bombs)
 LEXELT_MODES = ("text", "lemma", "layer")
-
-
-def is_uima(head: bytes) -> bool:
-    """Whether the first bytes of a file look like XMI or a zip (of XMI files)."""
-    if head.startswith(b"PK\x03\x04"):
-        return True
-    return b"<xmi:XMI" in head[:4096] or b"http://www.omg.org/XMI" in head[:4096]
 
 
 @dataclass

@@ -25,17 +25,14 @@ from dataclasses import dataclass
 from hieradjudicate.core.errors import ProblemLog
 from hieradjudicate.core.records import Context
 from hieradjudicate.io.annotations.build import Parsed
+from hieradjudicate.io.annotations.sniffing import WEBANNO_MAGIC, is_webanno_tsv  # noqa: F401
 
-MAGIC = "#FORMAT=WebAnno TSV 3"
+MAGIC = WEBANNO_MAGIC
 _SPLIT_STACK = re.compile(r"(?<!\\)\|")
 _ID = re.compile(r"^(?P<value>.*?)(?:\[(?P<id>\d+(?:_\d+)?)\])?$", re.S)
 _ESCAPES = {"\\\\": "\\", "\\|": "|", "\\_": "_", "\\*": "*", "\\[": "[", "\\]": "]", "\\;": ";",
             "\\t": "\t", "\\n": "\n", "\\->": "->"}
 _UNESCAPE = re.compile("|".join(re.escape(k) for k in sorted(_ESCAPES, key=len, reverse=True)))
-
-
-def is_webanno_tsv(text_head: str) -> bool:
-    return text_head.lstrip("\ufeff").startswith(MAGIC)
 
 
 def _unescape(s: str) -> str:

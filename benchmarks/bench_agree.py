@@ -1,0 +1,138 @@
+"""Benchmark: ``hieradjudicate agree`` on the MASC crowd file, end to end and by stage.
+
+The command (issue 14, item 4; target under 1.0 s end to end, interpreter start included)::
+
+    hieradjudicate agree --inventory masc_amt/inventory_tree.tsv \\
+        --annotations masc_amt/masc_amt_labels_wide.tsv.gz
+
+Printed: the best of ``--repeats`` wall times of the command in a fresh process and its peak RSS;
+then, from as many fresh processes running the same command through ``cli.entry.main``, the best
+time of each stage: ``start`` (from the first line of the child to the reading: imports, argument
+parsing), ``read`` (the files, up to the corpus build), ``build`` (``CorpusBuilder.build``),
+``figures`` (``Stats.agreement_dict``) and ``output`` (the rest: rendering and writing).  Figures
+only, never an assert on time.
+
+Usage::
+
+    HIERADJ_REALDATA=../shared/data python benchmarks/bench_agree.py [--repeats 3] [-- EXTRA ARGS]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from _bench_util import realdata  # noqa: E402
+
+STAGES = ("start", "read", "build", "figures", "output")
+
+
+def command(extra: list[str]) -> list[str]:
+    d = realdata() / "masc_amt"
+    return ["agree", "--inventory", str(d / "inventory_tree.tsv"),
+            "--annotations", str(d / "masc_amt_labels_wide.tsv.gz"), *extra]
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    root = str(HERE.parent)  # this checkout's package, whatever is installed
+    env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    return env
+
+
+def run_once(argv: list[str]) -> tuple[float, float]:
+    """Wall time (s) and peak RSS (MiB) of one ``python -m hieradjudicate ARGV`` (output discarded)."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "hieradjudicate", *argv], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, env=_env())
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
+    if proc.returncode:
+        raise SystemExit(f"the command failed (exit {proc.returncode}): {err.strip()}")
+    return wall, usage.ru_maxrss / 1024
+
+
+def child(argv: list[str]) -> None:
+    """Run the command in this process with every stage timed; print the times as JSON on stderr."""
+    t0 = time.perf_counter()
+    marks: dict[str, float] = {}
+    from hieradjudicate.app import stats as app_stats
+    from hieradjudicate.app.loading import load as app_load
+    from hieradjudicate.cli import entry
+    from hieradjudicate.core import model
+
+    def timed(owner, name: str, stage: str) -> None:
+        fn = getattr(owner, name)
+
+        def wrapper(*a, **k):
+            marks.setdefault(f"{stage}_begin", time.perf_counter())
+            try:
+                return fn(*a, **k)
+            finally:
+                marks[f"{stage}_end"] = time.perf_counter()
+
+        setattr(owner, name, wrapper)
+
+    timed(app_load, "load", "load")
+    timed(model.CorpusBuilder, "build", "build")
+    timed(app_stats.Stats, "agreement_dict", "figures")
+    with open(os.devnull, "w") as null:
+        out, sys.stdout = sys.stdout, null
+        try:
+            rc = entry.main(argv)
+        finally:
+            sys.stdout = out
+    t1 = time.perf_counter()
+    if rc:
+        raise SystemExit(rc)
+    times = {
+        "start": marks["load_begin"] - t0,
+        "read": marks["build_begin"] - marks["load_begin"],
+        "build": marks["build_end"] - marks["build_begin"],
+        "figures": marks["figures_end"] - marks["figures_begin"],
+    }
+    times["output"] = (t1 - t0) - sum(times.values())
+    print(json.dumps(times), file=sys.stderr)
+
+
+def stages_once(argv: list[str]) -> dict[str, float]:
+    proc = subprocess.run([sys.executable, __file__, "--child", "--", *argv], capture_output=True, text=True,
+                          env=_env())
+    if proc.returncode:
+        raise SystemExit(f"the staged run failed (exit {proc.returncode}): {proc.stderr.strip()}")
+    return json.loads(proc.stderr.strip().splitlines()[-1])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("extra", nargs="*", help="more arguments of agree (after --), e.g. --format json")
+    args = ap.parse_args()
+    if args.child:
+        child(args.extra)
+        return
+    argv = command(args.extra)
+    print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs; python {sys.version.split()[0]}")
+    runs = [run_once(argv) for _ in range(args.repeats)]
+    walls = sorted(w for w, _ in runs)
+    print(f"agree on MASC, end to end: best {walls[0]:.2f} s (all: {', '.join(f'{w:.2f}' for w in walls)}), "
+          f"peak RSS {max(r for _, r in runs):.0f} MiB")
+    staged = [stages_once(argv) for _ in range(args.repeats)]
+    print("stages (best of {}): ".format(args.repeats)
+          + ", ".join(f"{s} {min(t[s] for t in staged) * 1000:.0f} ms" for s in STAGES))
+    print(f"load average {os.getloadavg()[0]:.2f} afterwards")
+
+
+if __name__ == "__main__":
+    main()

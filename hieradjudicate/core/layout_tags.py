@@ -1,0 +1,116 @@
+"""The layout of annotation sets computed from their tags, without their leaf vectors.
+
+:meth:`~hieradjudicate.core.model.Corpus.layout` needs the leaf vectors of every set in
+(lexelt, instance) order.  Made from the sets' ``leaves`` that is two ``(R, K)`` arrays (MASC:
+147 MB each, mostly page faults); made from the tags it is one: the rows are placed by
+:func:`~hieradjudicate.core.agreement.block_positions`, their tags gathered in that order, and
+:func:`~hieradjudicate.core.leaves.leaf_vectors` computes each row exactly as it computes it for
+its set.  When every row is one tag whose leaf vector is a unit vector (a crowd's labels), the
+layout also knows each row's leaf (see :attr:`~hieradjudicate.core.agreement.Layout.onehot_leaf`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from functools import cached_property
+
+from hieradjudicate.core.agreement import Layout, _layout_sorted, block_positions
+from hieradjudicate.core.arrays import zeros
+from hieradjudicate.core.inventory import Inventory
+from hieradjudicate.core.leaves import leaf_vectors
+
+
+def layout_from_tags(inv: Inventory, sets: list, inst_lexelt: np.ndarray) -> Layout:
+    """The layout of ``sets`` (rater ``j`` = ``sets[j]``, each an
+    :class:`~hieradjudicate.core.model.AnnotationSet`); equal to
+    :func:`~hieradjudicate.core.agreement.layout_from_blocks` of their rows and leaf vectors."""
+    inst_lexelt = np.asarray(inst_lexelt, dtype=np.int64)
+    positions, inst = block_positions([np.asarray(s.rows, np.int64) for s in sets], inst_lexelt)
+    R = len(inst)
+    rater = np.empty(R, dtype=np.int64)
+    for j, pos in enumerate(positions):
+        rater[pos] = j
+    K = max(inv.K, 1)
+    leaf = _unit_leaves(inv, sets, positions, R)
+    if leaf is not None:
+        return LeafLayout.of(inst, rater, leaf, K, inst_lexelt[inst], len(inv.lexelts))
+    source_row = np.empty(R, dtype=np.int64)  # each sorted row's row in the sets side by side
+    offset = 0
+    for pos in positions:
+        source_row[pos] = np.arange(offset, offset + len(pos))
+        offset += len(pos)
+    tag_offset = np.cumsum([0] + [s.tag_node.size for s in sets])
+    tag_start = np.concatenate([s.tag_ptr[:-1] + o for s, o in zip(sets, tag_offset.tolist())])
+    counts = np.concatenate([np.diff(s.tag_ptr) for s in sets])[source_row]
+    ptr = np.zeros(R + 1, dtype=np.int64)
+    np.cumsum(counts, out=ptr[1:])
+    idx = np.repeat(tag_start[source_row] - ptr[:-1], counts) + np.arange(int(ptr[-1]))
+    node = np.concatenate([s.tag_node for s in sets])[idx]
+    weight = np.concatenate([s.tag_weight for s in sets])[idx]
+    P = leaf_vectors(inv, ptr, node, weight)
+    return _layout_sorted(inst, rater, P, inst_lexelt[inst], len(inv.lexelts))
+
+
+def _unit_leaves(inv: Inventory, sets: list, positions: list[np.ndarray], R: int) -> np.ndarray | None:
+    """The leaf of every sorted row when each row of every set is one tag whose leaf vector is a
+    unit vector (one leaf, ``weight * D(t)(leaf) == 1``: exactly what leaf_vectors writes), else
+    ``None``.  One set at a time: no array of all the tags is made."""
+    leaf = np.empty(R, dtype=np.int64)
+    for s, pos in zip(sets, positions):
+        node = s.tag_node
+        if node.size != len(pos):  # a row with several tags (or none)
+            return None
+        start = inv.d_ptr[node]
+        if not (bool((inv.d_ptr[node + 1] - start == 1).all())
+                and bool((s.tag_weight * inv.d_prob[start] == 1.0).all())):
+            return None
+        leaf[pos] = inv.d_leaf[start]
+    return leaf
+
+
+class LeafLayout(Layout):
+    """A :class:`~hieradjudicate.core.agreement.Layout` whose rows are unit leaf vectors, held as
+    the leaf of each row (:attr:`onehot_leaf`); the dense ``P`` is made on first use.
+
+    The agreement figures of such rows are counts taken from the leaves, so ``agree`` on a crowd
+    never makes ``P`` (MASC: 147 MB).  Everything else -- equality, :func:`dataclasses.replace`,
+    the workbench's figures -- reads ``P`` as usual and gets the same array
+    :func:`~hieradjudicate.core.leaves.leaf_vectors` would give.
+    """
+
+    @classmethod
+    def of(cls, inst: np.ndarray, rater: np.ndarray, leaf: np.ndarray, K: int, row_lex: np.ndarray,
+           X: int) -> LeafLayout:
+        lay = _layout_sorted(inst, rater, None, row_lex, X, cls=cls)
+        lay.__dict__["onehot_leaf"] = leaf  # the cached_property's slot (the dataclass is frozen)
+        lay.__dict__["_K"] = K
+        return lay  # type: ignore[return-value]
+
+    @property  # type: ignore[override]
+    def P(self) -> np.ndarray:
+        P = self.__dict__.get("_P")
+        if P is None:
+            leaf = self.__dict__["onehot_leaf"]
+            P = zeros((len(leaf), self.__dict__["_K"]))
+            P[np.arange(len(leaf)), leaf] = 1.0  # what leaf_vectors adds to a zero
+            self.__dict__["_P"] = P
+        return P
+
+    @P.setter
+    def P(self, value: np.ndarray | None) -> None:  # the dataclass's __init__ sets the field
+        self.__dict__["_P"] = value
+
+    @property
+    def n_leaves(self) -> int:
+        P = self.__dict__.get("_P")
+        return int(P.shape[1]) if P is not None else int(self.__dict__.get("_K", 0))
+
+    @cached_property
+    def _pairable(self) -> Layout:
+        leaf = self.__dict__.get("onehot_leaf")
+        if self.__dict__.get("_P") is not None or leaf is None or not len(self.seg_m) or int(self.seg_m.min()) >= 2:
+            return super()._pairable
+        keep = self.seg_m[self.row_seg] >= 2
+        return LeafLayout.of(self.inst[keep], self.rater[keep], leaf[keep], self.n_leaves, self.row_lex[keep],
+                             self.n_lexelts)
