@@ -93,12 +93,6 @@ def _run(argv: list[str]) -> int:
     try:
         if hasattr(args, "tree_columns"):
             args.tree_columns = parse_columns(args.tree_columns)
-        if args.command in ("report", "competence") or getattr(args, "ci", 0) and args.command == "agree":
-            from hieradjudicate.app.memory import fix_mmap_threshold
-
-            # the long computations over a whole crowd give their freed temporaries back (see
-            # app.memory); single passes (score, validate) keep glibc's default, 2-3x faster there
-            fix_mmap_threshold()
         return int(args.func(args) or 0)
     except HieradjError as exc:
         print(f"hieradjudicate: error: {exc}", file=sys.stderr)
