@@ -17,18 +17,24 @@ from __future__ import annotations
 import ctypes
 import sys
 
-M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter number
+M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter numbers
+M_TRIM_THRESHOLD = -1
 THRESHOLD = 1 << 20
 #: A command line run: temporaries up to 32 MiB (a million-row column is 8.7 MB) are reused from
 #: the heap instead of being mapped, faulted in page by page and unmapped again each time (MASC
 #: agree: 0.45 s of system time -> 0.15 s, peak RSS +13 MB); larger arrays still go back at once.
 CLI_THRESHOLD = 32 << 20
+#: Setting the mmap threshold also stops glibc raising the *trim* threshold (128 KiB), so every
+#: free at the top of the heap hands pages back that the next temporary faults in again: a
+#: command line run keeps up to 256 MiB of freed heap for reuse (score on 394,400 answers:
+#: 86,000 -> 30,000 page faults, 0.35 -> 0.07-0.12 s of system time; peak RSS the same).
+CLI_TRIM = 256 << 20
 _done = 0  # the threshold set, 0 before
 
 
-def fix_mmap_threshold(threshold: int = THRESHOLD) -> bool:
-    """Fix glibc's mmap threshold (1 MiB by default: the workbench) once per process and value;
-    ``True`` when it took effect."""
+def fix_mmap_threshold(threshold: int = THRESHOLD, trim: int | None = None) -> bool:
+    """Fix glibc's mmap threshold (1 MiB by default: the workbench) once per process and value,
+    and its trim threshold when ``trim`` is given; ``True`` when it took effect."""
     global _done
     if _done == threshold:
         return True
@@ -44,6 +50,8 @@ def fix_mmap_threshold(threshold: int = THRESHOLD) -> bool:
 
             libc = ctypes.CDLL(find_library("c") or "libc.so.6")
         ok = bool(libc.mallopt(M_MMAP_THRESHOLD, threshold))
+        if ok and trim is not None:
+            libc.mallopt(M_TRIM_THRESHOLD, trim)
     except (OSError, AttributeError):  # not glibc (musl has no mallopt): nothing to tune
         ok = False
     _done = threshold if ok else 0

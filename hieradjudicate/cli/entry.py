@@ -80,11 +80,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(argv: list[str]) -> int:
-    from hieradjudicate.app.memory import CLI_THRESHOLD, fix_mmap_threshold
+    from hieradjudicate.app.memory import CLI_THRESHOLD, CLI_TRIM, fix_mmap_threshold
 
     # freed numpy temporaries above 32 MiB go back to the system (see app.memory); the workbench
     # fixes its own, lower threshold
-    fix_mmap_threshold(CLI_THRESHOLD)
+    fix_mmap_threshold(CLI_THRESHOLD, trim=CLI_TRIM)
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
