@@ -114,13 +114,48 @@ class Stats:
         return out
 
     def agreement_dict(self, sets: list[int] | None = None, *, depth: int | None = None,
-                       instances: np.ndarray | None = None, by_lexelt: bool = False) -> dict:
-        """The ``agree`` JSON: pairs, fleiss, conger, alpha (+ per lexelt)."""
+                       instances: np.ndarray | None = None, by_lexelt: bool = False, pairs: bool = True) -> dict:
+        """The ``agree`` JSON: pairs, fleiss, conger, alpha (+ per lexelt).
+
+        ``pairs=False`` leaves the list of pairs out (``"pairs": None``, their number in
+        ``"n_pairs"``): the text output of a crowd prints only how many there are."""
         sets = self.annotator_indices() if sets is None else list(sets)
         pm, multi, alpha = self.agreement(sets, depth=depth, instances=instances, by_lexelt=by_lexelt)
         names = [self.corpus.sets[k].name for k in sets]
         # every pair at once (a crowd has 25,878): masked cells -> None, no masked indexing per cell
         ia, ib = np.triu_indices(len(sets), 1)
+        pair_list = self._pair_list(pm, names, ia, ib) if pairs else None
+        f, g = multi.fleiss, multi.conger
+        out = {
+            "sets": names,
+            "granularity": "leaf" if depth is None else ("top" if depth == 1 else f"depth={depth}"),
+            "chance": "within each lexelt, combined by instance weight",
+            "pairs": pair_list,
+            "mean_kappa_cohen": est(pm.mean_kappa("cohen")),
+            "mean_kappa_scott": est(pm.mean_kappa("scott")),
+            "fleiss": {"n": f.n, "observed": f.observed, "expected": f.expected, "kappa": f.kappa.value,
+                       "undefined": f.kappa.reason},
+            "conger": {"n": g.n, "observed": g.observed, "expected": g.expected, "kappa": g.kappa.value,
+                       "undefined": g.kappa.reason, "method": CONGER_MARGINAL_RULE},
+            "alpha": {"n_pairable": float(alpha.n_pairable), "value": alpha.alpha.value,
+                      "observed_disagreement": alpha.observed_disagreement,
+                      "expected_disagreement": alpha.expected_disagreement, "undefined": alpha.alpha.reason},
+            "macro": {"fleiss": est(multi.macro_fleiss), "alpha": est(alpha.macro_alpha)},
+        }
+        if not pairs:
+            out["n_pairs"] = int(ia.size)
+        if by_lexelt:
+            lex = self.corpus.inventory.lexelts
+            out["by_lexelt"] = {
+                lex[x]: {"n": multi.lexelt_fleiss[x].n, "fleiss": multi.lexelt_fleiss[x].kappa.value,
+                         "conger": multi.lexelt_conger[x].kappa.value, "alpha": alpha.lexelt_alpha[x].value}
+                for x in range(len(lex)) if multi.lexelt_fleiss[x].n > 0
+            }
+        return out
+
+    @staticmethod
+    def _pair_list(pm, names: list[str], ia: np.ndarray, ib: np.ndarray) -> list[dict]:
+        """One dict per pair ``(ia[j], ib[j])`` of the agree JSON."""
 
         def column(arr) -> list[float | None]:
             v = np.ma.getdata(arr)[ia, ib].astype(np.float64).astype(object)  # Python floats
@@ -139,31 +174,7 @@ class Stats:
                      for a, b, k, o, es, ks, ec, kc, u in zip(
                          map(names.__getitem__, ia.tolist()), map(names.__getitem__, ib.tolist()), n, *cols,
                          _reasons(pm, ia, ib))]
-        f, g = multi.fleiss, multi.conger
-        out = {
-            "sets": names,
-            "granularity": "leaf" if depth is None else ("top" if depth == 1 else f"depth={depth}"),
-            "chance": "within each lexelt, combined by instance weight",
-            "pairs": pairs,
-            "mean_kappa_cohen": est(pm.mean_kappa("cohen")),
-            "mean_kappa_scott": est(pm.mean_kappa("scott")),
-            "fleiss": {"n": f.n, "observed": f.observed, "expected": f.expected, "kappa": f.kappa.value,
-                       "undefined": f.kappa.reason},
-            "conger": {"n": g.n, "observed": g.observed, "expected": g.expected, "kappa": g.kappa.value,
-                       "undefined": g.kappa.reason, "method": CONGER_MARGINAL_RULE},
-            "alpha": {"n_pairable": float(alpha.n_pairable), "value": alpha.alpha.value,
-                      "observed_disagreement": alpha.observed_disagreement,
-                      "expected_disagreement": alpha.expected_disagreement, "undefined": alpha.alpha.reason},
-            "macro": {"fleiss": est(multi.macro_fleiss), "alpha": est(alpha.macro_alpha)},
-        }
-        if by_lexelt:
-            lex = self.corpus.inventory.lexelts
-            out["by_lexelt"] = {
-                lex[x]: {"n": multi.lexelt_fleiss[x].n, "fleiss": multi.lexelt_fleiss[x].kappa.value,
-                         "conger": multi.lexelt_conger[x].kappa.value, "alpha": alpha.lexelt_alpha[x].value}
-                for x in range(len(lex)) if multi.lexelt_fleiss[x].n > 0
-            }
-        return out
+        return pairs
 
     # -- scores against a gold set --------------------------------------------
     def gold_region(self, gold: AnnotationSet) -> np.ndarray:

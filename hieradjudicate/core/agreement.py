@@ -475,6 +475,9 @@ def _lexelt_pair_stats(
     annotations within each instance (segments padded to the longest one
     with an absent rater), accumulated by ``bincount`` (cost ``~ sum_i m_i
     (m_i + nnz_i)`` with ``nnz_i`` the nonzero leaf masses of the instance).
+    When every annotation is one leaf (:attr:`Layout.onehot_leaf`) the sums are
+    counts and the dense products run in float32 on the leaves, without ``P``
+    (:func:`_pair_stats_onehot`); a complete design keeps its own path.
     """
     leaf = lay.onehot_leaf
     if leaf is not None:  # the leaves in use from the rows' leaves, without reading P

@@ -5,7 +5,9 @@ the instances (lexelt + id) and the annotation sets.  An :class:`AnnotationSet`
 stores, for the instances it annotated (``rows``, sorted global instance
 indices), its tags as CSR arrays of global nodes with normalised weights, and
 the leaf vectors ``leaves`` (len(rows) x K) computed by one sparse expansion of
-the ``D(t)`` matrix, never per instance.
+the ``D(t)`` matrix, never per instance -- for a set the builder made, on first
+use (``agree`` lays the sets out from their tags, :mod:`~hieradjudicate.core.layout_tags`,
+and never needs them).
 """
 
 from __future__ import annotations
@@ -284,17 +286,20 @@ def _set_order(set_code: np.ndarray, inst: np.ndarray, n_sets: int) -> tuple[np.
     Readers give each set's labels in instance order, so a stable sort by set alone (a radix sort
     of small codes) is usually all it takes; otherwise one stable sort by (set, instance)."""
     n = set_code.size
+    bounds = np.zeros(n_sets + 1, dtype=np.int64)
+    if n:
+        np.cumsum(np.bincount(set_code, minlength=n_sets), out=bounds[1:])
     if n_sets <= 1 or n == 0:
-        order = None
-        sc, ic = set_code, inst
+        order, ic = None, inst
     else:
         small = np.uint8 if n_sets <= 1 << 8 else np.uint16 if n_sets <= 1 << 16 else np.int64
         order = np.argsort(set_code.astype(small), kind="stable")
-        sc, ic = set_code[order], inst[order]
-    if n > 1 and bool(((ic[1:] < ic[:-1]) & (sc[1:] == sc[:-1])).any()):
-        order = np.argsort(set_code * (int(inst.max()) + 1) + inst, kind="stable")
-        sc, ic = set_code[order], inst[order]
-    bounds = np.searchsorted(sc, np.arange(n_sets + 1))
+        ic = inst[order]
+    if n > 1:
+        down = np.flatnonzero(ic[1:] < ic[:-1]) + 1  # where the instance decreases: only at a set's start?
+        if down.size and not bool(np.isin(down, bounds).all()):
+            order = np.argsort(set_code * (int(inst.max()) + 1) + inst, kind="stable")
+            ic = inst[order]
     if order is not None and bool((order == np.arange(n)).all()):
         order = None
     return order, ic, bounds
@@ -309,7 +314,9 @@ def _make_sets(inv: Inventory, names: list[str], roles: list[str], set_code: np.
     views of the shared ones.  The leaf vectors and signatures are left to the first use."""
     order, inst, bounds = _set_order(set_code, inst, len(names))
     if order is not None:
-        node, weight, line = node[order], weight[order], line[order]
+        node, line = node[order], line[order]
+        if not bool(np.isnan(weight).all()):  # no weight given at all (a crowd): NaNs in any order
+            weight = weight[order]
     del order
     n = inst.size
     new_row = np.ones(n, dtype=bool)

@@ -209,8 +209,11 @@ def _items(p: Parsed) -> tuple[np.ndarray, list[str], list[str]]:
         distinct = not bool((h[1:] == h[:-1]).any())  # else maybe a duplicate: the exact path decides
     else:
         distinct = len(set(names)) == n
+    lexelts = lexelt if isinstance(lexelt, list) else lexelt.tolist()
+    if not distinct and inst_hash is None:  # ids repeat across lexelts (MASC's form.sentence)
+        distinct = len(set(zip(lexelts, names))) == n
     if distinct:  # every candidate distinct: the common case
-        return unit_item, lexelt if isinstance(lexelt, list) else lexelt.tolist(), names
+        return unit_item, lexelts, names
     lexelt, instance = _object_array(lexelt), _object_array(instance)
     lex_codes, _ = factorize(lexelt)
     inst_codes, inst_uniques = factorize(instance)

@@ -24,8 +24,6 @@ import re
 from hieradjudicate.core.errors import FormatError, InventoryError, ProblemLog
 from hieradjudicate.core.records import InventorySource, SenseRecord
 from hieradjudicate.io.inventories.common import lexelt_pos_map, validate_tree
-from hieradjudicate.io.inventories.dictionary import parse_dictionary
-from hieradjudicate.io.inventories.json_tree import parse_json_inventory
 from hieradjudicate.io.inventories.outline import looks_like_outline, parse_outline
 from hieradjudicate.io.inventories.sensemap import looks_like_sensemap, parse_sensemap
 from hieradjudicate.io.inventories.table import parse_tree_table
@@ -169,6 +167,8 @@ def _parse(fmt: str, text: str, log: ProblemLog, columns: dict[str, str] | None
         senses, n_bad = parse_sensemap(text, log)
         return senses, n_bad, note
     if fmt == "senseval-dictionary":
+        from hieradjudicate.io.inventories.dictionary import parse_dictionary  # XML: only when it is one
+
         senses, n_bad = parse_dictionary(text, log)
         return senses, n_bad, note
     if fmt == "tree-table":
@@ -179,6 +179,8 @@ def _parse(fmt: str, text: str, log: ProblemLog, columns: dict[str, str] | None
     elif fmt == "outline":
         senses, n_bad = parse_outline(text, log), 0
     else:
+        from hieradjudicate.io.inventories.json_tree import parse_json_inventory
+
         senses, n_bad = parse_json_inventory(text, log), 0
     senses, n_tree = validate_tree(senses, log)
     return senses, n_bad + n_tree, note
