@@ -138,4 +138,4 @@ def test_damaged_packed_files_equal_row_wise(seed, ops):
 def test_senseval_expectation_written_out_in_read_equals_the_readers():
     from hieradjudicate.io.annotations import read, senseval
 
-    assert read._EXPECTED["senseval"] == f"{senseval.EXPECTED_LINE} lines"
+    assert f"expected {read._EXPECTED['senseval']}" == f"{senseval.EXPECTED_LINE} lines"

@@ -161,3 +161,16 @@ def test_weight_problem_accepts_plain_numbers_only():
     assert weight_problem("0.5") is None and weight_problem("3") is None and weight_problem("1e-3") is None
     for bad in ("1_0", "0x1", "", " ", "one", "--1", "1.2.3"):
         assert weight_problem(bad) is not None, bad
+
+
+def test_a_file_with_no_annotation_says_what_was_expected_once(tmp_path):
+    from hieradjudicate.core.errors import FormatError
+    from hieradjudicate.io.annotations.read import read_annotations
+
+    p = tmp_path / "only_comments.key"
+    p.write_text("!! nothing but a comment\n")
+    with pytest.raises(FormatError) as err:
+        read_annotations(p)
+    text = str(err.value)
+    assert "expected 'lexelt instance_id tag[/weight] ... [!! comment]' lines" in text
+    assert "expected expected" not in text

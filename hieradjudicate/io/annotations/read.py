@@ -60,9 +60,9 @@ from hieradjudicate.io.textfile import decode_text, display_path, read_bytes
 
 FORMATS = ("senseval", "wsd-key", "long-table", "wsbest", "wide-table", "masc", "jsonl", "uima-xmi", "labelstudio", "prodigy", "webanno-tsv")
 _EXPECTED = {
-    # f"{senseval.EXPECTED_LINE} lines", written out so that reading a table does not import the Senseval
+    # senseval.EXPECTED_LINE without its "expected", written out so that reading a table does not import the Senseval
     # reader (tests/io/test_ann_packed_columnwise.py checks they agree)
-    "senseval": "expected 'lexelt instance_id tag[/weight] ... [!! comment]' lines",
+    "senseval": "'lexelt instance_id tag[/weight] ... [!! comment]' lines",
     "wsd-key": "'instance_id sense_key [sense_key ...]' lines (the WSD evaluation framework's keys)",
     "jsonl": 'JSON objects {"lexelt", "instance", "set", "tags"}, one per line',
     "long-table": "rows 'lexelt, instance, annotator, tag[, weight]' under a header",
