@@ -202,7 +202,7 @@ def _senseval_scores(args) -> list[tuple[str, object]]:
 
     Clean Senseval files take the byte-level route (:mod:`hieradjudicate.app.scorer2_fast`);
     any other file, and any doubt, the strict readers."""
-    from hieradjudicate.app.loading.load import gold_weights_note, read_annotation_file, weights_given
+    from hieradjudicate.app.loading.notes import gold_weights_note, weights_given
     from hieradjudicate.app.loading.specs import AnnotationSpec
     from hieradjudicate.app.scorer2_fast import scan_key
     from hieradjudicate.cli.options import reading_policy
@@ -220,6 +220,8 @@ def _senseval_scores(args) -> list[tuple[str, object]]:
             if fast is not None:
                 inv = read_wordnet(path, fast.lexelts)
             else:
+                from hieradjudicate.app.loading.load import read_annotation_file
+
                 key = key or read_annotation_file(gold)
                 inv = read_wordnet(path, key.item_lexelt)
         else:
@@ -237,6 +239,8 @@ def _senseval_scores(args) -> list[tuple[str, object]]:
         out = _scanned_scores(args, fast, systems, smap, sources)
         if out is not None:
             return out
+    from hieradjudicate.app.loading.load import read_annotation_file
+
     key = key or read_annotation_file(gold)
     gold_ids = np.asarray(key.item_instance, dtype=object)
     args.gold_ids_at = lambda rows: gold_ids[rows]  # per-dataset figures of an ALL key
@@ -256,7 +260,7 @@ def _senseval_scores(args) -> list[tuple[str, object]]:
 def _scanned_scores(args, key, systems, smap, sources) -> list[tuple[str, object]] | None:
     """The scores of clean Senseval files, one answer file in memory at a time; ``None`` when
     a file is not clean or a join on hashes is in doubt (then the strict route reads them all)."""
-    from hieradjudicate.app.loading.load import gold_weights_note, weights_given
+    from hieradjudicate.app.loading.notes import gold_weights_note, weights_given
     from hieradjudicate.app.scorer2_fast import score_file
     from hieradjudicate.cli.options import reading_policy
 

@@ -189,7 +189,7 @@ def _read_clean_bytes(path: str) -> bytearray | None:
 
 def _is_senseval(data: bytearray, path: str) -> bool:
     from hieradjudicate.io.annotations.read import detect_annotation_format
-    from hieradjudicate.io.annotations.uima import is_uima
+    from hieradjudicate.io.annotations.sniffing import is_uima
 
     head = bytes(data[:_HEAD])
     if not head.isascii() or is_uima(head):
