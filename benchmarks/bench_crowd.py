@@ -49,6 +49,9 @@ def main() -> int:
     ap.add_argument("--project", help="a .hadj project (default: MASC built from the real data)")
     ap.add_argument("--no-report", action="store_true")
     args = ap.parse_args()
+    t = time.perf_counter()
+    subprocess.run([sys.executable, "-c", "import numpy"], check=True)
+    print(f"machine yardstick: python -c 'import numpy' took {time.perf_counter() - t:.2f} s")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         project = Path(args.project) if args.project else build_masc(folder)
@@ -130,6 +133,20 @@ def main() -> int:
         app.processEvents()
         steady = rss_mb()
         print(f"RSS once the background work is done: {steady[0]:.0f} MiB (peak so far {steady[1]:.0f} MiB)")
+        # the same keys once the warm-up and the estimate are done: the cost of the step itself,
+        # without the background threads taking the interpreter in turns
+        win.dashboard.show_workbench()
+        app.processEvents()
+        nav2 = timed(win.next_unresolved, 30)
+        refresh2 = []
+        for _ in range(15):
+            t = time.perf_counter()
+            win.take_set(1)
+            app.processEvents()
+            settle(lambda: not ws.live.updating)
+            refresh2.append((time.perf_counter() - t) * 1000)
+        print(f"  with no background work: next instance median {statistics.median(nav2):.1f} ms, max "
+              f"{max(nav2):.1f} ms; refresh median {statistics.median(refresh2):.0f} ms, max {max(refresh2):.0f} ms")
         from hieradjudicate.app.dashboard.dashboard import Dashboard
 
         t = time.perf_counter()
