@@ -319,9 +319,10 @@ class Workbench:
         nl = int(inv.n_leaves[x])
         short = node_short_labels(inv)
         out = []
+        answered = self.corpus.answered(i)
         for k in self.shown_sets():
             s = self.corpus.sets[k]
-            r = int(s.position(np.asarray([i]))[0])
+            r = answered.get(k, -1)
             if r < 0:
                 out.append(Answer(k, s.name, s.role, [], [], [], np.zeros(nl)))
                 continue
@@ -336,8 +337,9 @@ class Workbench:
         inv = self.corpus.inventory
         sets = [self.corpus.sets[k]] if k is not None else [self.corpus.sets[j] for j in self.shown_sets()]
         nodes: list[int] = []
-        for s in sets:
-            r = int(s.position(np.asarray([i]))[0])
+        answered = self.corpus.answered(i)
+        for s, k in zip(sets, [k] if k is not None else self.shown_sets()):
+            r = answered.get(k, -1)
             if r >= 0:
                 nodes += [int(t) for t in s.tags_at(r) if int(t) not in nodes]
         short = node_short_labels(inv)

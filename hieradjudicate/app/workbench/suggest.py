@@ -137,12 +137,20 @@ class Suggester:
         total = np.zeros((N, K))
         m = np.zeros(N, np.int64)
         where = []
-        for k in self.raters:
-            s = c.sets[k]
-            pos = s.position(inst)
-            j = np.flatnonzero(pos >= 0)
-            r = pos[j]
-            total[j] += s.leaves[r]
+        if N <= 4:  # a few instances (the one shown): the sets that answered them, not a search per set
+            hits = [c.answered(int(x)) for x in inst.tolist()]
+            rows_of = {k: ([j for j in range(N) if k in hits[j]], [hits[j][k] for j in range(N) if k in hits[j]])
+                       for k in self.raters if any(k in h for h in hits)}
+            pairs = [(k, np.asarray(rows_of[k][0], np.int64), np.asarray(rows_of[k][1], np.int64))
+                     for k in self.raters if k in rows_of]
+        else:
+            pairs = []
+            for k in self.raters:
+                pos = c.sets[k].position(inst)
+                j = np.flatnonzero(pos >= 0)
+                pairs.append((k, j, pos[j]))
+        for k, j, r in pairs:
+            total[j] += c.sets[k].leaves[r]
             m[j] += 1
             where.append((k, j, r))
         mean = total / np.maximum(m, 1)[:, None]
