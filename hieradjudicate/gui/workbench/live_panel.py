@@ -163,6 +163,9 @@ class LivePanel(QWidget):
         head.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         for c in (1, 2, 3):
             head.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+        # the widths from the visible rows and a few more, not from all 228 of a crowd at every
+        # refresh (role, precision and count cells are short and alike)
+        head.setResizeContentsPrecision(32)
         # the table takes the dock's spare height and scrolls; it never asks for a row per set
         self.scores.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Ignored)
         self.scores.setMinimumHeight(60)
