@@ -16,10 +16,9 @@ from __future__ import annotations
 import numpy as np
 
 from hieradjudicate.io.annotations.build import Parsed, TagTable
+from hieradjudicate.io.annotations.bytewords import LOW_BYTES, words_view
 
 _COMMA, _COLON, _TAB, _LF = 44, 58, 9, 10
-#: (1 << 8 L) - 1: the low L bytes of a little-endian 64-bit word
-_LOW_BYTES = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
 _MULT = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing
 
 
@@ -103,12 +102,12 @@ def _split_labels(joined: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray] | 
         return None
     padded = np.zeros(b.size + 8, dtype=np.uint8)
     padded[: b.size] = b
-    words = np.ndarray((b.size,), dtype="<u8", buffer=padded, strides=(1,))  # the 8 bytes at each offset
+    words = words_view(padded)  # the 8 bytes at each offset
     w_key = words[w_start]
-    w_key &= _LOW_BYTES[w_len]
+    w_key &= LOW_BYTES[w_len]
     del w_start, w_len
     t_key = words[colon + 1]
-    t_key &= _LOW_BYTES[t_len]
+    t_key &= LOW_BYTES[t_len]
     return colon, w_key, t_key
 
 

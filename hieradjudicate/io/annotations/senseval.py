@@ -23,6 +23,7 @@ import numpy as np
 
 from hieradjudicate.core.errors import ProblemLog
 from hieradjudicate.io.annotations.build import Parsed, TagTable, factorize, weight_problem
+from hieradjudicate.io.annotations.bytewords import iter_masked_words, token_hash, words_view
 
 EXPECTED_LINE = "expected 'lexelt instance_id tag[/weight] ... [!! comment]'"
 _COMMENT = re.compile(r"(?:^|\s)!!")
@@ -122,8 +123,6 @@ def _parse_line(line: str, lineno: int, tags: TagTable, log: ProblemLog) -> tupl
     return fields[0][1], fields[1][1], codes, weights
 
 
-_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
-_K0, _K1 = np.uint64(0x9E3779B97F4A7C15), np.uint64(0xBF58476D1CE4E5B9)
 _MAX_HASHED = 64  # longer instance ids: no byte hash, the exact set check decides
 
 
@@ -131,24 +130,13 @@ def _token_hash(padded: bytes, start: np.ndarray, length: np.ndarray) -> np.ndar
     """A 64-bit hash of each token ``padded[start:start+length]`` (equal tokens, equal hashes).
 
     Read as little-endian words at any byte offset (``padded`` ends with 8
-    spare bytes), so the hashing is a few array operations per 8 bytes of
-    the longest token.  Only a filter: distinct hashes prove distinct tokens.
+    spare bytes, see :mod:`~hieradjudicate.io.annotations.bytewords`), so the
+    hashing is a few array operations per 8 bytes of the longest token.  Only
+    a filter: distinct hashes prove distinct tokens.
     """
-    if start.size == 0:
+    if start.size == 0 or int(length.max()) > _MAX_HASHED:
         return None
-    lmax = int(length.max())
-    if lmax > _MAX_HASHED:
-        return None
-    words = np.ndarray((len(padded) - 7,), dtype="<u8", buffer=padded, strides=(1,))
-    top = words.size - 1
-    h = length.astype(np.uint64) * _K0
-    for j in range(0, lmax, 8):
-        rem = np.clip(length - j, 0, 8).astype(np.uint64)
-        mask = np.where(rem == 8, _ALL, (np.uint64(1) << (rem * np.uint64(8))) - np.uint64(1))
-        h ^= words[np.minimum(start + j, top)] & mask  # masked to 0 past the token's end
-        h *= _K1
-        h ^= h >> np.uint64(31)
-    return h
+    return token_hash(iter_masked_words(words_view(padded), start, length), length)
 
 
 def _parse_clean(text: str, set_name: str) -> Parsed | None:

@@ -26,17 +26,18 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from hieradjudicate.io.annotations.build import TagTable
+from hieradjudicate.io.annotations.bytewords import iter_masked_words, masked_words, same_bytes
+from hieradjudicate.io.annotations.bytewords import token_hash as _hash
+from hieradjudicate.io.annotations.bytewords import words_view as _words
 from hieradjudicate.io.annotations.senseval import split_tag
 from hieradjudicate.io.textfile import max_id_chars, max_input_bytes, max_line_bytes
 
 _MIX = np.uint64(0x9E3779B97F4A7C15)
-_K0, _K1 = _MIX, np.uint64(0xBF58476D1CE4E5B9)
-_MASKS = np.array([0] + [(1 << (8 * i)) - 1 for i in range(1, 9)], dtype=np.uint64)
 _HEAD = 65536
 
 
@@ -62,7 +63,7 @@ class Scanned:
     tag: np.ndarray
     weight: np.ndarray
 
-    n_items: int = 0  # lines
+    n_items: int = field(init=False)  # lines (kept when the per-line arrays are dropped)
 
     def __post_init__(self) -> None:
         self.n_items = int(self.inst_start.size)
@@ -84,47 +85,6 @@ class Scanned:
         """Drop the bytes and the per-line ids once joined (only the labels are scored)."""
         self.data = bytearray(8)
         self.inst_start = self.inst_len = self.inst_hash = self.line_lexelt = np.zeros(0, np.int32)
-
-
-def _words(data: bytearray) -> np.ndarray:
-    """Little-endian 64-bit words starting at every byte offset (a strided view, no copy)."""
-    return np.ndarray((len(data) - 7,), dtype="<u8", buffer=data, strides=(1,))
-
-
-def masked_words(words: np.ndarray, start: np.ndarray, length: np.ndarray) -> list[np.ndarray]:
-    """Each token's bytes as little-endian words, zero past its end: one array per 8 bytes of
-    the longest.  A clean file has no zero byte, so these words *are* the token, exactly."""
-    return list(_iter_words(words, start, length))
-
-
-def _iter_words(words: np.ndarray, start: np.ndarray, length: np.ndarray):
-    """:func:`masked_words` one step at a time (only one step's array alive)."""
-    if length.size == 0:
-        return
-    lmax = int(length.max())
-    past_end = int(start.max()) + lmax > words.size - 1  # only then can a short token's word overrun
-    for j in range(0, lmax, 8):
-        m = words[np.minimum(start + j, words.size - 1) if past_end and j else (start + j if j else start)]
-        table = _MASKS[np.clip(np.arange(lmax + 1) - j, 0, 8)]  # the mask of step j, by token length
-        m &= table[length]
-        yield m
-
-
-def _hash(parts, length: np.ndarray) -> np.ndarray:
-    """A 64-bit hash of tokens given as :func:`masked_words` (a filter: equal tokens, equal hash)."""
-    h = length.astype(np.uint64) * _K0
-    for m in parts:
-        h ^= m
-        h *= _K1
-        h ^= h >> np.uint64(31)
-    return h
-
-
-def same_bytes(words: np.ndarray, a: np.ndarray, b: np.ndarray, length: np.ndarray,
-               words_b: np.ndarray | None = None) -> bool:
-    """Whether token ``[a, a+length)`` equals token ``[b, b+length)`` for every row (exact)."""
-    words_b = words if words_b is None else words_b
-    return all(np.array_equal(x, y) for x, y in zip(_iter_words(words, a, length), _iter_words(words_b, b, length)))
 
 
 def _factorize(parts: list[np.ndarray], length: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
@@ -251,7 +211,7 @@ def scan_senseval(path: str, set_name: str) -> Scanned | None:
         return None
     line_lexelt, lexelts = lex
     inst_start, inst_len = tok_start[first + 1], tok_len[first + 1]
-    inst_hash = _hash(_iter_words(words, inst_start, inst_len), inst_len)
+    inst_hash = _hash(iter_masked_words(words, inst_start, inst_len), inst_len)
     n_lines = first.size
     if int(count.max()) == 3:
         tag_tok = first + 2
