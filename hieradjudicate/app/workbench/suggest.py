@@ -139,17 +139,14 @@ class Suggester:
         where = []
         if N <= 4:  # a few instances (the one shown): the sets that answered them, not a search per set
             hits = [c.answered(int(x)) for x in inst.tolist()]
-            rows_of = {k: ([j for j in range(N) if k in hits[j]], [hits[j][k] for j in range(N) if k in hits[j]])
-                       for k in self.raters if any(k in h for h in hits)}
-            pairs = [(k, np.asarray(rows_of[k][0], np.int64), np.asarray(rows_of[k][1], np.int64))
-                     for k in self.raters if k in rows_of]
+            raters = [k for k in self.raters if any(k in h for h in hits)]
+            position = lambda k: np.asarray([h.get(k, -1) for h in hits], np.int64)  # noqa: E731
         else:
-            pairs = []
-            for k in self.raters:
-                pos = c.sets[k].position(inst)
-                j = np.flatnonzero(pos >= 0)
-                pairs.append((k, j, pos[j]))
-        for k, j, r in pairs:
+            raters, position = self.raters, lambda k: c.sets[k].position(inst)  # noqa: E731
+        for k in raters:
+            pos = position(k)
+            j = np.flatnonzero(pos >= 0)
+            r = pos[j]
             total[j] += c.sets[k].leaves[r]
             m[j] += 1
             where.append((k, j, r))
