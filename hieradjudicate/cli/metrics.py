@@ -53,6 +53,7 @@ def register(sub, add_inputs) -> None:
 
 
 # -- agree -----------------------------------------------------------------------------------------
+_TEXT_PAIRS = 60  # the most pairs the text output lists one per row
 def cmd_agree(args: argparse.Namespace) -> int:
     from hieradjudicate.app.loading.load import load
     from hieradjudicate.app.raters import annotator_sets, rater_note
@@ -78,8 +79,8 @@ def cmd_agree(args: argparse.Namespace) -> int:
 
         codes = [c for c, name in CATEGORY_LABELS.items() if name in args.category]
         instances = np.flatnonzero(np.isin(group_category(corpus, sets)[0], codes))
-    # the text output of a crowd (over 60 pairs) prints how many pairs there are, not each one
-    listed = args.format != "text" or len(sets) * (len(sets) - 1) // 2 <= 60
+    # the text output of a crowd prints how many pairs there are, not each one
+    listed = args.format != "text" or len(sets) * (len(sets) - 1) // 2 <= _TEXT_PAIRS
     out = stats.agreement_dict(sets, depth=depth, instances=instances, by_lexelt=args.by_lexelt, pairs=listed)
     out["sets_compared"] = [corpus.sets[k].name for k in sets]
     out["sets_note"] = note
@@ -133,7 +134,7 @@ def _agree_text(out: dict) -> str:
     ci = {(p["a"], p["b"]): p for p in out.get("ci", {}).get("pairs", [])}
     head = ["a", "b", "n", "Pr(A)", "Pr(E) S&C", "kappa S&C", "Pr(E) Cohen", "kappa Cohen"]
     n_pairs = out["n_pairs"] if out["pairs"] is None else len(out["pairs"])
-    if n_pairs > 60:  # a crowd's pairs (25,878 for MASC) are not listed: no rows made
+    if n_pairs > _TEXT_PAIRS:  # a crowd's pairs (25,878 for MASC) are not listed: no rows made
         lines.append(f"{n_pairs} pairs (mean Cohen kappa {fmt(out['mean_kappa_cohen'])}); "
                      "use --format json or csv for each pair")
     else:
