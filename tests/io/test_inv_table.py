@@ -204,3 +204,14 @@ def test_unbalanced_quote_is_visible(tmp_path):
     assert [r.sense for r in src.senses] == ["1"]
     (w,) = src.problems
     assert w.line == 2 and "runs to line" in w.message and "unbalanced quote" in w.message
+
+
+def test_a_node_id_with_a_space_is_an_error_with_its_line(tmp_path):
+    """Found by the fuzz test: the node-id form took ``o der%2:30:01::`` as a sense id."""
+    p = tmp_path / "tree.tsv"
+    p.write_text("node_id\tparent_id\tnode_type\tlabel\norder.v\t\tlemma\torder.v\n"
+                 "order%2:30:00::\torder.v\tsense\tbring order\no der%2:30:01::\torder.v\tsense\tplace\n")
+    src = read_inventory(p)
+    errs = {pr.line: pr for pr in src.problems}
+    assert "contains spaces" in errs[4].message and errs[4].column == 1
+    assert [r.sense for r in src.senses] == ["order%2:30:00::"]

@@ -110,6 +110,9 @@ def _node_rows(header: list[str], rows: Iterable[tuple[int, list[str]]], log: Pr
             log.error(lineno, f"empty node_id cell; expected a node id in column {i_id + 1}",
                       i_id + 1)
             continue
+        if any(c.isspace() for c in nid):  # as the lexelt-sense form: an id is one token
+            log.error(lineno, f"node_id {nid!r} contains spaces; expected an id without spaces", i_id + 1)
+            continue
         if nid in nodes:
             n_bad += 1
             log.error(lineno, f"duplicate node_id {nid!r} (first at line {nodes[nid][0]}); "
