@@ -114,7 +114,9 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 def _open(path: str, *, write: bool) -> Any:
     from hieradjudicate.app.session.session import Session
 
-    if not Path(path).exists():
+    from hieradjudicate.io.store.locations import is_server_location
+
+    if not is_server_location(path) and not Path(path).exists():
         raise HieradjError(f"{path}: no such project")
     session = Session.open(path, read_only=not write)
     if write and session.read_only:

@@ -37,6 +37,7 @@ from hieradjudicate.app.workbench.suggest import Suggestions, suggest
 from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.core.model import Corpus
 from hieradjudicate.io.exports.gold import ExportSummary, export_gold, export_history
+from hieradjudicate.io.store.locations import open_store
 from hieradjudicate.io.store.project_store import DecisionRow, Store
 from hieradjudicate.io.store.sidecars import remove_build, sweep_stale_builds
 
@@ -139,7 +140,7 @@ class Session:
     @classmethod
     def open(cls, path: str | os.PathLike[str], *, read_only: bool = False) -> Session:
         """Open a project: corpus from the cache when valid, else re-read from the stored copies."""
-        store = Store.open(path, read_only=read_only)
+        store = open_store(path, read_only=read_only)  # a .hadj file or a server URL
         try:
             files = effective_files(store.files())
             corpus = None
@@ -154,7 +155,7 @@ class Session:
             if corpus is not None:
                 return cls(store, corpus, from_cache=True)
             corpus = reload_corpus(store, files)
-            if not store.read_only:
+            if getattr(store, "may_cache", not store.read_only):  # on a server: the lead's
                 write_cache(store, corpus)
             return cls(store, corpus, from_cache=False)
         except BaseException:

@@ -1,0 +1,467 @@
+"""A project on a PostgreSQL server, with the ``.hadj`` store's methods (:class:`PgStore`).
+
+The session, the CLI and the window use it exactly like
+:class:`~hieradjudicate.io.store.project_store.Store`: decisions are append-only rows, the current
+decision of an instance is its latest row, a batch is one transaction and a call that writes
+returns only after the server committed (``synchronous_commit`` as the server has it: on, by
+default, so a committed decision is on the server's disk).  Differences:
+
+* who decides is the database login (``current_user``), stamped by the server;
+* what the login may do is the role it holds in the project (see :mod:`.ddl`); a viewer gets
+  the project read-only with the reason, an adjudicator writes decisions only;
+* every decision carries a client id; when the connection breaks, the batch goes to the
+  offline queue on disk (:mod:`.queue`) and is sent once when the server is back.  Rows kept
+  only in the queue have negative ids until then; :attr:`PgStore.offline` says so.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import uuid
+import zlib
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import Any, Self
+
+import numpy as np
+
+from hieradjudicate.core.errors import ProjectError
+from hieradjudicate.io.store.pg import ddl
+from hieradjudicate.io.store.pg.location import ServerLocation, parse_location
+from hieradjudicate.io.store.pg.queue import OfflineQueue
+from hieradjudicate.io.store.records import (
+    BatchRow,
+    DecisionFields,
+    DecisionRow,
+    FileRecord,
+    check_decision,
+    row_from_db,
+    utc_now,
+)
+
+COLUMNS = "id, lexelt, instance, tags, source, status, note, decided_by, decided_at, batch, basis"
+_INSERT = ("INSERT INTO decisions (lexelt, instance, tags, source, status, note, decided_at, batch,"
+           " basis, team_role, client_id) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)"
+           " ON CONFLICT (client_id) DO NOTHING RETURNING id, client_id, decided_by")
+
+
+def _psycopg() -> Any:
+    try:
+        import psycopg
+    except ImportError:
+        raise ProjectError("a project on a PostgreSQL server needs psycopg 3: "
+                           "pip install 'hieradjudicate[team]'") from None
+    return psycopg
+
+
+class ServerUnreachable(ProjectError):
+    """The server could not be reached (or refused the connection)."""
+
+
+def connect(loc: ServerLocation, *, autocommit: bool = True, timeout: int = 10) -> Any:
+    """A connection to the project's database; a failure is one line without secrets."""
+    psycopg = _psycopg()
+    try:
+        conn = psycopg.connect(loc.conninfo(), autocommit=autocommit, connect_timeout=timeout,
+                               application_name="hieradjudicate")
+    except psycopg.Error as exc:
+        raise ServerUnreachable(f"{loc}: cannot connect to the server ({_first_line(exc)})") from None
+    return conn
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+
+
+def _is_connection_error(exc: BaseException) -> bool:
+    psycopg = _psycopg()
+    return isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError)
+
+
+class PgStore:
+    """An open server project.  Use :meth:`open`; close it (or use ``with``)."""
+
+    bad_ids: tuple[int, ...] = ()
+    schema_version = 3  # the file layout it mirrors (decisions with basis), for callers that ask
+
+    def __init__(self, loc: ServerLocation, conn: Any, roles: set[str], login: str,
+                 read_only_reason: str | None) -> None:
+        self.location = loc
+        self.path = loc  # what messages and the window title show (str(path), path.name)
+        self._conn: Any = conn
+        self.roles = roles
+        self.login = login
+        self.read_only_reason = read_only_reason
+        self.queue = OfflineQueue(str(loc), login)
+        self._provisional = 0
+        self.offline = False
+        #: whether this login may refresh the corpus cache (the lead's)
+        self.may_cache = "lead" in roles and read_only_reason is None
+
+    # ------------------------------------------------------------------ opening
+    @classmethod
+    def open(cls, location: str | ServerLocation, *, read_only: bool = False,
+             check: bool = True) -> PgStore:
+        loc = location if isinstance(location, ServerLocation) else parse_location(str(location))
+        conn = connect(loc)
+        try:
+            roles, login = cls._login_roles(conn, loc)
+            if not roles:
+                raise ProjectError(f"{loc}: the login {login} has no role in project {loc.project} "
+                                   "(ask the lead: hieradjudicate project team URL --adjudicators "
+                                   f"{login})")
+            reason = None
+            if read_only:
+                reason = f"{loc}: opened read-only"
+            elif roles == {"viewer"}:
+                reason = f"{loc}: {login} is a viewer of this project; opened read-only"
+            store = cls(loc, conn, roles, login, reason)
+            if reason is None:
+                store.flush_queue()
+            return store
+        except BaseException:
+            conn.close()
+            raise
+
+    @staticmethod
+    def _login_roles(conn: Any, loc: ServerLocation) -> tuple[set[str], str]:
+        psycopg = _psycopg()
+        try:
+            row = conn.execute(
+                "SELECT current_user, n.nspname IS NOT NULL, r.rolsuper FROM pg_roles r"
+                " LEFT JOIN pg_namespace n ON n.nspname = %s WHERE r.rolname = current_user",
+                (loc.schema,)).fetchone()
+            login, exists, superuser = row
+            if not exists:
+                raise ProjectError(f"{loc}: there is no project {loc.project!r} in the database "
+                                   f"{loc.dbname} (publish one: hieradjudicate project publish "
+                                   "P.hadj URL)")
+            roles = {kind for kind in ddl.ROLES
+                     if superuser or conn.execute("SELECT pg_has_role(current_user, %s, 'MEMBER')",
+                                                  (loc.role(kind),)).fetchone()[0]}
+            conn.execute("SELECT set_config('search_path', %s, false)", (loc.schema,))
+            version = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        except psycopg.errors.InsufficientPrivilege:
+            return set(), str(conn.info.user)
+        except psycopg.Error as exc:
+            raise ProjectError(f"{loc}: cannot read the project ({_first_line(exc)})") from None
+        if version is None or version[0] != ddl.PG_SCHEMA_VERSION:
+            raise ProjectError(f"{loc}: the project's layout {version and version[0]!r} is not one this "
+                               f"program reads ({ddl.PG_SCHEMA_VERSION}); update hieradjudicate")
+        return roles, str(login)
+
+    # ---------------------------------------------------------------- lifetime
+    @property
+    def read_only(self) -> bool:
+        return self.read_only_reason is not None
+
+    @property
+    def conn(self) -> Any:
+        if self._conn is None:
+            raise ProjectError(f"{self.location}: the project is closed")
+        if self._conn.closed or self._conn.broken:
+            self._reconnect()
+        return self._conn
+
+    def _reconnect(self) -> None:
+        try:
+            self._conn.close()
+        except Exception:  # noqa: BLE001 - a broken connection may fail to close; it is dropped
+            pass
+        conn = connect(self.location, timeout=3)
+        conn.execute("SELECT set_config('search_path', %s, false)", (self.location.schema,))
+        self._conn = conn
+        self.offline = False
+
+    def close(self) -> None:
+        if self._conn is not None:
+            try:
+                self._conn.close()
+            finally:
+                self._conn = None
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _error(self, what: str, exc: BaseException) -> ProjectError:
+        psycopg = _psycopg()
+        if isinstance(exc, psycopg.errors.InsufficientPrivilege):
+            return ProjectError(f"{self.location}: {self.login} may not {what} ({_first_line(exc)}); "
+                                "nothing of this change was saved")
+        return ProjectError(f"{self.location}: could not {what} ({_first_line(exc)}); nothing of this "
+                            "change was saved")
+
+    @contextmanager
+    def _write(self, what: str) -> Iterator[Any]:
+        if self.read_only_reason is not None:
+            raise ProjectError(f"cannot {what}: {self.read_only_reason}")
+        psycopg = _psycopg()
+        try:
+            conn = self.conn
+            with conn.transaction(), conn.cursor() as cur:
+                yield cur
+        except psycopg.Error as exc:
+            raise self._error(what, exc) from None
+
+    def transaction(self, what: str) -> Any:
+        return self._write(what)
+
+    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        psycopg = _psycopg()
+        try:
+            return self.conn.execute(sql, params).fetchall()
+        except psycopg.Error as exc:
+            if _is_connection_error(exc):
+                self.offline = True
+            raise ProjectError(f"{self.location}: cannot read from the server ({_first_line(exc)})") \
+                from None
+
+    def integrity_check(self) -> list[str]:
+        return ["ok"]  # the server keeps its own pages; checks and constraints are in the schema
+
+    # ------------------------------------------------------- meta and settings
+    def meta(self) -> dict[str, str]:
+        return dict(self._read("SELECT key, value FROM meta"))
+
+    def get_setting(self, key: str, default: Any = None) -> Any:
+        rows = self._read("SELECT value FROM settings WHERE key = %s", (key,))
+        return default if not rows else json.loads(rows[0][0])
+
+    def set_setting(self, key: str, value: Any) -> None:
+        with self._write(f"save the setting {key!r}") as cur:
+            cur.execute("INSERT INTO settings (key, value) VALUES (%s, %s) ON CONFLICT (key)"
+                        " DO UPDATE SET value = excluded.value", (key, json.dumps(value)))
+
+    def settings(self) -> dict[str, Any]:
+        return {k: json.loads(v) for k, v in self._read("SELECT key, value FROM settings")}
+
+    def user(self) -> str:
+        """Who decides: the database login (the server stamps it on every row)."""
+        return self.login
+
+    # ------------------------------------------------------------------ files
+    def add_file(self, kind: str, source_path: Any, *, data: bytes | None = None,
+                 role: str | None = None, set_names: Sequence[str] = (), format: str | None = None,
+                 options: Mapping[str, Any] | None = None) -> FileRecord:
+        import hashlib
+        import os
+        from pathlib import Path
+
+        src = os.fspath(source_path)
+        if data is None:
+            try:
+                data = Path(src).read_bytes()
+            except OSError as exc:
+                raise ProjectError(f"{src}: cannot read the file to import ({exc.strerror})") from None
+        gz = data[:2] == b"\x1f\x8b"
+        rec = FileRecord(0, kind, role, tuple(set_names), format, dict(options or {}),
+                         os.path.abspath(src), len(data), hashlib.sha256(data).hexdigest(), utc_now())
+        return self.put_file(rec, data if gz else zlib.compress(data, 6), "none" if gz else "zlib")
+
+    def put_file(self, rec: FileRecord, blob: bytes, compression: str) -> FileRecord:
+        """Store a file copy as given (``publish`` copies the file project's rows)."""
+        with self._write(f"store a copy of {rec.source_path}") as cur:
+            cur.execute(
+                "INSERT INTO files (kind, role, set_names, format, options, source_path, size, sha256,"
+                " imported_at, compression, active, data) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)"
+                " RETURNING id",
+                (rec.kind, rec.role, json.dumps(list(rec.set_names)), rec.format,
+                 json.dumps(rec.options), rec.source_path, rec.size, rec.sha256, rec.imported_at,
+                 compression, rec.active, blob))
+            fid = int(cur.fetchone()[0])
+        return FileRecord(fid, rec.kind, rec.role, rec.set_names, rec.format, rec.options,
+                          rec.source_path, rec.size, rec.sha256, rec.imported_at, rec.active)
+
+    def files(self, kind: str | None = None, *, active_only: bool = True) -> list[FileRecord]:
+        sql = ("SELECT id, kind, role, set_names, format, options, source_path, size, sha256,"
+               " imported_at, active FROM files WHERE (%s::text IS NULL OR kind = %s)")
+        if active_only:
+            sql += " AND active"
+        return [FileRecord(r[0], r[1], r[2], tuple(json.loads(r[3])), r[4], json.loads(r[5]),
+                           r[6], r[7], r[8], r[9], bool(r[10]))
+                for r in self._read(sql + " ORDER BY id", (kind, kind))]
+
+    def file_raw(self, file_id: int) -> tuple[str, bytes]:
+        rows = self._read("SELECT compression, data FROM files WHERE id = %s", (file_id,))
+        if not rows:
+            raise ProjectError(f"{self.location}: no stored file with id {file_id}")
+        return rows[0][0], bytes(rows[0][1])
+
+    def file_bytes(self, file_id: int) -> bytes:
+        import hashlib
+
+        rows = self._read("SELECT compression, data, sha256, source_path FROM files WHERE id = %s",
+                          (file_id,))
+        if not rows:
+            raise ProjectError(f"{self.location}: no stored file with id {file_id}")
+        compression, blob, digest, source = rows[0]
+        try:
+            data = zlib.decompress(blob) if compression == "zlib" else bytes(blob)
+        except zlib.error:
+            data = b""
+        if hashlib.sha256(data).hexdigest() != digest:
+            raise ProjectError(f"{self.location}: the stored copy of {source} is damaged")
+        return data
+
+    def deactivate_file(self, file_id: int) -> None:
+        with self._write("mark a file as replaced") as cur:
+            cur.execute("UPDATE files SET active = false WHERE id = %s", (file_id,))
+
+    # ----------------------------------------------------------------- arrays
+    def put_arrays(self, name: str, arrays: Mapping[str, np.ndarray],
+                   meta: Mapping[str, Any] | None = None, *, compress: bool = False) -> None:
+        buf = io.BytesIO()
+        (np.savez_compressed if compress else np.savez)(buf, **dict(arrays))
+        with self._write(f"store the arrays {name!r}") as cur:
+            cur.execute("INSERT INTO arrays (name, meta, updated_at, data) VALUES (%s, %s, %s, %s)"
+                        " ON CONFLICT (name) DO UPDATE SET meta = excluded.meta,"
+                        " updated_at = excluded.updated_at, data = excluded.data",
+                        (name, json.dumps(dict(meta or {})), utc_now(), buf.getvalue()))
+
+    def get_arrays(self, name: str) -> tuple[dict[str, np.ndarray], dict[str, Any]] | None:
+        rows = self._read("SELECT data, meta FROM arrays WHERE name = %s", (name,))
+        if not rows:
+            return None
+        with np.load(io.BytesIO(rows[0][0]), allow_pickle=False) as npz:
+            arrays = {k: npz[k] for k in npz.files}
+        return arrays, json.loads(rows[0][1])
+
+    def array_names(self) -> list[str]:
+        return [r[0] for r in self._read("SELECT name FROM arrays ORDER BY name")]
+
+    # -------------------------------------------------------------- decisions
+    @property
+    def team_role(self) -> str:
+        return "lead" if "lead" in self.roles else "adjudicator"
+
+    def append_decisions(self, decisions: Sequence[DecisionFields], *,
+                         batch_label: str | None = None, batch_kind: str = "do",
+                         created_by: str | None = None) -> list[DecisionRow]:
+        """Append decisions in one server transaction; offline, keep them in the queue on disk."""
+        rows = [check_decision(d) for d in decisions]
+        if not rows:
+            return []
+        if self.read_only_reason is not None:
+            raise ProjectError(f"cannot save {len(rows)} decision(s): {self.read_only_reason}")
+        entry = {"batch": None if batch_label is None else
+                 {"label": batch_label, "kind": batch_kind, "client_id": str(uuid.uuid4())},
+                 "role": self.team_role,
+                 "rows": [[*values, str(uuid.uuid4())] for values in rows]}
+        if self.queue.entries():
+            self.flush_queue()
+            if self.offline:  # still unreachable: keep the order, queue behind the others
+                return self._keep_offline(entry)
+        try:
+            return self._send(entry)
+        except ServerUnreachable:
+            return self._keep_offline(entry)
+        except ProjectError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - sorted below: connection lost or refused
+            if not _is_connection_error(exc):
+                raise self._error(f"save {len(rows)} decision(s)", exc) from None
+            return self._keep_offline(entry)
+
+    def _send(self, entry: dict[str, Any]) -> list[DecisionRow]:
+        """One batch in one transaction; a row already on the server (same client id) is kept once."""
+        conn = self.conn
+        out: list[DecisionRow] = []
+        with conn.transaction(), conn.cursor() as cur:
+            batch_id = None
+            if entry["batch"] is not None:
+                b = entry["batch"]
+                cur.execute("INSERT INTO batches (label, kind, created_at, client_id)"
+                            " VALUES (%s, %s, %s, %s) ON CONFLICT (client_id) DO NOTHING RETURNING id",
+                            (b["label"], b["kind"], utc_now(), b["client_id"]))
+                got = cur.fetchone()
+                if got is None:
+                    got = cur.execute("SELECT id FROM batches WHERE client_id = %s",
+                                      (b["client_id"],)).fetchone()
+                batch_id = got[0]
+            params = [(*v[:6], v[7], batch_id, v[8], entry["role"], v[9]) for v in entry["rows"]]
+            cur.executemany(_INSERT, params, returning=True)
+            returned: dict[str, tuple[int, str]] = {}
+            while True:
+                for rid, cid, who in cur.fetchall():
+                    returned[str(cid)] = (rid, who)
+                if not cur.nextset():
+                    break
+            for v in entry["rows"]:
+                rid, who = returned.get(v[9], (None, self.login))
+                if rid is None:  # sent before the connection broke: it is on the server already
+                    rid = cur.execute("SELECT id FROM decisions WHERE client_id = %s", (v[9],)).fetchone()[0]
+                out.append(row_from_db((rid, v[0], v[1], v[2], v[3], v[4], v[5], who, v[7],
+                                        batch_id, v[8])))
+        return out
+
+    def _keep_offline(self, entry: dict[str, Any]) -> list[DecisionRow]:
+        try:
+            self.queue.append(entry)
+        except OSError as exc:
+            raise ProjectError(f"{self.location}: the server cannot be reached and the offline queue "
+                               f"{self.queue.path} cannot be written ({exc.strerror}); nothing of this "
+                               "change was saved") from None
+        self.offline = True
+        out = []
+        for v in entry["rows"]:
+            self._provisional -= 1
+            out.append(row_from_db((self._provisional, v[0], v[1], v[2], v[3], v[4], v[5],
+                                    self.login, v[7], None, v[8])))
+        return out
+
+    def flush_queue(self) -> int:
+        """Send the queued batches in one transaction (each once); returns how many decisions
+        were sent.  Unreachable: sets :attr:`offline` and returns 0 (the queue stays)."""
+        entries = self.queue.entries()
+        if not entries:
+            return 0
+        try:
+            conn = self.conn
+            sent = 0
+            with conn.transaction():
+                for entry in entries:
+                    sent += len(self._send(entry))
+        except ServerUnreachable:
+            self.offline = True
+            return 0
+        except Exception as exc:  # noqa: BLE001
+            if _is_connection_error(exc):
+                self.offline = True
+                return 0
+            raise self._error("send the offline queue", exc) from None
+        self.queue.clear()
+        self.offline = False
+        return sent
+
+    def _latest_sql(self) -> str:
+        return (f"SELECT {COLUMNS} FROM (SELECT DISTINCT ON (lexelt, instance) {COLUMNS} FROM decisions"
+                " ORDER BY lexelt, instance, id DESC) latest")
+
+    def latest_decisions(self, *, include_withdrawn: bool = True) -> list[DecisionRow]:
+        sql = self._latest_sql() + ("" if include_withdrawn else " WHERE status <> 'unresolved'")
+        return [row_from_db(r) for r in self._read(sql + " ORDER BY id")]
+
+    def history(self, lexelt: str, instance: str) -> list[DecisionRow]:
+        return [row_from_db(r) for r in self._read(
+            f"SELECT {COLUMNS} FROM decisions WHERE lexelt = %s AND instance = %s ORDER BY id",
+            (lexelt, instance))]
+
+    def iter_history(self) -> Iterator[DecisionRow]:
+        for r in self._read(f"SELECT {COLUMNS} FROM decisions ORDER BY id"):
+            yield row_from_db(r)
+
+    def rows_after(self, last_id: int) -> list[DecisionRow]:
+        """Rows this login may see with an id above ``last_id`` (what a notification announces)."""
+        return [row_from_db(r) for r in self._read(
+            f"SELECT {COLUMNS} FROM decisions WHERE id > %s ORDER BY id", (last_id,))]
+
+    def count_decisions(self) -> int:
+        return int(self._read("SELECT count(*) FROM decisions")[0][0])
+
+    def batches(self) -> list[BatchRow]:
+        return [BatchRow(*r) for r in self._read(
+            "SELECT id, label, kind, created_by, created_at FROM batches ORDER BY id")]
