@@ -140,6 +140,8 @@ class PgStore:
             roles = {kind for kind in ddl.ROLES
                      if superuser or conn.execute("SELECT pg_has_role(current_user, %s, 'MEMBER')",
                                                   (loc.role(kind),)).fetchone()[0]}
+            if not roles:
+                return set(), str(login)
             conn.execute("SELECT set_config('search_path', %s, false)", (loc.schema,))
             version = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
         except psycopg.errors.InsufficientPrivilege:
