@@ -176,3 +176,16 @@ def test_odd_login_names_and_texts_are_stored_as_given(cluster, published: str) 
         got = lead.history(weird.lexelt, weird.instance)
         assert [(r.lexelt, r.instance, r.tags) for r in got] == [(weird.lexelt, weird.instance, weird.tags)]
         assert len(lead.files()) == n_files == 5
+
+
+def test_even_the_lead_cannot_rewrite_history(cluster, team: str) -> None:
+    with sql(cluster, "lead", team) as lead:
+        lead.execute(INSERT, ins("bank.n", "bank.n.001", "lead"))
+        for statement in ("UPDATE decisions SET note = 'changed'", "DELETE FROM decisions",
+                          "TRUNCATE decisions CASCADE", "UPDATE batches SET label = 'x'"):
+            with pytest.raises(psycopg.errors.InsufficientPrivilege, match="append-only"):
+                lead.execute(statement)
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):  # in someone else's name
+            lead.execute("INSERT INTO decisions (lexelt, instance, tags, source, status, decided_at,"
+                         " decided_by) VALUES ('bank.n', 'bank.n.001', '[]', 'manual', 'flagged', 'x', 'alice')")
+        assert lead.execute("SELECT decided_by FROM decisions ORDER BY id DESC LIMIT 1").fetchone() == ("lead",)

@@ -6,7 +6,8 @@ a person is a database login that is a member of one of them:
 
 ``hadj_<p>_lead``
     owns the schema; assigns work, resolves conflicts, re-imports and exports (reads everything,
-    writes everything but history: decisions are append-only for everyone).
+    writes everything but history: decisions and batches are append-only for everyone,
+    triggers refuse an update, delete or truncate).
 ``hadj_<p>_adjudicator``
     reads the project, except the other half of a blind pair until both have decided; adds
     decisions only for instances assigned to them, only in their own name.
@@ -108,6 +109,21 @@ END
 $f$;
 CREATE TRIGGER decisions_notify AFTER INSERT ON {s}.decisions
     REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION {s}.notify_decisions();
+CREATE FUNCTION {s}.append_only() RETURNS trigger
+LANGUAGE plpgsql AS $f$
+BEGIN
+    RAISE EXCEPTION 'the % of a project are append-only: add a row instead', TG_TABLE_NAME
+        USING ERRCODE = 'insufficient_privilege';
+END
+$f$;
+CREATE TRIGGER decisions_append_only BEFORE UPDATE OR DELETE ON {s}.decisions
+    FOR EACH ROW EXECUTE FUNCTION {s}.append_only();
+CREATE TRIGGER decisions_no_truncate BEFORE TRUNCATE ON {s}.decisions
+    FOR EACH STATEMENT EXECUTE FUNCTION {s}.append_only();
+CREATE TRIGGER batches_append_only BEFORE UPDATE OR DELETE ON {s}.batches
+    FOR EACH ROW EXECUTE FUNCTION {s}.append_only();
+CREATE TRIGGER batches_no_truncate BEFORE TRUNCATE ON {s}.batches
+    FOR EACH STATEMENT EXECUTE FUNCTION {s}.append_only();
 """
 
 SECURITY = """
@@ -118,7 +134,6 @@ GRANT SELECT ON ALL TABLES IN SCHEMA {s} TO {adj}, {viewer};
 GRANT INSERT ON {s}.decisions, {s}.batches TO {adj};
 GRANT USAGE ON ALL SEQUENCES IN SCHEMA {s} TO {adj};
 GRANT EXECUTE ON FUNCTION {s}.pair_open(text, text) TO {adj}, {viewer};
-REVOKE UPDATE, DELETE, TRUNCATE ON {s}.decisions, {s}.batches FROM {lead};
 ALTER TABLE {s}.decisions ENABLE ROW LEVEL SECURITY;
 ALTER TABLE {s}.decisions FORCE ROW LEVEL SECURITY;
 ALTER TABLE {s}.batches ENABLE ROW LEVEL SECURITY;
