@@ -117,11 +117,11 @@ BEGIN
 END
 $f$;
 CREATE TRIGGER decisions_append_only BEFORE UPDATE OR DELETE ON {s}.decisions
-    FOR EACH ROW EXECUTE FUNCTION {s}.append_only();
+    FOR EACH STATEMENT EXECUTE FUNCTION {s}.append_only();
 CREATE TRIGGER decisions_no_truncate BEFORE TRUNCATE ON {s}.decisions
     FOR EACH STATEMENT EXECUTE FUNCTION {s}.append_only();
 CREATE TRIGGER batches_append_only BEFORE UPDATE OR DELETE ON {s}.batches
-    FOR EACH ROW EXECUTE FUNCTION {s}.append_only();
+    FOR EACH STATEMENT EXECUTE FUNCTION {s}.append_only();
 CREATE TRIGGER batches_no_truncate BEFORE TRUNCATE ON {s}.batches
     FOR EACH STATEMENT EXECUTE FUNCTION {s}.append_only();
 """
