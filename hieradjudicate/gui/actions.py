@@ -33,6 +33,8 @@ def _take(k: int) -> ActionSpec:
 ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("new", "&New project…", QKeySequence.StandardKey.New, "new_project", "File"),
     ActionSpec("open", "&Open project…", QKeySequence.StandardKey.Open, "open_project", "File"),
+    ActionSpec("open_server", "Open from &server…", None, "server.open_dialog", "File", False,
+               "Open a team project on a PostgreSQL server"),
     ActionSpec("demo", "Open the &demo", None, "open_demo", "File"),
     ActionSpec("close", "&Close project", QKeySequence.StandardKey.Close, "close_project", "File"),
     ActionSpec("export_report", "Export &report…", "Ctrl+Shift+R", "dashboard.export_report", "File", False,

@@ -26,9 +26,11 @@ from hieradjudicate.app.session.decisions import Decision
 from hieradjudicate.app.session.session import Session
 from hieradjudicate.app.workbench.queue import Workbench
 from hieradjudicate.core.errors import HieradjError
+from hieradjudicate.io.store.locations import is_server_location
 from hieradjudicate.gui.actions import DECIDING, build_actions
 from hieradjudicate.gui.dashboard.controller import DashboardController
 from hieradjudicate.gui.start_page import StartPage, remember_project
+from hieradjudicate.gui.team_live import ServerPanel
 from hieradjudicate.gui.workbench.help_overlay import HelpOverlay
 from hieradjudicate.gui.workbench.pick_dialog import PickDialog
 from hieradjudicate.gui.workbench.read_only_banner import ReadOnlyBanner
@@ -78,6 +80,7 @@ class MainWindow(QMainWindow):
             self.docks[name] = d
         self.dashboard = DashboardController(self, self.stack, self.docks,
                                              lambda text, ms: self.statusBar().showMessage(text, ms), self.error)
+        self.server = ServerPanel(self)  # team mode: open from a server, live updates
         self.actions = build_actions(self)
         self.help = HelpOverlay(self)
         self._restore()
@@ -106,7 +109,8 @@ class MainWindow(QMainWindow):
         self._restore_docks()
         session.decisions.subscribe(self._saved)
         self.banner.show_reason(session.read_only_reason)
-        remember_project(str(Path(path).resolve()))
+        remember_project(str(path) if is_server_location(path) else str(Path(path).resolve()))
+        self.server.attach(session)
         row = self.wb.next_unresolved(-1)
         self.ws.select_row(row if row >= 0 else 0)
         self.ws.table.setFocus()
@@ -117,6 +121,7 @@ class MainWindow(QMainWindow):
     def close_project(self) -> None:
         if self.session is None:
             return
+        self.server.detach()
         self.dashboard.detach()  # docks shown again before their state is saved
         self._save_state()
         if self.ws is not None:
@@ -381,7 +386,7 @@ class MainWindow(QMainWindow):
     def _enable(self) -> None:
         has = self.session is not None
         for key, act in self.actions.items():
-            if key in ("new", "open", "demo", "quit", "help", "about"):
+            if key in ("new", "open", "open_server", "demo", "quit", "help", "about"):
                 continue
             act.setEnabled(has)
         if has and self.session is not None:
