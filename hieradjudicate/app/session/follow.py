@@ -1,9 +1,10 @@
 """Following a server project live: the others' decisions reach this session within a poll.
 
 A :class:`ServerFollower` holds a second connection that ``LISTEN``s on the project's channel
-(the server sends ``NOTIFY`` from a trigger after every committed batch).  :meth:`poll` (the
-window calls it every 200 ms; it never blocks) reads the rows committed since the last one seen
-(what this login may see: row-level security applies) and hands them to
+(the server sends ``NOTIFY`` from a trigger after every committed batch, with the batch's id
+range).  :meth:`poll` (the window calls it every 200 ms; it never blocks) reads the rows of the
+announced ranges (what this login may see: row-level security applies; ids are taken before
+commit, so "every id above the last one seen" would miss a slower transaction) and hands them to
 :meth:`DecisionState.apply_external`, so the table, the live figures and the dashboard move
 as after a local save.  A blind pair's hidden half appears once the pair is complete: after
 one's own decision on a blind instance its history is read again.  When the server cannot be
@@ -66,15 +67,15 @@ class ServerFollower:
                 self._listen()
                 self.store.flush_queue()
                 self.offline = self.store.offline
-                heard = True  # catch up on what was missed while away
+                # catch up on what was missed while away: everything above what was seen, and the
+                # notifications from now on
+                ranges = [(self.last_id + 1, 2**62)]
             else:
-                heard = any(True for _ in self._conn.notifies(timeout=0, stop_after=1))
-                # drain the rest without waiting
-                for _ in self._conn.notifies(timeout=0):
-                    pass
-            if not heard and not self._recheck:
+                ranges = [_range(n.payload) for n in self._conn.notifies(timeout=0)]
+                ranges = [r for r in ranges if r is not None]
+            if not ranges and not self._recheck:
                 return []
-            rows = self.store.rows_after(self.last_id) if heard else []
+            rows = self.store.rows_in(ranges)
             for key in sorted(self._recheck):
                 rows += self.store.history(*key)
             self._recheck.clear()
@@ -100,6 +101,14 @@ class ServerFollower:
                 self._conn.close()
             finally:
                 self._conn = None
+
+
+def _range(payload: str) -> tuple[int, int] | None:
+    try:
+        low, high = (int(x) for x in payload.split())
+    except ValueError:
+        return None
+    return low, high
 
 
 def _is_offline(exc: BaseException) -> bool:

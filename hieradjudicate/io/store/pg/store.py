@@ -41,8 +41,11 @@ from hieradjudicate.io.store.records import (
 )
 
 COLUMNS = "id, lexelt, instance, tags, source, status, note, decided_by, decided_at, batch, basis"
-_INSERT = ("INSERT INTO decisions (lexelt, instance, tags, source, status, note, decided_at, batch,"
-           " basis, team_role, client_id) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)"
+#: one statement per batch (one notification, one round trip), whatever its size
+_INSERT = ("INSERT INTO decisions (lexelt, instance, tags, source, status, note, decided_at, basis,"
+           " client_id, batch, team_role)"
+           " SELECT *, %s::bigint, %s::text FROM unnest(%s::text[], %s::text[], %s::text[], %s::text[],"
+           " %s::text[], %s::text[], %s::text[], %s::text[], %s::uuid[])"
            " ON CONFLICT (client_id) DO NOTHING RETURNING id, client_id, decided_by")
 
 
@@ -384,14 +387,10 @@ class PgStore:
                     got = cur.execute("SELECT id FROM batches WHERE client_id = %s",
                                       (b["client_id"],)).fetchone()
                 batch_id = got[0]
-            params = [(*v[:6], v[7], batch_id, v[8], entry["role"], v[9]) for v in entry["rows"]]
-            cur.executemany(_INSERT, params, returning=True)
-            returned: dict[str, tuple[int, str]] = {}
-            while True:
-                for rid, cid, who in cur.fetchall():
-                    returned[str(cid)] = (rid, who)
-                if not cur.nextset():
-                    break
+            rows = entry["rows"]
+            columns = [[v[c] for v in rows] for c in (0, 1, 2, 3, 4, 5, 7, 8, 9)]
+            cur.execute(_INSERT, (batch_id, entry["role"], *columns))
+            returned = {str(cid): (rid, who) for rid, cid, who in cur.fetchall()}
             for v in entry["rows"]:
                 rid, who = returned.get(v[9], (None, self.login))
                 if rid is None:  # sent before the connection broke: it is on the server already
@@ -456,10 +455,17 @@ class PgStore:
         for r in self._read(f"SELECT {COLUMNS} FROM decisions ORDER BY id"):
             yield row_from_db(r)
 
-    def rows_after(self, last_id: int) -> list[DecisionRow]:
-        """Rows this login may see with an id above ``last_id`` (what a notification announces)."""
+    def rows_in(self, ranges: Sequence[tuple[int, int]]) -> list[DecisionRow]:
+        """Rows this login may see with ids in the ``(low, high)`` ranges notifications announced.
+
+        Ids are taken when a row is written, not when it commits: a later id may commit first,
+        so a follower asks for the committed ranges, never for "everything above the last id"."""
+        if not ranges:
+            return []
+        lows, highs = [int(a) for a, _ in ranges], [int(b) for _, b in ranges]
         return [row_from_db(r) for r in self._read(
-            f"SELECT {COLUMNS} FROM decisions WHERE id > %s ORDER BY id", (last_id,))]
+            f"SELECT {COLUMNS} FROM decisions d WHERE EXISTS (SELECT 1 FROM unnest(%s::bigint[],"
+            " %s::bigint[]) AS r(lo, hi) WHERE d.id BETWEEN r.lo AND r.hi) ORDER BY id", (lows, highs))]
 
     def count_decisions(self) -> int:
         return int(self._read("SELECT count(*) FROM decisions")[0][0])
