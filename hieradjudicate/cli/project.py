@@ -140,6 +140,20 @@ def cmd_new(args: argparse.Namespace) -> int:
     if not args.inventory:  # e.g. entity links from INCEpTION: the labels are the senses
         print("hieradjudicate project new: note: no --inventory; every tag becomes a sense of its own "
               "(a flat inventory per lexelt)", file=sys.stderr)
+    from hieradjudicate.io.store.locations import is_server_location
+
+    if is_server_location(args.out):  # built as a file, then published: the server gets it whole
+        from hieradjudicate.io.store.pg.transfer import publish
+
+        with tempfile.TemporaryDirectory(prefix="hadj-") as tmp:
+            made = Path(tmp) / "new.hadj"
+            with Session.create(made, args.inventory, specs(args), args.contexts,
+                                tree_columns=args.tree_columns, user=args.user,
+                                check=lambda res: reading_policy(args, res)) as s:
+                n, lexelts = s.corpus.n, len(s.corpus.inventory.lexelts)
+            publish(made, args.out)
+        print(f"created {args.out}: {n} instances, {lexelts} lexelts (you are its lead)")
+        return 0
     with Session.create(args.out, args.inventory, specs(args), args.contexts,
                         tree_columns=args.tree_columns, overwrite=args.overwrite,
                         user=args.user, check=lambda res: reading_policy(args, res)) as s:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
@@ -108,3 +109,33 @@ def test_a_missing_project_and_a_stranger_get_one_line(cluster, published: str) 
 def test_publishing_twice_is_refused_and_changes_nothing(cluster, demo_file: Path, published: str) -> None:
     code, _, err = cli("project", "publish", str(demo_file), url(cluster, "lead", published))
     assert code == 1 and "exists already" in err
+
+
+def test_project_new_on_a_url_builds_then_publishes(cluster, tmp_path: Path, queue_dir: Path) -> None:
+    from tests.conftest import DEMO
+
+    u = url(cluster, "lead", f"fresh{os.getpid()}")
+    code, out, err = cli("project", "new", u, "--inventory", str(DEMO / "inventory.txt"),
+                         "--annotations", str(DEMO / "annotator_ann.key"))
+    assert code == 0, err
+    assert out.startswith(f"created {u}: 400 instances, 8 lexelts")
+    code, out, err = cli("project", "status", u, "--format", "json")
+    assert json.loads(out)["status"]["unresolved"] == 400
+
+
+def test_the_window_command_takes_a_url(cluster, published: str) -> None:
+    import subprocess
+    import sys
+
+    from tests.conftest import ROOT
+
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM")}
+    env["PYTHONPATH"] = str(ROOT)
+    done = subprocess.run([sys.executable, "-m", "hieradjudicate", url(cluster, "vic", published)],
+                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=120, check=False)
+    # no display here: the window says so and prints the server project's status instead
+    assert done.returncode == 0, done.stderr
+    assert "no display" in done.stderr and f"project={published}: 400 instances" in done.stdout
+    bad = subprocess.run([sys.executable, "-m", "hieradjudicate", "postgresql://vic:pw@h/db?project=p"],
+                         capture_output=True, text=True, env=env, cwd=ROOT, timeout=120, check=False)
+    assert bad.returncode == 1 and "password does not belong" in bad.stderr and "pw@" not in bad.stderr
