@@ -31,16 +31,31 @@ def cluster() -> Iterator[object]:
     bindir, why = find_binaries()
     if bindir is None:
         pytest.skip(why)
-    c = LocalCluster.start()
+    c = LocalCluster.start(passwords=True)
+    saved = os.environ.get("PGPASSFILE")
     try:
+        # every login has a password, found by libpq in a pgpass file as it would be in ~/.pgpass
+        pgpass = c.folder / "pgpass"
+        pgpass.write_text("".join(f"127.0.0.1:{c.port}:*:{name}:{password(name)}\n" for name in PEOPLE),
+                          encoding="utf-8")
+        pgpass.chmod(0o600)
+        os.environ["PGPASSFILE"] = str(pgpass)
         with c.admin() as conn:
             for name in PEOPLE:
                 extra = " CREATEROLE" if name == "lead" else ""
-                conn.execute(f'CREATE ROLE "{name}" LOGIN{extra}')
+                conn.execute(f"CREATE ROLE \"{name}\" LOGIN{extra} PASSWORD '{password(name)}'")
             conn.execute('CREATE DATABASE team OWNER "lead"')
         yield c
     finally:
+        if saved is None:
+            os.environ.pop("PGPASSFILE", None)
+        else:
+            os.environ["PGPASSFILE"] = saved
         c.stop()
+
+
+def password(login: str) -> str:
+    return f"pw-{login}-Zq9"
 
 
 @pytest.fixture(scope="session")

@@ -3,6 +3,7 @@ can do no more than the program lets it.  Blind pairs, conflicts, and who is rec
 
 from __future__ import annotations
 
+import os
 import threading
 
 import psycopg
@@ -152,7 +153,10 @@ def test_two_people_deciding_one_instance_at_once_are_both_recorded_as_a_conflic
 def test_odd_login_names_and_texts_are_stored_as_given(cluster, published: str) -> None:
     odd = "o'brien\"; DROP TABLE x; --"
     with cluster.admin() as admin:
-        admin.execute(psycopg.sql.SQL("CREATE ROLE {} LOGIN").format(psycopg.sql.Identifier(odd)))
+        admin.execute(psycopg.sql.SQL("CREATE ROLE {} LOGIN PASSWORD {}").format(
+            psycopg.sql.Identifier(odd), psycopg.sql.Literal("odd pw; '--")))
+    with open(os.environ["PGPASSFILE"], "a", encoding="utf-8") as fh:
+        fh.write(f"127.0.0.1:{cluster.port}:*:{odd}:odd pw; '--\n")
     from hieradjudicate.io.store.pg.transfer import grant
 
     grant(url(cluster, "lead", published), {"adjudicator": [odd]})

@@ -139,3 +139,24 @@ def test_the_window_command_takes_a_url(cluster, published: str) -> None:
     bad = subprocess.run([sys.executable, "-m", "hieradjudicate", "postgresql://vic:pw@h/db?project=p"],
                          capture_output=True, text=True, env=env, cwd=ROOT, timeout=120, check=False)
     assert bad.returncode == 1 and "password does not belong" in bad.stderr and "pw@" not in bad.stderr
+
+
+def test_the_password_comes_from_libpq_s_places_and_is_never_shown(cluster, published: str,
+                                                                  monkeypatch: pytest.MonkeyPatch,
+                                                                  tmp_path: Path) -> None:
+    from tests.team.conftest import password
+
+    u = url(cluster, "alice", published)
+    monkeypatch.setenv("PGPASSFILE", str(tmp_path / "none"))  # no ~/.pgpass entry
+    monkeypatch.delenv("PGPASSWORD", raising=False)
+    code, _, err = cli("project", "status", u)
+    assert code == 1 and "cannot connect to the server" in err and "password" in err
+    monkeypatch.setenv("PGPASSWORD", "wrong")
+    code, _, err = cli("project", "status", u)
+    assert code == 1 and "password authentication failed" in err and "wrong" not in err
+    monkeypatch.setenv("PGPASSWORD", password("alice"))
+    code, out, err = cli("project", "status", u)
+    assert code == 0, err
+    with Session.open(u, read_only=True) as s:  # nothing of it in the project or its location
+        everything = json.dumps([s.store.meta(), s.store.settings(), str(s.path)])
+    assert password("alice") not in everything and password("lead") not in everything

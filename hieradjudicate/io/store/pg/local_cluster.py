@@ -72,7 +72,9 @@ class LocalCluster:
                               cwd="/")
 
     @classmethod
-    def start(cls, *, settings: dict[str, str] | None = None) -> LocalCluster:
+    def start(cls, *, settings: dict[str, str] | None = None, passwords: bool = False) -> LocalCluster:
+        """A new cluster.  With ``passwords`` TCP logins need their password (scram-sha-256, as a
+        real server would ask); the superuser connects through the socket (:meth:`admin`)."""
         bindir, why = find_binaries()
         if bindir is None:
             raise RuntimeError(why)
@@ -81,7 +83,8 @@ class LocalCluster:
         if cluster._as_postgres:
             shutil.chown(folder, "postgres", "postgres")
         try:
-            cluster._run("initdb", "-D", str(cluster.data), "-U", SUPERUSER, "--auth=trust",
+            auth = ["--auth-local=trust", "--auth-host=scram-sha-256"] if passwords else ["--auth=trust"]
+            cluster._run("initdb", "-D", str(cluster.data), "-U", SUPERUSER, *auth,
                          "-E", "UTF8", "--locale=C.UTF-8", "--no-sync")
             conf = {"listen_addresses": "'127.0.0.1'", "port": str(cluster.port),
                     "unix_socket_directories": f"'{folder}'", "fsync": "on",
@@ -131,7 +134,8 @@ class LocalCluster:
     def admin(self, db: str = "postgres"):  # type: ignore[no-untyped-def]
         import psycopg
 
-        return psycopg.connect(self.url(db=db), autocommit=True)
+        return psycopg.connect(host=str(self.folder), port=self.port, user=SUPERUSER, dbname=db,
+                               autocommit=True)
 
     def stop(self) -> None:
         if self.data.exists() and self.pid is not None:
