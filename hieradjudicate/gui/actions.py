@@ -70,6 +70,9 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("workbench_tab", "&Workbench", "Ctrl+1", "dashboard.show_workbench", "Go", False, "Show the instance table"),
     ActionSpec("dashboard_tab", "Das&hboard", "Ctrl+2", "dashboard.show_dashboard", "Go", False,
                "Show the agreement dashboard (plots of the current filter)"),
+    ActionSpec("team", "&Team progress and conflicts…", "Ctrl+Shift+T", "server.show_team", "Go", False,
+               "A server project's adjudicators (progress, speed, kappa on the overlap, overturns) and "
+               "the conflict queue (the lead's)"),
     ActionSpec("help", "&Keyboard shortcuts", "?", "show_help", "Help"),
     ActionSpec("about", "&About hieradjudicate", None, "show_about", "Help"),
 )

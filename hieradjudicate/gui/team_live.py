@@ -98,6 +98,20 @@ class ServerPanel(QObject):
         self.timer = QTimer(self)
         self.timer.setInterval(POLL_MS)
         self.timer.timeout.connect(self.poll)
+        self.team_view: Any = None
+
+    def show_team(self) -> None:
+        """The lead's team view (per-adjudicator figures, conflict queue)."""
+        if self.follower is None:
+            self.window.statusBar().showMessage("Team progress and conflicts are for a project on a "
+                                                "server (File > Open from server…)", 6000)
+            return
+        from hieradjudicate.gui.team_view import TeamView
+
+        if self.team_view is None:
+            self.team_view = TeamView(self.window)
+        self.team_view.show()
+        self.team_view.refresh()
 
     def open_dialog(self) -> None:
         dlg = ServerDialog(self.window)
@@ -121,6 +135,10 @@ class ServerPanel(QObject):
 
     def detach(self) -> None:
         self.timer.stop()
+        if self.team_view is not None:
+            self.team_view.close()
+            self.team_view.deleteLater()
+            self.team_view = None
         if self.follower is not None:
             self.follower.close()
             self.follower = None
@@ -134,6 +152,8 @@ class ServerPanel(QObject):
         except HieradjError as exc:
             self.window.statusBar().showMessage(str(exc), 8000)
             rows = []
+        if rows and self.team_view is not None:
+            self.team_view.decisions_arrived()
         if rows:
             others = sum(1 for r in rows if r.decided_by != self.follower.store.login)
             if others:

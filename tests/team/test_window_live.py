@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("PySide6")
 
 from PySide6.QtCore import Qt, QTimer  # noqa: E402
-from PySide6.QtWidgets import QApplication, QDialogButtonBox  # noqa: E402
+from PySide6.QtWidgets import QApplication, QDialogButtonBox, QPushButton  # noqa: E402
 
 from hieradjudicate.app.session.commands import Decide  # noqa: E402
 from hieradjudicate.app.session.decisions import Decision  # noqa: E402
@@ -96,4 +96,45 @@ def test_open_from_server_live_updates_and_offline(qtbot, private_dirs, restart,
     with PgStore.open(url(cluster, "lead", published)) as lead:
         rows = [r for r in lead.history(*target2) if r.decided_by == "alice"]
     assert [r.status for r in rows] == ["flagged"]
+    win.close_project()
+
+
+def test_the_lead_sees_progress_and_conflicts_and_resolves_one(qtbot, private_dirs, cluster, published: str,
+                                                               queue_dir: Path) -> None:  # noqa: F811
+    with Session.open(url(cluster, "lead", published)) as lead:
+        keys = [k for k in lead.instances() if k[0] == "bank.n" and lead.decisions.current(*k) is None]
+        target = keys[0]
+        write_assignments(lead.store, [(*target, "alice", True), (*target, "bob", True),
+                                       (*keys[1], "carol", False)])
+    win = MainWindow()
+    qtbot.addWidget(win)
+    assert win.load_project(url(cluster, "lead", published))
+    win.show()
+    qtbot.waitExposed(win)
+    win.actions["team"].trigger()  # Go > Team progress and conflicts…
+    view = win.server.team_view
+    assert view is not None and view.isVisible()
+    names = [view.figures.item(r, 0).text() for r in range(view.figures.rowCount())]
+    assert names == ["alice", "bob", "carol"] and view.conflicts.rowCount() == 0
+    with Session.open(url(cluster, "alice", published)) as a, Session.open(url(cluster, "bob", published)) as b:
+        a.execute(Decide([Decision(*target, ("1.1",))]))
+        b.execute(Decide([Decision(*target, ("2.2",))]))
+    # the blind pair disagrees: the conflict appears in the open view without pressing Refresh
+    qtbot.waitUntil(lambda: view.conflicts.rowCount() == 2, timeout=8000)
+    assert view.tabs.tabText(1) == "Conflicts (1)"
+    assert {view.conflicts.item(r, 2).text() for r in range(2)} == {"alice", "bob"}
+    decided = {view.figures.item(r, 0).text(): view.figures.item(r, 2).text()
+               for r in range(view.figures.rowCount())}
+    assert decided == {"alice": "1", "bob": "1", "carol": "0"}
+    # a double click takes the lead to the instance; the lead decides it with the keyboard
+    rect = view.conflicts.visualItemRect(view.conflicts.item(0, 1))
+    qtbot.mouseDClick(view.conflicts.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    i = win.wb.corpus.instance_index(*target)
+    assert win.ws.current == i
+    win.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=2000)
+    win.ws.table.setFocus()
+    qtbot.keyClick(win.ws.table, Qt.Key.Key_F)  # the lead's decision (flag) ends the conflict
+    qtbot.mouseClick(view.findChild(QPushButton, "team_refresh"), Qt.MouseButton.LeftButton)
+    assert view.conflicts.rowCount() == 0 and view.tabs.tabText(1) == "Conflicts (0)"
     win.close_project()
