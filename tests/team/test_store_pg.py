@@ -160,3 +160,22 @@ def test_the_password_comes_from_libpq_s_places_and_is_never_shown(cluster, publ
     with Session.open(u, read_only=True) as s:  # nothing of it in the project or its location
         everything = json.dumps([s.store.meta(), s.store.settings(), str(s.path)])
     assert password("alice") not in everything and password("lead") not in everything
+
+
+def test_the_lead_reimports_a_changed_file_on_the_server(cluster, published: str, tmp_path: Path) -> None:
+    from tests.conftest import DEMO
+
+    changed = tmp_path / "annotator_ann.key"
+    lines = (DEMO / "annotator_ann.key").read_text(encoding="utf-8").splitlines()
+    first = lines[0].split()
+    lines[0] = " ".join(first[:2] + ["3"])  # ann changes her answer on the first instance
+    changed.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, out, err = cli("project", "reimport", url(cluster, "alice", published), "annotator_ann", str(changed))
+    assert code == 1 and "alice may not" in err  # an adjudicator does not re-import
+    code, out, err = cli("project", "reimport", url(cluster, "lead", published), "annotator_ann", str(changed))
+    assert code == 0, err
+    assert out.startswith("re-imported annotator_ann")
+    with Session.open(url(cluster, "vic", published)) as s:
+        ann = next(x for x in s.corpus.sets if x.name == "annotator_ann")
+        assert len([f for f in s.store.files("annotations")]) == 3
+        assert ann.n == 400
