@@ -67,7 +67,8 @@ def plan_assignment(keys: Sequence[Key], adjudicators: Sequence[str], *, overlap
         who = [(order[:nb], first, True), (order[:nb], second, True), (order[nb:], single, False)]
         out = []
         for idx, person, blind in who:
-            out += [(keys[i][0], keys[i][1], people[p], bool(blind)) for i, p in zip(idx.tolist(), person.tolist(), strict=True)]
+            out += [(keys[i][0], keys[i][1], people[p], blind)
+                    for i, p in zip(idx.tolist(), person.tolist(), strict=True)]
         return out
     groups: dict[str, list[int]] = defaultdict(list)
     for i, (lex, _inst) in enumerate(keys):

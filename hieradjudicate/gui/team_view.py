@@ -79,7 +79,13 @@ class TeamView(QDialog):
 
     def refresh(self) -> None:
         from hieradjudicate.app.team import figures, figures_table
-        from hieradjudicate.io.store.pg.team import adjudicator_rows, assigned, conflicts, lead_rows, require_lead
+        from hieradjudicate.io.store.pg.team import (
+            adjudicator_rows,
+            assigned,
+            conflicts,
+            lead_rows,
+            require_lead,
+        )
 
         session = self.window.session
         self._last = time.monotonic()

@@ -111,7 +111,8 @@ class LocalCluster:
             return
         import signal
 
-        children = subprocess.run(["pgrep", "-P", str(self.pid)], capture_output=True, text=True).stdout.split()
+        children = subprocess.run(["pgrep", "-P", str(self.pid)], capture_output=True,
+                                  text=True).stdout.split()
         for pid in [self.pid, *map(int, children)]:
             try:
                 os.kill(pid, signal.SIGKILL)

@@ -65,7 +65,8 @@ def conflicts(store: PgStore) -> list[ConflictRow]:
 def assigned(store: PgStore) -> list[tuple[str, str, str, bool]]:
     """Every assignment this login may see: (lexelt, instance, adjudicator, blind)."""
     return [tuple(r) for r in store._read(
-        "SELECT lexelt, instance, adjudicator, blind FROM assignments ORDER BY lexelt, instance, adjudicator")]
+        "SELECT lexelt, instance, adjudicator, blind FROM assignments"
+        " ORDER BY lexelt, instance, adjudicator")]
 
 
 def write_assignments(store: PgStore, rows: Sequence[tuple[str, str, str, bool]]) -> int:
