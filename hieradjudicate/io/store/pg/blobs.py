@@ -68,14 +68,14 @@ class StoredBlobs:
                 for r in self._read(sql + " ORDER BY id", (kind, kind))]
 
     def file_raw(self, file_id: int) -> tuple[str, bytes]:
-        rows = self._read("SELECT compression, data FROM files WHERE id = %s", (file_id,))
+        rows = self._read("SELECT compression, data FROM files WHERE id = %s", (file_id,), binary=True)
         if not rows:
             raise ProjectError(f"{self.location}: no stored file with id {file_id}")
         return rows[0][0], bytes(rows[0][1])
 
     def file_bytes(self, file_id: int) -> bytes:
         rows = self._read("SELECT compression, data, sha256, source_path FROM files WHERE id = %s",
-                          (file_id,))
+                          (file_id,), binary=True)
         if not rows:
             raise ProjectError(f"{self.location}: no stored file with id {file_id}")
         compression, blob, digest, source = rows[0]
@@ -103,7 +103,7 @@ class StoredBlobs:
                         (name, json.dumps(dict(meta or {})), utc_now(), buf.getvalue()))
 
     def get_arrays(self, name: str) -> tuple[dict[str, np.ndarray], dict[str, Any]] | None:
-        rows = self._read("SELECT data, meta FROM arrays WHERE name = %s", (name,))
+        rows = self._read("SELECT data, meta FROM arrays WHERE name = %s", (name,), binary=True)
         if not rows:
             return None
         with np.load(io.BytesIO(rows[0][0]), allow_pickle=False) as npz:

@@ -88,6 +88,10 @@ CREATE TABLE {s}.assignments (
     PRIMARY KEY (lexelt, instance, adjudicator)
 );
 CREATE INDEX assignments_by ON {s}.assignments (adjudicator);
+-- the copies are zlib or gzip already and the cache is read whole: no second compression (MASC:
+-- publish 8.3 -> 3.6 s, open 1.2 -> 0.3-1.0 s)
+ALTER TABLE {s}.files ALTER COLUMN data SET STORAGE EXTERNAL;
+ALTER TABLE {s}.arrays ALTER COLUMN data SET STORAGE EXTERNAL;
 """
 
 FUNCTIONS = """

@@ -211,10 +211,11 @@ class PgStore(StoredBlobs):
     def transaction(self, what: str) -> Any:
         return self._write(what)
 
-    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+    def _read(self, sql: str, params: Sequence[Any] = (), *, binary: bool = False) -> list[tuple[Any, ...]]:
+        """Rows of a query (``binary``: blobs come as bytes, not as hex text twice their size)."""
         psycopg = _psycopg()
         try:
-            return self.conn.execute(sql, params).fetchall()
+            return self.conn.execute(sql, params, binary=binary).fetchall()
         except psycopg.Error as exc:
             if _is_connection_error(exc):
                 self.offline = True

@@ -122,12 +122,12 @@ def pull(url: str, path: str | os.PathLike[str], *, overwrite: bool = False) -> 
                                  + [("pulled_from", str(loc)), ("pulled_at", utc_now())])
                 conn.executemany("INSERT INTO settings (key, value) VALUES (?, ?)",
                                  read("SELECT key, value FROM settings"))
-                for row in read(f"SELECT {', '.join(_FILE_COLS)} FROM files ORDER BY id"):
+                for row in read(f"SELECT {', '.join(_FILE_COLS)} FROM files ORDER BY id", binary=True):
                     conn.execute(f"INSERT INTO files ({', '.join(_FILE_COLS)}) VALUES "
                                  f"({', '.join('?' * len(_FILE_COLS))})",
                                  (*row[:11], int(row[11]), bytes(row[12])))
                     counts["files"] += 1
-                for row in read("SELECT name, meta, updated_at, data FROM arrays"):
+                for row in read("SELECT name, meta, updated_at, data FROM arrays", binary=True):
                     conn.execute("INSERT INTO arrays VALUES (?, ?, ?, ?)", (*row[:3], bytes(row[3])))
                     counts["arrays"] += 1
                 batches = read("SELECT id, label, kind, created_by, created_at FROM batches ORDER BY id")
