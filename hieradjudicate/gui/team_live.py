@@ -136,6 +136,8 @@ class ServerPanel(QObject):
     def detach(self) -> None:
         self.timer.stop()
         if self.team_view is not None:
+            self.team_view.runner.cancel()
+            self.team_view.runner.wait()
             self.team_view.close()
             self.team_view.deleteLater()
             self.team_view = None

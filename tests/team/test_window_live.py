@@ -114,6 +114,7 @@ def test_the_lead_sees_progress_and_conflicts_and_resolves_one(qtbot, private_di
     win.actions["team"].trigger()  # Go > Team progress and conflicts…
     view = win.server.team_view
     assert view is not None and view.isVisible()
+    qtbot.waitUntil(lambda: view.refreshed == 1, timeout=5000)
     names = [view.figures.item(r, 0).text() for r in range(view.figures.rowCount())]
     assert names == ["alice", "bob", "carol"] and view.conflicts.rowCount() == 0
     with Session.open(url(cluster, "alice", published)) as a, Session.open(url(cluster, "bob", published)) as b:
@@ -135,6 +136,8 @@ def test_the_lead_sees_progress_and_conflicts_and_resolves_one(qtbot, private_di
     qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=2000)
     win.ws.table.setFocus()
     qtbot.keyClick(win.ws.table, Qt.Key.Key_F)  # the lead's decision (flag) ends the conflict
+    shown = view.refreshed
     qtbot.mouseClick(view.findChild(QPushButton, "team_refresh"), Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: view.refreshed > shown, timeout=5000)
     assert view.conflicts.rowCount() == 0 and view.tabs.tabText(1) == "Conflicts (0)"
     win.close_project()
