@@ -154,6 +154,9 @@ class ServerPanel(QObject):
         except HieradjError as exc:
             self.window.statusBar().showMessage(str(exc), 8000)
             rows = []
+        if self.follower.store.rejected:
+            self.window.statusBar().showMessage(self.follower.store.rejected, 15000)
+            self.follower.store.rejected = None
         if rows and self.team_view is not None:
             self.team_view.decisions_arrived()
         if rows:

@@ -118,3 +118,23 @@ def test_killing_the_server_mid_commit_loses_nothing_reported_saved(
         notes = [r.note for r in lead.iter_history() if r.decided_by == "alice"]
     assert len(notes) == len(set(notes))  # nothing twice
     assert set(queued) <= set(notes) and {n for _i, n in reported} <= set(notes)
+
+
+def test_a_queued_decision_the_server_refuses_is_kept_aside_and_blocks_nothing(
+        cluster, published: str, queue_dir: Path) -> None:
+    keys = _alice_on_bank(cluster, published)
+    with PgStore.open(url(cluster, "alice", published)) as store:
+        def entry(key: tuple[str, str], cid: str) -> dict:
+            return {"batch": None, "role": "adjudicator",
+                    "rows": [[*key, '["1.1"]', "manual", "resolved", "", "alice", "2026-01-01T00:00:00.000Z",
+                              None, cid]]}
+
+        store.queue.append(entry(("bank.n", "not-assigned-to-alice"), "6f1c1a2e-0000-4000-8000-0000000000b1"))
+        store.queue.append(entry(keys[5], "6f1c1a2e-0000-4000-8000-0000000000b2"))
+        rows = store.append_decisions([Decision(*keys[6], ("4",), decided_by="alice",
+                                                decided_at="2026-01-01T00:00:00.000Z")])
+        assert rows[0].id > 0 and len(store.queue) == 0
+        assert store.rejected is not None and "1 decision(s) made offline were refused" in store.rejected
+        aside = store.queue.rejected_path.read_text(encoding="utf-8")
+        assert "not-assigned-to-alice" in aside and "row-level security" in aside
+        assert [r.tags for r in store.history(*keys[5]) if r.decided_by == "alice"] == [("1.1",)]

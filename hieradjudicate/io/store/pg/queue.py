@@ -60,6 +60,20 @@ class OfflineQueue:
                 continue  # a torn last line: never reported kept
         return out
 
+    @property
+    def rejected_path(self) -> Path:
+        return self.path.with_suffix(".rejected.jsonl")
+
+    def set_aside(self, refused: list[tuple[dict[str, Any], str]]) -> None:
+        """Keep batches the server refused, with its reason, beside the queue (synced)."""
+        fd = os.open(self.rejected_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            for entry, reason in refused:
+                os.write(fd, (json.dumps({**entry, "refused": reason}, sort_keys=True) + "\n").encode())
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
     def __len__(self) -> int:
         return sum(len(e["rows"]) for e in self.entries())
 

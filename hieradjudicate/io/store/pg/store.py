@@ -95,6 +95,8 @@ class PgStore(StoredBlobs):
         self.queue = OfflineQueue(str(loc), login)
         self._provisional = 0
         self.offline = False
+        #: a sentence when queued decisions were refused on sending (kept aside, see flush_queue)
+        self.rejected: str | None = None
         #: whether this login may refresh the corpus cache (the lead's)
         self.may_cache = "lead" in roles and read_only_reason is None
 
@@ -323,16 +325,26 @@ class PgStore(StoredBlobs):
 
     def flush_queue(self) -> int:
         """Send the queued batches in one transaction (each once); returns how many decisions
-        were sent.  Unreachable: sets :attr:`offline` and returns 0 (the queue stays)."""
+        were sent.  Unreachable: sets :attr:`offline` and returns 0 (the queue stays).
+
+        A batch the server refuses (e.g. the instance was assigned to someone else meanwhile) is
+        not lost and does not block the others: it moves to the queue's ``.rejected.jsonl`` file
+        and :attr:`rejected` says so (the window shows it)."""
         entries = self.queue.entries()
         if not entries:
             return 0
+        psycopg = _psycopg()
+        refused: list[tuple[dict[str, Any], str]] = []
         try:
             conn = self.conn
             sent = 0
             with conn.transaction():
                 for entry in entries:
-                    sent += len(self._send(entry))
+                    try:
+                        sent += len(self._send(entry))  # its own savepoint
+                    except (psycopg.errors.InsufficientPrivilege, psycopg.errors.IntegrityError,
+                            psycopg.errors.DataError) as exc:
+                        refused.append((entry, _first_line(exc)))
         except ServerUnreachable:
             self.offline = True
             return 0
@@ -341,6 +353,11 @@ class PgStore(StoredBlobs):
                 self.offline = True
                 return 0
             raise self._error("send the offline queue", exc) from None
+        if refused:
+            self.queue.set_aside(refused)
+            n = sum(len(e["rows"]) for e, _ in refused)
+            self.rejected = (f"{n} decision(s) made offline were refused by the server ({refused[0][1]}); "
+                             f"they are kept in {self.queue.rejected_path}")
         self.queue.clear()
         self.offline = False
         return sent
