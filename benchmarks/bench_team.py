@@ -208,6 +208,7 @@ def bench_masc(c: LocalCluster, folder: Path) -> None:
     t0 = time.perf_counter()
     with Session.open(path):
         print(f"MASC: the same from the .hadj file: {time.perf_counter() - t0:.2f} s")
+    bench_masc_team(c, u)
     from hieradjudicate.gui.main_window import MainWindow
 
     app = _app()
@@ -219,6 +220,63 @@ def bench_masc(c: LocalCluster, folder: Path) -> None:
         print(f"MASC: window opens it from {where}: {time.perf_counter() - t0:.2f} s (ok {ok})")
         win.close_project()
     win.close()
+
+
+def bench_masc_team(c: LocalCluster, u: str, n_adj: int = 20) -> None:
+    """MASC split among 20 adjudicators with 10 % blind overlap, every instance decided (each
+    adjudicator picks a lexelt's first leaf with probability 0.8, independently: kappa near 0 and
+    about 32 % of the blind pairs in conflict): assignment, an adjudicator opening it, the conflict
+    queue, the lead's figures."""
+    import numpy as np
+
+    from hieradjudicate.app.team import figures, plan_assignment
+    from hieradjudicate.io.store.pg.team import adjudicator_rows, assigned, conflicts, lead_rows
+
+    people = [f"madj{k:02d}" for k in range(n_adj)]
+    with c.admin() as conn:
+        for p in people:
+            conn.execute(f'CREATE ROLE "{p}" LOGIN')
+    grant(u, {"adjudicator": people})
+    with Session.open(u) as s:
+        corpus = s.corpus
+        keys = [k for k in s.instances() if s.decisions.current(*k) is None]
+        t0 = time.perf_counter()
+        rows = plan_assignment(keys, people, overlap=0.1)
+        n = write_assignments(s.store, rows)
+        print(f"MASC team: assign {len(keys)} open instances to {n_adj} adjudicators, 10 % blind: {n} rows in "
+              f"{time.perf_counter() - t0:.2f} s")
+    inv = corpus.inventory
+    rng = np.random.default_rng(0)
+    by: dict[str, list[tuple[str, str]]] = {}
+    for lex, inst, who, _blind in rows:
+        by.setdefault(who, []).append((lex, inst))
+    t0 = time.perf_counter()
+    for p in people:
+        ds = []
+        for lex, inst in by[p]:
+            leaves = inv.lexelt_leaf_nodes[inv.lexelt_index(lex)]
+            pick = 0 if rng.random() < 0.8 or len(leaves) < 2 else 1
+            ds.append(Decision(lex, inst, (inv.node_id[int(leaves[pick])],), decided_by=p,
+                               decided_at="2026-01-01T00:00:00.000Z"))
+        with PgStore.open(c.url(p, "team", "masc")) as store:
+            store.append_decisions(ds, batch_label="bench")
+    print(f"MASC team: {len(rows)} decisions, one batch per adjudicator, in {time.perf_counter() - t0:.2f} s")
+    for run in range(2):
+        t0 = time.perf_counter()
+        with Session.open(c.url(people[0], "team", "masc")) as s:
+            print(f"MASC team: an adjudicator opens it #{run + 1} (row-level security on every row): "
+                  f"{time.perf_counter() - t0:.2f} s ({len(s.decisions)} decisions visible)")
+    with Session.open(u, read_only=True) as s:
+        t0 = time.perf_counter()
+        queue = conflicts(s.store)
+        print(f"MASC team: conflict queue {len({(q.lexelt, q.instance) for q in queue})} instances in "
+              f"{time.perf_counter() - t0:.2f} s")
+        t0 = time.perf_counter()
+        figs = figures(s.corpus, assigned(s.store), adjudicator_rows(s.store), lead_rows(s.store))
+        f = figs[0]
+        print(f"MASC team: the lead's figures for {len(figs)} adjudicators (kappa with 1000-resample BCa "
+              f"intervals) in {time.perf_counter() - t0:.2f} s; e.g. {f.name}: {f.overlap_pairs} overlap pairs, "
+              f"Cohen {f.cohen.estimate.value:.3f} [{f.cohen.low:.3f}, {f.cohen.high:.3f}]")
 
 
 def main() -> None:
