@@ -62,13 +62,15 @@ def test_open_from_server_live_updates_and_offline(qtbot, private_dirs, restart,
     assert win.server.label.text() == "Server: alice (adjudicator)"
     wb = win.wb
 
-    # the lead decides elsewhere: the window shows it without reopening
-    other = keys[7]
+    # the lead decides elsewhere: the window shows it, and its progress moves, without reopening
+    other = next(k for k in keys[7:] if wb.status[wb.corpus.instance_index(*k)] == 0)
     i = wb.corpus.instance_index(*other)
+    resolved = wb.progress()["resolved"]
     with Session.open(url(cluster, "lead", published)) as lead_session:
-        lead_session.execute(Decide([Decision(*other, ("3.2",), status="flagged", note="from the lead")]))
+        lead_session.execute(Decide([Decision(*other, ("3.2",), note="from the lead")]))
     qtbot.waitUntil(lambda: wb.gold[i] == "3.2", timeout=5000)
     assert win.session.decisions.current(*other).decided_by == "lead"
+    assert win.ws.live.progress.value() == resolved + 1
 
     # alice decides with the keyboard: saved on the server in her name
     win.activateWindow()
