@@ -41,3 +41,33 @@ def test_mistakes_are_one_line_and_never_show_the_password(url: str, expected: s
     text = str(info.value)
     assert expected in text and "\n" not in text
     assert "s3cret" not in text
+
+
+def test_without_psycopg_a_server_project_says_what_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from hieradjudicate.io.store.locations import open_store
+
+    monkeypatch.setitem(sys.modules, "psycopg", None)  # as if the team extra were not installed
+    with pytest.raises(ProjectError, match=r"pip install 'hieradjudicate\[team\]'"):
+        open_store("postgresql://alice@h/db?project=p")
+
+
+def test_the_url_s_own_libpq_settings_win(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("psycopg")
+    import psycopg
+
+    from hieradjudicate.io.store.pg import store
+
+    seen: dict = {}
+
+    def fake_connect(conninfo: str, **kwargs: object) -> object:
+        seen.update(kwargs, conninfo=conninfo)
+        raise psycopg.OperationalError("no server here")
+
+    monkeypatch.setattr(psycopg, "connect", fake_connect)
+    loc = parse_location("postgresql://a@h/db?project=p&connect_timeout=30&tcp_user_timeout=100")
+    with pytest.raises(ProjectError, match="cannot connect to the server"):
+        store.connect(loc)
+    assert "connect_timeout=30" in seen["conninfo"] and "connect_timeout" not in seen
+    assert "tcp_user_timeout" not in seen and seen["keepalives_idle"] == 5

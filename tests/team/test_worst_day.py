@@ -46,6 +46,7 @@ def test_decisions_made_while_the_server_is_down_are_queued_and_sent_once(
         queue = OfflineQueue(str(s.store.location), "alice")
         assert queue.path.parent == queue_dir and len(queue) == 3
         cluster.start_server()
+        s.store.retry_seconds = 0  # (the window retries every few seconds; here at once)
         rows = s.execute(Decide([Decision(*keys[4], ("1.1",))]))  # the next decision sends the queue first
         assert rows[0].id > 0 and not s.store.offline and len(queue) == 0
     with PgStore.open(url(cluster, "lead", published)) as lead:

@@ -17,6 +17,7 @@ default, so a committed decision is on the server's disk).  Differences:
 from __future__ import annotations
 
 import json
+import time
 import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -54,6 +55,11 @@ def _psycopg() -> Any:
     return psycopg
 
 
+#: libpq settings that make a dead server or network show within about 5 s
+LIVENESS = {"keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2, "keepalives_count": 2,
+            "tcp_user_timeout": 5000}
+
+
 class ServerUnreachable(ProjectError):
     """The server could not be reached (or refused the connection)."""
 
@@ -61,9 +67,13 @@ class ServerUnreachable(ProjectError):
 def connect(loc: ServerLocation, *, autocommit: bool = True, timeout: int = 10) -> Any:
     """A connection to the project's database; a failure is one line without secrets."""
     psycopg = _psycopg()
+    given = {k for k, _v in loc.params}
+    # a dead network is noticed in seconds, not after the system's TCP timeout (minutes), unless
+    # the URL says otherwise
+    quick = {k: v for k, v in {**LIVENESS, "connect_timeout": timeout,
+                               "application_name": "hieradjudicate"}.items() if k not in given}
     try:
-        conn = psycopg.connect(loc.conninfo(), autocommit=autocommit, connect_timeout=timeout,
-                               application_name="hieradjudicate")
+        conn = psycopg.connect(loc.conninfo(), autocommit=autocommit, **quick)
     except psycopg.Error as exc:
         raise ServerUnreachable(f"{loc}: cannot connect to the server ({_first_line(exc)})") from None
     return conn
@@ -82,6 +92,8 @@ class PgStore(StoredBlobs):
     """An open server project.  Use :meth:`open`; close it (or use ``with``)."""
 
     bad_ids: tuple[int, ...] = ()
+    #: while offline, how often a reconnection is tried
+    retry_seconds = 5.0
     schema_version = 3  # the file layout it mirrors (decisions with basis), for callers that ask
 
     def __init__(self, loc: ServerLocation, conn: Any, roles: set[str], login: str,
@@ -94,6 +106,7 @@ class PgStore(StoredBlobs):
         self.read_only_reason = read_only_reason
         self.queue = OfflineQueue(str(loc), login)
         self._provisional = 0
+        self._failed_at: float | None = None
         self.offline = False
         #: a sentence when queued decisions were refused on sending (kept aside, see flush_queue)
         self.rejected: str | None = None
@@ -168,11 +181,21 @@ class PgStore(StoredBlobs):
         return self._conn
 
     def _reconnect(self) -> None:
+        """A new connection; while offline, tried at most every :attr:`retry_seconds` (a decision
+        goes to the queue at once instead of waiting for a connection timeout each time)."""
         try:
             self._conn.close()
         except Exception:  # noqa: BLE001 - a broken connection may fail to close; it is dropped
             pass
-        conn = connect(self.location, timeout=3)
+        now = time.monotonic()
+        if self._failed_at is not None and now < self._failed_at + self.retry_seconds:
+            raise ServerUnreachable(f"{self.location}: the server cannot be reached (offline)")
+        try:
+            conn = connect(self.location, timeout=3)
+        except ServerUnreachable:
+            self._failed_at = time.monotonic()
+            raise
+        self._failed_at = None
         conn.execute("SELECT set_config('search_path', %s, false)", (self.location.schema,))
         self._conn = conn
         self.offline = False
