@@ -299,9 +299,7 @@ class PreviewPage(QWizardPage):
         self.status.clear()
         if not self.output.text():
             wiz = self.wizard()
-            first = next(iter(wiz.inventory.paths()), "")  # type: ignore[attr-defined]
-            folder = Path(first).parent if first and os.access(Path(first).parent, os.W_OK) else Path.home()
-            self.output.setText(str(folder / "project.hadj"))
+            self.output.setText(str(default_project_path(wiz.annotation.paths())))  # type: ignore[attr-defined]
         self.wizard().run_preview()  # type: ignore[attr-defined]
 
     def show_report(self, report: dict | None) -> None:
@@ -341,8 +339,10 @@ class PreviewPage(QWizardPage):
                        "without them (you will be asked).</b>")
         else:
             verdict = "<b>Ready to create.</b>"
+        flat = ("<br>No inventory: every tag becomes a sense of its own (a flat inventory per lexelt)."
+                if not any(f["kind"] == "inventory" for f in report["files"]) else "")
         self.summary.setText(f"{report['lexelts']} lexelts, {report['senses']} senses, {report['instances']} "
-                             f"instances. Sets: {sets or 'none'}.<br>{verdict}")
+                             f"instances. Sets: {sets or 'none'}.{flat}<br>{verdict}")
         self.completeChanged.emit()
 
     def _output_changed(self, text: str) -> None:
@@ -388,6 +388,28 @@ class PreviewPage(QWizardPage):
             + (f" (first: {where})" if where else "") + ".\n\nCreate the project without them?",
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
         return answer == QMessageBox.StandardButton.Yes
+
+
+def default_project_path(data: list[str]) -> Path:
+    """Where a new project goes unless the user says otherwise: the user's documents folder (made
+    when missing), never the data's own folder (a system or read-only place such as
+    /usr/share/wordnet), named after the first annotation file and not replacing a file."""
+    from PySide6.QtCore import QStandardPaths
+
+    folder = Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+                  or Path.home())
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        pass
+    if not (folder.is_dir() and os.access(folder, os.W_OK)):
+        folder = Path.home()
+    stem = Path(data[0]).name.split(".")[0] if data else ""
+    stem = "".join(c if c.isalnum() or c in "-_ " else "_" for c in stem).strip() or "project"
+    path, k = folder / f"{stem}.hadj", 2
+    while path.exists():
+        path, k = folder / f"{stem}-{k}.hadj", k + 1
+    return path
 
 
 def bad_line_count(report: dict) -> int:
