@@ -28,6 +28,7 @@ from hieradjudicate.app.workbench.queue import Workbench
 from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.gui.actions import DECIDING, build_actions
 from hieradjudicate.gui.dashboard.controller import DashboardController
+from hieradjudicate.gui.project_actions import ProjectActions
 from hieradjudicate.gui.start_page import StartPage, remember_project
 from hieradjudicate.gui.workbench.help_overlay import HelpOverlay
 from hieradjudicate.gui.workbench.pick_dialog import PickDialog
@@ -78,6 +79,7 @@ class MainWindow(QMainWindow):
             self.docks[name] = d
         self.dashboard = DashboardController(self, self.stack, self.docks,
                                              lambda text, ms: self.statusBar().showMessage(text, ms), self.error)
+        self.project_ops = ProjectActions(self)  # export gold, resolve agreed, re-import, import decisions
         self.actions = build_actions(self)
         self.help = HelpOverlay(self)
         self._restore()
@@ -93,6 +95,21 @@ class MainWindow(QMainWindow):
             return False
         self.close_project()
         self.session = session
+        self._attach_views(session)
+        self._restore_docks()
+        session.decisions.subscribe(self._saved)
+        session.subscribe_corpus(lambda _corpus: QTimer.singleShot(0, self.project_ops.corpus_replaced))
+        self.banner.show_reason(session.read_only_reason)
+        remember_project(str(Path(path).resolve()))
+        row = self.wb.next_unresolved(-1)
+        self.ws.select_row(row if row >= 0 else 0)
+        self.ws.table.setFocus()
+        self._update_title()
+        self._enable()
+        return True
+
+    def _attach_views(self, session: Session) -> None:
+        """The workbench, its docks and the dashboard for the session's corpus."""
         self.wb = Workbench(session.corpus, list(session.decisions))
         self.ws = Workspace(self.wb)
         host = self.dashboard.attach(session, self.wb, self.ws)  # "Workbench | Dashboard" tabs around the workspace
@@ -103,20 +120,11 @@ class MainWindow(QMainWindow):
         self.docks["detail"].setWidget(self.ws.detail)
         for d in self.docks.values():
             d.show()
-        self._restore_docks()
-        session.decisions.subscribe(self._saved)
-        self.banner.show_reason(session.read_only_reason)
-        remember_project(str(Path(path).resolve()))
-        row = self.wb.next_unresolved(-1)
-        self.ws.select_row(row if row >= 0 else 0)
-        self.ws.table.setFocus()
-        self._update_title()
-        self._enable()
-        return True
 
     def close_project(self) -> None:
         if self.session is None:
             return
+        self.project_ops.shutdown()
         self.dashboard.detach()  # docks shown again before their state is saved
         self._save_state()
         if self.ws is not None:
