@@ -51,12 +51,13 @@ class ProjectActions:
             return False
         return True
 
-    @staticmethod
-    def _replace(old: Any, new: Any) -> Any:
+    def _replace(self, old: Any, new: Any) -> Any:
         if old is not None:
             old.close()
             old.deleteLater()
         new.setWindowModality(Qt.WindowModality.WindowModal)
+        # keys go back to the window when the dialog closes (some platforms leave none active)
+        new.finished.connect(lambda _r: self.window.activateWindow())
         new.open()
         return new
 

@@ -24,6 +24,12 @@ def open_window(qtbot, path: Path) -> MainWindow:
     return win
 
 
+def back_to(qtbot, win: MainWindow) -> None:
+    """Wait until the window is active again (after a dialog), then give the table the keys."""
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=2000)
+    win.ws.table.setFocus()
+
+
 def type_into(qtbot, edit, text: str) -> None:
     """Select what the line edit holds and type ``text`` over it, as a user does."""
     edit.setFocus()
@@ -45,6 +51,7 @@ def choose_combo(qtbot, box, data) -> None:
 
 def export_gold(qtbot, win: MainWindow, fmt: str, out: Path, *, unresolved: bool = False) -> str:
     """File ▸ Export gold… (Ctrl+Shift+E), format, file, Export; returns what the dialog says."""
+    back_to(qtbot, win)
     qtbot.keyClick(win.ws.table, Qt.Key.Key_E, CTRL_SHIFT)
     dlg = win.project_ops.export_dialog
     assert dlg is not None and dlg.isVisible()
@@ -62,6 +69,7 @@ def export_gold(qtbot, win: MainWindow, fmt: str, out: Path, *, unresolved: bool
 
 def resolve_agreed(qtbot, win: MainWindow) -> tuple[str, str]:
     """Decide ▸ Resolve what the annotators agree on… (Ctrl+Shift+G): the preview, then Resolve."""
+    back_to(qtbot, win)
     qtbot.keyClick(win.ws.table, Qt.Key.Key_G, CTRL_SHIFT)
     dlg = win.project_ops.agreed_dialog
     assert dlg is not None and dlg.isVisible()
