@@ -28,6 +28,8 @@ UNRESOLVED_FORMATS = ("csv", "jsonl")
 EXPORT_SUFFIX = {"senseval": ".key", "wsdeval": ".gold.key.txt", "csv": ".csv", "jsonl": ".jsonl",
                  "xmi": ".zip", "labelstudio": ".json", "prodigy": ".jsonl"}
 WRITE_HINT = "nothing was changed"
+#: up to this many sets compared are named one by one; more are counted
+NAMED_SETS = 20
 
 
 # ---------------------------------------------------------------------------------------- export
@@ -110,6 +112,13 @@ def plan_resolve_agreed(session: Any, *, compatible: str | None = None, min_anno
     corpus = session.corpus
     raters = annotator_sets(corpus, include_systems=include_systems)
     note = rater_note(corpus, raters, include_systems=include_systems)
+    if len(raters) > NAMED_SETS:  # a crowd: a count, not 228 names in one line (as agree and competence say it)
+        systems = [s.name for s in corpus.sets if s.role == "system"]
+        note = (f"{len(raters)} {'sets compared as annotators' if include_systems else 'annotator sets compared'} "
+                "(project status lists them)")
+        if systems:
+            note += (f" (systems included: {len(systems)})" if include_systems
+                     else f"; {len(systems)} system set(s) not counted as annotators")
     if len(raters) < min_annotators:
         # one annotator and one system do not "all agree": say so instead of resolving nothing
         hint = ("; --include-systems counts the systems as annotators"
