@@ -203,11 +203,14 @@ def test_a_failed_report_does_not_keep_saying_writing(qtbot, demo_project: Path,
     assert "Writing the report" not in win.statusBar().currentMessage()
 
 
-@pytest.mark.parametrize("sets", [["ann"], ["lesk", "neural"]], ids=["one set", "only systems"])
-def test_report_and_dashboard_with_one_set_or_only_systems(qtbot, private_dirs: Path, tmp_path: Path, sets) -> None:
+@pytest.mark.parametrize(("sets", "inventory"), [(["ann"], True), (["lesk", "neural"], True), (["ann", "ben"], False),
+                                                (["cho"], False)],
+                         ids=["one set", "only systems", "no inventory", "one set, no inventory"])
+def test_report_and_dashboard_with_one_set_only_systems_no_inventory(qtbot, private_dirs: Path, tmp_path: Path,
+                                                                     sets, inventory) -> None:
     demo = demo_inputs()
     path = private_dirs / "few.hadj"
-    Session.create(path, [str(demo / "inventory.txt")],
+    Session.create(path, [str(demo / "inventory.txt")] if inventory else [],
                    [AnnotationSpec(str(demo / f), n, r) for f, n, r in DEMO_SETS if n in sets]).close()
     win = open_window(qtbot, path)
     win.actions["dashboard_tab"].trigger()

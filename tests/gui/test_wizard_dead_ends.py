@@ -62,6 +62,9 @@ def test_no_inventory_goes_on_and_the_project_opens(qtbot, home: Path) -> None:
     _to_preview(qtbot, wiz, [str(demo / "annotator_ann.key"), str(demo / "annotator_ben.key")])
     summary = wiz.preview.summary.text()
     assert "No inventory: every tag becomes a sense of its own" in summary and "Ready to create" in summary
+    tags = {(t["lexelt"], t["tag"]) for t in wiz.preview.report["outside_tags"]}
+    assert len(tags) > 50 and f"8 lexelts, {len(tags)} distinct tags as senses, 400 instances" in summary
+    assert "0 senses" not in summary
     # the default place: the documents folder, named after the data; never the data's own folder
     out = home / "Documents" / "annotator_ann.hadj"
     assert wiz.preview.output_path() == str(out)

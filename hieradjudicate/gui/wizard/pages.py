@@ -339,9 +339,11 @@ class PreviewPage(QWizardPage):
                        "without them (you will be asked).</b>")
         else:
             verdict = "<b>Ready to create.</b>"
-        flat = ("<br>No inventory: every tag becomes a sense of its own (a flat inventory per lexelt)."
-                if not any(f["kind"] == "inventory" for f in report["files"]) else "")
-        self.summary.setText(f"{report['lexelts']} lexelts, {report['senses']} senses, {report['instances']} "
+        no_inventory = not any(f["kind"] == "inventory" for f in report["files"])
+        flat = "<br>No inventory: every tag becomes a sense of its own (a flat inventory per lexelt)." if no_inventory else ""
+        senses = (f"{len(report['outside_tags'])} distinct tags as senses" if no_inventory
+                  else f"{report['senses']} senses")
+        self.summary.setText(f"{report['lexelts']} lexelts, {senses}, {report['instances']} "
                              f"instances. Sets: {sets or 'none'}.{flat}<br>{verdict}")
         self.completeChanged.emit()
 
