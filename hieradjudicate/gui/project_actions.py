@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QProgressDialog
@@ -24,12 +24,10 @@ from hieradjudicate.gui import project_dialogs
 from hieradjudicate.gui.project_dialogs import ExportGoldDialog, ReimportDialog, ResolveAgreedDialog
 from hieradjudicate.gui.workers import BackgroundRunner
 
-if TYPE_CHECKING:
-    from hieradjudicate.gui.main_window import MainWindow
-
 
 class ProjectActions:
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: Any) -> None:
+        """``window``: the main window (its session, workbench, views, status bar and error dialog)."""
         self.window = window
         self.runner = BackgroundRunner(window)
         self.progress: QProgressDialog | None = None
