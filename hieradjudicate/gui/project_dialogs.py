@@ -246,7 +246,8 @@ class ReimportDialog(QDialog):
         self.lines: list[str] = []
         self.set_box = QComboBox()
         self.set_box.setObjectName("reimport_set")
-        self.set_box.addItems(ops.reimport_sets(session))
+        for label, file_id in ops.reimport_choices(session):
+            self.set_box.addItem(label, file_id)
         self.path = QLineEdit()
         self.path.setObjectName("reimport_path")
         self.skip = QCheckBox("Leave out lines with problems (else they stop the re-import)")
@@ -278,7 +279,7 @@ class ReimportDialog(QDialog):
             _message(self.result, f"{path}: no such file", True)
             return
         try:
-            notice, result = ops.reimport(self.session, self.set_box.currentText(), path,
+            notice, result = ops.reimport(self.session, int(self.set_box.currentData()), path,
                                           skip_bad_lines=self.skip.isChecked())
         except HieradjError as exc:
             _message(self.result, f"Not re-imported: {exc}", True)

@@ -174,4 +174,9 @@ def test_masc_resolve_agreed_then_export(qtbot, private_dirs: Path, tmp_path: Pa
     printed = _cli("project", "export", str(copy), "--format", "senseval", "-o", str(tmp_path / "cli.key"))
     assert printed == said.replace(str(tmp_path / "masc.key"), str(tmp_path / "cli.key"))
     assert (tmp_path / "masc.key").read_bytes() == (tmp_path / "cli.key").read_bytes()
+    # File ▸ Re-import a set… offers the one file of 228 sets once, not 228 times
+    win.actions["reimport"].trigger()
+    box = win.project_ops.reimport_dialog.set_box
+    assert [box.itemText(k) for k in range(box.count())] == ["masc_amt_labels_wide.tsv.gz (228 sets)"]
+    win.project_ops.reimport_dialog.reject()
     win.close()

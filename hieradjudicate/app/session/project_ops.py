@@ -218,13 +218,21 @@ def import_decisions(session: Any, path: str) -> str:
 
 
 # ------------------------------------------------------------------------------------- re-import
-def reimport_sets(session: Any) -> list[str]:
-    """The names of the sets a re-import can replace (each with its file)."""
-    return [s.name for s in session.corpus.sets]
+def reimport_choices(session: Any) -> list[tuple[str, int]]:
+    """``(label, file id)`` of every annotation file a re-import can replace: a file of one set is
+    labelled with the set's name, a file of several with its name and how many sets it holds."""
+    from hieradjudicate.app.session.stored_inputs import effective_files
+
+    out = []
+    for f in effective_files(session.store.files("annotations")):
+        names = list(f.set_names)
+        label = names[0] if len(names) == 1 else f"{Path(f.source_path).name} ({len(names)} sets)"
+        out.append((label, f.id))
+    return out
 
 
-def reimport(session: Any, name: str, path: str, *, skip_bad_lines: bool = False) -> tuple[str | None, Any]:
-    """Replace the annotation file of set ``name`` by ``path`` (one undoable step).
+def reimport(session: Any, name: str | int, path: str, *, skip_bad_lines: bool = False) -> tuple[str | None, Any]:
+    """Replace the annotation file of set ``name`` (or file id) by ``path`` (one undoable step).
 
     The new file is first read as the project reads it: lines with problems stop here (the
     reading policy) unless ``skip_bad_lines``.  Returns the warning about left-out lines (or
