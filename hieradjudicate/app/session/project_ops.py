@@ -114,8 +114,8 @@ def plan_resolve_agreed(session: Any, *, compatible: str | None = None, min_anno
     note = rater_note(corpus, raters, include_systems=include_systems)
     if len(raters) > NAMED_SETS:  # a crowd: a count, not 228 names in one line (as agree and competence say it)
         systems = [s.name for s in corpus.sets if s.role == "system"]
-        note = (f"{len(raters)} {'sets compared as annotators' if include_systems else 'annotator sets compared'} "
-                "(project status lists them)")
+        note = (f"{len(raters)} {'sets compared as annotators' if include_systems else 'annotator sets compared'}"
+                "; project status lists them")
         if systems:
             note += (f" (systems included: {len(systems)})" if include_systems
                      else f"; {len(systems)} system set(s) not counted as annotators")
