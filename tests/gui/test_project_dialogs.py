@@ -221,3 +221,36 @@ def test_report_and_dashboard_with_one_set_only_systems_no_inventory(qtbot, priv
     qtbot.waitUntil(lambda: bool(done), timeout=60_000)
     assert isinstance(done[0], Path), done[0]
     assert "<!DOCTYPE html>" in done[0].read_text(encoding="utf-8")
+
+
+def test_export_runs_in_the_background_behind_a_progress_dialog(qtbot, demo_project: Path, tmp_path: Path,
+                                                                monkeypatch) -> None:
+    import threading
+
+    from hieradjudicate.app.session import project_ops
+
+    gate = threading.Event()
+    real = project_ops.export_job
+
+    def slow(*args, **kwargs):
+        job = real(*args, **kwargs)
+
+        def run():
+            gate.wait(20)
+            return job()
+        return run
+
+    monkeypatch.setattr(project_ops, "export_job", slow)
+    win = open_window(qtbot, demo_project)
+    qtbot.keyClick(win.ws.table, Qt.Key.Key_E, CTRL_SHIFT)
+    dlg = win.project_ops.export_dialog
+    type_into(qtbot, dlg.path, str(tmp_path / "slow.key"))
+    qtbot.mouseClick(dlg.export_button, Qt.MouseButton.LeftButton)
+    progress = win.project_ops.progress
+    assert progress is not None and win.project_ops.runner.busy  # the window is free meanwhile
+    assert progress.labelText() == "Writing the gold…" and progress.maximum() == 0  # no false percentage
+    assert win.statusBar().currentMessage() == "Writing the gold…" and not dlg.export_button.isEnabled()
+    gate.set()
+    qtbot.waitUntil(lambda: dlg.result.text().startswith("wrote"), timeout=20_000)
+    assert win.project_ops.progress is None and win.statusBar().currentMessage() == dlg.result.text()
+    assert (tmp_path / "slow.key").exists() and dlg.export_button.isEnabled()
