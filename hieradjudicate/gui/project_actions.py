@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QProgressDialog
+from PySide6.QtWidgets import QProgressDialog
 
 from hieradjudicate.app.session import project_ops as ops
 from hieradjudicate.core.errors import HieradjError
@@ -68,30 +68,42 @@ class ProjectActions:
 
     def _start_export(self, job: Callable[[], Any], done: Callable[[Any], None],
                       failed: Callable[[BaseException], None]) -> None:
-        dlg = QProgressDialog("Writing the gold…", "Hide", 0, 0, self.window)
-        dlg.setObjectName("export_progress")
-        dlg.setWindowTitle("Export gold")
+        def ok(summary: Any) -> None:
+            self._status(str(summary), 0)
+            done(summary)
+
+        def bad(exc: BaseException) -> None:
+            self._status("The gold was not exported", 0)  # never a stale "Writing…"
+            failed(exc)
+
+        self._background("Export gold", "Writing the gold…", job, ok, bad)
+
+    def _background(self, title: str, text: str, job: Callable[[], Any], ok: Callable[[Any], None],
+                    bad: Callable[[BaseException], None]) -> None:
+        """Run ``job()`` in the worker behind a progress dialog (no percentage: one file is read or
+        written whole); ``ok(value)`` or ``bad(error in words)`` afterwards, in the GUI thread."""
+        dlg = QProgressDialog(text, "Hide", 0, 0, self.window)
+        dlg.setObjectName("background_progress")
+        dlg.setWindowTitle(title)
         dlg.setWindowModality(Qt.WindowModality.WindowModal)
         dlg.setMinimumDuration(300)  # no flash for a small project
         dlg.setAutoClose(False)
         dlg.setAutoReset(False)
         self._close_progress()
         self.progress = dlg
-        self._status("Writing the gold…", 0)
+        self._status(text, 0)
 
-        def ok(summary: Any) -> None:
+        def done(value: Any) -> None:
             self._close_progress()
-            self._status(str(summary), 0)
-            done(summary)
+            ok(value)
 
-        def bad(exc: BaseException) -> None:
+        def failed(exc: BaseException) -> None:
             self._close_progress()
-            self._status("The gold was not exported", 0)  # never a stale "Writing…"
-            failed(exc if isinstance(exc, HieradjError) else _unexpected(exc))
+            bad(exc if isinstance(exc, HieradjError) else _unexpected(exc))
 
-        # writing a file cannot stop midway (it is renamed into place when whole): "Hide" only hides
+        # a file cannot be read or written halfway (it is renamed into place when whole): "Hide" only hides
         dlg.canceled.connect(self._close_progress)
-        self.runner.start(lambda _report: job(), ok, failed=bad)
+        self.runner.start(lambda _report: job(), done, failed=failed)
 
     def _close_progress(self) -> None:
         if self.progress is not None:
@@ -140,17 +152,25 @@ class ProjectActions:
                                        "status, note, source)", start, "CSV (*.csv *.tsv);;All files (*)", False)
         if not path:
             return
-        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
-        try:
-            message = ops.import_decisions(session, path)
-        except HieradjError as exc:
+
+        def recorded(decisions: list[Any]) -> None:
+            if self.window.session is not session:  # the project was closed meanwhile
+                return
+            try:
+                message = ops.record_decisions(session, decisions, path)
+            except HieradjError as exc:
+                failed(exc)
+                return
+            self._edited()
+            self._status(message, 0)
+
+        def failed(exc: BaseException) -> None:
             self._status("No decision was imported", 0)
             self.window.error("No decision was imported", exc)
-            return
-        finally:
-            QApplication.restoreOverrideCursor()
-        self._edited()
-        self._status(message, 0)
+
+        # reading and checking every line runs in the worker; recording them is one step here
+        self._background("Import decisions", f"Reading {Path(path).name}…",
+                         lambda: ops.read_decisions_csv(path, session), recorded, failed)
 
     def corpus_replaced(self) -> None:
         """A re-import (or its undo) rebuilt the corpus: new views on it, on the same instance."""

@@ -176,13 +176,15 @@ def test_import_decisions_from_csv_and_a_bad_line_named(qtbot, demo_project: Pat
     bad = tmp_path / "bad.csv"
     bad.write_text(f"lexelt,instance,tags\n{lex},{inst},{tag}\n{lex2},{inst2},nosuch\n", encoding="utf-8")
     monkeypatch.setattr(project_dialogs, "CHOOSER", lambda *_a: str(bad))
-    win.actions["import_decisions"].trigger()
+    win.actions["import_decisions"].trigger()  # read in the background
+    qtbot.waitUntil(lambda: "nosuch" in win.statusBar().currentMessage(), timeout=20_000)
     assert len(win.session.decisions) == 0
     assert f"{bad}:3: nosuch is not a sense of {lex2}" in win.statusBar().currentMessage()
     good = tmp_path / "good.csv"
     good.write_text(f"lexelt,instance,tags,note\n{lex},{inst},{tag},from the meeting\n", encoding="utf-8")
     monkeypatch.setattr(project_dialogs, "CHOOSER", lambda *_a: str(good))
     win.actions["import_decisions"].trigger()
+    qtbot.waitUntil(lambda: win.statusBar().currentMessage().startswith("imported"), timeout=20_000)
     assert win.statusBar().currentMessage() == f"imported 1 decision(s) from {good}"
     i = win.wb.corpus.instance_index(lex, inst)
     assert win.wb.status[i] == 1 and win.wb.gold[i] == tag

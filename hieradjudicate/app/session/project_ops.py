@@ -210,9 +210,15 @@ def read_decisions_csv(path: str, session: Any) -> list[Any]:
 
 def import_decisions(session: Any, path: str) -> str:
     """Record every decision of a CSV file as one undoable step; returns the command line's line."""
+    return record_decisions(session, read_decisions_csv(path, session), path)
+
+
+def record_decisions(session: Any, decisions: list[Any], path: str) -> str:
+    """Record the decisions read from ``path`` (:func:`read_decisions_csv`) as one undoable step."""
     from hieradjudicate.app.session.commands import Decide
 
-    decisions = read_decisions_csv(path, session)
+    if session.read_only:
+        raise HieradjError(f"cannot change the project: {session.read_only_reason}; {WRITE_HINT}")
     rows = session.execute(Decide(decisions, f"import {Path(path).name}"))
     return f"imported {len(rows)} decision(s) from {path}"
 
