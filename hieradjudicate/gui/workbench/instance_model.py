@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor, QFont
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
@@ -103,6 +105,11 @@ class InstanceModel(QAbstractTableModel):
     def instances_changed(self, instances: list[int]) -> None:
         """Repaint only the rows of the instances whose decision changed."""
         last = len(self.keys) - 1
+        if len(instances) > 64:  # a batch (resolve agreed, an import): one range, found in one pass
+            rows = np.flatnonzero(np.isin(self.wb.view, np.asarray(instances, dtype=np.int64)))
+            if rows.size:
+                self.dataChanged.emit(self.index(int(rows[0]), 0), self.index(int(rows[-1]), last))
+            return
         for i in instances:
             r = self.wb.row_of(i)
             if r >= 0:
