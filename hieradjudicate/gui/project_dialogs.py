@@ -109,7 +109,7 @@ class ExportGoldDialog(QDialog):
         lay.addWidget(self.result)
         lay.addWidget(self.buttons)
         self.format.currentIndexChanged.connect(self._format_changed)
-        self.path.textChanged.connect(lambda _t: self._update())
+        self.path.textChanged.connect(self._path_changed)
         self._format_changed()
         self.resize(620, 260)
 
@@ -137,6 +137,11 @@ class ExportGoldDialog(QDialog):
         if fmt not in ops.UNRESOLVED_FORMATS:
             self.unresolved.setChecked(False)
         self._update()
+
+    def _path_changed(self, text: str) -> None:
+        self._update()
+        exists = bool(text.strip()) and Path(text.strip()).is_file()
+        _message(self.result, f"{text.strip()} exists: Export replaces it." if exists else "")
 
     def _update(self) -> None:
         self.export_button.setEnabled(bool(self.path.text().strip()))

@@ -54,6 +54,8 @@ def test_export_gold_dialog_offers_every_format_and_prints_the_cli_line(qtbot, d
     assert dlg.path.text() == str(demo_project.with_name("demo.gold.key"))
     choose_combo(qtbot, box, "csv")  # the default file follows the format
     assert dlg.path.text() == str(demo_project.with_name("demo.gold.csv")) and dlg.unresolved.isEnabled()
+    type_into(qtbot, dlg.path, str(demo_project))  # an existing file: said before it is replaced
+    assert dlg.result.text() == f"{demo_project} exists: Export replaces it."
     qtbot.mouseClick(dlg.close_button, Qt.MouseButton.LeftButton)
     for fmt, unresolved in (("senseval", False), ("wsdeval", False), ("csv", False), ("csv", True),
                             ("jsonl", True)):
