@@ -300,6 +300,18 @@ class Workbench:
         hits = np.flatnonzero(self.view == i)
         return int(hits[0]) if hits.size else -1
 
+    def rows_of(self, instances: np.ndarray) -> np.ndarray:
+        """Positions of many instances in the view at once (-1 where an instance is not shown)."""
+        instances = np.asarray(instances, dtype=np.int64)
+        if instances.size == 0:
+            return np.zeros(0, np.int64)
+        where = np.full(self.corpus.n, -1, np.int64)
+        where[self.view] = np.arange(self.view.size)
+        ok = (instances >= 0) & (instances < self.corpus.n)
+        out = np.full(instances.size, -1, np.int64)
+        out[ok] = where[instances[ok]]
+        return out
+
     def next_unresolved(self, pos: int, step: int = 1) -> int:
         """View position of the next (``step=1``) or previous unresolved instance after ``pos``; -1 if none."""
         if step > 0:

@@ -81,6 +81,13 @@ class LeafModel(QAbstractTableModel):
         self.set_names = [a.name for a in answers]
         self.endResetModel()
 
+    def clear(self) -> None:
+        self.beginResetModel()
+        self.labels, self.glosses, self.set_names = [], [], []
+        self.depth, self.is_leaf = np.zeros(0, np.int64), np.zeros(0, bool)
+        self.mass, self.gold = np.zeros((0, 0)), np.zeros(0, bool)
+        self.endResetModel()
+
     def rowCount(self, parent: _Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.labels)
 
@@ -300,6 +307,17 @@ class DetailPanel(QWidget):
         labels = [short[int(n)] for n in leaves]
         P = np.stack([a.leaves for a in shown], axis=1) if shown else np.zeros((leaves.size, 0))
         self.chart.show_data(labels, P, gold)
+
+    def show_none(self, reason: str) -> None:
+        """No instance (a search that finds nothing): empty panels that say why, not the last instance."""
+        self.instance = -1
+        self.context.setHtml(f"<i>{html.escape(reason)}</i>")
+        self.answers_view.setHtml("")
+        self.suggestion.setText("")
+        self.leaf_model.clear()
+        self.chart.show_data([], np.zeros((0, 0)), np.zeros(0, bool))
+        for b in self.chart.bars:
+            b.setOpts(x=np.zeros(0), height=np.zeros(0))
 
     def _context_html(self, i: int) -> str:
         lex, inst = self.wb.key_of(i)

@@ -8,7 +8,10 @@ says the same in words and a symbol, so colour is never the only cue.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+import numpy as np
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor, QFont
@@ -91,8 +94,20 @@ class InstanceModel(QAbstractTableModel):
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         if not 0 <= column < len(self.keys):
             return
+        self.reorder(lambda: self.wb.set_sort(self.keys[column], order == Qt.SortOrder.DescendingOrder))
+
+    def reorder(self, change: Callable[[], object]) -> None:
+        """Run ``change`` (a new order of the same rows) and move every persistent index (the view's
+        current row and selection) to its instance's new row: the highlight follows the instance,
+        never a row number that now holds another one."""
         self.layoutAboutToBeChanged.emit()
-        self.wb.set_sort(self.keys[column], order == Qt.SortOrder.DescendingOrder)
+        old = self.persistentIndexList()
+        size = self.wb.view.size
+        held = np.array([int(self.wb.view[ix.row()]) if 0 <= ix.row() < size else -1 for ix in old], np.int64)
+        change()
+        rows = self.wb.rows_of(held)
+        self.changePersistentIndexList(old, [self.index(int(r), ix.column()) if r >= 0 else QModelIndex()
+                                             for ix, r in zip(old, rows)])
         self.layoutChanged.emit()
 
     def set_filter(self, f: Filter | None = None, **changes) -> None:
