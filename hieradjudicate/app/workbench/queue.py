@@ -35,6 +35,8 @@ from hieradjudicate.io.store.project_store import DecisionRow
 STATUS_NAMES = ("unresolved", "resolved", "flagged", "skipped")
 UNRESOLVED, RESOLVED, FLAGGED, SKIPPED = 0, 1, 2, 3
 _STATUS_CODE = {name: k for k, name in enumerate(STATUS_NAMES)}
+#: how a set's role is written after its name in headers (annotators are the default: nothing added)
+ROLE_SHORT = {"system": "system", "gold": "reference gold"}
 
 
 @dataclass(frozen=True)
@@ -138,7 +140,7 @@ class Workbench:
         return order
 
     def columns(self) -> list[ColumnSpec]:
-        c = [ColumnSpec("category", "Agreement", "disagreement category, worst annotator pair"),
+        c = [ColumnSpec("category", "Agreement", f"disagreement category, {self.cols.category_basis}"),
              ColumnSpec("lexelt", "Lexelt"), ColumnSpec("instance", "Instance"),
              ColumnSpec("kwic", "Context", "keyword in context; the head word in [brackets]")]
         if self.crowd:
@@ -147,7 +149,8 @@ class Workbench:
             for j, k in enumerate(self.shown_sets()):
                 s = self.corpus.sets[k]
                 key = f"{j + 1} " if j < 9 else ""
-                c.append(ColumnSpec(f"set:{k}", f"{key}{s.name}", f"{s.role} {s.name} (key {key.strip()})"))
+                role = "" if s.role == "annotator" else f" ({ROLE_SHORT.get(s.role, s.role)})"  # cannot be missed
+                c.append(ColumnSpec(f"set:{k}", f"{key}{s.name}{role}", f"{s.role} {s.name} (key {key.strip()})"))
         c += [ColumnSpec("agreement", "Leaf agr.", "mean pairwise leaf agreement"),
               ColumnSpec("status", "Status"), ColumnSpec("gold", "Gold")]
         return c

@@ -29,7 +29,8 @@ from hieradjudicate.gui.dashboard.common import tip as _tip
 
 POLICIES = ("leaf", "fine", "coarse", "mixed")
 POLICY_SHADE = (0.0, 0.3, 0.5, 0.68)  # mixed towards the background: full colour = leaf
-NO_GOLD = "No adjudicated gold yet: resolve some instances (the gold is the decisions marked resolved)."
+NO_GOLD = ("No adjudicated gold yet: resolve some instances (the adjudicated gold is the decisions marked "
+           "resolved; a reference gold given as input is scored in its own panel).")
 
 
 def _table(headers: list[str]) -> QTableWidget:
@@ -120,7 +121,7 @@ class ScoresPanel(Panel):
     METRICS = (("precision", "precision"), ("recall", "recall"), ("F1", "f1"))
 
     def __init__(self, parent=None) -> None:
-        super().__init__("scores", "System scores against the gold", parent)
+        super().__init__("scores", "System scores against the adjudicated gold", parent)
         self.metric_box = QComboBox()
         self.metric_box.setObjectName("score_metric")
         for text, _ in self.METRICS:

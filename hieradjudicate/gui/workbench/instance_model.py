@@ -77,7 +77,7 @@ class InstanceModel(QAbstractTableModel):
                 c = self.wb.context(i)
                 return c.text if c is not None else None
             if key == "category":
-                return CATEGORY_LABELS[int(self.wb.cols.category[i])] + " (worst pair of annotators)"
+                return f"{CATEGORY_LABELS[int(self.wb.cols.category[i])]} ({self.wb.cols.category_basis})"
             if key.startswith("set:") or key == "answers":
                 return self.wb.tag_tooltip(i, int(key[4:]) if key.startswith("set:") else None)
             return None
