@@ -425,7 +425,9 @@ class MainWindow(QMainWindow):
             return
         self.resizeDocks([self.docks["tree"]], [290], Qt.Orientation.Horizontal)
         self.resizeDocks([self.docks["detail"]], [320], Qt.Orientation.Vertical)
-        self.resizeDocks([self.docks["tree"], self.docks["live"]], [420, 300], Qt.Orientation.Vertical)
+        scores = self.ws is not None and self.ws.live.reference is not None  # a reference gold's table too
+        self.resizeDocks([self.docks["tree"], self.docks["live"]], [260, 460] if scores else [420, 300],
+                         Qt.Orientation.Vertical)
 
     def _save_state(self) -> None:
         if os.environ.get("HIERADJ_FIXED_GEOMETRY"):

@@ -193,8 +193,8 @@ class LivePanel(QWidget):
         lay.addWidget(self.counts)
         self.reference: ReferenceScores | None = None
         if reference_golds(wb.corpus):  # a gold given as input: the systems' scores against it, at once
-            self.reference = ReferenceScores(wb)
-            lay.addWidget(self.reference, 1)
+            self.reference = ReferenceScores(wb, compact=True)
+            lay.addWidget(self.reference, 3)  # before the decisions' table: the scores the researcher came for
             self.reference.start()
         lay.addWidget(QLabel("<b>Precision against your decisions so far</b> <small>(the gold being "
                              "adjudicated)</small>", wordWrap=True))

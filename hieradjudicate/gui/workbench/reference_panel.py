@@ -43,7 +43,7 @@ def fmt3(v: float | None) -> str:
 
 
 class ReferenceModel(QAbstractTableModel):
-    HEADERS = ("System", "Data set", "Precision", "Recall", "F1", "Coverage", "Instances")
+    HEADERS = ("System", "Data set", "P", "R", "F1", "Coverage", "Instances")
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
@@ -78,15 +78,16 @@ class ReferenceModel(QAbstractTableModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.ToolTipRole:
             return (f"{r.system} against the reference gold {r.gold} ({r.policy} policy"
-                    f"{', data set ' + r.dataset if r.dataset else ', every instance'}): "
-                    f"{r.attempted:g} attempted of {r.total}")
+                    f"{', data set ' + r.dataset if r.dataset else ', every instance'}): P {fmt3(r.precision)}, "
+                    f"R {fmt3(r.recall)}, F1 {fmt3(r.f1)}, coverage {fmt3(r.coverage)}; {r.attempted:g} attempted "
+                    f"of {r.total}")
         return None
 
 
 class ReferenceScores(QWidget):
     """Title naming the reference gold, a policy choice, and the scores table."""
 
-    def __init__(self, wb: Any, parent=None) -> None:
+    def __init__(self, wb: Any, parent=None, *, compact: bool = False) -> None:
         super().__init__(parent)
         self.setObjectName("reference_scores")
         self.wb = wb
@@ -118,8 +119,14 @@ class ReferenceScores(QWidget):
         head.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         for c in range(1, len(ReferenceModel.HEADERS)):
             head.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+        if compact:  # a narrow dock: P, R and F1 in sight; coverage and counts are in each row's tooltip
+            for c in (5, 6):
+                self.table.setColumnHidden(c, True)
+            for c in (2, 3, 4):
+                head.setSectionResizeMode(c, QHeaderView.ResizeMode.Fixed)
+                self.table.setColumnWidth(c, self.table.fontMetrics().horizontalAdvance("0.000") + 10)
         self.table.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Ignored)
-        self.table.setMinimumHeight(150)  # the overall row and five data sets of an ALL key
+        self.table.setMinimumHeight(110)  # the overall row and most data sets of an ALL key
         row = QHBoxLayout()
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(QLabel("Policy"))
