@@ -169,7 +169,8 @@ class ScoresPanel(Panel):
         self.plot.setXRange(-0.6, max(len(systems), 1) - 0.4, padding=0)
         self.plot.setYRange(0.0, 1.0, padding=0.02)
         has_ci = any(np.isfinite(v) for v in lo)
-        self.title_label.setText("<b>System scores</b> <small>(per system: leaf, fine, coarse, mixed, "
+        self.title_label.setText("<b>System scores against the adjudicated gold</b> <small>(per system: leaf, "
+                                 "fine, coarse, mixed, "
                                  f"full colour to faded; {'95% CIs' if has_ci else 'no intervals yet'})</small>")
         def ci(v, c) -> str:
             return f"{fmt(v)} [{fmt(c[0])}, {fmt(c[1])}]"
@@ -194,7 +195,7 @@ class ComparisonPanel(Panel):
     """Pairwise system kappa, optimal combination and the instance difficulty histogram (Pedersen 2002)."""
 
     def __init__(self, parent=None) -> None:
-        super().__init__("comparison", "System comparison", parent)
+        super().__init__("comparison", "System comparison on the adjudicated gold", parent)
         self.note = QLabel(NO_GOLD)
         self.note.setWordWrap(True)
         self.body.addWidget(self.note)
