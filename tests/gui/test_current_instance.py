@@ -235,3 +235,27 @@ def test_undo_of_a_hidden_instance_leaves_the_highlight(qtbot, demo_project: Pat
     assert wb.status[first] == 0
     assert _consistent(win) == shown
     win.close()
+
+
+def test_moving_the_highlight_never_blanks_the_panels(qtbot, demo_project: Path) -> None:
+    """A click moves Qt's current index before the selection (a key, the other way round): the panels
+    go from one instance straight to the next, never through "no instance" (which rebuilds the tree)."""
+    win = _open(qtbot, demo_project)
+    ws = win.ws
+    seen: list[int] = []
+    ws.instance_changed.connect(seen.append)
+    for _ in range(4):
+        _press(qtbot, win, Qt.Key.Key_Down)
+    for i in (int(win.wb.view[3]), int(win.wb.view[9]), int(win.wb.view[1])):
+        _click_row(qtbot, win, i)
+        assert _consistent(win) == i
+    assert -1 not in seen and len(seen) == 7
+    # Ctrl+click on the highlighted row takes the highlight away: then no instance, and keys do nothing
+    rect = ws.table.visualRect(ws.model.index(1, 2))
+    qtbot.mouseClick(ws.table.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ControlModifier,
+                     rect.center())
+    assert _consistent(win) == -1 and seen[-1] == -1
+    _press(qtbot, win, Qt.Key.Key_A)
+    assert len(win.session.decisions) == 0
+    assert "No instance is highlighted" in win.statusBar().currentMessage()
+    win.close()

@@ -229,8 +229,14 @@ class Workspace(QWidget):
         self._sync()
 
     def _sync(self, *_args) -> None:
-        """The panels show the highlighted row's instance, or none when no row is highlighted."""
+        """The panels show the highlighted row's instance, or none when no row is highlighted.
+
+        Qt moves the current index and the selection one after the other (a click: current first; a
+        key or ``setCurrentIndex``: selection first); in between, another row is still selected and
+        nothing changes here, so a move never blanks the panels (and rebuilds the tree) on the way."""
         i = self.current
+        if i < 0 and self.table.selectionModel().selectedRows():
+            return  # half-way through a move: the next signal completes it
         if i == self.shown:
             return
         if i >= 0:
