@@ -7,7 +7,6 @@ on the table. Runs on the demo and, with HIERADJ_REALDATA, on MASC (228 crowd wo
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +17,7 @@ from PySide6.QtWidgets import QApplication
 
 from hieradjudicate.gui.main_window import MainWindow
 from hieradjudicate.gui.workbench.instance_model import InstanceRole
+from tests.conftest import skip_without_realdata
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 
@@ -187,10 +187,7 @@ def test_reopen_keeps_the_place(qtbot, demo_project: Path) -> None:
 
 @pytest.fixture(scope="module")
 def masc_project(tmp_path_factory) -> Path:
-    root = os.environ.get("HIERADJ_REALDATA")
-    if not root or not (Path(root) / "masc_amt" / "masc_amt_labels_wide.tsv.gz").exists():
-        pytest.skip("HIERADJ_REALDATA is not set (or has no masc_amt/): the MASC journey needs the real data")
-    d = Path(root) / "masc_amt"
+    d = skip_without_realdata("masc_amt") / "masc_amt"
     out = tmp_path_factory.mktemp("masc") / "masc.hadj"
     subprocess.run([sys.executable, "-m", "hieradjudicate", "project", "new", str(out),
                     "--inventory", str(d / "inventory_tree.tsv"),
