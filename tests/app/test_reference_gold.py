@@ -53,7 +53,7 @@ def test_demo_reference_scores_equal_the_command_line(capsys) -> None:
     figures = reference_scores(corpus)
     assert figures.golds == ["ann"] and figures.systems == ["lesk", "neural"]
     assert figures.policies == POLICIES
-    for policy in ("leaf", "fine", "coarse"):  # mixed: see the next test
+    for policy in POLICIES:
         printed = cli_scores(capsys, str(DEMO / "inventory.txt"), DEMO / "annotator_ann.key",
                              [("lesk", DEMO / "system_lesk.ans"), ("neural", DEMO / "system_neural.ans")], policy)
         assert_same(figures, printed, policy)
@@ -61,10 +61,10 @@ def test_demo_reference_scores_equal_the_command_line(capsys) -> None:
     assert len({round(r.f1, 9) for r in figures.rows}) > 3
 
 
-@pytest.mark.xfail(strict=True, reason="score --policy mixed builds one sense map for every lexelt: the demo "
-                   "outline's ids repeat across lexelts ('1.3' under run.v and play.v), so bank.n's '1' counts 3 "
-                   "children instead of 2 (1/3 credit for '1' against '1.1', the window's per-lexelt tree gives 1/2)")
 def test_demo_mixed_policy_equals_the_command_line(capsys) -> None:
+    """The demo outline reuses its ids in every lexelt ('1.3' under run.v and play.v): score's sense map
+    counts a parent's children within its lexelt, so bank.n's '1' has 2 (credit 1/2 for '1' against
+    '1.1'), as the window's per-lexelt tree has (it counted 3 before #21)."""
     specs = [AnnotationSpec(str(DEMO / "annotator_ann.key"), "ann", "gold"),
              AnnotationSpec(str(DEMO / "system_lesk.ans"), "lesk", "system")]
     figures = reference_scores(load([str(DEMO / "inventory.txt")], specs).corpus)

@@ -101,7 +101,7 @@ def test_demo_reference_gold_in_the_window(qtbot, private_dirs: Path, monkeypatc
     assert "reference gold" in ref.title.text() and "ann" in ref.title.text()
     printed = {p: cli_score(str(DEMO / "inventory.txt"), DEMO / "annotator_ann.key",
                             [("lesk", DEMO / "system_lesk.ans"), ("neural", DEMO / "system_neural.ans")], p)
-               for p in ("leaf", "fine", "coarse")}  # mixed: score's sense map spans lexelts (see tests/app)
+               for p in ("leaf", "fine", "coarse", "mixed")}
     check_against_cli(qtbot, ref, printed)
     # roles where they cannot be missed: the table's and the breakdown's headers
     model = win.ws.model
