@@ -112,7 +112,7 @@ def test_role_guess_from_the_content(tmp_path: Path) -> None:
     plain.write_text((DEMO / "annotator_ann.key").read_text())
     assert guess_role(str(weighted)) == ("system", "its answers carry weights (tag/probability): a system's output")
     assert guess_role(str(plain))[0] == "annotator"
-    folder = tmp_path / "Output_Systems_ALL"
+    folder = tmp_path / "Output_Systems_SE2"
     folder.mkdir()
     (folder / "run3.txt").write_text("x")
     assert guess_role(str(folder / "run3.txt"))[0] == "system"

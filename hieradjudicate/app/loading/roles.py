@@ -36,7 +36,7 @@ def guess_role(path: str) -> tuple[str, str]:
         return "annotator", "the file name says annotator"
     if GOLD_WORDS & set(words):
         return "gold", "the file name says gold: a reference to score against"
-    if any(part.lower() in ("output_systems", "output_systems_all", "systems") for part in p.parts[:-1]):
+    if any(part.lower().startswith("output_systems") or part.lower() == "systems" for part in p.parts[:-1]):
         return "system", "the file is in a systems' output folder"
     hit = sorted(SYSTEM_WORDS & set(words))
     if hit:
