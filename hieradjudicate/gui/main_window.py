@@ -170,10 +170,8 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ deciding
     def _current(self) -> int:
         """The highlighted row's instance (what every key acts on); -1, said in the status bar, when none."""
-        if self.ws is None:
-            return -1
-        i = self.ws.current
-        if i < 0:
+        i = self.ws.current if self.ws is not None else -1
+        if i < 0 and self.ws is not None:
             self.statusBar().showMessage(self.ws.no_instance_reason(), 5000)
         return i
 
