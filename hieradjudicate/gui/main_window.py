@@ -144,11 +144,13 @@ class MainWindow(QMainWindow):
         self._enable()
 
     def reopen_project(self) -> None:
-        """Open the project again: writable once the other program has closed it."""
-        if self.session is not None:
+        """Open the project again (writable once the other program has closed it), on the same instance."""
+        if self.session is not None and self.ws is not None and self.wb is not None:
             path = self.session.path
+            place = self.wb.key_of(self.ws.place) if self.ws.place >= 0 else None
             self.close_project()
-            self.load_project(path)
+            if self.load_project(path) and place is not None and self.wb is not None and self.ws is not None:
+                self.ws.select_instance(self.wb.corpus.instance_index(*place))
 
     def open_project(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Open project", "", "Projects (*.hadj)")
@@ -175,7 +177,11 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ deciding
     def _current(self) -> int:
-        return self.ws.current if self.ws is not None else -1
+        """The highlighted row's instance (what every key acts on); -1, said in the status bar, when none."""
+        i = self.ws.current if self.ws is not None else -1
+        if i < 0 and self.ws is not None:
+            self.statusBar().showMessage(self.ws.no_instance_reason(), 5000)
+        return i
 
     def _decide(self, decision: Decision, advance: bool) -> None:
         assert self.session is not None and self.ws is not None
@@ -316,8 +322,9 @@ class MainWindow(QMainWindow):
             self._update_title()
             self._enable()
         if rows:
-            self.ws.select_instance(self.wb.corpus.instance_index(rows[0].lexelt, rows[0].instance))
-            self.statusBar().showMessage(("Undone: " if undo else "Redone: ") + f"{rows[0].instance}", 3000)
+            shown = self.ws.select_instance(self.wb.corpus.instance_index(rows[0].lexelt, rows[0].instance))
+            where = "" if shown else " (not shown by the current filter; the highlighted row is unchanged)"
+            self.statusBar().showMessage(("Undone: " if undo else "Redone: ") + f"{rows[0].instance}{where}", 5000)
 
     # ------------------------------------------------------------------ navigation
     def next_unresolved(self) -> None:
@@ -424,7 +431,9 @@ class MainWindow(QMainWindow):
             return
         self.resizeDocks([self.docks["tree"]], [290], Qt.Orientation.Horizontal)
         self.resizeDocks([self.docks["detail"]], [320], Qt.Orientation.Vertical)
-        self.resizeDocks([self.docks["tree"], self.docks["live"]], [420, 300], Qt.Orientation.Vertical)
+        scores = self.ws is not None and self.ws.live.reference is not None  # a reference gold's table too
+        self.resizeDocks([self.docks["tree"], self.docks["live"]], [260, 460] if scores else [420, 300],
+                         Qt.Orientation.Vertical)
 
     def _save_state(self) -> None:
         if os.environ.get("HIERADJ_FIXED_GEOMETRY"):

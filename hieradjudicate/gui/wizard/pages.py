@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from hieradjudicate.app.loading.load import AnnotationSpec
+from hieradjudicate.app.loading.roles import guess_role
 from hieradjudicate.app.loading.sniff import (
     ANNOTATION_FIELDS,
     INVENTORY_FIELDS,
@@ -113,8 +114,10 @@ class FilesPage(QWizardPage):
                 self.table.setItem(r, 2, self._fixed(""))
                 role = QComboBox()
                 role.addItems(ROLES)
-                guess = next((x for x in ROLES if x in os.path.basename(p).lower()), "annotator")
+                guess, why = guess_role(p)  # the name (gold, lesk, *.ans, ...) or weighted answers
                 role.setCurrentText(guess)
+                role.setToolTip(f"Guessed: {why}. Change it if it is wrong.")
+                role.setObjectName(f"role_{r}")
                 self.table.setCellWidget(r, 3, role)
                 self.table.setItem(r, 4, QTableWidgetItem(default_name(p)))
         self.completeChanged.emit()
