@@ -37,6 +37,12 @@ ACTIONS: tuple[ActionSpec, ...] = (
                "Open a team project on a PostgreSQL server"),
     ActionSpec("demo", "Open the &demo", None, "open_demo", "File"),
     ActionSpec("close", "&Close project", QKeySequence.StandardKey.Close, "close_project", "File"),
+    ActionSpec("export_gold", "Export &gold…", "Ctrl+Shift+E", "project_ops.export_gold", "File", False,
+               "Write the adjudicated gold standard in any format the command line's project export writes"),
+    ActionSpec("import_decisions", "&Import decisions (CSV)…", None, "project_ops.import_decisions", "File", False,
+               "Record the decisions of a CSV file (lexelt, instance, tags) as one undoable step"),
+    ActionSpec("reimport", "Re-import a &set…", None, "project_ops.reimport_set", "File", False,
+               "Replace a changed annotation file; the decisions whose basis changed are flagged"),
     ActionSpec("export_report", "Export &report…", "Ctrl+Shift+R", "dashboard.export_report", "File", False,
                "Write the agreement report of the whole project as one self-contained HTML file"),
     ActionSpec("export_tables", "Export dashboard &tables…", None, "dashboard.export_tables", "File", False,
@@ -57,6 +63,10 @@ ACTIONS: tuple[ActionSpec, ...] = (
                "their estimated competence) and move on"),
     ActionSpec("pick", "&Pick…", "Space", "pick_senses", "Decide", True,
                "Choose one or more senses in the tree"),
+    ActionSpec("resolve_agreed", "&Resolve what the annotators agree on…", "Ctrl+Shift+G",
+               "project_ops.resolve_agreed", "Decide", False,
+               "Resolve every unresolved instance all annotator sets agree on, as one undoable step (with a "
+               "preview of how many)"),
     ActionSpec("flag", "&Flag", "F", "flag", "Decide", True, "Flag the instance for discussion"),
     ActionSpec("skip", "S&kip", "S", "skip", "Decide", True, "Mark as skipped and move on"),
     ActionSpec("note", "&Note…", "E", "edit_note", "Decide", True, "Write a note on the instance"),
@@ -79,7 +89,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
 
 MENUS = ("File", "Edit", "Decide", "Go", "Help")
 #: Actions that change decisions: disabled while a project is open read-only.
-DECIDING = tuple(s.id for s in ACTIONS if s.menu == "Decide") + ("undo", "redo")
+DECIDING = tuple(s.id for s in ACTIONS if s.menu == "Decide") + ("undo", "redo", "import_decisions", "reimport")
 
 
 def shortcut_text(spec: ActionSpec) -> str:
