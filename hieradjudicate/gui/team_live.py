@@ -118,6 +118,34 @@ class ServerPanel(QObject):
         if dlg.exec() == QDialog.DialogCode.Accepted:
             self.window.load_project(dlg.url())  # type: ignore[attr-defined]
 
+    def show_mine(self, on: bool) -> None:
+        """Limit the table to the instances assigned to this login (or show all again)."""
+        ws = getattr(self.window, "ws", None)
+        if ws is None:
+            return
+        if not on:
+            ws.set_only(())
+            return
+        if self.follower is None:
+            self.window.statusBar().showMessage("Assignments belong to a project on a server", 6000)
+            return
+        from hieradjudicate.io.store.pg.team import assigned
+
+        corpus = self.window.session.corpus
+        login = self.follower.store.login
+        try:
+            mine = [corpus.instance_index(lex, inst)
+                    for lex, inst, who, _blind in assigned(self.follower.store) if who == login]
+        except HieradjError as exc:
+            self.window.statusBar().showMessage(str(exc), 8000)
+            return
+        mine = [i for i in mine if i >= 0]
+        if not mine:
+            self.window.statusBar().showMessage(f"Nothing is assigned to {login} yet", 6000)
+            return
+        ws.set_only(tuple(sorted(mine)))
+        self.window.statusBar().showMessage(f"{len(mine)} instance(s) assigned to {login}", 4000)
+
     def attach(self, session: Any) -> None:
         self.detach()
         if not hasattr(session.store, "location"):
@@ -132,9 +160,16 @@ class ServerPanel(QObject):
         self.label.show()
         self._show_state()
         self.timer.start()
+        if self.follower.store.roles == {"adjudicator"}:  # an adjudicator starts with their own work
+            self.window.actions["mine"].setChecked(True)
 
     def detach(self) -> None:
         self.timer.stop()
+        mine = getattr(self.window, "actions", {}).get("mine")
+        if mine is not None and mine.isChecked():
+            mine.blockSignals(True)
+            mine.setChecked(False)
+            mine.blockSignals(False)
         if self.team_view is not None:
             self.team_view.runner.cancel()
             self.team_view.runner.wait()

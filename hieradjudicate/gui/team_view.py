@@ -2,8 +2,9 @@
 
 Opened with **Go → Team progress and conflicts…** on a server project.  The figures are those of
 ``project progress`` (:func:`hieradjudicate.app.team.figures`), the queue that of
-``project conflicts``; both refresh when decisions arrive (at most every 0.8 s, computed off the GUI thread).  Double-clicking a
-conflict selects its instance in the workbench, where the lead decides it.
+``project conflicts``; both refresh when decisions arrive (at most every 0.8 s, computed off the
+GUI thread).  Double-clicking a conflict selects its instance in the workbench, where the lead
+decides it.
 """
 
 from __future__ import annotations

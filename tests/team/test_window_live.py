@@ -61,6 +61,13 @@ def test_open_from_server_live_updates_and_offline(qtbot, private_dirs, restart,
     assert published in win.windowTitle()
     assert win.server.label.text() == "Server: alice (adjudicator)"
     wb = win.wb
+    # an adjudicator starts with the table limited to her assignments (Go > Only my assignments)
+    assert win.actions["mine"].isChecked() and wb.view.size == len(keys)
+    assert {wb.key_of(int(i)) for i in wb.view} == set(keys)
+    win.actions["mine"].trigger()
+    assert wb.view.size == wb.corpus.n
+    win.actions["mine"].trigger()
+    assert wb.view.size == len(keys)
 
     # the lead decides elsewhere: the window shows it, and its progress moves, without reopening
     other = next(k for k in keys[7:] if wb.status[wb.corpus.instance_index(*k)] == 0)
