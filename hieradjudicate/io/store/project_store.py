@@ -67,10 +67,13 @@ class Store:
     """An open project file.  Use :meth:`create` or :meth:`open`; close it (or use ``with``)."""
 
     def __init__(self, path: Path, conn: sqlite3.Connection, lock_fd: int | None,
-                 version: int, read_only_reason: str | None, bad_ids: Sequence[int] = ()) -> None:
+                 version: int, read_only_reason: str | None, bad_ids: Sequence[int] = (),
+                 left_out: Sequence[str] = ()) -> None:
         self.path = path
-        #: decision rows that failed their checksum: left out of everything read
+        #: decision rows that failed their checksum (or cannot be verified): left out of everything
+        #: read; :attr:`left_out` names each of them ("#17 (bank.n 3): does not match its checksum")
         self.bad_ids = tuple(bad_ids)
+        self.left_out = tuple(left_out)
         self._trusted = (" AND id NOT IN (" + ",".join(str(int(i)) for i in self.bad_ids) + ")"
                          if self.bad_ids else "")
         self._conn: sqlite3.Connection | None = conn
@@ -186,9 +189,11 @@ class Store:
         version, chain = schema.validate_read_only(p, check)
         reason: str | None = "opened read-only on request" if read_only else None
         bad: tuple[int, ...] = ()
+        left_out: list[str] = []
         if chain is not None and not chain.sound:
             # never show a decision that is not what was saved; never write on top of damage
-            bad = tuple(chain.bad_ids)
+            bad = tuple(chain.left_out_ids)
+            left_out = chain.left_out()
             reason = (f"{name}: the project is damaged: {chain.summary()}; opened read-only without "
                       "them (`hieradjudicate project check` lists them, `project repair` makes a "
                       "sound copy of what is intact)")
@@ -208,7 +213,7 @@ class Store:
             # an older project is read as it is: reading needs nothing a later schema added (its
             # decisions have no checksums yet: they are chained when it is next opened for writing)
             conn = schema.read_only_connection(p)
-            return cls(p, conn, lock_fd, version, reason, bad)
+            return cls(p, conn, lock_fd, version, reason, bad, left_out)
         try:
             conn = schema.connect(str(p), uri=False)
             conn.execute("PRAGMA journal_mode = DELETE")  # an old project's log is folded in
