@@ -93,6 +93,9 @@ def register(sub: Any, add_inputs: Callable[..., None]) -> None:
     p.add_argument("-o", "--output", required=True, metavar="OUT")
     p.add_argument("--include-unresolved", action="store_true",
                    help="CSV/JSON Lines: also write instances not resolved, with their status")
+    p.add_argument("--without-damaged", action="store_true",
+                   help="export even though some decisions failed their checksum (they are left out "
+                   "and named on stderr); without it such an export is refused")
     p.set_defaults(func=cmd_export)
 
     p = psub.add_parser("history", help="every decision ever recorded (the audit trail)")
@@ -117,12 +120,24 @@ def _open(path: str, *, write: bool) -> Any:
     if not Path(path).exists():
         raise HieradjError(f"{path}: no such project")
     session = Session.open(path, read_only=not write)
+    warn_left_out(session)
     if write and session.read_only:
         reason = session.read_only_reason
         session.close()
         raise HieradjError(f"cannot change the project: "
                            f"{str(reason).removesuffix('; opened read-only')}; {WRITE_HINT}")
     return session
+
+
+def warn_left_out(session: Any) -> None:
+    """Say on stderr which decisions every figure and file of this command leaves out (never silent)."""
+    from hieradjudicate.app.session.session import left_out_text
+
+    left = session.store.left_out
+    if left:
+        print(f"{session.path}: warning: {left_out_text(left)}; they are not in what this command "
+              "shows or writes (`hieradjudicate project check` for details, `project repair` keeps "
+              "what is intact)", file=sys.stderr)
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -172,6 +187,7 @@ def status_dict(session: Any) -> dict[str, Any]:
         "lexelts": {lex: {**{s: c[s] for s in statuses}, "total": sum(c.values())}
                     for lex, c in sorted(per_lex.items())},
         "sets": [{"name": s.name, "role": s.role, "instances": s.n} for s in session.corpus.sets],
+        "left_out": list(session.store.left_out),
     }
 
 
@@ -201,8 +217,11 @@ def status_text(d: dict[str, Any]) -> str:
     st = d["status"]
     rows = [[lex, *(c[k] for k in st), c["total"]] for lex, c in d["lexelts"].items()]
     sets = ", ".join(f"{x['name']} ({x['role']}, {x['instances']})" for x in d["sets"])
+    left = d.get("left_out") or []
+    warn = [f"left out of these counts ({len(left)} decision row(s) failed their checksum): "
+            + "; ".join(left[:20]) + ("; ..." if len(left) > 20 else "")] if left else []
     return "\n".join([f"{d['project']}: {d['instances']} instances: "
-                      + ", ".join(f"{n} {k}" for k, n in st.items()),
+                      + ", ".join(f"{n} {k}" for k, n in st.items()), *warn,
                       f"sets: {sets}", text_table(["lexelt", *st, "total"], rows)])
 
 
@@ -356,7 +375,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     with _open(args.project, write=False) as s:
         try:
             summary = s.export(args.output, format=args.format,
-                               include_unresolved=args.include_unresolved)
+                               include_unresolved=args.include_unresolved,
+                               without_left_out=args.without_damaged)
         except ValueError as exc:
             raise HieradjError(str(exc)) from None
     print(summary)

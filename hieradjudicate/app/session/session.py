@@ -46,6 +46,12 @@ SOURCE_EXPORTS = {"xmi": ("uima-xmi", "INCEpTION/WebAnno XMI"),
                   "prodigy": ("prodigy", "Prodigy JSONL")}
 
 
+def left_out_text(left: Sequence[str], limit: int = 20) -> str:
+    """"3 decision row(s) are left out: #4 (bank.n 3): does not match its checksum; ..."."""
+    shown = "; ".join(left[:limit]) + (f"; ... ({len(left) - limit} more)" if len(left) > limit else "")
+    return f"{len(left)} decision row(s) are left out: {shown}"
+
+
 class Session:
     """An open project.  Create with :meth:`create` or :meth:`open`; close when done.
 
@@ -240,12 +246,18 @@ class Session:
                                             self.corpus.inst_id, strict=True)]
 
     def export(self, path: str | os.PathLike[str], *, format: str,
-               include_unresolved: bool = False) -> ExportSummary:
+               include_unresolved: bool = False, without_left_out: bool = False) -> ExportSummary:
         """Write the adjudicated gold standard (see :func:`~hieradjudicate.io.exports.gold.export_gold`).
 
         ``xmi``, ``labelstudio`` and ``prodigy`` write it back into the tool's own file that the
         project was built from (see :mod:`hieradjudicate.io.exports.uima` and
-        :mod:`hieradjudicate.io.exports.labelstudio`)."""
+        :mod:`hieradjudicate.io.exports.labelstudio`).  A gold without the decisions that failed
+        their checksum is written only with ``without_left_out`` (it would silently differ)."""
+        left = self.store.left_out
+        if left and not without_left_out:
+            raise ProjectError(f"{self.path}: not exported: {left_out_text(left)}; the gold would "
+                               "differ from what was decided (`project repair` keeps what is intact; "
+                               "--without-damaged exports without them)")
         if format in SOURCE_EXPORTS:
             return self._export_into_source(path, format)
         return export_gold(list(self.decisions), self.instances(), path, format=format,
