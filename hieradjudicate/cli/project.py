@@ -21,7 +21,7 @@ from typing import Any
 
 from hieradjudicate.cli import health
 from hieradjudicate.cli.options import add_skip_option, positive
-from hieradjudicate.core.errors import HieradjError
+from hieradjudicate.core.errors import HieradjError, ProjectError
 
 WRITE_HINT = "nothing was changed"
 
@@ -383,31 +383,58 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_history(args: argparse.Namespace) -> int:
-    with _open(args.project, write=False) as s:
-        if args.format == "csv":
-            if args.output:
-                n = s.export_history(args.output)
-                print(f"wrote {n} decision row(s) to {args.output}", file=sys.stderr)
-                return 0
-            with tempfile.TemporaryDirectory(prefix="hadj-") as tmp:
-                target = Path(tmp) / "history.csv"
-                s.export_history(target)
-                sys.stdout.write(target.read_text(encoding="utf-8"))
-            return 0
-        if args.format == "json":
-            from hieradjudicate.app.textout import json_text
+def _history_rows(path: str) -> tuple[list[Any], dict[int, str]]:
+    """Every decision row and the batch labels; from a project too damaged to open, every row that
+    can still be read (damaged pages skipped, each left-out row named on stderr)."""
+    from hieradjudicate.io.store.health import salvage
+    from hieradjudicate.io.store.records import row_from_db
 
-            lines = [{"id": r.id, "lexelt": r.lexelt, "instance": r.instance, "tags": list(r.tags),
-                      "status": r.status, "source": r.source, "decided_by": r.decided_by,
-                      "decided_at": r.decided_at, "note": r.note, "batch": r.batch, "basis": r.basis}
-                     for r in s.store.iter_history()]
-            text = json_text(lines) + "\n"
-        else:
-            lines = [f"#{r.id} {r.decided_at} {r.decided_by}: {r.lexelt} {r.instance} {r.status}"
-                     + (f" {' '.join(r.tags)}" if r.tags else "") + f" ({r.source})"
-                     + (f" — {r.note}" if r.note else "") for r in s.store.iter_history()]
-            text = "".join(line + "\n" for line in lines)
+    try:
+        with _open(path, write=False) as s:
+            return list(s.store.iter_history()), {b.id: b.label for b in s.store.batches()}
+    except ProjectError as exc:
+        if "damaged" not in str(exc):
+            raise
+        reason = str(exc)
+    found = salvage(path)
+    print(f"warning: {reason}\n{path}: the history below is every row that can still be read "
+          f"({len(found.decisions)})", file=sys.stderr)
+    if found.unreadable:
+        print("unreadable ids (damaged pages): " + ", ".join(
+            f"#{a}" if a == b else f"#{a}-#{b}" for a, b in found.unreadable), file=sys.stderr)
+    for what, items in (("left out", found.left_out), ("flagged", found.flagged)):
+        if items:
+            print(f"{what} ({len(items)}): " + "; ".join(items), file=sys.stderr)
+    return [row_from_db(r) for r in found.decisions], {b[0]: b[1] for b in found.batches}
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    from hieradjudicate.io.exports.gold import export_history
+
+    rows, labels = _history_rows(args.project)
+    if args.format == "csv":
+        if args.output:
+            n = export_history(rows, args.output, batch_labels=labels)
+            print(f"wrote {n} decision row(s) to {args.output}", file=sys.stderr)
+            return 0
+        with tempfile.TemporaryDirectory(prefix="hadj-") as tmp:
+            target = Path(tmp) / "history.csv"
+            export_history(rows, target, batch_labels=labels)
+            sys.stdout.write(target.read_text(encoding="utf-8"))
+        return 0
+    if args.format == "json":
+        from hieradjudicate.app.textout import json_text
+
+        lines = [{"id": r.id, "lexelt": r.lexelt, "instance": r.instance, "tags": list(r.tags),
+                  "status": r.status, "source": r.source, "decided_by": r.decided_by,
+                  "decided_at": r.decided_at, "note": r.note, "batch": r.batch, "basis": r.basis}
+                 for r in rows]
+        text = json_text(lines) + "\n"
+    else:
+        lines = [f"#{r.id} {r.decided_at} {r.decided_by}: {r.lexelt} {r.instance} {r.status}"
+                 + (f" {' '.join(r.tags)}" if r.tags else "") + f" ({r.source})"
+                 + (f" — {r.note}" if r.note else "") for r in rows]
+        text = "".join(line + "\n" for line in lines)
     if args.output:
         from hieradjudicate.io.exports.gold import write_text_atomic
 

@@ -104,7 +104,7 @@ class ChainReport:
                          f"({', '.join(self.described[:5])}"
                          + (", ..." if len(self.bad_ids) > 5 else "") + ")")
         if self.flagged:
-            shown = [f"#{i} {why}" for i, why in list(self.flagged.items())[:3]]
+            shown = [f"{self.names.get(i, f'#{i}')}: {why}" for i, why in list(self.flagged.items())[:3]]
             parts.append(f"{len(self.flagged)} decision row(s) kept but flagged ({'; '.join(shown)}"
                          + ("; ..." if len(self.flagged) > 3 else "") + ")")
         if self.unreadable:
@@ -156,7 +156,7 @@ def verify(conn: sqlite3.Connection) -> ChainReport:
         found = scan(conn, "decisions", f"{_COLUMNS}, chain", hints=(head_last or 0,))
     finally:
         if own and conn.in_transaction:
-            conn.execute("COMMIT")
+            _end_read(conn)
         conn.text_factory = old_factory
     report = judge(found.rows, fields[2].decode("ascii", "replace") if len(fields) > 2 else None)
     report.rows = found.rows
@@ -169,6 +169,16 @@ def verify(conn: sqlite3.Connection) -> ChainReport:
                 and head_last > last_read:
             report.missing_at_end = max(1, count - len(found.rows))
     return report
+
+
+def _end_read(conn: sqlite3.Connection) -> None:
+    """End a read transaction (a statement that met a damaged page can make COMMIT fail too)."""
+    for sql in ("COMMIT", "ROLLBACK"):
+        try:
+            conn.execute(sql)
+            return
+        except sqlite3.Error:
+            continue
 
 
 def judge(rows: Sequence[Sequence[Any]], head_chain: str | None = None) -> ChainReport:
