@@ -42,12 +42,12 @@ columns alone a wide table); anything else is read as Senseval.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping
 
 from hieradjudicate.core.errors import FormatError, Problem, ProblemLog
 from hieradjudicate.core.records import AnnotationSource
+from hieradjudicate.io import jsonsafe
 from hieradjudicate.io.annotations.build import Parsed, build_source, gc_paused
 from hieradjudicate.io.annotations.tables import (
     first_line,
@@ -104,7 +104,7 @@ def detect_annotation_format(
         return "labelstudio"
     if line.lstrip().startswith("{") or name.endswith(".jsonl"):
         try:
-            first = json.loads(line)
+            first = jsonsafe.loads(line)
         except ValueError:
             first = None
         if isinstance(first, dict) and looks_like_prodigy(first):
