@@ -140,6 +140,26 @@ def warn_left_out(session: Any) -> None:
               "what is intact)", file=sys.stderr)
 
 
+def inventory_policy(args: argparse.Namespace, result: Any) -> None:
+    """Lexelts the inventory lacks (a cut or different inventory): refused as ``validate`` does,
+    unless ``--skip-bad-lines`` (then said on stderr)."""
+    from hieradjudicate.cli.validate import absent_lexelts_text
+
+    corpus = getattr(result, "corpus", None)
+    if not args.inventory or corpus is None:
+        return
+    inv = corpus.inventory
+    absent = sorted(set(inv.lexelts) - inv.known_lexelts)
+    if not absent:
+        return
+    text = absent_lexelts_text(absent)
+    if not getattr(args, "skip_bad_lines", False):
+        raise HieradjError(f"{text}; `hieradjudicate validate` says the same; --skip-bad-lines builds "
+                           "the project anyway (their tags become senses of their own)")
+    print(f"hieradjudicate project new: warning: {text}; their tags become senses of their own "
+          "(--skip-bad-lines)", file=sys.stderr)
+
+
 def cmd_new(args: argparse.Namespace) -> int:
     from hieradjudicate.app.session.session import Session
     from hieradjudicate.cli.options import reading_policy, specs
@@ -153,7 +173,8 @@ def cmd_new(args: argparse.Namespace) -> int:
               "(a flat inventory per lexelt)", file=sys.stderr)
     with Session.create(args.out, args.inventory, specs(args), args.contexts,
                         tree_columns=args.tree_columns, overwrite=args.overwrite,
-                        user=args.user, check=lambda res: reading_policy(args, res)) as s:
+                        user=args.user, check=lambda res: (reading_policy(args, res),
+                                                           inventory_policy(args, res))) as s:
         all_sets = s.corpus.sets
         if len(all_sets) <= 12:
             sets = ", ".join(f"{x.name} ({x.role})" for x in all_sets)
