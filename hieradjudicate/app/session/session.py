@@ -273,7 +273,7 @@ class Session:
         columns = rec.options.get("columns") or {}
         decisions = list(self.decisions)
         with tempfile.TemporaryDirectory(prefix="hadj-") as tmp:
-            src = Path(tmp) / Path(rec.source_path).name
+            src = Path(tmp) / safe_name(rec.source_path, rec.id)
             src.write_bytes(self.store.file_bytes(rec.id))
             if format == "xmi":
                 from hieradjudicate.io.exports.uima import export_gold_xmi
