@@ -30,6 +30,7 @@ from hieradjudicate.app.session.stored_inputs import (
     effective_files,
     inventory_sources,
     reload_corpus,
+    safe_name,
     store_copies,
     write_cache,
 )
