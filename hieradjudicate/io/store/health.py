@@ -93,6 +93,7 @@ def _check(p: Path) -> list[Finding]:
             return [*out, Finding("project", False, str(exc))]
         out.append(_pragma(conn, "pages", "PRAGMA quick_check(20)"))
         out.append(_pragma(conn, "decisions table and index", "PRAGMA integrity_check(decisions)"))
+        out.append(_indexes(conn))
         if version >= 3:
             try:
                 chain = verify(conn)
@@ -116,6 +117,14 @@ def _pragma(conn: sqlite3.Connection, what: str, sql: str) -> Finding:
     except sqlite3.DatabaseError as exc:
         return Finding(what, False, f"cannot be checked ({exc})")
     return Finding(what, rows == ["ok"], "ok" if rows == ["ok"] else "; ".join(rows)[:400])
+
+
+def _indexes(conn: sqlite3.Connection) -> Finding:
+    """The other tables against their indexes (which file copies load; the schema version)."""
+    found = [_pragma(conn, t, f"PRAGMA integrity_check({t})")
+             for t in ("files", "meta", "settings", "batches", "arrays")]
+    bad = [f"{f.check}: {f.detail}" for f in found if not f.ok]
+    return Finding("other tables and their indexes", not bad, "; ".join(bad)[:400] if bad else "ok")
 
 
 def _stored_copies(conn: sqlite3.Connection) -> list[Finding]:

@@ -437,7 +437,10 @@ class Store:
         With ``batch_label`` a batch row is written too and every decision
         points at it.  Returns only after the commit is on disk.
         """
-        rows = [check_decision(d) for d in decisions]
+        try:
+            rows = [check_decision(d) for d in decisions]
+        except ValueError as exc:  # e.g. a control character in a note: a message, nothing saved
+            raise ProjectError(f"{self.path}: not saved: {exc}") from None
         if not rows:
             return []
         label = f"{len(rows)} decision(s)" if batch_label is None else batch_label
