@@ -73,6 +73,7 @@ class ChainReport:
     unverified: list[int] = field(default_factory=list)  # flagged rows whose content is unverified
     unreadable: list[tuple[int, int]] = field(default_factory=list)  # id ranges that cannot be read
     read_error: str = ""
+    damaged_cells: int = 0  # cells of a damaged page that decode to no row in id order (dropped)
     missing_at_end: int = 0  # rows the recorded head counts that are not there
     unchained: int = 0  # rows written before checksums existed (verified from then on)
     rows: list[tuple[Any, ...]] = field(default_factory=list, repr=False)  # as read, with the chain
@@ -80,7 +81,7 @@ class ChainReport:
     @property
     def sound(self) -> bool:
         return not (self.bad_ids or self.missing_at_end or self.flagged or self.unreadable
-                    or self.read_error)
+                    or self.read_error or self.damaged_cells)
 
     @property
     def described(self) -> list[str]:
@@ -114,6 +115,8 @@ class ChainReport:
                          + (", ..." if len(self.unreadable) > 3 else "") + ")")
         elif self.read_error:
             parts.append(f"the decisions table cannot be read in one pass ({self.read_error})")
+        if self.damaged_cells:
+            parts.append(f"{self.damaged_cells} damaged cell(s) of the decisions table read as no row")
         if self.missing_at_end:
             parts.append(f"{self.missing_at_end} decision row(s) recorded as saved are missing at the end")
         return "; ".join(parts) or f"{self.checked} decision row(s) verified"
@@ -160,6 +163,7 @@ def verify(conn: sqlite3.Connection) -> ChainReport:
         conn.text_factory = old_factory
     report = judge(found.rows, fields[2].decode("ascii", "replace") if len(fields) > 2 else None)
     report.rows = found.rows
+    report.damaged_cells = found.damaged_cells
     report.unreadable = found.unreadable
     report.read_error = found.error if found.unreadable else ""
     if fields:

@@ -25,6 +25,7 @@ class RowScan:
     rows: list[tuple[Any, ...]] = field(default_factory=list)
     unreadable: list[tuple[int, int]] = field(default_factory=list)  # inclusive id ranges
     error: str = ""  # the first read error, for the report
+    damaged_cells: int = 0  # rows out of id order or without an integer id: damaged cells, dropped
 
     @property
     def complete(self) -> bool:
@@ -54,7 +55,7 @@ def scan(conn: sqlite3.Connection, table: str, columns: str, *, hints: tuple[int
     out = RowScan()
     try:
         out.rows = conn.execute(f"SELECT {columns} FROM {table} ORDER BY id").fetchall()
-        return out
+        return _in_order(out)
     except sqlite3.DatabaseError as exc:
         out.error = str(exc)
     out.rows = []
@@ -66,6 +67,22 @@ def scan(conn: sqlite3.Connection, table: str, columns: str, *, hints: tuple[int
                                      (top,)).fetchall())
     except sqlite3.DatabaseError:
         out.unreadable.append((top + 1, top + 1))
+    return _in_order(out)
+
+
+def _in_order(out: RowScan) -> RowScan:
+    """Drop rows a damaged cell made up: a sound table yields strictly increasing integer ids (a
+    damaged cell pointer can decode garbage whose id repeats a sound row's, which would then be
+    judged -- and dropped -- in its place)."""
+    kept: list[tuple[Any, ...]] = []
+    last = None
+    for r in out.rows:
+        if isinstance(r[0], int) and (last is None or r[0] > last):
+            kept.append(r)
+            last = r[0]
+        else:
+            out.damaged_cells += 1
+    out.rows = kept
     return out
 
 
