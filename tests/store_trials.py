@@ -184,7 +184,7 @@ def colleague_saving(rng: random.Random, folder: Path) -> str:
             checks += 1
     finally:
         proc.wait()
-    return f"{checks} check(s) during commits"
+    return f"checks during commits: {checks}"
 
 
 _KILLED = ("import os, sys\n"

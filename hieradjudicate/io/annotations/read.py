@@ -100,7 +100,9 @@ def detect_annotation_format(
         return "webanno-tsv"
     from hieradjudicate.io.annotations.sniffing import looks_like_labelstudio, looks_like_prodigy
 
-    if looks_like_labelstudio(text):
+    if looks_like_labelstudio(text) or text.lstrip("\ufeff \t\r\n")[:1] == "[":
+        # a JSON array is no table: read as Label Studio, whose reader says what it expected
+        # (as one table line, a 60 MB array was split into 20 million "columns")
         return "labelstudio"
     if line.lstrip().startswith("{") or name.endswith(".jsonl"):
         try:

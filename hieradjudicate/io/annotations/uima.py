@@ -106,11 +106,19 @@ def _read_member(z: zipfile.ZipFile, info: zipfile.ZipInfo, where: str, budget: 
                           f"{MAX_MEMBER >> 20} MB a document may have", file=where)
     out: list[bytes] = []
     n = 0
+    elements = max_xml_elements() if info.filename.lower().endswith(".xmi") else None
     try:
         with z.open(info) as fh:
             while chunk := fh.read(1 << 20):
                 n += len(chunk)
                 budget.total += len(chunk)
+                if elements is not None:  # counted as it inflates: refused after megabytes
+                    elements -= chunk.count(b"<")
+                    if elements < 0:
+                        raise FormatError(f"{info.filename}: more than {max_xml_elements():,} XML "
+                                          "elements in one document, more than fit in memory safely; "
+                                          "expected a smaller document (raise HIERADJ_MAX_XML_ELEMENTS "
+                                          "if it is genuine)", file=where)
                 if n > MAX_MEMBER:
                     raise FormatError(f"{info.filename}: inflates past the {MAX_MEMBER >> 20} MB a "
                                       "document may have (its header says less)", file=where)

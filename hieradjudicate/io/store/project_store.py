@@ -57,6 +57,10 @@ from hieradjudicate.io.store.sidecars import remove_build, remove_sidecars, swee
 __all__ = ["BatchRow", "DecisionFields", "DecisionRow", "FileRecord", "Store", "login_name",
            "utc_now"]
 
+class InvalidDecision(ProjectError, ValueError):
+    """A decision the store refuses (a message for the user; still a ValueError for callers)."""
+
+
 _OPEN_IN_PROCESS: dict[tuple[int, int], str] = {}
 _DECISION_COLUMNS = (
     "id, lexelt, instance, tags, source, status, note, decided_by, decided_at, batch, basis"
@@ -440,7 +444,7 @@ class Store:
         try:
             rows = [check_decision(d) for d in decisions]
         except ValueError as exc:  # e.g. a control character in a note: a message, nothing saved
-            raise ProjectError(f"{self.path}: not saved: {exc}") from None
+            raise InvalidDecision(f"{self.path}: not saved: {exc}") from None
         if not rows:
             return []
         label = f"{len(rows)} decision(s)" if batch_label is None else batch_label
