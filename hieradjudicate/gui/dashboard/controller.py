@@ -212,5 +212,7 @@ class DashboardController:
         if not path:
             return
         self._status("Writing the report (bootstrap intervals are computed first)…", 0)
+        store = getattr(self._open.session, "store", None)
         self._open.view.export_report(path, lambda p: self._status(f"Report written: {p}", 8000),
-                                      lambda exc: self._error("The report could not be written", exc))
+                                      lambda exc: self._error("The report could not be written", exc),
+                                      left_out=tuple(getattr(store, "left_out", ())))
