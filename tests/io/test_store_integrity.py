@@ -245,3 +245,23 @@ def test_a_colleague_committing_during_a_check_is_not_damage(tmp_path: Path) -> 
     assert conn.done  # the colleague did try to commit in the middle of the check
     assert report.sound, report.summary()
     assert _verify(path).sound  # and the project is sound afterwards, whoever came first
+
+
+def test_opening_an_interrupted_save_where_it_cannot_be_rolled_back_says_so(tmp_path: Path,
+                                                                             monkeypatch) -> None:
+    """Read-only media: the journal cannot be rolled back; the message says what to do (it said
+    "damaged or not a database (attempt to write a readonly database)")."""
+    import pytest
+
+    from hieradjudicate.core.errors import ProjectError
+    from hieradjudicate.io.store import schema
+
+    path = tmp_path / "p.hadj"
+    _project(path, 4, one_by_one=True)
+    _interrupted_save(path)
+    with monkeypatch.context() as m:  # as on read-only media (root may write anywhere here)
+        m.setattr(schema, "recover_journal", lambda p: None)
+        with pytest.raises(ProjectError, match="a save was interrupted and cannot be rolled back here"):
+            Store.open(path)
+    with Store.open(path) as s:
+        assert s.count_decisions() == 4

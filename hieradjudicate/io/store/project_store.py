@@ -187,6 +187,14 @@ class Store:
                 raise ProjectError(f"{name}: is a symbolic link to {p}, which does not exist")
         schema.check_header(p)
         schema.recover_journal(p)
+        from hieradjudicate.io.store.journal import interrupted_save
+
+        if interrupted_save(p):  # still there: we may not write here, so it cannot be rolled back
+            raise ProjectError(f"{name}: a save was interrupted and cannot be rolled back here (you may "
+                               "not write to the file or its folder); copy the project together with "
+                               f"its {p.name}-journal file to a folder you may write to, or open it "
+                               "where you may: do not delete the -journal file (`project check` "
+                               "checks it as it will be)")
         st = os.stat(p)
         if (st.st_dev, st.st_ino) in _OPEN_IN_PROCESS:
             raise ProjectError(f"{name}: is already open in this program")
