@@ -62,6 +62,13 @@ def cmd_repair(args: argparse.Namespace) -> int:
     print(f"repaired project: {out.output} ({out.files} stored input copies, {out.decisions} decision rows)")
     if out.kept_as is not None:
         print(f"the damaged file is kept as {out.kept_as}")
+    if out.flagged:
+        print(f"kept but flagged ({len(out.flagged)}; check them): " + "; ".join(out.flagged),
+              file=sys.stderr)
+    if out.unreadable:
+        n = sum(b - a + 1 for a, b in out.unreadable)
+        print(f"unreadable (damaged pages; {n} id(s), not all of them need have held a decision): "
+              + ", ".join(f"#{a}" if a == b else f"#{a}-#{b}" for a, b in out.unreadable), file=sys.stderr)
     if out.left_out:
-        print(f"left out (they failed their checksum): {', '.join(out.left_out)}", file=sys.stderr)
+        print(f"left out ({len(out.left_out)}): " + "; ".join(out.left_out), file=sys.stderr)
     return 0

@@ -30,6 +30,7 @@ from hieradjudicate.app.session.stored_inputs import (
     effective_files,
     inventory_sources,
     reload_corpus,
+    safe_name,
     store_copies,
     write_cache,
 )
@@ -45,6 +46,12 @@ from hieradjudicate.io.store.sidecars import remove_build, sweep_stale_builds
 SOURCE_EXPORTS = {"xmi": ("uima-xmi", "INCEpTION/WebAnno XMI"),
                   "labelstudio": ("labelstudio", "Label Studio JSON"),
                   "prodigy": ("prodigy", "Prodigy JSONL")}
+
+
+def left_out_text(left: Sequence[str], limit: int = 20) -> str:
+    """"3 decision row(s) are left out: #4 (bank.n 3): does not match its checksum; ..."."""
+    shown = "; ".join(left[:limit]) + (f"; ... ({len(left) - limit} more)" if len(left) > limit else "")
+    return f"{len(left)} decision row(s) are left out: {shown}"
 
 
 class Session:
@@ -241,18 +248,28 @@ class Session:
                                             self.corpus.inst_id, strict=True)]
 
     def export(self, path: str | os.PathLike[str], *, format: str,
-               include_unresolved: bool = False) -> ExportSummary:
+               include_unresolved: bool = False, without_left_out: bool = False) -> ExportSummary:
         """Write the adjudicated gold standard (see :func:`~hieradjudicate.io.exports.gold.export_gold`).
 
         ``xmi``, ``labelstudio`` and ``prodigy`` write it back into the tool's own file that the
         project was built from (see :mod:`hieradjudicate.io.exports.uima` and
-        :mod:`hieradjudicate.io.exports.labelstudio`)."""
-        return self.export_job(path, format=format, include_unresolved=include_unresolved)()
+        :mod:`hieradjudicate.io.exports.labelstudio`).  A gold without the decisions that failed
+        their checksum is written only with ``without_left_out`` (it would silently differ)."""
+        return self.export_job(path, format=format, include_unresolved=include_unresolved,
+                               without_left_out=without_left_out)()
 
     def export_job(self, path: str | os.PathLike[str], *, format: str,
-                   include_unresolved: bool = False) -> Callable[[], ExportSummary]:
+                   include_unresolved: bool = False,
+                   without_left_out: bool = False) -> Callable[[], ExportSummary]:
         """:meth:`export` in two steps: what it needs of the project is taken now (in the thread that
-        owns the project file); the returned function writes the file and may run in any thread."""
+        owns the project file); the returned function writes the file and may run in any thread.
+        Refuses at once (before any writing) when decisions were left out for failing their
+        checksum, unless ``without_left_out``."""
+        left = self.store.left_out
+        if left and not without_left_out:
+            raise ProjectError(f"{self.path}: not exported: {left_out_text(left)}; the gold would "
+                               "differ from what was decided (`project repair` keeps what is intact; "
+                               "--without-damaged exports without them)")
         decisions = list(self.decisions)
         if format in SOURCE_EXPORTS:
             rec, data = self._export_source(format)
@@ -275,7 +292,7 @@ class Session:
                             data: bytes) -> ExportSummary:
         columns = rec.options.get("columns") or {}
         with tempfile.TemporaryDirectory(prefix="hadj-") as tmp:
-            src = Path(tmp) / Path(rec.source_path).name
+            src = Path(tmp) / safe_name(rec.source_path, rec.id)
             src.write_bytes(data)
             if format == "xmi":
                 from hieradjudicate.io.exports.uima import export_gold_xmi

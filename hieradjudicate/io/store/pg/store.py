@@ -108,6 +108,8 @@ class PgStore(StoredBlobs):
         self._provisional = 0
         self._failed_at: float | None = None
         self.offline = False
+        #: decisions left out for failing a check: none on a server (no hash chain there; see README)
+        self.left_out: tuple[str, ...] = ()
         #: a sentence when queued decisions were refused on sending (kept aside, see flush_queue)
         self.rejected: str | None = None
         #: whether this login may refresh the corpus cache (the lead's)
