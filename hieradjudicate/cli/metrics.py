@@ -31,11 +31,16 @@ def register(sub, add_inputs) -> None:
                         "category filter); repeatable")
     p.set_defaults(func=cmd_agree)
 
+    from hieradjudicate.cli import compare
+
     for name, func, text in (("score", cmd_score, "score systems against a gold standard"),
-                             ("compare", cmd_compare, "compare systems (Pedersen 2002)")):
+                             ("compare", compare.cmd_compare, "compare systems: agreement (Pedersen 2002), "
+                              "paired significance tests, the regression view against a baseline")):
         q = sub.add_parser(name, help=text)
         add_inputs(q, annotations=False)
-        q.add_argument("--gold", required=True, metavar="PATH", help="the gold standard (any annotation file)")
+        q.add_argument("--gold", required=True, metavar="PATH",
+                       help="the gold standard (any annotation file; compare also takes a project P.hadj "
+                            "still being adjudicated)")
         q.add_argument("--system", action="append", default=[], required=True, metavar="[NAME=]PATH",
                        help="a system's answers; repeatable")
         q.add_argument("--policy", choices=("leaf", "fine", "coarse", "mixed"), default="leaf",
@@ -49,6 +54,7 @@ def register(sub, add_inputs) -> None:
         else:
             q.add_argument("--threshold", type=unit_interval, default=1.0,
                            help="score an answer needs to be correct, in (0, 1] (default 1)")
+            compare.add_options(q)
         q.set_defaults(func=func)
 
 
@@ -399,58 +405,4 @@ def cmd_score(args: argparse.Namespace) -> int:
                 print(f"{s['name']}: 95% CI precision [{fmt(p[0])}, {fmt(p[1])}], recall [{fmt(r[0])}, "
                       f"{fmt(r[1])}] ({s['ci']['method']} bootstrap, {s['ci']['resamples']} resamples, "
                       "stratified by lexelt)")
-    return 0
-
-
-def cmd_compare(args: argparse.Namespace) -> int:
-    from hieradjudicate.core.comparison import compare_systems
-
-    if args.policy == "leaf":
-        corpus, results = _leaf_scores(args)
-        gold_inst = results[0][1].gold_instances
-        lex = corpus.inst_lexelt[gold_inst]
-        lexelts = corpus.inventory.lexelts
-        ids = [corpus.instance_key(int(i)) for i in gold_inst]
-    else:
-        results = _senseval_scores(args)
-        r0 = results[0][1]
-        lex, lexelts = r0.instance_lexelt, r0.lexelts
-        ids = None
-    names = [n for n, _ in results]
-    scores = np.vstack([r.instance_score for _, r in results])
-    cmp = compare_systems(scores, names=names, threshold=args.threshold, inst_lexelt=lex, lexelts=lexelts)
-    pw = cmp.pairwise
-    pairs = []
-    for a in range(len(names)):
-        for b in range(a + 1, len(names)):
-            k = pw.kappa[a, b]
-            pairs.append({"a": names[a], "b": names[b], "kappa": None if k is np.ma.masked else float(k),
-                          "both_correct": float(pw.both[a, b]), "one_correct": float(pw.one[a, b]),
-                          "both_wrong": float(pw.neither[a, b]), "undefined": pw.reason(a, b)})
-    d = cmp.difficulty
-    unsolved = d.unsolved.tolist()
-    out = {"policy": args.policy, "threshold": args.threshold, "systems": names,
-           "accuracy": dict(zip(names, [None if cmp.accuracy is None else float(v) for v in cmp.accuracy])),
-           "pairs": pairs, "optimal_combination": cmp.optimal_all,
-           "best_subsets": [{"systems": list(s.names), "share": s.optimal} for s in cmp.best_subsets],
-           "difficulty_histogram": [int(v) for v in d.histogram],
-           "unsolved": len(unsolved),
-           "unsolved_instances": [list(ids[i]) for i in unsolved[:1000]] if ids else unsolved[:1000],
-           "by_lexelt": {k: (None if v is None else float(v)) for k, v in d.by_lexelt.items()}}
-    if args.format == "json":
-        print(json_text(out))
-        return 0
-    keys = ["a", "b", "kappa", "both_correct", "one_correct", "both_wrong"]
-    if args.format == "csv":
-        sys.stdout.write(csv_text(keys, [[p[k] for k in keys] for p in pairs]))
-        return 0
-    print(f"correct = score >= {args.threshold} ({args.policy} policy)")
-    print(text_table(["system", "accuracy"], [[n, out["accuracy"][n]] for n in names]))
-    print()
-    print(text_table(["a", "b", "kappa", "both right", "one right", "both wrong"], [[p[k] for k in keys] for p in pairs]))
-    print(f"\noptimal combination of all systems: {fmt(out['optimal_combination'])}")
-    for s in out["best_subsets"]:
-        print(f"  best of size {len(s['systems'])}: {', '.join(s['systems'])} -> {fmt(s['share'])}")
-    print("instances by number of systems right: " + ", ".join(f"{k}: {v}" for k, v in enumerate(out["difficulty_histogram"])))
-    print(f"{out['unsolved']} instance(s) no system gets right")
     return 0

@@ -1,0 +1,325 @@
+"""``compare``: systems against each other (Pedersen 2002), paired significance tests, the
+regression view against a baseline (a file or a run stored in a project) and the range
+of each figure while the gold is still being adjudicated (no Qt)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import numpy as np
+
+from hieradjudicate.app.textout import csv_text, fmt, json_text, text_table
+from hieradjudicate.cli.compare_out import changes_rows, history_text, regression_text, tests_rows, tests_text
+from hieradjudicate.cli.options import positive
+from hieradjudicate.core.errors import HieradjError
+from hieradjudicate.core.significance import METRICS
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def add_options(q: argparse.ArgumentParser) -> None:
+    q.add_argument("--shuffles", type=positive, default=10_000, metavar="N",
+                   help="approximate randomization shuffles per test (default 10,000)")
+    q.add_argument("--resamples", type=positive, default=1_000, metavar="N",
+                   help="paired bootstrap resamples per test (default 1,000)")
+    q.add_argument("--seed", type=int, default=0, help="seed of the shuffles and resamples (default 0)")
+    q.add_argument("--by-lexelt", action="store_true",
+                   help="also test every pair within every lexelt (by default: whole, data set, part of speech)")
+    q.add_argument("--baseline", metavar="NAME|FILE",
+                   help="the regression view: every --system against this run (a file, or the name of a run "
+                        "stored with 'project add-run'; then give --project)")
+    q.add_argument("--project", metavar="P.hadj",
+                   help="the project holding the stored runs (--baseline NAME, and the run history)")
+    q.add_argument("--csv-table", choices=("tests", "changes"), default="tests",
+                   help="--format csv: the paired tests (default) or the gained/lost instances")
+
+
+def _is_project(path: str) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return f.read(16) == SQLITE_MAGIC
+    except OSError:
+        return False
+
+
+def _open_project(path: str):
+    from hieradjudicate.app.session.session import Session
+
+    if not Path(path).exists():
+        raise HieradjError(f"{path}: no such project")
+    return Session.open(path, read_only=True)
+
+
+def _project_gold(args, tmp: Path) -> dict:
+    """``--gold P.hadj``: the resolved decisions become the gold key; every other instance of the
+    project is open (still being adjudicated)."""
+    with _open_project(args.gold) as s:
+        key = tmp / "adjudicated.key"
+        s.export(key, format="senseval")
+        resolved = {(r.lexelt, r.instance) for r in s.decisions if r.status == "resolved"}
+        every = s.instances()
+    open_ = {k for k in every if k not in resolved}
+    if not resolved:
+        raise HieradjError(f"{args.gold}: no instance is resolved yet; there is no gold to score against "
+                           f"({len(every)} instance(s) open)")
+    args.project = args.project or args.gold
+    project_path = args.gold
+    args.gold = str(key)
+    return {"project": project_path, "decided": len(every) - len(open_), "open": open_, "total": len(every)}
+
+
+def _baseline_spec(args, tmp: Path) -> str:
+    b = args.baseline
+    if os.path.exists(b):
+        return f"baseline={b}"
+    if not args.project:
+        raise HieradjError(f"--baseline {b}: no such file; to compare against a stored run give the project "
+                           "too (--project P.hadj)")
+    from hieradjudicate.io.store.runs import run_bytes
+
+    with _open_project(args.project) as s:
+        data = run_bytes(s.store, b)
+    path = tmp / f"run-{len(os.listdir(tmp))}.key"
+    path.write_bytes(data)
+    return f"{b}={path}"
+
+
+def _scores(args):
+    """``(names, scores (S, n), attempted (S, n), lexelt names per instance, ids_at(idx))``."""
+    from hieradjudicate.cli.metrics import _leaf_scores, _senseval_scores
+
+    if args.policy == "leaf":
+        corpus, results = _leaf_scores(args)
+        gold_inst = results[0][1].gold_instances
+        lex = np.asarray(corpus.inventory.lexelts, dtype=object)[corpus.inst_lexelt[gold_inst]]
+        inst_ids = np.asarray(corpus.inst_id, dtype=object)[gold_inst]
+        ids_at = lambda idx: inst_ids[idx].tolist()  # noqa: E731
+        lexelts, lex_code = list(corpus.inventory.lexelts), corpus.inst_lexelt[gold_inst]
+    else:
+        results = _senseval_scores(args)
+        r0 = results[0][1]
+        lexelts, lex_code = list(r0.lexelts), r0.instance_lexelt
+        lex = np.asarray(lexelts, dtype=object)[lex_code]
+        ids_at = lambda idx: list(args.gold_ids_at(r0.instance_item[idx]))  # noqa: E731
+    names = [n for n, _ in results]
+    scores = np.vstack([r.instance_score for _, r in results])
+    attempted = np.vstack([r.instance_attempted for _, r in results])
+    return names, scores, attempted, lex, lex_code, lexelts, ids_at
+
+
+def _groupings(args, lex, lex_code, lexelts, ids_at, n: int):
+    from hieradjudicate.cli.metrics import _FRAMEWORK_ID
+    from hieradjudicate.core.figures import lexelt_pos
+    from hieradjudicate.core.regression import Grouping, grouping
+
+    out = []
+    if n and all(_FRAMEWORK_ID.match(str(i)) for i in ids_at(np.array([0, n - 1]))):
+        prefix = np.char.partition(np.asarray(ids_at(np.arange(n)), dtype=str), ".")[:, 0]
+        if len(np.unique(prefix)) > 1:
+            out.append(grouping("data set", prefix))
+    pos_of = np.asarray([lexelt_pos(x) for x in lexelts] or [""], dtype=str)
+    out.append(grouping("part of speech", pos_of[lex_code] if n else np.array([], str)))
+    if args.by_lexelt:
+        out.append(Grouping("lexelt", np.asarray(lex_code, np.int64), list(lexelts)))
+    return out
+
+
+def _open_ranges(args, names, scores, attempted, gold_info) -> dict:
+    """Each system's P, R, F1 over every outcome of the open instances: an open instance may end
+    with the system's answer (full score) or another (0); unanswered ones count in the total."""
+    from hieradjudicate.app.loading.load import read_annotation_file
+    from hieradjudicate.app.loading.specs import AnnotationSpec
+    from hieradjudicate.core.significance import _metric
+
+    open_ = gold_info["open"]
+    n_all = scores.shape[1] + len(open_)
+    out = {"project": gold_info["project"], "decided": scores.shape[1], "open": len(open_),
+           "total": n_all, "systems": {}}
+    for k, spec in enumerate(args.system):
+        src = read_annotation_file(AnnotationSpec.parse(spec, "system"))
+        answered_open = len({(lx, i) for lx, i in zip(src.item_lexelt, src.item_instance, strict=True)} & open_)
+        S, W = float(np.nansum(scores[k])), float(attempted[k].sum())
+        W_all = W + answered_open
+        rng = {}
+        for m in METRICS:
+            lo = _metric(m, np.array(S), np.array(W_all), n_all)
+            hi = _metric(m, np.array(S + answered_open), np.array(W_all), n_all)
+            rng[m] = [None if np.isnan(lo) else float(lo), None if np.isnan(hi) else float(hi)]
+        out["systems"][names[k]] = {"answered_open": answered_open, **rng}
+    flips = []
+    for a in range(len(names)):
+        for b in range(a + 1, len(names)):
+            for m in METRICS:
+                ra, rb = out["systems"][names[a]][m], out["systems"][names[b]][m]
+                if None in ra or None in rb:
+                    continue
+                if ra[0] < rb[1] and rb[0] < ra[1]:  # the ranges overlap: the order can go either way
+                    flips.append({"a": names[a], "b": names[b], "metric": m})
+    out["could_flip"] = flips
+    return out
+
+
+def _history(args, threshold) -> list[dict]:
+    """P, R, F1 of every stored run of the project against the gold, oldest first."""
+    from hieradjudicate.io.store.runs import run_bytes, runs
+
+    with _open_project(args.project) as s:
+        stored = runs(s.store)
+        if not stored:
+            return []
+        blobs = [(r, run_bytes(s.store, r.name)) for r in stored]
+    with tempfile.TemporaryDirectory(prefix="hadj-runs-") as tmp:
+        specs = []
+        for k, (r, data) in enumerate(blobs):
+            p = Path(tmp) / f"run{k}.key"
+            p.write_bytes(data)
+            specs.append(f"{r.name}={p}")
+        sub = argparse.Namespace(**{**vars(args), "system": specs})
+        names, scores, attempted, *_ = _scores(sub)
+    out = []
+    from hieradjudicate.core.significance import _metric
+
+    for k, (r, _) in enumerate(blobs):
+        n = scores.shape[1]
+        S, W = float(np.nansum(scores[k])), float(attempted[k].sum())
+        vals = {m: (None if np.isnan(v := _metric(m, np.array(S), np.array(W), n)) else float(v)) for m in METRICS}
+        out.append({"name": r.name, "added_at": r.added_at, "note": r.note, **vals})
+    return out
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    with tempfile.TemporaryDirectory(prefix="hadj-compare-") as tmp:
+        gold_info = _project_gold(args, Path(tmp)) if _is_project(args.gold) else None
+        if args.baseline:
+            args.system = [_baseline_spec(args, Path(tmp))] + list(args.system)
+        return _compare(args, gold_info)
+
+
+def _compare(args, gold_info) -> int:
+    from hieradjudicate.core.comparison import compare_systems
+    from hieradjudicate.core.regression import regression, tests_by_group
+    from hieradjudicate.core.significance import pairs_of
+
+    names, scores, attempted, lex, lex_code, lexelts, ids_at = _scores(args)
+    if len(set(names)) < len(names):
+        raise HieradjError(f"two systems have the same name ({', '.join(names)}); name them NAME=FILE")
+    n = scores.shape[1]
+    cmp = compare_systems(scores, names=names, threshold=args.threshold, inst_lexelt=lex_code, lexelts=lexelts)
+    pw = cmp.pairwise
+    pairs = []
+    for a, b in pairs_of(len(names)):
+        k = pw.kappa[a, b]
+        pairs.append({"a": names[a], "b": names[b], "kappa": None if k is np.ma.masked else float(k),
+                      "both_correct": float(pw.both[a, b]), "one_correct": float(pw.one[a, b]),
+                      "both_wrong": float(pw.neither[a, b]), "undefined": pw.reason(a, b)})
+    d = cmp.difficulty
+    unsolved = d.unsolved.tolist()
+    groups = _groupings(args, lex, lex_code, lexelts, ids_at, n)
+    test_pairs = [(0, b) for b in range(1, len(names))] if args.baseline else pairs_of(len(names))
+    tests = tests_by_group(scores, attempted, names, test_pairs, groups, shuffles=args.shuffles,
+                           resamples=args.resamples, seed=args.seed, threshold=args.threshold,
+                           correct=cmp.correct)
+    out = {"policy": args.policy, "threshold": args.threshold, "systems": names, "instances": n,
+           "accuracy": dict(zip(names, [None if cmp.accuracy is None else float(v) for v in cmp.accuracy])),
+           "pairs": pairs, "optimal_combination": cmp.optimal_all,
+           "best_subsets": [{"systems": list(s.names), "share": s.optimal} for s in cmp.best_subsets],
+           "difficulty_histogram": [int(v) for v in d.histogram],
+           "unsolved": len(unsolved),
+           "unsolved_instances": [[str(lex[i]), str(x)] for i, x in zip(unsolved[:1000], ids_at(np.array(unsolved[:1000], dtype=np.int64)))],
+           "by_lexelt": {k: (None if v is None else float(v)) for k, v in d.by_lexelt.items()},
+           "tests": {g: {name: [_test_dict(t) for t in ts] for name, ts in by.items()} for g, by in tests.items()},
+           "test_settings": {"shuffles": args.shuffles, "resamples": args.resamples, "seed": args.seed,
+                             "confidence": 0.95, "holm": len(test_pairs) > 1}}
+    if args.baseline:
+        out["baseline"] = names[0]
+        out["regression"] = []
+        for b in range(1, len(names)):
+            reg = regression(cmp.correct[0], cmp.correct[b], groups, baseline=names[0], system=names[b])
+            rows = []
+            for change, idx in (("gained", reg.gained), ("lost", reg.lost)):
+                for i, inst in zip(idx.tolist(), ids_at(idx)):
+                    rows.append({"change": change, "lexelt": str(lex[i]), "instance": str(inst),
+                                 "baseline_score": _num(scores[0, i]), "system_score": _num(scores[b, i])})
+            out["regression"].append({"system": names[b], "gained": int(reg.gained.size),
+                                      "lost": int(reg.lost.size),
+                                      "by": {g: {k: {"gained": v[0], "lost": v[1]} for k, v in by.items()}
+                                             for g, by in reg.by.items()},
+                                      "instances": rows})
+    if gold_info is not None:
+        out["adjudication"] = _open_ranges(args, names, scores, attempted, gold_info)
+    if args.project:
+        out["history"] = _history(args, args.threshold)
+    return _print(args, out)
+
+
+def _num(v) -> float | None:
+    return None if np.isnan(v) else float(v)
+
+
+def _test_dict(t) -> dict:
+    return {"a": t.a, "b": t.b, "n": t.n,
+            **{m: {"a": v.a, "b": v.b, "difference": v.difference, "ci": [v.low, v.high],
+                   "p_randomization": v.p_value, "p_holm": v.p_holm, "undefined_shuffles": v.n_undefined_shuffles,
+                   "undefined": v.reason} for m, v in t.metrics.items()},
+            "mcnemar": {"a_only": t.mcnemar.a_only, "b_only": t.mcnemar.b_only, "p": t.mcnemar.p_value,
+                        "p_holm": t.mcnemar.p_holm},
+            "holm_over_pairs": t.holm}
+
+
+def _print(args, out: dict) -> int:
+    if args.format == "json":
+        print(json_text(out))
+        return 0
+    if args.format == "csv":
+        if args.csv_table == "changes":
+            if "regression" not in out:
+                raise HieradjError("--csv-table changes lists the instances gained and lost against a "
+                                   "baseline: give --baseline NAME|FILE")
+            heads, rows = changes_rows(out)
+        else:
+            heads, rows = tests_rows(out)
+        sys.stdout.write(csv_text(heads, rows))
+        return 0
+    names = out["systems"]
+    keys = ["a", "b", "kappa", "both_correct", "one_correct", "both_wrong"]
+    print(f"correct = score >= {args.threshold} ({args.policy} policy)")
+    print(text_table(["system", "accuracy"], [[n, out["accuracy"][n]] for n in names]))
+    print()
+    print(text_table(["a", "b", "kappa", "both right", "one right", "both wrong"],
+                     [[p[k] for k in keys] for p in out["pairs"]]))
+    print(f"\noptimal combination of all systems: {fmt(out['optimal_combination'])}")
+    for s in out["best_subsets"]:
+        print(f"  best of size {len(s['systems'])}: {', '.join(s['systems'])} -> {fmt(s['share'])}")
+    print("instances by number of systems right: "
+          + ", ".join(f"{k}: {v}" for k, v in enumerate(out["difficulty_histogram"])))
+    print(f"{out['unsolved']} instance(s) no system gets right")
+    print()
+    print(tests_text(out))
+    if "regression" in out:
+        print()
+        print(regression_text(out))
+    if "adjudication" in out:
+        print()
+        print(_adjudication_text(out["adjudication"]))
+    if "history" in out:
+        print()
+        print(history_text(out["history"]))
+    return 0
+
+
+def _adjudication_text(a: dict) -> str:
+    lines = [f"the gold is still being adjudicated ({a['project']}): these figures rest on {a['decided']} "
+             f"decided instance(s) of {a['total']}; {a['open']} open",
+             "range of each figure over every outcome of the open instances (the system's answer chosen, or not):"]
+    rows = [[n, s["answered_open"]] + [f"[{fmt(s[m][0])}, {fmt(s[m][1])}]" for m in METRICS]
+            for n, s in a["systems"].items()]
+    lines.append(text_table(["system", "answered open", "precision", "recall", "F1"], rows))
+    for f in a["could_flip"]:
+        lines.append(f"  {f['a']} vs {f['b']}: the {f['metric']} difference could flip with the open instances")
+    if not a["could_flip"]:
+        lines.append("  no difference can flip with the open instances")
+    return "\n".join(lines)
