@@ -129,37 +129,44 @@ def _groupings(args, lex, lex_code, lexelts, ids_at, n: int):
 
 
 def _open_ranges(args, names, scores, attempted, gold_info) -> dict:
-    """Each system's P, R, F1 over every outcome of the open instances: an open instance may end
-    with the system's answer (full score) or another (0); unanswered ones count in the total."""
+    """Each system's P, R, F1 over every outcome of the open instances, and (fine policy) the
+    range of every pair's difference over the joint outcomes (:mod:`hieradjudicate.core.open_range`)."""
     from hieradjudicate.app.loading.load import read_annotation_file
     from hieradjudicate.app.loading.specs import AnnotationSpec
-    from hieradjudicate.core.significance import _metric
+    from hieradjudicate.core.open_range import difference_range, normalise, system_range
 
-    open_ = gold_info["open"]
-    n_all = scores.shape[1] + len(open_)
-    out = {"project": gold_info["project"], "decided": scores.shape[1], "open": len(open_),
-           "total": n_all, "systems": {}}
+    open_keys = sorted(gold_info["open"])
+    code = {k: j for j, k in enumerate(open_keys)}
+    tags: dict[str, int] = {}
+    n_dec, n_open = scores.shape[1], len(open_keys)
+    out = {"project": gold_info["project"], "decided": n_dec, "open": n_open, "total": n_dec + n_open,
+           "systems": {}, "pairs": [], "joint": args.policy == "fine"}
+    sums = []
     for k, spec in enumerate(args.system):
         src = read_annotation_file(AnnotationSpec.parse(spec, "system"))
-        answered_open = len({(lx, i) for lx, i in zip(src.item_lexelt, src.item_instance, strict=True)} & open_)
+        item_code = np.array([code.get(key, -1) for key in zip(src.item_lexelt, src.item_instance, strict=True)],
+                             dtype=np.int64)
+        tag_code = np.array([tags.setdefault(t, len(tags)) for t in src.tags] or [0], dtype=np.int64)
+        first = src.set == 0
+        rows = item_code[src.item[first]]
+        keep = rows >= 0
+        ans = normalise(rows[keep], tag_code[src.tag[first]][keep], src.weight[first][keep])
         S, W = float(np.nansum(scores[k])), float(attempted[k].sum())
-        W_all = W + answered_open
-        rng = {}
-        for m in METRICS:
-            lo = _metric(m, np.array(S), np.array(W_all), n_all)
-            hi = _metric(m, np.array(S + answered_open), np.array(W_all), n_all)
-            rng[m] = [None if np.isnan(lo) else float(lo), None if np.isnan(hi) else float(hi)]
-        out["systems"][names[k]] = {"answered_open": answered_open, **rng}
-    flips = []
+        sums.append((S, W, ans))
+        out["systems"][names[k]] = {"answered_open": ans.answered, **system_range(S, W, n_dec, ans, n_open)}
     for a in range(len(names)):
         for b in range(a + 1, len(names)):
-            for m in METRICS:
-                ra, rb = out["systems"][names[a]][m], out["systems"][names[b]][m]
-                if None in ra or None in rb:
-                    continue
-                if ra[0] < rb[1] and rb[0] < ra[1]:  # the ranges overlap: the order can go either way
-                    flips.append({"a": names[a], "b": names[b], "metric": m})
-    out["could_flip"] = flips
+            if out["joint"]:
+                d = difference_range(sums[a], sums[b], n_dec, n_open)
+            else:  # coarse, mixed, leaf: each system's own range; overlapping ranges may flip
+                d = {}
+                for m in METRICS:
+                    ra, rb = out["systems"][names[a]][m], out["systems"][names[b]][m]
+                    ok = None not in ra and None not in rb
+                    d[m] = {"observed": None, "low": ra[0] - rb[1] if ok else None,
+                            "high": ra[1] - rb[0] if ok else None,
+                            "could_flip": bool(ra[0] < rb[1] and rb[0] < ra[1]) if ok else None}
+            out["pairs"].append({"a": names[a], "b": names[b], **d})
     return out
 
 
@@ -314,12 +321,16 @@ def _print(args, out: dict) -> int:
 def _adjudication_text(a: dict) -> str:
     lines = [f"the gold is still being adjudicated ({a['project']}): these figures rest on {a['decided']} "
              f"decided instance(s) of {a['total']}; {a['open']} open",
-             "range of each figure over every outcome of the open instances (the system's answer chosen, or not):"]
+             "range of each figure over every outcome of the open instances (none to all of the system's "
+             "answer chosen):"]
     rows = [[n, s["answered_open"]] + [f"[{fmt(s[m][0])}, {fmt(s[m][1])}]" for m in METRICS]
             for n, s in a["systems"].items()]
     lines.append(text_table(["system", "answered open", "precision", "recall", "F1"], rows))
-    for f in a["could_flip"]:
-        lines.append(f"  {f['a']} vs {f['b']}: the {f['metric']} difference could flip with the open instances")
-    if not a["could_flip"]:
-        lines.append("  no difference can flip with the open instances")
+    how = ("over the joint outcomes (the same gold for both systems)" if a["joint"] else
+           "from each system's own range (the joint outcomes are worked out for the fine policy only)")
+    lines.append(f"range of each difference a - b {how}:")
+    rows = [[p["a"], p["b"], m, f"[{fmt(p[m]['low'])}, {fmt(p[m]['high'])}]",
+             "could flip" if p[m]["could_flip"] else ("undefined" if p[m]["could_flip"] is None else "holds")]
+            for p in a["pairs"] for m in METRICS]
+    lines.append(text_table(["a", "b", "metric", "range", "with the open instances"], rows))
     return "\n".join(lines)

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from hieradjudicate.cli import health
+from hieradjudicate.cli import health, runs
 from hieradjudicate.cli.options import add_skip_option, positive
 from hieradjudicate.core.errors import HieradjError
 
@@ -102,12 +102,13 @@ def register(sub: Any, add_inputs: Callable[..., None]) -> None:
     p.set_defaults(func=cmd_history)
 
     health.register(psub)
+    runs.register(psub)
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:
     parser.print_usage(sys.stderr)
     print(f"{parser.prog}: error: give an action (new, status, decide, import-decisions, "
-          "resolve-agreed, reimport, export, history, check, repair)", file=sys.stderr)
+          "resolve-agreed, reimport, export, history, check, repair, add-run, runs)", file=sys.stderr)
     return 2
 
 
