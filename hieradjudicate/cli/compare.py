@@ -14,11 +14,24 @@ import numpy as np
 
 from hieradjudicate.app.textout import csv_text, fmt, json_text, text_table
 from hieradjudicate.cli.compare_out import changes_rows, history_text, regression_text, tests_rows, tests_text
-from hieradjudicate.cli.options import positive
+from hieradjudicate.cli.options import positive, unit_interval
 from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.core.significance import METRICS
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def register(sub, add_inputs) -> None:
+    from hieradjudicate.cli.metrics import add_scoring_inputs
+
+    q = sub.add_parser("compare", help="compare systems: agreement (Pedersen 2002), paired significance "
+                       "tests, the regression view against a baseline")
+    add_scoring_inputs(q, add_inputs, "the gold standard (any annotation file, or a project P.hadj still "
+                                      "being adjudicated: its resolved decisions)")
+    q.add_argument("--threshold", type=unit_interval, default=1.0,
+                   help="score an answer needs to be correct, in (0, 1] (default 1)")
+    add_options(q)
+    q.set_defaults(func=cmd_compare)
 
 
 def add_options(q: argparse.ArgumentParser) -> None:

@@ -9,7 +9,7 @@ import sys
 import numpy as np
 
 from hieradjudicate.app.textout import csv_text, fmt, json_text, text_table
-from hieradjudicate.cli.options import non_negative, unit_interval
+from hieradjudicate.cli.options import non_negative
 from hieradjudicate.core.errors import HieradjError
 
 
@@ -31,31 +31,23 @@ def register(sub, add_inputs) -> None:
                         "category filter); repeatable")
     p.set_defaults(func=cmd_agree)
 
-    from hieradjudicate.cli import compare
+    q = sub.add_parser("score", help="score systems against a gold standard")
+    add_scoring_inputs(q, add_inputs)
+    q.add_argument("--ci", type=non_negative, default=0, metavar="N", help="bootstrap intervals of precision/recall")
+    q.add_argument("--ci-method", choices=("bca", "percentile"), default="bca",
+                   help="interval: bca (bias-corrected and accelerated, the default) or percentile")
+    q.set_defaults(func=cmd_score)
 
-    for name, func, text in (("score", cmd_score, "score systems against a gold standard"),
-                             ("compare", compare.cmd_compare, "compare systems: agreement (Pedersen 2002), "
-                              "paired significance tests, the regression view against a baseline")):
-        q = sub.add_parser(name, help=text)
-        add_inputs(q, annotations=False)
-        q.add_argument("--gold", required=True, metavar="PATH",
-                       help="the gold standard (any annotation file; compare also takes a project P.hadj "
-                            "still being adjudicated)")
-        q.add_argument("--system", action="append", default=[], required=True, metavar="[NAME=]PATH",
-                       help="a system's answers; repeatable")
-        q.add_argument("--policy", choices=("leaf", "fine", "coarse", "mixed"), default="leaf",
-                       help="scoring policy (leaf = Melamed & Resnik; fine/coarse/mixed = scorer2)")
-        q.add_argument("--minimal", action="store_true", help="scorer2 -m: leave out multi-tag key instances")
-        if name == "score":
-            q.add_argument("--ci", type=non_negative, default=0, metavar="N",
-                           help="bootstrap intervals of precision/recall")
-            q.add_argument("--ci-method", choices=("bca", "percentile"), default="bca",
-                           help="interval: bca (bias-corrected and accelerated, the default) or percentile")
-        else:
-            q.add_argument("--threshold", type=unit_interval, default=1.0,
-                           help="score an answer needs to be correct, in (0, 1] (default 1)")
-            compare.add_options(q)
-        q.set_defaults(func=func)
+
+def add_scoring_inputs(q, add_inputs, gold_help: str = "the gold standard (any annotation file)") -> None:
+    """The inputs ``score`` and ``compare`` share: inventories, the gold, the systems, the policy."""
+    add_inputs(q, annotations=False)
+    q.add_argument("--gold", required=True, metavar="PATH", help=gold_help)
+    q.add_argument("--system", action="append", default=[], required=True, metavar="[NAME=]PATH",
+                   help="a system's answers; repeatable")
+    q.add_argument("--policy", choices=("leaf", "fine", "coarse", "mixed"), default="leaf",
+                   help="scoring policy (leaf = Melamed & Resnik; fine/coarse/mixed = scorer2)")
+    q.add_argument("--minimal", action="store_true", help="scorer2 -m: leave out multi-tag key instances")
 
 
 # -- agree -----------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
 from hieradjudicate.core.errors import HieradjError
@@ -23,10 +24,22 @@ def register(psub: Any) -> None:
     p.set_defaults(func=cmd_runs)
 
 
+def _open(path: str, *, write: bool):
+    from hieradjudicate.app.session.session import Session
+
+    if not Path(path).exists():
+        raise HieradjError(f"{path}: no such project")
+    session = Session.open(path, read_only=not write)
+    if write and session.read_only:
+        reason = str(session.read_only_reason).removesuffix("; opened read-only")
+        session.close()
+        raise HieradjError(f"cannot change the project: {reason}; nothing was changed")
+    return session
+
+
 def cmd_add_run(args: argparse.Namespace) -> int:
     from hieradjudicate.app.loading.load import read_annotation_file
     from hieradjudicate.app.loading.specs import AnnotationSpec
-    from hieradjudicate.cli.project import _open
     from hieradjudicate.io.store.runs import add_run
 
     name, eq, path = args.run.partition("=")
@@ -51,7 +64,6 @@ def cmd_add_run(args: argparse.Namespace) -> int:
 
 def cmd_runs(args: argparse.Namespace) -> int:
     from hieradjudicate.app.textout import csv_text, json_text, text_table
-    from hieradjudicate.cli.project import _open
     from hieradjudicate.io.store.runs import runs
 
     with _open(args.project, write=False) as s:

@@ -13,6 +13,7 @@ import os
 import sqlite3
 import zlib
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -59,8 +60,6 @@ def _has_table(store: Any) -> bool:
 def add_run(store: Any, name: str, path: str | os.PathLike[str], *, note: str = "",
             data: bytes | None = None) -> RunRecord:
     """Keep a copy of the answer file ``path`` as run ``name`` (a name is used once)."""
-    from hieradjudicate.io.store.records import utc_now
-
     name = name.strip()
     if not name:
         raise ProjectError("a run needs a name: NAME=FILE")
@@ -76,7 +75,7 @@ def add_run(store: Any, name: str, path: str | os.PathLike[str], *, note: str = 
     digest = hashlib.sha256(data).hexdigest()
     gz = data[:2] == b"\x1f\x8b"
     blob = data if gz else zlib.compress(data, 6)
-    now, user = utc_now(), store.user()
+    now, user = datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"), store.user()
     with store.transaction(f"store the run {name}") as conn:
         cur = conn.execute("INSERT INTO runs (name, note, source_path, size, sha256, added_by, added_at,"
                            " compression, data) VALUES (?,?,?,?,?,?,?,?,?)",
