@@ -150,24 +150,79 @@ def _blocks(total: int, per: int) -> list[int]:
 
 
 def _shuffle_sums(groups: np.ndarray, counts: np.ndarray, shuffles: int, rng) -> np.ndarray:
-    """Per shuffle ``(delta_S, delta_W)``: what moves from A to B when ``K_g ~ Bin(m_g, 1/2)``
-    instances of each differing group swap answers.  Shape (shuffles, 2)."""
+    """Per shuffle ``(delta_S, delta_W)``: what moves from A to B when every instance swaps with
+    probability 1/2.  Shape (shuffles, 2).
+
+    A group of at least ``BIG`` instances swaps ``K_g ~ Bin(m_g, 1/2)`` of them (one draw per
+    group); the instances of smaller groups (soft scores make many distinct rows) swap one coin
+    each, eight coins per random byte: a table holds the sum of every subset of each run of
+    eight instances, and one shuffle is one gather per eight instances."""
     d = np.column_stack([groups[:, 0] - groups[:, 1], groups[:, 2] - groups[:, 3]])
-    out = np.empty((shuffles, 2))
-    done = 0
-    for b in _blocks(shuffles, len(counts)):
-        k = rng.binomial(counts, 0.5, size=(b, len(counts)))
-        out[done:done + b] = k @ d
-        done += b
+    out = np.zeros((shuffles, 2))
+    big = counts >= BIG
+    if big.any():
+        db, cb = d[big], counts[big]
+        done = 0
+        for b in _blocks(shuffles, len(cb)):
+            out[done:done + b] += rng.binomial(cb, 0.5, size=(b, len(cb))) @ db
+            done += b
+    single = np.repeat(d[~big], counts[~big], axis=0)  # one row per instance
+    if single.size:
+        out += _byte_table_sums(single, shuffles, rng)
     return out
 
 
+#: Groups of at least this many instances swap by one binomial draw; smaller ones per instance.
+BIG = 16
+#: Runs of eight instances per table piece (16,384 x 256 complex values = 64 MiB).
+PIECE = 16_384
+
+
+def _byte_table_sums(d: np.ndarray, shuffles: int, rng) -> np.ndarray:
+    """``sum_i x_i d_i`` for iid fair coins ``x_i`` (one row per shuffle), ``d`` of shape (m, 2).
+
+    The two columns travel as one complex number; random bytes are laid out one run of eight
+    instances per row, so each row gathers from its own 256-entry slice of the table."""
+    m = d.shape[0]
+    runs = -(-m // 8)
+    dc = np.zeros(runs * 8, dtype=np.complex128)
+    dc[:m] = d[:, 0] + 1j * d[:, 1]
+    bits = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(np.float64)  # (256, 8)
+    out = np.zeros(shuffles, dtype=np.complex128)
+    for start in range(0, runs, PIECE):
+        stop = min(runs, start + PIECE)
+        r = stop - start
+        table = (dc[start * 8:stop * 8].reshape(-1, 8) @ bits.T).ravel()  # (run, byte) -> subset sum
+        offs = (np.arange(r, dtype=np.int64) * 256)[:, None]
+        size = _blocks(shuffles, r)[0]
+        idx = np.empty((r, size), dtype=np.int64)
+        val = np.empty((r, size), dtype=np.complex128)
+        done = 0
+        for b in _blocks(shuffles, r):
+            byte = rng.integers(0, 256, size=(r, b), dtype=np.uint8)
+            np.add(byte, offs, out=idx[:, :b])
+            np.take(table, idx[:, :b], out=val[:, :b])
+            out[done:done + b] += val[:, :b].sum(axis=0)
+            done += b
+    return np.column_stack([out.real, out.imag])
+
+
 def _resample_sums(groups: np.ndarray, counts: np.ndarray, resamples: int, rng) -> np.ndarray:
-    """Per bootstrap resample the sums ``(S_A, S_B, W_A, W_B)``: group counts ~ Multinomial(n, m_g / n)."""
+    """Per bootstrap resample the sums ``(S_A, S_B, W_A, W_B)``: group counts ~ Multinomial(n, m_g / n),
+    or, when there are many groups (soft scores), ``n`` instance indices drawn with replacement
+    and counted with one ``bincount`` per block."""
     n = int(counts.sum())
-    p = counts / n
     out = np.empty((resamples, 4))
     done = 0
+    if len(counts) * 8 > n:  # as many draws either way: counting indices is cheaper than G binomials
+        rows = np.repeat(groups, counts, axis=0)
+        for b in _blocks(resamples, n):
+            idx = rng.integers(0, n, size=(b, n))
+            idx += (np.arange(b, dtype=np.int64) * n)[:, None]
+            out[done:done + b] = np.bincount(idx.ravel(), minlength=b * n).reshape(b, n) @ rows
+            done += b
+        return out
+    p = counts / n
     for b in _blocks(resamples, len(counts)):
         c = rng.multinomial(n, p, size=b)
         out[done:done + b] = c @ groups

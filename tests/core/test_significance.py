@@ -99,6 +99,30 @@ def test_randomization_p_equals_scipys_exact_permutation_test(metric: str) -> No
     assert got.p_value == pytest.approx(ref.pvalue, abs=0.006)
 
 
+def test_large_groups_swap_by_one_binomial_draw_each() -> None:
+    """Three groups of identical instances, each of at least 16 (the binomial path): the exact
+    p-value by enumerating how many of each group swap (K_g ~ Bin(m_g, 1/2)), written out."""
+    stats = pytest.importorskip("scipy.stats")
+    groups = [(20, 1.0, 0.0, 1, 1), (17, 0.0, 1.0, 1, 1), (30, 0.5, 0.0, 1, 0)]  # m, s_a, s_b, w_a, w_b
+    a = np.concatenate([np.full(m, sa if wa else np.nan) for m, sa, _, wa, _ in groups] + [np.ones(10)])
+    b = np.concatenate([np.full(m, sb if wb else np.nan) for m, _, sb, _, wb in groups] + [np.ones(10)])
+    n = len(a)
+    got = paired_test(a, b, shuffles=100_000, seed=2)
+    K = np.meshgrid(*[np.arange(m + 1) for m, *_ in groups], indexing="ij")
+    prob = np.ones(K[0].shape)
+    SA, SB, WA, WB = (np.full(K[0].shape, 10.0) for _ in range(4))
+    for k, (m, sa, sb, wa, wb) in zip(K, groups):
+        prob = prob * stats.binom.pmf(k, m, 0.5)
+        SA, SB = SA + (m - k) * sa + k * sb, SB + (m - k) * sb + k * sa
+        WA, WB = WA + (m - k) * wa + k * wb, WB + (m - k) * wb + k * wa
+    for m in METRICS:
+        obs = got.metrics[m].difference
+        d = _metric(m, SA, WA, n) - _metric(m, SB, WB, n)
+        exact = prob[np.abs(d) >= abs(obs) - 1e-12].sum()
+        assert 0.002 < exact < 0.99  # a p-value the test can get wrong
+        assert got.metrics[m].p_value == pytest.approx(exact, abs=0.004), m
+
+
 def test_unanswered_instances_swap_too() -> None:
     """A answers every instance and B none: swapping moves the attempted weight, so precision
     can differ in a shuffle; never swapping unanswered ones would give p = 1 for recall here."""
@@ -110,9 +134,13 @@ def test_unanswered_instances_swap_too() -> None:
     assert t.metrics["precision"].reason is not None  # B attempted nothing: precision undefined, said so
 
 
-def test_bootstrap_interval_equals_per_instance_resampling() -> None:
-    """The multinomial group counts against drawing instance indices with replacement (written out)."""
+@pytest.mark.parametrize("continuous", [False, True])
+def test_bootstrap_interval_equals_per_instance_resampling(continuous: bool) -> None:
+    """The multinomial group counts (few distinct rows) and the counted index draws (continuous
+    scores: every row distinct) against drawing instance indices with replacement (written out)."""
     a, b = soft_pair(300, 2)
+    if continuous:
+        a = np.where(np.isnan(a), np.nan, np.random.default_rng(1).random(300))
     ours = paired_test(a, b, shuffles=10, resamples=40_000, seed=9)
     rng = np.random.default_rng(11)
     sa, sb = np.nan_to_num(a), np.nan_to_num(b)
