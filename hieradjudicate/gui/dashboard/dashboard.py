@@ -48,6 +48,7 @@ from hieradjudicate.gui.dashboard.gold_plots import (
 )
 from hieradjudicate.gui.dashboard.heatmap import HeatmapPanel
 from hieradjudicate.gui.dashboard.plots import ConfusionPanel, DepthPanel, LexeltPanel
+from hieradjudicate.gui.dashboard.significance_panel import SignificancePanel
 from hieradjudicate.gui.workers import BackgroundRunner
 
 SYNC_MS = 50.0
@@ -159,19 +160,24 @@ class DashboardView(QWidget):
         self.competence_panel = CompetencePanel()
         self.comp = CompetenceEstimator(self, self.wb, self.competence_panel)
         self.comp.ready.connect(self.competence_ready)
+        self.significance = SignificancePanel()
+        self.significance.instance_opened.connect(self.instance_requested)
         self.panels: list[Panel] = [self.heatmap, self.lexelts, self.depth_panel, self.confusion, self.progress,
-                                    self.gold, self.scores, self.comparison, self.competence_panel]
+                                    self.gold, self.scores, self.comparison, self.competence_panel,
+                                    self.significance]
         grid_host = QWidget()
         grid = QGridLayout(grid_host)
         grid.setContentsMargins(2, 2, 2, 2)
         grid.setSpacing(6)
-        heights = (320, 320, 360, 420, 300)  # two rows fill a 1280x800 window; the rest scrolls
+        heights = (320, 320, 360, 420, 300, 560)  # two rows fill a 1280x800 window; the rest scrolls
         for k, p in enumerate(self.panels):
-            p.setFixedHeight(heights[k // 2])
             p.setMinimumWidth(300)
-            if p is self.competence_panel:  # the last, alone on its row: both plots side by side
-                grid.addWidget(p, k // 2, 0, 1, 2)
+            if p is self.competence_panel or p is self.significance:  # alone on their rows, full width
+                row = 4 if p is self.competence_panel else 5
+                p.setFixedHeight(heights[row])
+                grid.addWidget(p, row, 0, 1, 2)
             else:
+                p.setFixedHeight(heights[k // 2])
                 grid.addWidget(p, k // 2, k % 2)
             p.explain_requested.connect(self.show_explain)
             p.instances_requested.connect(self.show_instances)

@@ -1,0 +1,73 @@
+"""The dashboard's paired tests and gained/lost table (#25 items 1-2) in the real window: the
+figures against the dashboard API, the choice of policy and systems by keyboard, and a
+double-click on a gained/lost instance opening it in the workbench."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QScrollArea
+
+from hieradjudicate.core.significance import METRICS
+from hieradjudicate.gui.main_window import MainWindow
+from tests.gui.test_dashboard import _expected, decided_demo, win  # noqa: F401  (fixtures)
+
+
+def _shown(panel) -> list[list[str]]:
+    t = panel.tests
+    return [[t.item(r, c).text() for c in range(t.columnCount())] for r in range(t.rowCount())]
+
+
+def test_paired_tests_and_gained_lost_open_in_the_workbench(qtbot, win: MainWindow) -> None:  # noqa: F811
+    dv = win.dashboard.view
+    panel = dv.significance
+    exp = _expected(win, n_resamples=0, intervals=False).significance
+    assert exp is not None and len(exp.names) >= 2
+    assert [panel.policy.itemText(k) for k in range(panel.policy.count())] == exp.policies
+    assert panel.baseline.currentIndex() == 0 and panel.system.currentIndex() == 1
+    t = exp.tests["leaf"][0]  # names[0] - names[1]; shown as system (names[1]) - baseline (names[0])
+    rows = _shown(panel)
+    assert [r[0] for r in rows] == ["P", "R", "F1", "McNemar (right)"]
+    for k, m in enumerate(METRICS):
+        v = t.metrics[m]
+        assert float(rows[k][3]) == pytest.approx(-v.difference, abs=5e-4)
+        assert rows[k][5] == (f"{v.p_value:.4f}" if v.p_value >= 1e-4 else f"{v.p_value:.1e}")
+    np.testing.assert_allclose(panel.points.data["y"], [-t.metrics[m].difference for m in METRICS])
+    assert int(rows[3][1]) == t.mcnemar.a_only and int(rows[3][2]) == t.mcnemar.b_only
+    changes = exp.changes("leaf", 0, 1)
+    assert panel.changes.rowCount() == len(changes) > 0
+    assert f"{sum(c.change == 'gained' for c in changes)} instance(s) gained" in panel.counts.text()
+
+    # the fine policy, chosen with the keyboard
+    panel.policy.setFocus()
+    qtbot.keyClick(panel.policy, Qt.Key.Key_Down)
+    assert panel.policy.currentText() == "fine"
+    fine = exp.changes("fine", 0, 1)
+    assert panel.changes.rowCount() == len(fine)
+    assert float(_shown(panel)[2][3]) == pytest.approx(-exp.tests["fine"][0].metrics["f1"].difference, abs=5e-4)
+
+    # swap the roles: baseline = the second system; the differences change sign
+    panel.baseline.setFocus()
+    qtbot.keyClick(panel.baseline, Qt.Key.Key_Down)
+    assert panel.baseline.currentIndex() == 1
+    panel.system.setFocus()
+    qtbot.keyClick(panel.system, Qt.Key.Key_Up)
+    assert panel.system.currentIndex() == 0
+    assert float(_shown(panel)[2][3]) == pytest.approx(exp.tests["fine"][0].metrics["f1"].difference, abs=5e-4)
+    swapped = exp.changes("fine", 1, 0)
+    assert {c.change for c in swapped} <= {"gained", "lost"}
+    assert sorted(c.instance for c in swapped) == sorted(c.instance for c in fine)
+
+    # double-click the first gained/lost instance: the workbench opens on it
+    first = panel.rows[0]
+    dv.findChild(QScrollArea, "dash_scroll").ensureWidgetVisible(panel.changes)
+    item = panel.changes.item(0, 2)
+    pos = panel.changes.visualItemRect(item).center()
+    # a double-click as the mouse gives it: press and release, then the double-click
+    qtbot.mouseClick(panel.changes.viewport(), Qt.MouseButton.LeftButton, pos=pos)
+    qtbot.mouseDClick(panel.changes.viewport(), Qt.MouseButton.LeftButton, pos=pos)
+    qtbot.waitUntil(lambda: win.dashboard.tabs.currentIndex() == 0)
+    assert win.ws.current == first
+    lexelt, inst = win.wb.corpus.instance_key(first)
+    assert item.text() == inst and panel.changes.item(0, 1).text() == lexelt
