@@ -38,27 +38,17 @@ def _open(path: str, *, write: bool):
 
 
 def cmd_add_run(args: argparse.Namespace) -> int:
-    from hieradjudicate.app.loading.load import read_annotation_file
-    from hieradjudicate.app.loading.specs import AnnotationSpec
-    from hieradjudicate.io.store.runs import add_run
+    from hieradjudicate.app.runs import store_run
 
     name, eq, path = args.run.partition("=")
     if not eq or not name.strip() or not path:
         raise HieradjError(f"add-run {args.run!r}: expected NAME=FILE (the run's name, '=', its answer file)")
-    src = read_annotation_file(AnnotationSpec(path, name=name.strip(), role="system"))  # refuses what is not answers
     with _open(args.project, write=True) as s:
-        known = set(s.instances())
-        answered = set(zip(src.item_lexelt, src.item_instance, strict=True))
-        if not answered & known:
-            raise HieradjError(f"{path}: none of its {len(answered)} answered instance(s) is an instance of "
-                               f"{args.project} (do the lexelts and instance ids match?); nothing was stored")
-        rec = add_run(s.store, name, path, note=args.note)
-    outside = len(answered - known)
-    if outside:
-        print(f"hieradjudicate: warning: {outside} answered instance(s) of {path} are not in the project",
+        run = store_run(s, name, path, args.note)
+    if run.outside:
+        print(f"hieradjudicate: warning: {run.outside} answered instance(s) of {path} are not in the project",
               file=sys.stderr)
-    print(f"stored run {rec.name} ({len(answered & known)} answered instance(s) of the project, "
-          f"sha256 {rec.sha256[:12]}) at {rec.added_at}")
+    print(f"stored run {run.name} ({run.answered} answered instance(s) of the project) at {run.added_at}")
     return 0
 
 

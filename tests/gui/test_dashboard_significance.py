@@ -4,13 +4,16 @@ double-click on a gained/lost instance opening it in the workbench."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QScrollArea
+from PySide6.QtWidgets import QDialogButtonBox, QScrollArea
 
 from hieradjudicate.core.significance import METRICS
 from hieradjudicate.gui.main_window import MainWindow
+from tests.conftest import DEMO
 from tests.gui.test_dashboard import _expected, decided_demo, win  # noqa: F401  (fixtures)
 
 
@@ -71,3 +74,54 @@ def test_paired_tests_and_gained_lost_open_in_the_workbench(qtbot, win: MainWind
     assert win.ws.current == first
     lexelt, inst = win.wb.corpus.instance_key(first)
     assert item.text() == inst and panel.changes.item(0, 1).text() == lexelt
+
+
+def _fine_by_hand(decisions, path) -> tuple[float, float]:
+    """Precision and recall of an answer file against the resolved decisions, written out: an answer
+    earns the weight of its tags that are gold tags (weights given sum to 1; none given: split evenly)."""
+    gold = {(r.lexelt, r.instance): set(r.tags) for r in decisions if r.status == "resolved"}
+    ok = attempted = 0.0
+    for line in Path(path).read_text().splitlines():
+        lexelt, inst, *tags = line.split()
+        if (lexelt, inst) not in gold:
+            continue
+        for t in tags:
+            tag, _, w = t.partition("/")
+            ok += (float(w) if w else 1 / len(tags)) * (tag in gold[(lexelt, inst)])
+        attempted += 1
+    return ok / attempted, ok / len(gold)
+
+
+def test_add_a_run_in_the_window_and_its_history(qtbot, win: MainWindow, tmp_path) -> None:  # noqa: F811
+    from hieradjudicate.app.runs import run_history
+    from hieradjudicate.io.store.runs import runs
+
+    panel = win.dashboard.view.runs
+    assert panel.table.rowCount() == 0 and "No run stored" in panel.state.text()
+    win.dashboard.view.findChild(QScrollArea, "dash_scroll").ensureWidgetVisible(panel)
+    for name, path, note in (("lesk", DEMO / "system_lesk.ans", "first try"), ("", DEMO / "system_neural.ans", "")):
+        qtbot.mouseClick(panel.add_button, Qt.MouseButton.LeftButton)
+        dlg = panel.dialog
+        assert dlg is not None and dlg.isVisible()
+        qtbot.keyClicks(dlg.path, str(path))
+        qtbot.keyClicks(dlg.name, name)
+        qtbot.keyClicks(dlg.note, note)
+        qtbot.mouseClick(dlg.buttons.button(QDialogButtonBox.StandardButton.Ok), Qt.MouseButton.LeftButton)
+        qtbot.waitUntil(lambda: not dlg.isVisible())
+    stored = runs(win.session.store)
+    assert [(r.name, r.note) for r in stored] == [("lesk", "first try"), ("system_neural", "")]
+    assert panel.table.rowCount() == 2 and panel.table.item(1, 0).text() == "system_neural"
+    p, r = _fine_by_hand(win.session.decisions, DEMO / "system_neural.ans")
+    hist = run_history(win.session)
+    assert hist[1].precision == pytest.approx(p, abs=1e-12) and hist[1].recall == pytest.approx(r, abs=1e-12)
+    assert float(panel.table.item(1, 3).text()) == pytest.approx(p, abs=5e-4)
+    np.testing.assert_allclose(panel.lines["f1"].yData, [h.f1 for h in hist])
+    # a file that is not answers is refused and said so; nothing is stored
+    bad = tmp_path / "notes.txt"
+    bad.write_text("hello world\n")
+    qtbot.mouseClick(panel.add_button, Qt.MouseButton.LeftButton)
+    qtbot.keyClicks(panel.dialog.path, str(bad))
+    qtbot.keyClicks(panel.dialog.name, "junk")
+    qtbot.mouseClick(panel.dialog.buttons.button(QDialogButtonBox.StandardButton.Ok), Qt.MouseButton.LeftButton)
+    assert panel.state.text().startswith("Not stored:") and len(runs(win.session.store)) == 2
+    assert "notes.txt" in panel.state.text()

@@ -48,6 +48,7 @@ from hieradjudicate.gui.dashboard.gold_plots import (
 )
 from hieradjudicate.gui.dashboard.heatmap import HeatmapPanel
 from hieradjudicate.gui.dashboard.plots import ConfusionPanel, DepthPanel, LexeltPanel
+from hieradjudicate.gui.dashboard.runs_panel import RunsPanel
 from hieradjudicate.gui.dashboard.significance_panel import SignificancePanel
 from hieradjudicate.gui.workers import BackgroundRunner
 
@@ -160,11 +161,11 @@ class DashboardView(QWidget):
         self.competence_panel = CompetencePanel()
         self.comp = CompetenceEstimator(self, self.wb, self.competence_panel)
         self.comp.ready.connect(self.competence_ready)
-        self.significance = SignificancePanel()
+        self.significance, self.runs = SignificancePanel(), RunsPanel(self.session)
         self.significance.instance_opened.connect(self.instance_requested)
         self.panels: list[Panel] = [self.heatmap, self.lexelts, self.depth_panel, self.confusion, self.progress,
                                     self.gold, self.scores, self.comparison, self.competence_panel,
-                                    self.significance]
+                                    self.significance, self.runs]
         grid_host = QWidget()
         grid = QGridLayout(grid_host)
         grid.setContentsMargins(2, 2, 2, 2)
@@ -172,10 +173,12 @@ class DashboardView(QWidget):
         heights = (320, 320, 360, 420, 300, 560)  # two rows fill a 1280x800 window; the rest scrolls
         for k, p in enumerate(self.panels):
             p.setMinimumWidth(300)
-            if p is self.competence_panel or p is self.significance:  # alone on their rows, full width
-                row = 4 if p is self.competence_panel else 5
-                p.setFixedHeight(heights[row])
-                grid.addWidget(p, row, 0, 1, 2)
+            if p is self.competence_panel:  # alone on its row: both plots side by side
+                p.setFixedHeight(heights[4])
+                grid.addWidget(p, 4, 0, 1, 2)
+            elif p is self.significance or p is self.runs:  # the systems' row after it
+                p.setFixedHeight(heights[5])
+                grid.addWidget(p, 5, 0 if p is self.significance else 1)
             else:
                 p.setFixedHeight(heights[k // 2])
                 grid.addWidget(p, k // 2, k % 2)
