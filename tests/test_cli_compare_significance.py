@@ -194,3 +194,34 @@ def test_stored_run_bytes_are_checked(project: Path, tmp_path: Path, capsys) -> 
 
         with pytest.raises(ProjectError, match="stored run 'lesk' is damaged"):
             run_bytes(s, "lesk")
+
+
+def test_gained_and_lost_by_lexelt_depth_and_category(project: Path, capsys) -> None:
+    """Leaf policy against the project's gold: gained/lost per lexelt, per sense depth of the gold
+    (the inventory's tree) and per agreement category (the project's annotators), each summing up."""
+    from hieradjudicate.app.dashboard.dashboard import Dashboard
+    from hieradjudicate.app.session.session import Session
+    from hieradjudicate.core.granularity import CATEGORY_NAMES
+
+    out = run_json(capsys, "compare", "--gold", str(project), "--inventory", str(DEMO / "inventory.txt"),
+                   "--system", f"neural={DEMO / 'system_neural.ans'}", "--baseline", "lesk", "--shuffles", "500")
+    reg = out["regression"][0]
+    for grouping in ("lexelt", "sense depth", "category", "part of speech"):
+        by = reg["by"][grouping]
+        assert sum(v["gained"] for v in by.values()) == reg["gained"], grouping
+        assert sum(v["lost"] for v in by.values()) == reg["lost"], grouping
+    with Session.open(project, read_only=True) as s:
+        worst = Dashboard(s.corpus).worst_category
+        cat = {k: CATEGORY_NAMES[c] for k, c in zip(s.instances(), worst.tolist()) if c >= 0}
+        depth = s.corpus.inventory.node_depth
+        gold = {(r.lexelt, r.instance): r.tags for r in s.decisions if r.status == "resolved"}
+        inv = s.corpus.inventory
+        want_cat: dict[str, int] = {}
+        want_depth: dict[str, int] = {}
+        for c in (c for c in reg["instances"] if c["change"] == "gained"):
+            key = (c["lexelt"], c["instance"])
+            want_cat[cat[key]] = want_cat.get(cat[key], 0) + 1
+            d = max(int(depth[inv.lookup(key[0], t)]) for t in gold[key])
+            want_depth[str(d)] = want_depth.get(str(d), 0) + 1
+    assert {k: v["gained"] for k, v in reg["by"]["category"].items() if v["gained"]} == want_cat
+    assert {k: v["gained"] for k, v in reg["by"]["sense depth"].items() if v["gained"]} == want_depth

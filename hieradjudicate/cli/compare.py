@@ -70,11 +70,19 @@ def _open_project(path: str):
 def _project_gold(args, tmp: Path) -> dict:
     """``--gold P.hadj``: the resolved decisions become the gold key; every other instance of the
     project is open (still being adjudicated)."""
+    from hieradjudicate.app.dashboard.dashboard import Dashboard
+    from hieradjudicate.core.granularity import CATEGORY_NAMES
+
     with _open_project(args.gold) as s:
         key = tmp / "adjudicated.key"
         s.export(key, format="senseval")
         resolved = {(r.lexelt, r.instance) for r in s.decisions if r.status == "resolved"}
         every = s.instances()
+        worst = Dashboard(s.corpus).worst_category  # the annotators' worst pair, per instance
+    names = np.array(list(CATEGORY_NAMES) + ["fewer than two annotators"])
+    keys = np.char.add(np.char.add(np.array([k[0] for k in every], dtype=str), "\x00"),
+                       np.array([k[1] for k in every], dtype=str))
+    order = np.argsort(keys)
     open_ = {k for k in every if k not in resolved}
     if not resolved:
         raise HieradjError(f"{args.gold}: no instance is resolved yet; there is no gold to score against "
@@ -82,7 +90,8 @@ def _project_gold(args, tmp: Path) -> dict:
     args.project = args.project or args.gold
     project_path = args.gold
     args.gold = str(key)
-    return {"project": project_path, "decided": len(every) - len(open_), "open": open_, "total": len(every)}
+    return {"project": project_path, "decided": len(every) - len(open_), "open": open_, "total": len(every),
+            "category_keys": keys[order], "category": names[np.asarray(worst, np.int64)[order]]}
 
 
 def _baseline_spec(args, tmp: Path) -> str:
@@ -112,16 +121,31 @@ def _scores(args):
         inst_ids = np.asarray(corpus.inst_id, dtype=object)[gold_inst]
         ids_at = lambda idx: inst_ids[idx].tolist()  # noqa: E731
         lexelts, lex_code = list(corpus.inventory.lexelts), corpus.inst_lexelt[gold_inst]
+        extra = {"sense depth": _gold_depth(corpus, gold_inst)}
     else:
         results = _senseval_scores(args)
         r0 = results[0][1]
         lexelts, lex_code = list(r0.lexelts), r0.instance_lexelt
         lex = np.asarray(lexelts, dtype=object)[lex_code]
         ids_at = lambda idx: list(args.gold_ids_at(r0.instance_item[idx]))  # noqa: E731
+        extra = {}
     names = [n for n, _ in results]
     scores = np.vstack([r.instance_score for _, r in results])
     attempted = np.vstack([r.instance_attempted for _, r in results])
-    return names, scores, attempted, lex, lex_code, lexelts, ids_at
+    return names, scores, attempted, lex, lex_code, lexelts, ids_at, extra
+
+
+def _gold_depth(corpus, gold_inst: np.ndarray) -> np.ndarray:
+    """Depth in the sense tree of each gold instance's deepest gold tag ("1" = top level)."""
+    g = next(s for s in corpus.sets if s.role == "gold")
+    n_tags = np.diff(g.tag_ptr)
+    depth = np.zeros(g.n, dtype=np.int64)
+    has = n_tags > 0
+    if has.any():
+        d = corpus.inventory.node_depth[g.tag_node]
+        depth[has] = np.maximum.reduceat(d, g.tag_ptr[:-1][has])
+    at = np.searchsorted(g.rows, gold_inst)
+    return depth[at].astype(str)
 
 
 def _groupings(args, lex, lex_code, lexelts, ids_at, n: int):
@@ -224,7 +248,7 @@ def _compare(args, gold_info) -> int:
     from hieradjudicate.core.regression import regression, tests_by_group
     from hieradjudicate.core.significance import pairs_of
 
-    names, scores, attempted, lex, lex_code, lexelts, ids_at = _scores(args)
+    names, scores, attempted, lex, lex_code, lexelts, ids_at, extra = _scores(args)
     if len(set(names)) < len(names):
         raise HieradjError(f"two systems have the same name ({', '.join(names)}); name them NAME=FILE")
     n = scores.shape[1]
@@ -257,8 +281,9 @@ def _compare(args, gold_info) -> int:
     if args.baseline:
         out["baseline"] = names[0]
         out["regression"] = []
+        reg_groups = _regression_groups(groups, lex_code, lexelts, extra, gold_info, lex, ids_at, n)
         for b in range(1, len(names)):
-            reg = regression(cmp.correct[0], cmp.correct[b], groups, baseline=names[0], system=names[b])
+            reg = regression(cmp.correct[0], cmp.correct[b], reg_groups, baseline=names[0], system=names[b])
             rows = []
             for change, idx in (("gained", reg.gained), ("lost", reg.lost)):
                 for i, inst in zip(idx.tolist(), ids_at(idx)):
@@ -274,6 +299,26 @@ def _compare(args, gold_info) -> int:
     if args.project:
         out["history"] = _history(args, args.threshold)
     return _print(args, out)
+
+
+def _regression_groups(groups, lex_code, lexelts, extra, gold_info, lex, ids_at, n: int) -> list:
+    """The test groupings, and for gained/lost also lexelt (always), sense depth (leaf policy: the
+    inventory's tree) and agreement category (a project's gold: the annotators' worst pair)."""
+    from hieradjudicate.core.regression import Grouping, grouping
+
+    out = list(groups)
+    if not any(g.title == "lexelt" for g in out):
+        out.append(Grouping("lexelt", np.asarray(lex_code, np.int64), list(lexelts)))
+    for title, labels in extra.items():
+        out.append(grouping(title, labels))
+    if gold_info is not None and n:
+        keys, cats = gold_info["category_keys"], gold_info["category"]
+        mine = np.char.add(np.char.add(np.asarray(lex, dtype=str), "\x00"),
+                           np.asarray(ids_at(np.arange(n)), dtype=str))
+        pos = np.clip(np.searchsorted(keys, mine), 0, len(keys) - 1)
+        found = keys[pos] == mine
+        out.append(grouping("category", np.where(found, cats[pos], "unknown")))
+    return out
 
 
 def _num(v) -> float | None:
