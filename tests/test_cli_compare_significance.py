@@ -225,3 +225,19 @@ def test_gained_and_lost_by_lexelt_depth_and_category(project: Path, capsys) -> 
             want_depth[str(d)] = want_depth.get(str(d), 0) + 1
     assert {k: v["gained"] for k, v in reg["by"]["category"].items() if v["gained"]} == want_cat
     assert {k: v["gained"] for k, v in reg["by"]["sense depth"].items() if v["gained"]} == want_depth
+
+
+def test_by_lexelt_tests_every_lexelt(capsys) -> None:
+    d = skip_without_realdata("wsdeval") / "wsdeval"
+    out = run_json(capsys, "compare", "--gold", str(d / "semeval2015.gold.key.txt"), "--policy", "fine",
+                   "--system", f"lesk={d / 'semeval2015.lesk_example.key.txt'}", "--by-lexelt", "--shuffles", "1000",
+                   "--system", f"resnik={d / 'semeval2015.resnik_example.key.txt'}")
+    lex = out["tests"]["lexelt"]
+    assert sum(v[0]["n"] for v in lex.values()) == 1022 and len(lex) == len(out["by_lexelt"])
+    gold = [ln.split() for ln in (d / "semeval2015.gold.key.txt").read_text().splitlines() if ln.strip()]
+    from hieradjudicate.io.annotations.wsdkey import lexelt_of
+
+    per: dict[str, int] = {}
+    for _, key, *_ in gold:
+        per[lexelt_of(key)] = per.get(lexelt_of(key), 0) + 1
+    assert {k: v[0]["n"] for k, v in lex.items()} == per
