@@ -3,8 +3,9 @@
 The figures rest on the decided instances; every open instance will get some
 gold tag set.  Under the fine rule an answer with weights ``w(t)`` (summing to
 1) scores ``sum over t in gold of w(t)``, so over every outcome a system's score
-on an open instance it answered lies in ``[0, 1]`` (0: no tag of its answer
-chosen; 1: all of them), and its attempted weight is 1 whatever the outcome.
+on an open instance it answered lies in ``[0, a]`` (0: no tag of its answer
+chosen; ``a``, its attempted weight, 1 unless a partial answer: all of them),
+and its attempted weight is ``a`` whatever the outcome.
 
 For a metric that is linear in the score sum ``S`` once the attempted weight
 ``W`` and the instance count ``n`` are fixed (``P = S / W``, ``R = S / n``,
@@ -38,10 +39,17 @@ class OpenAnswers:
     def answered(self) -> int:
         return int(np.unique(self.inst).size)
 
+    @property
+    def mass(self) -> float:
+        """The attempted weight of the open answers (the answered count when every answer is whole)."""
+        return float(self.weight.sum())
 
-def normalise(inst: np.ndarray, tag: np.ndarray, weight: np.ndarray) -> OpenAnswers:
-    """Weights per instance scaled to sum 1; an instance without weights splits evenly
-    (NaN = no weight given, as in scorer2); repeated (instance, tag) rows are added."""
+
+def normalise(inst: np.ndarray, tag: np.ndarray, weight: np.ndarray, attempted: np.ndarray | None = None
+              ) -> OpenAnswers:
+    """Weights per instance scaled to sum 1 (then times the row's ``attempted`` share when given:
+    a partial answer); an instance without weights splits evenly (NaN = no weight given, as in
+    scorer2); repeated (instance, tag) rows are added."""
     inst = np.asarray(inst, np.int64)
     tag = np.asarray(tag, np.int64)
     w = np.asarray(weight, np.float64)
@@ -52,6 +60,8 @@ def normalise(inst: np.ndarray, tag: np.ndarray, weight: np.ndarray) -> OpenAnsw
     size = int(inst.max()) + 1
     total = np.bincount(inst, weights=w, minlength=size)
     w = np.where(total[inst] > 0, w / np.where(total[inst] > 0, total[inst], 1.0), 0.0)
+    if attempted is not None:
+        w = w * np.asarray(attempted, np.float64)
     key = inst * (int(tag.max()) + 1) + tag
     u, first, inv = np.unique(key, return_index=True, return_inverse=True)
     return OpenAnswers(inst[first], tag[first], np.bincount(inv.reshape(-1), weights=w))
@@ -68,11 +78,11 @@ def _coef(metric: str, W: float, n: int) -> float | None:
 def system_range(S: float, W: float, n_decided: int, open_answers: OpenAnswers, n_open: int
                  ) -> dict[str, list[float | None]]:
     """``{metric: [low, high]}`` of one system over every outcome of the open instances."""
-    W_all, n_all = W + open_answers.answered, n_decided + n_open
+    W_all, n_all = W + open_answers.mass, n_decided + n_open
     out = {}
     for m in METRICS:
         k = _coef(m, W_all, n_all)
-        out[m] = [None, None] if k is None else [k * S, k * (S + open_answers.answered)]
+        out[m] = [None, None] if k is None else [k * S, k * (S + open_answers.mass)]
     return out
 
 
@@ -87,7 +97,7 @@ def difference_range(a: tuple[float, float, OpenAnswers], b: tuple[float, float,
     out = {}
     for m in METRICS:
         ka_dec, kb_dec = _coef(m, Wa, n_decided), _coef(m, Wb, n_decided)
-        ka, kb = _coef(m, Wa + oa.answered, n_all), _coef(m, Wb + ob.answered, n_all)
+        ka, kb = _coef(m, Wa + oa.mass, n_all), _coef(m, Wb + ob.mass, n_all)
         if None in (ka_dec, kb_dec, ka, kb):
             out[m] = {"observed": None, "low": None, "high": None, "could_flip": None}
             continue

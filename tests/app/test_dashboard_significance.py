@@ -78,3 +78,26 @@ def test_tables_and_report_carry_the_tests(data) -> None:
     assert f1[6] == t.difference and f1[9] == t.p_value
     page = render_report(d)
     assert "Paired significance tests" in page and "approximate randomization" in page
+
+
+def test_open_instances_bound_the_figures(corpus, data) -> None:  # noqa: F811
+    """The gold is being adjudicated (150 of 400 decided): each system's fine recall ranges from
+    every open instance wrong to every open answer right; the joint range of the difference lies
+    inside the one the two systems' own ranges allow, and holds the figure on the decided ones."""
+    dash, tracker, d = data
+    sig = d.significance
+    o = sig.open_ranges
+    gold = tracker.gold_set()
+    assert o["decided"] == gold.n and o["open"] == corpus.n - gold.n > 0
+    fine = sig.scores["fine"]
+    for j, name in enumerate(sig.names):
+        s = corpus.get_set(name)
+        mass = float(s.attempted[~np.isin(s.rows, gold.rows)].sum())
+        S = float(np.nansum(fine[j]))
+        lo, hi = o["systems"][name]["recall"]
+        assert lo == pytest.approx(S / corpus.n, abs=1e-12) and hi == pytest.approx((S + mass) / corpus.n, abs=1e-12)
+    pair = o["pairs"][(0, 1)]
+    for m in METRICS:
+        ra, rb = o["systems"][sig.names[0]][m], o["systems"][sig.names[1]][m]
+        assert ra[0] - rb[1] - 1e-12 <= pair[m]["low"] <= pair[m]["high"] <= ra[1] - rb[0] + 1e-12
+        assert pair[m]["observed"] == pytest.approx(sig.tests["fine"][0].metrics[m].difference, abs=1e-12)

@@ -18,10 +18,10 @@ def metric(m: str, S: float, W: float, n: int) -> float:
     return {"precision": p, "recall": r, "f1": 2 * p * r / (p + r) if p + r else 0.0}[m]
 
 
-def answers(spec: dict[int, dict[int, float]]):
+def answers(spec: dict[int, dict[int, float]], share: dict[int, float] | None = None):
     rows = [(i, t, w) for i, d in spec.items() for t, w in d.items()]
     i, t, w = (np.array(c) for c in zip(*rows, strict=True))
-    return normalise(i, t, w)
+    return normalise(i, t, w, None if share is None else np.array([share[x] for x in i.tolist()]))
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -35,7 +35,8 @@ def test_ranges_equal_enumerating_every_outcome(seed: int) -> None:
                 k = int(rng.integers(1, 3))
                 tags = rng.choice(3, size=k, replace=False)
                 spec[i] = {int(t): float(w) for t, w in zip(tags, rng.choice([np.nan, 1.0, 3.0], size=k))}
-    oa, ob = answers(spec_a), answers(spec_b)
+    share = {i: float(rng.choice([1.0, 0.5])) for i in range(n_open)}  # partial answers too
+    oa, ob = answers(spec_a, share), answers(spec_b)
     Sa, Wa, Sb, Wb = 2.5, 4.0, 3.0, 5.0
     wa = {(i, t): w for i, t, w in zip(oa.inst.tolist(), oa.tag.tolist(), oa.weight.tolist())}
     wb = {(i, t): w for i, t, w in zip(ob.inst.tolist(), ob.tag.tolist(), ob.weight.tolist())}
@@ -47,7 +48,7 @@ def test_ranges_equal_enumerating_every_outcome(seed: int) -> None:
         sa = Sa + sum(wa.get((i, t), 0.0) for i, g in enumerate(outcome) for t in g)
         sb = Sb + sum(wb.get((i, t), 0.0) for i, g in enumerate(outcome) for t in g)
         for m in METRICS:
-            va, vb = metric(m, sa, Wa + oa.answered, n_all), metric(m, sb, Wb + ob.answered, n_all)
+            va, vb = metric(m, sa, Wa + oa.mass, n_all), metric(m, sb, Wb + ob.mass, n_all)
             seen[m].append(va - vb)
             own[m][0].append(va)
             own[m][1].append(vb)

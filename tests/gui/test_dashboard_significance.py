@@ -40,6 +40,10 @@ def test_paired_tests_and_gained_lost_open_in_the_workbench(qtbot, win: MainWind
     assert int(rows[3][1]) == t.mcnemar.a_only and int(rows[3][2]) == t.mcnemar.b_only
     changes = exp.changes("leaf", 0, 1)
     assert panel.changes.rowCount() == len(changes) > 0
+    o = exp.open_ranges  # the demo's gold: the agreed instances; the rest still open
+    assert o is not None and f"rest on {o['decided']} decided instance(s); {o['open']} open" in panel.open.text()
+    lo, hi = sorted((-o["pairs"][(0, 1)]["f1"]["low"], -o["pairs"][(0, 1)]["f1"]["high"]))
+    assert f"[{lo:.3f}, {hi:.3f}]" in panel.open.text()
     assert f"{sum(c.change == 'gained' for c in changes)} instance(s) gained" in panel.counts.text()
 
     # the fine policy, chosen with the keyboard

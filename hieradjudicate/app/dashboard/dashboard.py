@@ -58,7 +58,7 @@ from hieradjudicate.app.dashboard.scores import (
     scorable_policies,
     system_scores,
 )
-from hieradjudicate.app.dashboard.significance import significance_view
+from hieradjudicate.app.dashboard.significance import open_ranges, significance_view
 from hieradjudicate.core.agreement import CONGER_MARGINAL_RULE, make_layout
 from hieradjudicate.core.dashboard import all_figures
 from hieradjudicate.core.granularity import CATEGORY_NAMES, worst_category
@@ -292,8 +292,11 @@ class Dashboard:
                                                     n_resamples=opt.n_resamples if opt.intervals else 0,
                                                     seed=0, policies=policies, per_policy=per_policy)
                 cmp = comparison(c, self.systems, g, leaf_matrix, opt.threshold)
-                sig = significance_view([c.sets[k].name for k in self.systems], per_policy, g.rows,
-                                        threshold=opt.threshold, seed=opt.seed)
+                names = [c.sets[k].name for k in self.systems]
+                sig = significance_view(names, per_policy, g.rows, threshold=opt.threshold, seed=opt.seed)
+                if sig is not None and "fine" in per_policy:
+                    sig.open_ranges = open_ranges(c, self.systems, names, g.rows, per_policy["fine"],
+                                                  None if keep is None else np.flatnonzero(keep))
             t["systems"] = _ms(t0)
             t0 = time.perf_counter()
         method = method_text(c, opt.measure)

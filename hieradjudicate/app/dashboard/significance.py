@@ -11,6 +11,7 @@ instances one system gained and lost against another (the window's gained/lost t
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -43,6 +44,9 @@ class SignificanceView:
     threshold: float
     n: int
     explain: Explain
+    #: the gold still being adjudicated (fine policy): ``{"decided", "open", "systems": {name: {metric:
+    #: [low, high]}}, "pairs": {(a, b): {metric: {...}}}}`` (:mod:`hieradjudicate.core.open_range`)
+    open_ranges: dict | None = None
 
     def changes(self, policy: str, baseline: int, system: int) -> list[Change]:
         """Instances ``system`` gets right and ``baseline`` does not (gained) and the reverse (lost)."""
@@ -91,6 +95,33 @@ def significance_view(names: list[str], per_policy: dict[str, tuple[np.ndarray, 
                 note="Soft answers keep their per-instance score (no 0/1 rounding) in the P, R and F1 tests.")
     return SignificanceView(list(names), list(per_policy), tests, scores, np.asarray(gold_rows), threshold,
                             len(gold_rows), e)
+
+
+def open_ranges(corpus: Any, systems: list[int], names: list[str], gold_rows: np.ndarray,
+                fine: tuple[np.ndarray, np.ndarray], universe: np.ndarray | None = None) -> dict | None:
+    """How far the fine figures can move with the instances not decided yet (``universe``: the
+    instances in view, default all): each system's range and each pair's joint range."""
+    from hieradjudicate.core.open_range import difference_range, normalise, system_range
+
+    open_mask = np.ones(corpus.n, bool) if universe is None else np.isin(np.arange(corpus.n), universe)
+    open_mask[np.asarray(gold_rows, np.int64)] = False
+    n_open, n_dec = int(open_mask.sum()), len(gold_rows)
+    if not n_open:
+        return None
+    score, att = fine
+    sums, out = [], {"decided": n_dec, "open": n_open, "systems": {}, "pairs": {}}
+    for j, k in enumerate(systems):
+        s = corpus.sets[k]
+        counts = np.diff(s.tag_ptr)
+        inst = np.repeat(s.rows, counts)
+        keep = open_mask[inst]
+        ans = normalise(inst[keep], s.tag_node[keep], s.tag_weight[keep], np.repeat(s.attempted, counts)[keep])
+        S, W = float(np.nansum(score[j])), float(att[j].sum())
+        sums.append((S, W, ans))
+        out["systems"][names[j]] = system_range(S, W, n_dec, ans, n_open)
+    for a, b in pairs_of(len(systems)):
+        out["pairs"][(a, b)] = difference_range(sums[a], sums[b], n_dec, n_open)
+    return out
 
 
 def table_rows(view: SignificanceView) -> tuple[list[str], list[list]]:

@@ -55,6 +55,9 @@ class SignificancePanel(Panel):
         self.tests = _table(["test", "baseline", "system", "system - baseline", "interval", "p", "p Holm"])
         self.tests.setObjectName("paired_tests")
         self.body.addWidget(self.tests, 2)
+        self.open = QLabel(objectName="sig_open")
+        self.open.setWordWrap(True)
+        self.body.addWidget(self.open)
         self.counts = QLabel(objectName="sig_counts")
         self.body.addWidget(self.counts)
         self.changes = _table(["change", "lexelt", "instance", "baseline score", "system score"])
@@ -136,6 +139,7 @@ class SignificancePanel(Panel):
                             bottom=np.array(lo, float))
         set_ticks(self.plot, "bottom", [LABEL[m] for m in METRICS])
         self.plot.setXRange(-0.5, len(METRICS) - 0.5, padding=0)
+        self.open.setText(self._open_text(sig, base, other, a, b, sign))
         changes = sig.changes(policy, base, other)
         gained = sum(c.change == "gained" for c in changes)
         shown = changes[:CHANGES_LIMIT]
@@ -144,6 +148,20 @@ class SignificancePanel(Panel):
                                                                if len(changes) > CHANGES_LIMIT else ""))
         self.rows = [c.instance for c in shown]
         _fill(self.changes, [[c.change, *self.keys(c.instance), c.baseline_score, c.system_score] for c in shown])
+
+    @staticmethod
+    def _open_text(sig: Any, base: int, other: int, a: int, b: int, sign: float) -> str:
+        o = sig.open_ranges
+        if not o:
+            return f"The gold holds every instance in view ({sig.n} decided)."
+        f1 = o["pairs"][(a, b)]["f1"]
+        if f1["low"] is None:
+            return f"These figures rest on {o['decided']} decided instance(s); {o['open']} still open."
+        lo, hi = sorted((sign * f1["low"], sign * f1["high"]))
+        return (f"The gold is still being adjudicated: these figures rest on {o['decided']} decided instance(s); "
+                f"{o['open']} open. Over every outcome of the open ones, F1 (fine) of {sig.names[other]} - "
+                f"{sig.names[base]} lies in [{fmt(lo)}, {fmt(hi)}]: the difference "
+                + ("<b>could flip</b>." if f1["could_flip"] else "holds."))
 
     def _open(self, row: int, _col: int) -> None:
         if 0 <= row < len(self.rows):
