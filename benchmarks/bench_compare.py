@@ -95,6 +95,9 @@ def main() -> int:
     ap.add_argument("--copies", type=int, default=100)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--coverage", type=int, default=0, metavar="TRIALS")
+    ap.add_argument("--soft", action="store_true",
+                    help="also the worst case: every instance a distinct soft score (no two rows alike)")
+    ap.add_argument("--leaf", action="store_true", help="also the leaf policy on Senseval-3 x copies")
     args = ap.parse_args()
     data = realdata()
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
@@ -112,7 +115,7 @@ def main() -> int:
             n = pool.submit(repeat_file, s3 / "EnglishLS.test.key", key_p, args.copies).result()
             pool.submit(repeat_file, s3 / "answers" / "baseline_responses.txt", a_p, args.copies).result()
             pool.submit(repeat_file, s3 / "answers" / "ens_weighted.txt", b_p, args.copies).result()
-        for policy in ("fine", "coarse", "mixed"):
+        for policy in ("fine", "coarse", "mixed") + (("leaf",) if args.leaf else ()):
             argv = ["compare", "--gold", str(key_p), "--policy", policy, "--inventory", str(s3 / "EnglishLS.sensemap"),
                     "--system", f"baseline={a_p}", "--system", f"weighted={b_p}"]
             run(f"Senseval-3 x {args.copies} ({n:,} instances), 2 systems, 10,000 shuffles, {policy}, end to end",
@@ -121,6 +124,15 @@ def main() -> int:
                 tests_alone(argv)
     if args.coverage:
         coverage(args.coverage, 200)
+    if args.soft:
+        rng = np.random.default_rng(0)
+        for n in (7_253, 394_400):
+            a, b = rng.random(n), rng.random(n)
+            a[rng.random(n) < 0.1] = np.nan
+            t, c = time.perf_counter(), time.process_time()
+            paired_test(a, b)
+            print(f"worst case, {n:,} distinct soft scores, 10,000 shuffles, 1,000 resamples: "
+                  f"{time.perf_counter() - t:.2f} s (CPU {time.process_time() - c:.2f} s)")
     return 0
 
 
