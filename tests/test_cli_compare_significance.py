@@ -241,3 +241,12 @@ def test_by_lexelt_tests_every_lexelt(capsys) -> None:
     for _, key, *_ in gold:
         per[lexelt_of(key)] = per.get(lexelt_of(key), 0) + 1
     assert {k: v[0]["n"] for k, v in lex.items()} == per
+
+
+def test_one_system_has_no_pair_to_test(capsys) -> None:
+    gold, lesk = DEMO / "annotator_ann.key", DEMO / "system_lesk.ans"
+    args = ["compare", "--gold", str(gold), "--system", f"lesk={lesk}", "--inventory", str(DEMO / "inventory.txt")]
+    assert main(args) == 0
+    assert "paired tests: one system only" in capsys.readouterr().out
+    out = run_json(capsys, *args)
+    assert out["tests"]["all instances"]["all instances"] == []

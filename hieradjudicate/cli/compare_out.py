@@ -19,6 +19,8 @@ def _p(v) -> str:
 
 def tests_text(out: dict) -> str:
     s = out["test_settings"]
+    if not any(ts for by in out["tests"].values() for ts in by.values()):
+        return "paired tests: one system only; give two or more (--system), or a --baseline"
     head = (f"paired tests (difference a - b; {s['confidence']:.0%} paired bootstrap interval, "
             f"{s['resamples']} resamples; approximate randomization, {s['shuffles']} shuffles swapping the "
             f"two systems' answers per instance, unanswered included; seed {s['seed']}")
