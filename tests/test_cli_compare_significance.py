@@ -101,6 +101,8 @@ def test_add_run_stores_name_date_note_and_refuses_mistakes(project: Path, capsy
     stranger.write_text("plant.n plant.n.1 1\n")
     assert main(["project", "add-run", str(project), f"x={stranger}"]) == 1
     assert "none of its 1 answered instance(s)" in capsys.readouterr().err
+    assert main(["project", "add-run", str(project), f"y={DEMO / 'system_lesk.ans'}", "--note", "a\x1bb"]) == 1
+    assert "note holds a control character (0x1b)" in capsys.readouterr().err
     with Store.open(project, read_only=True) as s:
         assert [r.name for r in runs(s)] == ["lesk", "neural"]  # nothing of the refusals was stored
 

@@ -63,6 +63,10 @@ def add_run(store: Any, name: str, path: str | os.PathLike[str], *, note: str = 
     name = name.strip()
     if not name:
         raise ProjectError("a run needs a name: NAME=FILE")
+    for what, text in (("name", name), ("note", note)):
+        bad = next((c for c in text if ord(c) < 32 or ord(c) == 127), None)
+        if bad is not None:
+            raise ProjectError(f"the run's {what} holds a control character (0x{ord(bad):02x}); expected text")
     src = os.fspath(path)
     if data is None:
         try:
