@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from hieradjudicate.core.errors import HieradjError
 
 
@@ -37,6 +39,10 @@ class RunFigures:
     f1: float | None
     attempted: float
     total: int
+    #: per decided instance (corpus instance index in ``instances``): the score (NaN: not answered)
+    instances: Any = None
+    score: Any = None
+    attempted_per_instance: Any = None
 
 
 def _read_answers(path: str, name: str):
@@ -65,6 +71,21 @@ def store_run(session: Any, name: str, path: str | os.PathLike[str], note: str =
     return StoredRun(rec.name, rec.added_at, rec.note, len(inside), len(answered - inside))
 
 
+def _joined(lexelts, ids) -> np.ndarray:
+    return np.char.add(np.char.add(np.asarray(lexelts, dtype=str), "\x00"), np.asarray(ids, dtype=str))
+
+
+def positions(instances: list[tuple[str, str]], lexelts, ids) -> np.ndarray:
+    """Index in ``instances`` of every ``(lexelts[j], ids[j])`` (-1: not there), by sorted search."""
+    if not instances or not len(ids):
+        return np.full(len(ids), -1, dtype=np.int64)
+    known = _joined([k[0] for k in instances], [k[1] for k in instances])
+    order = np.argsort(known)
+    want = _joined(lexelts, ids)
+    pos = np.clip(np.searchsorted(known[order], want), 0, len(known) - 1)
+    return np.where(known[order][pos] == want, order[pos], -1).astype(np.int64)
+
+
 def run_history(session: Any) -> list[RunFigures]:
     """P, R, F1 (fine policy) of every stored run against the resolved decisions, oldest first;
     empty without runs or without a resolved decision."""
@@ -80,13 +101,15 @@ def run_history(session: Any) -> list[RunFigures]:
         key_path = Path(tmp) / "gold.key"
         session.export(key_path, format="senseval")
         key = read_annotations(key_path)
+        at = positions(session.instances(), key.item_lexelt, key.item_instance)  # key item -> instance
         for k, r in enumerate(stored):
             p = Path(tmp) / f"run{k}"
             p.write_bytes(run_bytes(session.store, r.name))
             res = score_senseval(key, read_annotations(p, name=r.name), policy="fine")
             o = res.overall
-            out.append(RunFigures(r.name, r.added_at, r.note, o.precision, o.recall, o.f1, o.attempted, o.total))
+            out.append(RunFigures(r.name, r.added_at, r.note, o.precision, o.recall, o.f1, o.attempted, o.total,
+                                  at[res.instance_item], res.instance_score, res.instance_attempted))
     return out
 
 
-__all__ = ["RunFigures", "StoredRun", "run_history", "store_run"]
+__all__ = ["RunFigures", "StoredRun", "positions", "run_history", "store_run"]

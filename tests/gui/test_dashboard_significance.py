@@ -80,20 +80,22 @@ def test_paired_tests_and_gained_lost_open_in_the_workbench(qtbot, win: MainWind
     assert item.text() == inst and panel.changes.item(0, 1).text() == lexelt
 
 
-def _fine_by_hand(decisions, path) -> tuple[float, float]:
-    """Precision and recall of an answer file against the resolved decisions, written out: an answer
-    earns the weight of its tags that are gold tags (weights given sum to 1; none given: split evenly)."""
+def _credit_by_hand(decisions, path) -> tuple[dict, int]:
+    """Each answered gold instance's credit, written out: an answer earns the weight of its tags that
+    are gold tags (weights given sum to 1; none given: split evenly); and the gold's size."""
     gold = {(r.lexelt, r.instance): set(r.tags) for r in decisions if r.status == "resolved"}
-    ok = attempted = 0.0
+    credit = {}
     for line in Path(path).read_text().splitlines():
         lexelt, inst, *tags = line.split()
-        if (lexelt, inst) not in gold:
-            continue
-        for t in tags:
-            tag, _, w = t.partition("/")
-            ok += (float(w) if w else 1 / len(tags)) * (tag in gold[(lexelt, inst)])
-        attempted += 1
-    return ok / attempted, ok / len(gold)
+        if (lexelt, inst) in gold:
+            credit[(lexelt, inst)] = sum((float(w) if w else 1 / len(tags)) * (tag in gold[(lexelt, inst)])
+                                         for tag, _, w in (t.partition("/") for t in tags))
+    return credit, len(gold)
+
+
+def _fine_by_hand(decisions, path) -> tuple[float, float]:
+    credit, n = _credit_by_hand(decisions, path)
+    return sum(credit.values()) / len(credit), sum(credit.values()) / n
 
 
 def test_add_a_run_in_the_window_and_its_history(qtbot, win: MainWindow, tmp_path) -> None:  # noqa: F811
@@ -120,6 +122,25 @@ def test_add_a_run_in_the_window_and_its_history(qtbot, win: MainWindow, tmp_pat
     assert hist[1].precision == pytest.approx(p, abs=1e-12) and hist[1].recall == pytest.approx(r, abs=1e-12)
     assert float(panel.table.item(1, 3).text()) == pytest.approx(p, abs=5e-4)
     np.testing.assert_allclose(panel.lines["f1"].yData, [h.f1 for h in hist])
+    # gained/lost of the last run against the first, by hand; a double-click opens one in the workbench
+    assert (panel.base_run.currentText(), panel.other_run.currentText()) == ("lesk", "system_neural")
+    base, _ = _credit_by_hand(win.session.decisions, DEMO / "system_lesk.ans")
+    new, _ = _credit_by_hand(win.session.decisions, DEMO / "system_neural.ans")
+    right = lambda c, k: c.get(k, 0.0) >= 1 - 1e-9  # noqa: E731
+    keys = set(base) | set(new)
+    gained = {k for k in keys if right(new, k) and not right(base, k)}
+    lost = {k for k in keys if right(base, k) and not right(new, k)}
+    t = panel.changes
+    shown = {(t.item(r, 0).text(), t.item(r, 1).text(), t.item(r, 2).text()) for r in range(t.rowCount())}
+    assert shown == {("gained", *k) for k in gained} | {("lost", *k) for k in lost}
+    assert f"{len(gained)} gained, {len(lost)} lost" in panel.verdict.text()
+    win.dashboard.view.findChild(QScrollArea, "dash_scroll").ensureWidgetVisible(t)
+    pos = t.visualItemRect(t.item(0, 2)).center()
+    qtbot.mouseClick(t.viewport(), Qt.MouseButton.LeftButton, pos=pos)
+    qtbot.mouseDClick(t.viewport(), Qt.MouseButton.LeftButton, pos=pos)
+    qtbot.waitUntil(lambda: win.dashboard.tabs.currentIndex() == 0)
+    assert win.wb.corpus.instance_key(win.ws.current) == (t.item(0, 1).text(), t.item(0, 2).text())
+    win.dashboard.show_dashboard()
     # a file that is not answers is refused and said so; nothing is stored
     bad = tmp_path / "notes.txt"
     bad.write_text("hello world\n")

@@ -163,6 +163,7 @@ class DashboardView(QWidget):
         self.comp.ready.connect(self.competence_ready)
         self.significance, self.runs = SignificancePanel(), RunsPanel(self.session)
         self.significance.instance_opened.connect(self.instance_requested)
+        self.runs.instance_opened.connect(self.instance_requested)
         self.panels: list[Panel] = [self.heatmap, self.lexelts, self.depth_panel, self.confusion, self.progress,
                                     self.gold, self.scores, self.comparison, self.competence_panel,
                                     self.significance, self.runs]
@@ -170,7 +171,7 @@ class DashboardView(QWidget):
         grid = QGridLayout(grid_host)
         grid.setContentsMargins(2, 2, 2, 2)
         grid.setSpacing(6)
-        heights = (320, 320, 360, 420, 300, 560)  # two rows fill a 1280x800 window; the rest scrolls
+        heights = (320, 320, 360, 420, 300, 640)  # two rows fill a 1280x800 window; the rest scrolls
         for k, p in enumerate(self.panels):
             p.setMinimumWidth(300)
             if p is self.competence_panel:  # alone on its row: both plots side by side

@@ -9,7 +9,9 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QFileDialog,
@@ -24,6 +26,7 @@ from PySide6.QtWidgets import (
 from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.gui.dashboard.common import Panel, set_ticks
 from hieradjudicate.gui.dashboard.gold_plots import _fill, _table
+from hieradjudicate.gui.dashboard.significance_panel import CHANGES_LIMIT, _p
 
 COLORS = {"precision": "#3b7dd8", "recall": "#2ca02c", "f1": "#d1352b"}
 
@@ -61,6 +64,8 @@ class AddRunDialog(QDialog):
 
 
 class RunsPanel(Panel):
+    instance_opened = Signal(int)  # corpus instance index (double-click in the gained/lost table)
+
     def __init__(self, session: Any, parent=None) -> None:
         super().__init__("runs", "Stored runs", parent)
         self.session = session
@@ -80,6 +85,22 @@ class RunsPanel(Panel):
         self.table = _table(["run", "stored", "note", "precision", "recall", "F1"])
         self.table.setObjectName("stored_runs")
         self.body.addWidget(self.table, 2)
+        pick = QHBoxLayout()
+        self.base_run = QComboBox(objectName="run_baseline")
+        self.other_run = QComboBox(objectName="run_other")
+        for label, w in (("Baseline run", self.base_run), ("Run", self.other_run)):
+            pick.addWidget(QLabel(label))
+            pick.addWidget(w, 1)
+            w.currentIndexChanged.connect(lambda _: self.show_changes())
+        self.body.addLayout(pick)
+        self.verdict = QLabel(objectName="run_verdict")
+        self.verdict.setWordWrap(True)
+        self.body.addWidget(self.verdict)
+        self.changes = _table(["change", "lexelt", "instance", "baseline score", "run score"])
+        self.changes.setObjectName("run_changes")
+        self.changes.cellDoubleClicked.connect(self._open)
+        self.body.addWidget(self.changes, 2)
+        self.change_rows: list[int] = []
         self.dialog: AddRunDialog | None = None
         self.history: list = []
         self._key: Any = None
@@ -115,10 +136,57 @@ class RunsPanel(Panel):
             line.setData(x, [np.nan if getattr(h, m) is None else getattr(h, m) for h in self.history])
         set_ticks(self.plot, "bottom", [h.name for h in self.history])
         self.plot.setXRange(-0.5, max(len(self.history), 1) - 0.5, padding=0)
+        for combo, default in ((self.base_run, 0), (self.other_run, len(self.history) - 1)):
+            keep = combo.currentText()
+            combo.blockSignals(True)
+            combo.clear()
+            combo.addItems([h.name for h in self.history])
+            at = combo.findText(keep)
+            if combo is self.other_run and keep == self.base_run.currentText():
+                at = -1  # the same run twice compares nothing: the newest run instead
+            combo.setCurrentIndex(at if at >= 0 else default)
+            combo.blockSignals(False)
+        self.show_changes()
         if not stored:
             self.state.setText("No run stored yet.")
         elif not self.history:
             self.state.setText(f"{len(stored)} run(s) stored; no resolved decision yet to score them against.")
+
+    def show_changes(self) -> None:
+        """Gained/lost instances of the chosen run against the baseline run (fine policy), with the
+        paired test of F1; a double-click on an instance opens it in the workbench."""
+        from hieradjudicate.core.comparison import correct_matrix
+        from hieradjudicate.core.significance import paired_test
+
+        a, b = self.base_run.currentIndex(), self.other_run.currentIndex()
+        if a < 0 or b < 0 or a == b or a >= len(self.history) or b >= len(self.history):
+            self.changes.setRowCount(0)
+            self.change_rows = []
+            self.verdict.setText("Choose two different runs: the instances one gained and lost against the other."
+                                 if len(self.history) >= 2 else "")
+            return
+        ha, hb = self.history[a], self.history[b]
+        right = correct_matrix(np.vstack([ha.score, hb.score]))
+        rows, self.change_rows = [], []
+        keys = self.session.corpus.instance_key
+        for change, mask in (("gained", right[1] & ~right[0]), ("lost", right[0] & ~right[1])):
+            for j in np.flatnonzero(mask)[:CHANGES_LIMIT].tolist():
+                i = int(ha.instances[j])
+                self.change_rows.append(i)
+                sa, sb = ha.score[j], hb.score[j]
+                rows.append([change, *keys(i), None if np.isnan(sa) else float(sa), None if np.isnan(sb) else float(sb)])
+        _fill(self.changes, rows)
+        t = paired_test(ha.score, hb.score, ha.attempted_per_instance, hb.attempted_per_instance,
+                        names=(ha.name, hb.name))
+        f1 = t.metrics["f1"]
+        diff = "undefined" if f1.difference is None else f"{-f1.difference:+.3f}"
+        self.verdict.setText(f"{hb.name} against {ha.name} (fine): {t.mcnemar.b_only} gained, {t.mcnemar.a_only} "
+                             f"lost; F1 {diff} (randomization p = {_p(f1.p_value)}, {t.shuffles:,} shuffles; "
+                             f"McNemar p = {_p(t.mcnemar.p_value)}).")
+
+    def _open(self, row: int, _col: int) -> None:
+        if 0 <= row < len(self.change_rows):
+            self.instance_opened.emit(self.change_rows[row])
 
     def ask(self) -> None:
         """Open the Add-run dialog (not blocking: the run is stored when it is accepted)."""
