@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -100,7 +100,6 @@ class PairTest:
     seed: int
     threshold: float
     holm: int = 0  # size of the family the Holm p-values were adjusted over (0: none)
-    extra: dict = field(default_factory=dict)
 
 
 def _clean(score, attempted) -> tuple[np.ndarray, np.ndarray]:
@@ -123,7 +122,7 @@ def group_rows(cols: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     for j in range(k):
         u, inv = np.unique(cols[:, j], return_inverse=True)
         key = key * len(u) + inv.reshape(-1)
-        if j < k - 1 and key.max(initial=0) > (1 << 40):  # re-number before the key could overflow
+        if j < k - 1 and key.max(initial=0) >= (1 << 31):  # re-number: key * (distinct values) < 2^62
             key = np.unique(key, return_inverse=True)[1].reshape(-1)
     uniq, first, counts = np.unique(key, return_index=True, return_counts=True)
     return cols[first], counts.astype(np.int64)
@@ -233,7 +232,8 @@ def _resample_sums(groups: np.ndarray, counts: np.ndarray, resamples: int, rng) 
 def mcnemar_exact(a_only: int, b_only: int) -> float:
     """Exact two-sided McNemar p-value: ``min(1, 2 P[Bin(b + c, 1/2) <= min(b, c)])`` (1 when b + c = 0).
 
-    Summed in log space (``lgamma``), so it holds for hundreds of thousands of discordant pairs.
+    Summed in log space (log binomial coefficients as cumulative sums of logs, scaled by the
+    largest term), so it holds for hundreds of thousands of discordant pairs.
 
     >>> round(mcnemar_exact(10, 2), 6)
     0.038574
