@@ -21,7 +21,7 @@ from tests.app.test_dashboard import _rows, corpus  # noqa: F401  (the module fi
 def data(corpus):  # noqa: F811
     tracker = DecisionTracker(corpus, _rows(corpus))
     dash = Dashboard(corpus)
-    return dash, tracker, dash.compute(tracker=tracker, n_resamples=0, intervals=False)
+    return dash, tracker, dash.compute(tracker=tracker, n_resamples=20, intervals=True)
 
 
 def test_tests_rest_on_every_policys_per_instance_scores(corpus, data) -> None:  # noqa: F811
@@ -101,3 +101,9 @@ def test_open_instances_bound_the_figures(corpus, data) -> None:  # noqa: F811
         ra, rb = o["systems"][sig.names[0]][m], o["systems"][sig.names[1]][m]
         assert ra[0] - rb[1] - 1e-12 <= pair[m]["low"] <= pair[m]["high"] <= ra[1] - rb[0] + 1e-12
         assert pair[m]["observed"] == pytest.approx(sig.tests["fine"][0].metrics[m].difference, abs=1e-12)
+
+
+def test_the_quick_pass_leaves_the_tests_to_the_intervals_pass(corpus, data) -> None:  # noqa: F811
+    dash, tracker, _ = data
+    quick = dash.compute(tracker=tracker, n_resamples=0, intervals=False)
+    assert quick.significance is None and quick.comparison is not None

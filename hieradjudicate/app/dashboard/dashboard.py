@@ -293,7 +293,9 @@ class Dashboard:
                                                     seed=0, policies=policies, per_policy=per_policy)
                 cmp = comparison(c, self.systems, g, leaf_matrix, opt.threshold)
                 names = [c.sets[k].name for k in self.systems]
-                sig = significance_view(names, per_policy, g.rows, threshold=opt.threshold, seed=opt.seed)
+                # 10,000 shuffles per pair and policy: with the intervals (the background pass)
+                sig = significance_view(names, per_policy, g.rows, threshold=opt.threshold,
+                                        seed=opt.seed) if opt.intervals else None
                 if sig is not None and "fine" in per_policy:
                     sig.open_ranges = open_ranges(c, self.systems, names, g.rows, per_policy["fine"],
                                                   None if keep is None else np.flatnonzero(keep))

@@ -71,6 +71,12 @@ class SignificancePanel(Panel):
             w.currentIndexChanged.connect(lambda _: self.redraw())
 
     def update_data(self, data: Any) -> None:
+        if data.significance is None and data.comparison is not None and len(data.comparison.names) >= 2:
+            # a quick pass after a decision: the tests come with the intervals (computed in the background)
+            self.note.setVisible(True)
+            self.note.setText("The paired tests are computed with the intervals (in the background, or with "
+                              "Compute intervals)" + ("; these are of an earlier gold." if self.sig else "."))
+            return
         self.sig, self.keys = data.significance, data.instance_keys
         sig = self.sig
         self.note.setVisible(sig is None)
