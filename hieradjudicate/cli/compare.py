@@ -71,19 +71,23 @@ def _project_gold(args, tmp: Path) -> dict:
     """``--gold P.hadj``: the resolved decisions become the gold key; every other instance of the
     project is open (still being adjudicated)."""
     from hieradjudicate.app.dashboard.dashboard import Dashboard
+    from hieradjudicate.app.runs import positions
     from hieradjudicate.core.granularity import CATEGORY_NAMES
 
     with _open_project(args.gold) as s:
         key = tmp / "adjudicated.key"
         s.export(key, format="senseval")
-        resolved = {(r.lexelt, r.instance) for r in s.decisions if r.status == "resolved"}
+        resolved = [(r.lexelt, r.instance) for r in s.decisions if r.status == "resolved"]
         every = s.instances()
         worst = Dashboard(s.corpus).worst_category  # the annotators' worst pair, per instance
     names = np.array(list(CATEGORY_NAMES) + ["fewer than two annotators"])
     keys = np.char.add(np.char.add(np.array([k[0] for k in every], dtype=str), "\x00"),
                        np.array([k[1] for k in every], dtype=str))
     order = np.argsort(keys)
-    open_ = {k for k in every if k not in resolved}
+    decided = np.zeros(len(every), bool)
+    at = positions(every, [k[0] for k in resolved], [k[1] for k in resolved])
+    decided[at[at >= 0]] = True
+    open_ = [every[i] for i in np.flatnonzero(~decided).tolist()]
     if not resolved:
         raise HieradjError(f"{args.gold}: no instance is resolved yet; there is no gold to score against "
                            f"({len(every)} instance(s) open)")
@@ -170,10 +174,10 @@ def _open_ranges(args, names, scores, attempted, gold_info) -> dict:
     range of every pair's difference over the joint outcomes (:mod:`hieradjudicate.core.open_range`)."""
     from hieradjudicate.app.loading.load import read_annotation_file
     from hieradjudicate.app.loading.specs import AnnotationSpec
+    from hieradjudicate.app.runs import positions
     from hieradjudicate.core.open_range import difference_range, normalise, system_range
 
-    open_keys = sorted(gold_info["open"])
-    code = {k: j for j, k in enumerate(open_keys)}
+    open_keys = gold_info["open"]
     tags: dict[str, int] = {}
     n_dec, n_open = scores.shape[1], len(open_keys)
     out = {"project": gold_info["project"], "decided": n_dec, "open": n_open, "total": n_dec + n_open,
@@ -181,8 +185,7 @@ def _open_ranges(args, names, scores, attempted, gold_info) -> dict:
     sums = []
     for k, spec in enumerate(args.system):
         src = read_annotation_file(AnnotationSpec.parse(spec, "system"))
-        item_code = np.array([code.get(key, -1) for key in zip(src.item_lexelt, src.item_instance, strict=True)],
-                             dtype=np.int64)
+        item_code = positions(open_keys, src.item_lexelt, src.item_instance)
         tag_code = np.array([tags.setdefault(t, len(tags)) for t in src.tags] or [0], dtype=np.int64)
         first = src.set == 0
         rows = item_code[src.item[first]]
