@@ -20,7 +20,7 @@ from typing import Any
 from hieradjudicate.core.errors import ProjectError
 
 RUNS_TABLE = """
-CREATE TABLE runs (
+CREATE TABLE IF NOT EXISTS runs (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     name TEXT NOT NULL UNIQUE,
     note TEXT NOT NULL DEFAULT '',
