@@ -252,3 +252,16 @@ def test_one_system_has_no_pair_to_test(capsys) -> None:
     assert "paired tests: one system only" in capsys.readouterr().out
     out = run_json(capsys, *args)
     assert out["tests"]["all instances"]["all instances"] == []
+
+
+def test_a_store_without_sqlite_has_no_runs_and_says_so() -> None:
+    """A server project (PostgreSQL store): no runs table; adding one says where runs are kept."""
+    from types import SimpleNamespace
+
+    from hieradjudicate.core.errors import ProjectError
+    from hieradjudicate.io.store.runs import add_run
+
+    server = SimpleNamespace(_conn=object(), path="postgresql://host/p", conn=None)
+    assert runs(server) == []
+    with pytest.raises(ProjectError, match="kept in a .hadj project file; this project is on a server"):
+        add_run(server, "x", DEMO / "system_lesk.ans")

@@ -153,12 +153,12 @@ def _gold_depth(corpus, gold_inst: np.ndarray) -> np.ndarray:
 
 
 def _groupings(args, lex, lex_code, lexelts, ids_at, n: int):
-    from hieradjudicate.cli.metrics import _FRAMEWORK_ID
+    from hieradjudicate.app.datasets import FRAMEWORK_ID
     from hieradjudicate.core.figures import lexelt_pos
     from hieradjudicate.core.regression import Grouping, grouping
 
     out = []
-    if n and all(_FRAMEWORK_ID.match(str(i)) for i in ids_at(np.array([0, n - 1]))):
+    if n and all(FRAMEWORK_ID.match(str(i)) for i in ids_at(np.array([0, n - 1]))):
         prefix = np.char.partition(np.asarray(ids_at(np.arange(n)), dtype=str), ".")[:, 0]
         if len(np.unique(prefix)) > 1:
             out.append(grouping("data set", prefix))

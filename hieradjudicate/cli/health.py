@@ -23,8 +23,20 @@ def register(psub: Any) -> None:
     p.set_defaults(func=cmd_repair)
 
 
+def _file_only(project: str, what: str) -> None:
+    from hieradjudicate.core.errors import HieradjError
+    from hieradjudicate.io.store.locations import is_server_location
+
+    if is_server_location(project):
+        raise HieradjError(f"{what} is for .hadj files; a project on a server is kept whole by the "
+                           "server itself (its own pages, constraints and rights); to check a copy, "
+                           "project pull URL P.hadj and check that")
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     from hieradjudicate.io.store.health import check
+
+    _file_only(args.project, "project check")
 
     findings = check(args.project)
     sound = all(f.ok for f in findings)
@@ -43,6 +55,8 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_repair(args: argparse.Namespace) -> int:
     from hieradjudicate.app.session.repair import repair_project
+
+    _file_only(args.project, "project repair")
 
     out = repair_project(args.project, args.output)
     print(f"repaired project: {out.output} ({out.files} stored input copies, {out.decisions} decision rows)")

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 
 import numpy as np
 
+from hieradjudicate.app.datasets import by_dataset as _by_dataset  # one rule for the command line and the window
 from hieradjudicate.app.textout import csv_text, fmt, json_text, text_table
 from hieradjudicate.cli.options import non_negative
 from hieradjudicate.core.errors import HieradjError
@@ -272,34 +272,6 @@ def _scanned_scores(args, key, systems, smap, sources) -> list[tuple[str, object
     reading_policy(args, sources=sources)  # the inventories' own dropped lines; clean files have none
     args.gold_ids_at = key.instances
     _warn(gold_weights_note(key.path, *weights_given(key)))
-    return out
-
-
-_FRAMEWORK_ID = re.compile(r"^[^.]+\.d\d+\.s\d+\.t\d+$")
-
-
-def _by_dataset(ids_at, rows: np.ndarray, score: np.ndarray, attempted: np.ndarray) -> dict:
-    """P, R and F1 per data set when the ids carry the WSD framework's ``ALL`` prefix
-    (``senseval2.d000.s000.t000``): one ALL run gives every data set's figures, as the
-    framework's own per-data-set runs would (same instances, same rule).  ``ids_at(rows)``
-    gives the instance ids of gold items ``rows``; only the first and last are decoded unless
-    they carry the prefix."""
-    if len(rows) == 0 or not all(_FRAMEWORK_ID.match(str(i)) for i in ids_at(rows[[0, -1]])):
-        return {}
-    prefix = np.char.partition(np.asarray(ids_at(rows), dtype=str), ".")[:, 0]
-    names, of = np.unique(prefix, return_inverse=True)
-    if len(names) < 2:
-        return {}
-    got = np.nan_to_num(score, nan=0.0)
-    s_sum = np.bincount(of, weights=got, minlength=len(names))
-    a_sum = np.bincount(of, weights=attempted, minlength=len(names))
-    n = np.bincount(of, minlength=len(names))
-    out = {}
-    for k, name in enumerate(names.tolist()):
-        p = s_sum[k] / a_sum[k] if a_sum[k] > 0 else None
-        r = s_sum[k] / n[k]
-        f = 2 * p * r / (p + r) if p is not None and p + r > 0 else None
-        out[name] = {"precision": p, "recall": r, "f1": f, "attempted": float(a_sum[k]), "total": int(n[k])}
     return out
 
 

@@ -8,10 +8,6 @@ stops with one line saying so (exit 1) before changing anything.
 from __future__ import annotations
 
 import argparse
-import csv
-import io
-import os
-import re
 import sys
 import tempfile
 from collections import Counter
@@ -19,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from hieradjudicate.cli import health, runs
+from hieradjudicate.cli import health, runs, team
 from hieradjudicate.cli.options import add_skip_option, positive
 from hieradjudicate.core.errors import HieradjError
 
@@ -102,20 +98,24 @@ def register(sub: Any, add_inputs: Callable[..., None]) -> None:
     p.set_defaults(func=cmd_history)
 
     health.register(psub)
+    team.register(psub)
     runs.register(psub)
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:
     parser.print_usage(sys.stderr)
     print(f"{parser.prog}: error: give an action (new, status, decide, import-decisions, "
-          "resolve-agreed, reimport, export, history, check, repair, add-run, runs)", file=sys.stderr)
+          "resolve-agreed, reimport, export, history, check, repair, publish, pull, team, "
+          "assign, conflicts, progress, add-run, runs)", file=sys.stderr)
     return 2
 
 
 def _open(path: str, *, write: bool) -> Any:
     from hieradjudicate.app.session.session import Session
 
-    if not Path(path).exists():
+    from hieradjudicate.io.store.locations import is_server_location
+
+    if not is_server_location(path) and not Path(path).exists():
         raise HieradjError(f"{path}: no such project")
     session = Session.open(path, read_only=not write)
     if write and session.read_only:
@@ -137,6 +137,20 @@ def cmd_new(args: argparse.Namespace) -> int:
     if not args.inventory:  # e.g. entity links from INCEpTION: the labels are the senses
         print("hieradjudicate project new: note: no --inventory; every tag becomes a sense of its own "
               "(a flat inventory per lexelt)", file=sys.stderr)
+    from hieradjudicate.io.store.locations import is_server_location
+
+    if is_server_location(args.out):  # built as a file, then published: the server gets it whole
+        from hieradjudicate.io.store.pg.transfer import publish
+
+        with tempfile.TemporaryDirectory(prefix="hadj-") as tmp:
+            made = Path(tmp) / "new.hadj"
+            with Session.create(made, args.inventory, specs(args), args.contexts,
+                                tree_columns=args.tree_columns, user=args.user,
+                                check=lambda res: reading_policy(args, res)) as s:
+                n, lexelts = s.corpus.n, len(s.corpus.inventory.lexelts)
+            publish(made, args.out)
+        print(f"created {args.out}: {n} instances, {lexelts} lexelts (you are its lead)")
+        return 0
     with Session.create(args.out, args.inventory, specs(args), args.contexts,
                         tree_columns=args.tree_columns, overwrite=args.overwrite,
                         user=args.user, check=lambda res: reading_policy(args, res)) as s:
@@ -210,15 +224,9 @@ def status_text(d: dict[str, Any]) -> str:
 def _check_tags(session: Any, lexelt: str, instance: str, tags: list[str],
                 where: str) -> tuple[str, ...]:
     """The tags as inventory sense ids (an alias becomes its sense id); errors name ``where``."""
-    corpus = session.corpus
-    if corpus.instance_index(lexelt, instance) < 0:
-        raise HieradjError(f"{where}: no instance {lexelt} {instance} in the project")
-    inv = corpus.inventory
-    nodes = [inv.lookup(lexelt, t) for t in tags]
-    unknown = [t for t, n in zip(tags, nodes, strict=True) if n < 0]
-    if unknown:
-        raise HieradjError(f"{where}: {', '.join(unknown)} is not a sense of {lexelt}")
-    return tuple(dict.fromkeys(inv.node_id[n] for n in nodes))
+    from hieradjudicate.app.session.project_ops import _check_tags as check
+
+    return check(session, lexelt, instance, tags, where)
 
 
 def _saved_line(row: Any) -> str:
@@ -246,120 +254,47 @@ def cmd_decide(args: argparse.Namespace) -> int:
 
 
 def read_decisions_csv(path: str, session: Any) -> list[Any]:
-    """Decisions of a CSV file; every problem names the file and line (nothing is recorded
-    unless the whole file is valid)."""
-    from hieradjudicate.app.session.decisions import Decision
-    from hieradjudicate.io.exports.csvsafe import restore_csv_cell
-    from hieradjudicate.io.store.schema import STATUSES
-    from hieradjudicate.io.textfile import read_bytes
+    """Decisions of a CSV file (see :func:`hieradjudicate.app.session.project_ops.read_decisions_csv`)."""
+    from hieradjudicate.app.session.project_ops import read_decisions_csv as read
 
-    try:  # bounded like every input (size and line limits), then UTF-8 with or without a BOM
-        text = read_bytes(path, line_limit=False).decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise HieradjError(f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
-    except OSError as exc:
-        raise HieradjError(f"{path}: cannot read the file ({exc})") from None
-    first = text.split("\n", 1)[0]
-    delim = "\t" if "\t" in first and "," not in first else ","
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delim)
-    header = [h.strip().lower() for h in next(reader, [])]
-    missing = [c for c in ("lexelt", "instance", "tags") if c not in header]
-    if missing:
-        raise HieradjError(f"{path}:1: missing column(s) {', '.join(missing)} (need lexelt, "
-                           "instance, tags; optional status, note, source)")
-    col = {h: k for k, h in enumerate(header)}
-    out: list[Any] = []
-    seen: dict[tuple[str, str], int] = {}
-    for values in reader:
-        line = reader.line_num
-        if not any(v.strip() for v in values):
-            continue
-        if len(values) != len(header):
-            raise HieradjError(f"{path}:{line}: expected {len(header)} fields, got {len(values)}")
-        # our exports guard cells against spreadsheet formulas ('=x); undo it exactly. A note keeps
-        # its spaces and line breaks; the other fields are ids and words
-        f = {h: restore_csv_cell(values[k]) if h == "note" else restore_csv_cell(values[k].strip())
-             for h, k in col.items()}
-        tags = [t for t in re.split(r"[;\s]+", f["tags"]) if t]
-        status = f.get("status") or "resolved"
-        where = f"{path}:{line}"
-        if status not in STATUSES:
-            raise HieradjError(f"{where}: status must be one of {', '.join(STATUSES)}, "
-                               f"not {status!r}")
-        canonical = _check_tags(session, f["lexelt"], f["instance"], tags, where)
-        key = (f["lexelt"], f["instance"])
-        if key in seen:
-            raise HieradjError(f"{where}: {key[0]} {key[1]} is already decided on line {seen[key]}")
-        seen[key] = line
-        try:
-            out.append(Decision(key[0], key[1], canonical, f.get("source") or "import", status,
-                                f.get("note", ""), basis={"file": os.path.abspath(path),
-                                                          "line": line}))
-        except ValueError as exc:
-            raise HieradjError(f"{where}: {str(exc).split(': ', 1)[-1]}") from None
-    return out
+    return read(path, session)
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from hieradjudicate.app.session.commands import Decide
+    from hieradjudicate.app.session.project_ops import import_decisions
 
     with _open(args.project, write=True) as s:
-        decisions = read_decisions_csv(args.file, s)
-        rows = s.execute(Decide(decisions, f"import {Path(args.file).name}"))
-        print(f"imported {len(rows)} decision(s) from {args.file}")
+        print(import_decisions(s, args.file))
     return 0
 
 
 def cmd_resolve_agreed(args: argparse.Namespace) -> int:
-    from hieradjudicate.app.session.batch import annotator_sets, rater_note
+    from hieradjudicate.app.session.project_ops import plan_resolve_agreed, resolve_agreed
 
     with _open(args.project, write=True) as s:
-        raters = annotator_sets(s.corpus, include_systems=args.include_systems)
-        note = rater_note(s.corpus, raters, include_systems=args.include_systems)
-        if len(raters) < args.min_annotators:
-            # one annotator and one system do not "all agree": say so instead of resolving nothing
-            # (or, as before, counting the system as an annotator)
-            hint = ("; --include-systems counts the systems as annotators"
-                    if not args.include_systems and any(x.role == "system" for x in s.corpus.sets) else "")
-            raise HieradjError(f"resolve-agreed needs at least {args.min_annotators} annotator set(s) and "
-                               f"this project has {len(raters)} ({note}){hint}; {WRITE_HINT}")
-        command = s.accept_agreed(compatible=args.compatible is not None,
-                                  specific=args.compatible or "most",
-                                  min_annotators=args.min_annotators,
-                                  include_systems=args.include_systems)
-        print(f"{command.label}: resolved {len(command.decisions)} instance(s) on which every "
-              f"annotator set that answered agrees ({note})"
-              + (f"; left out {command.skipped['already decided']} already decided"
-                 if command.skipped.get("already decided") else ""))
+        plan = plan_resolve_agreed(s, compatible=args.compatible, min_annotators=args.min_annotators,
+                                   include_systems=args.include_systems)
+        print(resolve_agreed(s, plan))
     return 0
 
 
 def cmd_reimport(args: argparse.Namespace) -> int:
-    from hieradjudicate.app.session.reimport import find_file
-    from hieradjudicate.cli.options import reading_policy
-    from hieradjudicate.io.annotations.read import read_annotations
+    from hieradjudicate.app.session.project_ops import reimport, reimport_lines
 
     with _open(args.project, write=True) as s:
-        # the new file read as the project reads it, first: lines with problems stop here
-        old = find_file(s.store, args.name)
-        src = read_annotations(args.path, format=old.options.get("format"),
-                               columns=old.options.get("columns"))
-        reading_policy(args, sources=[src])
-        del src
-        result = s.reimport(args.name, args.path)
-        print(result)
-        for row in result.flagged:
-            print(f"flagged {row.lexelt} {row.instance}: {row.note}")
+        notice, result = reimport(s, args.name, args.path, skip_bad_lines=bool(args.skip_bad_lines))
+        if notice:
+            print(f"hieradjudicate: warning: {notice}", file=sys.stderr)
+        for line in reimport_lines(result):
+            print(line)
     return 0
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    from hieradjudicate.app.session.project_ops import export
+
     with _open(args.project, write=False) as s:
-        try:
-            summary = s.export(args.output, format=args.format,
-                               include_unresolved=args.include_unresolved)
-        except ValueError as exc:
-            raise HieradjError(str(exc)) from None
+        summary = export(s, args.output, args.format, include_unresolved=args.include_unresolved)
     print(summary)
     return 0
 

@@ -106,9 +106,10 @@ def cmd_report(args: argparse.Namespace) -> int:
         try:
             corpus = session.corpus
             tracker = DecisionTracker(corpus, session.store.iter_history())
+            name = session.path.name if hasattr(session.store, "location") else Path(args.project).stem
         finally:
             session.close()
-        title = title or f"Agreement report: {Path(args.project).stem}"
+        title = title or f"Agreement report: {name}"  # a server project: its project name
     else:
         from hieradjudicate.app.loading.load import load
         from hieradjudicate.cli.options import reading_policy, specs

@@ -26,9 +26,12 @@ from hieradjudicate.app.session.decisions import Decision
 from hieradjudicate.app.session.session import Session
 from hieradjudicate.app.workbench.queue import Workbench
 from hieradjudicate.core.errors import HieradjError
+from hieradjudicate.io.store.locations import is_server_location
 from hieradjudicate.gui.actions import DECIDING, build_actions
 from hieradjudicate.gui.dashboard.controller import DashboardController
+from hieradjudicate.gui.project_actions import ProjectActions
 from hieradjudicate.gui.start_page import StartPage, remember_project
+from hieradjudicate.gui.team_live import ServerPanel
 from hieradjudicate.gui.workbench.help_overlay import HelpOverlay
 from hieradjudicate.gui.workbench.pick_dialog import PickDialog
 from hieradjudicate.gui.workbench.read_only_banner import ReadOnlyBanner
@@ -78,6 +81,8 @@ class MainWindow(QMainWindow):
             self.docks[name] = d
         self.dashboard = DashboardController(self, self.stack, self.docks,
                                              lambda text, ms: self.statusBar().showMessage(text, ms), self.error)
+        self.project_ops = ProjectActions(self)  # export gold, resolve agreed, re-import, import decisions
+        self.server = ServerPanel(self)  # team mode: open from a server, live updates
         self.actions = build_actions(self)
         self.help = HelpOverlay(self)
         self._restore()
@@ -93,6 +98,22 @@ class MainWindow(QMainWindow):
             return False
         self.close_project()
         self.session = session
+        self._attach_views(session)
+        self._restore_docks()
+        session.decisions.subscribe(self._saved)
+        session.subscribe_corpus(lambda _corpus: QTimer.singleShot(0, self.project_ops.corpus_replaced))
+        self.banner.show_reason(session.read_only_reason)
+        remember_project(str(path) if is_server_location(path) else str(Path(path).resolve()))
+        self.server.attach(session)
+        row = self.wb.next_unresolved(-1)
+        self.ws.select_row(row if row >= 0 else 0)
+        self.ws.table.setFocus()
+        self._update_title()
+        self._enable()
+        return True
+
+    def _attach_views(self, session: Session) -> None:
+        """The workbench, its docks and the dashboard for the session's corpus."""
         self.wb = Workbench(session.corpus, list(session.decisions))
         self.ws = Workspace(self.wb)
         host = self.dashboard.attach(session, self.wb, self.ws)  # "Workbench | Dashboard" tabs around the workspace
@@ -103,20 +124,12 @@ class MainWindow(QMainWindow):
         self.docks["detail"].setWidget(self.ws.detail)
         for d in self.docks.values():
             d.show()
-        self._restore_docks()
-        session.decisions.subscribe(self._saved)
-        self.banner.show_reason(session.read_only_reason)
-        remember_project(str(Path(path).resolve()))
-        row = self.wb.next_unresolved(-1)
-        self.ws.select_row(row if row >= 0 else 0)
-        self.ws.table.setFocus()
-        self._update_title()
-        self._enable()
-        return True
 
     def close_project(self) -> None:
         if self.session is None:
             return
+        self.server.detach()
+        self.project_ops.shutdown()
         self.dashboard.detach()  # docks shown again before their state is saved
         self._save_state()
         if self.ws is not None:
@@ -136,11 +149,13 @@ class MainWindow(QMainWindow):
         self._enable()
 
     def reopen_project(self) -> None:
-        """Open the project again: writable once the other program has closed it."""
-        if self.session is not None:
+        """Open the project again (writable once the other program has closed it), on the same instance."""
+        if self.session is not None and self.ws is not None and self.wb is not None:
             path = self.session.path
+            place = self.wb.key_of(self.ws.place) if self.ws.place >= 0 else None
             self.close_project()
-            self.load_project(path)
+            if self.load_project(path) and place is not None and self.wb is not None and self.ws is not None:
+                self.ws.select_instance(self.wb.corpus.instance_index(*place))
 
     def open_project(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Open project", "", "Projects (*.hadj)")
@@ -167,7 +182,11 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ deciding
     def _current(self) -> int:
-        return self.ws.current if self.ws is not None else -1
+        """The highlighted row's instance (what every key acts on); -1, said in the status bar, when none."""
+        i = self.ws.current if self.ws is not None else -1
+        if i < 0 and self.ws is not None:
+            self.statusBar().showMessage(self.ws.no_instance_reason(), 5000)
+        return i
 
     def _decide(self, decision: Decision, advance: bool) -> None:
         assert self.session is not None and self.ws is not None
@@ -308,8 +327,9 @@ class MainWindow(QMainWindow):
             self._update_title()
             self._enable()
         if rows:
-            self.ws.select_instance(self.wb.corpus.instance_index(rows[0].lexelt, rows[0].instance))
-            self.statusBar().showMessage(("Undone: " if undo else "Redone: ") + f"{rows[0].instance}", 3000)
+            shown = self.ws.select_instance(self.wb.corpus.instance_index(rows[0].lexelt, rows[0].instance))
+            where = "" if shown else " (not shown by the current filter; the highlighted row is unchanged)"
+            self.statusBar().showMessage(("Undone: " if undo else "Redone: ") + f"{rows[0].instance}{where}", 5000)
 
     # ------------------------------------------------------------------ navigation
     def next_unresolved(self) -> None:
@@ -381,7 +401,7 @@ class MainWindow(QMainWindow):
     def _enable(self) -> None:
         has = self.session is not None
         for key, act in self.actions.items():
-            if key in ("new", "open", "demo", "quit", "help", "about"):
+            if key in ("new", "open", "open_server", "demo", "quit", "help", "about"):
                 continue
             act.setEnabled(has)
         if has and self.session is not None:
@@ -416,7 +436,9 @@ class MainWindow(QMainWindow):
             return
         self.resizeDocks([self.docks["tree"]], [290], Qt.Orientation.Horizontal)
         self.resizeDocks([self.docks["detail"]], [320], Qt.Orientation.Vertical)
-        self.resizeDocks([self.docks["tree"], self.docks["live"]], [420, 300], Qt.Orientation.Vertical)
+        scores = self.ws is not None and self.ws.live.reference is not None  # a reference gold's table too
+        self.resizeDocks([self.docks["tree"], self.docks["live"]], [260, 460] if scores else [420, 300],
+                         Qt.Orientation.Vertical)
 
     def _save_state(self) -> None:
         if os.environ.get("HIERADJ_FIXED_GEOMETRY"):

@@ -146,9 +146,21 @@ def _f(v: Any) -> float | None:
         return None
 
 
+def _no_bars_text(data: Any) -> str:
+    """Why the per-lexelt chart is empty, in words (the figure needs two annotator sets)."""
+    sets = [f"{x['name']} ({x['role']})" for x in (data.summary or {}).get("sets", [])]
+    names = ", ".join(sets[:8]) + (f" and {len(sets) - 8} more" if len(sets) > 8 else "")
+    return esc("No agreement per lexelt: it compares at least two annotator sets, and this project has "
+               f"fewer (sets: {names or 'none'}).")
+
+
 def _lexelts(data: Any, tables: dict) -> str:
     lb = data.lexelts
     bars = lb.sorted("value")
+    if not bars:  # fewer than two annotator sets (one set, only systems): no bar to draw
+        h, rows = tables["lexelts"]
+        return (f'<p class="muted">{_no_bars_text(data)}</p>' + _explain(lb.explain)
+                + (_table(h, rows) if rows else ""))
     svg = bar_chart_svg([b.lexelt for b in bars], [lb.measure], [[b.value for b in bars]],
                         lows=[[b.low for b in bars]], highs=[[b.high for b in bars]], colors=["#3b7dd8"],
                         tooltips=[[b.explain.text() for b in bars]], y_range=(min(0.0, *[b.low or 0 for b in bars]), 1.0),

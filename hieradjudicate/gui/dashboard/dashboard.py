@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 
 from hieradjudicate.app.dashboard.dashboard import Dashboard, DashboardData
 from hieradjudicate.app.dashboard.gold import DecisionTracker
+from hieradjudicate.app.workbench.reference import reference_golds
 from hieradjudicate.gui.dashboard.common import Panel
 from hieradjudicate.gui.dashboard.competence_panel import CompetenceEstimator, CompetencePanel
 from hieradjudicate.gui.dashboard.gold_plots import (
@@ -48,6 +49,7 @@ from hieradjudicate.gui.dashboard.gold_plots import (
 )
 from hieradjudicate.gui.dashboard.heatmap import HeatmapPanel
 from hieradjudicate.gui.dashboard.plots import ConfusionPanel, DepthPanel, LexeltPanel
+from hieradjudicate.gui.dashboard.reference import ReferencePanel
 from hieradjudicate.gui.dashboard.runs_panel import RunsPanel
 from hieradjudicate.gui.dashboard.significance_panel import SignificancePanel
 from hieradjudicate.gui.workers import BackgroundRunner
@@ -172,17 +174,24 @@ class DashboardView(QWidget):
         grid.setContentsMargins(2, 2, 2, 2)
         grid.setSpacing(6)
         heights = (320, 320, 360, 420, 300, 640)  # two rows fill a 1280x800 window; the rest scrolls
+        # a gold given as input: the systems' scores against it come first, across the grid
+        self.reference = ReferencePanel(self.wb) if reference_golds(self.session.corpus) else None
+        top_row = 0 if self.reference is None else 1
+        if self.reference is not None:
+            self.reference.setFixedHeight(300)
+            self.reference.explain_requested.connect(self.show_explain)
+            grid.addWidget(self.reference, 0, 0, 1, 2)
         for k, p in enumerate(self.panels):
             p.setMinimumWidth(300)
             if p is self.competence_panel:  # alone on its row: both plots side by side
                 p.setFixedHeight(heights[4])
-                grid.addWidget(p, 4, 0, 1, 2)
+                grid.addWidget(p, top_row + 4, 0, 1, 2)
             elif p is self.significance or p is self.runs:  # the systems' row after it
                 p.setFixedHeight(heights[5])
-                grid.addWidget(p, 5, 0 if p is self.significance else 1)
+                grid.addWidget(p, top_row + 5, 0 if p is self.significance else 1)
             else:
                 p.setFixedHeight(heights[k // 2])
-                grid.addWidget(p, k // 2, k % 2)
+                grid.addWidget(p, top_row + k // 2, k % 2)
             p.explain_requested.connect(self.show_explain)
             p.instances_requested.connect(self.show_instances)
         grid.setColumnStretch(0, 1)
@@ -452,3 +461,5 @@ class DashboardView(QWidget):
             r.cancel()
         for r in runners:
             r.wait(30_000)
+        if self.reference is not None:
+            self.reference.shutdown()

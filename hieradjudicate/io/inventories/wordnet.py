@@ -106,6 +106,14 @@ def read_wordnet(spec: str, lexelts: Iterable[str]) -> InventorySource:
                         groups.add(group)
                         senses.append(SenseRecord(lexelt, group, None, "supersense (WordNet lexicographer file)"))
                     senses.append(SenseRecord(lexelt, key, group, f"{lemma.replace('_', ' ')}#{rank}: {gloss}"))
+    if not senses:  # a project built on it could not be opened again ("no senses found")
+        asked = sorted(str(x) for x in set(lexelts))
+        shown = ", ".join(asked[:5]) + (f" and {len(asked) - 5} more" if len(asked) > 5 else "")
+        raise FormatError(f"WordNet has none of the {len(asked)} lexelt(s) the annotations use"
+                          + (f" ({shown})" if asked else "")
+                          + "; WordNet lexelts are lemma.pos with pos n, v, a or r (bank.n). Leave the "
+                          "inventory out (every tag becomes a sense of its own) or choose another one",
+                          file=str(folder))
     return InventorySource(str(folder), "wordnet", senses)
 
 

@@ -52,7 +52,14 @@ class RunRecord:
     added_at: str
 
 
+def _on_file(store: Any) -> bool:
+    """Runs live in a ``.hadj`` file (SQLite); a server project (PostgreSQL) has no runs table yet."""
+    return isinstance(getattr(store, "_conn", None), sqlite3.Connection)
+
+
 def _has_table(store: Any) -> bool:
+    if not _on_file(store):
+        return False
     return store.conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'runs'"
                               ).fetchone() is not None
 
@@ -63,6 +70,9 @@ def add_run(store: Any, name: str, path: str | os.PathLike[str], *, note: str = 
     name = name.strip()
     if not name:
         raise ProjectError("a run needs a name: NAME=FILE")
+    if not _on_file(store):
+        raise ProjectError(f"{getattr(store, 'path', 'the project')}: stored runs are kept in a .hadj project file; this project is on a "
+                           "server (compare --baseline FILE works with any run file)")
     for what, text in (("name", name), ("note", note)):
         bad = next((c for c in text if ord(c) < 32 or ord(c) == 127), None)
         if bad is not None:
