@@ -22,7 +22,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 #: The commands of each group module (cli/<group>.py registers them).
-COMMAND_GROUPS = {"validate": ("validate",), "metrics": ("agree", "score", "compare"),
+COMMAND_GROUPS = {"validate": ("validate",), "metrics": ("agree", "score"), "compare": ("compare",),
                   "competence": ("competence",), "project": ("project",), "report": ("report",)}
 
 

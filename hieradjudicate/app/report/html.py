@@ -281,6 +281,11 @@ def _systems(data: Any, tables: dict, set_colors: dict[str, str]) -> str:
             if len(idx):
                 out.append(f"<details><summary>{len(idx)} instance(s) {k} system(s) get right</summary>"
                            f"{_ids(data, idx)}</details>")
+    if data.significance is not None:
+        out.append("<h3>Paired significance tests</h3>")
+        out.append(_explain(data.significance.explain))
+        hs, ts = tables["paired_tests"]
+        out.append(_table(hs, ts))
     return "".join(out)
 
 

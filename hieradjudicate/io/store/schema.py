@@ -24,6 +24,7 @@ from pathlib import Path
 
 from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.io.store.chain import ChainReport, chain_all, verify
+from hieradjudicate.io.store.runs import add_runs_table
 
 #: ``PRAGMA application_id`` of every hieradjudicate project ("HADJ").
 APPLICATION_ID = 0x4841444A
@@ -102,7 +103,8 @@ def _v2_to_v3(conn: sqlite3.Connection) -> None:
 
 
 #: Ordered migrations; ``MIGRATIONS[i]`` migrates version ``i + 1`` to ``i + 2``.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1_to_v2, _v2_to_v3]
+#: Version 4: stored system runs (:func:`hieradjudicate.io.store.runs.add_runs_table`).
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1_to_v2, _v2_to_v3, add_runs_table]
 
 #: The schema version this program writes.
 SCHEMA_VERSION = 1 + len(MIGRATIONS)
