@@ -390,9 +390,17 @@ class Store:
                " imported_at, active FROM files WHERE (? IS NULL OR kind = ?)")
         if active_only:
             sql += " AND active = 1"
-        return [FileRecord(r[0], r[1], r[2], tuple(json.loads(r[3])), r[4], json.loads(r[5]),
-                           r[6], r[7], r[8], r[9], bool(r[10]))
-                for r in self.conn.execute(sql + " ORDER BY id", (kind, kind))]
+        out = []
+        for r in self.conn.execute(sql + " ORDER BY id", (kind, kind)):
+            try:
+                names, options = tuple(json.loads(r[3])), json.loads(r[5])
+            except (ValueError, TypeError):  # a damaged byte in the record: refused, never guessed
+                raise ProjectError(f"{self.path}: the record of stored input file #{r[0]} is damaged "
+                                   "(its set names or options are not valid JSON); run `hieradjudicate "
+                                   "project repair` to keep what is intact") from None
+            out.append(FileRecord(r[0], r[1], r[2], names, r[4], options, r[6], r[7], r[8], r[9],
+                                  bool(r[10])))
+        return out
 
     def file_bytes(self, file_id: int) -> bytes:
         """The stored copy, checked against its SHA-256."""
