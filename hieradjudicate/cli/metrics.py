@@ -147,10 +147,13 @@ def _agree_text(out: dict) -> str:
                 row.append(f"[{fmt(lo)}, {fmt(hi)}]")
             rows.append(row)
         lines.append(text_table(head + (["95% CI Cohen"] if ci else []), rows))
-    f, g, a = out["fleiss"], out["conger"], out["alpha"]
+    f, g, a, fg = out["fleiss"], out["conger"], out["alpha"], out["fleiss_gwet"]
     lines += ["",
               f"Fleiss (soft)        kappa {fmt(f['kappa'])}  Pr(A) {fmt(f['observed'])}  Pr(E) {fmt(f['expected'])}"
               f"  on {f['n']} instances" + _ci_text(out, "fleiss"),
+              f"  ({f['method']})",
+              f"Fleiss, Gwet's form  kappa {fmt(fg['kappa'])}  Pr(E) {fmt(fg['expected'])}",
+              f"  ({fg['method']})",
               f"Davies & Fleiss      kappa {fmt(g['kappa'])}  Pr(E) {fmt(g['expected'])}",
               f"  ({g['method']})",
               f"Krippendorff alpha   {fmt(a['value'])}  D_o {fmt(a['observed_disagreement'])}  "
@@ -162,8 +165,9 @@ def _agree_text(out: dict) -> str:
         if out[key].get("undefined"):
             lines.append(f"  {key}: undefined ({out[key]['undefined']})")
     if "by_lexelt" in out:
-        rows = [[lx, v["n"], v["fleiss"], v["conger"], v["alpha"]] for lx, v in out["by_lexelt"].items()]
-        lines += ["", text_table(["lexelt", "n", "Fleiss", "Davies&Fleiss", "alpha"], rows),
+        rows = [[lx, v["n"], v["fleiss"], v["fleiss_gwet"], v["conger"], v["alpha"]]
+                for lx, v in out["by_lexelt"].items()]
+        lines += ["", text_table(["lexelt", "n", "Fleiss", "Fleiss (Gwet)", "Davies&Fleiss", "alpha"], rows),
                   f"macro mean over lexelts: Fleiss {fmt(out['macro']['fleiss'])}, alpha {fmt(out['macro']['alpha'])}"]
     return "\n".join(lines)
 

@@ -108,3 +108,26 @@ def test_equal_to_fleiss_when_every_instance_has_as_many_ratings() -> None:
         assert multi.fleiss_gwet.kappa.value == pytest.approx(multi.fleiss.kappa.value, abs=1e-12)
         for a, b in zip(multi.lexelt_fleiss_gwet, multi.lexelt_fleiss):
             assert a.kappa.value == pytest.approx(b.kappa.value, abs=1e-12)
+
+
+def test_agree_names_the_variant_and_prints_gwets(realdata: Path, tmp_path: Path, capsys) -> None:
+    """Every output of agree says which Fleiss it is and gives Gwet's beside it."""
+    import json
+
+    from hieradjudicate.cli.entry import main
+
+    s = load_study(realdata / "oracles", "other_published_examples_long.tsv", "irrcac_raw_5observers")
+    path = tmp_path / "five.tsv"
+    leaves = s.P.argmax(axis=1)
+    path.write_text("lexelt\tinstance\tannotator\tsense\n" + "".join(
+        f"w\ti{i}\tr{r}\tc{k}\n" for i, r, k in zip(s.inst.tolist(), s.rater.tolist(), leaves.tolist())))
+    assert main(["agree", "--annotations", str(path), "--format", "json", "--by-lexelt"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["fleiss"]["kappa"] == pytest.approx(0.4643, abs=5e-5)
+    assert out["fleiss"]["method"] == FLEISS_MISSING_RULE
+    assert out["fleiss_gwet"]["kappa"] == pytest.approx(0.458, abs=5e-4)
+    assert out["fleiss_gwet"]["method"] == GWET_FLEISS_RULE
+    assert out["by_lexelt"]["w"]["fleiss_gwet"] == pytest.approx(0.458, abs=5e-4)
+    assert main(["agree", "--annotations", str(path), "--by-lexelt"]) == 0
+    text = capsys.readouterr().out
+    assert FLEISS_MISSING_RULE in text and GWET_FLEISS_RULE in text and "Fleiss (Gwet)" in text
