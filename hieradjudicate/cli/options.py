@@ -6,6 +6,8 @@ import argparse
 
 from hieradjudicate.core.errors import HieradjError
 
+PREDICTION_ROLES = ("system", "annotator", "gold", "skip")  # what Label Studio's predictions count as
+
 
 def add_inputs(p: argparse.ArgumentParser, *, annotations: bool = True, skip_option: bool = True) -> None:
     p.add_argument("--inventory", action="append", default=[], metavar="PATH",
@@ -27,7 +29,9 @@ def add_inputs(p: argparse.ArgumentParser, *, annotations: bool = True, skip_opt
                         "the default), the lemma only (lemma), or one lexelt for the whole layer (layer)")
     p.add_argument("--json-fields", metavar="FIELD=KEY,...",
                    help="Label Studio / Prodigy: which task keys hold the lexelt and the instance, and which "
-                        "control holds the sense, e.g. lexelt=word,instance=sid,choice=sense")
+                        "control holds the sense, e.g. lexelt=word,instance=sid,choice=sense; Label Studio's "
+                        "model predictions are systems (one set per model_version) unless "
+                        "predictions=annotator (or gold; predictions=skip leaves them out)")
     p.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format")
     if skip_option:
         add_skip_option(p)
@@ -64,9 +68,13 @@ def specs(args: argparse.Namespace, attr: str = "annotations", role: str = "anno
                              ("lexelt", getattr(args, "xmi_lexelt", None))) if v}
     fields = parse_columns(getattr(args, "json_fields", None))
     if fields:
-        bad = sorted(set(fields) - {"lexelt", "instance", "choice"})
+        bad = sorted(set(fields) - {"lexelt", "instance", "choice", "predictions"})
         if bad:
-            raise HieradjError(f"--json-fields: unknown field {bad[0]!r}; expected lexelt, instance or choice")
+            raise HieradjError(f"--json-fields: unknown field {bad[0]!r}; expected lexelt, instance, choice "
+                               "or predictions")
+        if fields.get("predictions", "system") not in PREDICTION_ROLES:
+            raise HieradjError(f"--json-fields: predictions={fields['predictions']!r}; expected "
+                               f"{', '.join(PREDICTION_ROLES)}")
         from hieradjudicate.io.annotations.sniffing import looks_like_labelstudio
 
         for spec in out:
