@@ -24,8 +24,8 @@ def add_inputs(p: argparse.ArgumentParser, *, annotations: bool = True, skip_opt
                    help="INCEpTION/WebAnno XMI or WebAnno TSV 3: the span layer holding the sense (type name or its last part, "
                         "e.g. NamedEntity); without it DKPro's WordSense is used, or the layers found are listed")
     p.add_argument("--xmi-feature", metavar="FEATURE",
-                   help="XMI / WebAnno TSV 3: the feature of that layer holding the sense (default: value, or the "
-                        "layer's only feature)")
+                   help="XMI / WebAnno TSV 3: the feature of that layer holding the sense (WebAnno TSV 3 "
+                        "without it: value, or the layer's only feature)")
     p.add_argument("--xmi-lexelt", choices=("text", "lemma", "layer"), default=None,
                    help="XMI: the lexelt of a span: its lemma where one is annotated, else its text (text, "
                         "the default), the lemma only (lemma), or one lexelt for the whole layer (layer)")
