@@ -397,8 +397,11 @@ def cmd_score(args: argparse.Namespace) -> int:
     if args.format == "csv":
         sys.stdout.write(csv_text(keys, rows))
     else:
+        from hieradjudicate.app.dashboard.scores import SPLIT_CREDIT
+
         print(f"policy {args.policy}" + (" (minimal)" if args.minimal else ""))
         print(text_table(heads, rows))
+        print(f"({SPLIT_CREDIT}.)")
         for s in systems:
             if "by_dataset" in s:
                 print(f"{s['name']} per data set (the framework's ALL prefix):")
