@@ -160,8 +160,8 @@ def non_negative_float(text: str) -> float:
 
 
 #: fewer bootstrap resamples than this give interval ends that move visibly with the seed (BCa's
-#: ends are extreme quantiles of the resampled values: at 200, the lower end of an agreement
-#: interval moved from 0.18 to 0.38 between seeds); Efron & Tibshirani (1993) advise 1000 or more
+#: ends are extreme quantiles of the resampled values; issue #24 saw an agreement interval's lower
+#: end move between 0.18 and 0.38 at 200); Efron & Tibshirani (1993) advise 1000 or more
 STABLE_RESAMPLES = 1000
 
 
