@@ -102,3 +102,5 @@ def test_mace_competence_is_labelled_as_knowing_not_accuracy(capsys) -> None:
     assert "P(knows the answer)" in text and "not an accuracy" in text
     assert main(["competence", *FILES, "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["measure"] == "competence (expected share right)"
+    assert main(["competence", *FILES, "--model", "mace", "--format", "csv"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "set,labels,p_knows_answer,posterior_sd"

@@ -112,7 +112,10 @@ def cmd_competence(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json_text(out))
     elif args.format == "csv":
-        sys.stdout.write(csv_text(["set", "labels", "competence", "stderr"], rows))
+        # MACE's columns say what they hold: the probability of knowing (not an accuracy), its posterior s.d.
+        head = ["set", "labels", "competence", "stderr"] if args.model == "ds" else \
+            ["set", "labels", "p_knows_answer", "posterior_sd"]
+        sys.stdout.write(csv_text(head, rows))
         if args.instances:
             keys = ["lexelt", "instance", "leaf", "posterior", "entropy_bits"]
             sys.stdout.write("\n" + csv_text(keys, [[r[k] for k in keys] for r in out["most_uncertain"]]))
