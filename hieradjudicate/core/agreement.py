@@ -35,6 +35,11 @@ from hieradjudicate.core.undefined import (
     macro_mean,
     masked,
 )
+from hieradjudicate.core.fleiss_missing import (  # noqa: F401 (re-exported: agreement's figures)
+    FLEISS_MISSING_RULE,
+    GWET_FLEISS_RULE,
+    gwet_fleiss_chance,
+)
 
 __all__ = [
     "MultiRaterAgreement",
@@ -717,34 +722,6 @@ CONGER_MARGINAL_RULE = (
     "labelled in the lexelt, single-rated instances included (Gwet 2014, irrCAC); Pr(A) over "
     "instances with >= 2 annotations"
 )
-
-
-FLEISS_MISSING_RULE = (
-    "Fleiss (1971) kappa, soft labels; with missing ratings Pr(A) = mean P_i over instances with >= 2 "
-    "annotations and Pr(E) from the mean of all their annotations (each annotation weighs the same; "
-    "single-rated instances left out): not Gwet's generalisation (irrCAC), which can differ"
-)
-GWET_FLEISS_RULE = (
-    "Fleiss kappa in Gwet's generalisation for missing ratings (Gwet 2014, irrCAC fleiss.kappa.raw): "
-    "Pr(A) as Fleiss; Pr(E) = sum_l pi_l^2 with pi = the mean over every annotated instance of the "
-    "lexelt (single-rated included) of its share of annotations per leaf (each instance weighs the same)"
-)
-
-
-def gwet_fleiss_chance(full: Layout) -> np.ndarray:
-    """Per-lexelt ``Pr_x(E)`` of Fleiss' kappa in Gwet's generalisation (:data:`GWET_FLEISS_RULE`).
-
-    ``pi_x = mean_i s_i / m_i`` over every instance of ``x`` with at least one
-    annotation (``full``: the layout before :meth:`Layout.pairable`), and
-    ``Pr_x(E) = |pi_x|^2``; equal to Fleiss' when every instance has the same
-    number of annotations.  0 for a lexelt without instances.
-    """
-    X = full.n_lexelts
-    if full.R == 0:
-        return np.zeros(X)
-    share = full.seg_sum / full.seg_m.astype(np.float64)[:, None]
-    pi = full.lexelt_sums(share) / np.maximum(np.diff(full.lex_segs), 1).astype(np.float64)[:, None]
-    return np.einsum("xk,xk->x", pi, pi)
 
 
 def conger_chance(full: Layout) -> np.ndarray:
