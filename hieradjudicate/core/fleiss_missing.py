@@ -9,13 +9,9 @@ example: 0.4643 and 0.458).  Both share ``Pr(A)``; they differ in the marginal b
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
-
-if TYPE_CHECKING:
-    from hieradjudicate.core.agreement import Layout
-
 
 FLEISS_MISSING_RULE = (
     "Fleiss (1971) kappa, soft labels; with missing ratings Pr(A) = mean P_i over instances with >= 2 "
@@ -29,11 +25,11 @@ GWET_FLEISS_RULE = (
 )
 
 
-def gwet_fleiss_chance(full: Layout) -> np.ndarray:
+def gwet_fleiss_chance(full: Any) -> np.ndarray:
     """Per-lexelt ``Pr_x(E)`` of Fleiss' kappa in Gwet's generalisation (:data:`GWET_FLEISS_RULE`).
 
     ``pi_x = mean_i s_i / m_i`` over every instance of ``x`` with at least one
-    annotation (``full``: the layout before :meth:`Layout.pairable`), and
+    annotation (``full``: an agreement ``Layout`` before ``pairable()``), and
     ``Pr_x(E) = |pi_x|^2``; equal to Fleiss' when every instance has the same
     number of annotations.  0 for a lexelt without instances.
     """
