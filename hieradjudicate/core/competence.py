@@ -145,6 +145,7 @@ def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt:
     t_start = np.flatnonzero(np.r_[True, t_sorted[1:] != t_sorted[:-1]])
     t_ids = t_sorted[t_start]
     x_of_task = x_task
+    hard = bool((wt_e == 1.0).all())  # one leaf per label (a crowd's usual case): no weights to apply
     wt_b, t_b = wt_e[by_block], t_e[by_block]  # entries in confusion-row order
     wt_t, blk_t = wt_e[by_task], block[by_task]  # entries in instance order
     # a crowd has a million entries: each index array is 8.7 MB, so those no longer needed go now
@@ -152,7 +153,8 @@ def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt:
 
     def m_step(post: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         counts = np.zeros((W * X * K, K))
-        counts[b_ids] = _group_sums(lambda sl: wt_b[sl, None] * post[t_b[sl]], b_start, len(wt_b), K)
+        rows = (lambda sl: post[t_b[sl]]) if hard else (lambda sl: wt_b[sl, None] * post[t_b[sl]])
+        counts[b_ids] = _group_sums(rows, b_start, len(wt_b), K)
         counts[used] = np.maximum(counts[used], EPS)
         E = counts.reshape(W, X, K, K)
         E /= np.maximum(E.sum(axis=2, keepdims=True), EPS * EPS)
@@ -168,7 +170,8 @@ def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt:
         with np.errstate(divide="ignore"):
             logE = np.log(np.where(E > 0, E, 1.0)).reshape(W * X * K, K)
             ll = np.where(valid, np.log(np.where(valid, pri, 1.0)), -np.inf)[x_task]
-        ll[t_ids] += _group_sums(lambda sl: wt_t[sl, None] * logE[blk_t[sl]], t_start, len(wt_t), K)
+        rows = (lambda sl: logE[blk_t[sl]]) if hard else (lambda sl: wt_t[sl, None] * logE[blk_t[sl]])
+        ll[t_ids] += _group_sums(rows, t_start, len(wt_t), K)
         return ll
 
     # start: the (soft) majority vote
