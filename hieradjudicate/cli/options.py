@@ -6,8 +6,6 @@ import argparse
 
 from hieradjudicate.core.errors import HieradjError
 
-PREDICTION_ROLES = ("system", "annotator", "gold", "skip")  # what Label Studio's predictions count as
-
 
 def add_inputs(p: argparse.ArgumentParser, *, annotations: bool = True, skip_option: bool = True) -> None:
     p.add_argument("--inventory", action="append", default=[], metavar="PATH",
@@ -74,6 +72,8 @@ def specs(args: argparse.Namespace, attr: str = "annotations", role: str = "anno
         if bad:
             raise HieradjError(f"--json-fields: unknown field {bad[0]!r}; expected lexelt, instance, choice "
                                "or predictions")
+        from hieradjudicate.io.annotations.labelstudio import PREDICTION_ROLES
+
         if fields.get("predictions", "system") not in PREDICTION_ROLES:
             raise HieradjError(f"--json-fields: predictions={fields['predictions']!r}; expected "
                                f"{', '.join(PREDICTION_ROLES)}")

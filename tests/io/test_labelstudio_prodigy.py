@@ -240,3 +240,8 @@ def test_a_project_keeps_the_model_a_system(tmp_path):
         pass
     with Session.open(tmp_path / "p.hadj", read_only=True) as s:
         assert {x.name: x.role for x in s.corpus.sets}["bert-v2"] == "system"
+
+
+def test_an_unknown_predictions_role_is_a_clear_error(tmp_path):
+    with pytest.raises(FormatError, match="predictions='model': expected one of system, annotator, gold, skip"):
+        read_annotations(_with_predictions(tmp_path), columns={"predictions": "model"})

@@ -38,6 +38,7 @@ from hieradjudicate.io.annotations.sniffing import (  # noqa: F401 (their home b
 )
 
 LS_RESULT_TYPES = ("choices", "taxonomy")
+PREDICTION_ROLES = ("system", "annotator", "gold", "skip")  # what model predictions can be read as
 
 
 class _Rows:
@@ -127,6 +128,9 @@ def parse_labelstudio(text: str, log: ProblemLog, columns: Mapping[str, str] | N
     rows = _Rows()
     cancelled = 0
     pred_role = columns.get("predictions", "system")
+    if pred_role not in PREDICTION_ROLES:
+        raise log.fail(None, f"predictions={pred_role!r}: expected one of {', '.join(PREDICTION_ROLES)} "
+                       "(what Label Studio's model predictions count as)")
     models: dict[str, int] = {}  # prediction set -> predictions read (or skipped)
     for n, task in enumerate(tasks, start=1):
         where = f"task {n}" + (f" (id {task.get('id')})" if isinstance(task, dict) and "id" in task else "")
