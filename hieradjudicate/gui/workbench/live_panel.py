@@ -47,6 +47,7 @@ from hieradjudicate.app.workbench.live import (
     live_figures,
 )
 from hieradjudicate.app.workbench.queue import Workbench
+from hieradjudicate.core.fleiss_missing import FLEISS_MISSING_RULE
 from hieradjudicate.core.undefined import Estimate
 from hieradjudicate.gui.workers import BackgroundRunner
 
@@ -238,7 +239,7 @@ class LivePanel(QWidget):
                                f"<br><small>{html.escape(short_note(f.note, len(f.raters)))}</small>")
             self.scope.setToolTip(f.note)
             self.kappa.setText(fmt(f.fleiss))
-            self.kappa.setToolTip(f.fleiss.reason or "soft Fleiss kappa over leaf distributions")
+            self.kappa.setToolTip(f.fleiss.reason or f"soft Fleiss kappa over leaf distributions: {FLEISS_MISSING_RULE}")
             self.alpha.setText(fmt(f.alpha))
             self.cohen.setText(fmt(f.mean_cohen))
         self.score_model.set_scores(result.scores)
