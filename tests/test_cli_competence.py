@@ -61,3 +61,46 @@ def test_mace_model_prints_theta_from_core_mace(capsys) -> None:
     assert {s["set"]: s["competence"] for s in out["sets"]} == pytest.approx(want, abs=1e-12)
     assert main(["competence", *FILES, "--model", "mace"]) == 0
     assert "+/- s.d." in capsys.readouterr().out
+
+
+def test_max_iter_and_tol_are_options_and_not_converging_is_said(capsys) -> None:
+    """#24 item 1: the stopping rule is the user's to set; a run cut short says so."""
+    assert main(["competence", *FILES, "--format", "json", "--max-iter", "2"]) == 0
+    cap = capsys.readouterr()
+    out = json.loads(cap.out)
+    assert out["iterations"] == 2 and out["converged"] is False and out["last_change"] > 0
+    assert "without converging" in cap.err and "--max-iter" in cap.err
+    assert "at most 2 iterations" in out["method"]
+    assert main(["competence", *FILES, "--format", "json", "--tol", "1e-9", "--max-iter", "5000"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["converged"] is True and out["last_change"] < 1e-9 and "1e-09" in out["method"]
+    for model in ("ds", "mace"):
+        assert main(["competence", *FILES, "--model", model, "--max-iter", "3", "--tol", "0"]) == 0
+        cap = capsys.readouterr()
+        assert "3 iterations, NOT converged" in cap.out and "without converging" in cap.err
+    with pytest.raises(SystemExit):
+        main(["competence", *FILES, "--tol", "-1"])
+    assert "expected a number >= 0" in capsys.readouterr().err
+
+
+def test_csv_with_instances_lists_them(capsys) -> None:
+    """#24 item 5: --format csv --instances N wrote the sets only."""
+    assert main(["competence", *FILES, "--format", "csv", "--instances", "4"]) == 0
+    blocks = capsys.readouterr().out.split("\n\n")
+    assert len(blocks) == 2
+    assert blocks[0].splitlines()[0] == "set,labels,competence,stderr"
+    lines = blocks[1].splitlines()
+    assert lines[0] == "lexelt,instance,leaf,posterior,entropy_bits" and len(lines) == 5
+    ent = [float(line.rsplit(",", 1)[1]) for line in lines[1:]]
+    assert ent == sorted(ent, reverse=True)
+
+
+def test_mace_competence_is_labelled_as_knowing_not_accuracy(capsys) -> None:
+    """#24 item 5: MACE's theta is the probability of knowing the answer, not a share right."""
+    assert main(["competence", *FILES, "--model", "mace"]) == 0
+    text = capsys.readouterr().out
+    assert "P(knows the answer)" in text and "not an accuracy" in text
+    assert main(["competence", *FILES, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["measure"] == "competence (expected share right)"
+    assert main(["competence", *FILES, "--model", "mace", "--format", "csv"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "set,labels,p_knows_answer,posterior_sd"

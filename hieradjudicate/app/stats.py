@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from hieradjudicate.core.agreement import CONGER_MARGINAL_RULE, make_layout
+from hieradjudicate.core.agreement import CONGER_MARGINAL_RULE, FLEISS_MISSING_RULE, GWET_FLEISS_RULE, make_layout
 from hieradjudicate.core.dashboard import all_figures
 from hieradjudicate.core.model import AnnotationSet, Corpus
 from hieradjudicate.core.undefined import Estimate
@@ -125,7 +125,7 @@ class Stats:
         # every pair at once (a crowd has 25,878): masked cells -> None, no masked indexing per cell
         ia, ib = np.triu_indices(len(sets), 1)
         pair_list = self._pair_list(pm, names, ia, ib) if pairs else None
-        f, g = multi.fleiss, multi.conger
+        f, g, fg = multi.fleiss, multi.conger, multi.fleiss_gwet
         out = {
             "sets": names,
             "granularity": "leaf" if depth is None else ("top" if depth == 1 else f"depth={depth}"),
@@ -134,7 +134,9 @@ class Stats:
             "mean_kappa_cohen": est(pm.mean_kappa("cohen")),
             "mean_kappa_scott": est(pm.mean_kappa("scott")),
             "fleiss": {"n": f.n, "observed": f.observed, "expected": f.expected, "kappa": f.kappa.value,
-                       "undefined": f.kappa.reason},
+                       "undefined": f.kappa.reason, "method": FLEISS_MISSING_RULE},
+            "fleiss_gwet": {"n": fg.n, "observed": fg.observed, "expected": fg.expected, "kappa": fg.kappa.value,
+                            "undefined": fg.kappa.reason, "method": GWET_FLEISS_RULE},
             "conger": {"n": g.n, "observed": g.observed, "expected": g.expected, "kappa": g.kappa.value,
                        "undefined": g.kappa.reason, "method": CONGER_MARGINAL_RULE},
             "alpha": {"n_pairable": float(alpha.n_pairable), "value": alpha.alpha.value,
@@ -148,6 +150,7 @@ class Stats:
             lex = self.corpus.inventory.lexelts
             out["by_lexelt"] = {
                 lex[x]: {"n": multi.lexelt_fleiss[x].n, "fleiss": multi.lexelt_fleiss[x].kappa.value,
+                         "fleiss_gwet": multi.lexelt_fleiss_gwet[x].kappa.value,
                          "conger": multi.lexelt_conger[x].kappa.value, "alpha": alpha.lexelt_alpha[x].value}
                 for x in range(len(lex)) if multi.lexelt_fleiss[x].n > 0
             }

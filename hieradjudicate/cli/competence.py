@@ -1,9 +1,12 @@
 """``hieradjudicate competence``: whom to trust, and which instances are hardest (no Qt).
 
-Dawid & Skene over the leaves of each lexelt (:mod:`hieradjudicate.core.competence`), from a
-project or from files as ``agree`` reads them.  Per annotator set: its labels, its competence
-(the expected share of its labels that are right) with the standard error; per instance (with
-``--instances``): the most probable leaf, its posterior and the entropy, most uncertain first.
+Dawid & Skene over the leaves of each lexelt (:mod:`hieradjudicate.core.competence`), or MACE
+(``--model mace``), from a project or from files as ``agree`` reads them.  Per annotator set: its
+labels, its competence (Dawid & Skene: the expected share of its labels that are right, with the
+standard error; MACE: the probability that it knows the answer, with its posterior s.d.); per
+instance (with ``--instances``): the most probable leaf, its posterior and the entropy, most
+uncertain first.  ``--max-iter`` and ``--tol`` set the stopping rule; a run that does not reach it
+says so (stderr, and ``converged: false``).
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from hieradjudicate.core.errors import HieradjError
 
 
 def register(sub: Any, add_inputs: Any) -> None:
+    from hieradjudicate.cli.options import non_negative, non_negative_float, positive
+
     p = sub.add_parser("competence", help="annotator competence and instance difficulty (Dawid & Skene "
                        "over the leaves of each lexelt)")
     p.add_argument("project", nargs="?", metavar="P.hadj", help="a project (or give the files as for agree)")
@@ -27,8 +32,14 @@ def register(sub: Any, add_inputs: Any) -> None:
     p.add_argument("--model", choices=("ds", "mace"), default="ds",
                    help="ds: Dawid & Skene (default); mace: MACE (Hovy et al. 2013), both over the leaves of "
                    "each lexelt")
-    p.add_argument("--instances", type=int, default=0, metavar="N",
-                   help="also list the N most uncertain instances (their posterior and entropy)")
+    p.add_argument("--instances", type=non_negative, default=0, metavar="N",
+                   help="also list the N most uncertain instances (their posterior and entropy); with --format "
+                   "csv their table follows the sets' table after an empty line")
+    p.add_argument("--max-iter", type=positive, default=None, metavar="N",
+                   help="iterations at most (default 200); a run that stops there is reported as not converged")
+    p.add_argument("--tol", type=non_negative_float, default=None, metavar="X",
+                   help="converged when no parameter (confusion probability, prior; MACE: theta, strategy) "
+                   "moves by X or more in an iteration (default 1e-5; 0 runs --max-iter iterations)")
     p.set_defaults(func=cmd_competence)
 
 
@@ -53,7 +64,7 @@ def _corpus(args: argparse.Namespace):
 def cmd_competence(args: argparse.Namespace) -> int:
     import numpy as np  # not at import time: every command builds the parser
 
-    from hieradjudicate.app.dashboard.competence import METHODS, MODELS
+    from hieradjudicate.app.dashboard.competence import MEASURES, MODELS, method_text
     from hieradjudicate.app.session.batch import annotator_sets, rater_note
     from hieradjudicate.core.competence import dawid_skene
     from hieradjudicate.core.mace import mace
@@ -68,15 +79,17 @@ def cmd_competence(args: argparse.Namespace) -> int:
     inst, rater, P, _ = corpus.long_form(sets=sets)
     t0 = time.perf_counter()
     fit = mace if args.model == "mace" else dawid_skene
-    res = fit(inst, rater, P, corpus.inst_lexelt, corpus.inventory.n_leaves)
-    method = METHODS[args.model]
+    stop = {k: v for k, v in (("max_iter", args.max_iter), ("tol", args.tol)) if v is not None}
+    res = fit(inst, rater, P, corpus.inst_lexelt, corpus.inventory.n_leaves, **stop)
+    method = method_text(args.model, args.max_iter, args.tol)
+    measure = MEASURES[args.model]
     seconds = time.perf_counter() - t0
     order = np.argsort(-res.accuracy, kind="stable")
     rows = [[corpus.sets[int(res.workers[k])].name, int(res.n_labels[k]), float(res.accuracy[k]),
              float(res.stderr[k])] for k in order]
     out: dict[str, Any] = {
-        "model": MODELS[args.model], "method": method, "sets_note": note, "instances": len(res.tasks), "labels": len(inst),
-        "iterations": res.iterations, "converged": res.converged, "seconds": round(seconds, 3),
+        "model": MODELS[args.model], "method": method, "measure": measure, "sets_note": note, "instances": len(res.tasks), "labels": len(inst),
+        "iterations": res.iterations, "converged": res.converged, "last_change": res.change if np.isfinite(res.change) else None, "seconds": round(seconds, 3),
         "sets": [dict(zip(("set", "labels", "competence", "stderr"), r, strict=True)) for r in rows],
         "difficulty": {"mean_entropy_bits": float(res.entropy.mean()),
                        "quantiles": {q: float(np.quantile(res.entropy, q)) for q in (0.5, 0.9, 0.99)}}}
@@ -94,17 +107,25 @@ def cmd_competence(args: argparse.Namespace) -> int:
                                           "entropy_bits": float(res.entropy[t])})
     if not res.converged:
         print(f"hieradjudicate: warning: {MODELS[args.model]} stopped after {res.iterations} iterations "
-              "without converging", file=sys.stderr)
+              f"without converging (a parameter still moved by {res.change:.2g} in the last one; "
+              "--max-iter N runs longer, --tol X sets the criterion)", file=sys.stderr)
     if args.format == "json":
         print(json_text(out))
     elif args.format == "csv":
-        sys.stdout.write(csv_text(["set", "labels", "competence", "stderr"], rows))
+        # MACE's columns say what they hold: the probability of knowing (not an accuracy), its posterior s.d.
+        head = ["set", "labels", "competence", "stderr"] if args.model == "ds" else \
+            ["set", "labels", "p_knows_answer", "posterior_sd"]
+        sys.stdout.write(csv_text(head, rows))
+        if args.instances:
+            keys = ["lexelt", "instance", "leaf", "posterior", "entropy_bits"]
+            sys.stdout.write("\n" + csv_text(keys, [[r[k] for k in keys] for r in out["most_uncertain"]]))
     else:
         shown = note if len(sets) <= 20 else f"{len(sets)} annotator sets compared (--format json names them)"
+        state = "converged" if res.converged else "NOT converged"
         print(f"Annotator competence ({MODELS[args.model]}), {out['labels']} labels on {out['instances']} instances "
-              f"({res.iterations} iterations, {seconds:.2f} s); {shown}.")
+              f"({res.iterations} iterations, {state}, {seconds:.2f} s); {shown}.")
         spread = "+/- s.d." if args.model == "mace" else "+/- s.e."  # posterior s.d. / binomial s.e.
-        print(text_table(["set", "labels", "competence", spread], rows))
+        print(text_table(["set", "labels", measure, spread], rows))
         d = out["difficulty"]
         print(f"\nDifficulty (posterior entropy, bits): mean {fmt(d['mean_entropy_bits'])}, median "
               f"{fmt(d['quantiles'][0.5])}, 90% {fmt(d['quantiles'][0.9])}, 99% {fmt(d['quantiles'][0.99])}")

@@ -9,7 +9,7 @@ import numpy as np
 
 from hieradjudicate.app.datasets import by_dataset as _by_dataset  # one rule for the command line and the window
 from hieradjudicate.app.textout import csv_text, fmt, json_text, text_table
-from hieradjudicate.cli.options import non_negative
+from hieradjudicate.cli.options import add_seed_option, non_negative, resample_warning
 from hieradjudicate.core.errors import HieradjError
 
 
@@ -22,6 +22,7 @@ def register(sub, add_inputs) -> None:
                    help="bootstrap confidence intervals with N resamples")
     p.add_argument("--ci-method", choices=("bca", "percentile"), default="bca",
                    help="interval: bca (bias-corrected and accelerated, the default) or percentile")
+    add_seed_option(p, "20240601")
     p.add_argument("--by-lexelt", action="store_true", help="also give the figures of every lexelt")
     p.add_argument("--include-systems", action="store_true",
                    help="count the sets with role system as annotators too (by default only the sets with "
@@ -36,6 +37,7 @@ def register(sub, add_inputs) -> None:
     q.add_argument("--ci", type=non_negative, default=0, metavar="N", help="bootstrap intervals of precision/recall")
     q.add_argument("--ci-method", choices=("bca", "percentile"), default="bca",
                    help="interval: bca (bias-corrected and accelerated, the default) or percentile")
+    add_seed_option(q, "0")
     q.set_defaults(func=cmd_score)
 
 
@@ -85,7 +87,8 @@ def cmd_agree(args: argparse.Namespace) -> int:
     if args.category:
         out["category"] = args.category
     if args.ci:
-        out["ci"] = _agree_ci(stats, sets, depth, args.ci, instances, args.ci_method)
+        resample_warning(args.ci)
+        out["ci"] = _agree_ci(stats, sets, depth, args.ci, instances, args.ci_method, args.seed)
     if args.format == "json":
         print(json_text(out))
     elif args.format == "csv":
@@ -96,16 +99,18 @@ def cmd_agree(args: argparse.Namespace) -> int:
     return 0
 
 
-def _agree_ci(stats, sets, depth, n_resamples: int, instances=None, method: str = "bca") -> dict:
+def _agree_ci(stats, sets, depth, n_resamples: int, instances=None, method: str = "bca",
+              seed: int | None = None) -> dict:
     from hieradjudicate.core.bca import METHOD_TEXT
     from hieradjudicate.core.bootstrap import DEFAULT_SEED, bootstrap_figures
 
+    seed = DEFAULT_SEED if seed is None else seed
     c = stats.corpus
     inst, rater, P = stats.long_form(sets, depth, instances)
     pairs = [(a, b) for a in range(len(sets)) for b in range(a + 1, len(sets))]
     bf = bootstrap_figures(inst, rater, P, c.inst_lexelt, pairs=pairs, n_lexelts=len(c.inventory.lexelts),
-                           n_resamples=n_resamples, method=method)
-    out = {"resamples": n_resamples, "level": 0.95, "seed": DEFAULT_SEED,
+                           n_resamples=n_resamples, method=method, seed=seed)
+    out = {"resamples": n_resamples, "level": 0.95, "seed": seed,
            "method": f"{METHOD_TEXT[method]} over instances, stratified by lexelt; pairs sharing no "
                      "instance have no interval", "pairs": []}
     if bf.pairs_skipped:
@@ -145,10 +150,13 @@ def _agree_text(out: dict) -> str:
                 row.append(f"[{fmt(lo)}, {fmt(hi)}]")
             rows.append(row)
         lines.append(text_table(head + (["95% CI Cohen"] if ci else []), rows))
-    f, g, a = out["fleiss"], out["conger"], out["alpha"]
+    f, g, a, fg = out["fleiss"], out["conger"], out["alpha"], out["fleiss_gwet"]
     lines += ["",
               f"Fleiss (soft)        kappa {fmt(f['kappa'])}  Pr(A) {fmt(f['observed'])}  Pr(E) {fmt(f['expected'])}"
               f"  on {f['n']} instances" + _ci_text(out, "fleiss"),
+              f"  ({f['method']})",
+              f"Fleiss, Gwet's form  kappa {fmt(fg['kappa'])}  Pr(E) {fmt(fg['expected'])}",
+              f"  ({fg['method']})",
               f"Davies & Fleiss      kappa {fmt(g['kappa'])}  Pr(E) {fmt(g['expected'])}",
               f"  ({g['method']})",
               f"Krippendorff alpha   {fmt(a['value'])}  D_o {fmt(a['observed_disagreement'])}  "
@@ -160,8 +168,9 @@ def _agree_text(out: dict) -> str:
         if out[key].get("undefined"):
             lines.append(f"  {key}: undefined ({out[key]['undefined']})")
     if "by_lexelt" in out:
-        rows = [[lx, v["n"], v["fleiss"], v["conger"], v["alpha"]] for lx, v in out["by_lexelt"].items()]
-        lines += ["", text_table(["lexelt", "n", "Fleiss", "Davies&Fleiss", "alpha"], rows),
+        rows = [[lx, v["n"], v["fleiss"], v["fleiss_gwet"], v["conger"], v["alpha"]]
+                for lx, v in out["by_lexelt"].items()]
+        lines += ["", text_table(["lexelt", "n", "Fleiss", "Fleiss (Gwet)", "Davies&Fleiss", "alpha"], rows),
                   f"macro mean over lexelts: Fleiss {fmt(out['macro']['fleiss'])}, alpha {fmt(out['macro']['alpha'])}"]
     return "\n".join(lines)
 
@@ -306,6 +315,7 @@ def _leaf_scores(args):
 
 
 def cmd_score(args: argparse.Namespace) -> int:
+    resample_warning(args.ci)
     if args.policy == "leaf":
         if args.minimal:
             raise HieradjError("--minimal belongs to the scorer2 policies (fine, coarse, mixed)")
@@ -337,11 +347,12 @@ def cmd_score(args: argparse.Namespace) -> int:
             from hieradjudicate.core.score_bootstrap import bootstrap_scores
 
             score = np.nan_to_num(r.instance_score, nan=0.0)
+            seed = 0 if args.seed is None else args.seed
             boot = bootstrap_scores(score, r.instance_attempted, strata=strata(r), n_resamples=args.ci,
-                                    method=args.ci_method)
+                                    method=args.ci_method, seed=seed)
             entry["ci"] = {"precision": [boot.precision.low, boot.precision.high],
                            "recall": [boot.recall.low, boot.recall.high], "resamples": args.ci,
-                           "method": boot.recall.method}
+                           "seed": seed, "method": boot.recall.method}
         systems.append(entry)
     out = {"policy": args.policy, "minimal": bool(args.minimal), "systems": systems}
     if args.format == "json":
@@ -356,8 +367,11 @@ def cmd_score(args: argparse.Namespace) -> int:
     if args.format == "csv":
         sys.stdout.write(csv_text(keys, rows))
     else:
+        from hieradjudicate.app.dashboard.scores import SPLIT_CREDIT
+
         print(f"policy {args.policy}" + (" (minimal)" if args.minimal else ""))
         print(text_table(heads, rows))
+        print(f"({SPLIT_CREDIT}.)")
         for s in systems:
             if "by_dataset" in s:
                 print(f"{s['name']} per data set (the framework's ALL prefix):")

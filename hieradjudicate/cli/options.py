@@ -21,13 +21,17 @@ def add_inputs(p: argparse.ArgumentParser, *, annotations: bool = True, skip_opt
     p.add_argument("--xmi-layer", metavar="TYPE",
                    help="INCEpTION/WebAnno XMI or WebAnno TSV 3: the span layer holding the sense (type name or its last part, "
                         "e.g. NamedEntity); without it DKPro's WordSense is used, or the layers found are listed")
-    p.add_argument("--xmi-feature", metavar="FEATURE", help="XMI: the feature of that layer holding the sense")
+    p.add_argument("--xmi-feature", metavar="FEATURE",
+                   help="XMI / WebAnno TSV 3: the feature of that layer holding the sense (WebAnno TSV 3 "
+                        "without it: value, or the layer's only feature)")
     p.add_argument("--xmi-lexelt", choices=("text", "lemma", "layer"), default=None,
                    help="XMI: the lexelt of a span: its lemma where one is annotated, else its text (text, "
                         "the default), the lemma only (lemma), or one lexelt for the whole layer (layer)")
     p.add_argument("--json-fields", metavar="FIELD=KEY,...",
                    help="Label Studio / Prodigy: which task keys hold the lexelt and the instance, and which "
-                        "control holds the sense, e.g. lexelt=word,instance=sid,choice=sense")
+                        "control holds the sense, e.g. lexelt=word,instance=sid,choice=sense; Label Studio's "
+                        "model predictions are systems (one set per model_version) unless "
+                        "predictions=annotator (or gold; predictions=skip leaves them out)")
     p.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format")
     if skip_option:
         add_skip_option(p)
@@ -64,9 +68,15 @@ def specs(args: argparse.Namespace, attr: str = "annotations", role: str = "anno
                              ("lexelt", getattr(args, "xmi_lexelt", None))) if v}
     fields = parse_columns(getattr(args, "json_fields", None))
     if fields:
-        bad = sorted(set(fields) - {"lexelt", "instance", "choice"})
+        bad = sorted(set(fields) - {"lexelt", "instance", "choice", "predictions"})
         if bad:
-            raise HieradjError(f"--json-fields: unknown field {bad[0]!r}; expected lexelt, instance or choice")
+            raise HieradjError(f"--json-fields: unknown field {bad[0]!r}; expected lexelt, instance, choice "
+                               "or predictions")
+        from hieradjudicate.io.annotations.labelstudio import PREDICTION_ROLES
+
+        if fields.get("predictions", "system") not in PREDICTION_ROLES:
+            raise HieradjError(f"--json-fields: predictions={fields['predictions']!r}; expected "
+                               f"{', '.join(PREDICTION_ROLES)}")
         from hieradjudicate.io.annotations.sniffing import looks_like_labelstudio
 
         for spec in out:
@@ -134,3 +144,39 @@ def unit_interval(text: str) -> float:
     if not 0 < value <= 1:
         raise argparse.ArgumentTypeError(f"expected a number in (0, 1], got {text}")
     return value
+
+
+def non_negative_float(text: str) -> float:
+    """argparse type: a finite number >= 0 (a tolerance)."""
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number >= 0, got {text}")
+    return value
+
+
+#: fewer bootstrap resamples than this give interval ends that move visibly with the seed (BCa's
+#: ends are extreme quantiles of the resampled values; issue #24 saw an agreement interval's lower
+#: end move between 0.18 and 0.38 at 200); Efron & Tibshirani (1993) advise 1000 or more
+STABLE_RESAMPLES = 1000
+
+
+def add_seed_option(p: argparse.ArgumentParser, default_text: str) -> None:
+    """``--seed``: the bootstrap's random seed (the same seed and data give the same intervals)."""
+    p.add_argument("--seed", type=non_negative, default=None, metavar="S",
+                   help=f"random seed of the bootstrap resampling (default {default_text}); the same seed "
+                        "and data give the same intervals, another seed shows how much they move")
+
+
+def resample_warning(n_resamples: int, option: str = "--ci") -> None:
+    """Say on stderr when ``n_resamples`` (> 0) is too few for stable interval ends."""
+    import sys
+
+    if 0 < n_resamples < STABLE_RESAMPLES:
+        print(f"hieradjudicate: warning: {option} {n_resamples}: with fewer than {STABLE_RESAMPLES} resamples "
+              "the interval ends move between seeds (--seed shows by how much); use "
+              f"{option} {STABLE_RESAMPLES} or more for figures to report", file=sys.stderr)

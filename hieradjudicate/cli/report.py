@@ -14,7 +14,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from hieradjudicate.cli.options import non_negative
+from hieradjudicate.cli.options import add_seed_option, non_negative, resample_warning
 from hieradjudicate.core.errors import HieradjError
 
 
@@ -29,6 +29,7 @@ def register(sub, add_inputs) -> None:
                    help="pairwise coefficient (default: cohen)")
     p.add_argument("--resamples", type=non_negative, default=1000, metavar="N",
                    help="bootstrap resamples for the intervals (default 1000; 0 = none)")
+    add_seed_option(p, "20240601")
     p.add_argument("--title", default=None, help="title of the report")
     p.add_argument("--tables-dir", metavar="DIR", help="also write every table into DIR")
     p.add_argument("--tables-format", choices=("csv", "json"), default="csv", help="format of the tables")
@@ -134,7 +135,9 @@ def cmd_report(args: argparse.Namespace) -> int:
         title = title or "Agreement report"
     dash = Dashboard(corpus, title=title)
     comp = _start_competence(corpus, args.competence)  # in a thread, beside the other figures
-    data = dash.compute(gold, tracker=tracker, measure=args.measure, n_resamples=max(args.resamples, 0))
+    resample_warning(args.resamples, "--resamples")
+    seed = {} if args.seed is None else {"seed": args.seed}
+    data = dash.compute(gold, tracker=tracker, measure=args.measure, n_resamples=max(args.resamples, 0), **seed)
     data.competence = comp.result() if comp is not None else None
     if args.output:
         confs = []

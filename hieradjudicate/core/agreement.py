@@ -35,6 +35,11 @@ from hieradjudicate.core.undefined import (
     macro_mean,
     masked,
 )
+from hieradjudicate.core.fleiss_missing import (  # noqa: F401 (re-exported: agreement's figures)
+    FLEISS_MISSING_RULE,
+    GWET_FLEISS_RULE,
+    gwet_fleiss_chance,
+)
 
 __all__ = [
     "MultiRaterAgreement",
@@ -685,7 +690,12 @@ def _pairwise_assemble(stats, m: int, X: int, per_lexelt: bool) -> PairwiseMatri
 
 @dataclass(frozen=True)
 class MultiRaterAgreement:
-    """Fleiss (soft) and Davies & Fleiss / Conger kappa, corpus and per lexelt."""
+    """Fleiss (soft) and Davies & Fleiss / Conger kappa, corpus and per lexelt.
+
+    ``fleiss`` is the variant :data:`FLEISS_MISSING_RULE` names; ``fleiss_gwet``
+    Gwet's generalisation for missing ratings (:data:`GWET_FLEISS_RULE`, irrCAC's
+    ``fleiss.kappa.raw``).  They differ only when instances have different numbers
+    of annotations (single-rated ones included)."""
 
     fleiss: Agreement
     conger: Agreement
@@ -693,6 +703,8 @@ class MultiRaterAgreement:
     lexelt_conger: tuple[Agreement, ...]
     macro_fleiss: Estimate
     macro_conger: Estimate
+    fleiss_gwet: Agreement | None = None
+    lexelt_fleiss_gwet: tuple[Agreement, ...] = ()
 
 
 def _multi_stats(lay: Layout) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -759,7 +771,11 @@ def multi_rater_agreement(
         \qquad \Pr(A) = \operatorname{mean}_i P_i
 
     *Fleiss*: ``Pr_x(E) = sum_l pbar_x(l)^2`` with ``pbar_x`` the mean of
-    all leaf vectors of lexelt ``x`` (annotation-weighted, Fleiss 1971).
+    all leaf vectors of lexelt ``x`` (annotation-weighted, Fleiss 1971;
+    :data:`FLEISS_MISSING_RULE`).  *Fleiss, Gwet's generalisation*
+    (``fleiss_gwet``): ``pbar_x`` replaced by the mean over every annotated
+    instance of its share of annotations per leaf (:func:`gwet_fleiss_chance`,
+    irrCAC's ``fleiss.kappa.raw``).
     *Conger* (Davies & Fleiss 1982): ``Pr_x(E)`` = mean over all ordered
     pairs of distinct raters of the lexelt of ``sum_l P_r(l) P_r'(l)``, each
     rater with its own marginal ``P_r`` in the lexelt (metrics.md section 3;
@@ -777,12 +793,13 @@ def multi_rater_agreement(
     X = lay.n_lexelts
     if lay.R == 0:
         empty = chance_corrected(None, None, 0)
-        return MultiRaterAgreement(empty, empty, (empty,) * X, (empty,) * X, macro_mean([]), macro_mean([]))
+        return MultiRaterAgreement(empty, empty, (empty,) * X, (empty,) * X, macro_mean([]), macro_mean([]),
+                                   empty, (empty,) * X)
     p_i, s, m_i = _multi_stats(lay)
     n_x = np.diff(lay.lex_segs).astype(np.float64)
     sums = lay.lexelt_sums(np.column_stack([p_i, m_i, s]))
     sa_x, nrow, tot = sums[:, 0], sums[:, 1], sums[:, 2:]
-    return _multi_assemble(n_x, sa_x, conger_chance(full) * n_x, nrow, tot)
+    return _multi_assemble(n_x, sa_x, conger_chance(full) * n_x, nrow, tot, gwet_fleiss_chance(full))
 
 
 def fleiss_agreement(layout: Layout) -> Agreement:
@@ -802,29 +819,36 @@ def fleiss_agreement(layout: Layout) -> Agreement:
 
 
 def _multi_assemble(
-    n_x: np.ndarray, sa_x: np.ndarray, se_x: np.ndarray, nrow: np.ndarray, tot: np.ndarray
+    n_x: np.ndarray, sa_x: np.ndarray, se_x: np.ndarray, nrow: np.ndarray, tot: np.ndarray,
+    pe_g: np.ndarray | None = None,
 ) -> MultiRaterAgreement:
     """Fleiss and Conger from per-lexelt sums: pairable instances ``n_x``, ``sum P_i``, ``sum E_i``,
-    annotations ``sum m_i`` and leaf totals ``sum s_i``."""
+    annotations ``sum m_i`` and leaf totals ``sum s_i``; ``pe_g`` the per-lexelt chance agreement of
+    Gwet's Fleiss (:func:`gwet_fleiss_chance`; ``None``: every instance has the same number of
+    annotations, so it is Fleiss')."""
     X = len(n_x)
     pbar = tot / np.maximum(nrow, 1.0)[:, None]
     pe_f = np.einsum("xk,xk->x", pbar, pbar)
+    pe_g = pe_f if pe_g is None else pe_g
     den = np.maximum(n_x, 1.0)
-    lex_f, lex_c = [], []
+    lex_f, lex_c, lex_g = [], [], []
     for x in range(X):
         nx = int(n_x[x])
         lex_f.append(chance_corrected(sa_x[x] / den[x] if nx else None, float(pe_f[x]), nx))
         lex_c.append(chance_corrected(sa_x[x] / den[x] if nx else None, float(se_x[x] / den[x]), nx))
+        lex_g.append(chance_corrected(sa_x[x] / den[x] if nx else None, float(pe_g[x]), nx))
     n = int(n_x.sum())
     if n == 0:
         empty = chance_corrected(None, None, 0)
-        return MultiRaterAgreement(empty, empty, (empty,) * X, (empty,) * X, macro_mean([]), macro_mean([]))
+        return MultiRaterAgreement(empty, empty, (empty,) * X, (empty,) * X, macro_mean([]), macro_mean([]),
+                                   empty, (empty,) * X)
     obs = float(sa_x.sum()) / n
     fleiss = chance_corrected(obs, float(n_x @ pe_f) / n, n)
     conger = chance_corrected(obs, float(se_x.sum()) / n, n)
+    gwet = chance_corrected(obs, float(n_x @ pe_g) / n, n)
     return MultiRaterAgreement(
         fleiss, conger, tuple(lex_f), tuple(lex_c),
-        macro_mean([a.kappa for a in lex_f]), macro_mean([a.kappa for a in lex_c]),
+        macro_mean([a.kappa for a in lex_f]), macro_mean([a.kappa for a in lex_c]), gwet, tuple(lex_g),
     )
 
 

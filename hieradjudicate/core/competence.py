@@ -9,10 +9,16 @@ sense is ``k_true``), and each lexelt a prior over its leaves.  EM alternates:
 * M-step: ``E`` from the posteriors (clipped at ``1e-10`` where the annotator
   used a leaf, normalised over the observed leaves), priors = mean posterior.
 
-It starts from the (soft) majority vote and stops when the objective per
-label changes by less than ``tol``, as crowd-kit's ``DawidSkene`` does (its
-"evidence lower bound" counts the prior once per label, not once per
-instance; we monitor the same quantity, so both stop at the same iteration); on hard labels it gives crowd-kit's posteriors (tests/core/test_competence.py).
+It starts from the (soft) majority vote and stops when no confusion probability
+and no prior moves by ``tol`` or more in an iteration (after at least
+``min_iter`` iterations), or after ``max_iter`` iterations, *not converged*.
+It monitors the marginal log-likelihood per label, which EM never lowers.
+crowd-kit's ``DawidSkene`` stops instead on the first iteration whose "evidence
+lower bound" rises by less than ``tol``; that quantity (the prior counted once
+per label) is not monotone under EM and can fall early (MASC ``fair-j``: at
+iteration 2), so it stops long before the parameters settle.  Run for the same
+number of iterations (crowd-kit with ``tol=-inf``), both give the same
+posteriors on hard labels (tests/core/test_competence.py).
 What differs by design:
 
 * **label space per lexelt**: a leaf of another lexelt is impossible, not just
@@ -35,6 +41,9 @@ from dataclasses import dataclass
 import numpy as np
 
 EPS = 1e-10
+MAX_ITER = 200  #: EM iterations at most
+TOL = 1e-5  #: converged when no confusion probability or prior moves by this much in an iteration
+MIN_ITER = 5  #: never converged before this many iterations
 
 
 @dataclass(frozen=True)
@@ -57,7 +66,8 @@ class Competence:
     priors: np.ndarray  # (lexelts, K)
     iterations: int
     converged: bool
-    elbo: list[float]
+    elbo: list[float]  # the monitored objective per iteration (Dawid & Skene: marginal log-likelihood per label)
+    change: float = float("nan")  # the largest move of a parameter in the last iteration
 
 
 #: entries per block of :func:`_group_sums`: bounds each ``(entries, K)`` temporary to a few MB
@@ -94,7 +104,8 @@ def _start(P: np.ndarray, t_of: np.ndarray, T: int, K: int) -> np.ndarray:
 
 
 def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.ndarray,
-                n_leaves: np.ndarray, *, n_iter: int = 100, tol: float = 1e-5) -> Competence:
+                n_leaves: np.ndarray, *, max_iter: int = MAX_ITER, tol: float = TOL,
+                min_iter: int = MIN_ITER) -> Competence:
     """Dawid-Skene EM over leaf distributions (see the module docstring).
 
     Parameters
@@ -134,6 +145,7 @@ def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt:
     t_start = np.flatnonzero(np.r_[True, t_sorted[1:] != t_sorted[:-1]])
     t_ids = t_sorted[t_start]
     x_of_task = x_task
+    hard = bool((wt_e == 1.0).all())  # one leaf per label (a crowd's usual case): no weights to apply
     wt_b, t_b = wt_e[by_block], t_e[by_block]  # entries in confusion-row order
     wt_t, blk_t = wt_e[by_task], block[by_task]  # entries in instance order
     # a crowd has a million entries: each index array is 8.7 MB, so those no longer needed go now
@@ -141,7 +153,8 @@ def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt:
 
     def m_step(post: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         counts = np.zeros((W * X * K, K))
-        counts[b_ids] = _group_sums(lambda sl: wt_b[sl, None] * post[t_b[sl]], b_start, len(wt_b), K)
+        rows = (lambda sl: post[t_b[sl]]) if hard else (lambda sl: wt_b[sl, None] * post[t_b[sl]])
+        counts[b_ids] = _group_sums(rows, b_start, len(wt_b), K)
         counts[used] = np.maximum(counts[used], EPS)
         E = counts.reshape(W, X, K, K)
         E /= np.maximum(E.sum(axis=2, keepdims=True), EPS * EPS)
@@ -157,39 +170,34 @@ def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt:
         with np.errstate(divide="ignore"):
             logE = np.log(np.where(E > 0, E, 1.0)).reshape(W * X * K, K)
             ll = np.where(valid, np.log(np.where(valid, pri, 1.0)), -np.inf)[x_task]
-        ll[t_ids] += _group_sums(lambda sl: wt_t[sl, None] * logE[blk_t[sl]], t_start, len(wt_t), K)
+        rows = (lambda sl: logE[blk_t[sl]]) if hard else (lambda sl: wt_t[sl, None] * logE[blk_t[sl]])
+        ll[t_ids] += _group_sums(rows, t_start, len(wt_t), K)
         return ll
 
-    def normalise(ll: np.ndarray) -> np.ndarray:
-        z = np.exp(ll - ll.max(axis=1, keepdims=True))
-        return z / z.sum(axis=1, keepdims=True)
-
-    m_task = np.bincount(t_of, minlength=T).astype(float)
     # start: the (soft) majority vote
     post = _start(P, t_of, T, K)  # its index arrays are gone before the EM loop
     post /= np.maximum(post.sum(axis=1, keepdims=True), EPS)
     E, pri = m_step(post)
     history: list[float] = []
-    prev = -np.inf
     converged = False
     it = 0
+    change = float("nan")
     ll_next = loglik(E, pri)
-    for it in range(1, n_iter + 1):
-        post = normalise(ll_next)
-        E, pri = m_step(post)
-        # the objective crowd-kit monitors: the prior term once per label (not once per instance);
-        # its log-likelihood is also the next E-step's, computed once
-        lp = np.log(np.where(valid, pri, 1.0))[x_task]
+    for it in range(1, max_iter + 1):
+        # E-step; its normaliser is the marginal log-likelihood of the current parameters, which EM
+        # never lowers (the monitored quantity, per label)
+        top = ll_next.max(axis=1, keepdims=True)
+        z = np.exp(ll_next - top)
+        s = z.sum(axis=1, keepdims=True)
+        post = z / s
+        history.append(float((np.log(s[:, 0]) + top[:, 0]).sum() / max(len(inst), 1)))
+        E_new, pri_new = m_step(post)
+        change = max(float(np.abs(E_new - E).max(initial=0.0)), float(np.abs(pri_new - pri).max(initial=0.0)))
+        E, pri = E_new, pri_new
         ll_next = loglik(E, pri)
-        ll = ll_next + (m_task - 1)[:, None] * lp
-        joint = np.where(post > 0, post * np.where(np.isfinite(ll), ll, 0.0), 0.0).sum()
-        ent = -(post * np.log(np.maximum(post, EPS))).sum()
-        elbo = float((joint + ent) / len(inst))
-        history.append(elbo)
-        if elbo - prev < tol:
+        if it >= min_iter and change < tol:
             converged = True
             break
-        prev = elbo
     right = np.bincount(r_e, weights=wt_e * post[t_e, k_e], minlength=len(inst))
     n_w = np.bincount(w_of, minlength=W).astype(float)
     acc = np.bincount(w_of, weights=right, minlength=W) / np.maximum(n_w, 1)
@@ -197,4 +205,4 @@ def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt:
     with np.errstate(divide="ignore", invalid="ignore"):
         entropy = -np.where(post > 0, post * np.log2(np.where(post > 0, post, 1.0)), 0.0).sum(axis=1)
     return Competence(workers, acc, se, n_w.astype(np.int64), tasks, post, entropy, E, pri, it,
-                      converged, history)
+                      converged, history, change)

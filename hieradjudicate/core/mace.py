@@ -6,8 +6,19 @@ with its own strategy ``xi[w, x, k]``, whatever the sense.  The true sense of
 an instance is uniform over its lexelt's leaves.  Trained as crowd-kit's
 ``MACE`` trains it by default: variational Bayes with a symmetric Beta(0.5,
 0.5) prior on ``theta`` and a symmetric Dirichlet(10) prior on each strategy,
-50 iterations from a start drawn with ``RandomState(seed)`` (crowd-kit's ten
-restarts all draw that same start, so one run is its answer).
+from a start drawn with ``RandomState(seed)`` (crowd-kit's ten restarts all
+draw that same start, so one run is its answer).  crowd-kit runs a fixed 50
+iterations; this runs until no parameter moves by ``tol`` (or ``max_iter``
+iterations, then *not converged*); with ``max_iter=50, tol=0`` it is
+crowd-kit's run, equal to 1e-9 (tests/core/test_mace.py).
+
+**crowd-kit's MACE and renaming.**  crowd-kit pairs its per-worker and
+per-label tables (sorted by name) with codes numbered in order of first
+appearance, so merely renaming workers or labels (or reordering the rows) can
+give another answer: a worker's labels are then weighed with another worker's
+parameters.  Its answer is MACE's only when names sort in order of first
+appearance; where the two disagree after a renaming, this module's answer
+(invariant, up to ``tol``) is the one to believe (the tests show both).
 
 Vectorised over labels with one identity: an annotation of leaf ``k`` with
 ``a = (1 - theta) xi[k]`` and ``b = theta`` has likelihood ``a + b`` when the
@@ -40,14 +51,13 @@ none; checked against SciPy's in the tests).
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
-from hieradjudicate.core.competence import Competence
+from hieradjudicate.core.competence import MIN_ITER, TOL, Competence
 
 ALPHA, BETA = 0.5, 0.5  # Beta prior on (spamming, knowing), as crowd-kit
 STRATEGY_PRIOR = 10.0  # symmetric Dirichlet prior on each strategy, as crowd-kit
+MAX_ITER = 200  #: iterations at most (crowd-kit runs a fixed 50)
 DEFAULT_NOISE = 0.5  # the start: uniform on [1, 1 + 1 + noise) then normalised, as crowd-kit
 
 
@@ -78,13 +88,17 @@ def _vb_normalise(counts: np.ndarray, prior: float | np.ndarray, valid: np.ndarr
 
 
 def mace(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.ndarray, n_leaves: np.ndarray,
-         *, n_iter: int = 50, seed: int = 0) -> Competence:
+         *, max_iter: int = MAX_ITER, tol: float = TOL, min_iter: int = MIN_ITER, seed: int = 0) -> Competence:
     """MACE over leaf distributions (see the module docstring); arguments as :func:`dawid_skene`.
 
     Returns a :class:`Competence` whose ``accuracy`` is each annotator's
     competence ``theta``, ``stderr`` the standard deviation of its
     variational posterior, ``errors`` the strategies ``xi`` (workers,
     lexelts, K) and ``priors`` the uniform prior over each lexelt's leaves.
+    It stops when no ``theta`` and no strategy probability moves by ``tol``
+    or more in an iteration (after ``min_iter``), else after ``max_iter``
+    iterations, not converged; ``tol=0`` runs ``max_iter`` iterations, as
+    crowd-kit runs its ``n_iter`` (50).
     """
     inst = np.asarray(inst, np.int64)
     rater = np.asarray(rater, np.int64)
@@ -144,15 +158,22 @@ def mace(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.nda
     history: list[float] = []
     prior_theta = np.array([ALPHA, BETA])
     counts2 = np.zeros((W, 2))
-    for it in range(n_iter):
+    converged = False
+    change = float("nan")
+    it = 0
+    for it in range(1, max_iter + 1):
         kw = know_k.reshape(W, X * K).sum(axis=1)
         counts2[:, 1] = kw
         counts2[:, 0] = wt_by_key.reshape(W, X * K).sum(axis=1) - kw
-        spam = _vb_normalise(counts2, prior_theta)
-        xi = _vb_normalise((wt_by_key - know_k).reshape(W, X, K), STRATEGY_PRIOR, valid[None])
-        q, loglik, know_k = e_step(spam, xi, with_loglik=it >= n_iter - 2)
-        if it >= n_iter - 2:
-            history.append(loglik / max(len(inst), 1))
+        spam_new = _vb_normalise(counts2, prior_theta)
+        xi_new = _vb_normalise((wt_by_key - know_k).reshape(W, X, K), STRATEGY_PRIOR, valid[None])
+        change = max(float(np.abs(spam_new - spam).max(initial=0.0)), float(np.abs(xi_new - xi).max(initial=0.0)))
+        spam, xi = spam_new, xi_new
+        q, loglik, know_k = e_step(spam, xi, with_loglik=True)
+        history.append(loglik / max(len(inst), 1))
+        if it >= min_iter and change < tol:
+            converged = True
+            break
     # the variational Beta posterior of theta (knowing): Beta(knowing + beta, spamming + alpha)
     kw = know_k.reshape(W, X * K).sum(axis=1)
     counts2[:, 1] = kw
@@ -163,6 +184,5 @@ def mace(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.nda
     with np.errstate(divide="ignore", invalid="ignore"):
         entropy = -np.where(q > 0, q * np.log2(np.where(q > 0, q, 1.0)), 0.0).sum(axis=1)
     priors = np.where(valid, 1.0 / np.maximum(n_leaves, 1)[:, None], 0.0)
-    converged = len(history) > 1 and math.isfinite(history[-1]) and abs(history[-1] - history[-2]) < 1e-6
-    return Competence(workers, spam[:, 1].copy(), sd, n_w, tasks, q, entropy, xi, priors, n_iter, converged,
-                      history)
+    return Competence(workers, spam[:, 1].copy(), sd, n_w, tasks, q, entropy, xi, priors, it, converged,
+                      history, change)

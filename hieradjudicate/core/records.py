@@ -79,6 +79,9 @@ class AnnotationSource:
     duplicates: int = 0
     comments: dict[int, str] = field(default_factory=dict)  # row index of first label -> "!!" comment
     contexts: list["Context"] = field(default_factory=list)  # formats that carry their text (XMI)
+    # set name -> role the file itself gives it (Label Studio predictions: system), overriding the
+    # role given for the file
+    set_roles: dict[str, str] = field(default_factory=dict)
 
     @property
     def n_labels(self) -> int:

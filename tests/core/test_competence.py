@@ -21,11 +21,13 @@ def crowd(seed: int, n: int = 400, workers: int = 12, X: int = 5, K: int = 4):
     return inst, rater, np.eye(K)[label], lex, n_leaves, label, truth
 
 
-def _crowdkit(inst, rater, label, lex):
+def _crowdkit(inst, rater, label, lex, n_iter: int):
+    """crowd-kit's DawidSkene run for exactly ``n_iter`` iterations (``tol=-inf``: its own stopping
+    rule watches a quantity EM can lower, and stops on its first fall)."""
     ck = pytest.importorskip("crowdkit.aggregation")
     pd = pytest.importorskip("pandas")
     df = pd.DataFrame({"task": inst, "worker": rater, "label": [f"{x}:{k}" for x, k in zip(lex[inst], label)]})
-    ds = ck.DawidSkene(n_iter=100, tol=1e-5)
+    ds = ck.DawidSkene(n_iter=n_iter, tol=-np.inf)
     probas = ds.fit_predict_proba(df)
     return ds, probas
 
@@ -33,7 +35,8 @@ def _crowdkit(inst, rater, label, lex):
 def test_equals_crowdkit_on_hard_labels() -> None:
     inst, rater, P, lex, n_leaves, label, truth = crowd(0)
     ours = dawid_skene(inst, rater, P, lex, n_leaves)
-    ds, probas = _crowdkit(inst, rater, label, lex)
+    assert ours.converged and ours.change < 1e-5
+    ds, probas = _crowdkit(inst, rater, label, lex, ours.iterations)
     assert ours.iterations == len(ds.loss_history_)
     for t_pos, t in enumerate(ours.tasks):
         x = lex[t]
@@ -77,8 +80,8 @@ def test_masc_equals_crowdkit(realdata) -> None:
     inst, rater, P, _ = c.long_form(sets=sets)
     keep = (P.max(axis=1) == 1.0) & (c.inst_lexelt[inst] < 8)
     inst, rater, P = inst[keep], rater[keep], P[keep]
-    ours = dawid_skene(inst, rater, P, c.inst_lexelt, c.inventory.n_leaves)
-    ds, probas = _crowdkit(inst, rater, P.argmax(axis=1), c.inst_lexelt)
+    ours = dawid_skene(inst, rater, P, c.inst_lexelt, c.inventory.n_leaves, max_iter=40)
+    ds, probas = _crowdkit(inst, rater, P.argmax(axis=1), c.inst_lexelt, ours.iterations)
     assert ours.iterations == len(ds.loss_history_)
     diffs = []
     for t_pos in np.random.default_rng(0).choice(len(ours.tasks), 400, replace=False):
@@ -92,3 +95,32 @@ def test_masc_equals_crowdkit(realdata) -> None:
           f"crowd-kit's mass outside the lexelt up to {d[:, 1].max():.2g}")
     assert np.median(d[:, 0]) < 1e-6 and np.quantile(d[:, 0], 0.95) < 1e-3
     assert d[:, 0].max() < 0.05
+
+
+def test_the_log_likelihood_never_falls_and_convergence_is_claimed_only_when_reached() -> None:
+    inst, rater, P, lex, n_leaves, label, truth = crowd(2, n=600)
+    ours = dawid_skene(inst, rater, P, lex, n_leaves)
+    assert ours.converged and ours.iterations >= 5
+    assert np.all(np.diff(ours.elbo) > -1e-12)  # EM's marginal log-likelihood: monotone
+    short = dawid_skene(inst, rater, P, lex, n_leaves, max_iter=3)
+    assert not short.converged and short.iterations == 3 and short.change >= 1e-5
+
+
+def test_masc_fair_j_runs_until_the_parameters_settle(realdata) -> None:
+    """#24 item 1: on MASC's fair-j the old rule (crowd-kit's: stop when the "ELBO" rises by less
+    than tol) stopped after 2 iterations and said converged; 300 more moved competence by 0.098.
+    Now the run converges where further iterations no longer move anything that is shown."""
+    from hieradjudicate.app.loading.load import AnnotationSpec, load
+
+    d = realdata / "masc_amt"
+    c = load([str(d / "inventory_tree.tsv")], [AnnotationSpec(str(d / "masc_amt_labels_wide.tsv.gz"))], []).corpus
+    inst, rater, P, _ = c.long_form(sets=[k for k, s in enumerate(c.sets) if s.role == "annotator"])
+    keep = c.inst_lexelt[inst] == c.inventory.lexelts.index("fair-j")
+    args = (inst[keep], rater[keep], P[keep], c.inst_lexelt, c.inventory.n_leaves)
+    ours = dawid_skene(*args)
+    assert ours.converged and ours.iterations > 2
+    assert np.all(np.diff(ours.elbo) > -1e-9)
+    longer = dawid_skene(*args, max_iter=ours.iterations + 300, tol=0.0)
+    assert not longer.converged and longer.iterations == ours.iterations + 300
+    assert np.abs(longer.accuracy - ours.accuracy).max() < 2e-3
+    assert np.mean(longer.posterior.argmax(axis=1) != ours.posterior.argmax(axis=1)) < 0.002

@@ -22,11 +22,13 @@ def _by_appearance(df: pd.DataFrame) -> pd.DataFrame:
     return df
 
 
-def _ours(df: pd.DataFrame, n_labels: int):
+def _ours(df: pd.DataFrame, n_labels: int, **kw):
+    """Ours; by default crowd-kit's run: exactly 50 iterations (``tol=0``)."""
     P = np.zeros((len(df), n_labels))
     P[np.arange(len(df)), df.label.to_numpy()] = 1.0
     T = int(df.task.max()) + 1
-    return mace(df.task.to_numpy(), df.worker.to_numpy(), P, np.zeros(T, np.int64), np.array([n_labels]))
+    kw = {"max_iter": 50, "tol": 0.0, **kw}
+    return mace(df.task.to_numpy(), df.worker.to_numpy(), P, np.zeros(T, np.int64), np.array([n_labels]), **kw)
 
 
 def _synthetic(seed: int, T: int = 200, W: int = 12, L: int = 5, per: int = 5, spammer: bool = False):
@@ -127,3 +129,30 @@ def test_equals_crowd_kit_on_masc_lexelts_one_at_a_time(realdata):
         r = _ours(df, L)
         np.testing.assert_allclose(r.accuracy, ck.spamming_[:, 1], atol=1e-8)
         np.testing.assert_allclose(r.posterior, ck.probas_.loc[np.arange(len(r.tasks))].to_numpy(), atol=1e-8)
+
+
+def test_convergence_is_claimed_only_when_reached():
+    df, _ = _synthetic(4)
+    fixed = _ours(df, 5)
+    assert fixed.iterations == 50 and not fixed.converged  # tol=0: never "converged"
+    run = _ours(df, 5, max_iter=2000, tol=1e-7)
+    assert run.converged and run.change < 1e-7 and run.iterations < 2000
+    short = _ours(df, 5, max_iter=3, tol=1e-7)
+    assert not short.converged and short.iterations == 3
+
+
+def test_renaming_workers_changes_crowd_kits_answer_not_ours():
+    """#24 item 1: crowd-kit pairs tables sorted by name with codes in order of appearance, so a
+    renaming alone moves its answer; ours, run to convergence, does not move (beyond tol)."""
+    df, _ = _synthetic(6, T=300)
+    df = _by_appearance(df)
+    rename = {w: f"w{(7 * w + 3) % 12:02d}" for w in range(12)}  # names that do not sort by appearance
+    renamed = df.assign(worker=df.worker.map(rename))
+    ck_a = crowdkit.MACE(n_restarts=1).fit(df).probas_.sort_index().to_numpy()
+    ck_b = crowdkit.MACE(n_restarts=1).fit(renamed).probas_.sort_index().to_numpy()
+    assert np.abs(ck_a - ck_b).max() > 0.05
+    codes = {n: k for k, n in enumerate(sorted(set(rename.values())))}
+    a = _ours(df, 5, max_iter=5000, tol=1e-9)
+    b = _ours(renamed.assign(worker=renamed.worker.map(codes)), 5, max_iter=5000, tol=1e-9)
+    assert a.converged and b.converged
+    assert np.abs(a.posterior - b.posterior).max() < 1e-5

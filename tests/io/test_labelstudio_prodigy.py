@@ -163,3 +163,85 @@ def test_damaged_files_give_a_source_or_a_format_error(wsbest, tmp_path):
                 read_annotations(p)
             except FormatError as exc:
                 assert exc.problems and "internal error" not in str(exc), str(exc)
+
+
+def _with_predictions(tmp_path: Path) -> Path:
+    """Two annotators and one model on four tasks; the model agrees with annotator 1 every time."""
+    tasks = []
+    answers = {1: ("a", "b", "a"), 2: ("a", "a", "b"), 3: ("b", "b", "b"), 4: ("a", "b", "b")}
+    for n, (one, two, model) in answers.items():
+        res = [{"from_name": "sense", "to_name": "text", "type": "choices", "value": {"choices": [c]}}
+               for c in (one, two, model)]
+        tasks.append({"id": n, "data": {"lexelt": "bank.n", "instance": f"i{n}"},
+                      "annotations": [{"completed_by": 1, "result": [res[0]]}, {"completed_by": 2, "result": [res[1]]}],
+                      "predictions": [{"model_version": "bert-v2", "result": [res[2]]}],
+                      "total_annotations": 2, "cancelled_annotations": 0, "total_predictions": 1, "is_labeled": True})
+    p = tmp_path / "with_predictions.json"
+    p.write_text(json.dumps(tasks))
+    return p
+
+
+def test_model_predictions_are_a_system_never_an_annotator(tmp_path):
+    """#24 item 2: predictions were read as a third annotator (raising Fleiss without a word)."""
+    from hieradjudicate.app.loading.load import load
+    from hieradjudicate.app.loading.specs import AnnotationSpec
+
+    path = _with_predictions(tmp_path)
+    src = read_annotations(path)
+    assert src.set_roles == {"bert-v2": "system"}
+    assert any("bert-v2" in x.message and "system" in x.message for x in src.problems)
+    corpus = load([], [AnnotationSpec(str(path))], []).corpus
+    assert {s.name: s.role for s in corpus.sets} == {"annotator-1": "annotator", "annotator-2": "annotator",
+                                                     "bert-v2": "system"}
+    as_annotator = read_annotations(path, columns={"predictions": "annotator"})
+    assert as_annotator.set_roles == {"bert-v2": "annotator"}
+    skipped = read_annotations(path, columns={"predictions": "skip"})
+    assert skipped.set_names == ["annotator-1", "annotator-2"]
+    assert any("left out" in x.message for x in skipped.problems)
+
+
+def test_agree_counts_the_annotators_only(tmp_path, capsys):
+    from hieradjudicate.cli.entry import main
+
+    path = _with_predictions(tmp_path)
+    assert main(["agree", "--annotations", str(path), "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["sets"] == ["annotator-1", "annotator-2"]
+    assert main(["agree", "--annotations", str(path), "--json-fields", "predictions=annotator",
+                 "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["sets"] == ["annotator-1", "annotator-2", "bert-v2"]
+    assert main(["agree", "--annotations", str(path), "--json-fields", "predictions=model"]) == 1
+    assert "expected system, annotator, gold, skip" in capsys.readouterr().err
+
+
+def test_export_writes_the_counts_of_what_it_writes(tmp_path):
+    """#24 item 2: the export copied total_annotations: 2 (and the predictions' count) from the source."""
+    from types import SimpleNamespace
+
+    from hieradjudicate.io.exports.labelstudio import export_gold_labelstudio
+
+    path = _with_predictions(tmp_path)
+    decisions = [SimpleNamespace(lexelt="bank.n", instance="i1", status="resolved", tags=("a",)),
+                 SimpleNamespace(lexelt="bank.n", instance="i2", status="open", tags=())]
+    out = tmp_path / "gold.json"
+    export_gold_labelstudio(decisions, str(path), out)
+    tasks = json.loads(out.read_text())
+    assert [(t["total_annotations"], t["total_predictions"], t["is_labeled"]) for t in tasks] == [
+        (1, 0, True), (0, 0, False), (0, 0, False), (0, 0, False)]
+    assert all(t["total_annotations"] == len(t.get("annotations", [])) for t in tasks)
+
+
+def test_a_project_keeps_the_model_a_system(tmp_path):
+    from hieradjudicate.app.loading.specs import AnnotationSpec
+    from hieradjudicate.app.session.session import Session
+
+    path = _with_predictions(tmp_path)
+    with Session.create(tmp_path / "p.hadj", [], [AnnotationSpec(str(path))]):
+        pass
+    with Session.open(tmp_path / "p.hadj", read_only=True) as s:
+        assert {x.name: x.role for x in s.corpus.sets}["bert-v2"] == "system"
+
+
+def test_an_unknown_predictions_role_is_a_clear_error(tmp_path):
+    with pytest.raises(FormatError, match="predictions='model': expected one of system, annotator, gold, skip"):
+        read_annotations(_with_predictions(tmp_path), columns={"predictions": "model"})

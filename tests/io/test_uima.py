@@ -270,3 +270,29 @@ def test_damaged_webanno_tsv_gives_a_source_or_a_format_error(inception, tmp_pat
             read_annotations(p, columns=NE)
         except FormatError as exc:
             assert exc.problems and "internal error" not in str(exc), str(exc)
+
+
+def test_webanno_tsv_default_layer_is_wordsense_value(tmp_path):
+    """#24 item 4: the help says WordSense/value is the default, but reading failed without
+    --xmi-layer WordSense --xmi-feature value."""
+    ws = "de.tudarmstadt.ukp.dkpro.core.api.semantics.type.WordSense"
+    text = ("#FORMAT=WebAnno TSV 3.3\n"
+            f"#T_SP=de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity|value\n#T_SP={ws}|value\n\n\n"
+            "#Text=The bank was steep .\n"
+            "1-1\t0-3\tThe\t_\t_\t\n1-2\t4-8\tbank\tLOC\tbank%1:17:01::\t\n1-3\t9-12\twas\t_\t_\t\n"
+            "1-4\t13-18\tsteep\t_\t_\t\n1-5\t19-20\t.\t_\t_\t\n")
+    p = tmp_path / "doc.tsv"
+    p.write_text(text, encoding="utf-8")
+    src = read_annotations(p)
+    assert src.format == "webanno-tsv"
+    assert src.tags == ["bank%1:17:01::"] and src.item_lexelt == ["bank"] and src.item_instance == ["doc:4-8"]
+    # a layer without its feature: value where the layer has it
+    assert read_annotations(p, columns={"layer": "NamedEntity"}).tags == ["LOC"]
+    from hieradjudicate.cli.entry import main
+
+    assert main(["agree", "--annotations", str(p), "--annotations", f"b={p}"]) == 0
+    # no WordSense declared: the layers are listed, as before
+    p.write_text(text.replace(f"#T_SP={ws}|value\n", "").replace("\tbank%1:17:01::\t", "\t").replace("\t_\t_\t\n", "\t_\t\n"),
+                 encoding="utf-8")
+    with pytest.raises(FormatError, match="declared span layers: NamedEntity / value"):
+        read_annotations(p)

@@ -50,7 +50,9 @@ PE = {
 ALPHA_FORMULA = ("alpha = 1 - D_o / D_e over soft coincidences o(c,k) = sum_i 1/(m_i-1) sum_{r!=r'} "
                  "p_r(c) p_r'(k); D_e within each lexelt, weighted by pairable values")
 FLEISS_FORMULA = ("Fleiss (soft): P_i = mean over ordered pairs of raters of sum_l p_r(l) p_r'(l); "
-                  "Pr(A) = mean P_i, Pr(E) = sum_l pbar(l)^2 within each lexelt")
+                  "Pr(A) = mean P_i, Pr(E) = sum_l pbar(l)^2 within each lexelt, pbar the mean of the annotations "
+                  "of instances with >= 2 (with missing ratings not Gwet's generalisation, irrCAC's, which "
+                  "averages each instance's shares over every annotated instance; agree prints both)")
 MEASURE_NAMES = {"cohen": "Cohen's kappa", "scott": "Scott's pi (Siegel & Castellan kappa)",
                  "alpha": "Krippendorff's alpha", "fleiss": "Fleiss' kappa (soft)"}
 

@@ -30,16 +30,33 @@ METHODS = {
     "ds": ("Dawid & Skene (1979) EM over the leaves of each lexelt: each annotator has a confusion matrix "
            "per lexelt, each lexelt a prior over its leaves; a leaf of another lexelt is impossible and a "
            "label spread over several leaves (a tag on an inner sense, weighted tags) splits its vote. "
-           "Started from the majority vote, stopped when the objective per label changes by < 1e-5 (as "
-           "crowd-kit). Competence = expected share of a set's labels that are right, +/- sqrt(a(1-a)/n) "
+           "Started from the majority vote, stopped when no confusion probability or prior moves by {tol:g} "
+           "or more in an iteration (at least {min_iter}, at most {max_iter} iterations; otherwise reported as "
+           "not converged). Competence = expected share of a set's labels that are right, +/- sqrt(a(1-a)/n) "
            "over its n labels. Difficulty = entropy of the instance's posterior over its leaves, in bits."),
     "mace": ("MACE (Hovy et al. 2013) over the leaves of each lexelt: each annotator knows the sense with "
              "probability theta (its competence) and otherwise answers by its own spamming strategy in the "
              "lexelt; the sense is uniform over the lexelt's leaves; a label spread over several leaves splits "
-             "its vote. Variational Bayes with Beta(0.5, 0.5) and Dirichlet(10) priors, 50 iterations from a "
-             "seeded start (as crowd-kit). Competence = theta, +/- the standard deviation of its variational "
-             "posterior. Difficulty = entropy of the instance's posterior over its leaves, in bits."),
+             "its vote. Variational Bayes with Beta(0.5, 0.5) and Dirichlet(10) priors (as crowd-kit), from a "
+             "seeded start, stopped when no parameter moves by {tol:g} or more in an iteration (at least "
+             "{min_iter}, at most {max_iter}; otherwise reported as not converged). "
+             "Competence = theta, the probability that the set knows the answer (not an accuracy: a set that "
+             "guesses is still right by chance), +/- the standard deviation of its variational posterior. "
+             "Difficulty = entropy of the instance's posterior over its leaves, in bits."),
 }
+
+
+def method_text(model: str, max_iter: int | None = None, tol: float | None = None) -> str:
+    """The method text of ``model`` with the stopping rule actually used (defaults where ``None``)."""
+    from hieradjudicate.core import competence, mace
+
+    default = competence.MAX_ITER if model == "ds" else mace.MAX_ITER
+    return METHODS[model].format(tol=competence.TOL if tol is None else tol, min_iter=competence.MIN_ITER,
+                                 max_iter=default if max_iter is None else max_iter)
+
+
+#: what each model's "competence" is, wherever it is shown (they are not the same quantity)
+MEASURES = {"ds": "competence (expected share right)", "mace": "competence (P(knows the answer))"}
 BINS = 20
 
 
@@ -49,6 +66,7 @@ class CompetenceFigures:
 
     model: str
     method: str
+    measure: str  # what the competence figure is (MEASURES)
     labels: list[str]  # the inventory's label of every node (best_node's names)
     set_indices: list[int]
     names: list[str]
@@ -95,8 +113,11 @@ class CompetenceFigures:
                 "competence_max": float(c.max())}
 
 
-def estimate(corpus: Corpus, sets: list[int] | None = None, *, model: str = "ds") -> CompetenceFigures:
+def estimate(corpus: Corpus, sets: list[int] | None = None, *, model: str = "ds", max_iter: int | None = None,
+             tol: float | None = None) -> CompetenceFigures:
     """Competence of ``sets`` (default: the annotator sets) and difficulty of every instance.
+
+    ``max_iter`` and ``tol``: the model's stopping rule (its defaults when ``None``).
 
     Raises ``ValueError`` with fewer than two sets (nothing to weigh against).
     """
@@ -111,7 +132,8 @@ def estimate(corpus: Corpus, sets: list[int] | None = None, *, model: str = "ds"
         from hieradjudicate.core.competence import dawid_skene as fit
     else:
         from hieradjudicate.core.mace import mace as fit  # type: ignore[no-redef]
-    res = fit(lay.inst, lay.rater, lay.P, corpus.inst_lexelt, corpus.inventory.n_leaves)
+    stop = {k: v for k, v in (("max_iter", max_iter), ("tol", tol)) if v is not None}
+    res = fit(lay.inst, lay.rater, lay.P, corpus.inst_lexelt, corpus.inventory.n_leaves, **stop)
     seconds = time.perf_counter() - t0
     n = corpus.n
     comp = np.full(len(sets), np.nan)
@@ -138,12 +160,12 @@ def estimate(corpus: Corpus, sets: list[int] | None = None, *, model: str = "ds"
     counts, edges = np.histogram(e, bins=BINS, range=(0.0, top))
     names = [corpus.sets[s].name for s in sets]
     ex = Explain(f"Annotator competence ({MODELS[model]}) and instance difficulty",
-                 "Left: each annotator set's estimated competence with its standard error, sorted; the "
+                 f"Left: each annotator set's estimated {MEASURES[model]} with its spread, sorted; the "
                  "model weighs every annotator by how often it agrees with the consensus it helps to "
                  "estimate. Right: how many instances have each posterior entropy (0 = the model is "
-                 "sure of the sense); click a bar for its instances.", METHODS[model],
+                 "sure of the sense); click a bar for its instances.", method_text(model, max_iter, tol),
                  n=int(len(res.tasks)), aggregation="every instance of the project (annotations never change)",
                  note=f"{res.iterations} iteration(s), {'converged' if res.converged else 'NOT converged'}, "
                       f"{seconds:.2f} s")
-    return CompetenceFigures(MODELS[model], METHODS[model], list(inv.node_id), sets, names, comp, se, nl, entropy, best, best_post,
+    return CompetenceFigures(MODELS[model], method_text(model, max_iter, tol), MEASURES[model], list(inv.node_id), sets, names, comp, se, nl, entropy, best, best_post,
                              counts, edges, int(res.iterations), bool(res.converged), seconds, ex)

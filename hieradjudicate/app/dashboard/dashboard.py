@@ -59,7 +59,7 @@ from hieradjudicate.app.dashboard.scores import (
     system_scores,
 )
 from hieradjudicate.app.dashboard.significance import open_ranges, significance_view
-from hieradjudicate.core.agreement import CONGER_MARGINAL_RULE, make_layout
+from hieradjudicate.core.agreement import CONGER_MARGINAL_RULE, FLEISS_MISSING_RULE, GWET_FLEISS_RULE, make_layout
 from hieradjudicate.core.dashboard import all_figures
 from hieradjudicate.core.granularity import CATEGORY_NAMES, worst_category
 from hieradjudicate.core.model import AnnotationSet, Corpus
@@ -92,6 +92,7 @@ def method_text(corpus: Corpus, measure: str) -> list[tuple[str, str]]:
          "Pr(E) = sum_l Pa(l) Pb(l). Cohen rewards annotators for differing in their sense preferences; "
          f"they coincide when the marginals do. This report shows {measure} for pairs; the group figure is "
          "Fleiss' kappa (soft labels), the multi-rater form of Scott's, or Krippendorff's alpha."),
+        ("Fleiss' kappa with missing ratings", FLEISS_MISSING_RULE + ". " + GWET_FLEISS_RULE + "."),
         ("Davies & Fleiss kappa", CONGER_MARGINAL_RULE + "."),
         ("Krippendorff's alpha", "Nominal alpha over soft coincidences, missing data allowed; expected "
          "disagreement within each lexelt, weighted by pairable values."),

@@ -34,8 +34,11 @@ POLICY_TEXT = {
     "mixed": ("Senseval mixed: 1 for the gold tag or a more specific sense under it; for a less specific "
               "answer the downward probability of the gold tag under it (1/(b1*b2*...))"),
 }
+SPLIT_CREDIT = ("An answer with several tags and no weights splits its one point among them (each tag "
+                "weighs 1/n, and only the matching ones score): two tags, one of them right, earn 0.5 -- the "
+                "rule of scorer2 and of the WSD evaluation framework's scorer (Raganato et al. 2017)")
 SCORE_FORMULA = ("precision = sum of scores / attempted, recall = sum of scores / gold instances, "
-                 "coverage = attempted / gold instances, F1 = 2PR / (P + R)")
+                 "coverage = attempted / gold instances, F1 = 2PR / (P + R). " + SPLIT_CREDIT)
 
 
 NO_HIERARCHY = ("Coarse and mixed scores are left out: the inventory has no sense hierarchy (every sense is "

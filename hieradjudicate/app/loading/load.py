@@ -123,7 +123,7 @@ def load(inventories: list[str], annotations: list[AnnotationSpec], contexts: li
                 rename[n] = new
         files[-1].sets = [rename.get(n, n) for n in src.set_names]
         annotation_lexelts.update(src.item_lexelt)
-        builder.add_annotations(src, role=spec.role, rename=rename)
+        builder.add_annotations(src, role=spec.role, roles=src.set_roles, rename=rename)
         if src.contexts:  # the file carries its text (XMI): its sentences are the contexts
             builder.add_contexts(ContextSource(src.path, src.format, src.contexts))
     if contexts:

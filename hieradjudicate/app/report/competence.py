@@ -27,7 +27,7 @@ def section(data: Any, tables: dict, href: str | None, render, explain) -> str:
     s = comp.summary()
     out = [f"<p>{esc(comp.model)} over {len(comp.names)} annotator sets and "
            f"{int(np.isfinite(comp.entropy).sum())} instances ({comp.iterations} iteration(s), "
-           f"{'converged' if comp.converged else 'not converged'}). Competence from "
+           f"{'converged' if comp.converged else 'NOT converged'}). {esc(comp.measure[0].upper() + comp.measure[1:])} from "
            f"{s.get('competence_min', float('nan')):.3f} to {s.get('competence_max', float('nan')):.3f} "
            f"(median {s.get('competence_median', float('nan')):.3f}); mean posterior entropy "
            f"{s.get('mean_entropy_bits', float('nan')):.3f} bits.</p>"]

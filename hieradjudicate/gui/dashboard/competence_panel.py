@@ -109,11 +109,13 @@ class CompetencePanel(Panel):
         self.hist_plot.setYRange(0, max(1.0, float(comp.hist_counts.max(initial=0))), padding=0.05)
         s = comp.summary()
         self.status.setText(
-            f"{comp.model}: {len(comp.names)} annotator sets, competence {s.get('competence_min', 0):.2f} to "
+            f"{comp.model}: {len(comp.names)} annotator sets, {comp.measure} {s.get('competence_min', 0):.2f} to "
             f"{s.get('competence_max', 0):.2f} (median {s.get('competence_median', 0):.2f}); instance "
             f"difficulty: mean entropy {s.get('mean_entropy_bits', 0):.2f} bits. "
-            f"{comp.iterations} iteration(s) in {comp.seconds:.1f} s. Click a bar for its instances; "
+            f"{comp.iterations} iteration(s) in {comp.seconds:.1f} s"
+            f"{'' if comp.converged else ', NOT converged'}. Click a bar for its instances; "
             "Go > Most uncertain first orders the workbench by it.")
+        self.sets_plot.getAxis("left").setLabel(comp.measure)
         self.set_explain(comp.explain.text())
 
     def _moved(self, pos) -> None:
@@ -125,7 +127,7 @@ class CompetencePanel(Panel):
             return
         k = int(self._order[j])
         c = self.comp
-        tip(self.sets_plot, f"{c.names[k]}: competence {c.competence[k]:.3f} +/- {c.stderr[k]:.3f} "
+        tip(self.sets_plot, f"{c.names[k]}: {c.measure} {c.competence[k]:.3f} +/- {c.stderr[k]:.3f} "
                             f"over {int(c.n_labels[k])} labels")
 
     def _clicked(self, ev) -> None:

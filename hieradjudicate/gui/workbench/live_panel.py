@@ -48,6 +48,7 @@ from hieradjudicate.app.workbench.live import (
 )
 from hieradjudicate.app.workbench.queue import Workbench
 from hieradjudicate.app.workbench.reference import reference_golds
+from hieradjudicate.core.fleiss_missing import FLEISS_MISSING_RULE
 from hieradjudicate.core.undefined import Estimate
 from hieradjudicate.gui.workbench.reference_panel import ReferenceScores
 from hieradjudicate.gui.workers import BackgroundRunner
@@ -246,7 +247,7 @@ class LivePanel(QWidget):
                                f"<br><small>{html.escape(short_note(f.note, len(f.raters)))}</small>")
             self.scope.setToolTip(f.note)
             self.kappa.setText(fmt(f.fleiss))
-            self.kappa.setToolTip(f.fleiss.reason or "soft Fleiss kappa over leaf distributions")
+            self.kappa.setToolTip(f.fleiss.reason or f"soft Fleiss kappa over leaf distributions: {FLEISS_MISSING_RULE}")
             self.alpha.setText(fmt(f.alpha))
             self.cohen.setText(fmt(f.mean_cohen))
         self.score_model.set_scores(result.scores)

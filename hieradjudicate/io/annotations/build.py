@@ -143,6 +143,7 @@ class Parsed:
     comments: dict[int, str] = field(default_factory=dict)  # unit -> comment
     instance_hash: np.ndarray | None = None  # uint64 per candidate
     one_label_per_unit: bool = False  # label_unit is 0..n_units-1 (the packed reader's pairs)
+    set_roles: dict[str, str] = field(default_factory=dict)  # set name -> role the file itself implies
 
 
 def factorize(values) -> tuple[np.ndarray, np.ndarray]:

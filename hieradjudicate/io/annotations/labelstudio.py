@@ -3,8 +3,10 @@
 Label Studio: ``[{"id": 7, "data": {...}, "annotations": [{"completed_by": 3, "result": [{"from_name":
 "sense", "type": "choices", "value": {"choices": ["bank%1:14:00::"]}}]}], "predictions": [...]}]``.
 One set per annotator (``completed_by``: an id, or a user object whose e-mail names the set;
-``annotator-3`` otherwise); predictions form one set per ``model_version`` (role given by the
-user: usually ``system``).  ``choices`` results give tags; ``taxonomy`` results give paths, whose
+``annotator-3`` otherwise); predictions form one set per ``model_version`` with the role
+``system`` -- a model is never counted as an annotator unless the user says so (``columns``
+``predictions=annotator``, or ``gold``; ``predictions=skip`` leaves them out), and a warning says
+how many were read and as what.  ``choices`` results give tags; ``taxonomy`` results give paths, whose
 last element is the tag (a path is the hierarchy's answer: the inventory decides its node).
 Cancelled annotations (``was_cancelled``) are skipped and counted in a warning.
 
@@ -37,6 +39,7 @@ from hieradjudicate.io.annotations.sniffing import (  # noqa: F401 (their home b
 )
 
 LS_RESULT_TYPES = ("choices", "taxonomy")
+PREDICTION_ROLES = ("system", "annotator", "gold", "skip")  # what model predictions can be read as
 
 
 class _Rows:
@@ -125,6 +128,11 @@ def parse_labelstudio(text: str, log: ProblemLog, columns: Mapping[str, str] | N
                        "exports hold no annotator; export as JSON)")
     rows = _Rows()
     cancelled = 0
+    pred_role = columns.get("predictions", "system")
+    if pred_role not in PREDICTION_ROLES:
+        raise log.fail(None, f"predictions={pred_role!r}: expected one of {', '.join(PREDICTION_ROLES)} "
+                       "(what Label Studio's model predictions count as)")
+    models: dict[str, int] = {}  # prediction set -> predictions read (or skipped)
     for n, task in enumerate(tasks, start=1):
         where = f"task {n}" + (f" (id {task.get('id')})" if isinstance(task, dict) and "id" in task else "")
         if not isinstance(task, dict) or not isinstance(task.get("data", {}), dict):
@@ -146,12 +154,27 @@ def parse_labelstudio(text: str, log: ProblemLog, columns: Mapping[str, str] | N
                     cancelled += 1
                     continue
                 name = _ls_set_name(a, kind)
+                if kind == "predictions":
+                    models[name] = models.get(name, 0) + 1
+                    if pred_role == "skip":
+                        continue
                 tags = _ls_tags(a.get("result") or [], columns.get("choice"), log, where)
                 if tags is not None:
                     rows.add(name, lexelt, instance, tags, 0, log, f"{where}, {name}")
     if cancelled:
         log.warning(None, f"{cancelled} cancelled annotation(s) skipped (was_cancelled)")
-    return rows.parsed()
+    parsed = rows.parsed()
+    if models:
+        which = ", ".join(f"{m!r} ({k})" for m, k in models.items())
+        if pred_role == "skip":
+            log.warning(None, f"model predictions left out (predictions=skip): {which}")
+        else:
+            parsed.set_roles = {m: pred_role for m in models}
+            hint = ("" if pred_role != "system" else
+                    "; --json-fields predictions=annotator counts them as annotators")
+            log.warning(None, f"model predictions read as {pred_role} set(s), one per model_version: "
+                        f"{which}{hint}")
+    return parsed
 
 
 def _ls_set_name(a: Mapping[str, Any], kind: str) -> str:

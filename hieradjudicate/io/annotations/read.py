@@ -241,4 +241,5 @@ def _read(
                           f"expected {_EXPECTED[fmt]}")
         raise FormatError([summary, *source.problems])
     source.contexts = contexts
+    source.set_roles = {n: r for n, r in parsed.set_roles.items() if n in source.set_names}
     return source

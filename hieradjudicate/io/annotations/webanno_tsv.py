@@ -9,7 +9,9 @@ multi-token span together.  Escapes ``\\|``, ``\\_``, ``\\*``, ``\\[``, ``\\]``,
 ``\\t``, ``\\n``, ``\\\\`` are undone.
 
 The layer and feature are chosen as for XMI (``columns`` ``layer``/``feature``; the CLI's
-``--xmi-layer``/``--xmi-feature``); an instance is ``<document>:<begin>-<end>`` with the same
+``--xmi-layer``/``--xmi-feature``): without a layer, DKPro's ``WordSense`` where the header
+declares it; without a feature, ``value`` where the layer has it, else the layer's only feature;
+otherwise the declared layers are listed; an instance is ``<document>:<begin>-<end>`` with the same
 offsets INCEpTION uses, so a TSV and an XMI export of one document give the same instances.
 The lexelt is the span's text, lower-cased; the context is its sentence (``#Text=``).
 """
@@ -78,7 +80,7 @@ def parse_webanno_tsv(text: str, path: str, set_name: str, log: ProblemLog,
             cols.extend((typ, f) for f in feats)
         k += 1
     span_cols = layers(text)
-    layer, feature = columns.get("layer"), columns.get("feature")
+    layer, feature = _choose(span_cols, columns.get("layer"), columns.get("feature"))
     if not layer or not feature:
         listing = ", ".join(f"{t.rsplit('.', 1)[-1]} / {f}" for t, f in span_cols) or "none"
         raise log.fail(None, "choose the layer and feature that hold the sense: --xmi-layer TYPE "
@@ -179,6 +181,22 @@ def _bad_offsets(begin: int, end: int, token: str, previous_end: int) -> str:
         return (f"{end - begin} character(s) for the token {token[:30]!r} of {length}; expected "
                 "offsets that cover the token")
     return ""
+
+
+DEFAULT_LAYER, DEFAULT_FEATURE = "WordSense", "value"  # DKPro's, as the XMI reader takes them
+
+
+def _choose(span_cols: list[tuple[str, str]], layer: str | None, feature: str | None) -> tuple[str | None, str | None]:
+    """The layer and feature to read: those given, else the defaults where the header declares them
+    (a layer by its type name or its last part); ``None`` where there is no choice to make."""
+    def of(name: str) -> list[str]:
+        return [f for t, f in span_cols if t == name or t.rsplit(".", 1)[-1] == name]
+
+    layer = layer or (DEFAULT_LAYER if of(DEFAULT_LAYER) else None)
+    if layer and not feature:
+        feats = of(layer)
+        feature = DEFAULT_FEATURE if DEFAULT_FEATURE in feats else (feats[0] if len(feats) == 1 else None)
+    return layer, feature
 
 
 def _covered(tokens: list[tuple[int, int, str]], begin: int, end: int) -> str:

@@ -3,7 +3,9 @@
 Both start from the project's stored copy of the tool's own file, so every task keeps its data,
 text, options and hashes exactly: Label Studio tasks get the gold as their one annotation
 (``ground_truth: true``, a ``choices`` result on the control the annotators used; predictions
-and the annotators' annotations are left out); Prodigy gets one task per instance (its first
+and the annotators' annotations are left out, and the task's counts -- ``total_annotations``,
+``cancelled_annotations``, ``total_predictions``, ``is_labeled``, where the source has them -- say
+what the written file holds, not what the source held); Prodigy gets one task per instance (its first
 line) with ``accept`` = the gold ids, ``answer: "accept"`` and ``_annotator_id: "gold"``.
 Instances without a resolved decision are written without an answer (Label Studio: no
 annotation; Prodigy: left out) and counted in the summary.  Written atomically.
@@ -55,11 +57,15 @@ def export_gold_labelstudio(decisions: Iterable[DecisionFields], source: str, pa
                _key(data, columns, "instance", _text(task.get("id")) or str(n), f"task {n}", source))
         d = current.get(key)
         new = {k: v for k, v in task.items() if k not in ("annotations", "predictions", "drafts")}
-        if d is not None and d.status == "resolved":
+        gold = d is not None and d.status == "resolved"
+        if gold:
             new["annotations"] = [{"ground_truth": True, "result": [
                 {"from_name": control or "sense", "to_name": target or "text", "type": "choices",
                  "value": {"choices": list(d.tags)}}]}]
             written += 1
+        held = {"total_annotations": int(gold), "cancelled_annotations": 0, "total_predictions": 0,
+                "is_labeled": gold}
+        new.update({k: v for k, v in held.items() if k in task})  # the source's counts, made true
         out.append(new)
     target_path = os.fspath(path)
     write_text_atomic(target_path, json.dumps(out, ensure_ascii=False, indent=1) + "\n")
