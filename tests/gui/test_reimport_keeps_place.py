@@ -108,6 +108,8 @@ def test_reimport_and_its_undo_keep_the_highlight_the_order_and_the_keys(qtbot, 
     before = win.wb
     qtbot.keyClick(win.ws.table, Qt.Key.Key_Z, CTRL)
     qtbot.waitUntil(lambda: win.wb is not before, timeout=5000)
+    # it flagged no decision: the status bar names the step undone, never still "re-imported ben …"
+    assert win.statusBar().currentMessage() == "Undone: re-import ben_v2.key"
     wb = win.wb
     assert wb.corpus.get_set("ben") is not None and wb.corpus is session.corpus
     i = highlighted(win)
