@@ -33,6 +33,8 @@ def _take(k: int) -> ActionSpec:
 ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("new", "&New project…", QKeySequence.StandardKey.New, "new_project", "File"),
     ActionSpec("open", "&Open project…", QKeySequence.StandardKey.Open, "open_project", "File"),
+    ActionSpec("open_server", "Open from &server…", None, "server.open_dialog", "File", False,
+               "Open a team project on a PostgreSQL server"),
     ActionSpec("demo", "Open the &demo", None, "open_demo", "File"),
     ActionSpec("close", "&Close project", QKeySequence.StandardKey.Close, "close_project", "File"),
     ActionSpec("export_gold", "Export &gold…", "Ctrl+Shift+E", "project_ops.export_gold", "File", False,
@@ -78,6 +80,11 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("workbench_tab", "&Workbench", "Ctrl+1", "dashboard.show_workbench", "Go", False, "Show the instance table"),
     ActionSpec("dashboard_tab", "Das&hboard", "Ctrl+2", "dashboard.show_dashboard", "Go", False,
                "Show the agreement dashboard (plots of the current filter)"),
+    ActionSpec("mine", "Only &my assignments", "Ctrl+Shift+M", "server.show_mine", "Go", False,
+               "A server project: show only the instances assigned to you"),
+    ActionSpec("team", "&Team progress and conflicts…", "Ctrl+Shift+T", "server.show_team", "Go", False,
+               "A server project's adjudicators (progress, speed, kappa on the overlap, overturns) and "
+               "the conflict queue (the lead's)"),
     ActionSpec("help", "&Keyboard shortcuts", "?", "show_help", "Help"),
     ActionSpec("about", "&About hieradjudicate", None, "show_about", "Help"),
 )
@@ -120,9 +127,9 @@ def build_actions(window: QMainWindow) -> dict[str, QAction]:
             act.setStatusTip(spec.tip)
             act.setToolTip(f"{spec.tip} ({shortcut_text(spec)})")
         handler = _handler(window, spec.handler)
-        if spec.id == "auto":
+        if spec.id in ("auto", "mine"):
             act.setCheckable(True)
-            act.setChecked(True)
+            act.setChecked(spec.id == "auto")
             act.toggled.connect(handler)
         elif spec.arg is not None:
             act.triggered.connect(lambda _=False, h=handler, a=spec.arg: h(a))

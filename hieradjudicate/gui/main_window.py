@@ -26,10 +26,12 @@ from hieradjudicate.app.session.decisions import Decision
 from hieradjudicate.app.session.session import Session
 from hieradjudicate.app.workbench.queue import Workbench
 from hieradjudicate.core.errors import HieradjError
+from hieradjudicate.io.store.locations import is_server_location
 from hieradjudicate.gui.actions import DECIDING, build_actions
 from hieradjudicate.gui.dashboard.controller import DashboardController
 from hieradjudicate.gui.project_actions import ProjectActions
 from hieradjudicate.gui.start_page import StartPage, remember_project
+from hieradjudicate.gui.team_live import ServerPanel
 from hieradjudicate.gui.workbench.help_overlay import HelpOverlay
 from hieradjudicate.gui.workbench.pick_dialog import PickDialog
 from hieradjudicate.gui.workbench.read_only_banner import ReadOnlyBanner
@@ -80,6 +82,7 @@ class MainWindow(QMainWindow):
         self.dashboard = DashboardController(self, self.stack, self.docks,
                                              lambda text, ms: self.statusBar().showMessage(text, ms), self.error)
         self.project_ops = ProjectActions(self)  # export gold, resolve agreed, re-import, import decisions
+        self.server = ServerPanel(self)  # team mode: open from a server, live updates
         self.actions = build_actions(self)
         self.help = HelpOverlay(self)
         self._restore()
@@ -100,7 +103,8 @@ class MainWindow(QMainWindow):
         session.decisions.subscribe(self._saved)
         session.subscribe_corpus(lambda _corpus: QTimer.singleShot(0, self.project_ops.corpus_replaced))
         self.banner.show_reason(session.read_only_reason)
-        remember_project(str(Path(path).resolve()))
+        remember_project(str(path) if is_server_location(path) else str(Path(path).resolve()))
+        self.server.attach(session)
         row = self.wb.next_unresolved(-1)
         self.ws.select_row(row if row >= 0 else 0)
         self.ws.table.setFocus()
@@ -124,6 +128,7 @@ class MainWindow(QMainWindow):
     def close_project(self) -> None:
         if self.session is None:
             return
+        self.server.detach()
         self.project_ops.shutdown()
         self.dashboard.detach()  # docks shown again before their state is saved
         self._save_state()
@@ -400,7 +405,7 @@ class MainWindow(QMainWindow):
     def _enable(self) -> None:
         has = self.session is not None
         for key, act in self.actions.items():
-            if key in ("new", "open", "demo", "quit", "help", "about"):
+            if key in ("new", "open", "open_server", "demo", "quit", "help", "about"):
                 continue
             act.setEnabled(has)
         if has and self.session is not None:

@@ -90,6 +90,12 @@ class ExportGoldDialog(QDialog):
         self.path.setObjectName("export_path")
         self.unresolved = QCheckBox("Also write the instances not resolved, with their status")
         self.unresolved.setObjectName("export_unresolved")
+        left = tuple(getattr(session.store, "left_out", ()))
+        # decisions that failed their checksum: the export refuses unless told to go on without them
+        self.without_left_out = QCheckBox(f"Export without the {len(left)} decision(s) left out for "
+                                          "failing their checksum (named above)")
+        self.without_left_out.setObjectName("export_without_left_out")
+        self.without_left_out.setVisible(bool(left))
         self.result = QLabel()
         self.result.setObjectName("export_result")
         self.result.setWordWrap(True)
@@ -103,8 +109,11 @@ class ExportGoldDialog(QDialog):
         form.addRow("Format:", self.format)
         form.addRow("File:", _path_row(self.path, "Export gold to", "All files (*)", True, self))
         form.addRow("", self.unresolved)
+        form.addRow("", self.without_left_out)
         lay = QVBoxLayout(self)
-        lay.addWidget(QLabel(self._counts()))
+        counts = QLabel(self._counts())
+        counts.setWordWrap(True)
+        lay.addWidget(counts)
         lay.addLayout(form)
         lay.addWidget(self.result)
         lay.addWidget(self.buttons)
@@ -118,8 +127,14 @@ class ExportGoldDialog(QDialog):
         for row in self.session.decisions:
             statuses[row.status] = statuses.get(row.status, 0) + 1
         resolved = statuses.get("resolved", 0)
-        return (f"{resolved} of {self.session.corpus.n} instances are resolved; senseval and wsdeval keys hold "
+        text = (f"{resolved} of {self.session.corpus.n} instances are resolved; senseval and wsdeval keys hold "
                 "only those (the instances left out are counted after the export).")
+        left = tuple(getattr(self.session.store, "left_out", ()))
+        if left:
+            from hieradjudicate.app.session.session import left_out_text
+
+            text += f"\nLeft out of the gold: {left_out_text(left)} (`hieradjudicate project repair` keeps what is intact)."
+        return text
 
     def chosen_format(self) -> str:
         return str(self.format.currentData())
@@ -152,7 +167,8 @@ class ExportGoldDialog(QDialog):
             return
         try:
             job = ops.export_job(self.session, path, self.chosen_format(),
-                                 include_unresolved=self.unresolved.isChecked())
+                                 include_unresolved=self.unresolved.isChecked(),
+                                 without_left_out=self.without_left_out.isChecked())
         except HieradjError as exc:
             _message(self.result, f"Not exported: {exc}", True)
             return

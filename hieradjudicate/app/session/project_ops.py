@@ -9,15 +9,13 @@ were compared, which decisions a re-import flagged).  Anything a user can get wr
 
 from __future__ import annotations
 
-import csv
-import io
 import os
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hieradjudicate.app.session.decisions_csv import check_tags, read_decisions_csv
 from hieradjudicate.core.errors import HieradjError
 
 #: every format ``project export`` writes, in the order the command line lists them
@@ -48,14 +46,15 @@ def export_unavailable(session: Any, fmt: str) -> str | None:
 
 
 def export_job(session: Any, path: str | os.PathLike[str], fmt: str, *,
-               include_unresolved: bool = False) -> Callable[[], Any]:
+               include_unresolved: bool = False, without_left_out: bool = False) -> Callable[[], Any]:
     """The export of ``project export``: what it needs is taken now, the returned function writes
     the file (any thread) and returns the :class:`~hieradjudicate.io.exports.gold.ExportSummary`
     whose ``str`` is the line the command line prints."""
     if fmt not in EXPORT_FORMATS:
         raise HieradjError(f"unknown export format {fmt!r}; expected one of {', '.join(EXPORT_FORMATS)}")
     try:
-        job = session.export_job(path, format=fmt, include_unresolved=include_unresolved)
+        job = session.export_job(path, format=fmt, include_unresolved=include_unresolved,
+                                 without_left_out=without_left_out)
     except ValueError as exc:
         raise HieradjError(str(exc)) from None
 
@@ -69,9 +68,11 @@ def export_job(session: Any, path: str | os.PathLike[str], fmt: str, *,
     return run
 
 
-def export(session: Any, path: str | os.PathLike[str], fmt: str, *, include_unresolved: bool = False) -> Any:
+def export(session: Any, path: str | os.PathLike[str], fmt: str, *, include_unresolved: bool = False,
+           without_left_out: bool = False) -> Any:
     """Write the gold now (see :func:`export_job`)."""
-    return export_job(session, path, fmt, include_unresolved=include_unresolved)()
+    return export_job(session, path, fmt, include_unresolved=include_unresolved,
+                      without_left_out=without_left_out)()
 
 
 # ---------------------------------------------------------------------------------- resolve agreed
@@ -140,72 +141,7 @@ def resolve_agreed(session: Any, plan: AgreedPlan) -> str:
 
 
 # ---------------------------------------------------------------------------------- import decisions
-def _check_tags(session: Any, lexelt: str, instance: str, tags: list[str], where: str) -> tuple[str, ...]:
-    """The tags as inventory sense ids (an alias becomes its sense id); errors name ``where``."""
-    corpus = session.corpus
-    if corpus.instance_index(lexelt, instance) < 0:
-        raise HieradjError(f"{where}: no instance {lexelt} {instance} in the project")
-    inv = corpus.inventory
-    nodes = [inv.lookup(lexelt, t) for t in tags]
-    unknown = [t for t, n in zip(tags, nodes, strict=True) if n < 0]
-    if unknown:
-        raise HieradjError(f"{where}: {', '.join(unknown)} is not a sense of {lexelt}")
-    return tuple(dict.fromkeys(inv.node_id[n] for n in nodes))
-
-
-def read_decisions_csv(path: str, session: Any) -> list[Any]:
-    """Decisions of a CSV file; every problem names the file and line (nothing is recorded
-    unless the whole file is valid)."""
-    from hieradjudicate.app.session.decisions import Decision
-    from hieradjudicate.io.exports.csvsafe import restore_csv_cell
-    from hieradjudicate.io.store.schema import STATUSES
-    from hieradjudicate.io.textfile import read_bytes
-
-    try:  # bounded like every input (size and line limits), then UTF-8 with or without a BOM
-        text = read_bytes(path, line_limit=False).decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise HieradjError(f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
-    except OSError as exc:
-        raise HieradjError(f"{path}: cannot read the file ({exc})") from None
-    first = text.split("\n", 1)[0]
-    delim = "\t" if "\t" in first and "," not in first else ","
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delim)
-    header = [h.strip().lower() for h in next(reader, [])]
-    missing = [c for c in ("lexelt", "instance", "tags") if c not in header]
-    if missing:
-        raise HieradjError(f"{path}:1: missing column(s) {', '.join(missing)} (need lexelt, "
-                           "instance, tags; optional status, note, source)")
-    col = {h: k for k, h in enumerate(header)}
-    out: list[Any] = []
-    seen: dict[tuple[str, str], int] = {}
-    for values in reader:
-        line = reader.line_num
-        if not any(v.strip() for v in values):
-            continue
-        if len(values) != len(header):
-            raise HieradjError(f"{path}:{line}: expected {len(header)} fields, got {len(values)}")
-        # our exports guard cells against spreadsheet formulas ('=x); undo it exactly. A note keeps
-        # its spaces and line breaks; the other fields are ids and words
-        f = {h: restore_csv_cell(values[k]) if h == "note" else restore_csv_cell(values[k].strip())
-             for h, k in col.items()}
-        tags = [t for t in re.split(r"[;\s]+", f["tags"]) if t]
-        status = f.get("status") or "resolved"
-        where = f"{path}:{line}"
-        if status not in STATUSES:
-            raise HieradjError(f"{where}: status must be one of {', '.join(STATUSES)}, "
-                               f"not {status!r}")
-        canonical = _check_tags(session, f["lexelt"], f["instance"], tags, where)
-        key = (f["lexelt"], f["instance"])
-        if key in seen:
-            raise HieradjError(f"{where}: {key[0]} {key[1]} is already decided on line {seen[key]}")
-        seen[key] = line
-        try:
-            out.append(Decision(key[0], key[1], canonical, f.get("source") or "import", status,
-                                f.get("note", ""), basis={"file": os.path.abspath(path),
-                                                          "line": line}))
-        except ValueError as exc:
-            raise HieradjError(f"{where}: {str(exc).split(': ', 1)[-1]}") from None
-    return out
+_check_tags = check_tags  # the name the command line used
 
 
 def import_decisions(session: Any, path: str) -> str:

@@ -48,6 +48,7 @@ class Filter:
     statuses: tuple[int, ...] = ()
     pair: tuple[int, int] | None = None  # two set indices: instances where these two disagree
     text: str = ""
+    only: tuple[int, ...] = ()  # instance indices (team mode: those assigned to this adjudicator)
 
 
 @dataclass(frozen=True)
@@ -230,6 +231,10 @@ class Workbench:
             m &= np.isin(self.status, f.statuses)
         if f.text.strip():
             m &= self._text_mask(f.text.strip().lower())
+        if f.only:
+            keep = np.zeros(n, dtype=bool)
+            keep[np.asarray(f.only, dtype=np.int64)] = True
+            m &= keep
         return m
 
     def _text_mask(self, needle: str) -> np.ndarray:

@@ -216,4 +216,6 @@ class DashboardController:
             self._status("The report was not written", 0)  # not "Writing the report…" any more
             self._error("The report could not be written", exc)
 
-        self._open.view.export_report(path, lambda p: self._status(f"Report written: {p}", 8000), failed)
+        store = getattr(self._open.session, "store", None)
+        self._open.view.export_report(path, lambda p: self._status(f"Report written: {p}", 8000), failed,
+                                      left_out=tuple(getattr(store, "left_out", ())))

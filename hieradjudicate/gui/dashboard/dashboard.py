@@ -460,8 +460,10 @@ class DashboardView(QWidget):
         opts = {**self.options(None), "n_resamples": RESAMPLES, "intervals": True}
         return compute(self.ci_dash, TrackerSnapshot(self.tracker), None, **opts)
 
-    def export_report(self, path: str | Path, done=None, failed=None, *, wait: bool = False) -> None:
-        """Write the HTML report of the whole project in the background (``done(path)`` afterwards)."""
+    def export_report(self, path: str | Path, done=None, failed=None, *, wait: bool = False,
+                      left_out: tuple[str, ...] = ()) -> None:
+        """Write the HTML report of the whole project in the background (``done(path)`` afterwards);
+        ``left_out`` names the decisions that failed their checksum (the report says so at its top)."""
         from hieradjudicate.app.report.html import write_report
 
         snap = TrackerSnapshot(self.tracker)
@@ -469,7 +471,8 @@ class DashboardView(QWidget):
         title = f"Agreement report: {self.dash.title}"
 
         def job(_r):
-            return write_report(compute(self.ci_dash, snap, None, **opts), path, title=title)
+            return write_report(compute(self.ci_dash, snap, None, **opts), path, title=title,
+                                left_out=left_out)
 
         self.reporter.start(job, done or (lambda _p: None), failed=failed or self._failed)
         if wait:

@@ -45,6 +45,8 @@ class Workspace(QWidget):
     def __init__(self, wb: Workbench, parent=None) -> None:
         super().__init__(parent)
         self.wb = wb
+        #: instance indices the table is limited to (team mode: "Only my assignments"); () = all
+        self.only: tuple[int, ...] = ()
         self.model = InstanceModel(wb, self)
         self.table = QTableView()
         self.table.setObjectName("instance_table")
@@ -140,7 +142,13 @@ class Workspace(QWidget):
         return Filter(lexelts=tuple(self.lexelt_box.currentData() or ()),
                       categories=tuple(self.category_box.currentData() or ()),
                       statuses=tuple(self.status_box.currentData() or ()), pair=pair,
-                      text=self.search.text())
+                      text=self.search.text(), only=self.only)
+
+    def set_only(self, instances: tuple[int, ...]) -> None:
+        """Show only these instances (with the other filters; () shows all): team mode's
+        "Only my assignments"."""
+        self.only = tuple(instances)
+        self.apply_filter()
 
     def apply_filter(self) -> None:
         keep = self.current if self.current >= 0 else self.place
