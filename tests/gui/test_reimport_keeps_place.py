@@ -120,3 +120,22 @@ def test_reimport_and_its_undo_keep_the_highlight_the_order_and_the_keys(qtbot, 
     assert session.decisions.current(*here) is not None
     assert highlighted(win) != i
     win.close()
+
+
+def test_reimport_during_a_search_with_no_result_keeps_the_place(qtbot, demo_project: Path, tmp_path: Path) -> None:
+    win = open_window(qtbot, demo_project)
+    win.ws.table.setFocus()
+    for _ in range(5):
+        qtbot.keyClick(win.ws.table, Qt.Key.Key_Down)
+    here = win.wb.key_of(highlighted(win))
+    changed = _changed_ben(win, here, tmp_path)
+    _search(qtbot, win, "zq-no-such-thing-qz")
+    assert win.wb.view.size == 0 and highlighted(win) == -1
+    _reimport(qtbot, win, "ben", changed)
+    assert win.ws.search.text() == "zq-no-such-thing-qz" and win.wb.view.size == 0
+    assert highlighted(win) == -1  # still no instance shown, none acted on
+    qtbot.keyClick(win.ws.table, Qt.Key.Key_1)
+    assert len(win.session.decisions) == 0
+    _search(qtbot, win, "")  # clearing the search comes back to the place before it
+    assert win.wb.key_of(highlighted(win)) == here
+    win.close()
