@@ -7,14 +7,19 @@ journeys in a child process on that display (Qt's xcb platform: a real X window,
 real focus), then stops both again (by their process ids).  Every step writes the whole screen as
 ``OUT/WxH/NN-journey-step.png`` (dialogs included) for a person to look at, and the script prints
 how long the steps a user waits for took (the project file being opened, the resolve preview, the
-export).  The journeys (keys and buttons as a user presses them; sorting is not one of the steps):
+export, the dashboard's "updating…").  The journeys (keys, header clicks and buttons as a user presses them):
 
-1. demo: open → decide with keys → File ▸ Export gold… (CSV) → close → reopen → the same decisions;
+1. demo: open → sort (a click on the "Leaf agr." header, twice: descending) → decide with keys (each
+   decided instance checked to be the highlighted one) → File ▸ Export gold… (CSV) → close → reopen →
+   the same decisions;
 2. INCEpTION XMI (``$HIERADJ_REALDATA/inception``) through File ▸ New with no inventory → the project opens;
 3. MASC (228 crowd workers, 44,682 instances) → Decide ▸ Resolve what the annotators agree on → export →
-   File ▸ Import decisions (CSV)… with one decision per instance (the path is given to the chooser).
+   File ▸ Import decisions (CSV)… with one decision per instance (the path is given to the chooser);
+4. the WSD evaluation framework's ``ALL`` (gold as the reference gold, the Lesk example as a system) with
+   WordNet 3.0 (``/usr/share/wordnet``): the live panel's scores against the reference gold, then the
+   Dashboard tab until its "updating…" ends, then its agreement panels (one set to compare: a sentence).
 
-Journeys 2 and 3 need ``HIERADJ_REALDATA`` (or ``../shared/data``); they are skipped, saying so, without it.
+Journeys 2 to 4 need ``HIERADJ_REALDATA`` (or ``../shared/data``); they are skipped, saying so, without it.
 """
 
 from __future__ import annotations
@@ -157,6 +162,29 @@ class Journey:
         QTest.mouseClick(widget, Qt.MouseButton.LeftButton)
         self.settle(50)
 
+    def click_header(self, win, key: str) -> None:
+        from PySide6.QtCore import QPoint, Qt
+        from PySide6.QtTest import QTest
+
+        col = win.ws.model.keys.index(key)
+        head = win.ws.table.horizontalHeader()
+        win.ws.table.scrollTo(win.ws.model.index(max(win.ws.current_row(), 0), col))
+        x = head.sectionViewportPosition(col) + head.sectionSize(col) // 2
+        QTest.mouseClick(head.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                         QPoint(x, head.height() // 2))
+        self.settle(100)
+
+    @staticmethod
+    def highlighted(win) -> int:
+        """The highlighted row's instance; stops the journey when the panel or the keys' target differ."""
+        from hieradjudicate.gui.workbench.instance_model import InstanceRole
+
+        rows = [int(win.ws.model.data(ix, InstanceRole)) for ix in win.ws.table.selectionModel().selectedRows()]
+        i = rows[0] if len(rows) == 1 else -1
+        if i < 0 or win.ws.current != i or win.ws.detail.instance != i:
+            raise SystemExit(f"highlighted {rows}, keys act on {win.ws.current}, panel shows {win.ws.detail.instance}")
+        return i
+
     def back_to(self, win) -> None:
         from PySide6.QtWidgets import QApplication
 
@@ -201,12 +229,19 @@ class Journey:
         path = ensure_demo_project(self.tmp / "demo.hadj")
         win = self.window(path)
         self.shot("demo-open")
-        decided = {}
+        for _ in range(2):  # "Leaf agr." ascending, then descending
+            self.click_header(win, "agreement")
+        self.shot("demo-sorted-by-leaf-agreement")
+        self.back_to(win)
+        decided, right = {}, True
         for step in "12A31":
-            i = win.ws.current
+            i = self.highlighted(win)
             k = win.wb.key_of(i)
             self.key(win.ws.table, getattr(Qt.Key, f"Key_{step}"))
+            right &= bool(win.wb.status[i] == 1) and int(win.wb.status.sum()) == len(decided) + 1
             decided[k] = win.wb.gold[i]
+        print(f"   sorted by {win.wb.sort_key} (descending: {win.wb.sort_descending}); each key decided the "
+              f"highlighted instance: {right}", flush=True)
         self.shot("demo-decided-with-keys")
         self.export(win, "csv", self.tmp / "demo-gold.csv", "demo")
         win.close()
@@ -299,6 +334,48 @@ class Journey:
         win.deleteLater()
 
 
+    def wsd_all(self, data: Path) -> None:
+        from PySide6.QtCore import Qt
+        from PySide6.QtTest import QTest
+        from PySide6.QtWidgets import QScrollArea, QTabBar
+
+        from hieradjudicate.app.loading.load import AnnotationSpec
+        from hieradjudicate.app.session.session import Session
+
+        d, wordnet = data / "wsdeval", Path("/usr/share/wordnet")
+        if not (d / "ALL.gold.key.txt").is_file() or not (wordnet / "index.noun").is_file():
+            print(f"-- journey 4 skipped: no {d / 'ALL.gold.key.txt'} or no WordNet 3.0 at {wordnet}", flush=True)
+            return
+        print("-- journey 4: WSD framework ALL + WordNet 3.0, scores against the reference gold", flush=True)
+        path = self.tmp / "wsd_all.hadj"
+        t0 = time.perf_counter()
+        Session.create(path, [str(wordnet)], [AnnotationSpec(str(d / "ALL.gold.key.txt"), "gold", "gold"),
+                                              AnnotationSpec(str(d / "ALL.lesk_example.key.txt"), "lesk", "system")],
+                       [str(d / "ALL.data.xml")]).close()
+        print(f"   project created in {time.perf_counter() - t0:.2f} s", flush=True)
+        win = self.window(path)
+        ref = win.ws.live.reference
+        t0 = time.perf_counter()
+        self.wait(lambda: ref is not None and ref.figures is not None and not win.ws.live.updating, 120,
+                  "the scores against the reference gold")
+        fine = ref.figures.get("lesk", "fine")
+        print(f"   live panel: lesk against the reference gold in {time.perf_counter() - t0:.2f} s; fine "
+              f"P {fine.precision:.3f} R {fine.recall:.3f} F1 {fine.f1:.3f}", flush=True)
+        self.shot("wsd-open-live-scores")
+        bar = win.dashboard.tabs.findChild(QTabBar)
+        t0 = time.perf_counter()
+        QTest.mouseClick(bar, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, bar.tabRect(1).center())
+        view = win.dashboard.view
+        self.wait(lambda: not view.updating and view.reference.scores.figures is not None, 120, "the dashboard")
+        print(f"   dashboard: \"updating…\" ended after {time.perf_counter() - t0:.2f} s: {view.state.text()}",
+              flush=True)
+        self.shot("wsd-dashboard")
+        scroll = view.findChild(QScrollArea, "dash_scroll")
+        scroll.verticalScrollBar().setValue(view.heatmap.y() - 4)
+        self.shot("wsd-dashboard-agreement-panels")
+        win.close()
+        win.deleteLater()
+
     def import_all(self, win) -> None:
         """File ▸ Import decisions (CSV)… with one decision per instance (the first set's answer)."""
         import csv
@@ -335,10 +412,11 @@ def child(size: str, out: Path, masc: bool) -> int:
         data = realdata()
         if data.is_dir():
             j.inception(data)
+            j.wsd_all(data)
             if masc:
                 j.masc(data)
         else:
-            print(f"-- journeys 2 and 3 skipped: no real data at {data} (set HIERADJ_REALDATA)", flush=True)
+            print(f"-- journeys 2 to 4 skipped: no real data at {data} (set HIERADJ_REALDATA)", flush=True)
     finally:
         shutil.rmtree(j.tmp, ignore_errors=True)
     return 0

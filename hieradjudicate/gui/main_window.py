@@ -318,6 +318,8 @@ class MainWindow(QMainWindow):
     def _undo_redo(self, undo: bool) -> None:
         if self.session is None or self.wb is None or self.ws is None:
             return
+        commands = self.session.commands
+        label = commands.undo_label if undo else commands.redo_label
         try:
             rows = self.session.undo() if undo else self.session.redo()
         except Exception as exc:
@@ -330,6 +332,8 @@ class MainWindow(QMainWindow):
             shown = self.ws.select_instance(self.wb.corpus.instance_index(rows[0].lexelt, rows[0].instance))
             where = "" if shown else " (not shown by the current filter; the highlighted row is unchanged)"
             self.statusBar().showMessage(("Undone: " if undo else "Redone: ") + f"{rows[0].instance}{where}", 5000)
+        elif label:  # a step that changed no decision (a re-import that flagged none): never the old message
+            self.statusBar().showMessage(("Undone: " if undo else "Redone: ") + label, 5000)
 
     # ------------------------------------------------------------------ navigation
     def next_unresolved(self) -> None:

@@ -15,8 +15,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QProgressDialog
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication, QProgressDialog
 
 from hieradjudicate.app.session import project_ops as ops
 from hieradjudicate.core.errors import HieradjError
@@ -178,7 +178,9 @@ class ProjectActions:
         session = w.session
         if session is None or w.wb is None or w.ws is None or w.wb.corpus is session.corpus:
             return
-        key = w.wb.key_of(w.ws.current) if w.ws.current >= 0 else None
+        place = w.ws.current if w.ws.current >= 0 else w.ws.place  # a search with no result: the place
+        key = w.wb.key_of(place) if place >= 0 else None
+        kept = _view_state(w.ws)
         w.dashboard.detach()
         w.ws.shutdown()
         for d in w.docks.values():
@@ -187,12 +189,13 @@ class ProjectActions:
         w.ws.deleteLater()
         w._attach_views(session)
         i = session.corpus.instance_index(*key) if key is not None else -1
-        if i >= 0:
-            w.ws.select_instance(i)
-        else:
+        _restore_view_state(w.ws, kept, i)  # the same order and filter, on the same instance
+        if not w.ws.select_instance(i):
             row = w.wb.next_unresolved(-1)
-            w.ws.select_row(row if row >= 0 else 0)
+            w.ws.select_row(row if row >= 0 or w.wb.view.size == 0 else 0)
         w.ws.table.setFocus()
+        new = w.ws
+        QTimer.singleShot(0, lambda: _keys_to(w, new))  # after the old views are gone (they took the focus)
         w._update_title()
         w._enable()
 
@@ -204,6 +207,46 @@ class ProjectActions:
                 dlg.close()
                 dlg.deleteLater()
         self.export_dialog = self.agreed_dialog = self.reimport_dialog = None
+
+
+def _keys_to(w: Any, ws: Any) -> None:
+    """Give ``ws``'s table the keys again when the old views, destroyed, took them (and the window's
+    activation) along: nothing has the keys and no dialog is open (a dialog gives them back itself)."""
+    if w.ws is ws and QApplication.focusWidget() is None and QApplication.activeModalWidget() is None \
+            and w.isVisible():
+        w.activateWindow()
+        ws.table.setFocus()
+
+
+def _view_state(ws: Any) -> dict[str, Any]:
+    """What the user chose of the table's order and filter (to keep it in new views on a new corpus)."""
+    head = ws.table.horizontalHeader()
+    col = head.sortIndicatorSection() if head.isSortIndicatorShown() else -1
+    boxes = {name: getattr(ws, name).currentText()
+             for name in ("lexelt_box", "category_box", "status_box", "pair_a", "pair_b")}
+    return {"sort": (ws.model.keys[col] if 0 <= col < len(ws.model.keys) else None, head.sortIndicatorOrder()),
+            "boxes": boxes, "search": ws.search.text()}
+
+
+def _restore_view_state(ws: Any, state: dict[str, Any], keep: int) -> None:
+    """Put ``state`` (see :func:`_view_state`) on new views; a choice the new corpus lacks is left out.
+    ``keep``: the instance the filter is applied around (highlighted first, so the filter keeps it)."""
+    if keep >= 0:
+        ws.select_instance(keep)
+    for name, text in state["boxes"].items():
+        box = getattr(ws, name)
+        k = box.findText(text)
+        if k > 0:
+            box.blockSignals(True)
+            box.setCurrentIndex(k)
+            box.blockSignals(False)
+    ws.search.blockSignals(True)
+    ws.search.setText(state["search"])
+    ws.search.blockSignals(False)
+    key, order = state["sort"]
+    if key in ws.model.keys:
+        ws.table.sortByColumn(ws.model.keys.index(key), order)  # the header's indicator and the order
+    ws.apply_filter()
 
 
 def _unexpected(exc: BaseException) -> HieradjError:

@@ -222,6 +222,8 @@ class ResolveAgreedDialog(QDialog):
         form.addRow("Agreement:", self.rule)
         form.addRow("At least this many answered:", self.min_annotators)
         form.addRow("", self.systems)
+        # offered where there is a system set to count (never on a crowd of annotators only)
+        form.setRowVisible(self.systems, any(x.role == "system" for x in session.corpus.sets))
         lay = QVBoxLayout(self)
         lay.addLayout(form)
         lay.addWidget(self.preview)

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication
 
 from hieradjudicate.gui.main_window import MainWindow
+from hieradjudicate.gui.workbench.instance_model import InstanceRole
 
 CTRL_SHIFT = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
 
@@ -28,6 +29,32 @@ def back_to(qtbot, win: MainWindow) -> None:
     """Wait until the window is active again (after a dialog), then give the table the keys."""
     qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=2000)
     win.ws.table.setFocus()
+
+
+def click_header(qtbot, win: MainWindow, key: str) -> None:
+    """Click column ``key``'s header on the header's viewport (scrolling right first when it is out of
+    sight, as a user would): the table sorts by it, ascending, then descending on a second click."""
+    ws = win.ws
+    col = ws.model.keys.index(key)
+    header = ws.table.horizontalHeader()
+    bar = ws.table.horizontalScrollBar()
+    while header.sectionViewportPosition(col) + header.sectionSize(col) > header.viewport().width() \
+            and bar.value() < bar.maximum():
+        bar.setValue(bar.value() + bar.singleStep() * 4)
+        QApplication.processEvents()
+    x = header.sectionViewportPosition(col) + header.sectionSize(col) // 2
+    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, header.height() // 2))
+
+
+def highlighted(win: MainWindow) -> int:
+    """The instance of the one row the table paints as selected (-1: none), after checking that the
+    instance panel shows it and that it is the instance every key acts on."""
+    ws = win.ws
+    rows = [int(ws.model.data(ix, InstanceRole)) for ix in ws.table.selectionModel().selectedRows()]
+    assert len(rows) <= 1, rows
+    i = rows[0] if rows else -1
+    assert ws.current == i and ws.detail.instance == i, (ws.current, ws.detail.instance, i)
+    return i
 
 
 def type_into(qtbot, edit, text: str) -> None:

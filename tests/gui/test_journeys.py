@@ -1,10 +1,10 @@
 """Issue 21, item 5: whole journeys in the real window, with keys, shortcuts, menu actions and buttons.
 
-* open → decide with keys → export gold through the dialog → reopen → the same decisions (demo; Senseval-3
-  where HIERADJ_REALDATA is set);
+* open → sort (a header click) → decide with keys → the decided instances are the highlighted ones →
+  export gold through the dialog → reopen → the same decisions (demo; Senseval-3 where HIERADJ_REALDATA
+  is set);
 * INCEpTION XMI through the wizard (File ▸ New) with no inventory → the project opens;
 * MASC (228 crowd workers) → resolve what the annotators agree on → export, equal to the command line.
-Sorting is left out here on purpose (another change owns it; it is added to the first journey after).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QWizard
@@ -25,7 +26,7 @@ from hieradjudicate.app.loading.load import AnnotationSpec
 from hieradjudicate.app.session.session import Session
 from hieradjudicate.gui.main_window import MainWindow
 from tests.conftest import ROOT, skip_without_realdata
-from tests.gui.journey import back_to, export_gold, open_window, resolve_agreed
+from tests.gui.journey import back_to, click_header, export_gold, highlighted, open_window, resolve_agreed
 
 
 def _cli(*args: str, ok: int = 0) -> str:
@@ -53,9 +54,24 @@ def test_decide_with_keys_export_gold_reopen(qtbot, private_dirs: Path, tmp_path
     path = _project(kind, private_dirs)
     win = open_window(qtbot, path)
     ws, wb = win.ws, win.wb
+    first = highlighted(win)
+    # sort by "Leaf agr." (a click on the real header), then by it descending: the order the table shows
+    # is no longer the corpus order, and the instance highlighted before is still the one highlighted
+    click_header(qtbot, win, "agreement")
+    click_header(qtbot, win, "agreement")
+    assert wb.sort_key == "agreement" and wb.sort_descending
+    assert (wb.view != np.sort(wb.view)).any()
+    agr = np.nan_to_num(wb.cols.agreement, nan=-1.0)[wb.view]  # no figure: last
+    assert (np.diff(agr) <= 0).all() and agr[0] > agr[-1]
+    assert highlighted(win) == first
+    row = wb.row_of(first)
+    ws.table.setFocus()
+    for _ in range(3):  # a few rows down the sorted table, with the arrow key
+        qtbot.keyClick(ws.table, Qt.Key.Key_Down)
+    assert highlighted(win) == int(wb.view[row + 3])
     expected: dict[tuple[str, str], tuple[str, ...]] = {}
     for step in "12A31A2A":
-        i = ws.current
+        i = highlighted(win)
         assert i >= 0 and wb.status[i] == 0
         key = wb.key_of(i)
         if step != "A" and wb.answer_of_key(i, int(step)) is None:
@@ -64,6 +80,9 @@ def test_decide_with_keys_export_gold_reopen(qtbot, private_dirs: Path, tmp_path
         qtbot.keyClick(ws.table, getattr(Qt.Key, f"Key_{step}"))
         qtbot.waitUntil(lambda i=i: ws.current != i, timeout=2000)  # moved on by itself
         assert wb.status[i] == 1 and wb.gold[i] == " ".join(tags)  # the one that was highlighted
+        assert wb.status.sum() == len(expected) + 1  # and no other
+        nxt = highlighted(win)  # the next unresolved row of the sorted table is the one highlighted
+        assert nxt == int(wb.view[wb.next_unresolved(wb.row_of(i))])
         expected[key] = tags
     flagged = wb.key_of(ws.current)
     qtbot.keyClick(ws.table, Qt.Key.Key_F)

@@ -52,3 +52,49 @@ def test_the_system_changes_the_figure_only_when_counted() -> None:
     assert default.fleiss.value != pytest.approx(counted.fleiss.value)
     two = _wb(("annotator_ann.key", "ann", "annotator"), ("annotator_ben.key", "ben", "annotator"))
     assert default.fleiss.value == pytest.approx(agreement_figures(two).fleiss.value, abs=1e-12)
+
+
+def _shown(qtbot, panel: LivePanel) -> None:
+    panel.show()
+    panel.refresh_agreement()
+    qtbot.waitUntil(lambda: panel.figures is not None and not panel.updating, timeout=10_000)
+
+
+def test_fewer_than_two_sets_say_so_in_a_sentence(qtbot) -> None:
+    """#21 item 3: a reference gold and one system (the WSD framework's ALL + lesk), or one annotator
+    alone: the live panel says why there is no agreement, not "on the 0 instances shown"."""
+    wb = _wb(("annotator_ann.key", "gold", "gold"), ("system_lesk.ans", "lesk", "system"))
+    panel = LivePanel(wb)
+    qtbot.addWidget(panel)
+    _shown(qtbot, panel)
+    text = panel.scope.text()
+    assert " 0 instances" not in text and "not computed" in text
+    assert "needs at least two annotator sets; this project has none" in text
+    assert "The reference gold (gold) is not an annotator" in text
+    assert not panel.include_systems.isVisible()  # ticking it would give one set: not offered
+    assert not panel.kappa.isVisible() and not panel.alpha.isVisible() and not panel.cohen.isVisible()
+    assert panel.figures.fleiss.value is None and "two annotator sets" in panel.figures.fleiss.reason
+
+    one = _wb(("annotator_ann.key", "ann", "annotator"))
+    panel = LivePanel(one)
+    qtbot.addWidget(panel)
+    _shown(qtbot, panel)
+    assert "this project has one." in panel.scope.text() and "reference gold" not in panel.scope.text()
+
+
+def test_only_systems_compared_when_asked(qtbot) -> None:
+    """Two systems and no annotator: the sentence says to tick the box; ticked, the figures are the
+    agreement between the two systems (the same as with the two files given as annotators)."""
+    wb = _wb(("system_lesk.ans", "lesk", "system"), ("system_neural.ans", "neural", "system"))
+    panel = LivePanel(wb)
+    qtbot.addWidget(panel)
+    _shown(qtbot, panel)
+    assert "Tick \u201ccount systems as annotators\u201d" in panel.scope.text()
+    assert panel.include_systems.isVisible()
+    panel.include_systems.setChecked(True)
+    qtbot.waitUntil(lambda: panel.figures.raters == ["lesk", "neural"] and not panel.updating, timeout=10_000)
+    as_annotators = agreement_figures(_wb(("system_lesk.ans", "lesk", "annotator"),
+                                          ("system_neural.ans", "neural", "annotator")))
+    assert panel.kappa.isVisible() and panel.kappa.text() == f"{as_annotators.fleiss.value:.3f}"
+    assert panel.alpha.text() == f"{as_annotators.alpha.value:.3f}"
+    assert panel.figures.n_instances > 0 and f"on the {panel.figures.n_instances} instances" in panel.scope.text()

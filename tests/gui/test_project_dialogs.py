@@ -258,3 +258,29 @@ def test_export_runs_in_the_background_behind_a_progress_dialog(qtbot, demo_proj
     qtbot.waitUntil(lambda: dlg.result.text().startswith("wrote"), timeout=20_000)
     assert win.project_ops.progress is None and win.statusBar().currentMessage() == dlg.result.text()
     assert (tmp_path / "slow.key").exists() and dlg.export_button.isEnabled()
+
+
+def test_resolve_agreed_offers_counting_systems_only_where_there_are_some(qtbot, demo_project: Path,
+                                                                          private_dirs: Path) -> None:
+    win = open_window(qtbot, demo_project)  # the demo has two systems: the choice is there
+    resolve_agreed_dialog = _open_agreed(qtbot, win)
+    assert resolve_agreed_dialog.systems.isVisible()
+    qtbot.mouseClick(resolve_agreed_dialog.buttons.button(resolve_agreed_dialog.buttons.StandardButton.Cancel),
+                     Qt.MouseButton.LeftButton)
+    win.close()
+    inputs = demo_inputs()
+    path = private_dirs / "annotators.hadj"
+    Session.create(path, [str(inputs / "inventory.txt")],
+                   [AnnotationSpec(str(inputs / f"annotator_{n}.key"), n, "annotator") for n in ("ann", "ben")]).close()
+    win = open_window(qtbot, path)  # annotators only (as MASC): no such choice
+    dlg = _open_agreed(qtbot, win)
+    assert not dlg.systems.isVisible() and dlg.preview.text()
+    win.close()
+
+
+def _open_agreed(qtbot, win):
+    back_to(qtbot, win)
+    qtbot.keyClick(win.ws.table, Qt.Key.Key_G, CTRL_SHIFT)
+    dlg = win.project_ops.agreed_dialog
+    assert dlg is not None and dlg.isVisible()
+    return dlg

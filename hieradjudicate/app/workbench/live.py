@@ -35,6 +35,8 @@ class AgreementFigures:
     raters: list[str] = field(default_factory=list)
     #: the sets compared and the systems left out, in words (shown with the figures)
     note: str = ""
+    #: why no agreement can be computed at all (fewer than two sets to compare), in a sentence; "" else
+    reason: str = ""
 
 
 def live_raters(wb: Workbench, include_systems: bool = False) -> list[int]:
@@ -63,6 +65,12 @@ def filter_long_form(wb: Workbench, instances: np.ndarray | None = None, include
 def agreement_figures(wb: Workbench, instances: np.ndarray | None = None, *,
                       include_systems: bool = False) -> AgreementFigures:
     """Fleiss kappa (soft), Krippendorff's alpha and mean pairwise Cohen kappa of the filter."""
+    chosen = sorted(set(live_raters(wb, include_systems)))
+    note = rater_note(wb.corpus, live_raters(wb, include_systems), include_systems=include_systems)
+    if len(chosen) < 2:  # nothing to compare: said so, never "0 instances" and an empty coefficient
+        why = no_agreement_reason(wb, len(chosen), include_systems)
+        none = Estimate(None, why)
+        return AgreementFigures(0, none, none, none, [wb.corpus.sets[k].name for k in chosen], note, why)
     inst, rater, P, chosen = filter_long_form(wb, instances, include_systems)
     X = len(wb.corpus.inventory.lexelts)
     lex = wb.corpus.inst_lexelt
@@ -71,8 +79,23 @@ def agreement_figures(wb: Workbench, instances: np.ndarray | None = None, *,
     figs = all_figures(inst, rater, P, lex, n_raters=len(chosen), n_lexelts=X)
     fleiss, alpha = figs.multi.fleiss.kappa, figs.alpha.alpha
     cohen = figs.pairwise.mean_kappa("cohen")
-    return AgreementFigures(n, fleiss, alpha, cohen, names,
-                            rater_note(wb.corpus, live_raters(wb, include_systems), include_systems=include_systems))
+    return AgreementFigures(n, fleiss, alpha, cohen, names, note)
+
+
+def no_agreement_reason(wb: Workbench, n_compared: int, include_systems: bool) -> str:
+    """Why agreement among annotators cannot be computed with ``n_compared`` (< 2) sets, and what would
+    make it computable, in a sentence."""
+    sets = wb.corpus.sets
+    systems = [s.name for s in sets if s.role == "system"]
+    golds = [s.name for s in sets if s.role == "gold"]
+    what = "annotator or system sets" if include_systems else "annotator sets"
+    text = (f"Agreement among annotators needs at least two {what}; this project has "
+            f"{'none' if n_compared == 0 else 'one'}.")
+    if systems and not include_systems and len(systems) + n_compared >= 2:
+        text += " Tick \u201ccount systems as annotators\u201d to compare the systems with each other."
+    if golds:
+        text += f" The reference gold ({', '.join(golds)}) is not an annotator: the systems are scored against it."
+    return text
 
 
 def set_scores(wb: Workbench, decided: np.ndarray | None = None,

@@ -98,6 +98,34 @@ def compute(dash: Dashboard, snap: TrackerSnapshot, selection: np.ndarray | None
     return data
 
 
+def too_few_sets(dash: Dashboard) -> str:
+    """Why the agreement figures (pairwise, per lexelt, by depth, confusions) cannot be computed, in a
+    sentence; "" when there are two sets or more to compare."""
+    names = [dash.corpus.sets[k].name for k in dash.sets]
+    if len(names) >= 2:
+        return ""
+    golds = [s.name for s in dash.corpus.sets if s.role == "gold"]
+    has = f"one ({names[0]})" if names else "none"
+    return (f"Not computed: agreement needs at least two sets to compare (annotators or systems); this project "
+            f"has {has}." + (f" The reference gold ({', '.join(golds)}) is not compared: the systems are "
+                             "scored against it in the panel above." if golds else ""))
+
+
+def _say_why_not(panel: Any, why: str) -> None:
+    """Show ``why`` (a sentence) in place of the panel's plots, or the plots again when ``why`` is ""."""
+    label = panel.findChild(QLabel, "why_not")
+    if label is None and not why:
+        return
+    if label is None:
+        label = QLabel(objectName="why_not", wordWrap=True)
+        label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        panel.body.insertWidget(2, label)  # under the title and the selectors
+    label.setText(why)
+    label.setVisible(bool(why))
+    for plot in panel.plots:
+        plot.setVisible(not why)
+
+
 class DashboardView(QWidget):
     """The Dashboard tab (see the module docstring)."""
 
@@ -358,6 +386,9 @@ class DashboardView(QWidget):
             self.confusion.fill_choices(names, pairs, list(self.dash.corpus.inventory.lexelts), levels)
         for p in self.panels:
             p.update_data(data.confusion if p is self.confusion else data)  # type: ignore[attr-defined]
+        why = too_few_sets(self.dash)
+        for p in (self.heatmap, self.lexelts, self.depth_panel, self.confusion):
+            _say_why_not(p, why)  # an empty plot never stands without its reason
         if data.confusion is not None:
             self.confusion.show_choice(data.confusion, data.options.confusion_pair
                                        or (self.dash.group[0], self.dash.group[1]))

@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 from hieradjudicate.app.logs import log_exception
+from hieradjudicate.app.raters import annotator_sets
 from hieradjudicate.app.workbench.live import (
     AgreementFigures,
     LiveFigures,
@@ -133,7 +134,9 @@ class LivePanel(QWidget):
         self.include_systems = QCheckBox("count systems as annotators")
         self.include_systems.setObjectName("live_include_systems")
         self.include_systems.setToolTip("By default the agreement compares the sets with role annotator only")
-        self.include_systems.setVisible(any(s.role == "system" for s in wb.corpus.sets))
+        # offered where ticking it gives two sets or more to compare
+        self.include_systems.setVisible(any(s.role == "system" for s in wb.corpus.sets)
+                                        and len(annotator_sets(wb.corpus, include_systems=True)) >= 2)
         self.include_systems.toggled.connect(lambda _on: self.refresh_agreement())
         self.kappa = QLabel()
         self.kappa.setObjectName("live_kappa")
@@ -180,7 +183,7 @@ class LivePanel(QWidget):
         self.state = QLabel()
         self.state.setObjectName("live_state")
         self.state.setStyleSheet("color: gray")
-        form = QFormLayout()
+        form = self.form = QFormLayout()
         form.setContentsMargins(0, 0, 0, 0)
         form.addRow("Fleiss κ", self.kappa)
         form.addRow("Krippendorff α", self.alpha)
@@ -243,9 +246,15 @@ class LivePanel(QWidget):
         if f is not None:
             self._agreement_due = False
             self.figures = f
-            self.scope.setText(f"<b>Annotator agreement</b> on the {f.n_instances} instances shown"
-                               f"<br><small>{html.escape(short_note(f.note, len(f.raters)))}</small>")
+            if f.reason:  # fewer than two sets to compare: a sentence, not three "undefined" of 0 instances
+                self.scope.setText(f"<b>Annotator agreement</b>: not computed<br><small>{html.escape(f.reason)} "
+                                   f"({html.escape(short_note(f.note, len(f.raters)))})</small>")
+            else:
+                self.scope.setText(f"<b>Annotator agreement</b> on the {f.n_instances} instances shown"
+                                   f"<br><small>{html.escape(short_note(f.note, len(f.raters)))}</small>")
             self.scope.setToolTip(f.note)
+            for label in (self.kappa, self.alpha, self.cohen):  # their rows take no room then
+                self.form.setRowVisible(label, not f.reason)
             self.kappa.setText(fmt(f.fleiss))
             self.kappa.setToolTip(f.fleiss.reason or f"soft Fleiss kappa over leaf distributions: {FLEISS_MISSING_RULE}")
             self.alpha.setText(fmt(f.alpha))
