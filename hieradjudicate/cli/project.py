@@ -206,7 +206,9 @@ def cmd_new(args: argparse.Namespace) -> int:
 def status_dict(session: Any) -> dict[str, Any]:
     """Counts per status, overall and per lexelt (every instance of the corpus, plus decided
     instances that are no longer in it)."""
-    statuses = ("unresolved", "resolved", "flagged", "skipped")
+    statuses: tuple[str, ...] = ("unresolved", "resolved", "flagged", "skipped")
+    if hasattr(session.store, "location"):  # a server project: adjudicators may differ
+        statuses += ("conflict",)
     per_lex: dict[str, Counter[str]] = {}
     keys = session.instances()
     known = set(keys)
@@ -258,8 +260,12 @@ def status_text(d: dict[str, Any]) -> str:
     left = d.get("left_out") or []
     warn = [f"left out of these counts ({len(left)} decision row(s) failed their checksum): "
             + "; ".join(left[:20]) + ("; ..." if len(left) > 20 else "")] if left else []
+    if st.get("conflict"):
+        warn.append(f"{st['conflict']} instance(s) in conflict: their adjudicators differ; not resolved until "
+                    "the lead decides them (project conflicts URL)")
     return "\n".join([f"{d['project']}: {d['instances']} instances: "
-                      + ", ".join(f"{n} {k}" for k, n in st.items()), *warn,
+                      + ", ".join(f"{n} {'in conflict' if k == 'conflict' else k}" for k, n in st.items()),
+                      *warn,
                       f"sets: {sets}", text_table(["lexelt", *st, "total"], rows)])
 
 

@@ -112,6 +112,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         try:
             corpus = session.corpus
             tracker = DecisionTracker(corpus, session.store.iter_history())
+            tracker.apply(session.decisions.conflicts())  # a server project's: not the latest row
             name = session.path.name if hasattr(session.store, "location") else Path(args.project).stem
         finally:
             session.close()

@@ -66,8 +66,11 @@ def test_the_other_half_of_a_blind_pair_appears_once_both_have_decided(cluster, 
         _poll_until(follow_bob, lambda rows: False, timeout=0.3)
         assert [(r.decided_by, r.tags) for r in bob.decisions.history("bank.n", "bank.n.030")][-2:] == [
             ("alice", ("1.1",)), ("bob", ("2.1",))]  # the pair is complete: bob sees both halves
-        assert bob.decisions.current("bank.n", "bank.n.030").decided_by == "bob"  # the latest row
-        got = _poll_until(follow_alice, lambda rows: any(r.decided_by == "bob" for r in rows))
-        assert [(r.decided_by, r.tags) for r in got] == [("bob", ("2.1",))]
+        # they differ: the instance is in conflict, not bob's answer because his row is the latest
+        assert bob.decisions.current("bank.n", "bank.n.030") is None
+        assert bob.decisions.status("bank.n", "bank.n.030") == "conflict"
+        got = _poll_until(follow_alice, lambda rows: any(r.status == "conflict" for r in rows))
+        assert [(r.status, r.note) for r in got] == [("conflict", "adjudicators differ: alice: 1.1; bob: 2.1")]
+        assert alice.decisions.status("bank.n", "bank.n.030") == "conflict"
         follow_alice.close()
         follow_bob.close()

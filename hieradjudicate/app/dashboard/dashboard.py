@@ -410,7 +410,8 @@ class Dashboard:
                     value=resolved / total if total else None)
         return Progress([d.day for d in days], [d.decisions for d in days], [d.withdrawals for d in days],
                         [d.resolved_at_end for d in days], total,
-                        {name: int(counts[k]) for k, name in enumerate(STATUS_NAMES)},
+                        {name: int(counts[k]) for k, name in enumerate(STATUS_NAMES)
+                         if name != "conflict" or counts[k]},
                         remaining, rem_inst, flagged, noted, e)
 
     def summary(self, gold: AnnotationSet | None) -> dict[str, Any]:

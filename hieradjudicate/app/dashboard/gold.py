@@ -24,8 +24,9 @@ import numpy as np
 from hieradjudicate.core.model import AnnotationSet, Corpus, tag_set_signature
 from hieradjudicate.io.store.project_store import DecisionRow
 
-STATUS_NAMES = ("unresolved", "resolved", "flagged", "skipped")
-UNRESOLVED, RESOLVED, FLAGGED, SKIPPED = 0, 1, 2, 3
+#: ``conflict``: a server project's adjudicators differ (not resolved until the lead decides)
+STATUS_NAMES = ("unresolved", "resolved", "flagged", "skipped", "conflict")
+UNRESOLVED, RESOLVED, FLAGGED, SKIPPED, CONFLICT = 0, 1, 2, 3, 4
 _CODE = {name: k for k, name in enumerate(STATUS_NAMES)}
 
 
@@ -75,7 +76,7 @@ class DecisionTracker:
         for row in rows:
             i = corpus.instance_index(row.lexelt, row.instance)
             day = (row.decided_at or "unknown")[:10]
-            counts = self._days.setdefault(day, [0, 0, resolved])
+            counts = self._days.setdefault(day, [0, 0, resolved]) if row.status != "conflict" else [0, 0, 0]
             if i < 0:
                 self.unmatched += 1
                 continue

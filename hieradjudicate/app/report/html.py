@@ -110,6 +110,8 @@ def _summary(data: Any, set_colors: dict[str, str], tables_href: str | None = No
         (_n(lb.macro), "macro mean over lexelts"),
         (f"{resolved} / {prog.total}", "instances resolved"),
     ]
+    if prog.status_counts.get("conflict"):  # a server project's adjudicators differ: not resolved
+        cards.append((f"{prog.status_counts['conflict']}", "in conflict (the lead decides)"))
     out = ['<div class="cards">', *[f'<div class="card"><div class="v">{v}</div><div class="l">{esc(label)}</div>'
                                     "</div>" for v, label in cards], "</div>"]
     out.append(f"<p>Sense inventory: {inv['senses']} senses, {inv['leaves']} leaves, maximum depth "

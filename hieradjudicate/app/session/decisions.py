@@ -19,6 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hieradjudicate.io.store.project_store import DecisionRow, Store, utc_now
+from hieradjudicate.io.store.records import CONFLICT
 from hieradjudicate.io.store.schema import STATUSES
 
 #: Usual sources besides ``set:<name>`` (others are allowed, e.g. by later features).
@@ -100,8 +101,15 @@ class DecisionState:
             self._current[row.key] = row
 
     def current(self, lexelt: str, instance: str) -> DecisionRow | None:
-        """The current decision of an instance, or ``None`` when it is unresolved."""
-        return self._current.get((lexelt, instance))
+        """The current decision of an instance, or ``None`` when it is unresolved or in conflict
+        (a server project's adjudicators differ: :meth:`status` says ``conflict``)."""
+        row = self._current.get((lexelt, instance))
+        return None if row is None or row.status == CONFLICT else row
+
+    def conflicts(self) -> list[DecisionRow]:
+        """The instances in conflict (a server project's adjudicators differ and the lead has not
+        decided since), as rows of status ``conflict`` naming the answers in their note."""
+        return [r for r in self if r.status == CONFLICT]
 
     def status(self, lexelt: str, instance: str) -> str:
         row = self._current.get((lexelt, instance))
@@ -118,7 +126,7 @@ class DecisionState:
 
     def snapshot(self) -> dict[Key, Decision]:
         """Current decisions as plain values (for comparing states)."""
-        return {k: Decision.from_row(r) for k, r in self._current.items()}
+        return {k: Decision.from_row(r) for k, r in self._current.items() if r.status != CONFLICT}
 
     def counts(self, instances: Iterable[Key] | None = None) -> Counter[str]:
         """Instances per status; with ``instances`` given, those without a decision count as
@@ -172,9 +180,15 @@ class DecisionState:
             listener(rows)
         return rows
 
-    def apply_external(self, rows: Sequence[DecisionRow]) -> list[DecisionRow]:
+    def apply_external(self, rows: Sequence[DecisionRow], *,
+                       current: Mapping[Key, DecisionRow] | None = None) -> list[DecisionRow]:
         """Rows others saved (a server project's notifications): each instance follows its latest
-        row; rows older than what is shown are ignored.  Listeners are told as after a save."""
+        row; rows older than what is shown are ignored.  Listeners are told as after a save.
+
+        ``current``: the server's current row of each instance of ``rows`` (a conflict row where
+        adjudicators differ); then each instance follows it, not simply its latest row."""
+        if current is not None:
+            return self._apply_current(rows, current)
         fresh = []
         for row in sorted(rows, key=lambda r: r.id):
             shown = self._current.get(row.key)
@@ -185,6 +199,27 @@ class DecisionState:
             else:
                 self._current[row.key] = row
             fresh.append(row)
+        if fresh:
+            for listener in list(self._listeners):
+                listener(fresh)
+        return fresh
+
+    def _apply_current(self, rows: Sequence[DecisionRow], current: Mapping[Key, DecisionRow]) -> list[DecisionRow]:
+        latest = {r.key: r for r in sorted(rows, key=lambda r: r.id)}
+        fresh = []
+        for key, last in latest.items():
+            new = current.get(key, last)
+            shown = self._current.get(key)
+            if shown is not None and shown.id < 0:
+                continue  # made offline and not yet on the server: the local row stays
+            if new == shown or (shown is None and new.status == "unresolved"):
+                continue
+            if new.status == "unresolved":
+                self._current.pop(key, None)
+            else:
+                self._current[key] = new
+            fresh.append(new)
+        fresh.sort(key=lambda r: r.id)
         if fresh:
             for listener in list(self._listeners):
                 listener(fresh)

@@ -79,6 +79,9 @@ class ServerFollower:
             for key in sorted(self._recheck):
                 rows += self.store.history(*key)
             self._recheck.clear()
+            # what the project now holds for these instances: a conflict where adjudicators differ,
+            # not simply the newest row
+            current = self.store.current_of({r.key for r in rows})
         except (ProjectError, Exception) as exc:  # noqa: BLE001 - the server went away
             if not _is_offline(exc):
                 raise
@@ -92,7 +95,7 @@ class ServerFollower:
         self.offline = self.store.offline
         if rows:
             self.last_id = max(self.last_id, max(r.id for r in rows))
-        return self.session.decisions.apply_external(rows)
+        return self.session.decisions.apply_external(rows, current=current)
 
     def close(self) -> None:
         self._unsubscribe()

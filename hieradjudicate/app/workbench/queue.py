@@ -32,8 +32,9 @@ from hieradjudicate.core.labels import node_short_labels
 from hieradjudicate.core.model import Corpus
 from hieradjudicate.io.store.project_store import DecisionRow
 
-STATUS_NAMES = ("unresolved", "resolved", "flagged", "skipped")
-UNRESOLVED, RESOLVED, FLAGGED, SKIPPED = 0, 1, 2, 3
+#: ``conflict``: a server project's adjudicators differ (not resolved until the lead decides)
+STATUS_NAMES = ("unresolved", "resolved", "flagged", "skipped", "conflict")
+UNRESOLVED, RESOLVED, FLAGGED, SKIPPED, CONFLICT = 0, 1, 2, 3, 4
 _STATUS_CODE = {name: k for k, name in enumerate(STATUS_NAMES)}
 #: how a set's role is written after its name in headers (annotators are the default: nothing added)
 ROLE_SHORT = {"system": "system", "gold": "reference gold"}

@@ -143,6 +143,7 @@ class DashboardView(QWidget):
         self.ci_dash = copy.copy(self.dash)  # shares the figure cache, has its own nearest-gold state
         self.ci_dash._nearest = None
         self.tracker = DecisionTracker(corpus, session.store.iter_history())
+        self.tracker.apply(session.decisions.conflicts())  # a server project's: not the latest row
         self._unsubscribe = session.decisions.subscribe(self.decisions_saved)
         self.fast = BackgroundRunner(self)
         self.slow = BackgroundRunner(self)

@@ -233,6 +233,7 @@ class LivePanel(QWidget):
         self.progress.setValue(p["resolved"])
         rem = self.wb.remaining_categories()
         self.counts.setText(f"{p['unresolved']} unresolved, {p['flagged']} flagged, {p['skipped']} skipped"
+                            + (f", {p['conflict']} in conflict" if p.get("conflict") else "")
                             + ("<br>left: " + ", ".join(f"{v} {k}" for k, v in rem.items()) if rem else ""))
         inputs = LiveInputs.of(self.wb, with_agreement=self._agreement_due,
                                include_systems=self.include_systems.isChecked())

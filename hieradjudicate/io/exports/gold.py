@@ -31,6 +31,10 @@ HISTORY_COLUMNS = ("id", "lexelt", "instance", "tags", "status", "source", "deci
 TAG_SEPARATOR = ";"  # inside one CSV cell, as the wide annotation tables use
 
 
+#: how a status is named where an export says what it left out
+_REASON = {"conflict": "in conflict (adjudicators differ; the lead decides)"}
+
+
 @dataclass(frozen=True)
 class ExportSummary:
     """What an export wrote and what it left out (and why)."""
@@ -45,7 +49,7 @@ class ExportSummary:
     def __str__(self) -> str:
         text = f"wrote {self.written} instance(s) to {self.path} ({self.format})"
         if self.left_out:
-            why = ", ".join(f"{n} {s}" for s, n in sorted(self.left_out_by_status.items()))
+            why = ", ".join(f"{n} {_REASON.get(s, s)}" for s, n in sorted(self.left_out_by_status.items()))
             text += f"; left out {self.left_out} not resolved ({why})"
         return text
 

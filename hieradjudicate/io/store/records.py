@@ -17,6 +17,11 @@ from typing import Any, Protocol
 
 from hieradjudicate.io.store.schema import STATUSES
 
+#: the status of an instance whose adjudicators' answers differ on a server project (never stored:
+#: the store reports it, see :mod:`hieradjudicate.io.store.pg.current`); not resolved until the
+#: lead decides
+CONFLICT = "conflict"
+
 
 def utc_now() -> str:
     """The current time as ISO 8601 UTC with milliseconds, e.g. ``2026-01-31T12:00:00.000Z``."""

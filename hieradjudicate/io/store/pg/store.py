@@ -19,13 +19,14 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, Self
 
 from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.io.store.pg import ddl
 from hieradjudicate.io.store.pg.blobs import StoredBlobs
+from hieradjudicate.io.store.pg.current import apply_conflicts, conflicts_sql, key_params
 from hieradjudicate.io.store.pg.location import ServerLocation, parse_location
 from hieradjudicate.io.store.pg.queue import OfflineQueue
 from hieradjudicate.io.store.records import (
@@ -392,8 +393,22 @@ class PgStore(StoredBlobs):
                 " ORDER BY lexelt, instance, id DESC) latest")
 
     def latest_decisions(self, *, include_withdrawn: bool = True) -> list[DecisionRow]:
+        """The current row per instance; an instance whose adjudicators differ gets a row of
+        status ``conflict`` instead of whichever of their rows is newest (:mod:`.current`)."""
         sql = self._latest_sql() + ("" if include_withdrawn else " WHERE status <> 'unresolved'")
-        return [row_from_db(r) for r in self._read(sql + " ORDER BY id")]
+        rows = [row_from_db(r) for r in self._read(sql + " ORDER BY id")]
+        return apply_conflicts(rows, self._read(conflicts_sql()))
+
+    def current_of(self, keys: Collection[tuple[str, str]]) -> dict[tuple[str, str], DecisionRow]:
+        """:meth:`latest_decisions` (withdrawals included) of some instances only."""
+        if not keys:
+            return {}
+        lex, inst = key_params(keys)
+        rows = [row_from_db(r) for r in self._read(
+            self._latest_sql() + " WHERE (lexelt, instance) IN (SELECT * FROM unnest(%s::text[],"
+            " %s::text[]))", (lex, inst))]
+        return {r.key: r for r in apply_conflicts(rows, self._read(conflicts_sql(True),
+                                                                   (lex, inst, lex, inst)))}
 
     def history(self, lexelt: str, instance: str) -> list[DecisionRow]:
         return [row_from_db(r) for r in self._read(

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hieradjudicate.core.errors import ProjectError
+from hieradjudicate.io.store.pg.current import conflicts_sql
 from hieradjudicate.io.store.pg.store import PgStore, _first_line, _psycopg
 
 
@@ -25,29 +26,7 @@ class ConflictRow:
     status: str
     note: str
     id: int
-
-
-#: latest adjudicator row per (instance, person) after the last lead (or file) row of the instance
-_ADJ_LATEST = """
-WITH last_lead AS (
-    SELECT lexelt, instance, max(id) AS lid FROM decisions
-    WHERE team_role <> 'adjudicator' GROUP BY lexelt, instance),
-adj AS (
-    SELECT DISTINCT ON (d.lexelt, d.instance, d.decided_by)
-           d.lexelt, d.instance, d.decided_by, d.tags, d.status, d.note, d.id
-    FROM decisions d LEFT JOIN last_lead l ON l.lexelt = d.lexelt AND l.instance = d.instance
-    WHERE d.team_role = 'adjudicator' AND d.id > COALESCE(l.lid, 0)
-    ORDER BY d.lexelt, d.instance, d.decided_by, d.id DESC)
-"""
-
-CONFLICTS = _ADJ_LATEST + """,
-decided AS (SELECT * FROM adj WHERE status <> 'unresolved')
-SELECT lexelt, instance, decided_by, tags, status, note, id FROM decided
-WHERE (lexelt, instance) IN (
-    SELECT lexelt, instance FROM decided GROUP BY lexelt, instance
-    HAVING count(DISTINCT (tags, status)) > 1)
-ORDER BY lexelt, instance, decided_by
-"""
+    decided_at: str = ""
 
 
 def require_lead(store: PgStore, what: str) -> None:
@@ -59,7 +38,7 @@ def require_lead(store: PgStore, what: str) -> None:
 def conflicts(store: PgStore) -> list[ConflictRow]:
     """Instances whose adjudicators' current answers differ and that the lead has not decided
     since (a blind pair that disagrees, or two people deciding one instance at once)."""
-    return [ConflictRow(*r) for r in store._read(CONFLICTS)]
+    return [ConflictRow(*r) for r in store._read(conflicts_sql())]
 
 
 def assigned(store: PgStore) -> list[tuple[str, str, str, bool]]:
