@@ -43,7 +43,7 @@ def test_decisions_made_while_the_server_is_down_are_queued_and_sent_once(
         rows += s.execute(Decide([Decision(*keys[2], ("4",)), Decision(*keys[3], ("2.1",))], "two at once"))
         assert [r.id < 0 for r in rows] == [True, True, True] and s.store.offline
         assert s.decisions.current(*keys[1]).tags == ("1.2",)  # the window shows them meanwhile
-        queue = OfflineQueue(str(s.store.location), "alice")
+        queue = OfflineQueue(s.store.location.queue_key, "alice")
         assert queue.path.parent == queue_dir and len(queue) == 3
         cluster.start_server()
         s.store.retry_seconds = 0  # (the window retries every few seconds; here at once)

@@ -60,6 +60,13 @@ class ServerLocation:
         """The group role of ``kind`` (lead, adjudicator, viewer) in this project."""
         return f"hadj_{self.project}_{kind}"
 
+    @property
+    def queue_key(self) -> str:
+        """What names the project's offline queue: server, port, database and project, not the
+        login (given apart) nor libpq settings such as ``sslmode`` (the same project opened with
+        another spelling of its URL finds the decisions waiting)."""
+        return str(ServerLocation(None, self.host or "", self.port or 5432, self.dbname, self.project))
+
     def conninfo(self) -> str:
         """The libpq connection URL (no project parameter, never a password)."""
         netloc = ""

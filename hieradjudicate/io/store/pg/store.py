@@ -26,6 +26,14 @@ from typing import Any, Self
 from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.io.store.pg import ddl
 from hieradjudicate.io.store.pg.blobs import StoredBlobs
+from hieradjudicate.io.store.pg.connection import (  # re-exported: the other modules import them from here
+    ServerUnreachable,
+    _first_line,
+    _is_connection_error,
+    _psycopg,
+    connect,
+    waiting_note,
+)
 from hieradjudicate.io.store.pg.current import apply_conflicts, conflicts_sql, key_params
 from hieradjudicate.io.store.pg.location import ServerLocation, parse_location
 from hieradjudicate.io.store.pg.queue import OfflineQueue
@@ -47,48 +55,6 @@ _INSERT = ("INSERT INTO decisions (lexelt, instance, tags, source, status, note,
            " ON CONFLICT (client_id) DO NOTHING RETURNING id, client_id, decided_by")
 
 
-def _psycopg() -> Any:
-    try:
-        import psycopg
-    except ImportError:
-        raise ProjectError("a project on a PostgreSQL server needs psycopg 3: "
-                           "pip install 'hieradjudicate[team]'") from None
-    return psycopg
-
-
-#: libpq settings that make a dead server or network show within about 5 s
-LIVENESS = {"keepalives": 1, "keepalives_idle": 5, "keepalives_interval": 2, "keepalives_count": 2,
-            "tcp_user_timeout": 5000}
-
-
-class ServerUnreachable(ProjectError):
-    """The server could not be reached (or refused the connection)."""
-
-
-def connect(loc: ServerLocation, *, autocommit: bool = True, timeout: int = 10) -> Any:
-    """A connection to the project's database; a failure is one line without secrets."""
-    psycopg = _psycopg()
-    given = {k for k, _v in loc.params}
-    # a dead network is noticed in seconds, not after the system's TCP timeout (minutes), unless
-    # the URL says otherwise
-    quick = {k: v for k, v in {**LIVENESS, "connect_timeout": timeout,
-                               "application_name": "hieradjudicate"}.items() if k not in given}
-    try:
-        conn = psycopg.connect(loc.conninfo(), autocommit=autocommit, **quick)
-    except psycopg.Error as exc:
-        raise ServerUnreachable(f"{loc}: cannot connect to the server ({_first_line(exc)})") from None
-    return conn
-
-
-def _first_line(exc: BaseException) -> str:
-    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-
-
-def _is_connection_error(exc: BaseException) -> bool:
-    psycopg = _psycopg()
-    return isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError)
-
-
 class PgStore(StoredBlobs):
     """An open server project.  Use :meth:`open`; close it (or use ``with``)."""
 
@@ -105,7 +71,7 @@ class PgStore(StoredBlobs):
         self.roles = roles
         self.login = login
         self.read_only_reason = read_only_reason
-        self.queue = OfflineQueue(str(loc), login)
+        self.queue = OfflineQueue(loc.queue_key, login)
         self._provisional = 0
         self._failed_at: float | None = None
         self.offline = False
@@ -121,7 +87,12 @@ class PgStore(StoredBlobs):
     def open(cls, location: str | ServerLocation, *, read_only: bool = False,
              check: bool = True) -> PgStore:
         loc = location if isinstance(location, ServerLocation) else parse_location(str(location))
-        conn = connect(loc)
+        try:
+            conn = connect(loc)
+        except ServerUnreachable as exc:
+            if exc.reached:
+                raise
+            raise ServerUnreachable(str(exc) + waiting_note(loc)) from None
         try:
             roles, login = cls._login_roles(conn, loc)
             if not roles:
