@@ -40,6 +40,7 @@ from hieradjudicate.app.loading.sniff import (
     default_name,
     mapping_to_columns,
 )
+from hieradjudicate.gui.wizard.server_choice import ServerChoice
 
 ROLES = ("annotator", "system", "gold")
 AUTO = "(automatic)"
@@ -282,10 +283,12 @@ class PreviewPage(QWizardPage):
         self.status = QLabel()
         self.status.setObjectName("preview_status")
         self.status.setWordWrap(True)
+        self.server = ServerChoice(self)  # or: create it on a PostgreSQL server (a URL)
+        self.server.changed.connect(self._where_changed)
+        self._file_row = [QLabel("Project file:"), self.output, browse]
         out = QHBoxLayout()
-        out.addWidget(QLabel("Project file:"))
-        out.addWidget(self.output, 1)
-        out.addWidget(browse)
+        for k, w in enumerate(self._file_row):
+            out.addWidget(w, 1 if k == 1 else 0)
         lay = QVBoxLayout(self)
         lay.addWidget(self.summary)
         lay.addWidget(self.files, 2)
@@ -293,6 +296,7 @@ class PreviewPage(QWizardPage):
         lay.addWidget(self.problems, 2)
         lay.addLayout(out)
         lay.addWidget(self.replace)
+        lay.addWidget(self.server)
         lay.addWidget(self.status)
         self.report: dict | None = None
         self.created = False
@@ -361,13 +365,25 @@ class PreviewPage(QWizardPage):
             if Path(self.output.text()).exists():
                 self.replace.setChecked(True)  # the save dialog asked already
 
+    def _where_changed(self) -> None:
+        on = self.server.chosen()
+        for w in self._file_row:
+            w.setEnabled(not on)
+        self.replace.setVisible(not on and bool(self.output.text()) and Path(self.output.text()).exists())
+        self.status.setText((self.server.problem() or "") if on else "")
+        self.completeChanged.emit()
+
     def output_path(self) -> str:
-        return self.output.text().strip()
+        """The new project's location: the file, or the server URL when that is chosen."""
+        return self.server.location() if self.server.chosen() else self.output.text().strip()
 
     def isComplete(self) -> bool:
         r = self.report
         path = self.output_path()
-        ok_path = bool(path) and (not Path(path).exists() or self.replace.isChecked())
+        if self.server.chosen():
+            ok_path = self.server.problem() is None
+        else:
+            ok_path = bool(path) and (not Path(path).exists() or self.replace.isChecked())
         # lines with problems do not block: creating asks first (validatePage)
         return r is not None and not any(f["failed"] for f in r["files"]) and ok_path
 

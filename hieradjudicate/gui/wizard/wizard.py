@@ -50,6 +50,11 @@ def create_job(path: str, inputs: Inputs, *, overwrite: bool,
 
     inv, specs, ctx, tree_columns = inputs
 
+    from hieradjudicate.io.store.locations import is_server_location
+
+    if is_server_location(path):
+        return _server_job(path, inputs, skip_bad_lines)
+
     def run(report: Report) -> str:
         existed = Path(path).exists()
         Session.create(path, inv, specs, ctx, tree_columns=tree_columns, overwrite=overwrite,
@@ -62,6 +67,32 @@ def create_job(path: str, inputs: Inputs, *, overwrite: bool,
                     Path(f"{path}{suffix}").unlink(missing_ok=True)
             raise
         return path
+    return run
+
+
+def _server_job(url: str, inputs: Inputs, skip_bad_lines: bool) -> Callable[[Report], str]:
+    """As ``project new … -o URL``: built in a temporary file, then published (you become the lead).
+    Cancelled before publishing, nothing reaches the server; publishing is one transaction."""
+    import tempfile
+
+    from hieradjudicate.app.loading.policy import check_load
+    from hieradjudicate.app.session.session import Session
+    from hieradjudicate.io.store.pg.transfer import publish
+
+    inv, specs, ctx, tree_columns = inputs
+
+    def run(report: Report) -> str:
+        with tempfile.TemporaryDirectory(prefix="hadj-") as tmp:
+            made = Path(tmp) / "new.hadj"
+            Session.create(made, inv, specs, ctx, tree_columns=tree_columns, progress=report,
+                           check=lambda res: check_load(res, skip=skip_bad_lines)).close()
+            report(0, 1, "Publishing to the server")
+            publish(made, url)
+        try:
+            report(1, 1, "Done")
+        except Cancelled:  # too late: the project is on the server; say so rather than "cancelled"
+            pass
+        return url
     return run
 
 
