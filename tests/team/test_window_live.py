@@ -136,10 +136,14 @@ def test_the_lead_sees_progress_and_conflicts_and_resolves_one(qtbot, private_di
     decided = {view.figures.item(r, 0).text(): view.figures.item(r, 2).text()
                for r in range(view.figures.rowCount())}
     assert decided == {"alice": "1", "bob": "1", "carol": "0"}
+    # the table and the live figures count it in conflict, not as bob's (newer) answer resolved
+    i = win.wb.corpus.instance_index(*target)
+    qtbot.waitUntil(lambda: win.wb.cell("status", i) == "conflict", timeout=5000)
+    assert win.wb.gold[i] == "" and win.wb.progress()["conflict"] == 1
+    qtbot.waitUntil(lambda: "1 in conflict" in win.ws.live.counts.text(), timeout=5000)
     # a double click takes the lead to the instance; the lead decides it with the keyboard
     rect = view.conflicts.visualItemRect(view.conflicts.item(0, 1))
     qtbot.mouseDClick(view.conflicts.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
-    i = win.wb.corpus.instance_index(*target)
     assert win.ws.current == i
     win.activateWindow()
     qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=2000)
@@ -149,4 +153,5 @@ def test_the_lead_sees_progress_and_conflicts_and_resolves_one(qtbot, private_di
     qtbot.mouseClick(view.findChild(QPushButton, "team_refresh"), Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: view.refreshed > shown, timeout=5000)
     assert view.conflicts.rowCount() == 0 and view.tabs.tabText(1) == "Conflicts (0)"
+    assert win.wb.cell("status", i) == "flagged" and win.wb.progress()["conflict"] == 0
     win.close_project()

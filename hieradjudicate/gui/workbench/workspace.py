@@ -25,7 +25,7 @@ CATEGORY_CHOICES = (("All agreement categories", ()), ("Any disagreement", (1, 2
                     ("≠ Disjoint", (3,)), ("∩ Overlapping", (2,)), ("⊂ Compatible (granularity)", (1,)),
                     ("= Identical", (0,)))
 STATUS_CHOICES = (("Any status", ()), ("Unresolved", (0,)), ("Resolved", (1,)), ("Flagged", (2,)),
-                  ("Skipped", (3,)), ("Not resolved", (0, 2, 3)))
+                  ("Skipped", (3,)), ("In conflict (team)", (4,)), ("Not resolved", (0, 2, 3, 4)))
 _WIDTHS = {"category": 92, "lexelt": 58, "instance": 84, "kwic": 250, "agreement": 52, "status": 82,
            "gold": 56, "answers": 260}
 
