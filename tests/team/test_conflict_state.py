@@ -107,3 +107,20 @@ def test_a_following_window_sees_the_conflict_arrive_and_close(cluster, pair: st
         follower.poll()
         assert lead.decisions.status(*KEY) == "resolved" and lead.decisions.current(*KEY).decided_by == "lead"
         follower.close()
+
+
+def test_undoing_the_lead_s_decision_opens_the_conflict_again_and_redo_closes_it(cluster, pair: str) -> None:
+    _decide(cluster, pair, "alice", ("1.2",))
+    _decide(cluster, pair, "bob", ("2",))
+    with Session.open(url(cluster, "lead", pair)) as s:
+        s.execute(Decide([Decision(*KEY, ("2",))]))
+        assert s.decisions.status(*KEY) == "resolved"
+        s.undo()
+        assert s.decisions.status(*KEY) == "conflict"
+        assert s.decisions.conflict_row(*KEY).note == "adjudicators differ: alice: 1.2; bob: 2"
+        with Session.open(url(cluster, "lead", pair)) as other:  # as the server holds it
+            assert other.decisions.status(*KEY) == "conflict"
+        s.redo()
+        assert s.decisions.status(*KEY) == "resolved" and s.decisions.current(*KEY).tags == ("2",)
+    with Session.open(url(cluster, "lead", pair)) as s:
+        assert s.decisions.status(*KEY) == "resolved" and s.decisions.conflicts() == []

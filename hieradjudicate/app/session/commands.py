@@ -70,8 +70,7 @@ class Decide(Command):
                 continue
             seen.add(d.key)
             row = state.current(*d.key)
-            previous.append(Decision.from_row(row) if row is not None
-                            else Decision.withdrawal(*d.key))
+            previous.append(Decision.from_row(row) if row is not None else _undoing(state, d.key))
         batch_label: str | None = self.label if kind == "do" else f"{kind}: {self.label}"
         if kind == "do" and len(self.decisions) == 1:
             batch_label = None  # a single decision needs no batch row
@@ -80,6 +79,16 @@ class Decide(Command):
 
     def __repr__(self) -> str:
         return f"Decide({self.label!r}, {len(self.decisions)} decision(s))"
+
+
+def _undoing(state: DecisionState, key: tuple[str, str]) -> Decision:
+    """What undoing a decision of an instance without a current one writes: a withdrawal; for an
+    instance in conflict (a server project), one that opens the conflict again (``reopen``)."""
+    if state.status(*key) != "conflict":
+        return Decision.withdrawal(*key)
+    shown = state.conflict_row(*key)
+    return Decision(*key, (), "reopen", "unresolved", "the conflict is open again",
+                    basis={"after": int((shown.basis or {}).get("after", 0))})
 
 
 class CommandStack:

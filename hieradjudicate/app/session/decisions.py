@@ -106,6 +106,11 @@ class DecisionState:
         row = self._current.get((lexelt, instance))
         return None if row is None or row.status == CONFLICT else row
 
+    def conflict_row(self, lexelt: str, instance: str) -> DecisionRow | None:
+        """The row standing for an instance in conflict (``None`` when it is not)."""
+        row = self._current.get((lexelt, instance))
+        return row if row is not None and row.status == CONFLICT else None
+
     def conflicts(self) -> list[DecisionRow]:
         """The instances in conflict (a server project's adjudicators differ and the lead has not
         decided since), as rows of status ``conflict`` naming the answers in their note."""
@@ -176,9 +181,25 @@ class DecisionState:
                 self._current.pop(row.key, None)
             else:
                 self._current[row.key] = row
+        rows = self._reopened(rows)
         for listener in list(self._listeners):
             listener(rows)
         return rows
+
+    def _reopened(self, rows: list[DecisionRow]) -> list[DecisionRow]:
+        """After an undo that opened a server project's conflict again: its conflict row, as the
+        server now holds it, in the state and for the listeners (saved rows otherwise)."""
+        keys = {r.key for r in rows if r.source == "reopen" and r.id > 0}
+        if not keys or not hasattr(self.store, "current_of"):
+            return rows
+        try:
+            now = self.store.current_of(keys)
+        except Exception:  # noqa: BLE001 - saved; the follower brings the conflict back on its next poll
+            return rows
+        for key, row in now.items():
+            if row.status != "unresolved":
+                self._current[key] = row
+        return [now.get(r.key, r) if r.key in keys else r for r in rows]
 
     def apply_external(self, rows: Sequence[DecisionRow], *,
                        current: Mapping[Key, DecisionRow] | None = None) -> list[DecisionRow]:

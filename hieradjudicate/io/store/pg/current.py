@@ -11,7 +11,9 @@ note), so status, export, report and the live figures count it "in conflict", no
 The rule (one SQL query, run with the caller's login: an adjudicator sees a conflict only once
 row-level security shows both halves): after the last lead or file row of an instance, take
 each adjudicator's latest row; if those that are not withdrawals differ in tags or status, the
-instance is in conflict.  The lead's next decision closes it.
+instance is in conflict.  The lead's next decision closes it.  Undoing that decision writes a
+withdrawal of source ``reopen`` whose basis names the row the conflict followed (``after``):
+the conflict is open again, as it was.
 """
 
 from __future__ import annotations
@@ -26,11 +28,13 @@ from hieradjudicate.io.store.records import CONFLICT, DecisionRow
 #: ``{where}`` narrows both to some instances
 _ADJ_LATEST = """
 WITH last_lead AS (
-    SELECT lexelt, instance, max(id) AS lid FROM decisions
-    WHERE team_role <> 'adjudicator' {where} GROUP BY lexelt, instance),
+    SELECT DISTINCT ON (lexelt, instance) lexelt, instance,
+           CASE WHEN source = 'reopen' THEN COALESCE((basis::json ->> 'after')::bigint, id) ELSE id END AS lid
+    FROM decisions WHERE team_role <> 'adjudicator' {where} ORDER BY lexelt, instance, id DESC),
 adj AS (
     SELECT DISTINCT ON (d.lexelt, d.instance, d.decided_by)
-           d.lexelt, d.instance, d.decided_by, d.tags, d.status, d.note, d.id, d.decided_at
+           d.lexelt, d.instance, d.decided_by, d.tags, d.status, d.note, d.id, d.decided_at,
+           COALESCE(l.lid, 0) AS after
     FROM decisions d LEFT JOIN last_lead l ON l.lexelt = d.lexelt AND l.instance = d.instance
     WHERE d.team_role = 'adjudicator' AND d.id > COALESCE(l.lid, 0) {where_d}
     ORDER BY d.lexelt, d.instance, d.decided_by, d.id DESC)
@@ -38,7 +42,7 @@ adj AS (
 
 _CONFLICTS = """,
 decided AS (SELECT * FROM adj WHERE status <> 'unresolved')
-SELECT lexelt, instance, decided_by, tags, status, note, id, decided_at FROM decided
+SELECT lexelt, instance, decided_by, tags, status, note, id, decided_at, after FROM decided
 WHERE (lexelt, instance) IN (
     SELECT lexelt, instance FROM decided GROUP BY lexelt, instance
     HAVING count(DISTINCT (tags, status)) > 1)
@@ -51,7 +55,8 @@ _KEYS_D = "AND (d.lexelt, d.instance) IN (SELECT * FROM unnest(%s::text[], %s::t
 
 def conflicts_sql(keyed: bool = False) -> str:
     """The conflict query: rows ``(lexelt, instance, decided_by, tags, status, note, id,
-    decided_at)``, one per adjudicator's current answer on an instance in conflict.  ``keyed``:
+    decided_at, after)``, one per adjudicator's current answer on an instance in conflict
+    (``after``: the lead or file row the answers follow, 0 for none).  ``keyed``:
     four parameters (lexelts, instances, lexelts, instances) narrow it to some instances."""
     return _ADJ_LATEST.format(where=_KEYS if keyed else "", where_d=_KEYS_D if keyed else "") + _CONFLICTS
 
@@ -64,7 +69,8 @@ def conflict_row(answers: list[tuple[Any, ...]]) -> DecisionRow:
         parts.append(f"{a[2]}: {tags}" + ("" if a[4] == "resolved" else f" ({a[4]})"))
     return DecisionRow(max(int(a[6]) for a in answers), answers[0][0], answers[0][1], (), CONFLICT,
                        CONFLICT, "adjudicators differ: " + "; ".join(parts),
-                       ", ".join(a[2] for a in answers), max(str(a[7]) for a in answers))
+                       ", ".join(a[2] for a in answers), max(str(a[7]) for a in answers), None,
+                       {"after": int(answers[0][8])})
 
 
 def apply_conflicts(rows: Iterable[DecisionRow], found: list[tuple[Any, ...]]) -> list[DecisionRow]:

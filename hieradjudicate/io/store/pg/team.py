@@ -27,6 +27,7 @@ class ConflictRow:
     note: str
     id: int
     decided_at: str = ""
+    after: int = 0  # the lead or file row the answers follow (0: none)
 
 
 def require_lead(store: PgStore, what: str) -> None:
