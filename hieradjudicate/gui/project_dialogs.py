@@ -129,6 +129,8 @@ class ExportGoldDialog(QDialog):
         resolved = statuses.get("resolved", 0)
         text = (f"{resolved} of {self.session.corpus.n} instances are resolved; senseval and wsdeval keys hold "
                 "only those (the instances left out are counted after the export).")
+        if statuses.get("conflict"):  # a server project's adjudicators differ: left out until the lead decides
+            text += f"\n{statuses['conflict']} instance(s) in conflict (adjudicators differ) are left out until decided."
         left = tuple(getattr(self.session.store, "left_out", ()))
         if left:
             from hieradjudicate.app.session.session import left_out_text
