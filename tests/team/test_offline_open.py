@@ -58,6 +58,13 @@ def _open_from_server(qtbot, win: MainWindow, cluster, project: str) -> None:  #
     def fill() -> None:
         dlg = QApplication.activeModalWidget()
         assert isinstance(dlg, ServerDialog)
+        try:
+            steps(dlg)
+        finally:
+            if dlg.isVisible():
+                dlg.reject()  # a failed step ends the dialog: the test fails instead of hanging
+
+    def steps(dlg: ServerDialog) -> None:
         for widget, text in ((dlg.user, "alice"), (dlg.host, "127.0.0.1"), (dlg.db, "team"),
                              (dlg.project, project)):
             widget.clear()
@@ -90,6 +97,13 @@ def test_the_window_says_the_server_is_down_and_where_queued_decisions_wait(
     qtbot.addWidget(win)
     win.show()
     qtbot.waitExposed(win)
+    try:
+        _in_the_window(qtbot, win, cluster, published, keys, queue_file)
+    finally:
+        win.close_project()
+
+
+def _in_the_window(qtbot, win: MainWindow, cluster, published: str, keys: list, queue_file: Path) -> None:  # type: ignore[no-untyped-def]
     _open_from_server(qtbot, win, cluster, published)
     assert win.session is None
     said = win.statusBar().currentMessage()
@@ -106,4 +120,3 @@ def test_the_window_says_the_server_is_down_and_where_queued_decisions_wait(
         sent = [r for r in lead.history(*keys[0]) if r.decided_by == "alice"]
     assert [(r.tags, r.note) for r in sent] == [(("1.1",), "made offline")]
     assert win.session.decisions.current(*keys[0]).note == "made offline"
-    win.close_project()
