@@ -34,8 +34,9 @@ MSTEP = 4.0  # the package's mstep: how fast step_max grows after a full step is
 
 @dataclass
 class Fit:
-    theta: np.ndarray  # F of the last parameters whose posteriors are ``posts``
-    posts: list
+    theta: np.ndarray  # F(start)
+    posts: list  # the posteriors of ``start``
+    start: np.ndarray  # the last parameters a plain EM step was made from
     iterations: int  # EM steps made
     converged: bool
     change: float  # max |F(theta) - theta| of the last plain step
@@ -49,17 +50,18 @@ def plain_em(e_step: Callable, m_step: Callable, theta: np.ndarray, *, max_iter:
     history: list[float] = []
     change = float("nan")
     it = 0
+    old = theta
     for it in range(1, max_iter + 1):
         posts, ll = e_step(theta)
         history.append(ll)
         new = m_step(posts)
         change = float(np.abs(new - theta).max(initial=0.0))
-        theta = new
+        old, theta = theta, new
         if progress is not None:
             progress(it, max_iter)
         if it >= min_iter and change < tol:
-            return Fit(theta, posts, it, True, change, history)
-    return Fit(theta, posts, it, False, change, history)
+            return Fit(new, posts, old, it, True, change, history)
+    return Fit(theta, posts, old, it, False, change, history)
 
 
 def squarem(e_step: Callable, m_step: Callable, theta: np.ndarray, *, max_iter: int, tol: float, min_iter: int,
@@ -85,9 +87,9 @@ def squarem(e_step: Callable, m_step: Callable, theta: np.ndarray, *, max_iter: 
         r = theta1 - theta
         change = float(np.abs(r).max(initial=0.0))
         if steps >= min_iter and change < tol:
-            return Fit(theta1, posts, steps, True, change, history, kept)
+            return Fit(theta1, posts, theta, steps, True, change, history, kept)
         if steps >= max_iter:
-            return Fit(theta1, posts, steps, False, change, history, kept)
+            return Fit(theta1, posts, theta, steps, False, change, history, kept)
         posts1, _ = e_step(theta1)
         theta2 = step(posts1)
         v = theta2 - theta1 - r
@@ -95,8 +97,13 @@ def squarem(e_step: Callable, m_step: Callable, theta: np.ndarray, *, max_iter: 
         a = min(max(float(np.sqrt(r @ r)) / sv if sv > 0 else 1.0, 1.0), step_max)
         nxt = None
         if a > 1.01 and steps < max_iter:
+            # a probability extrapolated to zero or below is no parameter: the step is shortened (halfway
+            # to plain EM's) until none is
             prop = theta + 2 * a * r + a * a * v
-            if np.all(prop > 0):  # a probability extrapolated to zero or below: not a parameter, not tried
+            while a > 1.01 and not np.all(prop > 0):
+                a = 1.0 + (a - 1.0) / 2
+                prop = theta + 2 * a * r + a * a * v
+            if np.all(prop > 0):
                 pp, _ = e_step(prop)
                 cand = step(pp)
                 pc, llc = e_step(cand)
@@ -113,4 +120,4 @@ def squarem(e_step: Callable, m_step: Callable, theta: np.ndarray, *, max_iter: 
             step_max *= MSTEP
         theta, posts, ll0 = nxt
     # out of EM steps: the parameters reached, with their posteriors, not converged
-    return Fit(theta, posts, steps, False, change, history, kept)
+    return Fit(theta, posts, theta, steps, False, change, history, kept)
