@@ -31,8 +31,7 @@ METHODS = {
     "ds": ("Dawid & Skene (1979) EM over the leaves of each lexelt: each annotator has a confusion matrix "
            "per lexelt, each lexelt a prior over its leaves; a leaf of another lexelt is impossible and a "
            "label spread over several leaves (a tag on an inner sense, weighted tags) splits its vote. "
-           "Started from the majority vote, accelerated by SQUAREM (Varadhan & Roland 2008; an extrapolation is "
-           "kept only where the log-likelihood does not fall), stopped when a plain EM iteration moves no "
+           "Started from the majority vote, {accel}, stopped when a plain EM iteration moves no "
            "confusion probability or prior by {tol:g} or more (at least {min_iter}, at most {max_iter} EM "
            "iterations; otherwise reported as not converged). Competence = expected share of a set's labels that are right, +/- sqrt(a(1-a)/n) "
            "over its n labels. Difficulty = entropy of the instance's posterior over its leaves, in bits."),
@@ -48,12 +47,16 @@ METHODS = {
 }
 
 
-def method_text(model: str, max_iter: int | None = None, tol: float | None = None) -> str:
+ACCEL = {True: "accelerated by SQUAREM (Varadhan & Roland 2008; an extrapolation is kept only where the "
+              "log-likelihood does not fall)", False: "plain EM (not accelerated)"}
+
+
+def method_text(model: str, max_iter: int | None = None, tol: float | None = None, accelerate: bool = True) -> str:
     """The method text of ``model`` with the stopping rule actually used (defaults where ``None``)."""
     from hieradjudicate.core import competence, mace
 
     default = competence.MAX_ITER if model == "ds" else mace.MAX_ITER
-    return METHODS[model].format(tol=competence.TOL if tol is None else tol, min_iter=competence.MIN_ITER,
+    return METHODS[model].format(accel=ACCEL[accelerate], tol=competence.TOL if tol is None else tol, min_iter=competence.MIN_ITER,
                                  max_iter=default if max_iter is None else max_iter)
 
 
