@@ -147,6 +147,27 @@ def main() -> int:
             refresh2.append((time.perf_counter() - t) * 1000)
         print(f"  with no background work: next instance median {statistics.median(nav2):.1f} ms, max "
               f"{max(nav2):.1f} ms; refresh median {statistics.median(refresh2):.0f} ms, max {max(refresh2):.0f} ms")
+        # the Dawid & Skene estimate running again in the background (the model box: MACE, then back), the
+        # keys timed meanwhile: the estimate must not starve the GUI; its progress line is sampled
+        panel = win.dashboard.view.competence_panel
+        est = win.dashboard.view.comp
+        panel.model_box.setCurrentIndex(1)
+        panel.model_box.setCurrentIndex(0)
+        app.processEvents()
+        nav3 = []
+        t_est = time.perf_counter()
+        seen = set()
+        while est.runner.busy and len(nav3) < 60:
+            nav3 += timed(win.next_unresolved, 1)
+            seen.add(panel.status.text())
+            settle(lambda: False, 0.25)
+        print(f"  while Dawid & Skene runs in the background: next instance median {statistics.median(nav3):.1f} ms, "
+              f"max {max(nav3):.1f} ms over {len(nav3)} keys (target < 50 ms)")
+        prog = sorted(t for t in seen if "iteration" in t)
+        print(f"  progress lines seen: {len(prog)}, e.g. {prog[-1] if prog else '(none)'!r}")
+        settle(lambda: not est.runner.busy, 600)
+        comp = est.result
+        print(f"  re-estimate done after {time.perf_counter() - t_est:.1f} s: {panel.status.text()[-120:]!r}")
         from hieradjudicate.app.dashboard.dashboard import Dashboard
 
         t = time.perf_counter()
@@ -156,7 +177,8 @@ def main() -> int:
               "computes these; a click finds them cached)")
         if comp is not None:
             print(f"competence estimate ({comp.model}):  {comp.seconds:.2f} s in the background, "
-                  f"{comp.iterations} iteration(s) (target < 2 s)")
+                  f"{comp.iterations} iteration(s), {'converged' if comp.converged else 'NOT converged'} "
+                  "(target: well under 60 s)")
         win.close_project()
         if not args.no_report:
             out = folder / "report.html"

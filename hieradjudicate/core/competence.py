@@ -9,9 +9,14 @@ sense is ``k_true``), and each lexelt a prior over its leaves.  EM alternates:
 * M-step: ``E`` from the posteriors (clipped at ``1e-10`` where the annotator
   used a leaf, normalised over the observed leaves), priors = mean posterior.
 
-It starts from the (soft) majority vote and stops when no confusion probability
-and no prior moves by ``tol`` or more in an iteration (after at least
-``min_iter`` iterations), or after ``max_iter`` iterations, *not converged*.
+It starts from the (soft) majority vote and stops when a plain EM iteration
+moves no confusion probability and no prior by ``tol`` or more (after at least
+``min_iter`` iterations), or after ``max_iter`` EM iterations, *not converged*.
+By default the iterations are accelerated by SQUAREM
+(:mod:`hieradjudicate.core.squarem`: an extrapolation is kept only where the
+marginal log-likelihood does not fall, and convergence is still tested on a
+plain EM step); MASC converges in 679 EM iterations instead of 1,099.
+``accelerate=False`` runs plain EM (crowd-kit's run, iteration for iteration).
 It monitors the marginal log-likelihood per label, which EM never lowers.
 crowd-kit's ``DawidSkene`` stops instead on the first iteration whose "evidence
 lower bound" rises by less than ``tol``; that quantity (the prior counted once
@@ -30,8 +35,11 @@ What differs by design:
 Competence of an annotator: the expected share of its labels that are right,
 ``mean over its labels of sum_k p(k) posterior(k)``, with the standard error
 ``sqrt(a (1 - a) / n)`` over its ``n`` labels.  Difficulty of an instance: the
-entropy (bits) of its posterior.  Vectorised over labels; the only loop runs
-over EM iterations.
+entropy (bits) of its posterior.  Vectorised over labels on compact arrays
+(:mod:`hieradjudicate.core.ds_em`: each lexelt only as wide as its leaves, only
+the confusion rows an annotator used; MASC: about 50 ms an iteration where the
+padded arrays took 200); the loops run over EM iterations and over the (at
+most K) widths of lexelts.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ sets, and returns what the views need, aligned with the corpus:
   *competence-weighted suggestion* shown beside the majority one;
 * the entropy histogram, whose bars list their instances (drill-down).
 
-It takes seconds on a crowd (MASC: about 2.7 s), so the GUI runs it off the
+It takes a while on a crowd (MASC, Dawid & Skene: about 30 s to convergence on a quiet machine), so the GUI runs it off the
 GUI thread, once per open project: the annotations never change meanwhile.
 """
 
