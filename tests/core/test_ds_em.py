@@ -27,7 +27,7 @@ def _same(a, b, tol=1e-10) -> None:
 def _soft(seed: int):
     """Hard and soft labels mixed, lexelts of different widths, one lexelt without instances, one
     label that is all zeros (its instance has no other label), annotators absent from some lexelts."""
-    inst, rater, P, lex, n_leaves, label, truth = crowd(seed, n=300, workers=9, X=6, K=5)
+    inst, rater, P, lex, n_leaves, _, _ = crowd(seed, n=300, workers=9, X=6, K=5)
     rng = np.random.default_rng(seed)
     soft = rng.random(len(inst)) < 0.3
     for r in np.flatnonzero(soft):

@@ -180,6 +180,6 @@ def estimate(corpus: Corpus, sets: list[int] | None = None, *, model: str = "ds"
                  "estimate. Right: how many instances have each posterior entropy (0 = the model is "
                  "sure of the sense); click a bar for its instances.", method_text(model, max_iter, tol),
                  n=int(len(res.tasks)), aggregation="every instance of the project (annotations never change)",
-                 note=f"{convergence_text(int(res.iterations), bool(res.converged))}, {seconds:.2f} s")
+                 note=f"{convergence_text(res.iterations, bool(res.converged))}, {seconds:.2f} s")
     return CompetenceFigures(MODELS[model], method_text(model, max_iter, tol), MEASURES[model], list(inv.node_id), sets, names, comp, se, nl, entropy, best, best_post,
                              counts, edges, int(res.iterations), bool(res.converged), seconds, ex)
