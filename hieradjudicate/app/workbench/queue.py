@@ -27,8 +27,9 @@ from hieradjudicate.app.workbench.columns import (
     compute_columns,
     pair_category,
 )
+from hieradjudicate.app.workbench.instance_answers import AnswerGroup, LeafVotes, answer_groups, leaf_votes
 from hieradjudicate.app.workbench.suggest import Suggester
-from hieradjudicate.core.labels import node_short_labels
+from hieradjudicate.core.labels import is_none_sense, node_short_labels
 from hieradjudicate.core.model import Corpus
 from hieradjudicate.io.store.project_store import DecisionRow
 
@@ -84,6 +85,10 @@ class Suggestion:
     weighted: tuple[str, ...] = ()
     weighted_posterior: float = float("nan")
     weighted_model: str = ""
+    #: other answers with as many annotators as ``tags`` (a tie: the suggestion is the first in project order)
+    tied: tuple[tuple[str, ...], ...] = ()
+    #: the suggested tags that say "none of these" (MASC's sense ``0``): taking it makes no sense the gold
+    none_of_these: tuple[str, ...] = ()
 
     def text(self) -> str:
         head = f"{' '.join(self.tags)}  ({self.support} of {self.of}: {', '.join(self.sets)})"
@@ -146,8 +151,10 @@ class Workbench:
         else:
             for j, k in enumerate(self.shown_sets()):
                 s = self.corpus.sets[k]
-                key = f"{j + 1} " if j < 9 else ""
-                c.append(ColumnSpec(f"set:{k}", f"{key}{s.name}", f"{s.role} {s.name} (key {key.strip()})"))
+                # "[1] 17", never "1 17": worker ids are often numbers themselves
+                key = f"[{j + 1}] " if j < 9 else ""
+                tip = f"{s.role} {s.name}" + (f" (key {j + 1} takes its answer)" if j < 9 else "")
+                c.append(ColumnSpec(f"set:{k}", f"{key}{s.name}", tip))
         c += [ColumnSpec("agreement", "Leaf agr.", "mean pairwise leaf agreement"),
               ColumnSpec("status", "Status"), ColumnSpec("gold", "Gold")]
         return c
@@ -348,12 +355,39 @@ class Workbench:
         return "\n".join(lines) or None
 
     def answer_of_key(self, i: int, k: int) -> Answer | None:
-        """The answer ``k``-th key (1-based) takes, or None when the set did not answer."""
+        """The answer the ``k``-th key (1-based) takes, or None when there is none.
+
+        With a few sets key ``k`` is the ``k``-th set (a table column); in a crowd it is the ``k``-th
+        distinct answer listed for this instance (:meth:`answer_groups`), never an absent worker.
+        """
+        if self.crowd:
+            groups = self.answer_groups(i)
+            if not 1 <= k <= min(9, len(groups)):
+                return None
+            g = groups[k - 1]
+            return Answer(g.set_indices[0], g.names[0], self.corpus.sets[g.set_indices[0]].role, list(g.tags),
+                          [], list(g.glosses), g.leaves, list(g.short))
         order = self.shown_sets()
         if not 1 <= k <= min(9, len(order)):
             return None
         a = next(a for a in self.answers(i) if a.set_index == order[k - 1])
         return a if a.tags else None
+
+    def answer_groups(self, i: int) -> list[AnswerGroup]:
+        """The distinct answers of the sets that answered instance ``i`` (most votes first; voters by
+        estimated competence when an estimate exists)."""
+        comp = self.competence
+        weights = {k: float(c) for k, c in zip(comp.set_indices, comp.competence)} if comp is not None else None
+        return answer_groups(self.corpus, int(i), self.shown_sets(), weights)
+
+    def leaf_votes(self, i: int, groups: list[AnswerGroup] | None = None) -> LeafVotes:
+        """Votes, share and (with an estimate) the competence posterior of each leaf of instance ``i``."""
+        nl = int(self.corpus.inventory.n_leaves[int(self.cols.lexelt[i])])
+        comp = self.competence
+        post = comp.posterior[i] if comp is not None and comp.posterior is not None else None
+        if post is not None and not np.isfinite(post[:nl]).all():
+            post = None
+        return leaf_votes(self.answer_groups(i) if groups is None else groups, nl, post)
 
     def suggestion(self, i: int) -> Suggestion | None:
         """The majority answer of the annotators (see :mod:`hieradjudicate.app.workbench.suggest`)."""
@@ -363,6 +397,13 @@ class Workbench:
         if s is None:
             return None
         out = Suggestion(s.tags, s.votes, s.of, s.sets, s.support, s.reliable_tags, s.reliable_set)
+        groups = answer_groups(self.corpus, int(i), self.cols.annotators)
+        mine = tuple(sorted(s.tags))
+        out.tied = tuple(g.tags for g in groups if g.votes == s.votes and tuple(sorted(g.tags)) != mine)
+        x = int(self.cols.lexelt[i])
+        inv = self.corpus.inventory
+        out.none_of_these = tuple(t for t in s.tags if (n := inv.lookup(x, t)) >= 0
+                                  and is_none_sense(inv.node_gloss[n]))
         comp = self.competence
         if comp is not None and comp.best_node[i] >= 0:
             out.weighted = (self.corpus.inventory.node_id[int(comp.best_node[i])],)

@@ -102,7 +102,7 @@ class Workspace(QWidget):
         for box, first in ((self.pair_a, "Any pair of sets"), (self.pair_b, "…")):
             box.addItem(first, -1)
             for j, k in enumerate(wb.shown_sets()[:40]):
-                box.addItem(f"{j + 1} {wb.corpus.sets[k].name}" if j < 9 else wb.corpus.sets[k].name, k)
+                box.addItem(f"[{j + 1}] {wb.corpus.sets[k].name}" if j < 9 else wb.corpus.sets[k].name, k)
         self.pair_a.setToolTip("Show instances where these two sets disagree (in the category chosen)")
         self.pair_b.setToolTip(self.pair_a.toolTip())
         self.search = QLineEdit(placeholderText="Search text, ids, tags…  (Ctrl+F)")
