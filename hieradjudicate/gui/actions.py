@@ -61,6 +61,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("next", "&Next", "N", "next_unresolved", "Go", True, "Next unresolved instance"),
     ActionSpec("prev", "&Previous", "P", "prev_unresolved", "Go", True,
                "Previous unresolved instance"),
+    ActionSpec("goto", "&Go to instance…", "Ctrl+G", "go_to_instance", "Go", False,
+               "Select an instance by its lexelt and id (e.g. work-n 1.1)"),
     ActionSpec("auto", "Move on after &deciding", None, "toggle_auto_advance", "Go"),
     ActionSpec("uncertain", "Most &uncertain first", "Ctrl+U", "order_most_uncertain", "Go", False,
                "Order the instances by the competence model's uncertainty (posterior entropy), "

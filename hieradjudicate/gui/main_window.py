@@ -10,7 +10,6 @@ from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
-    QInputDialog,
     QMainWindow,
     QMessageBox,
     QStackedWidget,
@@ -32,6 +31,7 @@ from hieradjudicate.gui.start_page import StartPage, remember_project
 from hieradjudicate.gui.workbench.help_overlay import HelpOverlay
 from hieradjudicate.gui.workbench.pick_dialog import PickDialog
 from hieradjudicate.gui.workbench.read_only_banner import ReadOnlyBanner
+from hieradjudicate.gui.workbench.small_dialogs import GoToDialog, NoteDialog, go_to
 from hieradjudicate.gui.workbench.workspace import Workspace
 
 STATE_VERSION = 1
@@ -283,8 +283,13 @@ class MainWindow(QMainWindow):
         i = self._current()
         if i < 0 or self.wb is None or self.session is None:
             return
-        cur = self.session.decisions.current(*self.wb.key_of(i))
-        text, ok = QInputDialog.getMultiLineText(self, "Note", "Note on this instance:", cur.note if cur else "")
+        lex, inst = self.wb.key_of(i)
+        cur = self.session.decisions.current(lex, inst)
+        dlg = NoteDialog(cur.note if cur else "", f"{lex} {inst}", self)
+        ok = dlg.exec()
+        text = dlg.text()
+        dlg.deleteLater()
+        self.activateWindow()
         if ok:
             # a note on an undecided instance flags it: a note usually means "to discuss"
             status = cur.status if cur is not None else "flagged"
@@ -326,6 +331,17 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage("No more unresolved instances in this filter", 4000)
             return
         self.ws.select_row(row)
+
+    def go_to_instance(self) -> None:
+        """Go > Go to instance (Ctrl+G): select it in the table (clearing a filter that hides it)."""
+        if self.ws is None or self.wb is None:
+            return
+        dlg = GoToDialog(self)
+        ok, text = dlg.exec(), dlg.text()
+        dlg.deleteLater()
+        self.activateWindow()
+        if ok:
+            go_to(self.ws, text, lambda msg: self.statusBar().showMessage(msg, 6000))
 
     def toggle_auto_advance(self, on: bool) -> None:
         self.auto_advance = bool(on)

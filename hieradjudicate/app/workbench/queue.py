@@ -28,8 +28,9 @@ from hieradjudicate.app.workbench.columns import (
     pair_category,
 )
 from hieradjudicate.app.workbench.instance_answers import AnswerGroup, LeafVotes, answer_groups, leaf_votes
+from hieradjudicate.app.workbench.search import text_mask
 from hieradjudicate.app.workbench.suggest import Suggester
-from hieradjudicate.core.labels import is_none_sense, node_short_labels
+from hieradjudicate.core.labels import is_none_sense, node_short_labels, short_tag
 from hieradjudicate.core.model import Corpus
 from hieradjudicate.io.store.project_store import DecisionRow
 
@@ -47,6 +48,7 @@ class Filter:
     statuses: tuple[int, ...] = ()
     pair: tuple[int, int] | None = None  # two set indices: instances where these two disagree
     text: str = ""
+    has_note: bool = False  # only instances whose decision carries a note
 
 
 @dataclass(frozen=True)
@@ -114,6 +116,7 @@ class Workbench:
         self.status = np.zeros(n, np.int8)
         self.gold = np.full(n, "", dtype=object)
         self.source = np.full(n, "", dtype=object)
+        self.note = np.full(n, "", dtype=object)
         self.gold_leaves = np.zeros((n, max(corpus.inventory.K, 1)), dtype=bool)
         self.filter = Filter()
         self.sort_key: str | None = None
@@ -156,7 +159,8 @@ class Workbench:
                 tip = f"{s.role} {s.name}" + (f" (key {j + 1} takes its answer)" if j < 9 else "")
                 c.append(ColumnSpec(f"set:{k}", f"{key}{s.name}", tip))
         c += [ColumnSpec("agreement", "Leaf agr.", "mean pairwise leaf agreement"),
-              ColumnSpec("status", "Status"), ColumnSpec("gold", "Gold")]
+              ColumnSpec("status", "Status"), ColumnSpec("gold", "Gold", "the decided senses (full ids: tooltip)"),
+              ColumnSpec("note", "Note", "the note saved with the decision (E edits it)")]
         return c
 
     def cell(self, key: str, i: int) -> str:
@@ -179,12 +183,19 @@ class Workbench:
             return "" if np.isnan(a) else f"{a:.2f}"
         if key == "status":
             return STATUS_NAMES[int(self.status[i])]
-        if key == "gold":
-            return self.gold[i]
+        if key == "gold":  # the same short labels as every other column (full ids in the tooltip)
+            g = self.gold[i]
+            if not g:
+                return ""
+            x = int(self.cols.lexelt[i])
+            return " ".join(short_tag(self.corpus.inventory, x, t) for t in str(g).split())
+        if key == "note":
+            return str(self.note[i]).replace("\n", " ⏎ ")
         raise KeyError(key)
 
     # ------------------------------------------------------------ decisions
     def _set_row(self, i: int, row: DecisionRow | None) -> None:
+        self.note[i] = (row.note or "") if row is not None else ""
         if row is None or row.status == "unresolved":
             self.status[i], self.gold[i], self.source[i] = UNRESOLVED, "", ""
         else:
@@ -203,8 +214,8 @@ class Workbench:
             if i >= 0:
                 self._set_row(i, r)
                 changed.append(i)
-        self._sort_cache.pop("status", None)
-        self._sort_cache.pop("gold", None)
+        for key in ("status", "gold", "note"):
+            self._sort_cache.pop(key, None)
         return changed
 
     def key_of(self, i: int) -> tuple[str, str]:
@@ -232,39 +243,14 @@ class Workbench:
             m &= np.isin(self.cols.category, f.categories)
         if f.statuses:
             m &= np.isin(self.status, f.statuses)
+        if f.has_note:
+            m &= self.note.astype(bool)
         if f.text.strip():
             m &= self._text_mask(f.text.strip().lower())
         return m
 
     def _text_mask(self, needle: str) -> np.ndarray:
-        import pandas as pd  # app layer; one vectorised search over a precomputed haystack
-
-        if self._haystack is None:
-            parts = [self.cols.inst_id, self.cols.kwic]
-            parts += self.cols.set_tags
-            if self.cols.crowd is not None:
-                parts.append(self.cols.crowd)
-            hay = pd.Series(parts[0], dtype=object).astype(str)
-            for p in parts[1:]:
-                hay = hay + "\t" + pd.Series(p, dtype=object).astype(str)
-            self._haystack = hay.str.lower()
-        found = self._haystack.str.contains(needle, regex=False).to_numpy(dtype=bool)
-        found = found | self._tag_mask(needle)
-        gold_hit = pd.Series(self.gold, dtype=object).astype(str).str.lower().str.contains(needle, regex=False)
-        return found | gold_hit.to_numpy(dtype=bool)
-
-    def _tag_mask(self, needle: str) -> np.ndarray:
-        """Instances with a tag whose full id or gloss holds ``needle`` (the columns show short labels)."""
-        inv = self.corpus.inventory
-        hit = np.fromiter((needle in k.lower() or needle in g.lower() for k, g in zip(inv.node_id, inv.node_gloss)),
-                          dtype=bool, count=len(inv.node_id))  # once per node, not per instance
-        out = np.zeros(self.corpus.n, dtype=bool)
-        if not hit.any():
-            return out
-        for s in self.corpus.sets:
-            tag_inst = np.repeat(s.rows, s.n_tags())
-            out[tag_inst[hit[s.tag_node]]] = True
-        return out
+        return text_mask(self, needle)
 
     def set_sort(self, key: str | None, descending: bool = False) -> np.ndarray:
         self.sort_key, self.sort_descending = key, descending

@@ -329,6 +329,10 @@ class DetailPanel(QWidget):
         c = self.wb.context(i)
         title = f"<b>{html.escape(inst)}</b> <span style='color:gray'>({html.escape(lex)}, " \
                 f"{self.wb.cell('status', i)})</span><br>"
+        note = str(self.wb.note[i])
+        if note:
+            title += ("<div style='background:#fff4c2; color:black; padding:2px'><b>Note:</b> "
+                      + html.escape(note).replace("\n", "<br>") + "</div>")
         if c is None:
             return title + "<i>No context for this instance.</i>"
         if c.head is None:

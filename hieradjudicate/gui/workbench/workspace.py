@@ -25,9 +25,9 @@ CATEGORY_CHOICES = (("All agreement categories", ()), ("Any disagreement", (1, 2
                     ("≠ Disjoint", (3,)), ("∩ Overlapping", (2,)), ("⊂ Compatible (granularity)", (1,)),
                     ("= Identical", (0,)))
 STATUS_CHOICES = (("Any status", ()), ("Unresolved", (0,)), ("Resolved", (1,)), ("Flagged", (2,)),
-                  ("Skipped", (3,)), ("Not resolved", (0, 2, 3)))
+                  ("Skipped", (3,)), ("Not resolved", (0, 2, 3)), ("Has a note", "note"))
 _WIDTHS = {"category": 92, "lexelt": 58, "instance": 84, "kwic": 250, "agreement": 52, "status": 82,
-           "gold": 56, "answers": 260}
+           "gold": 56, "answers": 260, "note": 120}
 
 
 def _typical(tags) -> str:
@@ -133,10 +133,12 @@ class Workspace(QWidget):
     def current_filter(self) -> Filter:
         a, b = self.pair_a.currentData(), self.pair_b.currentData()
         pair = (int(a), int(b)) if a is not None and b is not None and a >= 0 and b >= 0 and a != b else None
+        status = self.status_box.currentData()
+        note = status == "note"
         return Filter(lexelts=tuple(self.lexelt_box.currentData() or ()),
                       categories=tuple(self.category_box.currentData() or ()),
-                      statuses=tuple(self.status_box.currentData() or ()), pair=pair,
-                      text=self.search.text())
+                      statuses=() if note else tuple(status or ()), pair=pair,
+                      text=self.search.text(), has_note=note)
 
     def apply_filter(self) -> None:
         keep = self.current
