@@ -28,6 +28,7 @@ from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.gui.actions import DECIDING, build_actions
 from hieradjudicate.gui.dashboard.controller import DashboardController
 from hieradjudicate.gui.start_page import StartPage, remember_project
+from hieradjudicate.gui.window_geometry import place, remember
 from hieradjudicate.gui.workbench.help_overlay import HelpOverlay
 from hieradjudicate.gui.workbench.pick_dialog import PickDialog
 from hieradjudicate.gui.workbench.read_only_banner import ReadOnlyBanner
@@ -42,7 +43,7 @@ class MainWindow(QMainWindow):
         super().__init__()
         fix_mmap_threshold()  # a crowd's freed temporaries leave the process (see app.memory)
         self.setObjectName("main_window")
-        self.resize(1280, 800)
+        self.setMinimumSize(640, 480)  # the layout's own minimum decides above this (fits 1024×700)
         self.setAcceptDrops(True)
         self.session: Session | None = None
         self.wb: Workbench | None = None
@@ -412,10 +413,7 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ state, drops, closing
     def _restore(self) -> None:
-        s = QSettings()
-        geo = s.value("window/geometry")
-        if isinstance(geo, QByteArray) and not os.environ.get("HIERADJ_FIXED_GEOMETRY"):
-            self.restoreGeometry(geo)
+        place(self)  # the size remembered for this screen, else most of the screen's available area
 
     def _restore_docks(self) -> None:
         state = QSettings().value("window/state")
@@ -437,10 +435,9 @@ class MainWindow(QMainWindow):
     def _save_state(self) -> None:
         if os.environ.get("HIERADJ_FIXED_GEOMETRY"):
             return  # a screenshot run leaves the user's saved layout alone
-        s = QSettings()
-        s.setValue("window/geometry", self.saveGeometry())
+        remember(self)
         if self.session is not None:
-            s.setValue("window/state", self.saveState(STATE_VERSION))
+            QSettings().setValue("window/state", self.saveState(STATE_VERSION))
 
     def closeEvent(self, ev: QCloseEvent) -> None:
         self.close_project()

@@ -145,6 +145,8 @@ class DashboardView(QWidget):
         self.ci_state = QLabel(objectName="dash_ci_state")
         self.state = QLabel(objectName="dash_state")
         self.state.setStyleSheet("color: gray")
+        self.state.setWordWrap(True)  # a long state wraps instead of widening the window (was 1232 px)
+        self.state.setMinimumWidth(120)
         for w in (QLabel("Measure"), self.measure, QLabel("Scope"), self.scope, self.ci_button, self.ci_state):
             top.addWidget(w)
         top.addStretch(1)
@@ -168,7 +170,7 @@ class DashboardView(QWidget):
         heights = (320, 320, 360, 420, 300)  # two rows fill a 1280x800 window; the rest scrolls
         for k, p in enumerate(self.panels):
             p.setFixedHeight(heights[k // 2])
-            p.setMinimumWidth(300)
+            p.setMinimumWidth(250)
             if p is self.competence_panel:  # the last, alone on its row: both plots side by side
                 grid.addWidget(p, k // 2, 0, 1, 2)
             else:

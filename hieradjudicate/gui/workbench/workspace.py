@@ -116,11 +116,15 @@ class Workspace(QWidget):
         for box in (self.lexelt_box, self.category_box, self.status_box, self.pair_a, self.pair_b):
             box.currentIndexChanged.connect(self.apply_filter)
             box.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
-        for box in (self.lexelt_box, self.pair_a, self.pair_b):  # long lexelt or set names: the list
-            # pops up wide, the box stays narrow (it sized to its longest item: a 1703 px window)
+        for box in (self.lexelt_box, self.category_box, self.status_box, self.pair_a, self.pair_b):
+            # long lexelt or set names: the list pops up wide, the box stays narrow (it sized to its
+            # longest item: a 1703 px window; five boxes at their longest made the window 1172 px wide)
             box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-            box.setMinimumContentsLength(12)
+            box.setMinimumContentsLength(7)
             box.view().setMinimumWidth(260)
+            box.setToolTip(box.toolTip() or box.currentText())
+            box.currentTextChanged.connect(lambda text, b=box: b.setToolTip(text) if b not in
+                                           (self.pair_a, self.pair_b) else None)
         bar = QHBoxLayout()
         bar.setContentsMargins(0, 0, 0, 0)
         for w in (self.lexelt_box, self.category_box, self.status_box, self.pair_a, self.pair_b):
@@ -177,7 +181,8 @@ class Workspace(QWidget):
         self.apply_filter()
 
     def _update_count(self) -> None:
-        self.count.setText(f"{self.wb.view.size} of {self.wb.corpus.n} instances")
+        self.count.setText(f"{self.wb.view.size:,} of {self.wb.corpus.n:,}")
+        self.count.setToolTip(f"{self.wb.view.size:,} instances shown of the project's {self.wb.corpus.n:,}")
 
     # ------------------------------------------------------------------ current row
     def select_row(self, row: int) -> None:
