@@ -27,6 +27,7 @@ from hieradjudicate.app.workbench.queue import Workbench
 from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.gui.actions import DECIDING, build_actions
 from hieradjudicate.gui.dashboard.controller import DashboardController
+from hieradjudicate.gui.dock_layout import DockFitter, scrolling
 from hieradjudicate.gui.start_page import StartPage, remember_project
 from hieradjudicate.gui.window_geometry import place, remember
 from hieradjudicate.gui.workbench.help_overlay import HelpOverlay
@@ -77,6 +78,7 @@ class MainWindow(QMainWindow):
             self.addDockWidget(area, d)
             d.hide()
             self.docks[name] = d
+        self.fitter = DockFitter(self, self.docks["tree"], self.docks["live"], self.docks["detail"])
         self.dashboard = DashboardController(self, self.stack, self.docks,
                                              lambda text, ms: self.statusBar().showMessage(text, ms), self.error)
         self.actions = build_actions(self)
@@ -100,7 +102,7 @@ class MainWindow(QMainWindow):
         self.stack.addWidget(host)
         self.stack.setCurrentWidget(host)
         self.docks["tree"].setWidget(self.ws.tree)
-        self.docks["live"].setWidget(self.ws.live)
+        self.docks["live"].setWidget(scrolling(self.ws.live))  # a short dock scrolls, never overprints
         self.docks["detail"].setWidget(self.ws.detail)
         for d in self.docks.values():
             d.show()
@@ -126,7 +128,10 @@ class MainWindow(QMainWindow):
         self.session = None
         self.banner.show_reason(None)
         for d in self.docks.values():
+            w = d.widget()
             d.setWidget(None)
+            if w is not None and w.objectName().endswith("_scroll"):
+                w.deleteLater()
             d.hide()
         if self.ws is not None:
             self.stack.removeWidget(self.ws)
@@ -420,6 +425,7 @@ class MainWindow(QMainWindow):
         # a screenshot pictures the default layout, whatever the user's last session left
         if isinstance(state, QByteArray) and not os.environ.get("HIERADJ_FIXED_GEOMETRY"):
             self.restoreState(state, STATE_VERSION)
+            self.fitter.tabbed = bool(self.tabifiedDockWidgets(self.docks["tree"]))
         else:
             self._default_dock_sizes()
             # before the window is shown the dock layout has no height to share out: again once it has
@@ -428,9 +434,8 @@ class MainWindow(QMainWindow):
     def _default_dock_sizes(self) -> None:
         if self.session is None:
             return
-        self.resizeDocks([self.docks["tree"]], [290], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.docks["detail"]], [320], Qt.Orientation.Vertical)
-        self.resizeDocks([self.docks["tree"], self.docks["live"]], [420, 300], Qt.Orientation.Vertical)
+        self.fitter.fit()  # tabbed on a short window
+        self.fitter.default_sizes()
 
     def _save_state(self) -> None:
         if os.environ.get("HIERADJ_FIXED_GEOMETRY"):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 
-from PySide6.QtCore import QByteArray, QRect, QSettings
+from PySide6.QtCore import QByteArray, QRect, QSettings, QTimer
 from PySide6.QtGui import QGuiApplication, QScreen
 from PySide6.QtWidgets import QWidget
 
@@ -20,6 +20,8 @@ from PySide6.QtWidgets import QWidget
 SHARE = 0.92
 #: The smallest screen the window is made for (issue #23): its minimum size fits in it.
 SMALLEST = (1024, 700)
+#: Room for the title bar and borders the window manager adds (known only once the window is shown).
+DECORATION = (8, 34)
 
 
 def screen_key(screen: QScreen | None) -> str:
@@ -32,7 +34,9 @@ def screen_key(screen: QScreen | None) -> str:
 
 
 def first_geometry(avail: QRect) -> QRect:
-    """A window of :data:`SHARE` of the available area (all of it on a small screen), centred."""
+    """A window of :data:`SHARE` of the available area (all of it, less the frame, on a small screen),
+    centred."""
+    avail = avail.adjusted(0, 0, -DECORATION[0], -DECORATION[1])
     w = avail.width() if avail.width() <= SMALLEST[0] else max(SMALLEST[0], int(avail.width() * SHARE))
     h = avail.height() if avail.height() <= SMALLEST[1] else max(SMALLEST[1], int(avail.height() * SHARE))
     w, h = min(w, avail.width()), min(h, avail.height())
@@ -52,6 +56,23 @@ def place(window: QWidget) -> None:
         window.move(g.topLeft())
     else:
         window.resize(1024, 700)
+    QTimer.singleShot(0, lambda: within_screen(window))
+
+
+def within_screen(window: QWidget) -> None:
+    """Once shown (the frame is known): move and shrink the window so that its frame is on the screen."""
+    screen = window.screen()
+    if screen is None or not window.isVisible() or window.isMaximized() or window.isFullScreen():
+        return
+    a, f = screen.availableGeometry(), window.frameGeometry()
+    dw, dh = max(0, f.width() - a.width()), max(0, f.height() - a.height())
+    if dw or dh:
+        window.resize(window.width() - dw, window.height() - dh)
+    f = window.frameGeometry()
+    x = min(max(f.x(), a.x()), a.right() - f.width() + 1)
+    y = min(max(f.y(), a.y()), a.bottom() - f.height() + 1)
+    if (x, y) != (f.x(), f.y()):
+        window.move(x, y)
 
 
 def fits(window: QWidget, screen: QScreen | None) -> bool:

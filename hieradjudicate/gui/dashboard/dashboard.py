@@ -145,8 +145,13 @@ class DashboardView(QWidget):
         self.ci_state = QLabel(objectName="dash_ci_state")
         self.state = QLabel(objectName="dash_state")
         self.state.setStyleSheet("color: gray")
-        self.state.setWordWrap(True)  # a long state wraps instead of widening the window (was 1232 px)
-        self.state.setMinimumWidth(120)
+        # long texts wrap and the scope box elides instead of widening the window (was 1232 px wide)
+        for label in (self.state, self.ci_state):
+            label.setWordWrap(True)
+            label.setMinimumWidth(110)
+        self.scope.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.scope.setMinimumContentsLength(14)
+        self.scope.view().setMinimumWidth(240)
         for w in (QLabel("Measure"), self.measure, QLabel("Scope"), self.scope, self.ci_button, self.ci_state):
             top.addWidget(w)
         top.addStretch(1)

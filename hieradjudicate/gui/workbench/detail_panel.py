@@ -266,7 +266,12 @@ class DetailPanel(QWidget):
         self.leaf_table.setModel(self.leaf_model)
         self.leaf_table.verticalHeader().hide()
         self.leaf_table.verticalHeader().setDefaultSectionSize(20)
-        self.leaf_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        head = self.leaf_table.horizontalHeader()
+        head.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # the sense column takes what the answer columns leave and elides its gloss: the columns of
+        # the sets (or the votes) stay in view on a 1024 px screen
+        head.setMinimumSectionSize(36)
+        self.leaf_table.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.leaf_table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.chart = LeafChart()
         names = [wb.corpus.sets[k].name for k in wb.shown_sets()][:8] if not self.crowd \
@@ -323,6 +328,15 @@ class DetailPanel(QWidget):
             self.leaf_model.update(wb, i, shown, gold)
             P = np.stack([a.leaves for a in shown], axis=1) if shown else np.zeros((leaves.size, 0))
         self.chart.show_data(labels, P, gold, tips)
+        self._sense_column()
+
+    def _sense_column(self) -> None:
+        """The sense column at most half the table wide (it elides; drag it wider): a model reset
+        forgets per-section modes, so this is set after every update."""
+        head = self.leaf_table.horizontalHeader()
+        head.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        want = self.leaf_table.sizeHintForColumn(0)
+        head.resizeSection(0, max(120, min(want, self.leaf_table.viewport().width() // 2)))
 
     def _context_html(self, i: int) -> str:
         lex, inst = self.wb.key_of(i)

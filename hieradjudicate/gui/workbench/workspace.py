@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QStyledItemDelegate,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -26,7 +27,7 @@ CATEGORY_CHOICES = (("All agreement categories", ()), ("Any disagreement", (1, 2
                     ("= Identical", (0,)))
 STATUS_CHOICES = (("Any status", ()), ("Unresolved", (0,)), ("Resolved", (1,)), ("Flagged", (2,)),
                   ("Skipped", (3,)), ("Not resolved", (0, 2, 3)), ("Has a note", "note"))
-_WIDTHS = {"category": 92, "lexelt": 58, "instance": 84, "kwic": 250, "agreement": 52, "status": 82,
+_WIDTHS = {"category": 92, "lexelt": 58, "instance": 150, "kwic": 250, "agreement": 52, "status": 82,
            "gold": 56, "answers": 260, "note": 120}
 
 
@@ -34,6 +35,14 @@ def _typical(tags) -> str:
     """The longest of a sample of a column's strings (a width estimate without reading 100,000 rows)."""
     sample = tags[:: max(1, len(tags) // 500)]
     return max(sample.tolist(), key=len, default="")
+
+
+class MiddleElide(QStyledItemDelegate):
+    """Elides a cell in the middle, so the part of an id that differs from its neighbours shows."""
+
+    def initStyleOption(self, option, index) -> None:
+        super().initStyleOption(option, index)
+        option.textElideMode = Qt.TextElideMode.ElideMiddle
 
 
 class Workspace(QWidget):
@@ -59,6 +68,7 @@ class Workspace(QWidget):
         self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.table.setSortingEnabled(True)
         fm = self.table.fontMetrics()
+        self._middle = MiddleElide(self.table)
         for c, key in enumerate(self.model.keys):
             width = _WIDTHS.get(key, 46)
             if key.startswith("set:"):  # as wide as its usual tag string (short labels), within reason
@@ -66,6 +76,8 @@ class Workspace(QWidget):
             elif key == "lexelt":
                 width = max(width, min(110, fm.horizontalAdvance(max(wb.cols.lexelt_names, key=len, default="")) + 12))
             self.table.setColumnWidth(c, width)
+            if key in ("instance", "lexelt"):  # ids differ at the end: "senseval2…d000.s000.t000"
+                self.table.setItemDelegateForColumn(c, self._middle)
         self.legend = Legend()
         self.tree = InventoryTree(wb)
         self.detail = DetailPanel(wb)
