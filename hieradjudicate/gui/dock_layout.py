@@ -55,7 +55,11 @@ class DockFitter(QObject):
             self.upper.raise_()
             self.tabbed = True
         elif self.tabbed and h >= TAB_BELOW + _HYSTERESIS:
+            area = self.window.dockWidgetArea(self.upper)
+            self.window.removeDockWidget(self.lower)  # out of the tab bar, then below the upper one
+            self.window.addDockWidget(area, self.lower)
             self.window.splitDockWidget(self.upper, self.lower, Qt.Orientation.Vertical)
+            self.lower.show()
             self.tabbed = False
             self.default_sizes()
 
