@@ -27,6 +27,7 @@ from hieradjudicate.app.workbench.queue import Workbench
 from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.gui.actions import DECIDING, build_actions
 from hieradjudicate.gui.dashboard.controller import DashboardController
+from hieradjudicate.gui.busy import busy
 from hieradjudicate.gui.dock_layout import DockFitter, scrolling
 from hieradjudicate.gui.start_page import StartPage, remember_project
 from hieradjudicate.gui.window_geometry import place, remember
@@ -89,15 +90,16 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ projects
     def load_project(self, path: str | os.PathLike[str]) -> bool:
-        try:
-            session = Session.open(path)
-        except Exception as exc:
-            self.error(f"Could not open {path}", exc)
-            return False
-        self.close_project()
-        self.session = session
-        self.wb = Workbench(session.corpus, list(session.decisions))
-        self.ws = Workspace(self.wb)
+        with busy(self, f"Opening {Path(path).name}…"):  # MASC: 1.5 s; the table is usable after
+            try:
+                session = Session.open(path)
+            except Exception as exc:
+                self.error(f"Could not open {path}", exc)
+                return False
+            self.close_project()
+            self.session = session
+            self.wb = Workbench(session.corpus, list(session.decisions))
+            self.ws = Workspace(self.wb)
         host = self.dashboard.attach(session, self.wb, self.ws)  # "Workbench | Dashboard" tabs around the workspace
         self.stack.addWidget(host)
         self.stack.setCurrentWidget(host)
