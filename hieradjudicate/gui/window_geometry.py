@@ -62,7 +62,8 @@ def place(window: QWidget) -> None:
 def within_screen(window: QWidget) -> None:
     """Once shown (the frame is known): move and shrink the window so that its frame is on the screen."""
     screen = window.screen()
-    if screen is None or not window.isVisible() or window.isMaximized() or window.isFullScreen():
+    if screen is None or not window.isVisible() or window.isMaximized() or window.isFullScreen() \
+            or os.environ.get("HIERADJ_FIXED_GEOMETRY"):  # a screenshot pictures the size it asked for
         return
     a, f = screen.availableGeometry(), window.frameGeometry()
     dw, dh = max(0, f.width() - a.width()), max(0, f.height() - a.height())

@@ -8,12 +8,11 @@ or gloss holds the text (the columns show short labels).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from hieradjudicate.app.workbench.queue import Workbench
+Workbench = Any  # hieradjudicate.app.workbench.queue.Workbench (imported by it: no cycle)
 
 
 def text_mask(wb: Workbench, needle: str) -> np.ndarray:
