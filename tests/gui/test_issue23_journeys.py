@@ -302,6 +302,15 @@ def test_chart_labels_are_lemma_n_and_many_leaves_stay_readable(qtbot) -> None:
     P[[4, 20], 0] = [0.6, 0.4]
     chart.show_data(labels, P, np.zeros(49, bool))
     assert chart.tick_labels == ["make#5", "make#21", "47 others"]
+    # the gloss on hover: the pointer over the first bar names its sense in full
+    from hieradjudicate.gui.dashboard.common import widget_pos
+
+    chart.show()
+    qtbot.waitExposed(chart)
+    tips = [f"make%2:36:0{j}:: gloss {j}" for j in range(49)]
+    chart.show_data(labels, P, np.zeros(49, bool), tips)
+    qtbot.mouseMove(chart.viewport(), widget_pos(chart, 0, 0.3))
+    qtbot.waitUntil(lambda: chart.toolTip() == tips[4], timeout=2000)
     assert chart.empty_text.toPlainText() == ""
     chart.show_data(labels[:3], np.zeros((3, 1)), np.zeros(3, bool))  # nobody answered
     assert chart.empty_text.toPlainText() == "No answer to chart for this instance"

@@ -171,6 +171,13 @@ class LeafChart(pg.PlotWidget):
         self.tick_labels: list[str] = []
         self.tick_tips: list[str] = []
         self.shown_leaves = np.zeros(0, np.int64)
+        self.scene().sigMouseMoved.connect(self._hover)
+
+    def _hover(self, scene_pos) -> None:
+        """The sense under the pointer: its full id and gloss (the axis shows lemma#N only)."""
+        vb = self.getPlotItem().getViewBox()
+        k = int(round(vb.mapSceneToView(scene_pos).x())) if vb.sceneBoundingRect().contains(scene_pos) else -1
+        self.setToolTip(self.tick_tips[k] if 0 <= k < len(self.tick_tips) else "")
 
     def ensure_sets(self, names: list[str]) -> None:
         if len(self.bars) == len(names):
@@ -225,7 +232,7 @@ class LeafChart(pg.PlotWidget):
     def tick_step(self) -> int:
         """Every how many leaves an x label is written so that no two labels overlap."""
         n = len(self.tick_labels)
-        if n == 0:
+        if n == 0 or self.getPlotItem() is None:  # (none while the widget is being destroyed)
             return 1
         fm = QFontMetrics(self.font())
         widest = max(fm.horizontalAdvance(t) for t in self.tick_labels) + fm.horizontalAdvance("  ")
