@@ -86,18 +86,16 @@ def main() -> int:
                 time.sleep(0.001)
             return time.perf_counter() - t
 
-        # the steps a user takes at once, while the background work of opening runs: the live figures,
-        # the dashboard's prefetch and the competence estimate (#23: < 50 ms median, < 100 ms p95)
-        view = win.dashboard.view
-        if view is not None:
-            view.request_competence()
+        # the steps a user takes at once, while the background work of opening runs as the program
+        # schedules it: the live figures, then the dashboard's prefetch, then the competence estimate
+        # (#23: < 50 ms median, < 100 ms p95); each step records whether work was running
 
         def background() -> bool:
             v = win.dashboard.view
             return bool(ws.live.updating or (v is not None and (v.estimator.busy or v.warm.busy)))
 
         busy_nav, nav_bg = [], []
-        for _ in range(40):
+        for _ in range(60):
             was = background()
             t = time.perf_counter()
             win.next_unresolved()
@@ -146,9 +144,10 @@ def main() -> int:
               f"{t_live:.2f} s more (worker)")
         print(f"window size:                          {size.width()}x{size.height()} (from the screen); minimum "
               f"{win.minimumSizeHint().width()}x{win.minimumSizeHint().height()} (target fits 1024x700)")
+        during = [t for t, b in zip(nav_bg, busy_nav) if b] or nav_bg
         print(f"next instance while background work runs ({sum(busy_nav)} of {len(busy_nav)} steps with work "
-              f"running): median {statistics.median(nav_bg):.1f} ms, p95 {p95(nav_bg):.1f} ms, "
-              f"max {max(nav_bg):.1f} ms (targets < 50 ms, p95 < 100 ms)")
+              f"running): median {statistics.median(during):.1f} ms, p95 {p95(during):.1f} ms, "
+              f"max {max(during):.1f} ms (targets < 50 ms, p95 < 100 ms)")
         print(f"next instance after that:             median {statistics.median(nav):.1f} ms, "
               f"p95 {p95(nav):.1f} ms, max {max(nav):.1f} ms")
         print(f"decision shown (saved, table, detail): median {statistics.median(shown):.0f} ms, "
