@@ -10,7 +10,9 @@ short dock scrolls instead of overprinting text under a control.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer
+import os
+
+from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, Qt, QTimer
 from PySide6.QtWidgets import QDockWidget, QFrame, QMainWindow, QScrollArea, QWidget
 
 #: window heights below this tab the inventory and the live figures into one column
@@ -70,3 +72,21 @@ class DockFitter(QObject):
         w.resizeDocks([self.detail], [max(240, min(360, int(w.height() * 0.42)))], Qt.Orientation.Vertical)
         if not self.tabbed:
             w.resizeDocks([self.upper, self.lower], [420, 300], Qt.Orientation.Vertical)
+
+    def restore(self, version: int, has_project) -> None:
+        """The dock layout the user left (``window/state``), else the defaults for this window size."""
+        state = QSettings().value("window/state")
+        # a screenshot pictures the default layout, whatever the user's last session left
+        if isinstance(state, QByteArray) and not os.environ.get("HIERADJ_FIXED_GEOMETRY"):
+            self.window.restoreState(state, version)
+            self.tabbed = bool(self.window.tabifiedDockWidgets(self.upper))
+            return
+
+        def defaults() -> None:
+            if has_project():
+                self.fit()  # tabbed on a short window
+                self.default_sizes()
+
+        defaults()
+        # before the window is shown the dock layout has no height to share out: again once it has
+        QTimer.singleShot(0, defaults)

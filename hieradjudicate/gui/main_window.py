@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, QTimer
+from PySide6.QtCore import QEvent, QSettings, Qt
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -423,21 +423,7 @@ class MainWindow(QMainWindow):
         place(self)  # the size remembered for this screen, else most of the screen's available area
 
     def _restore_docks(self) -> None:
-        state = QSettings().value("window/state")
-        # a screenshot pictures the default layout, whatever the user's last session left
-        if isinstance(state, QByteArray) and not os.environ.get("HIERADJ_FIXED_GEOMETRY"):
-            self.restoreState(state, STATE_VERSION)
-            self.fitter.tabbed = bool(self.tabifiedDockWidgets(self.docks["tree"]))
-        else:
-            self._default_dock_sizes()
-            # before the window is shown the dock layout has no height to share out: again once it has
-            QTimer.singleShot(0, self._default_dock_sizes)
-
-    def _default_dock_sizes(self) -> None:
-        if self.session is None:
-            return
-        self.fitter.fit()  # tabbed on a short window
-        self.fitter.default_sizes()
+        self.fitter.restore(STATE_VERSION, lambda: self.session is not None)
 
     def _save_state(self) -> None:
         if os.environ.get("HIERADJ_FIXED_GEOMETRY"):
