@@ -22,7 +22,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 #: The commands of each group module (cli/<group>.py registers them).
-COMMAND_GROUPS = {"validate": ("validate",), "metrics": ("agree", "score", "compare"),
+COMMAND_GROUPS = {"validate": ("validate",), "metrics": ("agree", "score"), "compare": ("compare",),
                   "competence": ("competence",), "project": ("project",), "report": ("report",)}
 
 
@@ -64,6 +64,8 @@ the workbench:
   hieradjudicate                      the start page (recent projects, new project, the demo)
   hieradjudicate demo                 the bundled demo project
   hieradjudicate PROJECT.hadj         open a project
+  hieradjudicate postgresql://USER@HOST:PORT/DB?project=NAME
+                                      open a team project on a PostgreSQL server
   options:  --screenshot PNG          open the window at 1280x800 (off screen without a display),
                                       save a picture of it and exit
             --tab workbench|dashboard the tab shown (and pictured)
@@ -84,7 +86,8 @@ def main(argv: list[str] | None = None) -> int:
     with terminal_safe_streams():
         gui_options = {"--screenshot", "--tab", "--fresh-demo"}  # `hieradjudicate --screenshot x.png`: start page
         if (not argv or argv[0] in gui_commands or argv[0].split("=", 1)[0] in gui_options
-                or argv[0].endswith(".hadj") and not argv[0].startswith("-")):
+                or argv[0].endswith(".hadj") and not argv[0].startswith("-")
+                or argv[0].startswith(("postgresql://", "postgres://"))):  # a project on a server
             from hieradjudicate.cli.gui import run_gui
             return run_gui(argv)
         return _run(argv)

@@ -19,7 +19,8 @@ from pathlib import Path
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="hieradjudicate", description="Open the adjudication workbench.")
-    p.add_argument("target", nargs="?", help="a project file (.hadj), or 'demo' for the bundled demo")
+    p.add_argument("target", nargs="?", help="a project file (.hadj), a server project URL "
+                   "(postgresql://USER@HOST:PORT/DB?project=NAME), or 'demo' for the bundled demo")
     p.add_argument("--screenshot", metavar="PNG", help="open the window at 1280×800, save a picture of it, exit")
     p.add_argument("--tab", choices=("workbench", "dashboard"), default="workbench",
                    help="the tab shown (with --screenshot: the tab pictured)")
@@ -37,7 +38,20 @@ NO_DISPLAY = ("hieradjudicate: no display is available (DISPLAY and WAYLAND_DISP
 
 
 def project_problem(target: str) -> str | None:
-    """Why ``target`` cannot be opened as a project (missing, a folder, unreadable), or ``None``."""
+    """Why ``target`` cannot be opened as a project (missing, a folder, unreadable), or ``None``.
+
+    A server URL is checked for its form here; the server itself answers when it is opened."""
+    from hieradjudicate.core.errors import HieradjError
+    from hieradjudicate.io.store.locations import is_server_location
+
+    if is_server_location(target):
+        from hieradjudicate.io.store.pg.location import parse_location
+
+        try:
+            parse_location(target)
+        except HieradjError as exc:
+            return str(exc)
+        return None
     p = Path(target)
     if not p.exists():
         return f"{target}: no such project file"

@@ -23,8 +23,20 @@ def register(psub: Any) -> None:
     p.set_defaults(func=cmd_repair)
 
 
+def _file_only(project: str, what: str) -> None:
+    from hieradjudicate.core.errors import HieradjError
+    from hieradjudicate.io.store.locations import is_server_location
+
+    if is_server_location(project):
+        raise HieradjError(f"{what} is for .hadj files; a project on a server is kept whole by the "
+                           "server itself (its own pages, constraints and rights); to check a copy, "
+                           "project pull URL P.hadj and check that")
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     from hieradjudicate.io.store.health import check
+
+    _file_only(args.project, "project check")
 
     findings = check(args.project)
     sound = all(f.ok for f in findings)
@@ -44,10 +56,19 @@ def cmd_check(args: argparse.Namespace) -> int:
 def cmd_repair(args: argparse.Namespace) -> int:
     from hieradjudicate.app.session.repair import repair_project
 
+    _file_only(args.project, "project repair")
+
     out = repair_project(args.project, args.output)
     print(f"repaired project: {out.output} ({out.files} stored input copies, {out.decisions} decision rows)")
     if out.kept_as is not None:
         print(f"the damaged file is kept as {out.kept_as}")
+    if out.flagged:
+        print(f"kept but flagged ({len(out.flagged)}; check them): " + "; ".join(out.flagged),
+              file=sys.stderr)
+    if out.unreadable:
+        n = sum(b - a + 1 for a, b in out.unreadable)
+        print(f"unreadable (damaged pages; {n} id(s), not all of them need have held a decision): "
+              + ", ".join(f"#{a}" if a == b else f"#{a}-#{b}" for a, b in out.unreadable), file=sys.stderr)
     if out.left_out:
-        print(f"left out (they failed their checksum): {', '.join(out.left_out)}", file=sys.stderr)
+        print(f"left out ({len(out.left_out)}): " + "; ".join(out.left_out), file=sys.stderr)
     return 0

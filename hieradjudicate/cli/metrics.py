@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 
 import numpy as np
 
+from hieradjudicate.app.datasets import by_dataset as _by_dataset  # one rule for the command line and the window
 from hieradjudicate.app.textout import csv_text, fmt, json_text, text_table
-from hieradjudicate.cli.options import non_negative, unit_interval
+from hieradjudicate.cli.options import non_negative
 from hieradjudicate.core.errors import HieradjError
 
 
@@ -31,25 +31,23 @@ def register(sub, add_inputs) -> None:
                         "category filter); repeatable")
     p.set_defaults(func=cmd_agree)
 
-    for name, func, text in (("score", cmd_score, "score systems against a gold standard"),
-                             ("compare", cmd_compare, "compare systems (Pedersen 2002)")):
-        q = sub.add_parser(name, help=text)
-        add_inputs(q, annotations=False)
-        q.add_argument("--gold", required=True, metavar="PATH", help="the gold standard (any annotation file)")
-        q.add_argument("--system", action="append", default=[], required=True, metavar="[NAME=]PATH",
-                       help="a system's answers; repeatable")
-        q.add_argument("--policy", choices=("leaf", "fine", "coarse", "mixed"), default="leaf",
-                       help="scoring policy (leaf = Melamed & Resnik; fine/coarse/mixed = scorer2)")
-        q.add_argument("--minimal", action="store_true", help="scorer2 -m: leave out multi-tag key instances")
-        if name == "score":
-            q.add_argument("--ci", type=non_negative, default=0, metavar="N",
-                           help="bootstrap intervals of precision/recall")
-            q.add_argument("--ci-method", choices=("bca", "percentile"), default="bca",
-                           help="interval: bca (bias-corrected and accelerated, the default) or percentile")
-        else:
-            q.add_argument("--threshold", type=unit_interval, default=1.0,
-                           help="score an answer needs to be correct, in (0, 1] (default 1)")
-        q.set_defaults(func=func)
+    q = sub.add_parser("score", help="score systems against a gold standard")
+    add_scoring_inputs(q, add_inputs)
+    q.add_argument("--ci", type=non_negative, default=0, metavar="N", help="bootstrap intervals of precision/recall")
+    q.add_argument("--ci-method", choices=("bca", "percentile"), default="bca",
+                   help="interval: bca (bias-corrected and accelerated, the default) or percentile")
+    q.set_defaults(func=cmd_score)
+
+
+def add_scoring_inputs(q, add_inputs, gold_help: str = "the gold standard (any annotation file)") -> None:
+    """The inputs ``score`` and ``compare`` share: inventories, the gold, the systems, the policy."""
+    add_inputs(q, annotations=False)
+    q.add_argument("--gold", required=True, metavar="PATH", help=gold_help)
+    q.add_argument("--system", action="append", default=[], required=True, metavar="[NAME=]PATH",
+                   help="a system's answers; repeatable")
+    q.add_argument("--policy", choices=("leaf", "fine", "coarse", "mixed"), default="leaf",
+                   help="scoring policy (leaf = Melamed & Resnik; fine/coarse/mixed = scorer2)")
+    q.add_argument("--minimal", action="store_true", help="scorer2 -m: leave out multi-tag key instances")
 
 
 # -- agree -----------------------------------------------------------------------------------------
@@ -277,34 +275,6 @@ def _scanned_scores(args, key, systems, smap, sources) -> list[tuple[str, object
     return out
 
 
-_FRAMEWORK_ID = re.compile(r"^[^.]+\.d\d+\.s\d+\.t\d+$")
-
-
-def _by_dataset(ids_at, rows: np.ndarray, score: np.ndarray, attempted: np.ndarray) -> dict:
-    """P, R and F1 per data set when the ids carry the WSD framework's ``ALL`` prefix
-    (``senseval2.d000.s000.t000``): one ALL run gives every data set's figures, as the
-    framework's own per-data-set runs would (same instances, same rule).  ``ids_at(rows)``
-    gives the instance ids of gold items ``rows``; only the first and last are decoded unless
-    they carry the prefix."""
-    if len(rows) == 0 or not all(_FRAMEWORK_ID.match(str(i)) for i in ids_at(rows[[0, -1]])):
-        return {}
-    prefix = np.char.partition(np.asarray(ids_at(rows), dtype=str), ".")[:, 0]
-    names, of = np.unique(prefix, return_inverse=True)
-    if len(names) < 2:
-        return {}
-    got = np.nan_to_num(score, nan=0.0)
-    s_sum = np.bincount(of, weights=got, minlength=len(names))
-    a_sum = np.bincount(of, weights=attempted, minlength=len(names))
-    n = np.bincount(of, minlength=len(names))
-    out = {}
-    for k, name in enumerate(names.tolist()):
-        p = s_sum[k] / a_sum[k] if a_sum[k] > 0 else None
-        r = s_sum[k] / n[k]
-        f = 2 * p * r / (p + r) if p is not None and p + r > 0 else None
-        out[name] = {"precision": p, "recall": r, "f1": f, "attempted": float(a_sum[k]), "total": int(n[k])}
-    return out
-
-
 def _one_gold_set(path: str, names: list[str]) -> None:
     """A gold standard is one answer per instance: a file of several sets (a wide table of
     annotators) is refused, not reduced to its first set behind the user's back."""
@@ -399,58 +369,4 @@ def cmd_score(args: argparse.Namespace) -> int:
                 print(f"{s['name']}: 95% CI precision [{fmt(p[0])}, {fmt(p[1])}], recall [{fmt(r[0])}, "
                       f"{fmt(r[1])}] ({s['ci']['method']} bootstrap, {s['ci']['resamples']} resamples, "
                       "stratified by lexelt)")
-    return 0
-
-
-def cmd_compare(args: argparse.Namespace) -> int:
-    from hieradjudicate.core.comparison import compare_systems
-
-    if args.policy == "leaf":
-        corpus, results = _leaf_scores(args)
-        gold_inst = results[0][1].gold_instances
-        lex = corpus.inst_lexelt[gold_inst]
-        lexelts = corpus.inventory.lexelts
-        ids = [corpus.instance_key(int(i)) for i in gold_inst]
-    else:
-        results = _senseval_scores(args)
-        r0 = results[0][1]
-        lex, lexelts = r0.instance_lexelt, r0.lexelts
-        ids = None
-    names = [n for n, _ in results]
-    scores = np.vstack([r.instance_score for _, r in results])
-    cmp = compare_systems(scores, names=names, threshold=args.threshold, inst_lexelt=lex, lexelts=lexelts)
-    pw = cmp.pairwise
-    pairs = []
-    for a in range(len(names)):
-        for b in range(a + 1, len(names)):
-            k = pw.kappa[a, b]
-            pairs.append({"a": names[a], "b": names[b], "kappa": None if k is np.ma.masked else float(k),
-                          "both_correct": float(pw.both[a, b]), "one_correct": float(pw.one[a, b]),
-                          "both_wrong": float(pw.neither[a, b]), "undefined": pw.reason(a, b)})
-    d = cmp.difficulty
-    unsolved = d.unsolved.tolist()
-    out = {"policy": args.policy, "threshold": args.threshold, "systems": names,
-           "accuracy": dict(zip(names, [None if cmp.accuracy is None else float(v) for v in cmp.accuracy])),
-           "pairs": pairs, "optimal_combination": cmp.optimal_all,
-           "best_subsets": [{"systems": list(s.names), "share": s.optimal} for s in cmp.best_subsets],
-           "difficulty_histogram": [int(v) for v in d.histogram],
-           "unsolved": len(unsolved),
-           "unsolved_instances": [list(ids[i]) for i in unsolved[:1000]] if ids else unsolved[:1000],
-           "by_lexelt": {k: (None if v is None else float(v)) for k, v in d.by_lexelt.items()}}
-    if args.format == "json":
-        print(json_text(out))
-        return 0
-    keys = ["a", "b", "kappa", "both_correct", "one_correct", "both_wrong"]
-    if args.format == "csv":
-        sys.stdout.write(csv_text(keys, [[p[k] for k in keys] for p in pairs]))
-        return 0
-    print(f"correct = score >= {args.threshold} ({args.policy} policy)")
-    print(text_table(["system", "accuracy"], [[n, out["accuracy"][n]] for n in names]))
-    print()
-    print(text_table(["a", "b", "kappa", "both right", "one right", "both wrong"], [[p[k] for k in keys] for p in pairs]))
-    print(f"\noptimal combination of all systems: {fmt(out['optimal_combination'])}")
-    for s in out["best_subsets"]:
-        print(f"  best of size {len(s['systems'])}: {', '.join(s['systems'])} -> {fmt(s['share'])}")
-    print("instances by number of systems right: " + ", ".join(f"{k}: {v}" for k, v in enumerate(out["difficulty_histogram"])))
-    print(f"{out['unsolved']} instance(s) no system gets right")
     return 0

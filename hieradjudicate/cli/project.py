@@ -8,10 +8,6 @@ stops with one line saying so (exit 1) before changing anything.
 from __future__ import annotations
 
 import argparse
-import csv
-import io
-import os
-import re
 import sys
 import tempfile
 from collections import Counter
@@ -19,9 +15,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from hieradjudicate.cli import health
+from hieradjudicate.app.session.decisions_csv import check_tags as _check_tags
+from hieradjudicate.app.session.decisions_csv import read_decisions_csv  # noqa: F401 (tests use it here)
+from hieradjudicate.cli import health, runs, team
 from hieradjudicate.cli.options import add_skip_option, positive
-from hieradjudicate.core.errors import HieradjError
+from hieradjudicate.core.errors import HieradjError, ProjectError
 
 WRITE_HINT = "nothing was changed"
 
@@ -93,6 +91,9 @@ def register(sub: Any, add_inputs: Callable[..., None]) -> None:
     p.add_argument("-o", "--output", required=True, metavar="OUT")
     p.add_argument("--include-unresolved", action="store_true",
                    help="CSV/JSON Lines: also write instances not resolved, with their status")
+    p.add_argument("--without-damaged", action="store_true",
+                   help="export even though some decisions failed their checksum (they are left out "
+                   "and named on stderr); without it such an export is refused")
     p.set_defaults(func=cmd_export)
 
     p = psub.add_parser("history", help="every decision ever recorded (the audit trail)")
@@ -102,27 +103,64 @@ def register(sub: Any, add_inputs: Callable[..., None]) -> None:
     p.set_defaults(func=cmd_history)
 
     health.register(psub)
+    team.register(psub)
+    runs.register(psub)
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:
     parser.print_usage(sys.stderr)
     print(f"{parser.prog}: error: give an action (new, status, decide, import-decisions, "
-          "resolve-agreed, reimport, export, history, check, repair)", file=sys.stderr)
+          "resolve-agreed, reimport, export, history, check, repair, publish, pull, team, "
+          "assign, conflicts, progress, add-run, runs)", file=sys.stderr)
     return 2
 
 
 def _open(path: str, *, write: bool) -> Any:
     from hieradjudicate.app.session.session import Session
 
-    if not Path(path).exists():
+    from hieradjudicate.io.store.locations import is_server_location
+
+    if not is_server_location(path) and not Path(path).exists():
         raise HieradjError(f"{path}: no such project")
     session = Session.open(path, read_only=not write)
+    warn_left_out(session)
     if write and session.read_only:
         reason = session.read_only_reason
         session.close()
         raise HieradjError(f"cannot change the project: "
                            f"{str(reason).removesuffix('; opened read-only')}; {WRITE_HINT}")
     return session
+
+
+def warn_left_out(session: Any) -> None:
+    """Say on stderr which decisions every figure and file of this command leaves out (never silent)."""
+    from hieradjudicate.app.session.session import left_out_text
+
+    left = session.store.left_out
+    if left:
+        print(f"{session.path}: warning: {left_out_text(left)}; they are not in what this command "
+              "shows or writes (`hieradjudicate project check` for details, `project repair` keeps "
+              "what is intact)", file=sys.stderr)
+
+
+def inventory_policy(args: argparse.Namespace, result: Any) -> None:
+    """Lexelts the inventory lacks (a cut or different inventory): refused as ``validate`` does,
+    unless ``--skip-bad-lines`` (then said on stderr)."""
+    from hieradjudicate.cli.validate import absent_lexelts_text
+
+    corpus = getattr(result, "corpus", None)
+    if not args.inventory or corpus is None:
+        return
+    inv = corpus.inventory
+    absent = sorted(set(inv.lexelts) - inv.known_lexelts)
+    if not absent:
+        return
+    text = absent_lexelts_text(absent)
+    if not getattr(args, "skip_bad_lines", False):
+        raise HieradjError(f"{text}; `hieradjudicate validate` says the same; --skip-bad-lines builds "
+                           "the project anyway (their tags become senses of their own)")
+    print(f"hieradjudicate project new: warning: {text}; their tags become senses of their own "
+          "(--skip-bad-lines)", file=sys.stderr)
 
 
 def cmd_new(args: argparse.Namespace) -> int:
@@ -136,9 +174,24 @@ def cmd_new(args: argparse.Namespace) -> int:
     if not args.inventory:  # e.g. entity links from INCEpTION: the labels are the senses
         print("hieradjudicate project new: note: no --inventory; every tag becomes a sense of its own "
               "(a flat inventory per lexelt)", file=sys.stderr)
+    from hieradjudicate.io.store.locations import is_server_location
+
+    if is_server_location(args.out):  # built as a file, then published: the server gets it whole
+        from hieradjudicate.io.store.pg.transfer import publish
+
+        with tempfile.TemporaryDirectory(prefix="hadj-") as tmp:
+            made = Path(tmp) / "new.hadj"
+            with Session.create(made, args.inventory, specs(args), args.contexts,
+                                tree_columns=args.tree_columns, user=args.user,
+                                check=lambda res: reading_policy(args, res)) as s:
+                n, lexelts = s.corpus.n, len(s.corpus.inventory.lexelts)
+            publish(made, args.out)
+        print(f"created {args.out}: {n} instances, {lexelts} lexelts (you are its lead)")
+        return 0
     with Session.create(args.out, args.inventory, specs(args), args.contexts,
                         tree_columns=args.tree_columns, overwrite=args.overwrite,
-                        user=args.user, check=lambda res: reading_policy(args, res)) as s:
+                        user=args.user, check=lambda res: (reading_policy(args, res),
+                                                           inventory_policy(args, res))) as s:
         all_sets = s.corpus.sets
         if len(all_sets) <= 12:
             sets = ", ".join(f"{x.name} ({x.role})" for x in all_sets)
@@ -172,6 +225,7 @@ def status_dict(session: Any) -> dict[str, Any]:
         "lexelts": {lex: {**{s: c[s] for s in statuses}, "total": sum(c.values())}
                     for lex, c in sorted(per_lex.items())},
         "sets": [{"name": s.name, "role": s.role, "instances": s.n} for s in session.corpus.sets],
+        "left_out": list(session.store.left_out),
     }
 
 
@@ -201,23 +255,12 @@ def status_text(d: dict[str, Any]) -> str:
     st = d["status"]
     rows = [[lex, *(c[k] for k in st), c["total"]] for lex, c in d["lexelts"].items()]
     sets = ", ".join(f"{x['name']} ({x['role']}, {x['instances']})" for x in d["sets"])
+    left = d.get("left_out") or []
+    warn = [f"left out of these counts ({len(left)} decision row(s) failed their checksum): "
+            + "; ".join(left[:20]) + ("; ..." if len(left) > 20 else "")] if left else []
     return "\n".join([f"{d['project']}: {d['instances']} instances: "
-                      + ", ".join(f"{n} {k}" for k, n in st.items()),
+                      + ", ".join(f"{n} {k}" for k, n in st.items()), *warn,
                       f"sets: {sets}", text_table(["lexelt", *st, "total"], rows)])
-
-
-def _check_tags(session: Any, lexelt: str, instance: str, tags: list[str],
-                where: str) -> tuple[str, ...]:
-    """The tags as inventory sense ids (an alias becomes its sense id); errors name ``where``."""
-    corpus = session.corpus
-    if corpus.instance_index(lexelt, instance) < 0:
-        raise HieradjError(f"{where}: no instance {lexelt} {instance} in the project")
-    inv = corpus.inventory
-    nodes = [inv.lookup(lexelt, t) for t in tags]
-    unknown = [t for t, n in zip(tags, nodes, strict=True) if n < 0]
-    if unknown:
-        raise HieradjError(f"{where}: {', '.join(unknown)} is not a sense of {lexelt}")
-    return tuple(dict.fromkeys(inv.node_id[n] for n in nodes))
 
 
 def _saved_line(row: Any) -> str:
@@ -244,150 +287,98 @@ def cmd_decide(args: argparse.Namespace) -> int:
     return 0
 
 
-def read_decisions_csv(path: str, session: Any) -> list[Any]:
-    """Decisions of a CSV file; every problem names the file and line (nothing is recorded
-    unless the whole file is valid)."""
-    from hieradjudicate.app.session.decisions import Decision
-    from hieradjudicate.io.exports.csvsafe import restore_csv_cell
-    from hieradjudicate.io.store.schema import STATUSES
-    from hieradjudicate.io.textfile import read_bytes
-
-    try:  # bounded like every input (size and line limits), then UTF-8 with or without a BOM
-        text = read_bytes(path, line_limit=False).decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise HieradjError(f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
-    except OSError as exc:
-        raise HieradjError(f"{path}: cannot read the file ({exc})") from None
-    first = text.split("\n", 1)[0]
-    delim = "\t" if "\t" in first and "," not in first else ","
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delim)
-    header = [h.strip().lower() for h in next(reader, [])]
-    missing = [c for c in ("lexelt", "instance", "tags") if c not in header]
-    if missing:
-        raise HieradjError(f"{path}:1: missing column(s) {', '.join(missing)} (need lexelt, "
-                           "instance, tags; optional status, note, source)")
-    col = {h: k for k, h in enumerate(header)}
-    out: list[Any] = []
-    seen: dict[tuple[str, str], int] = {}
-    for values in reader:
-        line = reader.line_num
-        if not any(v.strip() for v in values):
-            continue
-        if len(values) != len(header):
-            raise HieradjError(f"{path}:{line}: expected {len(header)} fields, got {len(values)}")
-        # our exports guard cells against spreadsheet formulas ('=x); undo it exactly. A note keeps
-        # its spaces and line breaks; the other fields are ids and words
-        f = {h: restore_csv_cell(values[k]) if h == "note" else restore_csv_cell(values[k].strip())
-             for h, k in col.items()}
-        tags = [t for t in re.split(r"[;\s]+", f["tags"]) if t]
-        status = f.get("status") or "resolved"
-        where = f"{path}:{line}"
-        if status not in STATUSES:
-            raise HieradjError(f"{where}: status must be one of {', '.join(STATUSES)}, "
-                               f"not {status!r}")
-        canonical = _check_tags(session, f["lexelt"], f["instance"], tags, where)
-        key = (f["lexelt"], f["instance"])
-        if key in seen:
-            raise HieradjError(f"{where}: {key[0]} {key[1]} is already decided on line {seen[key]}")
-        seen[key] = line
-        try:
-            out.append(Decision(key[0], key[1], canonical, f.get("source") or "import", status,
-                                f.get("note", ""), basis={"file": os.path.abspath(path),
-                                                          "line": line}))
-        except ValueError as exc:
-            raise HieradjError(f"{where}: {str(exc).split(': ', 1)[-1]}") from None
-    return out
-
-
 def cmd_import(args: argparse.Namespace) -> int:
-    from hieradjudicate.app.session.commands import Decide
+    from hieradjudicate.app.session.project_ops import import_decisions
 
     with _open(args.project, write=True) as s:
-        decisions = read_decisions_csv(args.file, s)
-        rows = s.execute(Decide(decisions, f"import {Path(args.file).name}"))
-        print(f"imported {len(rows)} decision(s) from {args.file}")
+        print(import_decisions(s, args.file))
     return 0
 
 
 def cmd_resolve_agreed(args: argparse.Namespace) -> int:
-    from hieradjudicate.app.session.batch import annotator_sets, rater_note
+    from hieradjudicate.app.session.project_ops import plan_resolve_agreed, resolve_agreed
 
     with _open(args.project, write=True) as s:
-        raters = annotator_sets(s.corpus, include_systems=args.include_systems)
-        note = rater_note(s.corpus, raters, include_systems=args.include_systems)
-        if len(raters) < args.min_annotators:
-            # one annotator and one system do not "all agree": say so instead of resolving nothing
-            # (or, as before, counting the system as an annotator)
-            hint = ("; --include-systems counts the systems as annotators"
-                    if not args.include_systems and any(x.role == "system" for x in s.corpus.sets) else "")
-            raise HieradjError(f"resolve-agreed needs at least {args.min_annotators} annotator set(s) and "
-                               f"this project has {len(raters)} ({note}){hint}; {WRITE_HINT}")
-        command = s.accept_agreed(compatible=args.compatible is not None,
-                                  specific=args.compatible or "most",
-                                  min_annotators=args.min_annotators,
-                                  include_systems=args.include_systems)
-        print(f"{command.label}: resolved {len(command.decisions)} instance(s) on which every "
-              f"annotator set that answered agrees ({note})"
-              + (f"; left out {command.skipped['already decided']} already decided"
-                 if command.skipped.get("already decided") else ""))
+        plan = plan_resolve_agreed(s, compatible=args.compatible, min_annotators=args.min_annotators,
+                                   include_systems=args.include_systems)
+        print(resolve_agreed(s, plan))
     return 0
 
 
 def cmd_reimport(args: argparse.Namespace) -> int:
-    from hieradjudicate.app.session.reimport import find_file
-    from hieradjudicate.cli.options import reading_policy
-    from hieradjudicate.io.annotations.read import read_annotations
+    from hieradjudicate.app.session.project_ops import reimport, reimport_lines
 
     with _open(args.project, write=True) as s:
-        # the new file read as the project reads it, first: lines with problems stop here
-        old = find_file(s.store, args.name)
-        src = read_annotations(args.path, format=old.options.get("format"),
-                               columns=old.options.get("columns"))
-        reading_policy(args, sources=[src])
-        del src
-        result = s.reimport(args.name, args.path)
-        print(result)
-        for row in result.flagged:
-            print(f"flagged {row.lexelt} {row.instance}: {row.note}")
+        notice, result = reimport(s, args.name, args.path, skip_bad_lines=bool(args.skip_bad_lines))
+        if notice:
+            print(f"hieradjudicate: warning: {notice}", file=sys.stderr)
+        for line in reimport_lines(result):
+            print(line)
     return 0
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    from hieradjudicate.app.session.project_ops import export
+
     with _open(args.project, write=False) as s:
-        try:
-            summary = s.export(args.output, format=args.format,
-                               include_unresolved=args.include_unresolved)
-        except ValueError as exc:
-            raise HieradjError(str(exc)) from None
+        summary = export(s, args.output, args.format, include_unresolved=args.include_unresolved,
+                         without_left_out=args.without_damaged)
     print(summary)
     return 0
 
 
-def cmd_history(args: argparse.Namespace) -> int:
-    with _open(args.project, write=False) as s:
-        if args.format == "csv":
-            if args.output:
-                n = s.export_history(args.output)
-                print(f"wrote {n} decision row(s) to {args.output}", file=sys.stderr)
-                return 0
-            with tempfile.TemporaryDirectory(prefix="hadj-") as tmp:
-                target = Path(tmp) / "history.csv"
-                s.export_history(target)
-                sys.stdout.write(target.read_text(encoding="utf-8"))
-            return 0
-        if args.format == "json":
-            from hieradjudicate.app.textout import json_text
+def _history_rows(path: str) -> tuple[list[Any], dict[int, str]]:
+    """Every decision row and the batch labels; from a project too damaged to open, every row that
+    can still be read (damaged pages skipped, each left-out row named on stderr)."""
+    from hieradjudicate.io.store.health import salvage
+    from hieradjudicate.io.store.records import row_from_db
 
-            lines = [{"id": r.id, "lexelt": r.lexelt, "instance": r.instance, "tags": list(r.tags),
-                      "status": r.status, "source": r.source, "decided_by": r.decided_by,
-                      "decided_at": r.decided_at, "note": r.note, "batch": r.batch, "basis": r.basis}
-                     for r in s.store.iter_history()]
-            text = json_text(lines) + "\n"
-        else:
-            lines = [f"#{r.id} {r.decided_at} {r.decided_by}: {r.lexelt} {r.instance} {r.status}"
-                     + (f" {' '.join(r.tags)}" if r.tags else "") + f" ({r.source})"
-                     + (f" — {r.note}" if r.note else "") for r in s.store.iter_history()]
-            text = "".join(line + "\n" for line in lines)
+    try:
+        with _open(path, write=False) as s:
+            return list(s.store.iter_history()), {b.id: b.label for b in s.store.batches()}
+    except ProjectError as exc:
+        if "damaged" not in str(exc):
+            raise
+        reason = str(exc)
+    found = salvage(path)
+    print(f"warning: {reason}\n{path}: the history below is every row that can still be read "
+          f"({len(found.decisions)})", file=sys.stderr)
+    if found.unreadable:
+        print("unreadable ids (damaged pages): " + ", ".join(
+            f"#{a}" if a == b else f"#{a}-#{b}" for a, b in found.unreadable), file=sys.stderr)
+    for what, items in (("left out", found.left_out), ("flagged", found.flagged)):
+        if items:
+            print(f"{what} ({len(items)}): " + "; ".join(items), file=sys.stderr)
+    return [row_from_db(r) for r in found.decisions], {b[0]: b[1] for b in found.batches}
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    from hieradjudicate.io.exports.gold import export_history
+
+    rows, labels = _history_rows(args.project)
+    if args.format == "csv":
+        if args.output:
+            n = export_history(rows, args.output, batch_labels=labels)
+            print(f"wrote {n} decision row(s) to {args.output}", file=sys.stderr)
+            return 0
+        with tempfile.TemporaryDirectory(prefix="hadj-") as tmp:
+            target = Path(tmp) / "history.csv"
+            export_history(rows, target, batch_labels=labels)
+            sys.stdout.write(target.read_text(encoding="utf-8"))
+        return 0
+    if args.format == "json":
+        from hieradjudicate.app.textout import json_text
+
+        lines = [{"id": r.id, "lexelt": r.lexelt, "instance": r.instance, "tags": list(r.tags),
+                  "status": r.status, "source": r.source, "decided_by": r.decided_by,
+                  "decided_at": r.decided_at, "note": r.note, "batch": r.batch, "basis": r.basis}
+                 for r in rows]
+        text = json_text(lines) + "\n"
+    else:
+        lines = [f"#{r.id} {r.decided_at} {r.decided_by}: {r.lexelt} {r.instance} {r.status}"
+                 + (f" {' '.join(r.tags)}" if r.tags else "") + f" ({r.source})"
+                 + (f" — {r.note}" if r.note else "") for r in rows]
+        text = "".join(line + "\n" for line in lines)
     if args.output:
         from hieradjudicate.io.exports.gold import write_text_atomic
 

@@ -99,16 +99,22 @@ def cmd_report(args: argparse.Namespace) -> int:
     title = args.title
     gold = None
     tracker = None
+    left_out: list[str] = []
     if args.project:
         if args.inventory or args.annotations:
             raise HieradjError("report: give a project or input files, not both")
         session = _open_project(args.project)
+        from hieradjudicate.cli.project import warn_left_out
+
+        warn_left_out(session)
+        left_out = list(session.store.left_out)
         try:
             corpus = session.corpus
             tracker = DecisionTracker(corpus, session.store.iter_history())
+            name = session.path.name if hasattr(session.store, "location") else Path(args.project).stem
         finally:
             session.close()
-        title = title or f"Agreement report: {Path(args.project).stem}"
+        title = title or f"Agreement report: {name}"  # a server project: its project name
     else:
         from hieradjudicate.app.loading.load import load
         from hieradjudicate.cli.options import reading_policy, specs
@@ -137,7 +143,7 @@ def cmd_report(args: argparse.Namespace) -> int:
             for bar in data.lexelts.sorted("value")[:40]:
                 confs.append(dash.confusion(a, b, bar.x))
         try:
-            path = write_report(data, args.output, title=title, confusions=confs)
+            path = write_report(data, args.output, title=title, confusions=confs, left_out=left_out)
         except OSError as exc:  # disk full, permissions: the writer removes its temporary file
             raise HieradjError(f"report: cannot write {args.output}: {exc.strerror or exc}") from exc
         print(f"report written to {path}", file=sys.stderr)

@@ -30,6 +30,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
     unknown = rep["unknown_lexelts"] if args.inventory else []
     ok = not rep["errors"] and not dups and not unknown
     rep["valid"] = ok
+    # every failure names its cause (project new refuses the same inputs for the same causes)
+    rep["causes"] = ([f"{len(rep['errors'])} error(s)"] if rep["errors"] else []) \
+        + ([f"{dups} duplicate answer line(s)"] if dups else []) \
+        + ([absent_lexelts_text(unknown)] if unknown else [])
     if args.format == "json":
         print(json_text(rep))
     elif args.format == "csv":
@@ -39,6 +43,12 @@ def cmd_validate(args: argparse.Namespace) -> int:
     else:
         print(_validate_text(rep))
     return 0 if ok else 1
+
+
+def absent_lexelts_text(absent: list[str]) -> str:
+    """"3 lexelt(s) of the annotations are absent from the inventory: a.n, b.v, c.a"."""
+    return (f"{len(absent)} lexelt(s) of the annotations are absent from the inventory: "
+            + ", ".join(absent[:20]) + (" ..." if len(absent) > 20 else ""))
 
 
 def _validate_text(rep: dict) -> str:
@@ -80,5 +90,5 @@ def _validate_text(rep: dict) -> str:
                 where = p["file"] + (f":{p['line']}" if p["line"] is not None else "")
                 where += f":{p['column']}" if p.get("column") else ""
                 out.append(f"  {where}: {p['message']}")
-    out.append("valid" if rep["valid"] else "NOT valid: see the problems above")
+    out.append("valid" if rep["valid"] else "NOT valid: " + "; ".join(rep["causes"]))
     return "\n".join(out)

@@ -57,9 +57,13 @@ class SenseMap:
 
     parent: dict[str, str] = field(default_factory=dict)
     branching: dict[str, int] = field(default_factory=dict)
+    #: children listed under a parent within one lexelt, ``{(lexelt, parent): n}``, where the records say
+    #: their lexelt and the count differs from the map-wide one: an outline or tree inventory reuses
+    #: local ids ("1", "1.1") in every lexelt, and bank.n's "1" must not count run.v's "1.3"
+    lexelt_children: dict[tuple[str, str], int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self._anc: dict[str, tuple[tuple[str, int], ...]] = {}
+        self._anc: dict[tuple[str, str | None], tuple[tuple[str, int], ...]] = {}
         self._n_children: dict[str, int] = {}
         for p in self.parent.values():
             self._n_children[p] = self._n_children.get(p, 0) + 1
@@ -76,7 +80,10 @@ class SenseMap:
         branching: dict[str, int] = {}
         where: dict[tuple[str, str], SenseRecord] = {}
         problems: list[Problem] = []
+        local: dict[tuple[str, str], set[str]] = {}  # (lexelt, parent) -> its children in that lexelt
         for r in records:
+            if r.lexelt is not None and r.parent is not None:
+                local.setdefault((r.lexelt, r.parent), set()).add(r.sense)
             for kind, value, table in (("parent", r.parent, parent), ("branching", r.branching, branching)):
                 if value is None:
                     continue
@@ -91,16 +98,20 @@ class SenseMap:
         if problems:
             raise InventoryError(problems)
         smap = cls(parent, branching)
+        smap.lexelt_children = {k: len(v) for k, v in local.items() if len(v) != smap._n_children.get(k[1], 0)}
         for s in parent:
             smap.ancestors(s)  # detects cycles now rather than while scoring
         return smap
 
-    def ancestors(self, sense: str) -> tuple[tuple[str, int], ...]:
+    def ancestors(self, sense: str, lexelt: str | None = None) -> tuple[tuple[str, int], ...]:
         """``((ancestor, b1*...*bj), ...)`` from the parent up to the top.
 
-        A parent without a stated branching factor counts its listed children.
+        A parent without a stated branching factor counts its listed children (those of
+        ``lexelt`` when the map knows them per lexelt, see ``lexelt_children``).
         """
-        got = self._anc.get(sense)
+        if lexelt is not None and not self.lexelt_children:
+            lexelt = None
+        got = self._anc.get((sense, lexelt))
         if got is not None:
             return got
         out: list[tuple[str, int]] = []
@@ -112,10 +123,11 @@ class SenseMap:
             if node in seen:
                 raise InventoryError(f"cycle in the sense map through {node!r}; expected a tree")
             seen.add(node)
-            prod *= self.branching.get(node) or self._n_children.get(node, 1)
+            prod *= (self.branching.get(node) or self.lexelt_children.get((lexelt, node))  # type: ignore[arg-type]
+                     or self._n_children.get(node, 1))
             out.append((node, prod))
         res = tuple(out)
-        self._anc[sense] = res
+        self._anc[(sense, lexelt)] = res
         return res
 
     def top(self, sense: str) -> str:
@@ -123,7 +135,7 @@ class SenseMap:
         anc = self.ancestors(sense)
         return anc[-1][0] if anc else sense
 
-    def mixed_credit(self, answer: str, key: str) -> float:
+    def mixed_credit(self, answer: str, key: str, lexelt: str | None = None) -> float:
         """``c(answer, key)`` of the mixed policy (see the module docstring).
 
         Examples
@@ -134,7 +146,7 @@ class SenseMap:
         """
         if answer == key:
             return 1.0
-        for anc, prod in self.ancestors(key):
+        for anc, prod in self.ancestors(key, lexelt):
             if anc == answer:
                 return 1.0 / prod
         for anc, _ in self.ancestors(answer):
@@ -415,7 +427,9 @@ def score_columns(
     del c, kstart, korder
     if policy == "mixed":
         assert sense_map is not None
-        pc = _pair_credit(at, kt, answers.tags, key.tags, sense_map)
+        # each row's lexelt, where the map's branching differs per lexelt (rows: answer row x key tags)
+        row_lex = np.repeat(klex[ki], k_cnt[ki]) if sense_map.lexelt_children else None
+        pc = _pair_credit(at, kt, answers.tags, key.tags, sense_map, row_lex, lexelts)
         del at, kt
         row_credit = np.minimum(np.add.reduceat(pc, seg), 1.0) if seg.size else pc[:0]
     else:
@@ -445,8 +459,17 @@ def score_columns(
 
 
 def _pair_credit(at: np.ndarray, kt: np.ndarray, atags: Sequence[str], ktags: Sequence[str],
-                 smap: SenseMap) -> np.ndarray:
-    """Mixed credit per (answer tag, key tag) row, computed once per distinct pair."""
+                 smap: SenseMap, lex: np.ndarray | None = None, lexelts: Sequence[str] = ()) -> np.ndarray:
+    """Mixed credit per (answer tag, key tag) row, computed once per distinct pair (per distinct
+    (lexelt, pair) when ``lex`` gives each row's lexelt code: a map of per-lexelt branching)."""
+    if lex is not None:
+        n_at, n_kt = max(len(atags), 1), max(len(ktags), 1)
+        code = (lex.astype(np.int64) * n_at + at) * n_kt + kt
+        uniq, inv = np.unique(code, return_inverse=True)
+        pair, x = uniq % (n_at * n_kt), uniq // (n_at * n_kt)
+        vals = np.array([smap.mixed_credit(atags[u // n_kt], ktags[u % n_kt], lexelts[int(xx)])
+                         for u, xx in zip(pair.tolist(), x.tolist())], dtype=np.float64)
+        return vals[inv.reshape(-1)]
     n_kt = max(len(ktags), 1)
     code = at * n_kt + kt
     cells = len(atags) * n_kt

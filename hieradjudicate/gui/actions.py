@@ -33,8 +33,16 @@ def _take(k: int) -> ActionSpec:
 ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("new", "&New project…", QKeySequence.StandardKey.New, "new_project", "File"),
     ActionSpec("open", "&Open project…", QKeySequence.StandardKey.Open, "open_project", "File"),
+    ActionSpec("open_server", "Open from &server…", None, "server.open_dialog", "File", False,
+               "Open a team project on a PostgreSQL server"),
     ActionSpec("demo", "Open the &demo", None, "open_demo", "File"),
     ActionSpec("close", "&Close project", QKeySequence.StandardKey.Close, "close_project", "File"),
+    ActionSpec("export_gold", "Export &gold…", "Ctrl+Shift+E", "project_ops.export_gold", "File", False,
+               "Write the adjudicated gold standard in any format the command line's project export writes"),
+    ActionSpec("import_decisions", "&Import decisions (CSV)…", None, "project_ops.import_decisions", "File", False,
+               "Record the decisions of a CSV file (lexelt, instance, tags) as one undoable step"),
+    ActionSpec("reimport", "Re-import a &set…", None, "project_ops.reimport_set", "File", False,
+               "Replace a changed annotation file; the decisions whose basis changed are flagged"),
     ActionSpec("export_report", "Export &report…", "Ctrl+Shift+R", "dashboard.export_report", "File", False,
                "Write the agreement report of the whole project as one self-contained HTML file"),
     ActionSpec("export_tables", "Export dashboard &tables…", None, "dashboard.export_tables", "File", False,
@@ -55,6 +63,10 @@ ACTIONS: tuple[ActionSpec, ...] = (
                "their estimated competence) and move on"),
     ActionSpec("pick", "&Pick…", "Space", "pick_senses", "Decide", True,
                "Choose one or more senses in the tree"),
+    ActionSpec("resolve_agreed", "&Resolve what the annotators agree on…", "Ctrl+Shift+G",
+               "project_ops.resolve_agreed", "Decide", False,
+               "Resolve every unresolved instance all annotator sets agree on, as one undoable step (with a "
+               "preview of how many)"),
     ActionSpec("flag", "&Flag", "F", "flag", "Decide", True, "Flag the instance for discussion"),
     ActionSpec("skip", "S&kip", "S", "skip", "Decide", True, "Mark as skipped and move on"),
     ActionSpec("note", "&Note…", "E", "edit_note", "Decide", True, "Write a note on the instance"),
@@ -70,13 +82,18 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("workbench_tab", "&Workbench", "Ctrl+1", "dashboard.show_workbench", "Go", False, "Show the instance table"),
     ActionSpec("dashboard_tab", "Das&hboard", "Ctrl+2", "dashboard.show_dashboard", "Go", False,
                "Show the agreement dashboard (plots of the current filter)"),
+    ActionSpec("mine", "Only &my assignments", "Ctrl+Shift+M", "server.show_mine", "Go", False,
+               "A server project: show only the instances assigned to you"),
+    ActionSpec("team", "&Team progress and conflicts…", "Ctrl+Shift+T", "server.show_team", "Go", False,
+               "A server project's adjudicators (progress, speed, kappa on the overlap, overturns) and "
+               "the conflict queue (the lead's)"),
     ActionSpec("help", "&Keyboard shortcuts", "?", "show_help", "Help"),
     ActionSpec("about", "&About hieradjudicate", None, "show_about", "Help"),
 )
 
 MENUS = ("File", "Edit", "Decide", "Go", "Help")
 #: Actions that change decisions: disabled while a project is open read-only.
-DECIDING = tuple(s.id for s in ACTIONS if s.menu == "Decide") + ("undo", "redo")
+DECIDING = tuple(s.id for s in ACTIONS if s.menu == "Decide") + ("undo", "redo", "import_decisions", "reimport")
 
 
 def shortcut_text(spec: ActionSpec) -> str:
@@ -112,9 +129,9 @@ def build_actions(window: QMainWindow) -> dict[str, QAction]:
             act.setStatusTip(spec.tip)
             act.setToolTip(f"{spec.tip} ({shortcut_text(spec)})")
         handler = _handler(window, spec.handler)
-        if spec.id == "auto":
+        if spec.id in ("auto", "mine"):
             act.setCheckable(True)
-            act.setChecked(True)
+            act.setChecked(spec.id == "auto")
             act.toggled.connect(handler)
         elif spec.arg is not None:
             act.triggered.connect(lambda _=False, h=handler, a=spec.arg: h(a))

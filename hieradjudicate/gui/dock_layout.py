@@ -38,6 +38,7 @@ class DockFitter(QObject):
         super().__init__(window)
         self.window, self.upper, self.lower, self.detail = window, upper, lower, detail
         self.tabbed = False
+        self.heights = (420, 300)  # of upper and lower when split (a reference gold's scores: more below)
         window.installEventFilter(self)
 
     def eventFilter(self, obj: QObject, ev: QEvent) -> bool:
@@ -71,7 +72,7 @@ class DockFitter(QObject):
         w.resizeDocks([self.upper], [min(290, max(200, w.width() // 4))], Qt.Orientation.Horizontal)
         w.resizeDocks([self.detail], [max(240, min(360, int(w.height() * 0.42)))], Qt.Orientation.Vertical)
         if not self.tabbed:
-            w.resizeDocks([self.upper, self.lower], [420, 300], Qt.Orientation.Vertical)
+            w.resizeDocks([self.upper, self.lower], list(self.heights), Qt.Orientation.Vertical)
 
     def restore(self, version: int, has_project) -> None:
         """The dock layout the user left (``window/state``), else the defaults for this window size."""

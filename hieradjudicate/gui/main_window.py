@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QSettings, Qt
+from PySide6.QtCore import QEvent, QSettings, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -25,11 +25,14 @@ from hieradjudicate.app.session.decisions import Decision
 from hieradjudicate.app.session.session import Session
 from hieradjudicate.app.workbench.queue import Workbench
 from hieradjudicate.core.errors import HieradjError
+from hieradjudicate.io.store.locations import is_server_location
 from hieradjudicate.gui.actions import DECIDING, build_actions
 from hieradjudicate.gui.dashboard.controller import DashboardController
 from hieradjudicate.gui.busy import busy
 from hieradjudicate.gui.dock_layout import DockFitter, scrolling
+from hieradjudicate.gui.project_actions import ProjectActions
 from hieradjudicate.gui.start_page import StartPage, remember_project
+from hieradjudicate.gui.team_live import ServerPanel
 from hieradjudicate.gui.window_geometry import place, remember
 from hieradjudicate.gui.workbench.help_overlay import HelpOverlay
 from hieradjudicate.gui.workbench.pick_dialog import PickDialog
@@ -82,6 +85,8 @@ class MainWindow(QMainWindow):
         self.fitter = DockFitter(self, self.docks["tree"], self.docks["live"], self.docks["detail"])
         self.dashboard = DashboardController(self, self.stack, self.docks,
                                              lambda text, ms: self.statusBar().showMessage(text, ms), self.error)
+        self.project_ops = ProjectActions(self)  # export gold, resolve agreed, re-import, import decisions
+        self.server = ServerPanel(self)  # team mode: open from a server, live updates
         self.actions = build_actions(self)
         self.help = HelpOverlay(self)
         self._restore()
@@ -90,7 +95,7 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ projects
     def load_project(self, path: str | os.PathLike[str]) -> bool:
-        with busy(self, f"Opening {Path(path).name}…"):  # MASC: 1.5 s; the table is usable after
+        with busy(self, f"Opening {Path(str(path)).name}…"):  # MASC: 1.5 s; the table is usable after
             try:
                 session = Session.open(path)
             except Exception as exc:
@@ -98,8 +103,24 @@ class MainWindow(QMainWindow):
                 return False
             self.close_project()
             self.session = session
-            self.wb = Workbench(session.corpus, list(session.decisions))
-            self.ws = Workspace(self.wb)
+            self._attach_views(session)
+        self._restore_docks()
+        session.decisions.subscribe(self._saved)
+        session.subscribe_corpus(lambda _corpus: QTimer.singleShot(0, self.project_ops.corpus_replaced))
+        self.banner.show_reason(session.read_only_reason)
+        remember_project(str(path) if is_server_location(path) else str(Path(path).resolve()))
+        self.server.attach(session)
+        row = self.wb.next_unresolved(-1)
+        self.ws.select_row(row if row >= 0 else 0)
+        self.ws.table.setFocus()
+        self._update_title()
+        self._enable()
+        return True
+
+    def _attach_views(self, session: Session) -> None:
+        """The workbench, its docks and the dashboard for the session's corpus."""
+        self.wb = Workbench(session.corpus, list(session.decisions))
+        self.ws = Workspace(self.wb)
         host = self.dashboard.attach(session, self.wb, self.ws)  # "Workbench | Dashboard" tabs around the workspace
         self.stack.addWidget(host)
         self.stack.setCurrentWidget(host)
@@ -108,20 +129,12 @@ class MainWindow(QMainWindow):
         self.docks["detail"].setWidget(self.ws.detail)
         for d in self.docks.values():
             d.show()
-        self._restore_docks()
-        session.decisions.subscribe(self._saved)
-        self.banner.show_reason(session.read_only_reason)
-        remember_project(str(Path(path).resolve()))
-        row = self.wb.next_unresolved(-1)
-        self.ws.select_row(row if row >= 0 else 0)
-        self.ws.table.setFocus()
-        self._update_title()
-        self._enable()
-        return True
 
     def close_project(self) -> None:
         if self.session is None:
             return
+        self.server.detach()
+        self.project_ops.shutdown()
         self.dashboard.detach()  # docks shown again before their state is saved
         self._save_state()
         if self.ws is not None:
@@ -144,11 +157,13 @@ class MainWindow(QMainWindow):
         self._enable()
 
     def reopen_project(self) -> None:
-        """Open the project again: writable once the other program has closed it."""
-        if self.session is not None:
+        """Open the project again (writable once the other program has closed it), on the same instance."""
+        if self.session is not None and self.ws is not None and self.wb is not None:
             path = self.session.path
+            place = self.wb.key_of(self.ws.place) if self.ws.place >= 0 else None
             self.close_project()
-            self.load_project(path)
+            if self.load_project(path) and place is not None and self.wb is not None and self.ws is not None:
+                self.ws.select_instance(self.wb.corpus.instance_index(*place))
 
     def open_project(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Open project", "", "Projects (*.hadj)")
@@ -175,7 +190,11 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ deciding
     def _current(self) -> int:
-        return self.ws.current if self.ws is not None else -1
+        """The highlighted row's instance (what every key acts on); -1, said in the status bar, when none."""
+        i = self.ws.current if self.ws is not None else -1
+        if i < 0 and self.ws is not None:
+            self.statusBar().showMessage(self.ws.no_instance_reason(), 5000)
+        return i
 
     def _decide(self, decision: Decision, advance: bool) -> None:
         assert self.session is not None and self.ws is not None
@@ -321,8 +340,9 @@ class MainWindow(QMainWindow):
             self._update_title()
             self._enable()
         if rows:
-            self.ws.select_instance(self.wb.corpus.instance_index(rows[0].lexelt, rows[0].instance))
-            self.statusBar().showMessage(("Undone: " if undo else "Redone: ") + f"{rows[0].instance}", 3000)
+            shown = self.ws.select_instance(self.wb.corpus.instance_index(rows[0].lexelt, rows[0].instance))
+            where = "" if shown else " (not shown by the current filter; the highlighted row is unchanged)"
+            self.statusBar().showMessage(("Undone: " if undo else "Redone: ") + f"{rows[0].instance}{where}", 5000)
 
     # ------------------------------------------------------------------ navigation
     def next_unresolved(self) -> None:
@@ -405,7 +425,7 @@ class MainWindow(QMainWindow):
     def _enable(self) -> None:
         has = self.session is not None
         for key, act in self.actions.items():
-            if key in ("new", "open", "demo", "quit", "help", "about"):
+            if key in ("new", "open", "open_server", "demo", "quit", "help", "about"):
                 continue
             act.setEnabled(has)
         if has and self.session is not None:
@@ -423,6 +443,8 @@ class MainWindow(QMainWindow):
         place(self)  # the size remembered for this screen, else most of the screen's available area
 
     def _restore_docks(self) -> None:
+        scores = self.ws is not None and self.ws.live.reference is not None  # a reference gold's table too
+        self.fitter.heights = (260, 460) if scores else (420, 300)
         self.fitter.restore(STATE_VERSION, lambda: self.session is not None)
 
     def _save_state(self) -> None:

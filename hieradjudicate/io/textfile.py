@@ -28,6 +28,7 @@ import zlib
 import numpy as np
 
 from hieradjudicate.core.errors import FormatError, Problem
+from hieradjudicate.io.jsonsafe import max_values as max_json_values
 
 _BINARY_CONTROL = set(range(0, 9)) | {11, 12} | set(range(14, 32))
 #: C0 controls except TAB/LF/CR, and DEL.  C1 controls (U+0080..U+009F) are not refused:
@@ -189,16 +190,28 @@ def _collect(chunks, path: str, limit: int, gz: bool, line_limit: bool) -> bytes
     out: list[bytes] = []
     total = 0
     guard: _LineGuard | None = None
+    values_left: int | None = None
     try:
         for chunk in chunks:
             if not chunk:
                 continue
             if guard is None:
-                doc = chunk.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] in (b"<", b"{", b"[")
+                start = chunk.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
+                doc = start in (b"<", b"{", b"[")
                 guard = _LineGuard(path, max_line_bytes() if line_limit and not doc else None)
+                # a JSON array (never JSON Lines nor a table) is parsed whole: its values are
+                # counted as it is read, so that a bomb is refused after megabytes, not gigabytes
+                values_left = max_json_values() if start == b"[" else None
             total += len(chunk)
             if total > limit:
                 raise _too_big(path, limit, guard, gz)
+            if values_left is not None:
+                values_left -= chunk.count(b"{") + chunk.count(b"[") + chunk.count(b",")
+                if values_left < 0:
+                    raise FormatError(f"the JSON document holds more than {max_json_values():,} values "
+                                      "(stopped here), more than fit in memory safely; expected a "
+                                      "smaller document (raise HIERADJ_MAX_JSON_VALUES if it is genuine)",
+                                      file=path, line=guard.lines + 1)
             guard.feed(chunk)
             out.append(chunk)
     except FormatError as exc:  # damaged gzip: say where in the decompressed text it broke

@@ -186,3 +186,18 @@ def test_multiple_sets_need_a_choice():
         score_senseval(key, two)
     assert score_senseval(key, two, answer_set="s1").score_sum == 1.0
     assert score_senseval(key, two, answer_set="s2").attempted == 0.0
+
+
+def test_mixed_branching_counts_children_within_the_lexelt() -> None:
+    """#21: an outline inventory reuses its ids in every lexelt; a parent's listed children are those
+    of its own lexelt (scorer2's rule on a sense map of that lexelt), not every lexelt's."""
+    recs = [SenseRecord("bank.n", "1"), SenseRecord("bank.n", "1.1", "1"), SenseRecord("bank.n", "1.2", "1"),
+            SenseRecord("run.v", "1"), SenseRecord("run.v", "1.1", "1"), SenseRecord("run.v", "1.2", "1"),
+            SenseRecord("run.v", "1.3", "1")]
+    m = SenseMap.from_records(recs)
+    assert m.mixed_credit("1", "1.1", "bank.n") == 0.5
+    assert m.mixed_credit("1", "1.1", "run.v") == pytest.approx(1 / 3)
+    assert m.mixed_credit("1", "1.3") == pytest.approx(1 / 3)  # no lexelt: the map-wide count, as before
+    # a Senseval sense map (no lexelt on its lines) is read exactly as before
+    plain = SenseMap.from_records([SenseRecord(None, "1.1", "1"), SenseRecord(None, "1.2", "1")])
+    assert plain.lexelt_children == {} and plain.mixed_credit("1", "1.1", "bank.n") == 0.5

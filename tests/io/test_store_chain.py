@@ -11,6 +11,7 @@ import pytest
 
 from hieradjudicate.io.store.chain import verify
 from hieradjudicate.io.store.project_store import Store
+from hieradjudicate.io.store.schema import SCHEMA_VERSION
 
 
 def _project(path: Path, n: int = 30) -> None:
@@ -88,7 +89,7 @@ def test_migration_chains_an_old_history(tmp_path: Path) -> None:
     conn.commit()
     conn.close()
     with Store.open(path) as s:
-        assert s.schema_version == 3 and verify(s.conn).sound
+        assert s.schema_version == SCHEMA_VERSION and verify(s.conn).sound
     _sql(path, "UPDATE decisions SET note = 'forged' WHERE instance = '3'")
     with Store.open(path) as s:
         assert s.read_only and s.bad_ids

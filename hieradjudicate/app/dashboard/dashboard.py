@@ -58,6 +58,7 @@ from hieradjudicate.app.dashboard.scores import (
     scorable_policies,
     system_scores,
 )
+from hieradjudicate.app.dashboard.significance import open_ranges, significance_view
 from hieradjudicate.core.agreement import CONGER_MARGINAL_RULE, make_layout
 from hieradjudicate.core.dashboard import all_figures
 from hieradjudicate.core.granularity import CATEGORY_NAMES, worst_category
@@ -275,6 +276,7 @@ class Dashboard:
         gold_rows: list[GoldAgreementRow] = []
         scores: list[ScoreRow] = []
         cmp = None
+        sig = None
         policy_note = ""
         if g is not None and g.n:
             gold_rows, leaf_scores = gold_agreement(c, self.sets, g)
@@ -285,11 +287,23 @@ class Dashboard:
                     self._nearest = NearestGold(c.n, c.inventory.K, self.leaf_dist)
                 dmin = self._nearest.rows(g, c.inst_lexelt)
                 policies, policy_note = scorable_policies(c.inventory)
+                per_policy: dict = {}
                 scores, leaf_matrix = system_scores(c, self.systems, g, self.credit, dmin, leaf_scores,
                                                     n_resamples=opt.n_resamples if opt.intervals else 0,
-                                                    seed=0, policies=policies)
+                                                    seed=0, policies=policies, per_policy=per_policy)
                 cmp = comparison(c, self.systems, g, leaf_matrix, opt.threshold)
-            t["systems"] = _ms(t0)
+                names = [c.sets[k].name for k in self.systems]
+                t["systems"] = _ms(t0)
+                t0 = time.perf_counter()
+                # 10,000 shuffles per pair and policy: with the intervals (the background pass)
+                sig = significance_view(names, per_policy, g.rows, threshold=opt.threshold,
+                                        seed=opt.seed) if opt.intervals else None
+                if sig is not None and "fine" in per_policy:
+                    sig.open_ranges = open_ranges(c, self.systems, names, g.rows, per_policy["fine"],
+                                                  None if keep is None else np.flatnonzero(keep))
+                t["significance"] = _ms(t0)
+            else:
+                t["systems"] = _ms(t0)
             t0 = time.perf_counter()
         method = method_text(c, opt.measure)
         method.append(("Sets compared", self.group_note()))
@@ -299,7 +313,7 @@ class Dashboard:
         t["progress"] = _ms(t0)
         return DashboardData(self.summary(gold), opt, int(c.n if keep is None else keep.sum()), hm, bars,
                              depth, conf, 0 if g is None else g.n, gold_rows, scores, cmp, prog,
-                             method, t, c.instance_key, policy_note)
+                             method, t, c.instance_key, policy_note, significance=sig)
 
     def _group_figures(self, lf_group, lay):
         """The group's figures, and each lexelt's mean pairwise kappa; the ``(X, m, m)`` per-lexelt pair

@@ -381,6 +381,8 @@ class DashboardData:
     #: annotator competence and instance difficulty (:mod:`hieradjudicate.app.dashboard.competence`), when
     #: estimated: the report's competence section and tables
     competence: Any = None
+    #: paired significance tests between the systems (:mod:`hieradjudicate.app.dashboard.significance`)
+    significance: Any = None
 
     def explains(self) -> dict[str, Explain]:
         out = {"heatmap": self.heatmap.explain, "lexelts": self.lexelts.explain, "depth": self.depth.explain,
@@ -391,4 +393,6 @@ class DashboardData:
             out["comparison"] = self.comparison.explain
         if self.competence is not None:
             out["competence"] = self.competence.explain
+        if self.significance is not None:
+            out["significance"] = self.significance.explain
         return out

@@ -175,11 +175,14 @@ def leaf_cost(s: AnnotationSet, gold: AnnotationSet, dmin: np.ndarray) -> float 
 
 def system_scores(corpus: Corpus, systems: list[int], gold: AnnotationSet, credit: TreeCredit,
                   dmin: np.ndarray | None, leaf_scores: dict[int, LeafScore], *, n_resamples: int, seed: int = 0,
-                  policies: tuple[str, ...] = POLICIES) -> tuple[list[ScoreRow], np.ndarray]:
+                  policies: tuple[str, ...] = POLICIES,
+                  per_policy: dict[str, tuple[np.ndarray, np.ndarray]] | None = None
+                  ) -> tuple[list[ScoreRow], np.ndarray]:
     """Scores of every system under each policy; also the (systems, gold rows) leaf score matrix.
 
     ``leaf_scores`` are the leaf-policy results of :func:`gold_agreement` (not computed twice);
-    ``dmin`` (gold rows x K) the nearest-gold-leaf distances for the cost.
+    ``dmin`` (gold rows x K) the nearest-gold-leaf distances for the cost.  A ``per_policy`` dict
+    is filled with every policy's (systems, gold rows) score and attempted matrices (the paired tests).
     """
     rows: list[ScoreRow] = []
     lexelts = corpus.inventory.lexelts
@@ -199,6 +202,10 @@ def system_scores(corpus: Corpus, systems: list[int], gold: AnnotationSet, credi
             else:
                 score, att = policy_scores(credit, s, gold, policy)
                 fig = corpus_figures(score, att, strata, lexelts).overall
+            if per_policy is not None:
+                if policy not in per_policy:
+                    per_policy[policy] = (np.full((len(systems), gold.n), np.nan), np.zeros((len(systems), gold.n)))
+                per_policy[policy][0][j], per_policy[policy][1][j] = score, att
             pci: tuple[float | None, float | None] = (None, None)
             rci: tuple[float | None, float | None] = (None, None)
             if n_resamples > 0:

@@ -139,6 +139,11 @@ def _tables(data: DashboardData) -> dict[str, Table]:
                               for k, v in enumerate(cmp.histogram)])
         out["best_subsets"] = (["size", "systems", "optimal_combination"],
                                [[len(s), " ".join(s), v] for s, v in cmp.best_subsets])
+    if data.significance is not None:
+        from hieradjudicate.app.dashboard.significance import table_rows
+
+        heads, rows = table_rows(data.significance)
+        out["paired_tests"] = ([h.replace(" ", "_").replace("-", "minus") for h in heads], rows)
     pr = data.progress
     out["progress_days"] = (["day", "decisions", "withdrawals", "resolved_at_end", "resolved_share"],
                             [[day, n, w, r, s] for day, n, w, r, s in

@@ -32,6 +32,7 @@ from hieradjudicate.app.report.svg import bar_chart_svg, esc, line_plot_svg
 from hieradjudicate.core.palette import SET_COLORS, scale_color
 from hieradjudicate.core.seriation import cluster_order, mean_agreement
 from hieradjudicate.io.exports.csvsafe import csv_line
+from hieradjudicate.io.atomic import write_atomic
 
 MANY = 30  # more sets than this: summaries in the HTML, full tables in CSV
 EXTREMES = 10  # rows shown at each end of a summarised table
@@ -64,10 +65,9 @@ def write_sets_csv(data: Any, folder: str | Path) -> Path:
     """The project's sets (name, role, instances, multi-tag answers) as ``folder/sets.csv``."""
     path = Path(folder) / "sets.csv"
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", encoding="utf-8", newline="") as fh:
-        fh.write(csv_line(["set", "role", "instances", "multi_tag"]))
-        fh.writelines(csv_line([x["name"], x["role"], int(x["instances"]), int(x["multi_tag"])])
-                      for x in data.summary["sets"])
+    write_atomic(path, csv_line(["set", "role", "instances", "multi_tag"])
+                 + "".join(csv_line([x["name"], x["role"], int(x["instances"]), int(x["multi_tag"])])
+                           for x in data.summary["sets"]))
     return path
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from hieradjudicate.app.dashboard.tables import tables as dashboard_tables
 from hieradjudicate.io.exports.csvsafe import csv_line
+from hieradjudicate.io.atomic import write_atomic
 
 
 def export_tables(data: Any, folder: str | os.PathLike[str], format: str = "csv") -> list[Path]:
@@ -27,11 +28,9 @@ def export_tables(data: Any, folder: str | os.PathLike[str], format: str = "csv"
     for name, (headers, rows) in dashboard_tables(data).items():
         path = out_dir / f"{name}.{format}"
         if format == "csv":
-            with open(path, "w", encoding="utf-8", newline="") as fh:
-                fh.write(csv_line(headers))
-                fh.writelines(csv_line(r) for r in rows)
+            write_atomic(path, csv_line(headers) + "".join(csv_line(r) for r in rows))
         else:
             doc = {"table": name, "columns": headers, "rows": [dict(zip(headers, r)) for r in rows]}
-            path.write_text(json.dumps(doc, indent=1, ensure_ascii=False, allow_nan=False), encoding="utf-8")
+            write_atomic(path, json.dumps(doc, indent=1, ensure_ascii=False, allow_nan=False))
         written.append(path)
     return written

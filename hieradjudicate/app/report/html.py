@@ -17,6 +17,7 @@ numbers) or ``<name>.json``.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,7 @@ from hieradjudicate.app.report.csvout import export_tables  # noqa: F401  (its h
 from hieradjudicate.app.report.style import CSS
 from hieradjudicate.app.report.svg import bar_chart_svg, esc, heatmap_svg, line_plot_svg
 from hieradjudicate.core.palette import CATEGORY_COLORS, GOLD_COLOR, category_color
+from hieradjudicate.io.atomic import write_atomic
 
 
 def _n(v: Any, digits: int = 3) -> str:
@@ -146,9 +148,21 @@ def _f(v: Any) -> float | None:
         return None
 
 
+def _no_bars_text(data: Any) -> str:
+    """Why the per-lexelt chart is empty, in words (the figure needs two annotator sets)."""
+    sets = [f"{x['name']} ({x['role']})" for x in (data.summary or {}).get("sets", [])]
+    names = ", ".join(sets[:8]) + (f" and {len(sets) - 8} more" if len(sets) > 8 else "")
+    return esc("No agreement per lexelt: it compares at least two annotator sets, and this project has "
+               f"fewer (sets: {names or 'none'}).")
+
+
 def _lexelts(data: Any, tables: dict) -> str:
     lb = data.lexelts
     bars = lb.sorted("value")
+    if not bars:  # fewer than two annotator sets (one set, only systems): no bar to draw
+        h, rows = tables["lexelts"]
+        return (f'<p class="muted">{_no_bars_text(data)}</p>' + _explain(lb.explain)
+                + (_table(h, rows) if rows else ""))
     svg = bar_chart_svg([b.lexelt for b in bars], [lb.measure], [[b.value for b in bars]],
                         lows=[[b.low for b in bars]], highs=[[b.high for b in bars]], colors=["#3b7dd8"],
                         tooltips=[[b.explain.text() for b in bars]], y_range=(min(0.0, *[b.low or 0 for b in bars]), 1.0),
@@ -267,6 +281,11 @@ def _systems(data: Any, tables: dict, set_colors: dict[str, str]) -> str:
             if len(idx):
                 out.append(f"<details><summary>{len(idx)} instance(s) {k} system(s) get right</summary>"
                            f"{_ids(data, idx)}</details>")
+    if data.significance is not None:
+        out.append("<h3>Paired significance tests</h3>")
+        out.append(_explain(data.significance.explain))
+        hs, ts = tables["paired_tests"]
+        out.append(_table(hs, ts))
     return "".join(out)
 
 
@@ -324,8 +343,12 @@ def _flagged(data: Any, tables: dict) -> str:
 
 
 def render_report(data: Any, *, title: str = "Annotation agreement report", confusions: list | None = None,
-                  generated: str | None = None, tables_href: str | None = None) -> str:
+                  generated: str | None = None, tables_href: str | None = None,
+                  left_out: Sequence[str] = ()) -> str:
     """The whole report as one HTML string (self-contained; see the module docstring).
+
+    ``left_out`` names the decisions that failed their checksum: the report says at its top that
+    its figures are without them.
 
     With more than :data:`~hieradjudicate.app.report.crowd.MANY` sets the
     per-set and per-pair tables are summarised; ``tables_href`` is the
@@ -335,6 +358,11 @@ def render_report(data: Any, *, title: str = "Annotation agreement report", conf
     set_colors = crowd.set_colors(data)  # never the same colour for two sets
     many = crowd.is_crowd(data)
     when = generated or datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    damaged = "" if not left_out else (
+        f'<p class="warn"><strong>{len(left_out)} decision row(s) are left out</strong> of every figure '
+        "below: they failed their checksum (<code>hieradjudicate project check</code> lists them, "
+        "<code>project repair</code> keeps what is intact): "
+        + esc("; ".join(left_out[:50]) + ("; ..." if len(left_out) > 50 else "")) + "</p>")
     sel = "" if data.selection_n == data.summary["instances"] else \
         f" Figures cover a selection of {data.selection_n} instance(s)."
     sections = [
@@ -365,7 +393,7 @@ def render_report(data: Any, *, title: str = "Annotation agreement report", conf
             f"<title>{head_title}</title><style>{CSS}</style></head><body>"
             f"<h1>{head_title}</h1><p class=\"muted\">Generated {esc(when)} by hieradjudicate "
             f"{esc(__version__)}. Pairwise measure: {esc(data.options.measure)}.{esc(sel)} Hover over a cell, "
-            f"bar or point for its figures.</p>{nav}{body}</body></html>\n")
+            f"bar or point for its figures.</p>{damaged}{nav}{body}</body></html>\n")
 
 
 def write_report(data: Any, path: str | os.PathLike[str], **kwargs: Any) -> Path:
@@ -376,15 +404,11 @@ def write_report(data: Any, path: str | os.PathLike[str], **kwargs: Any) -> Path
     :func:`~hieradjudicate.app.report.crowd.tables_dir` beside it.
     """
     target = Path(path)
-    tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
     if crowd.is_crowd(data):  # the long tables go beside the report, in full
         folder = crowd.tables_dir(target)
         export_tables(data, folder)
         crowd.write_sets_csv(data, folder)
         kwargs.setdefault("tables_href", folder.name)
-    try:
-        tmp.write_text(render_report(data, **kwargs), encoding="utf-8")
-        os.replace(tmp, target)
-    finally:  # on any failure no temporary file is left behind
-        tmp.unlink(missing_ok=True)
-    return target
+    # an exclusive temporary file (never a link planted at its name), renamed into place; on any
+    # failure it is removed, and one left by a killed writer is swept by the next write
+    return write_atomic(target, render_report(data, **kwargs))

@@ -172,6 +172,24 @@ class DecisionState:
             listener(rows)
         return rows
 
+    def apply_external(self, rows: Sequence[DecisionRow]) -> list[DecisionRow]:
+        """Rows others saved (a server project's notifications): each instance follows its latest
+        row; rows older than what is shown are ignored.  Listeners are told as after a save."""
+        fresh = []
+        for row in sorted(rows, key=lambda r: r.id):
+            shown = self._current.get(row.key)
+            if shown is not None and shown.id > 0 and shown.id >= row.id:
+                continue
+            if row.status == "unresolved":
+                self._current.pop(row.key, None)
+            else:
+                self._current[row.key] = row
+            fresh.append(row)
+        if fresh:
+            for listener in list(self._listeners):
+                listener(fresh)
+        return fresh
+
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         """Call ``listener(rows)`` after every saved change; returns the unsubscribe function."""
         self._listeners.append(listener)

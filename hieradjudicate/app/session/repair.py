@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hieradjudicate.core.errors import ProjectError
+from hieradjudicate.io.store import schema
 from hieradjudicate.io.store.chain import extend as extend_chain
 from hieradjudicate.io.store.health import Salvage, salvage
 from hieradjudicate.io.store.project_store import Store
@@ -30,6 +31,8 @@ class RepairSummary:
     decisions: int
     left_out: list[str]
     files: int
+    flagged: list[str]
+    unreadable: list[tuple[int, int]]
 
 
 def _free_name(p: Path) -> Path:
@@ -46,6 +49,8 @@ def repair_project(path: str | os.PathLike[str], output: str | os.PathLike[str] 
     from hieradjudicate.app.session.session import Session
 
     src = Path(path)
+    if src.is_file():
+        schema.recover_journal(src)  # an interrupted save is rolled back first (it is not damage)
     found = salvage(src)
     active_damaged = found.damaged_files
     if active_damaged:
@@ -72,7 +77,8 @@ def repair_project(path: str | os.PathLike[str], output: str | os.PathLike[str] 
     except BaseException:
         remove_build(tmp)
         raise
-    return RepairSummary(target, kept, len(found.decisions), found.left_out, len(found.files))
+    return RepairSummary(target, kept, len(found.decisions), found.left_out, len(found.files),
+                         found.flagged, found.unreadable)
 
 
 def _restore(store: Store, found: Salvage) -> None:

@@ -30,6 +30,7 @@ from hieradjudicate.app.session.stored_inputs import (
     effective_files,
     inventory_sources,
     reload_corpus,
+    safe_name,
     store_copies,
     write_cache,
 )
@@ -37,6 +38,7 @@ from hieradjudicate.app.workbench.suggest import Suggestions, suggest
 from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.core.model import Corpus
 from hieradjudicate.io.exports.gold import ExportSummary, export_gold, export_history
+from hieradjudicate.io.store.locations import open_store
 from hieradjudicate.io.store.project_store import DecisionRow, Store
 from hieradjudicate.io.store.sidecars import remove_build, sweep_stale_builds
 
@@ -44,6 +46,12 @@ from hieradjudicate.io.store.sidecars import remove_build, sweep_stale_builds
 SOURCE_EXPORTS = {"xmi": ("uima-xmi", "INCEpTION/WebAnno XMI"),
                   "labelstudio": ("labelstudio", "Label Studio JSON"),
                   "prodigy": ("prodigy", "Prodigy JSONL")}
+
+
+def left_out_text(left: Sequence[str], limit: int = 20) -> str:
+    """"3 decision row(s) are left out: #4 (bank.n 3): does not match its checksum; ..."."""
+    shown = "; ".join(left[:limit]) + (f"; ... ({len(left) - limit} more)" if len(left) > limit else "")
+    return f"{len(left)} decision row(s) are left out: {shown}"
 
 
 class Session:
@@ -139,7 +147,7 @@ class Session:
     @classmethod
     def open(cls, path: str | os.PathLike[str], *, read_only: bool = False) -> Session:
         """Open a project: corpus from the cache when valid, else re-read from the stored copies."""
-        store = Store.open(path, read_only=read_only)
+        store = open_store(path, read_only=read_only)  # a .hadj file or a server URL
         try:
             files = effective_files(store.files())
             corpus = None
@@ -154,7 +162,7 @@ class Session:
             if corpus is not None:
                 return cls(store, corpus, from_cache=True)
             corpus = reload_corpus(store, files)
-            if not store.read_only:
+            if getattr(store, "may_cache", not store.read_only):  # on a server: the lead's
                 write_cache(store, corpus)
             return cls(store, corpus, from_cache=False)
         except BaseException:
@@ -240,29 +248,52 @@ class Session:
                                             self.corpus.inst_id, strict=True)]
 
     def export(self, path: str | os.PathLike[str], *, format: str,
-               include_unresolved: bool = False) -> ExportSummary:
+               include_unresolved: bool = False, without_left_out: bool = False) -> ExportSummary:
         """Write the adjudicated gold standard (see :func:`~hieradjudicate.io.exports.gold.export_gold`).
 
         ``xmi``, ``labelstudio`` and ``prodigy`` write it back into the tool's own file that the
         project was built from (see :mod:`hieradjudicate.io.exports.uima` and
-        :mod:`hieradjudicate.io.exports.labelstudio`)."""
-        if format in SOURCE_EXPORTS:
-            return self._export_into_source(path, format)
-        return export_gold(list(self.decisions), self.instances(), path, format=format,
-                           include_unresolved=include_unresolved)
+        :mod:`hieradjudicate.io.exports.labelstudio`).  A gold without the decisions that failed
+        their checksum is written only with ``without_left_out`` (it would silently differ)."""
+        return self.export_job(path, format=format, include_unresolved=include_unresolved,
+                               without_left_out=without_left_out)()
 
-    def _export_into_source(self, path: str | os.PathLike[str], format: str) -> ExportSummary:
+    def export_job(self, path: str | os.PathLike[str], *, format: str,
+                   include_unresolved: bool = False,
+                   without_left_out: bool = False) -> Callable[[], ExportSummary]:
+        """:meth:`export` in two steps: what it needs of the project is taken now (in the thread that
+        owns the project file); the returned function writes the file and may run in any thread.
+        Refuses at once (before any writing) when decisions were left out for failing their
+        checksum, unless ``without_left_out``."""
+        left = self.store.left_out
+        if left and not without_left_out:
+            raise ProjectError(f"{self.path}: not exported: {left_out_text(left)}; the gold would "
+                               "differ from what was decided (`project repair` keeps what is intact; "
+                               "--without-damaged exports without them)")
+        decisions = list(self.decisions)
+        if format in SOURCE_EXPORTS:
+            rec, data = self._export_source(format)
+            return lambda: self._export_into_source(path, format, decisions, rec, data)
+        instances = self.instances()
+        return lambda: export_gold(decisions, instances, path, format=format,
+                                   include_unresolved=include_unresolved)
+
+    def _export_source(self, format: str) -> tuple[Any, bytes]:
+        """The stored input file a ``format`` export writes into, with its bytes."""
         input_format, tool = SOURCE_EXPORTS[format]
         files = [f for f in effective_files(self.store.files("annotations")) if f.format == input_format]
         if not files:
             raise ProjectError(f"a {format} export writes the gold back into the {tool} file the project "
                                f"was built from, and this project has none; export senseval, csv or jsonl")
-        rec = files[0]
+        return files[0], self.store.file_bytes(files[0].id)
+
+    @staticmethod
+    def _export_into_source(path: str | os.PathLike[str], format: str, decisions: list[Any], rec: Any,
+                            data: bytes) -> ExportSummary:
         columns = rec.options.get("columns") or {}
-        decisions = list(self.decisions)
         with tempfile.TemporaryDirectory(prefix="hadj-") as tmp:
-            src = Path(tmp) / Path(rec.source_path).name
-            src.write_bytes(self.store.file_bytes(rec.id))
+            src = Path(tmp) / safe_name(rec.source_path, rec.id)
+            src.write_bytes(data)
             if format == "xmi":
                 from hieradjudicate.io.exports.uima import export_gold_xmi
 

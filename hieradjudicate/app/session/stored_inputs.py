@@ -91,6 +91,22 @@ def write_cache(store: Store, corpus: Corpus) -> None:
     store.put_arrays(CACHE_NAME, arrays, meta)
 
 
+def safe_name(source_path: str, k: int) -> str:
+    """The stored file's own name, made safe to write: a crafted or damaged name (empty, ``..``,
+    control characters, undecodable bytes, 255+ bytes) never escapes the folder or fails; the
+    suffix, by which formats are detected, is kept."""
+    raw = str(source_path).replace("\\", "/").rsplit("/", 1)[-1]
+    name = "".join(ch for ch in raw if ch.isprintable() and not 0xD800 <= ord(ch) <= 0xDFFF)
+    if name.strip(". ") == "":
+        return f"input-{k}"
+    stem, dot, suffix = name.rpartition(".") if "." in name[1:] else (name, "", "")
+    if len(suffix) > 16:
+        stem, dot, suffix = name, "", ""
+    while len(f"{stem}{dot}{suffix}".encode()) > 200:
+        stem = stem[:-1] or f"input-{k}"
+    return f"{stem}{dot}{suffix}"
+
+
 def _extract(store: Store, files: list[FileRecord], folder: Path,
              data: Mapping[int, bytes] | None = None) -> list[str]:
     """Write the stored copies (or ``data[id]``) under their original names (formats are
@@ -99,7 +115,7 @@ def _extract(store: Store, files: list[FileRecord], folder: Path,
     for k, rec in enumerate(files):
         sub = folder / str(k)
         sub.mkdir()
-        target = sub / Path(rec.source_path).name
+        target = sub / safe_name(rec.source_path, k)
         target.write_bytes(data[rec.id] if data and rec.id in data else store.file_bytes(rec.id))
         paths.append(str(target))
     return paths

@@ -41,6 +41,8 @@ class Columns:
     annotators: list[int]  # indices of the annotator sets
     crowd: np.ndarray | None = None  # object (str) "tag ×n, ..." in crowd mode
     extra: dict[str, np.ndarray] = field(default_factory=dict)
+    #: what ``category`` compares, in words (annotator pairs, or sets against the reference gold)
+    category_basis: str = "worst pair of annotators"
 
 
 def kwic_snippets(corpus: Corpus, width: int = KWIC_WIDTH, left_width: int = KWIC_LEFT) -> np.ndarray:
@@ -102,6 +104,9 @@ def compute_columns(corpus: Corpus, *, crowd_threshold: int = 8) -> Columns:
     set_tags = [] if crowd else [tag_strings(corpus, s, n) for s in corpus.sets]
     set_pos = [s.position(np.arange(n)) for s in corpus.sets] if not crowd else []
     category, agreement, n_ans = group_category(corpus, annotators)
+    basis = "worst pair of annotators"
+    if len(annotators) < 2:  # no annotator pair: where a system (or the annotator) differs from a reference gold
+        category, basis = reference_category(corpus, annotators, category)
     cols = Columns(
         lexelt=corpus.inst_lexelt.astype(np.int64),
         lexelt_names=list(corpus.inventory.lexelts),
@@ -113,10 +118,29 @@ def compute_columns(corpus: Corpus, *, crowd_threshold: int = 8) -> Columns:
         agreement=agreement,
         n_answers=n_ans,
         annotators=annotators,
+        category_basis=basis,
     )
     if crowd:
         cols.crowd = crowd_summaries(corpus, annotators)
     return cols
+
+
+def reference_category(corpus: Corpus, annotators: list[int], category: np.ndarray) -> tuple[np.ndarray, str]:
+    """The worst category of each set against each reference gold (a set with role gold given as
+    input): a system's answer that differs from the reference colours its row.  ``category`` (no
+    annotator pair) is returned as it is when the project has no reference gold or nothing to compare."""
+    golds = [k for k, s in enumerate(corpus.sets) if s.role == "gold"]
+    others = [k for k, s in enumerate(corpus.sets) if s.role == "system"] + annotators
+    if not golds or not others:
+        return category, "worst pair of annotators"
+    worst = category.copy()
+    for g in golds:
+        for k in others:
+            cat, _ = pair_category(corpus, g, k)
+            np.maximum(worst, cat, out=worst)
+    names = ", ".join(corpus.sets[k].name for k in others[:4]) + (" …" if len(others) > 4 else "")
+    gold_names = ", ".join(corpus.sets[g].name for g in golds)
+    return worst, f"worst of {names} against the reference gold {gold_names}"
 
 
 def group_category(corpus: Corpus, raters: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -37,6 +37,8 @@ from hieradjudicate.io.store.project_store import DecisionRow
 STATUS_NAMES = ("unresolved", "resolved", "flagged", "skipped")
 UNRESOLVED, RESOLVED, FLAGGED, SKIPPED = 0, 1, 2, 3
 _STATUS_CODE = {name: k for k, name in enumerate(STATUS_NAMES)}
+#: how a set's role is written after its name in headers (annotators are the default: nothing added)
+ROLE_SHORT = {"system": "system", "gold": "reference gold"}
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,7 @@ class Filter:
     pair: tuple[int, int] | None = None  # two set indices: instances where these two disagree
     text: str = ""
     has_note: bool = False  # only instances whose decision carries a note
+    only: tuple[int, ...] = ()  # instance indices (team mode: those assigned to this adjudicator)
 
 
 @dataclass(frozen=True)
@@ -146,7 +149,7 @@ class Workbench:
         return order
 
     def columns(self) -> list[ColumnSpec]:
-        c = [ColumnSpec("category", "Agreement", "disagreement category, worst annotator pair"),
+        c = [ColumnSpec("category", "Agreement", f"disagreement category, {self.cols.category_basis}"),
              ColumnSpec("lexelt", "Lexelt"), ColumnSpec("instance", "Instance"),
              ColumnSpec("kwic", "Context", "keyword in context; the head word in [brackets]")]
         if self.crowd:
@@ -156,8 +159,9 @@ class Workbench:
                 s = self.corpus.sets[k]
                 # "[1] 17", never "1 17": worker ids are often numbers themselves
                 key = f"[{j + 1}] " if j < 9 else ""
+                role = "" if s.role == "annotator" else f" ({ROLE_SHORT.get(s.role, s.role)})"  # cannot be missed
                 tip = f"{s.role} {s.name}" + (f" (key {j + 1} takes its answer)" if j < 9 else "")
-                c.append(ColumnSpec(f"set:{k}", f"{key}{s.name}", tip))
+                c.append(ColumnSpec(f"set:{k}", f"{key}{s.name}{role}", tip))
         c += [ColumnSpec("agreement", "Leaf agr.", "mean pairwise leaf agreement"),
               ColumnSpec("status", "Status"), ColumnSpec("gold", "Gold", "the decided senses (full ids: tooltip)"),
               ColumnSpec("note", "Note", "the note saved with the decision (E edits it)")]
@@ -247,6 +251,10 @@ class Workbench:
             m &= self.note.astype(bool)
         if f.text.strip():
             m &= self._text_mask(f.text.strip().lower())
+        if f.only:
+            keep = np.zeros(n, dtype=bool)
+            keep[np.asarray(f.only, dtype=np.int64)] = True
+            m &= keep
         return m
 
     def _text_mask(self, needle: str) -> np.ndarray:
@@ -292,6 +300,18 @@ class Workbench:
         """Position of instance ``i`` in the view, or -1."""
         hits = np.flatnonzero(self.view == i)
         return int(hits[0]) if hits.size else -1
+
+    def rows_of(self, instances: np.ndarray) -> np.ndarray:
+        """Positions of many instances in the view at once (-1 where an instance is not shown)."""
+        instances = np.asarray(instances, dtype=np.int64)
+        if instances.size == 0:
+            return np.zeros(0, np.int64)
+        where = np.full(self.corpus.n, -1, np.int64)
+        where[self.view] = np.arange(self.view.size)
+        ok = (instances >= 0) & (instances < self.corpus.n)
+        out = np.full(instances.size, -1, np.int64)
+        out[ok] = where[instances[ok]]
+        return out
 
     def next_unresolved(self, pos: int, step: int = 1) -> int:
         """View position of the next (``step=1``) or previous unresolved instance after ``pos``; -1 if none."""

@@ -212,5 +212,10 @@ class DashboardController:
         if not path:
             return
         self._status("Writing the report (bootstrap intervals are computed first)…", 0)
-        self._open.view.export_report(path, lambda p: self._status(f"Report written: {p}", 8000),
-                                      lambda exc: self._error("The report could not be written", exc))
+        def failed(exc: BaseException) -> None:
+            self._status("The report was not written", 0)  # not "Writing the report…" any more
+            self._error("The report could not be written", exc)
+
+        store = getattr(self._open.session, "store", None)
+        self._open.view.export_report(path, lambda p: self._status(f"Report written: {p}", 8000), failed,
+                                      left_out=tuple(getattr(store, "left_out", ())))

@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 
 from hieradjudicate.app.dashboard.dashboard import Dashboard, DashboardData
 from hieradjudicate.app.dashboard.gold import DecisionTracker
+from hieradjudicate.app.workbench.reference import reference_golds
 from hieradjudicate.gui.dashboard.common import Panel
 from hieradjudicate.gui.dashboard.competence_panel import CompetenceEstimator, CompetencePanel
 from hieradjudicate.gui.dashboard.gold_plots import (
@@ -48,6 +49,9 @@ from hieradjudicate.gui.dashboard.gold_plots import (
 )
 from hieradjudicate.gui.dashboard.heatmap import HeatmapPanel
 from hieradjudicate.gui.dashboard.plots import ConfusionPanel, DepthPanel, LexeltPanel
+from hieradjudicate.gui.dashboard.reference import ReferencePanel
+from hieradjudicate.gui.dashboard.runs_panel import RunsPanel
+from hieradjudicate.gui.dashboard.significance_panel import SignificancePanel
 from hieradjudicate.gui.workers import BackgroundRunner
 
 SYNC_MS = 50.0
@@ -166,20 +170,35 @@ class DashboardView(QWidget):
         self.competence_panel = CompetencePanel()
         self.comp = CompetenceEstimator(self, self.wb, self.competence_panel)
         self.comp.ready.connect(self.competence_ready)
+        self.significance, self.runs = SignificancePanel(), RunsPanel(self.session)
+        self.significance.instance_opened.connect(self.instance_requested)
+        self.runs.instance_opened.connect(self.instance_requested)
         self.panels: list[Panel] = [self.heatmap, self.lexelts, self.depth_panel, self.confusion, self.progress,
-                                    self.gold, self.scores, self.comparison, self.competence_panel]
+                                    self.gold, self.scores, self.comparison, self.competence_panel,
+                                    self.significance, self.runs]
         grid_host = QWidget()
         grid = QGridLayout(grid_host)
         grid.setContentsMargins(2, 2, 2, 2)
         grid.setSpacing(6)
-        heights = (320, 320, 360, 420, 300)  # two rows fill a 1280x800 window; the rest scrolls
+        heights = (320, 320, 360, 420, 300, 640)  # two rows fill a 1280x800 window; the rest scrolls
+        # a gold given as input: the systems' scores against it come first, across the grid
+        self.reference = ReferencePanel(self.wb) if reference_golds(self.session.corpus) else None
+        top_row = 0 if self.reference is None else 1
+        if self.reference is not None:
+            self.reference.setFixedHeight(300)
+            self.reference.explain_requested.connect(self.show_explain)
+            grid.addWidget(self.reference, 0, 0, 1, 2)
         for k, p in enumerate(self.panels):
-            p.setFixedHeight(heights[k // 2])
-            p.setMinimumWidth(250)
-            if p is self.competence_panel:  # the last, alone on its row: both plots side by side
-                grid.addWidget(p, k // 2, 0, 1, 2)
+            p.setMinimumWidth(250)  # two columns fit a 1024 px window (#23)
+            if p is self.competence_panel:  # alone on its row: both plots side by side
+                p.setFixedHeight(heights[4])
+                grid.addWidget(p, top_row + 4, 0, 1, 2)
+            elif p is self.significance or p is self.runs:  # the systems' row after it
+                p.setFixedHeight(heights[5])
+                grid.addWidget(p, top_row + 5, 0 if p is self.significance else 1)
             else:
-                grid.addWidget(p, k // 2, k % 2)
+                p.setFixedHeight(heights[k // 2])
+                grid.addWidget(p, top_row + k // 2, k % 2)
             p.explain_requested.connect(self.show_explain)
             p.instances_requested.connect(self.show_instances)
         grid.setColumnStretch(0, 1)
@@ -427,8 +446,10 @@ class DashboardView(QWidget):
         opts = {**self.options(None), "n_resamples": RESAMPLES, "intervals": True}
         return compute(self.ci_dash, TrackerSnapshot(self.tracker), None, **opts)
 
-    def export_report(self, path: str | Path, done=None, failed=None, *, wait: bool = False) -> None:
-        """Write the HTML report of the whole project in the background (``done(path)`` afterwards)."""
+    def export_report(self, path: str | Path, done=None, failed=None, *, wait: bool = False,
+                      left_out: tuple[str, ...] = ()) -> None:
+        """Write the HTML report of the whole project in the background (``done(path)`` afterwards);
+        ``left_out`` names the decisions that failed their checksum (the report says so at its top)."""
         from hieradjudicate.app.report.html import write_report
 
         snap = TrackerSnapshot(self.tracker)
@@ -436,7 +457,8 @@ class DashboardView(QWidget):
         title = f"Agreement report: {self.dash.title}"
 
         def job(_r):
-            return write_report(compute(self.ci_dash, snap, None, **opts), path, title=title)
+            return write_report(compute(self.ci_dash, snap, None, **opts), path, title=title,
+                                left_out=left_out)
 
         self.reporter.start(job, done or (lambda _p: None), failed=failed or self._failed)
         if wait:
@@ -449,3 +471,5 @@ class DashboardView(QWidget):
             r.cancel()
         for r in runners:
             r.wait(30_000)
+        if self.reference is not None:
+            self.reference.shutdown()

@@ -29,7 +29,8 @@ from hieradjudicate.gui.dashboard.common import tip as _tip
 
 POLICIES = ("leaf", "fine", "coarse", "mixed")
 POLICY_SHADE = (0.0, 0.3, 0.5, 0.68)  # mixed towards the background: full colour = leaf
-NO_GOLD = "No adjudicated gold yet: resolve some instances (the gold is the decisions marked resolved)."
+NO_GOLD = ("No adjudicated gold yet: resolve some instances (the adjudicated gold is the decisions marked "
+           "resolved; a reference gold given as input is scored in its own panel).")
 
 
 def _table(headers: list[str]) -> QTableWidget:
@@ -121,7 +122,7 @@ class ScoresPanel(Panel):
     METRICS = (("precision", "precision"), ("recall", "recall"), ("F1", "f1"))
 
     def __init__(self, parent=None) -> None:
-        super().__init__("scores", "System scores against the gold", parent)
+        super().__init__("scores", "System scores against the adjudicated gold", parent)
         self.metric_box = QComboBox()
         self.metric_box.setObjectName("score_metric")
         for text, _ in self.METRICS:
@@ -169,7 +170,8 @@ class ScoresPanel(Panel):
         self.plot.setXRange(-0.6, max(len(systems), 1) - 0.4, padding=0)
         self.plot.setYRange(0.0, 1.0, padding=0.02)
         has_ci = any(np.isfinite(v) for v in lo)
-        self.title_label.setText("<b>System scores</b> <small>(per system: leaf, fine, coarse, mixed, "
+        self.title_label.setText("<b>System scores against the adjudicated gold</b> <small>(per system: leaf, "
+                                 "fine, coarse, mixed, "
                                  f"full colour to faded; {'95% CIs' if has_ci else 'no intervals yet'})</small>")
         def ci(v, c) -> str:
             return f"{fmt(v)} [{fmt(c[0])}, {fmt(c[1])}]"
@@ -194,7 +196,7 @@ class ComparisonPanel(Panel):
     """Pairwise system kappa, optimal combination and the instance difficulty histogram (Pedersen 2002)."""
 
     def __init__(self, parent=None) -> None:
-        super().__init__("comparison", "System comparison", parent)
+        super().__init__("comparison", "System comparison on the adjudicated gold", parent)
         self.note = QLabel(NO_GOLD)
         self.note.setWordWrap(True)
         self.body.addWidget(self.note)

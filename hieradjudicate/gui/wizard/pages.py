@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from hieradjudicate.app.loading.load import AnnotationSpec
+from hieradjudicate.app.loading.roles import guess_role
 from hieradjudicate.app.loading.sniff import (
     ANNOTATION_FIELDS,
     INVENTORY_FIELDS,
@@ -113,8 +114,10 @@ class FilesPage(QWizardPage):
                 self.table.setItem(r, 2, self._fixed(""))
                 role = QComboBox()
                 role.addItems(ROLES)
-                guess = next((x for x in ROLES if x in os.path.basename(p).lower()), "annotator")
+                guess, why = guess_role(p)  # the name (gold, lesk, *.ans, ...) or weighted answers
                 role.setCurrentText(guess)
+                role.setToolTip(f"Guessed: {why}. Change it if it is wrong.")
+                role.setObjectName(f"role_{r}")
                 self.table.setCellWidget(r, 3, role)
                 self.table.setItem(r, 4, QTableWidgetItem(default_name(p)))
         self.completeChanged.emit()
@@ -299,9 +302,7 @@ class PreviewPage(QWizardPage):
         self.status.clear()
         if not self.output.text():
             wiz = self.wizard()
-            first = next(iter(wiz.inventory.paths()), "")  # type: ignore[attr-defined]
-            folder = Path(first).parent if first and os.access(Path(first).parent, os.W_OK) else Path.home()
-            self.output.setText(str(folder / "project.hadj"))
+            self.output.setText(str(default_project_path(wiz.annotation.paths())))  # type: ignore[attr-defined]
         self.wizard().run_preview()  # type: ignore[attr-defined]
 
     def show_report(self, report: dict | None) -> None:
@@ -341,8 +342,12 @@ class PreviewPage(QWizardPage):
                        "without them (you will be asked).</b>")
         else:
             verdict = "<b>Ready to create.</b>"
-        self.summary.setText(f"{report['lexelts']} lexelts, {report['senses']} senses, {report['instances']} "
-                             f"instances. Sets: {sets or 'none'}.<br>{verdict}")
+        no_inventory = not any(f["kind"] == "inventory" for f in report["files"])
+        flat = "<br>No inventory: every tag becomes a sense of its own (a flat inventory per lexelt)." if no_inventory else ""
+        senses = (f"{len(report['outside_tags'])} distinct tags as senses" if no_inventory
+                  else f"{report['senses']} senses")
+        self.summary.setText(f"{report['lexelts']} lexelts, {senses}, {report['instances']} "
+                             f"instances. Sets: {sets or 'none'}.{flat}<br>{verdict}")
         self.completeChanged.emit()
 
     def _output_changed(self, text: str) -> None:
@@ -388,6 +393,28 @@ class PreviewPage(QWizardPage):
             + (f" (first: {where})" if where else "") + ".\n\nCreate the project without them?",
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.No)
         return answer == QMessageBox.StandardButton.Yes
+
+
+def default_project_path(data: list[str]) -> Path:
+    """Where a new project goes unless the user says otherwise: the user's documents folder (made
+    when missing), never the data's own folder (a system or read-only place such as
+    /usr/share/wordnet), named after the first annotation file and not replacing a file."""
+    from PySide6.QtCore import QStandardPaths
+
+    folder = Path(QStandardPaths.writableLocation(QStandardPaths.StandardLocation.DocumentsLocation)
+                  or Path.home())
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        pass
+    if not (folder.is_dir() and os.access(folder, os.W_OK)):
+        folder = Path.home()
+    stem = Path(data[0]).name.split(".")[0] if data else ""
+    stem = "".join(c if c.isalnum() or c in "-_ " else "_" for c in stem).strip() or "project"
+    path, k = folder / f"{stem}.hadj", 2
+    while path.exists():
+        path, k = folder / f"{stem}-{k}.hadj", k + 1
+    return path
 
 
 def bad_line_count(report: dict) -> int:

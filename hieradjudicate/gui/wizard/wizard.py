@@ -88,8 +88,10 @@ class NewProjectWizard(QWizard):
         self.resize(860, 620)
         self.inventory = FilesPage("inventory", "Sense inventory",
                                    "The sense trees: outlines, sense maps, Senseval dictionaries, tree "
-                                   "tables or JSON.", "Inventories (*.txt *.tsv *.csv *.xml *.json *.gz);;"
-                                   "All files (*)", required=True)
+                                   "tables or JSON. Optional: without one every tag becomes a sense of its own "
+                                   "(a flat inventory per lexelt), as for entity links from INCEpTION.",
+                                   "Inventories (*.txt *.tsv *.csv *.xml *.json *.gz);;"
+                                   "All files (*)", required=False)
         self.annotation = FilesPage("annotations", "Annotations",
                                     "Each file's role, and a name for a file holding one set. A long or wide "
                                     "table holds several sets: they are listed.",

@@ -93,6 +93,15 @@ class VoteModel(QAbstractTableModel):
         self.gold = (below @ gold.astype(float) > 0) & self.is_leaf if gold.size else np.zeros(nodes.size, bool)
         self.endResetModel()
 
+    def clear(self) -> None:
+        """No instance shown (a search that finds nothing)."""
+        self.beginResetModel()
+        self.labels, self.tips = [], []
+        self.depth, self.is_leaf = np.zeros(0, np.int64), np.zeros(0, bool)
+        self.votes = self.share = self.posterior = np.zeros(0)
+        self.gold = np.zeros(0, bool)
+        self.endResetModel()
+
     def rowCount(self, parent: _Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.labels)
 

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from hieradjudicate.app.workbench.instance_answers import top_leaves
-from hieradjudicate.app.workbench.queue import Answer, Workbench
+from hieradjudicate.app.workbench.queue import ROLE_SHORT, Answer, Workbench
 from hieradjudicate.core.labels import (
     elide,
     gloss_words,
@@ -57,6 +57,7 @@ class LeafModel(QAbstractTableModel):
         self.mass = np.zeros((0, 0))  # (rows, sets)
         self.gold = np.zeros(0, bool)
         self.set_names: list[str] = []
+        self.role_marks: list[str] = []  # " (system)", " (reference gold)"; "" for an annotator
         self._shade: dict[tuple[int, int], QBrush] = {}
         self._gold_brush = QBrush(QColor(GOLD))
         self._italic = QFont()
@@ -81,6 +82,14 @@ class LeafModel(QAbstractTableModel):
         self.mass = below @ P
         self.gold = (below @ gold.astype(float) > 0) & self.is_leaf if gold.size else np.zeros(nodes.size, bool)
         self.set_names = [a.name for a in answers]
+        self.role_marks = ["" if a.role == "annotator" else f" ({ROLE_SHORT.get(a.role, a.role)})" for a in answers]
+        self.endResetModel()
+
+    def clear(self) -> None:
+        self.beginResetModel()
+        self.labels, self.glosses, self.set_names, self.role_marks = [], [], [], []
+        self.depth, self.is_leaf = np.zeros(0, np.int64), np.zeros(0, bool)
+        self.mass, self.gold = np.zeros((0, 0)), np.zeros(0, bool)
         self.endResetModel()
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:
@@ -97,7 +106,8 @@ class LeafModel(QAbstractTableModel):
             if section == 0:
                 return "Sense"
             if 1 <= section <= n:
-                return f"[{section}] {self.set_names[section - 1]}" if section <= 9 else self.set_names[section - 1]
+                name = self.set_names[section - 1] + self.role_marks[section - 1]
+                return f"[{section}] {name}" if section <= 9 else name  # never "1 1": ids are often numbers
             if section == n + 1:
                 return "Gold"
             return None
@@ -344,6 +354,17 @@ class DetailPanel(QWidget):
         head.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
         want = self.leaf_table.sizeHintForColumn(0)
         head.resizeSection(0, max(120, min(want, self.leaf_table.viewport().width() // 2)))
+
+    def show_none(self, reason: str) -> None:
+        """No instance (a search that finds nothing): empty panels that say why, not the last instance."""
+        self.instance = -1
+        self.context.setHtml(f"<i>{html.escape(reason)}</i>")
+        self.answers_view.setHtml("")
+        self.suggestion.setText("")
+        self.leaf_model.clear()
+        self.chart.show_data([], np.zeros((0, 0)), np.zeros(0, bool))
+        for b in self.chart.bars:
+            b.setOpts(x=np.zeros(0), height=np.zeros(0))
 
     def _context_html(self, i: int) -> str:
         lex, inst = self.wb.key_of(i)

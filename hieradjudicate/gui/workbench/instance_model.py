@@ -8,7 +8,10 @@ says the same in words and a symbol, so colour is never the only cue.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
+
+import numpy as np
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor, QFont
@@ -85,7 +88,7 @@ class InstanceModel(QAbstractTableModel):
                 c = self.wb.context(i)
                 return c.text if c is not None else None
             if key == "category":
-                return CATEGORY_LABELS[int(self.wb.cols.category[i])] + " (worst pair of annotators)"
+                return f"{CATEGORY_LABELS[int(self.wb.cols.category[i])]} ({self.wb.cols.category_basis})"
             if key.startswith("set:") or key == "answers":
                 return self.wb.tag_tooltip(i, int(key[4:]) if key.startswith("set:") else None)
             return None
@@ -102,8 +105,20 @@ class InstanceModel(QAbstractTableModel):
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         if not 0 <= column < len(self.keys):
             return
+        self.reorder(lambda: self.wb.set_sort(self.keys[column], order == Qt.SortOrder.DescendingOrder))
+
+    def reorder(self, change: Callable[[], object]) -> None:
+        """Run ``change`` (a new order of the same rows) and move every persistent index (the view's
+        current row and selection) to its instance's new row: the highlight follows the instance,
+        never a row number that now holds another one."""
         self.layoutAboutToBeChanged.emit()
-        self.wb.set_sort(self.keys[column], order == Qt.SortOrder.DescendingOrder)
+        old = self.persistentIndexList()
+        size = self.wb.view.size
+        held = np.array([int(self.wb.view[ix.row()]) if 0 <= ix.row() < size else -1 for ix in old], np.int64)
+        change()
+        rows = self.wb.rows_of(held)
+        self.changePersistentIndexList(old, [self.index(int(r), ix.column()) if r >= 0 else QModelIndex()
+                                             for ix, r in zip(old, rows)])
         self.layoutChanged.emit()
 
     def set_filter(self, f: Filter | None = None, **changes) -> None:
@@ -114,6 +129,11 @@ class InstanceModel(QAbstractTableModel):
     def instances_changed(self, instances: list[int]) -> None:
         """Repaint only the rows of the instances whose decision changed."""
         last = len(self.keys) - 1
+        if len(instances) > 64:  # a batch (resolve agreed, an import): one range, found in one pass
+            rows = np.flatnonzero(np.isin(self.wb.view, np.asarray(instances, dtype=np.int64)))
+            if rows.size:
+                self.dataChanged.emit(self.index(int(rows[0]), 0), self.index(int(rows[-1]), last))
+            return
         for i in instances:
             r = self.wb.row_of(i)
             if r >= 0:

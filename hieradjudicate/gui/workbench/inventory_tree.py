@@ -115,6 +115,11 @@ class InventoryTree(QWidget):
         for c in (0, 1, 2):
             self.tree.resizeColumnToContents(c)
 
+    def show_none(self) -> None:
+        """No instance: no lexelt's tree (it would say nothing about the empty table)."""
+        self.tree.clear()
+        self.items, self._marked, self.lexelt = {}, [], -1
+
     def _filter(self, text: str) -> None:
         needle = text.strip().lower()
         for item in self.items.values():

@@ -47,7 +47,9 @@ from hieradjudicate.app.workbench.live import (
     live_figures,
 )
 from hieradjudicate.app.workbench.queue import Workbench
+from hieradjudicate.app.workbench.reference import reference_golds
 from hieradjudicate.core.undefined import Estimate
+from hieradjudicate.gui.workbench.reference_panel import ReferenceScores
 from hieradjudicate.gui.workers import BackgroundRunner
 
 UPDATING = "updating…"
@@ -189,7 +191,13 @@ class LivePanel(QWidget):
         lay.addLayout(form)
         lay.addWidget(self.progress)
         lay.addWidget(self.counts)
-        lay.addWidget(QLabel("<b>Score against the gold so far</b>"))
+        self.reference: ReferenceScores | None = None
+        if reference_golds(wb.corpus):  # a gold given as input: the systems' scores against it, at once
+            self.reference = ReferenceScores(wb, compact=True)
+            lay.addWidget(self.reference, 3)  # before the decisions' table: the scores the researcher came for
+            self.reference.start()
+        lay.addWidget(QLabel("<b>Precision against your decisions so far</b> <small>(the gold being "
+                             "adjudicated)</small>", wordWrap=True))
         if len(wb.shown_sets()) > 8:  # a filter box only where there is something to find
             lay.addWidget(self.score_filter)
         else:
@@ -253,3 +261,5 @@ class LivePanel(QWidget):
         """Drop pending figures and wait for a running computation (before the project closes)."""
         self.runner.cancel()
         self.runner.wait()
+        if self.reference is not None:
+            self.reference.shutdown()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, Signal
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -54,6 +54,8 @@ class Workspace(QWidget):
     def __init__(self, wb: Workbench, parent=None) -> None:
         super().__init__(parent)
         self.wb = wb
+        #: instance indices the table is limited to (team mode: "Only my assignments"); () = all
+        self.only: tuple[int, ...] = ()
         self.model = InstanceModel(wb, self)
         self.table = QTableView()
         self.table.setObjectName("instance_table")
@@ -88,8 +90,12 @@ class Workspace(QWidget):
         lay.addLayout(self.filter_bar)
         lay.addWidget(self.table, 1)
         lay.addWidget(self.legend)
-        self.table.selectionModel().currentRowChanged.connect(self._row_changed)
-        self.current = -1
+        self.shown = -1  # the instance the panels show: always the highlighted row's (see ``_sync``)
+        self.place = -1  # the last instance shown: kept through a search that finds nothing
+        sel = self.table.selectionModel()
+        sel.currentRowChanged.connect(self._sync)
+        sel.selectionChanged.connect(self._sync)
+        self.model.layoutChanged.connect(self._follow)
         self._live_timer = QTimer(self, singleShot=True, interval=0)
         self._live_timer.timeout.connect(self.live.refresh_agreement)
         self._live_timer.start()  # after the window is shown: the table is usable first
@@ -154,25 +160,29 @@ class Workspace(QWidget):
         return Filter(lexelts=tuple(self.lexelt_box.currentData() or ()),
                       categories=tuple(self.category_box.currentData() or ()),
                       statuses=() if note else tuple(status or ()), pair=pair,
-                      text=self.search.text(), has_note=note)
+                      text=self.search.text(), has_note=note, only=self.only)
+
+    def set_only(self, instances: tuple[int, ...]) -> None:
+        """Show only these instances (with the other filters; () shows all): team mode's
+        "Only my assignments"."""
+        self.only = tuple(instances)
+        self.apply_filter()
 
     def apply_filter(self) -> None:
-        keep = self.current
+        keep = self.current if self.current >= 0 else self.place
         self.model.set_filter(self.current_filter())
         self._update_count()
         self._live_timer.start()  # figures follow right after the table is repainted
-        row = self.wb.row_of(keep) if keep >= 0 else -1
+        row = self.wb.row_of(keep) if keep >= 0 else -1  # the same instance, wherever its row is now
         if row < 0:
             row = self.wb.next_unresolved(-1)
-        self.select_row(row if row >= 0 else 0)
+        self.select_row(row if row >= 0 or self.wb.view.size == 0 else 0)  # nothing shown: no instance
         self.filter_changed.emit()
 
     def sort_most_uncertain(self) -> None:
         """Order the table by the competence model's uncertainty, most uncertain first, from the top."""
         self.table.horizontalHeader().setSortIndicatorShown(False)  # no column holds this order
-        self.model.layoutAboutToBeChanged.emit()
-        self.wb.set_sort("uncertainty")
-        self.model.layoutChanged.emit()
+        self.model.reorder(lambda: self.wb.set_sort("uncertainty"))
         row = self.wb.next_unresolved(-1)
         self.select_row(row if row >= 0 else 0)
 
@@ -197,42 +207,82 @@ class Workspace(QWidget):
         self.count.setToolTip(f"{self.wb.view.size:,} instances shown of the project's {self.wb.corpus.n:,}")
 
     # ------------------------------------------------------------------ current row
+    @property
+    def current(self) -> int:
+        """The instance of the highlighted row, or -1 when no row is highlighted: every key acts on it."""
+        sel = self.table.selectionModel()
+        idx = sel.currentIndex()
+        if not idx.isValid() or not sel.isRowSelected(idx.row(), QModelIndex()):
+            return -1
+        i = self.model.data(idx, InstanceRole)
+        return -1 if i is None else int(i)
+
     def select_row(self, row: int) -> None:
+        """Highlight ``row`` (and show its instance); a row that does not exist highlights none."""
+        sel = self.table.selectionModel()
         if not 0 <= row < self.model.rowCount():
-            self.current = -1
+            sel.clear()
+            self._sync()
             return
         idx = self.model.index(row, 0)
-        self.table.selectionModel().setCurrentIndex(
-            idx, QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+        sel.setCurrentIndex(idx, QItemSelectionModel.SelectionFlag.ClearAndSelect
+                            | QItemSelectionModel.SelectionFlag.Rows)
         self.table.scrollTo(idx)
-        if self.current != int(self.wb.view[row]):
-            self._show(int(self.wb.view[row]))
+        self._sync()
 
-    def select_instance(self, i: int) -> None:
+    def select_instance(self, i: int) -> bool:
+        """Highlight instance ``i``'s row; False (nothing changes) when the filter does not show it."""
         row = self.wb.row_of(i)
-        if row >= 0:
-            self.select_row(row)
-        else:
-            self._show(i)
+        if row < 0:
+            return False
+        self.select_row(row)
+        return True
 
     def current_row(self) -> int:
-        return self.table.selectionModel().currentIndex().row()
+        return self.table.selectionModel().currentIndex().row() if self.current >= 0 else -1
 
-    def _row_changed(self, cur, _prev) -> None:
-        if cur.isValid():
-            i = self.model.data(cur, InstanceRole)
-            if i is not None and i != self.current:
-                self._show(int(i))
+    def no_instance_reason(self) -> str:
+        """Why no instance is highlighted, in the user's words (for the status bar)."""
+        if self.wb.view.size == 0:
+            what = f"the search \u201c{self.search.text()}\u201d" if self.search.text().strip() else "the filter"
+            return f"No instance: {what} shows none of the {self.wb.corpus.n} instances"
+        return "No instance is highlighted: click a row (or press Down) first"
+
+    def _follow(self) -> None:
+        """After a new order: keep the highlighted instance in sight and the panels on it."""
+        idx = self.table.selectionModel().currentIndex()
+        if idx.isValid():
+            self.table.scrollTo(idx)
+        self._sync()
+
+    def _sync(self, *_args) -> None:
+        """The panels show the highlighted row's instance, or none when no row is highlighted.
+
+        Qt moves the current index and the selection one after the other (a click: current first; a
+        key or ``setCurrentIndex``: selection first); in between, another row is still selected and
+        nothing changes here, so a move never blanks the panels (and rebuilds the tree) on the way."""
+        i = self.current
+        if i < 0 and self.table.selectionModel().selectedRows():
+            return  # half-way through a move: the next signal completes it
+        if i == self.shown:
+            return
+        if i >= 0:
+            self._show(i)
+        else:
+            self.shown = -1
+            self.detail.show_none(self.no_instance_reason())
+            self.tree.show_none()
+            self.instance_changed.emit(-1)
 
     def _show(self, i: int) -> None:
-        self.current = i
+        self.shown = self.place = i
         self.detail.show_instance(i)
         self.tree.show_instance(i)
         self.instance_changed.emit(i)
 
     def refresh_current(self) -> None:
-        if self.current >= 0:
-            self._show(self.current)
+        if self.shown >= 0:
+            self._show(self.shown)
 
     def shutdown(self) -> None:
         """Stop background work before the project closes."""
@@ -242,5 +292,5 @@ class Workspace(QWidget):
     def decisions_saved(self, instances: list[int]) -> None:
         self.model.instances_changed(instances)
         self.live.refresh_decisions()
-        if self.current in instances:
+        if self.shown in instances:
             self.refresh_current()

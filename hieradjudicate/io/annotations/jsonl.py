@@ -14,6 +14,7 @@ import json
 import math
 
 from hieradjudicate.core.errors import ProblemLog
+from hieradjudicate.io import jsonsafe
 from hieradjudicate.io.annotations.build import Parsed, TagTable, number_problem
 
 EXPECTED = 'expected {"lexelt": .., "instance": .., "set": .., "tags": [{"tag": .., "weight": ..}]}'
@@ -69,7 +70,7 @@ def parse_jsonl(text: str, set_name: str, log: ProblemLog) -> Parsed:
         if not line.strip():
             continue
         try:
-            obj = json.loads(line)
+            obj = jsonsafe.loads(line)
         except json.JSONDecodeError as exc:
             log.error(lineno, f"invalid JSON ({exc.msg}); {EXPECTED}", column=exc.colno)
             continue

@@ -28,6 +28,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from hieradjudicate.core.errors import FormatError, ProblemLog
+from hieradjudicate.io import jsonsafe
 from hieradjudicate.io.annotations.build import Parsed
 from hieradjudicate.io.annotations.sniffing import (  # noqa: F401 (their home before)
     PRODIGY_KEYS,
@@ -115,7 +116,7 @@ def parse_labelstudio(text: str, log: ProblemLog, columns: Mapping[str, str] | N
     columns = dict(columns or {})
     path = log.file
     try:
-        tasks = json.loads(text)
+        tasks = jsonsafe.loads(text)
     except json.JSONDecodeError as exc:
         raise log.fail(exc.lineno, f"not valid JSON ({exc.msg}); expected Label Studio's JSON export "
                        "(a list of tasks)", exc.colno) from None
@@ -197,7 +198,7 @@ def parse_prodigy(text: str, set_name: str, log: ProblemLog, columns: Mapping[st
         if not line.strip():
             continue
         try:
-            task = json.loads(line)
+            task = jsonsafe.loads(line)
         except json.JSONDecodeError as exc:
             log.error(lineno, f"not valid JSON ({exc.msg}); expected one Prodigy task per line", exc.colno)
             continue
@@ -237,8 +238,8 @@ def field_candidates(text: str, limit: int = 500) -> list[str]:
     keys: dict[str, None] = {}
     controls: dict[str, None] = {}
     try:
-        tasks = json.loads(text) if text.lstrip().startswith("[") else \
-            [json.loads(line) for line in text.splitlines()[:limit] if line.strip()]
+        tasks = jsonsafe.loads(text) if text.lstrip().startswith("[") else \
+            [jsonsafe.loads(line) for line in text.splitlines()[:limit] if line.strip()]
     except ValueError:
         return []
     for task in tasks[:limit] if isinstance(tasks, list) else []:

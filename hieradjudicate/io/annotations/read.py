@@ -42,12 +42,12 @@ columns alone a wide table); anything else is read as Senseval.
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Mapping
 
 from hieradjudicate.core.errors import FormatError, Problem, ProblemLog
 from hieradjudicate.core.records import AnnotationSource
+from hieradjudicate.io import jsonsafe
 from hieradjudicate.io.annotations.build import Parsed, build_source, gc_paused
 from hieradjudicate.io.annotations.tables import (
     first_line,
@@ -100,11 +100,13 @@ def detect_annotation_format(
         return "webanno-tsv"
     from hieradjudicate.io.annotations.sniffing import looks_like_labelstudio, looks_like_prodigy
 
-    if looks_like_labelstudio(text):
+    if looks_like_labelstudio(text) or text.lstrip("\ufeff \t\r\n")[:1] == "[":
+        # a JSON array is no table: read as Label Studio, whose reader says what it expected
+        # (as one table line, a 60 MB array was split into 20 million "columns")
         return "labelstudio"
     if line.lstrip().startswith("{") or name.endswith(".jsonl"):
         try:
-            first = json.loads(line)
+            first = jsonsafe.loads(line)
         except ValueError:
             first = None
         if isinstance(first, dict) and looks_like_prodigy(first):

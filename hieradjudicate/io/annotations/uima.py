@@ -31,9 +31,11 @@ from __future__ import annotations
 
 import bisect
 import io
+import itertools
 import os
 import re
 import zipfile
+import zlib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
@@ -41,7 +43,7 @@ from pathlib import PurePosixPath
 from hieradjudicate.core.errors import FormatError, ProblemLog
 from hieradjudicate.core.records import Context
 from hieradjudicate.io.annotations.build import Parsed
-from hieradjudicate.io.textfile import read_bytes
+from hieradjudicate.io.textfile import max_input_bytes, read_bytes
 from hieradjudicate.io.annotations.sniffing import is_uima  # noqa: F401 (its home before)
 
 SENTENCE = "de.tudarmstadt.ukp.dkpro.core.api.segmentation.type.Sentence"
@@ -51,6 +53,8 @@ WORD_SENSE = "de.tudarmstadt.ukp.dkpro.core.api.semantics.type.WordSense"
 NOT_ANNOTATORS = {"INITIAL_CAS"}
 CURATION_USER = "CURATION_USER"
 MAX_MEMBER = 512 * 2**20  # a member that inflates past this is refused (zip bombs)
+#: XML elements one document may hold: a CAS costs about 0.6 KB per element (600 MB at this limit)
+DEFAULT_MAX_XML_ELEMENTS = 1_000_000
 LEXELT_MODES = ("text", "lemma", "layer")
 
 
@@ -87,22 +91,73 @@ class UimaResult:
 
 
 # ------------------------------------------------------------------ finding the documents
-def _read_member(z: zipfile.ZipFile, info: zipfile.ZipInfo, where: str) -> bytes:
+class _Budget:
+    """Bytes inflated so far from one archive (all members, nested zips included)."""
+
+    def __init__(self) -> None:
+        self.total = 0
+        self.limit = max_input_bytes()
+
+
+def _read_member(z: zipfile.ZipFile, info: zipfile.ZipInfo, where: str, budget: _Budget) -> bytes:
+    """A member's bytes, counted as they inflate: its header may lie about its size."""
     if info.file_size > MAX_MEMBER:
         raise FormatError(f"{info.filename}: {info.file_size} bytes uncompressed, more than the "
                           f"{MAX_MEMBER >> 20} MB a document may have", file=where)
-    return z.read(info)
+    out: list[bytes] = []
+    n = 0
+    elements = max_xml_elements() if info.filename.lower().endswith(".xmi") else None
+    try:
+        with z.open(info) as fh:
+            while chunk := fh.read(1 << 20):
+                n += len(chunk)
+                budget.total += len(chunk)
+                if elements is not None:  # counted as it inflates: refused after megabytes
+                    elements -= chunk.count(b"<")
+                    if elements < 0:
+                        raise FormatError(f"{info.filename}: more than {max_xml_elements():,} XML "
+                                          "elements in one document, more than fit in memory safely; "
+                                          "expected a smaller document (raise HIERADJ_MAX_XML_ELEMENTS "
+                                          "if it is genuine)", file=where)
+                if n > MAX_MEMBER:
+                    raise FormatError(f"{info.filename}: inflates past the {MAX_MEMBER >> 20} MB a "
+                                      "document may have (its header says less)", file=where)
+                if budget.total > budget.limit:
+                    raise FormatError(f"the archive inflates to more than {budget.limit:,} bytes in all "
+                                      f"(stopped in {info.filename}); expected an input below that size "
+                                      "(raise HIERADJ_MAX_INPUT_BYTES if it is genuine)", file=where)
+                out.append(chunk)
+    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError, OSError,
+            ValueError) as exc:
+        raise FormatError(f"{info.filename}: a damaged or unreadable zip member ({exc}); expected an "
+                          "intact archive", file=where) from None
+    return b"".join(out)
 
 
-def _typesystem_in(z: zipfile.ZipFile, where: str, folder: str = "") -> bytes | None:
+def _check_elements(cf: CasFile) -> None:
+    """Refuse a document with more XML elements than parse in bounded memory (about 0.6 KB each)."""
+    limit = max_xml_elements()
+    if len(cf.xmi) > limit and cf.xmi.count(b"<") > limit:
+        raise FormatError(f"more than {limit:,} XML elements in one document, more than fit in memory "
+                          "safely; expected a smaller document (raise HIERADJ_MAX_XML_ELEMENTS if it is "
+                          "genuine)", file=cf.where)
+
+
+def max_xml_elements() -> int:
+    """The most XML elements one XMI document may hold (env ``HIERADJ_MAX_XML_ELEMENTS``)."""
+    raw = os.environ.get("HIERADJ_MAX_XML_ELEMENTS", "").strip().replace("_", "")
+    return int(raw) if raw.isdigit() and int(raw) > 0 else DEFAULT_MAX_XML_ELEMENTS
+
+
+def _typesystem_in(z: zipfile.ZipFile, where: str, budget: _Budget, folder: str = "") -> bytes | None:
     best = None
     for info in z.infolist():
         name = PurePosixPath(info.filename)
         if name.name.lower() == "typesystem.xml":
             if str(name.parent).strip(".") == folder.strip("/").strip("."):
-                return _read_member(z, info, where)
+                return _read_member(z, info, where, budget)
             best = best or info
-    return _read_member(z, best, where) if best is not None else None
+    return _read_member(z, best, where, budget) if best is not None else None
 
 
 def iter_cas_files(path: str) -> Iterator[CasFile]:
@@ -124,8 +179,10 @@ def iter_cas_files(path: str) -> Iterator[CasFile]:
         z = zipfile.ZipFile(path)
     except (zipfile.BadZipFile, OSError) as exc:
         raise FormatError(f"not a readable zip archive ({exc})", file=path) from None
+    budget = _Budget()
     with z:
-        shared_ts = _typesystem_in(z, path)
+        shared_ts = _typesystem_in(z, path, budget)
+        typesystems: dict[str, bytes | None] = {}
         infos = sorted(z.infolist(), key=lambda i: i.filename)
         project = any(PurePosixPath(i.filename).parts[:1] in (("annotation",), ("curation",))
                       for i in infos)
@@ -144,7 +201,7 @@ def iter_cas_files(path: str) -> Iterator[CasFile]:
                     continue
             else:
                 document, user = _doc_name(p.name), None
-            data = _read_member(z, info, path)
+            data = _read_member(z, info, path, budget)
             if p.suffix.lower() == ".zip":  # INCEpTION wraps each exported file with its type system
                 try:
                     inner = zipfile.ZipFile(io.BytesIO(data))
@@ -154,10 +211,13 @@ def iter_cas_files(path: str) -> Iterator[CasFile]:
                     xmis = [i for i in inner.infolist() if i.filename.lower().endswith(".xmi")]
                     if not xmis:
                         continue
-                    yield CasFile(user, document, where, _read_member(inner, xmis[0], where),
-                                  _typesystem_in(inner, where) or shared_ts)
+                    yield CasFile(user, document, where, _read_member(inner, xmis[0], where, budget),
+                                  _typesystem_in(inner, where, budget) or shared_ts)
             else:
-                yield CasFile(user, document, where, data, _typesystem_in(z, path, str(p.parent)) or shared_ts)
+                folder = str(p.parent)
+                if folder not in typesystems:  # read once per folder, not once per document
+                    typesystems[folder] = _typesystem_in(z, path, budget, folder)
+                yield CasFile(user, document, where, data, typesystems[folder] or shared_ts)
 
 
 def _doc_name(filename: str) -> str:
@@ -175,6 +235,7 @@ def load_cas(cf: CasFile, log: ProblemLog | None = None):
 
     from cassis import load_cas_from_xmi, load_typesystem
 
+    _check_elements(cf)
     if cf.typesystem is None:
         raise FormatError("no type system: put INCEpTION's TypeSystem.xml beside the XMI file "
                           "(or in the zip)", file=cf.where)
@@ -259,8 +320,10 @@ def parse_uima(path: str, set_name: str, log: ProblemLog,
     mode = columns.get("lexelt", "text")
     if mode not in LEXELT_MODES:
         raise FormatError(f"lexelt mode {mode!r}: expected one of {', '.join(LEXELT_MODES)}", file=path)
-    files = list(iter_cas_files(path))
-    if not files:
+    found_files = iter_cas_files(path)  # one document's bytes in memory at a time
+    first = next(found_files, None)
+    files = itertools.chain([first], found_files) if first is not None else iter(())
+    if first is None:
         raise FormatError("no XMI document found; expected an .xmi file, a zip of .xmi files with "
                           "TypeSystem.xml, or an INCEpTION project export (annotation/<doc>/<user>.*)",
                           file=path)
@@ -316,6 +379,12 @@ def parse_uima(path: str, set_name: str, log: ProblemLog,
             if not isinstance(value, str):
                 log.error(line or None, f"{cf.document}: span {a.begin}-{a.end}: {feature} is not a "
                           f"string ({type(value).__name__}); expected a sense label")
+                continue
+            if not (isinstance(a.begin, int) and isinstance(a.end, int)
+                    and 0 <= a.begin <= a.end <= len(text)):
+                log.error(line or None, f"{cf.document}: span {a.begin}-{a.end} (element xmi:id={a.xmiID}) "
+                          f"is reversed, negative or past the end of the text ({len(text)} characters); "
+                          "expected 0 <= begin <= end <= the text's length")
                 continue
             span = (a.begin, a.end)
             unit = seen.get(span)

@@ -116,7 +116,14 @@ def parse_webanno_tsv(text: str, path: str, set_name: str, log: ProblemLog,
             log.error(lineno, f"offsets {cells[1]!r}: expected BEGIN-END", 2)
             continue
         tb, te = int(b), int(e)
-        tokens.append((tb, te, _unescape(cells[2])))
+        token = _unescape(cells[2])
+        # a sub-token ("1-2.1") lies inside the token before it; only full tokens follow each other
+        after = 0 if "." in cells[0] or not tokens else max(t[1] for t in tokens[-3:])
+        problem = _bad_offsets(tb, te, token, after)
+        if problem:
+            log.error(lineno, f"offsets {cells[1]!r}: {problem}", 2)
+            continue
+        tokens.append((tb, te, token))
         cell = cells[col]
         if cell in ("_", ""):
             continue
@@ -158,6 +165,20 @@ def parse_webanno_tsv(text: str, path: str, set_name: str, log: ProblemLog,
     parsed = Parsed.from_rows(lexelts, instances, [0] * len(unit_line), unit_line, label_unit, label_tag,
                               [math.nan] * len(label_tag), [set_name], list(tags))
     return parsed, list(contexts.values())
+
+
+def _bad_offsets(begin: int, end: int, token: str, previous_end: int) -> str:
+    """Why a token's offsets cannot be right ("" when they can): they would silently change spans."""
+    if begin > end:
+        return "reversed (begin after end); expected BEGIN-END with BEGIN <= END"
+    if begin < previous_end:
+        return (f"begin before the previous token's end ({previous_end}); expected tokens in text "
+                "order, each after the one before")
+    length = len(token.encode("utf-16-le")) // 2  # WebAnno counts UTF-16 units, as Java does
+    if end - begin not in (length, len(token)):  # (code points, as some writers count, accepted)
+        return (f"{end - begin} character(s) for the token {token[:30]!r} of {length}; expected "
+                "offsets that cover the token")
+    return ""
 
 
 def _covered(tokens: list[tuple[int, int, str]], begin: int, end: int) -> str:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -19,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from hieradjudicate.core.errors import ProjectError
+from hieradjudicate.io.atomic import write_atomic
 from hieradjudicate.io.exports.csvsafe import csv_line
 from hieradjudicate.io.store.records import DecisionFields as DecisionLike
 from hieradjudicate.io.store.records import DecisionRow
@@ -171,21 +171,11 @@ def _csv(header: Sequence[str], records: Iterable[Sequence[str]]) -> str:
 
 
 def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:
-    """Write UTF-8 text (LF kept as is) through a temporary file renamed into place."""
+    """Write UTF-8 text (LF kept as is) through an exclusive temporary file renamed into place
+    (see :func:`hieradjudicate.io.atomic.write_atomic`)."""
     target = Path(path)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp",
-                                   dir=target.parent if str(target.parent) else ".")
+        write_atomic(target, text)
     except OSError as exc:
-        raise ProjectError(f"{target}: cannot write here ({exc.strerror})") from None
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
         raise ProjectError(f"{target}: could not write the export ({exc.strerror or exc})") \
             from None

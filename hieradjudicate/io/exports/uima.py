@@ -14,13 +14,13 @@ from __future__ import annotations
 import io
 import os
 import re
-import tempfile
 import zipfile
 from collections import Counter
 from collections.abc import Iterable
 
 from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.io.annotations.uima import CasFile, iter_cas_files, load_cas, resolve_layer
+from hieradjudicate.io.atomic import write_atomic
 from hieradjudicate.io.exports.gold import ExportSummary
 from hieradjudicate.io.store.records import DecisionFields
 
@@ -73,17 +73,6 @@ def export_gold_xmi(decisions: Iterable[DecisionFields], source: str, path: str 
         if typesystem is not None:
             z.writestr("TypeSystem.xml", typesystem.to_xml())
     target = os.fspath(path)
-    folder = os.path.dirname(os.path.abspath(target))
-    fd, tmp = tempfile.mkstemp(prefix=".hadj-export-", suffix=".zip", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(out.getvalue())
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, target)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_atomic(target, out.getvalue())  # an exclusive temporary file renamed into place
     resolved = sum(1 for d in current.values() if d.status == "resolved")
     return ExportSummary(target, "xmi", written, resolved, sum(left_out.values()), dict(left_out))

@@ -15,6 +15,7 @@ from typing import Any
 
 from hieradjudicate.core.errors import FormatError, Problem, ProblemLog
 from hieradjudicate.core.records import SenseRecord
+from hieradjudicate.io import jsonsafe
 
 _KNOWN_KEYS = {"id", "gloss", "weight", "branching", "children", "aliases"}
 
@@ -61,7 +62,7 @@ def parse_json_inventory(text: str, log: ProblemLog) -> list[SenseRecord]:
         When the text is not JSON or its top level has the wrong shape.
     """
     try:
-        data = json.loads(text)
+        data = jsonsafe.loads(text)
     except json.JSONDecodeError as exc:
         raise FormatError([Problem(log.file, exc.lineno, f"invalid JSON: {exc.msg}; expected "
                                    '{"lexelts": {NAME: [nodes]}}', exc.colno)]) from None

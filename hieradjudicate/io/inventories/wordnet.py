@@ -39,27 +39,74 @@ def wordnet_folder(spec: str) -> Path | None:
     return None
 
 
-def _index(folder: Path, pos: str, lemmas: set[str]) -> dict[str, list[int]]:
-    """Synset offsets of each needed lemma, in sense-number order."""
-    out: dict[str, list[int]] = {}
-    with open(folder / f"index.{POS_FILES[pos]}", encoding="latin-1") as fh:
-        for line in fh:
+def _index(folder: Path, pos: str, lemmas: set[str]) -> dict[str, list[tuple[int, int]]]:
+    """(synset offset, index line) of each needed lemma, in sense-number order."""
+    out: dict[str, list[tuple[int, int]]] = {}
+    path = folder / f"index.{POS_FILES[pos]}"
+    try:
+        fh = open(path, encoding="latin-1")
+    except OSError as exc:
+        raise FormatError(f"cannot read the WordNet index ({exc.strerror}); expected a complete WordNet "
+                          "database folder", file=str(path)) from None
+    with fh:
+        for lineno, line in enumerate(fh, start=1):
             if line.startswith(" "):  # the licence header
                 continue
             lemma = line[: line.find(" ")]
             if lemma not in lemmas:
                 continue
             f = line.split()
-            n_synsets, n_ptr = int(f[2]), int(f[3])
             # lemma pos synset_cnt p_cnt [ptr_symbol...] sense_cnt tagsense_cnt synset_offset...
-            out[lemma] = [int(x) for x in f[4 + n_ptr + 2: 4 + n_ptr + 2 + n_synsets]]
+            try:
+                n_synsets, n_ptr = int(f[2]), int(f[3])
+                offsets = [int(x) for x in f[4 + n_ptr + 2: 4 + n_ptr + 2 + n_synsets]]
+            except (ValueError, IndexError):
+                offsets = []
+                n_synsets = -1
+            if len(offsets) != n_synsets or any(o < 0 for o in offsets):
+                raise FormatError("a damaged WordNet index line; expected 'lemma pos synset_cnt p_cnt "
+                                  "[pointers] sense_cnt tagsense_cnt' and synset_cnt offsets",
+                                  file=str(path), line=lineno)
+            out[lemma] = [(o, lineno) for o in offsets]
     return out
 
 
-def _synset(fh, offset: int) -> tuple[int, str, list[tuple[str, int]], list[tuple[str, int, str]], str]:
-    """(lex_filenum, ss_type, [(word, lex_id)], [(pointer, offset, pos)], gloss) at ``offset``."""
-    fh.seek(offset)
-    line = fh.readline().decode("latin-1")
+class _Data:
+    """A ``data.POS`` file read by offset; every damage names the file, offset and index line."""
+
+    def __init__(self, path: Path, index: Path) -> None:
+        self.path, self.index = path, index
+        try:
+            self.fh = open(path, "rb")
+            self.size = os.fstat(self.fh.fileno()).st_size
+        except OSError as exc:
+            raise FormatError(f"cannot read the WordNet data file ({exc.strerror}); expected a complete "
+                              "WordNet database folder", file=str(path)) from None
+
+    def close(self) -> None:
+        self.fh.close()
+
+    def synset(self, offset: int, index_line: int) -> tuple[int, str, list[tuple[str, int]],
+                                                           list[tuple[str, int, str]], str]:
+        if offset >= self.size:
+            raise FormatError(f"synset offset {offset} is past the end of {self.path.name} ({self.size} "
+                              "bytes); the index and data files do not belong together",
+                              file=str(self.index), line=index_line)
+        self.fh.seek(offset)
+        line = self.fh.readline().decode("latin-1")
+        try:
+            result = _synset_fields(line)
+            if line.split(" ", 1)[0] != f"{offset:08d}" or result[1] not in SS_TYPE_NUM:
+                raise ValueError
+        except (ValueError, IndexError):
+            raise FormatError(f"no intact synset at byte offset {offset} (named on line {index_line} of "
+                              f"{self.index.name}); expected 'offset lex_filenum ss_type w_cnt words "
+                              "p_cnt pointers | gloss'", file=str(self.path)) from None
+        return result
+
+
+def _synset_fields(line: str) -> tuple[int, str, list[tuple[str, int]], list[tuple[str, int, str]], str]:
+    """(lex_filenum, ss_type, [(word, lex_id)], [(pointer, offset, pos)], gloss) of a data line."""
     head, _, gloss = line.partition(" | ")
     f = head.split()
     lexfile, ss_type, w_cnt = int(f[1]), f[2], int(f[3], 16)
@@ -67,6 +114,8 @@ def _synset(fh, offset: int) -> tuple[int, str, list[tuple[str, int]], list[tupl
     at = 4 + 2 * w_cnt
     p_cnt = int(f[at])
     ptrs = [(f[at + 1 + 4 * k], int(f[at + 2 + 4 * k]), f[at + 3 + 4 * k]) for k in range(p_cnt)]
+    if lexfile < 0 or not words:
+        raise ValueError
     return lexfile, ss_type, words, ptrs, gloss.strip()
 
 
@@ -76,6 +125,7 @@ def read_wordnet(spec: str, lexelts: Iterable[str]) -> InventorySource:
     if folder is None or not (folder / "index.noun").is_file():
         raise FormatError(f"no WordNet database here (expected index.noun and data.noun in {folder or spec}); "
                           "on Debian: apt install wordnet-base", file=str(spec))
+    lexelts = list(lexelts)
     wanted: dict[str, set[str]] = {p: set() for p in POS_FILES}
     for lexelt in lexelts:
         lemma, _, pos = lexelt.rpartition(".")
@@ -86,18 +136,19 @@ def read_wordnet(spec: str, lexelts: Iterable[str]) -> InventorySource:
         if not lemmas:
             continue
         index = _index(folder, pos, lemmas)
-        with open(folder / f"data.{POS_FILES[pos]}", "rb") as fh:
+        data = _Data(folder / f"data.{POS_FILES[pos]}", folder / f"index.{POS_FILES[pos]}")
+        try:
             for lemma in sorted(index):
                 lexelt = f"{lemma}.{pos}"
                 groups: set[str] = set()
-                for rank, offset in enumerate(index[lemma], start=1):
-                    lexfile, ss_type, words, ptrs, gloss = _synset(fh, offset)
+                for rank, (offset, index_line) in enumerate(index[lemma], start=1):
+                    lexfile, ss_type, words, ptrs, gloss = data.synset(offset, index_line)
                     lex_id = next((i for w, i in words if w.lower() == lemma), 0)
                     head = ""
                     if ss_type == "s":  # a satellite's key names its head adjective
                         target = next((o for p, o, _ in ptrs if p == "&"), None)
                         if target is not None:
-                            _, _, hwords, _, _ = _synset(fh, target)
+                            _, _, hwords, _, _ = data.synset(target, index_line)
                             head = f"{hwords[0][0].lower()}:{hwords[0][1]:02d}"
                     key = f"{lemma}%{SS_TYPE_NUM[ss_type]}:{lexfile:02d}:{lex_id:02d}:{head or ':'}"
                     # the supersense (an id within the lexelt: nodes of different lexelts never meet)
@@ -106,6 +157,16 @@ def read_wordnet(spec: str, lexelts: Iterable[str]) -> InventorySource:
                         groups.add(group)
                         senses.append(SenseRecord(lexelt, group, None, "supersense (WordNet lexicographer file)"))
                     senses.append(SenseRecord(lexelt, key, group, f"{lemma.replace('_', ' ')}#{rank}: {gloss}"))
+        finally:
+            data.close()
+    if not senses:  # a project built on it could not be opened again ("no senses found")
+        asked = sorted(str(x) for x in set(lexelts))
+        shown = ", ".join(asked[:5]) + (f" and {len(asked) - 5} more" if len(asked) > 5 else "")
+        raise FormatError(f"WordNet has none of the {len(asked)} lexelt(s) the annotations use"
+                          + (f" ({shown})" if asked else "")
+                          + "; WordNet lexelts are lemma.pos with pos n, v, a or r (bank.n). Leave the "
+                          "inventory out (every tag becomes a sense of its own) or choose another one",
+                          file=str(folder))
     return InventorySource(str(folder), "wordnet", senses)
 
 

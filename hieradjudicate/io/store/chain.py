@@ -37,8 +37,11 @@ def _bytes(value: Any) -> bytes:
 
 
 def link(previous: str, row: Sequence[Any]) -> str:
-    """The chain value of a row (its columns in ``_COLUMNS`` order) after ``previous``."""
-    h = hashlib.sha256(previous.encode("ascii"))
+    """The chain value of a row (its columns in ``_COLUMNS`` order) after ``previous``.
+
+    A damaged stored value may hold any character: it never raises, it only fails to match.
+    """
+    h = hashlib.sha256(previous.encode("ascii", "replace"))
     for value in row:
         b = _bytes(value)
         h.update(len(b).to_bytes(8, "little"))
@@ -46,62 +49,186 @@ def link(previous: str, row: Sequence[Any]) -> str:
     return h.hexdigest()
 
 
+def describe(row: Sequence[Any]) -> str:
+    """``#17 (bank.n 3)`` for a row read as bytes (damaged text shows as U+FFFD)."""
+    try:
+        ident = int(row[0])
+    except (TypeError, ValueError):
+        ident = -1
+    lex = _bytes(row[1]).decode("utf-8", "replace")
+    inst = _bytes(row[2]).decode("utf-8", "replace")
+    return f"#{ident} ({lex} {inst})"
+
+
 @dataclass
 class ChainReport:
     """What a check of the decision history found."""
 
     checked: int = 0
-    bad_ids: list[int] = field(default_factory=list)  # rows that fail their checksum
-    described: list[str] = field(default_factory=list)  # "#17 (bank.n 3)" for the first ones
+    bad_ids: list[int] = field(default_factory=list)  # rows that fail their checksum: left out
+    names: dict[int, str] = field(default_factory=dict)  # "#17 (bank.n 3)" of every bad or flagged row
+    #: rows kept but flagged: id -> why (their own checksum is damaged but the next row vouches
+    #: for their content; or they follow a missing or unreadable row and cannot be verified)
+    flagged: dict[int, str] = field(default_factory=dict)
+    unverified: list[int] = field(default_factory=list)  # flagged rows whose content is unverified
+    unreadable: list[tuple[int, int]] = field(default_factory=list)  # id ranges that cannot be read
+    read_error: str = ""
+    damaged_cells: int = 0  # cells of a damaged page that decode to no row in id order (dropped)
     missing_at_end: int = 0  # rows the recorded head counts that are not there
     unchained: int = 0  # rows written before checksums existed (verified from then on)
+    rows: list[tuple[Any, ...]] = field(default_factory=list, repr=False)  # as read, with the chain
 
     @property
     def sound(self) -> bool:
-        return not self.bad_ids and not self.missing_at_end
+        return not (self.bad_ids or self.missing_at_end or self.flagged or self.unreadable
+                    or self.read_error or self.damaged_cells)
+
+    @property
+    def described(self) -> list[str]:
+        return [self.names[i] for i in self.bad_ids]
+
+    def left_out(self) -> list[str]:
+        """Every row not shown as a saved decision, named, with why."""
+        out = [f"{self.names[i]}: does not match its checksum" for i in self.bad_ids]
+        out += [f"{self.names[i]}: {self.flagged[i]}" for i in self.unverified]
+        return sorted(out, key=lambda t: int(t[1:].split(" ", 1)[0]))
+
+    @property
+    def left_out_ids(self) -> list[int]:
+        """Rows not shown as saved decisions: failed, or not verifiable."""
+        return sorted({*self.bad_ids, *self.unverified})
 
     def summary(self) -> str:
         parts = []
         if self.bad_ids:
-            parts.append(f"{len(self.bad_ids)} decision row(s) do not match their checksum or follow a "
-                         f"missing one ({', '.join(self.described)}"
-                         + (", ..." if len(self.bad_ids) > len(self.described) else "") + ")")
+            parts.append(f"{len(self.bad_ids)} decision row(s) do not match their checksum "
+                         f"({', '.join(self.described[:5])}"
+                         + (", ..." if len(self.bad_ids) > 5 else "") + ")")
+        if self.flagged:
+            shown = [f"{self.names.get(i, f'#{i}')}: {why}" for i, why in list(self.flagged.items())[:3]]
+            parts.append(f"{len(self.flagged)} decision row(s) kept but flagged ({'; '.join(shown)}"
+                         + ("; ..." if len(self.flagged) > 3 else "") + ")")
+        if self.unreadable:
+            n = sum(b - a + 1 for a, b in self.unreadable)
+            parts.append(f"{n} decision id(s) cannot be read (damaged pages: "
+                         + ", ".join(f"#{a}" if a == b else f"#{a}-#{b}" for a, b in self.unreadable[:3])
+                         + (", ..." if len(self.unreadable) > 3 else "") + ")")
+        elif self.read_error:
+            parts.append(f"the decisions table cannot be read in one pass ({self.read_error})")
+        if self.damaged_cells:
+            parts.append(f"{self.damaged_cells} damaged cell(s) of the decisions table read as no row")
         if self.missing_at_end:
             parts.append(f"{self.missing_at_end} decision row(s) recorded as saved are missing at the end")
         return "; ".join(parts) or f"{self.checked} decision row(s) verified"
 
 
+def _text(stored: Any) -> str | None:
+    if stored is None:
+        return None
+    return stored.decode("ascii", "replace") if isinstance(stored, bytes) else str(stored)
+
+
+def _int(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
 def verify(conn: sqlite3.Connection) -> ChainReport:
-    """Check every decision row against the chain (read-only)."""
-    report = ChainReport()
+    """Check every decision row against the chain (read-only).
+
+    The rows and the head are read in one read transaction (one snapshot): a
+    colleague committing meanwhile never makes a sound project look damaged.
+    Rows on damaged pages are skipped (see :mod:`~hieradjudicate.io.store.rowread`).
+    """
+    from hieradjudicate.io.store.rowread import scan
+
     old_factory = conn.text_factory
     conn.text_factory = bytes
+    own = not conn.in_transaction
     try:
-        rows = conn.execute(f"SELECT {_COLUMNS}, chain FROM decisions ORDER BY id").fetchall()
-        head = conn.execute("SELECT value FROM meta WHERE key = ?", (HEAD_KEY,)).fetchone()
+        if own:
+            conn.execute("BEGIN")
+        try:
+            head = conn.execute("SELECT value FROM meta WHERE key = ?", (HEAD_KEY,)).fetchone()
+        except sqlite3.DatabaseError:
+            head = None
+        fields = _bytes(head[0]).split() if head is not None else []
+        head_last = _int(fields[1]) if len(fields) > 1 else None
+        found = scan(conn, "decisions", f"{_COLUMNS}, chain", hints=(head_last or 0,))
     finally:
+        if own and conn.in_transaction:
+            _end_read(conn)
         conn.text_factory = old_factory
-    previous = ""
-    for row in rows:
-        stored = row[-1]
+    report = judge(found.rows, fields[2].decode("ascii", "replace") if len(fields) > 2 else None)
+    report.rows = found.rows
+    report.damaged_cells = found.damaged_cells
+    report.unreadable = found.unreadable
+    report.read_error = found.error if found.unreadable else ""
+    if fields:
+        count = _int(fields[0])
+        last_read = _int(found.rows[-1][0]) if found.rows else 0
+        if count is not None and head_last is not None and last_read is not None \
+                and head_last > last_read:
+            report.missing_at_end = max(1, count - len(found.rows))
+    return report
+
+
+def _end_read(conn: sqlite3.Connection) -> None:
+    """End a read transaction (a statement that met a damaged page can make COMMIT fail too)."""
+    for sql in ("COMMIT", "ROLLBACK"):
+        try:
+            conn.execute(sql)
+            return
+        except sqlite3.Error:
+            continue
+
+
+def judge(rows: Sequence[Sequence[Any]], head_chain: str | None = None) -> ChainReport:
+    """Check rows (the ``_COLUMNS`` and ``chain``, id order) against each other.
+
+    * the stored chain matches: verified;
+    * it does not, but the next row's chain matches what this row's chain should be: the content is
+      what was saved, only its own checksum is damaged -- kept, flagged;
+    * it does not and one or more ids before it are missing: it follows a deleted or unreadable
+      row and cannot be verified -- kept by repair, flagged, not shown as a decision;
+    * otherwise the content changed: left out.
+    """
+    report = ChainReport()
+    previous, prev_id = "", 0
+    for k, row in enumerate(rows):
         report.checked += 1
+        ident = _int(row[0]) or 0
+        stored = _text(row[-1])
         if stored is None and previous == "":
             report.unchained += 1  # history from before checksums: nothing to check against
+            prev_id = ident
             continue
-        stored_text = stored.decode("ascii", "replace") if isinstance(stored, bytes) else str(stored)
-        if stored is None or link(previous, row[:-1]) != stored_text:
-            report.bad_ids.append(int(row[0]))
-            if len(report.described) < 3:
-                lex = _bytes(row[1]).decode("utf-8", "replace")
-                inst = _bytes(row[2]).decode("utf-8", "replace")
-                report.described.append(f"#{int(row[0])} ({lex} {inst})")
-        previous = stored_text if stored is not None else previous
-    if head is not None:
-        try:
-            count = int(_bytes(head[0]).split()[0])
-        except (ValueError, IndexError):
-            count = len(rows)
-        report.missing_at_end = max(0, count - len(rows))
+        expected = link(previous, row[:-1])
+        if stored == expected:
+            previous, prev_id = stored, ident
+            continue
+        nxt = rows[k + 1] if k + 1 < len(rows) else None
+        nxt_stored = _text(nxt[-1]) if nxt is not None else None
+        vouched = (link(expected, nxt[:-1]) == nxt_stored if nxt is not None and nxt_stored is not None
+                   else nxt is None and head_chain is not None and head_chain == expected)
+        if vouched:
+            report.names[ident] = describe(row)
+            report.flagged[ident] = "its checksum is damaged (its content is verified by the next row)"
+            previous, prev_id = expected, ident
+            continue
+        if ident - prev_id > 1 and stored is not None:
+            gap = f"#{prev_id + 1}" if ident - prev_id == 2 else f"#{prev_id + 1}-#{ident - 1}"
+            report.flagged[ident] = f"follows the missing row(s) {gap}; its content cannot be verified"
+            report.unverified.append(ident)
+            report.names[ident] = describe(row)
+            previous, prev_id = stored, ident
+            continue
+        report.bad_ids.append(ident)
+        report.names[ident] = describe(row)
+        previous = stored if stored is not None else previous
+        prev_id = ident
     return report
 
 

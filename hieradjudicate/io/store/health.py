@@ -17,7 +17,9 @@ from typing import Any
 
 from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.io.store import schema
-from hieradjudicate.io.store.chain import ChainReport, verify
+from hieradjudicate.io.store.chain import ChainReport, describe, verify
+from hieradjudicate.io.store.journal import WARNING, interrupted_save, rolled_back_copy
+from hieradjudicate.io.store.rowread import scan
 
 
 @dataclass
@@ -39,7 +41,9 @@ class Salvage:
     damaged_files: list[str] = field(default_factory=list)  # source paths of damaged copies
     batches: list[tuple[Any, ...]] = field(default_factory=list)
     decisions: list[tuple[Any, ...]] = field(default_factory=list)  # trusted rows, id order
-    left_out: list[str] = field(default_factory=list)  # "#17 (bank.n 3)"
+    left_out: list[str] = field(default_factory=list)  # "#17 (bank.n 3): why"
+    flagged: list[str] = field(default_factory=list)  # kept, but damaged around them: "#18 (...): why"
+    unreadable: list[tuple[int, int]] = field(default_factory=list)  # id ranges on damaged pages
     chain: ChainReport | None = None
 
 
@@ -55,8 +59,27 @@ def _connect(p: Path) -> sqlite3.Connection:
 
 
 def check(path: str | Path) -> list[Finding]:
-    """Every check ``project check`` prints, in order; never raises for a damaged file."""
+    """Every check ``project check`` prints, in order; never raises for a damaged file.
+
+    After an interrupted save the checks are of a private copy with it rolled back (what the
+    next command will see); the project itself is not changed.
+    """
     p = Path(path)
+    if p.is_file() and interrupted_save(p):
+        first = Finding("interrupted save", True, WARNING.format(journal=f"{p.name}-journal"))
+        try:
+            with rolled_back_copy(p) as copy:
+                found = _check(copy)
+        except OSError as exc:
+            return [first, Finding("file", False, f"{p}: cannot copy it to check it ({exc.strerror}); "
+                                   "run any command that opens the project to roll the save back")]
+        for f in found:
+            f.detail = f.detail.replace(str(copy), str(p))
+        return [first, *found]
+    return _check(p)
+
+
+def _check(p: Path) -> list[Finding]:
     out: list[Finding] = []
     try:
         conn = _connect(p)
@@ -70,6 +93,7 @@ def check(path: str | Path) -> list[Finding]:
             return [*out, Finding("project", False, str(exc))]
         out.append(_pragma(conn, "pages", "PRAGMA quick_check(20)"))
         out.append(_pragma(conn, "decisions table and index", "PRAGMA integrity_check(decisions)"))
+        out.append(_indexes(conn))
         if version >= 3:
             try:
                 chain = verify(conn)
@@ -93,6 +117,14 @@ def _pragma(conn: sqlite3.Connection, what: str, sql: str) -> Finding:
     except sqlite3.DatabaseError as exc:
         return Finding(what, False, f"cannot be checked ({exc})")
     return Finding(what, rows == ["ok"], "ok" if rows == ["ok"] else "; ".join(rows)[:400])
+
+
+def _indexes(conn: sqlite3.Connection) -> Finding:
+    """The other tables against their indexes (which file copies load; the schema version)."""
+    found = [_pragma(conn, t, f"PRAGMA integrity_check({t})")
+             for t in ("files", "meta", "settings", "batches", "arrays")]
+    bad = [f"{f.check}: {f.detail}" for f in found if not f.ok]
+    return Finding("other tables and their indexes", not bad, "; ".join(bad)[:400] if bad else "ok")
 
 
 def _stored_copies(conn: sqlite3.Connection) -> list[Finding]:
@@ -147,6 +179,13 @@ def _cache(conn: sqlite3.Connection) -> Finding:
 def salvage(path: str | Path) -> Salvage:
     """Everything of a project that can be trusted, for ``project repair``."""
     p = Path(path)
+    if p.is_file() and interrupted_save(p):  # we may not write here: roll it back in a copy
+        with rolled_back_copy(p) as copy:
+            return _salvage(copy)
+    return _salvage(p)
+
+
+def _salvage(p: Path) -> Salvage:
     conn = _connect(p)
     out = Salvage()
     try:
@@ -163,34 +202,81 @@ def salvage(path: str | Path) -> Salvage:
                 out.damaged_files.append(str(record.get("source_path", f"file #{fid}")))
             else:
                 out.files.append((record, data))
-        try:
-            out.batches = conn.execute(
-                "SELECT id, label, kind, created_by, created_at FROM batches ORDER BY id").fetchall()
-        except sqlite3.DatabaseError:
-            out.batches = []
-        chain = verify(conn) if out.version >= 3 else None
+        out.batches = _batches(conn)
+        if out.version >= 3:
+            chain = verify(conn)
+            rows = [r[:-1] for r in chain.rows]
+            unreadable = chain.unreadable
+        else:
+            chain = None
+            cols = ", ".join(_DECISION_COLUMNS)
+            conn.text_factory = bytes
+            found = scan(conn, "decisions", cols if out.version >= 2 else cols.replace(", basis", ", NULL"))
+            rows, unreadable = found.rows, found.unreadable
         out.chain = chain
+        out.unreadable = unreadable
         bad = set(chain.bad_ids) if chain else set()
-        out.left_out = list(chain.described) if chain else []
-        conn.text_factory = bytes
-        try:
-            rows = conn.execute(f"SELECT {', '.join(_DECISION_COLUMNS)} FROM decisions "
-                                "ORDER BY id").fetchall()
-        except sqlite3.DatabaseError as exc:
-            raise ProjectError(f"{p}: the decisions cannot be read ({exc}); export what `project "
-                               "history` shows and import it into a new project") from None
+        out.left_out = chain.left_out() if chain else []
+        out.left_out = [t for t in out.left_out if int(t[1:].split(" ", 1)[0]) in bad]
+        out.flagged = ([f"{chain.names[i]}: {why}" for i, why in sorted(chain.flagged.items())]
+                       if chain else [])
         for r in rows:
             if r[0] in bad:
                 continue
-            try:
-                out.decisions.append(tuple(v.decode("utf-8") if isinstance(v, bytes) else v for v in r))
-            except UnicodeDecodeError:
-                out.left_out.append(f"#{r[0]}")
+            problem = _row_problem(r)
+            if problem:
+                out.left_out.append(f"{describe(r)}: {problem}")
+                continue
+            out.decisions.append(tuple(v.decode("utf-8") if isinstance(v, bytes) else v for v in r))
     except sqlite3.DatabaseError as exc:
         raise ProjectError(f"{p}: cannot be read for repair ({exc})") from None
     finally:
         conn.close()
     return out
+
+
+def _batches(conn: sqlite3.Connection) -> list[tuple[Any, ...]]:
+    """Every readable, sound batch row (a damaged one is dropped: its decisions keep no batch)."""
+    old = conn.text_factory
+    conn.text_factory = bytes
+    try:
+        rows = scan(conn, "batches", "id, label, kind, created_by, created_at").rows
+    finally:
+        conn.text_factory = old
+    out = []
+    for r in rows:
+        try:
+            values = tuple(v.decode("utf-8") if isinstance(v, bytes) else v for v in r)
+        except UnicodeDecodeError:
+            continue
+        if isinstance(values[0], int) and all(isinstance(v, str) for v in values[1:]):
+            out.append(values)
+    return out
+
+
+def _row_problem(r: tuple[Any, ...]) -> str:
+    """Why a row read from a damaged file cannot be stored again ("" when it can)."""
+    import json
+
+    if not isinstance(r[0], int):
+        return "its id is damaged"
+    try:
+        text = [v.decode("utf-8") if isinstance(v, bytes) else v for v in r[1:9]]
+    except UnicodeDecodeError:
+        return "its text is not UTF-8 (damaged)"
+    if any(not isinstance(v, str) for v in text) or not text[0] or not text[1]:
+        return "a field is missing or damaged"
+    if text[4] not in schema.STATUSES:
+        return f"its status {text[4]!r} is damaged"
+    try:
+        tags = json.loads(text[2])
+        basis = None if r[10] is None else json.loads(r[10])
+    except (ValueError, UnicodeDecodeError):
+        return "its tags or basis are not JSON (damaged)"
+    if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags) or \
+            (basis is not None and not isinstance(basis, dict)):
+        return "its tags or basis are damaged"
+    return ""
 
 
 def _rows_dict(conn: sqlite3.Connection, sql: str) -> dict[str, str]:

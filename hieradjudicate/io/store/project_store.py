@@ -57,6 +57,10 @@ from hieradjudicate.io.store.sidecars import remove_build, remove_sidecars, swee
 __all__ = ["BatchRow", "DecisionFields", "DecisionRow", "FileRecord", "Store", "login_name",
            "utc_now"]
 
+class InvalidDecision(ProjectError, ValueError):
+    """A decision the store refuses (a message for the user; still a ValueError for callers)."""
+
+
 _OPEN_IN_PROCESS: dict[tuple[int, int], str] = {}
 _DECISION_COLUMNS = (
     "id, lexelt, instance, tags, source, status, note, decided_by, decided_at, batch, basis"
@@ -67,10 +71,13 @@ class Store:
     """An open project file.  Use :meth:`create` or :meth:`open`; close it (or use ``with``)."""
 
     def __init__(self, path: Path, conn: sqlite3.Connection, lock_fd: int | None,
-                 version: int, read_only_reason: str | None, bad_ids: Sequence[int] = ()) -> None:
+                 version: int, read_only_reason: str | None, bad_ids: Sequence[int] = (),
+                 left_out: Sequence[str] = ()) -> None:
         self.path = path
-        #: decision rows that failed their checksum: left out of everything read
+        #: decision rows that failed their checksum (or cannot be verified): left out of everything
+        #: read; :attr:`left_out` names each of them ("#17 (bank.n 3): does not match its checksum")
         self.bad_ids = tuple(bad_ids)
+        self.left_out = tuple(left_out)
         self._trusted = (" AND id NOT IN (" + ",".join(str(int(i)) for i in self.bad_ids) + ")"
                          if self.bad_ids else "")
         self._conn: sqlite3.Connection | None = conn
@@ -180,15 +187,25 @@ class Store:
                 raise ProjectError(f"{name}: is a symbolic link to {p}, which does not exist")
         schema.check_header(p)
         schema.recover_journal(p)
+        from hieradjudicate.io.store.journal import interrupted_save
+
+        if interrupted_save(p):  # still there: we may not write here, so it cannot be rolled back
+            raise ProjectError(f"{name}: a save was interrupted and cannot be rolled back here (you may "
+                               "not write to the file or its folder); copy the project together with "
+                               f"its {p.name}-journal file to a folder you may write to, or open it "
+                               "where you may: do not delete the -journal file (`project check` "
+                               "checks it as it will be)")
         st = os.stat(p)
         if (st.st_dev, st.st_ino) in _OPEN_IN_PROCESS:
             raise ProjectError(f"{name}: is already open in this program")
         version, chain = schema.validate_read_only(p, check)
         reason: str | None = "opened read-only on request" if read_only else None
         bad: tuple[int, ...] = ()
+        left_out: list[str] = []
         if chain is not None and not chain.sound:
             # never show a decision that is not what was saved; never write on top of damage
-            bad = tuple(chain.bad_ids)
+            bad = tuple(chain.left_out_ids)
+            left_out = chain.left_out()
             reason = (f"{name}: the project is damaged: {chain.summary()}; opened read-only without "
                       "them (`hieradjudicate project check` lists them, `project repair` makes a "
                       "sound copy of what is intact)")
@@ -208,7 +225,7 @@ class Store:
             # an older project is read as it is: reading needs nothing a later schema added (its
             # decisions have no checksums yet: they are chained when it is next opened for writing)
             conn = schema.read_only_connection(p)
-            return cls(p, conn, lock_fd, version, reason, bad)
+            return cls(p, conn, lock_fd, version, reason, bad, left_out)
         try:
             conn = schema.connect(str(p), uri=False)
             conn.execute("PRAGMA journal_mode = DELETE")  # an old project's log is folded in
@@ -432,7 +449,10 @@ class Store:
         With ``batch_label`` a batch row is written too and every decision
         points at it.  Returns only after the commit is on disk.
         """
-        rows = [check_decision(d) for d in decisions]
+        try:
+            rows = [check_decision(d) for d in decisions]
+        except ValueError as exc:  # e.g. a control character in a note: a message, nothing saved
+            raise InvalidDecision(f"{self.path}: not saved: {exc}") from None
         if not rows:
             return []
         label = f"{len(rows)} decision(s)" if batch_label is None else batch_label

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import getpass
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -103,9 +104,18 @@ class FileRecord:
 
 
 
+#: control characters no stored text may hold (LF, CR and TAB may: notes keep line breaks)
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
 def check_decision(d: DecisionFields) -> tuple[Any, ...]:
     """Validate one decision and return its column values (tags and basis as JSON)."""
     where = f"decision for {d.lexelt!r} {d.instance!r}"
+    for name in ("lexelt", "instance", "source", "status", "note", "decided_by", "decided_at"):
+        value = getattr(d, name) or ""
+        if isinstance(value, str) and CONTROL.search(value):
+            raise ValueError(f"{where}: the {name} holds a control character "
+                             f"(0x{ord(CONTROL.search(value).group()):02x}); expected text")
     if not d.lexelt or not d.instance:
         raise ValueError(f"{where}: lexelt and instance must not be empty")
     if d.status not in STATUSES:
@@ -113,6 +123,8 @@ def check_decision(d: DecisionFields) -> tuple[Any, ...]:
     tags = list(d.tags)
     if any(not isinstance(t, str) or not t for t in tags):
         raise ValueError(f"{where}: tags must be non-empty strings")
+    if any(CONTROL.search(t) for t in tags):
+        raise ValueError(f"{where}: a tag holds a control character; expected a sense id")
     if d.status == "resolved" and not tags:
         raise ValueError(f"{where}: a resolved decision needs at least one tag")
     if not d.source or not d.decided_by or not d.decided_at:

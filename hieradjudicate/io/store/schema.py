@@ -24,6 +24,7 @@ from pathlib import Path
 
 from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.io.store.chain import ChainReport, chain_all, verify
+from hieradjudicate.io.store.runs import add_runs_table
 
 #: ``PRAGMA application_id`` of every hieradjudicate project ("HADJ").
 APPLICATION_ID = 0x4841444A
@@ -102,7 +103,8 @@ def _v2_to_v3(conn: sqlite3.Connection) -> None:
 
 
 #: Ordered migrations; ``MIGRATIONS[i]`` migrates version ``i + 1`` to ``i + 2``.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1_to_v2, _v2_to_v3]
+#: Version 4: stored system runs (:func:`hieradjudicate.io.store.runs.add_runs_table`).
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_v1_to_v2, _v2_to_v3, add_runs_table]
 
 #: The schema version this program writes.
 SCHEMA_VERSION = 1 + len(MIGRATIONS)
@@ -313,15 +315,21 @@ def validate_read_only(p: Path, check: bool) -> tuple[int, ChainReport | None]:
 
 
 def decisions_check(conn: sqlite3.Connection, name: str) -> None:
-    """Full ``integrity_check`` of the decisions table and its index (``quick_check`` does not
-    compare an index with its table: a decision missing from the index went unnoticed)."""
-    try:
-        rows = [r[0] for r in conn.execute("PRAGMA integrity_check(decisions)")]
-    except sqlite3.DatabaseError as exc:
-        raise ProjectError(f"{name}: the project file is damaged ({exc})") from None
-    if rows != ["ok"]:
-        raise ProjectError(f"{name}: the project's decisions are damaged ({'; '.join(rows)[:200]}); "
-                           "run `hieradjudicate project check` for details")
+    """Full ``integrity_check`` of the decisions table and of every other table's indexes
+    (``quick_check`` does not compare an index with its table: a decision missing from the index,
+    or a damaged ``files_kind`` or ``meta`` key index -- which picks the files a project loads and
+    reads its schema version -- went unnoticed).  The other tables' checks cost milliseconds:
+    their blobs are walked by ``quick_check`` anyway."""
+    for table, what in (("decisions", "decisions"), ("files", "stored input copies"),
+                        ("meta", "project information"), ("settings", "settings"),
+                        ("batches", "batches"), ("arrays", "corpus cache")):
+        try:
+            rows = [r[0] for r in conn.execute(f"PRAGMA integrity_check({table})")]
+        except sqlite3.DatabaseError as exc:
+            raise ProjectError(f"{name}: the project file is damaged ({exc})") from None
+        if rows != ["ok"]:
+            raise ProjectError(f"{name}: the project's {what} are damaged ({'; '.join(rows)[:200]}); "
+                               "run `hieradjudicate project check` for details")
 
 
 def recover_journal(p: Path) -> None:

@@ -1,0 +1,115 @@
+"""Decisions from a CSV file (``project import-decisions``) and the tags of one decision.
+
+Every problem names the file and line; nothing is recorded unless the whole file is valid.
+A note may hold line breaks but no other control character (NUL, ESC...): they would reach
+the terminal, the project and every export.  A sense id holding ``;`` (the export's tag
+separator) is recognised against the inventory, so that an export imports back unchanged.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+from typing import Any
+
+from hieradjudicate.core.errors import HieradjError
+from hieradjudicate.io.store.records import CONTROL
+
+
+def split_tags(session: Any, lexelt: str, cell: str) -> list[str]:
+    """The tags of a CSV cell: separated by ``;`` or spaces, except that a sense id holding ``;``
+    (known to the lexelt's inventory) is kept whole, so that the export round-trips."""
+    inv = session.corpus.inventory
+    out: list[str] = []
+    for word in cell.split():
+        parts = word.split(";")
+        k = 0
+        while k < len(parts):
+            for j in range(min(len(parts), k + 8), k + 1, -1):  # the longest run that is one id
+                joined = ";".join(parts[k:j])
+                if inv.lookup(lexelt, joined) >= 0:
+                    out.append(joined)
+                    k = j
+                    break
+            else:
+                if parts[k]:
+                    out.append(parts[k])
+                k += 1
+    return out
+
+
+def check_tags(session: Any, lexelt: str, instance: str, tags: list[str],
+                where: str) -> tuple[str, ...]:
+    """The tags as inventory sense ids (an alias becomes its sense id); errors name ``where``."""
+    corpus = session.corpus
+    if corpus.instance_index(lexelt, instance) < 0:
+        raise HieradjError(f"{where}: no instance {lexelt} {instance} in the project")
+    inv = corpus.inventory
+    nodes = [inv.lookup(lexelt, t) for t in tags]
+    unknown = [t for t, n in zip(tags, nodes, strict=True) if n < 0]
+    if unknown:
+        raise HieradjError(f"{where}: {', '.join(unknown)} is not a sense of {lexelt}")
+    return tuple(dict.fromkeys(inv.node_id[n] for n in nodes))
+
+
+def read_decisions_csv(path: str, session: Any) -> list[Any]:
+    """Decisions of a CSV file; every problem names the file and line (nothing is recorded
+    unless the whole file is valid)."""
+    from hieradjudicate.app.session.decisions import Decision
+    from hieradjudicate.io.exports.csvsafe import restore_csv_cell
+    from hieradjudicate.io.store.schema import STATUSES
+    from hieradjudicate.io.textfile import read_bytes
+
+    try:  # bounded like every input (size and line limits), then UTF-8 with or without a BOM
+        text = read_bytes(path, line_limit=False).decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise HieradjError(f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
+    except OSError as exc:
+        raise HieradjError(f"{path}: cannot read the file ({exc})") from None
+    bad = CONTROL.search(text)
+    if bad is not None:  # NUL, ESC...: never part of a note or an id (LF, CR and TAB are)
+        line = text.count("\n", 0, bad.start()) + 1
+        col = bad.start() - (text.rfind("\n", 0, bad.start()) + 1) + 1
+        raise HieradjError(f"{path}:{line}:{col}: control character 0x{ord(bad.group()):02x}; "
+                           "expected text (notes keep line breaks and tabs, no other control "
+                           "characters)")
+    first = text.split("\n", 1)[0]
+    delim = "\t" if "\t" in first and "," not in first else ","
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delim)
+    header = [h.strip().lower() for h in next(reader, [])]
+    missing = [c for c in ("lexelt", "instance", "tags") if c not in header]
+    if missing:
+        raise HieradjError(f"{path}:1: missing column(s) {', '.join(missing)} (need lexelt, "
+                           "instance, tags; optional status, note, source)")
+    col = {h: k for k, h in enumerate(header)}
+    out: list[Any] = []
+    seen: dict[tuple[str, str], int] = {}
+    for values in reader:
+        line = reader.line_num
+        if not any(v.strip() for v in values):
+            continue
+        if len(values) != len(header):
+            raise HieradjError(f"{path}:{line}: expected {len(header)} fields, got {len(values)}")
+        # our exports guard cells against spreadsheet formulas ('=x); undo it exactly. A note keeps
+        # its spaces and line breaks; the other fields are ids and words
+        f = {h: restore_csv_cell(values[k]) if h == "note" else restore_csv_cell(values[k].strip())
+             for h, k in col.items()}
+        tags = split_tags(session, f["lexelt"], f["tags"])
+        status = f.get("status") or "resolved"
+        where = f"{path}:{line}"
+        if status not in STATUSES:
+            raise HieradjError(f"{where}: status must be one of {', '.join(STATUSES)}, "
+                               f"not {status!r}")
+        canonical = check_tags(session, f["lexelt"], f["instance"], tags, where)
+        key = (f["lexelt"], f["instance"])
+        if key in seen:
+            raise HieradjError(f"{where}: {key[0]} {key[1]} is already decided on line {seen[key]}")
+        seen[key] = line
+        try:
+            out.append(Decision(key[0], key[1], canonical, f.get("source") or "import", status,
+                                f.get("note", ""), basis={"file": os.path.abspath(path),
+                                                          "line": line}))
+        except ValueError as exc:
+            raise HieradjError(f"{where}: {str(exc).split(': ', 1)[-1]}") from None
+    return out

@@ -1,0 +1,174 @@
+"""The dashboard's paired tests and regression view: is system B really better than system A?
+
+Choose a policy, a baseline and a system: the plot shows the difference (system - baseline)
+in precision, recall and F1 with its 95% paired bootstrap interval; the table gives every
+test of the pair (approximate randomization p, McNemar, Holm's correction with more than
+two systems); the second table lists the instances the system gained and lost against the
+baseline -- double-click one to open it in the workbench.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QComboBox, QLabel
+
+from hieradjudicate.core.significance import METRICS
+from hieradjudicate.gui.dashboard.common import Panel, fmt, set_ticks
+from hieradjudicate.gui.dashboard.gold_plots import NO_GOLD, _fill, _table
+
+#: Gained/lost rows shown at most (the CSV/JSON of ``compare`` list them all).
+CHANGES_LIMIT = 5000
+LABEL = {"precision": "P", "recall": "R", "f1": "F1"}
+
+
+def _p(v: float | None) -> str:
+    return "undefined" if v is None else (f"{v:.4f}" if v >= 1e-4 else f"{v:.1e}")
+
+
+class SignificancePanel(Panel):
+    instance_opened = Signal(int)  # corpus instance index (double-click in the gained/lost table)
+
+    def __init__(self, parent=None) -> None:
+        super().__init__("significance", "Paired tests and regression", parent)
+        self.note = QLabel(NO_GOLD)
+        self.note.setWordWrap(True)
+        self.body.addWidget(self.note)
+        self.policy = QComboBox(objectName="sig_policy")
+        self.baseline = QComboBox(objectName="sig_baseline")
+        self.system = QComboBox(objectName="sig_system")
+        for label, w in (("Policy", self.policy), ("Baseline", self.baseline), ("System", self.system)):
+            self.controls.addWidget(QLabel(label))
+            self.controls.addWidget(w)
+        self.controls.addStretch(1)
+        self.plot = self.add_plot(2)
+        self.plot.setMouseEnabled(x=False, y=False)
+        self.plot.getAxis("left").setLabel("system - baseline")
+        self.plot.addItem(pg.InfiniteLine(pos=0, angle=0, pen=pg.mkPen("#888", style=pg.QtCore.Qt.PenStyle.DashLine)))
+        self.points = pg.ScatterPlotItem(size=9, brush=pg.mkBrush("#3b7dd8"))
+        self.errors = pg.ErrorBarItem(x=np.zeros(0), y=np.zeros(0), pen=pg.mkPen("#3b7dd8", width=2), beam=0.15)
+        self.plot.addItem(self.errors)
+        self.plot.addItem(self.points)
+        self.tests = _table(["test", "baseline", "system", "system - baseline", "interval", "p", "p Holm"])
+        self.tests.setObjectName("paired_tests")
+        self.body.addWidget(self.tests, 2)
+        self.open = QLabel(objectName="sig_open")
+        self.open.setWordWrap(True)
+        self.body.addWidget(self.open)
+        self.counts = QLabel(objectName="sig_counts")
+        self.body.addWidget(self.counts)
+        self.changes = _table(["change", "lexelt", "instance", "baseline score", "system score"])
+        self.changes.setObjectName("gained_lost")
+        self.changes.cellDoubleClicked.connect(self._open)
+        self.body.addWidget(self.changes, 3)
+        self.sig: Any = None
+        self.keys: Any = None
+        self.rows: list[int] = []
+        for w in (self.policy, self.baseline, self.system):
+            w.currentIndexChanged.connect(lambda _: self.redraw())
+
+    def update_data(self, data: Any) -> None:
+        if data.significance is None and data.comparison is not None and len(data.comparison.names) >= 2:
+            # a quick pass after a decision: the tests come with the intervals (computed in the background)
+            self.note.setVisible(True)
+            self.note.setText("The paired tests are computed with the intervals (in the background, or with "
+                              "Compute intervals)" + ("; these are of an earlier gold." if self.sig else "."))
+            return
+        self.sig, self.keys = data.significance, data.instance_keys
+        sig = self.sig
+        self.note.setVisible(sig is None)
+        if sig is None:
+            self.note.setText(NO_GOLD if not data.gold_n else "Fewer than two systems: nothing to test.")
+            self.set_explain(self.note.text())
+            self._clear()
+            return
+        for combo, items, default in ((self.policy, sig.policies, self.policy.currentText()),
+                                      (self.baseline, sig.names, self.baseline.currentText()),
+                                      (self.system, sig.names, self.system.currentText())):
+            combo.blockSignals(True)
+            combo.clear()
+            combo.addItems(items)
+            if default in items:
+                combo.setCurrentText(default)
+            combo.blockSignals(False)
+        if self.baseline.currentIndex() == self.system.currentIndex():
+            self.system.blockSignals(True)
+            self.system.setCurrentIndex(1 if self.baseline.currentIndex() == 0 else 0)
+            self.system.blockSignals(False)
+        self.set_explain(sig.explain.text() + "\n\nDouble-click a gained or lost instance: open it in the workbench.")
+        self.redraw()
+
+    def _clear(self) -> None:
+        self.points.setData([], [])
+        self.errors.setData(x=np.zeros(0), y=np.zeros(0), top=np.zeros(0), bottom=np.zeros(0))
+        self.tests.setRowCount(0)
+        self.changes.setRowCount(0)
+        self.counts.setText("")
+        self.rows = []
+
+    def redraw(self) -> None:
+        sig = self.sig
+        if sig is None:
+            return
+        policy, base, other = self.policy.currentText(), self.baseline.currentIndex(), self.system.currentIndex()
+        if policy not in sig.tests or base < 0 or other < 0 or base == other:
+            self._clear()
+            self.counts.setText("Choose two different systems.")
+            return
+        a, b = sorted((base, other))
+        pairs = [(x, y) for x in range(len(sig.names)) for y in range(x + 1, len(sig.names))]
+        t = sig.tests[policy][pairs.index((a, b))]
+        sign = 1.0 if other == a else -1.0  # tests are a - b with a < b: turn into system - baseline
+        rows, xs, ys, lo, hi = [], [], [], [], []
+        for k, m in enumerate(METRICS):
+            v = t.metrics[m]
+            vb, vs = (v.a, v.b) if base == a else (v.b, v.a)
+            diff = None if v.difference is None else sign * v.difference
+            ci = (None, None) if v.low is None else sorted((sign * v.low, sign * v.high))
+            rows.append([LABEL[m], vb, vs, diff, "undefined" if ci[0] is None else f"[{fmt(ci[0])}, {fmt(ci[1])}]",
+                         _p(v.p_value), _p(v.p_holm) if t.holm else "-"])
+            if diff is not None and ci[0] is not None:
+                xs.append(k)
+                ys.append(diff)
+                lo.append(diff - ci[0])
+                hi.append(ci[1] - diff)
+        mc = t.mcnemar
+        only_base, only_sys = (mc.a_only, mc.b_only) if base == a else (mc.b_only, mc.a_only)
+        rows.append(["McNemar (right)", only_base, only_sys, only_sys - only_base, "-", _p(mc.p_value),
+                     _p(mc.p_holm) if t.holm else "-"])
+        _fill(self.tests, rows)
+        self.points.setData(xs, ys)
+        self.errors.setData(x=np.array(xs, float), y=np.array(ys, float), top=np.array(hi, float),
+                            bottom=np.array(lo, float))
+        set_ticks(self.plot, "bottom", [LABEL[m] for m in METRICS])
+        self.plot.setXRange(-0.5, len(METRICS) - 0.5, padding=0)
+        self.open.setText(self._open_text(sig, base, other, a, b, sign))
+        changes = sig.changes(policy, base, other)
+        gained = sum(c.change == "gained" for c in changes)
+        shown = changes[:CHANGES_LIMIT]
+        self.counts.setText(f"{sig.names[other]} against {sig.names[base]} ({policy}): {gained} instance(s) gained, "
+                            f"{len(changes) - gained} lost" + (f" (first {CHANGES_LIMIT} listed)"
+                                                               if len(changes) > CHANGES_LIMIT else ""))
+        self.rows = [c.instance for c in shown]
+        _fill(self.changes, [[c.change, *self.keys(c.instance), c.baseline_score, c.system_score] for c in shown])
+
+    @staticmethod
+    def _open_text(sig: Any, base: int, other: int, a: int, b: int, sign: float) -> str:
+        o = sig.open_ranges
+        if not o:
+            return f"The gold holds every instance in view ({sig.n} decided)."
+        f1 = o["pairs"][(a, b)]["f1"]
+        if f1["low"] is None:
+            return f"These figures rest on {o['decided']} decided instance(s); {o['open']} still open."
+        lo, hi = sorted((sign * f1["low"], sign * f1["high"]))
+        return (f"The gold is still being adjudicated: these figures rest on {o['decided']} decided instance(s); "
+                f"{o['open']} open. Over every outcome of the open ones, F1 (fine) of {sig.names[other]} - "
+                f"{sig.names[base]} lies in [{fmt(lo)}, {fmt(hi)}]: the difference "
+                + ("<b>could flip</b>." if f1["could_flip"] else "holds."))
+
+    def _open(self, row: int, _col: int) -> None:
+        if 0 <= row < len(self.rows):
+            self.instance_opened.emit(self.rows[row])

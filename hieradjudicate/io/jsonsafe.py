@@ -1,0 +1,109 @@
+"""``json.loads`` for input files: bounded memory, bounded depth, duplicate keys reported.
+
+* **Memory.**  Python objects cost 50-100 times the bytes of the JSON that
+  makes them (a 1.7 MB ``.json.gz`` of ``[{},{},...]`` reached 4.5 GB).  Before
+  parsing, the values a document can hold are counted from the bytes (every
+  ``{``, ``[`` and ``,`` -- an upper bound, one C-speed pass each) and a
+  document with more than ``HIERADJ_MAX_JSON_VALUES`` (default 5,000,000:
+  about ten times a MASC-size Label Studio export) is refused, naming the limit.
+* **Depth.**  A document too deep for Python's parser (RecursionError) is
+  refused with the line and column where it passes :data:`MAX_DEPTH` levels;
+  readers that walk a tree recursively use :func:`depth_error` the same way.
+* **Duplicate keys.**  ``{"tags": "a", "tags": "b"}`` keeps the last value
+  silently in ``json``; here it is an error naming the key, line and column.
+
+Every refusal is a :class:`json.JSONDecodeError`, so each reader's existing
+handler reports it with its file and line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from typing import Any
+
+MAX_DEPTH = 200
+DEFAULT_MAX_VALUES = 5_000_000
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}:,]', re.S)
+
+
+def max_values() -> int:
+    """The most JSON values a document may hold (env ``HIERADJ_MAX_JSON_VALUES``)."""
+    raw = os.environ.get("HIERADJ_MAX_JSON_VALUES", "").strip().replace("_", "")
+    try:
+        value = int(raw)
+    except ValueError:
+        return DEFAULT_MAX_VALUES
+    return value if value > 0 else DEFAULT_MAX_VALUES
+
+
+class _Duplicate(Exception):
+    pass
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    d = dict(pairs)
+    if len(d) != len(pairs):
+        raise _Duplicate()
+    return d
+
+
+def loads(text: str) -> Any:
+    """Parse ``text`` as JSON within the limits above; raises :class:`json.JSONDecodeError`."""
+    limit = max_values()
+    if len(text) > limit:  # cheap first: fewer characters than the limit cannot exceed it
+        n = text.count("{") + text.count("[") + text.count(",")
+        if n > limit:
+            raise json.JSONDecodeError(
+                f"the document holds up to {n:,} JSON values, more than the {limit:,} that fit in "
+                "memory safely (raise HIERADJ_MAX_JSON_VALUES if it is genuine)", text, 0)
+    try:
+        return json.loads(text, object_pairs_hook=_pairs)
+    except RecursionError:
+        raise depth_error(text) from None
+    except _Duplicate:
+        pos, key = _locate(text)[1:]
+        raise json.JSONDecodeError(f"duplicate key {key!r} in one object (only one value would "
+                                   "be kept); expected each key once", text, pos) from None
+
+
+def depth_error(text: str, limit: int = MAX_DEPTH) -> json.JSONDecodeError:
+    """The error for a document too deep for a reader that recurses (it met RecursionError)."""
+    pos = _locate(text, limit)[0]
+    return json.JSONDecodeError(f"nested deeper than {limit} levels; expected a flatter document",
+                                text, max(pos, 0))
+
+
+def _locate(text: str, limit: int = MAX_DEPTH) -> tuple[int, int, str]:
+    """(where the depth first passes MAX_DEPTH or -1, where the first duplicate key is, that key)."""
+    depth_at, dup_at, dup_key = -1, 0, ""
+    stack: list[set[str] | None] = []
+    pending: tuple[str, int] | None = None
+    for m in _TOKEN.finditer(text):
+        tok = m.group()
+        if tok in ("{", "["):
+            stack.append(set() if tok == "{" else None)
+            if len(stack) > limit and depth_at < 0:
+                depth_at = m.start()
+                if dup_key:
+                    break
+        elif tok in ("}", "]"):
+            if stack:
+                stack.pop()
+        elif tok == ":":
+            if pending is not None and stack and stack[-1] is not None and not dup_key:
+                key, at = pending
+                if key in stack[-1]:
+                    dup_at, dup_key = at, key
+                    if depth_at >= 0:
+                        break
+                stack[-1].add(key)
+        if tok.startswith('"'):
+            try:
+                pending = (json.loads(tok), m.start())
+            except ValueError:
+                pending = (tok[1:-1], m.start())
+        elif tok != ":":
+            pending = None
+    return depth_at, dup_at, dup_key

@@ -1,0 +1,112 @@
+"""The lead's queries on a server project: assignments, the conflict queue, per-adjudicator rows.
+
+Plain SQL over the project's tables, run with the caller's login (row-level security applies:
+an adjudicator who runs them sees only what they may see).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from hieradjudicate.core.errors import ProjectError
+from hieradjudicate.io.store.pg.store import PgStore, _first_line, _psycopg
+
+
+@dataclass(frozen=True)
+class ConflictRow:
+    """One adjudicator's current answer on an instance in conflict."""
+
+    lexelt: str
+    instance: str
+    decided_by: str
+    tags: str  # JSON list, as stored
+    status: str
+    note: str
+    id: int
+
+
+#: latest adjudicator row per (instance, person) after the last lead (or file) row of the instance
+_ADJ_LATEST = """
+WITH last_lead AS (
+    SELECT lexelt, instance, max(id) AS lid FROM decisions
+    WHERE team_role <> 'adjudicator' GROUP BY lexelt, instance),
+adj AS (
+    SELECT DISTINCT ON (d.lexelt, d.instance, d.decided_by)
+           d.lexelt, d.instance, d.decided_by, d.tags, d.status, d.note, d.id
+    FROM decisions d LEFT JOIN last_lead l ON l.lexelt = d.lexelt AND l.instance = d.instance
+    WHERE d.team_role = 'adjudicator' AND d.id > COALESCE(l.lid, 0)
+    ORDER BY d.lexelt, d.instance, d.decided_by, d.id DESC)
+"""
+
+CONFLICTS = _ADJ_LATEST + """,
+decided AS (SELECT * FROM adj WHERE status <> 'unresolved')
+SELECT lexelt, instance, decided_by, tags, status, note, id FROM decided
+WHERE (lexelt, instance) IN (
+    SELECT lexelt, instance FROM decided GROUP BY lexelt, instance
+    HAVING count(DISTINCT (tags, status)) > 1)
+ORDER BY lexelt, instance, decided_by
+"""
+
+
+def require_lead(store: PgStore, what: str) -> None:
+    if "lead" not in store.roles:
+        raise ProjectError(f"{store.location}: only the project's lead may {what} ({store.login} is "
+                           f"{', '.join(sorted(store.roles)) or 'not a member'})")
+
+
+def conflicts(store: PgStore) -> list[ConflictRow]:
+    """Instances whose adjudicators' current answers differ and that the lead has not decided
+    since (a blind pair that disagrees, or two people deciding one instance at once)."""
+    return [ConflictRow(*r) for r in store._read(CONFLICTS)]
+
+
+def assigned(store: PgStore) -> list[tuple[str, str, str, bool]]:
+    """Every assignment this login may see: (lexelt, instance, adjudicator, blind)."""
+    return [tuple(r) for r in store._read(
+        "SELECT lexelt, instance, adjudicator, blind FROM assignments"
+        " ORDER BY lexelt, instance, adjudicator")]
+
+
+def write_assignments(store: PgStore, rows: Sequence[tuple[str, str, str, bool]]) -> int:
+    """Record assignments in one transaction (the lead's); an existing one is left as it is."""
+    require_lead(store, "assign work")
+    psycopg = _psycopg()
+    conn = store.conn
+    try:
+        with conn.transaction(), conn.cursor() as cur:
+            cur.execute("CREATE TEMP TABLE new_assign (lexelt text, instance text, adjudicator text,"
+                        " blind boolean) ON COMMIT DROP")
+            with cur.copy("COPY new_assign FROM STDIN") as cp:
+                for row in rows:
+                    cp.write_row(row)
+            cur.execute("INSERT INTO assignments (lexelt, instance, adjudicator, blind)"
+                        " SELECT lexelt, instance, adjudicator, blind FROM new_assign"
+                        " ON CONFLICT DO NOTHING")
+            return int(cur.rowcount)
+    except psycopg.Error as exc:
+        raise ProjectError(f"{store.location}: could not record the assignments ({_first_line(exc)}); "
+                           "nothing was assigned") from None
+
+
+def team_members(store: PgStore) -> dict[str, list[str]]:
+    """Logins per project role."""
+    from hieradjudicate.io.store.pg.transfer import members
+
+    with store.conn.cursor() as cur:
+        return {kind: members(cur, store.location, kind) for kind in ("lead", "adjudicator", "viewer")}
+
+
+def adjudicator_rows(store: PgStore) -> list[tuple[Any, ...]]:
+    """Every adjudicator decision: (lexelt, instance, decided_by, tags, status, id, committed_at
+    as seconds since the epoch)."""
+    return store._read("SELECT lexelt, instance, decided_by, tags, status, id,"
+                       " extract(epoch FROM committed_at)::float8 FROM decisions"
+                       " WHERE team_role = 'adjudicator' ORDER BY id")
+
+
+def lead_rows(store: PgStore) -> list[tuple[Any, ...]]:
+    """The lead's decisions made in the server project: (lexelt, instance, tags, status, id)."""
+    return store._read("SELECT lexelt, instance, tags, status, id FROM decisions"
+                       " WHERE team_role = 'lead' ORDER BY id")

@@ -1,0 +1,109 @@
+"""The dashboard's and the report's paired significance tests (#25 item 1) on the demo project,
+against the metrics API: the per-instance scores of every policy, the tests on them, the
+gained/lost instances, the tables and the report section."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from hieradjudicate.app.dashboard.dashboard import Dashboard
+from hieradjudicate.app.dashboard.gold import DecisionTracker
+from hieradjudicate.app.dashboard.scores import TreeCredit, policy_scores
+from hieradjudicate.app.dashboard.tables import tables
+from hieradjudicate.app.report.html import render_report
+from hieradjudicate.core.scoring import score_leaf
+from hieradjudicate.core.significance import METRICS, paired_test
+from tests.app.test_dashboard import _rows, corpus  # noqa: F401  (the module fixture)
+
+
+@pytest.fixture(scope="module")
+def data(corpus):  # noqa: F811
+    tracker = DecisionTracker(corpus, _rows(corpus))
+    dash = Dashboard(corpus)
+    return dash, tracker, dash.compute(tracker=tracker, n_resamples=20, intervals=True)
+
+
+def test_tests_rest_on_every_policys_per_instance_scores(corpus, data) -> None:  # noqa: F811
+    dash, tracker, d = data
+    sig = d.significance
+    gold = tracker.gold_set()
+    names = [corpus.sets[k].name for k in dash.systems]
+    assert sig is not None and sig.names == names and len(names) == 2
+    assert sig.policies == ["leaf", "fine", "coarse", "mixed"] and sig.n == gold.n
+    credit = TreeCredit(corpus.inventory)
+    for policy in sig.policies:
+        per = []
+        for name in names:
+            s = corpus.get_set(name)
+            if policy == "leaf":
+                r = score_leaf(s.leaves, s.rows, gold.leaves > 0, corpus.inst_lexelt, gold_rows=gold.rows,
+                               attempted_weight=s.attempted)
+                per.append((r.instance_score, r.instance_attempted))
+            else:
+                per.append(policy_scores(credit, s, gold, policy))
+        np.testing.assert_allclose(sig.scores[policy], np.vstack([p[0] for p in per]), atol=1e-12)
+        (t,) = sig.tests[policy]
+        ref = paired_test(per[0][0], per[1][0], per[0][1], per[1][1], names=tuple(names), seed=d.options.seed)
+        for m in METRICS:
+            assert t.metrics[m] == ref.metrics[m]
+        assert t.mcnemar == ref.mcnemar and t.holm == 0  # two systems: no correction claimed
+        row = next(r for r in d.scores if r.system == names[0] and r.policy == policy)
+        assert t.metrics["precision"].a == pytest.approx(row.precision, abs=1e-12)
+        assert t.metrics["f1"].a == pytest.approx(row.f1, abs=1e-12)
+
+
+def test_gained_and_lost_are_the_mcnemar_counts_and_name_instances(corpus, data) -> None:  # noqa: F811
+    _, tracker, d = data
+    sig = d.significance
+    gold_rows = set(tracker.gold_set().rows.tolist())
+    for policy in sig.policies:
+        changes = sig.changes(policy, 0, 1)
+        mc = sig.tests[policy][0].mcnemar
+        assert sum(c.change == "gained" for c in changes) == mc.b_only
+        assert sum(c.change == "lost" for c in changes) == mc.a_only
+        assert {c.instance for c in changes} <= gold_rows
+        for c in changes:
+            right = (c.system_score or 0) >= 1 - 1e-9
+            assert right == (c.change == "gained")
+
+
+def test_tables_and_report_carry_the_tests(data) -> None:
+    _, _, d = data
+    heads, rows = tables(d)["paired_tests"]
+    assert heads[:4] == ["policy", "a", "b", "test"] and "p_Holm" in heads
+    assert len(rows) == len(d.significance.policies) * (len(METRICS) + 1)
+    f1 = next(r for r in rows if r[0] == "fine" and r[3] == "f1")
+    t = d.significance.tests["fine"][0].metrics["f1"]
+    assert f1[6] == t.difference and f1[9] == t.p_value
+    page = render_report(d)
+    assert "Paired significance tests" in page and "approximate randomization" in page
+
+
+def test_open_instances_bound_the_figures(corpus, data) -> None:  # noqa: F811
+    """The gold is being adjudicated (150 of 400 decided): each system's fine recall ranges from
+    every open instance wrong to every open answer right; the joint range of the difference lies
+    inside the one the two systems' own ranges allow, and holds the figure on the decided ones."""
+    dash, tracker, d = data
+    sig = d.significance
+    o = sig.open_ranges
+    gold = tracker.gold_set()
+    assert o["decided"] == gold.n and o["open"] == corpus.n - gold.n > 0
+    fine = sig.scores["fine"]
+    for j, name in enumerate(sig.names):
+        s = corpus.get_set(name)
+        mass = float(s.attempted[~np.isin(s.rows, gold.rows)].sum())
+        S = float(np.nansum(fine[j]))
+        lo, hi = o["systems"][name]["recall"]
+        assert lo == pytest.approx(S / corpus.n, abs=1e-12) and hi == pytest.approx((S + mass) / corpus.n, abs=1e-12)
+    pair = o["pairs"][(0, 1)]
+    for m in METRICS:
+        ra, rb = o["systems"][sig.names[0]][m], o["systems"][sig.names[1]][m]
+        assert ra[0] - rb[1] - 1e-12 <= pair[m]["low"] <= pair[m]["high"] <= ra[1] - rb[0] + 1e-12
+        assert pair[m]["observed"] == pytest.approx(sig.tests["fine"][0].metrics[m].difference, abs=1e-12)
+
+
+def test_the_quick_pass_leaves_the_tests_to_the_intervals_pass(corpus, data) -> None:  # noqa: F811
+    dash, tracker, _ = data
+    quick = dash.compute(tracker=tracker, n_resamples=0, intervals=False)
+    assert quick.significance is None and quick.comparison is not None
