@@ -16,17 +16,9 @@ from hieradjudicate.app.session.session import Session
 from hieradjudicate.gui.main_window import MainWindow
 from hieradjudicate.gui.window_geometry import first_geometry, screen_key
 from tests.crowd import crowd_project
+from tests.gui.journey import open_window
 
-
-def _open(qtbot, path: Path) -> MainWindow:
-    win = MainWindow()
-    qtbot.addWidget(win)
-    assert win.load_project(path)
-    win.show()
-    qtbot.waitExposed(win)
-    win.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=2000)
-    return win
+_open = open_window  # the one way every journey opens the window (tests/gui/journey.py)
 
 
 def _in_dialog(qtbot, name: str, act) -> list:
