@@ -29,6 +29,33 @@ import numpy as np
 EPS = 1e-10
 
 
+#: entries per ``reduceat`` call: numpy holds the GIL through a ``reduceat`` (``take``, ``exp``... release
+#: it), so a window running this in the background would freeze for a whole one (MASC: 20 ms); in
+#: pieces of whole runs of this many entries it waits ~1 ms at most, and every sum is unchanged
+CHUNK = 1 << 16
+
+
+class _Runs:
+    """``np.add.reduceat(vals, starts, axis=1)`` in pieces of whole runs of at most ~CHUNK entries."""
+
+    def __init__(self, starts: np.ndarray, n_entries: int) -> None:
+        self.n = len(starts)
+        self.pieces = []
+        g = 0
+        while g < self.n:
+            lo = int(starts[g])
+            g1 = max(int(np.searchsorted(starts, lo + CHUNK, side="left")), g + 1)
+            hi = int(starts[g1]) if g1 < self.n else n_entries
+            self.pieces.append((g, g1, lo, hi, starts[g:g1] - lo))
+            g = g1
+
+    def sum(self, vals: np.ndarray) -> np.ndarray:
+        out = np.empty((vals.shape[0], self.n))
+        for g, g1, lo, hi, local in self.pieces:
+            out[:, g:g1] = np.add.reduceat(vals[:, lo:hi], local, axis=1)
+        return out
+
+
 def _starts(sorted_keys: np.ndarray) -> np.ndarray:
     return np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]]) if sorted_keys.size else \
         np.zeros(0, np.int64)
@@ -53,6 +80,8 @@ class _Group:
     t_wt: np.ndarray | None
     t_start: np.ndarray  # where each local task's entries start
     t_ids: np.ndarray  # the local task of each of those runs (a task whose labels are all zero has none)
+    b_runs: _Runs | None = None  # the M-step's sums over b_start, in pieces
+    t_runs: _Runs | None = None  # the E-step's sums over t_start, in pieces
     e_off: int = 0  # offset of the confusion rows in the flat parameter vector
     p_off: int = 0  # offset of the priors
 
@@ -94,6 +123,8 @@ class DSModel:
             g = _Group(n, g_tasks, ls, gx[ls], np.diff(np.r_[ls, g_tasks.size]).astype(float), rows, wx_start,
                        np.diff(np.r_[wx_start, rows.size]), local[t_e[eb]], None if hard else wt_e[eb], b_start,
                        np.searchsorted(rows, block[et]), None if hard else wt_e[et], t_start, lt[t_start])
+            g.b_runs = _Runs(b_start, eb.size)
+            g.t_runs = _Runs(t_start, et.size)
             g.e_off = off
             off += rows.size * n
             g.p_off = off
@@ -111,7 +142,7 @@ class DSModel:
                 vals = np.take(post, g.b_task, axis=1)
                 if g.b_wt is not None:
                     vals *= g.b_wt
-                counts = np.add.reduceat(vals, g.b_start, axis=1)
+                counts = g.b_runs.sum(vals)
                 np.maximum(counts, EPS, out=counts)
                 norm = np.add.reduceat(counts, g.wx_start, axis=1)
                 counts /= np.maximum(np.repeat(norm, g.wx_len, axis=1), EPS * EPS)
@@ -133,7 +164,7 @@ class DSModel:
                     vals = np.take(logE, g.t_row, axis=1)
                     if g.t_wt is not None:
                         vals *= g.t_wt
-                    ll[:, g.t_ids] += np.add.reduceat(vals, g.t_start, axis=1)
+                    ll[:, g.t_ids] += g.t_runs.sum(vals)
                 top = ll.max(axis=0)
                 ll -= top
                 z = np.exp(ll, out=ll)
