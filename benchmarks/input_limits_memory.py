@@ -70,6 +70,16 @@ def _cases(folder: Path) -> list[tuple[str, str, Path]]:
             z.writestr(f"doc{k}.xmi", member)
     xmis.write_bytes(buf.getvalue())
     out.append(("zip of 12 XMI members", "xmi", xmis))
+    single = folder / "single" / "doc.xmi"  # one .xmi outside a zip: 12M elements, 264 MB
+    single.parent.mkdir()
+    (single.parent / "TypeSystem.xml").write_bytes(
+        b'<typeSystemDescription xmlns="http://uima.apache.org/resourceSpecifier"/>')
+    with open(single, "wb") as fh:
+        fh.write(member[:member.index(b"<cas:NULL")])
+        for _ in range(6):
+            fh.write(b'<cas:NULL xmi:id="0"/>' * 2_000_000)
+        fh.write(b"</xmi:XMI>")
+    out.append(("single .xmi file, 12M elements", "xmi", single))
     liar = folder / "liar.zip"
     data = bytearray(_one_member_zip(b"<a/>" * 50_000_000))
     for sig, at in ((b"PK\x03\x04", 22), (b"PK\x01\x02", 24)):
