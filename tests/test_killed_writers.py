@@ -81,3 +81,24 @@ def test_a_temporary_of_a_live_writer_is_left_alone(tmp_path: Path, monkeypatch)
     tmp.write_text("half")
     assert atomic.sweep_pending() == 0
     assert tmp.exists() and record is not None and record.exists()
+
+
+def test_the_next_start_sweeps_a_temporary_left_mid_write(tmp_path: Path) -> None:
+    """Without the test hook: a writer dying (os._exit) halfway through writing its temporary; the
+    next start of the program (another command) removes the temporary, not only the next write."""
+    out, state = tmp_path / "out", tmp_path / "state"
+    out.mkdir()
+    code = ("import os, sys\n"
+            "import hieradjudicate.io.atomic as a\n"
+            "def stop(fd, payload):\n"
+            "    os.write(fd, payload[:3]); os._exit(9)\n"
+            "a._write_all = stop\n"
+            "a._unnamed = lambda folder: None\n"  # a named temporary, as where O_TMPFILE is missing
+            "a.write_atomic(sys.argv[1], 'x' * 100000)\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_STATE_HOME": str(state)}
+    env.pop("HIERADJ_TEST_KILL_AT", None)
+    proc = subprocess.run([sys.executable, "-c", code, str(out / "gold.csv")], env=env, cwd=ROOT)
+    assert proc.returncode == 9
+    assert [p.name.startswith(".gold.csv.") for p in out.iterdir()] == [True]  # the half temporary
+    assert _run(["--version"], state).returncode == 0
+    assert list(out.iterdir()) == []
