@@ -82,6 +82,8 @@ class CompetenceFigures:
     converged: bool
     seconds: float
     explain: Explain
+    #: (n, K) float32 posterior over the local leaves of each instance's lexelt (NaN rows: no answer)
+    posterior: np.ndarray | None = field(default=None, repr=False)
     _bins: np.ndarray | None = field(default=None, repr=False)
 
     def bin_instances(self, j: int) -> np.ndarray:
@@ -167,5 +169,8 @@ def estimate(corpus: Corpus, sets: list[int] | None = None, *, model: str = "ds"
                  n=int(len(res.tasks)), aggregation="every instance of the project (annotations never change)",
                  note=f"{res.iterations} iteration(s), {'converged' if res.converged else 'NOT converged'}, "
                       f"{seconds:.2f} s")
-    return CompetenceFigures(MODELS[model], method_text(model, max_iter, tol), MEASURES[model], list(inv.node_id), sets, names, comp, se, nl, entropy, best, best_post,
-                             counts, edges, int(res.iterations), bool(res.converged), seconds, ex)
+    post = np.full((n, res.posterior.shape[1]), np.nan, np.float32)
+    post[res.tasks] = res.posterior
+    return CompetenceFigures(MODELS[model], method_text(model, max_iter, tol), MEASURES[model], list(inv.node_id),
+                             sets, names, comp, se, nl, entropy, best, best_post,
+                             counts, edges, int(res.iterations), bool(res.converged), seconds, ex, post)

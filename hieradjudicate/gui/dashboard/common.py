@@ -17,7 +17,7 @@ import numpy as np
 import pyqtgraph as pg
 from pyqtgraph.exporters import ImageExporter
 from PySide6.QtCore import QPointF, Qt, Signal
-from PySide6.QtGui import QColor, QCursor, QPalette
+from PySide6.QtGui import QColor, QCursor, QFontMetrics, QPalette
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -107,8 +107,14 @@ def make_plot(*, menu: bool = False) -> pg.PlotWidget:
 
 
 def set_ticks(plot: pg.PlotWidget, axis: str, labels: list[str], max_labels: int = 40) -> None:
-    """Category ticks at 0, 1, 2, ... (every k-th label when there are many)."""
+    """Category ticks at 0, 1, 2, ... (every k-th label when there are many, and on the x axis when
+    they would run together at the plot's width: set names were written over one another)."""
     stride = max(1, int(np.ceil(len(labels) / max_labels)))
+    if axis == "bottom" and labels:
+        fm = QFontMetrics(plot.getAxis(axis).style.get("tickFont") or plot.font())
+        widest = max(fm.horizontalAdvance(t) for t in labels) + fm.horizontalAdvance("  ")
+        width = max(plot.getPlotItem().getViewBox().width(), 120.0)
+        stride = max(stride, int(np.ceil(len(labels) * widest / width)))
     plot.getAxis(axis).setTicks([[(k, s) for k, s in enumerate(labels) if k % stride == 0], []])
 
 
@@ -174,6 +180,19 @@ class Panel(QFrame):
         self.plots.append(w)
         self.body.addWidget(w, stretch)
         return w
+
+    def set_empty(self, text: str | None) -> None:
+        """Nothing to draw: a sentence saying why over each plot (not bare axes from -400 to 400);
+        ``None`` takes it away."""
+        for p in self.plots:
+            item = p.__dict__.get("_empty_text")
+            if item is None:
+                item = p.__dict__["_empty_text"] = pg.TextItem("", color=theme()["muted"], anchor=(0.5, 0.5))
+                item.setParentItem(p.getPlotItem())  # in widget coordinates: no axis range needed
+            item.setText(text or "")
+            item.setPos(p.getPlotItem().width() / 2, p.getPlotItem().height() / 2)
+            for ax in ("left", "bottom"):
+                p.getPlotItem().getAxis(ax).setStyle(showValues=not text)
 
     def set_explain(self, text: str) -> None:
         """The figure's explanation: tooltip of the frame and its plots, and the "?" text."""

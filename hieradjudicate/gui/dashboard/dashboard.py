@@ -177,6 +177,13 @@ class DashboardView(QWidget):
         self.ci_state = QLabel(objectName="dash_ci_state")
         self.state = QLabel(objectName="dash_state")
         self.state.setStyleSheet("color: gray")
+        # long texts wrap and the scope box elides instead of widening the window (was 1232 px wide)
+        for label in (self.state, self.ci_state):
+            label.setWordWrap(True)
+            label.setMinimumWidth(110)
+        self.scope.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.scope.setMinimumContentsLength(14)
+        self.scope.view().setMinimumWidth(240)
         for w in (QLabel("Measure"), self.measure, QLabel("Scope"), self.scope, self.ci_button, self.ci_state):
             top.addWidget(w)
         top.addStretch(1)
@@ -210,7 +217,7 @@ class DashboardView(QWidget):
             self.reference.explain_requested.connect(self.show_explain)
             grid.addWidget(self.reference, 0, 0, 1, 2)
         for k, p in enumerate(self.panels):
-            p.setMinimumWidth(300)
+            p.setMinimumWidth(250)  # two columns fit a 1024 px window (#23)
             if p is self.competence_panel:  # alone on its row: both plots side by side
                 p.setFixedHeight(heights[4])
                 grid.addWidget(p, top_row + 4, 0, 1, 2)
