@@ -11,14 +11,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog, QToolButton
 
 from hieradjudicate.gui.main_window import MainWindow
+from tests.gui.journey import open_window
 
 
 def _window(qtbot, project: Path) -> MainWindow:
-    w = MainWindow()
-    qtbot.addWidget(w)
-    assert w.load_project(project)
-    w.show()
-    qtbot.waitExposed(w)
+    w = open_window(qtbot, project)
     w.dashboard.show_dashboard()
     dv = w.dashboard.view
     qtbot.waitUntil(lambda: dv.data is not None and not dv.updating and not dv.slow.busy, timeout=30_000)
