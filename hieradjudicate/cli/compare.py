@@ -70,20 +70,15 @@ def _open_project(path: str):
 def _project_gold(args, tmp: Path) -> dict:
     """``--gold P.hadj``: the resolved decisions become the gold key; every other instance of the
     project is open (still being adjudicated)."""
-    from hieradjudicate.app.dashboard.dashboard import Dashboard
     from hieradjudicate.app.runs import positions
-    from hieradjudicate.core.granularity import CATEGORY_NAMES
+    from hieradjudicate.cli.compare_groups import project_categories
 
     with _open_project(args.gold) as s:
         key = tmp / "adjudicated.key"
         s.export(key, format="senseval")
         resolved = [(r.lexelt, r.instance) for r in s.decisions if r.status == "resolved"]
         every = s.instances()
-        worst = Dashboard(s.corpus).worst_category  # the annotators' worst pair, per instance
-    names = np.array(list(CATEGORY_NAMES) + ["fewer than two annotators"])
-    keys = np.char.add(np.char.add(np.array([k[0] for k in every], dtype=str), "\x00"),
-                       np.array([k[1] for k in every], dtype=str))
-    order = np.argsort(keys)
+        cat_keys, cats = project_categories(s)  # the annotators' worst pair, per instance
     decided = np.zeros(len(every), bool)
     at = positions(every, [k[0] for k in resolved], [k[1] for k in resolved])
     decided[at[at >= 0]] = True
@@ -95,7 +90,7 @@ def _project_gold(args, tmp: Path) -> dict:
     project_path = args.gold
     args.gold = str(key)
     return {"project": project_path, "decided": len(every) - len(open_), "open": open_, "total": len(every),
-            "category_keys": keys[order], "category": names[np.asarray(worst, np.int64)[order]]}
+            "category_keys": cat_keys, "category": cats}
 
 
 def _baseline_spec(args, tmp: Path) -> str:
@@ -247,6 +242,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def _compare(args, gold_info) -> int:
+    from hieradjudicate.cli.compare_groups import regression_groups
     from hieradjudicate.core.comparison import compare_systems
     from hieradjudicate.core.regression import regression, tests_by_group
     from hieradjudicate.core.significance import pairs_of
@@ -284,7 +280,8 @@ def _compare(args, gold_info) -> int:
     if args.baseline:
         out["baseline"] = names[0]
         out["regression"] = []
-        reg_groups = _regression_groups(groups, lex_code, lexelts, extra, gold_info, lex, ids_at, n)
+        reg_groups, out["regression_notes"] = regression_groups(args, groups, lex_code, lexelts, extra, gold_info,
+                                                                lex, ids_at, n)
         for b in range(1, len(names)):
             reg = regression(cmp.correct[0], cmp.correct[b], reg_groups, baseline=names[0], system=names[b])
             rows = []
@@ -302,26 +299,6 @@ def _compare(args, gold_info) -> int:
     if args.project:
         out["history"] = _history(args, args.threshold)
     return _print(args, out)
-
-
-def _regression_groups(groups, lex_code, lexelts, extra, gold_info, lex, ids_at, n: int) -> list:
-    """The test groupings, and for gained/lost also lexelt (always), sense depth (leaf policy: the
-    inventory's tree) and agreement category (a project's gold: the annotators' worst pair)."""
-    from hieradjudicate.core.regression import Grouping, grouping
-
-    out = list(groups)
-    if not any(g.title == "lexelt" for g in out):
-        out.append(Grouping("lexelt", np.asarray(lex_code, np.int64), list(lexelts)))
-    for title, labels in extra.items():
-        out.append(grouping(title, labels))
-    if gold_info is not None and n:
-        keys, cats = gold_info["category_keys"], gold_info["category"]
-        mine = np.char.add(np.char.add(np.asarray(lex, dtype=str), "\x00"),
-                           np.asarray(ids_at(np.arange(n)), dtype=str))
-        pos = np.clip(np.searchsorted(keys, mine), 0, len(keys) - 1)
-        found = keys[pos] == mine
-        out.append(grouping("category", np.where(found, cats[pos], "unknown")))
-    return out
 
 
 def _num(v) -> float | None:
