@@ -19,6 +19,8 @@ from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.core.significance import METRICS
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
+#: policies whose difference range is worked out over the joint outcomes of the open instances
+JOINT = ("fine", "coarse")
 
 
 def register(sub, add_inputs) -> None:
@@ -165,8 +167,9 @@ def _groupings(args, lex, lex_code, lexelts, ids_at, n: int):
 
 
 def _open_ranges(args, names, scores, attempted, gold_info) -> dict:
-    """Each system's P, R, F1 over every outcome of the open instances, and (fine policy) the
-    range of every pair's difference over the joint outcomes (:mod:`hieradjudicate.core.open_range`)."""
+    """Each system's P, R, F1 over every outcome of the open instances, and (fine and coarse
+    policies) the range of every pair's difference over the joint outcomes
+    (:mod:`hieradjudicate.core.open_range`); mixed and leaf: from each system's own range."""
     from hieradjudicate.app.loading.load import read_annotation_file
     from hieradjudicate.app.loading.specs import AnnotationSpec
     from hieradjudicate.app.runs import positions
@@ -176,12 +179,16 @@ def _open_ranges(args, names, scores, attempted, gold_info) -> dict:
     tags: dict[str, int] = {}
     n_dec, n_open = scores.shape[1], len(open_keys)
     out = {"project": gold_info["project"], "decided": n_dec, "open": n_open, "total": n_dec + n_open,
-           "systems": {}, "pairs": [], "joint": args.policy == "fine"}
+           "systems": {}, "pairs": [], "joint": args.policy in JOINT}
+    smap = getattr(args, "sense_map", None)
+    # coarse: an answer's credit is its weight under the top-level senses the gold reaches, so the
+    # top-level senses are the free choices of the outcome (the same sum as fine's over tags)
+    label = (lambda t: smap.top(t)) if args.policy == "coarse" and smap is not None else (lambda t: t)
     sums = []
     for k, spec in enumerate(args.system):
         src = read_annotation_file(AnnotationSpec.parse(spec, "system"))
         item_code = positions(open_keys, src.item_lexelt, src.item_instance)
-        tag_code = np.array([tags.setdefault(t, len(tags)) for t in src.tags] or [0], dtype=np.int64)
+        tag_code = np.array([tags.setdefault(label(t), len(tags)) for t in src.tags] or [0], dtype=np.int64)
         first = src.set == 0
         rows = item_code[src.item[first]]
         keep = rows >= 0
@@ -193,7 +200,7 @@ def _open_ranges(args, names, scores, attempted, gold_info) -> dict:
         for b in range(a + 1, len(names)):
             if out["joint"]:
                 d = difference_range(sums[a], sums[b], n_dec, n_open)
-            else:  # coarse, mixed, leaf: each system's own range; overlapping ranges may flip
+            else:  # mixed, leaf: each system's own range; overlapping ranges may flip
                 d = {}
                 for m in METRICS:
                     ra, rb = out["systems"][names[a]][m], out["systems"][names[b]][m]
@@ -365,7 +372,9 @@ def _adjudication_text(a: dict) -> str:
             for n, s in a["systems"].items()]
     lines.append(text_table(["system", "answered open", "precision", "recall", "F1"], rows))
     how = ("over the joint outcomes (the same gold for both systems)" if a["joint"] else
-           "from each system's own range (the joint outcomes are worked out for the fine policy only)")
+           "from each system's own range (the joint outcomes are worked out for the fine and coarse "
+           "policies; under mixed and leaf a gold tag's credit to one answer is not a sum over the tags, "
+           "so each system's own range is used: the flag is conservative)")
     lines.append(f"range of each difference a - b {how}:")
     rows = [[p["a"], p["b"], m, f"[{fmt(p[m]['low'])}, {fmt(p[m]['high'])}]",
              "could flip" if p[m]["could_flip"] else ("undefined" if p[m]["could_flip"] is None else "holds")]
