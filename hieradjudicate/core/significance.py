@@ -216,9 +216,8 @@ def _resample_sums(groups: np.ndarray, counts: np.ndarray, resamples: int, rng) 
     if len(counts) * 8 > n:  # as many draws either way: counting indices is cheaper than G binomials
         rows = np.repeat(groups, counts, axis=0)
         for b in _blocks(resamples, n):
-            # 32-bit draws (half the random stream of 64-bit ones), offset per resample into int64
-            idx = np.add(rng.integers(0, n, size=(b, n), dtype=np.uint32 if n < 1 << 32 else np.int64),
-                         (np.arange(b, dtype=np.int64) * n)[:, None])
+            idx = rng.integers(0, n, size=(b, n))
+            idx += (np.arange(b, dtype=np.int64) * n)[:, None]
             out[done:done + b] = np.bincount(idx.ravel(), minlength=b * n).reshape(b, n) @ rows
             done += b
         return out
