@@ -92,24 +92,25 @@ def test_without_project_or_inventory_each_breakdown_says_why_not(project: Path,
 
 
 @pytest.mark.parametrize("policy", ["coarse", "mixed", "leaf"])
-def test_open_range_is_joint_under_coarse_and_own_under_mixed_and_leaf(project: Path, capsys, policy: str) -> None:
-    """#25 gap 3: coarse now gets the joint range of the difference (checked against enumeration in
-    tests/core/test_open_range_coarse.py); it lies inside the one from each system's own range and is
-    narrower somewhere; mixed and leaf say they use each system's own range."""
+def test_open_range_is_joint_under_coarse_and_leaf_and_own_under_mixed(project: Path, capsys, policy: str) -> None:
+    """#25 gap 3: coarse and leaf now get the joint range of the difference (checked against
+    enumeration in tests/core/test_open_range_coarse.py and test_open_range_tree.py); it lies inside
+    the one from each system's own range and is narrower; mixed says it uses each system's own range."""
     argv = ["compare", "--gold", str(project), "--inventory", str(DEMO / "inventory.txt"), "--policy", policy,
             "--system", f"lesk={DEMO / 'system_lesk.ans'}", "--system", f"neural={DEMO / 'system_neural.ans'}",
             "--shuffles", "200", "--resamples", "50"]
     a = run_json(capsys, *argv)["adjudication"]
-    assert a["open"] > 0 and a["joint"] == (policy == "coarse")
+    joint = policy in ("coarse", "leaf")
+    assert a["open"] > 0 and a["joint"] == joint
     pair, narrower = a["pairs"][0], 0
     for m in ("precision", "recall", "f1"):
         ra, rb = a["systems"]["lesk"][m], a["systems"]["neural"][m]
         own = (ra[0] - rb[1], ra[1] - rb[0])
         assert own[0] - 1e-12 <= pair[m]["low"] <= pair[m]["high"] <= own[1] + 1e-12
         narrower += pair[m]["high"] - pair[m]["low"] < own[1] - own[0] - 1e-9
-    assert (narrower > 0) == (policy == "coarse")
+    assert (narrower > 0) == joint
     assert main(argv) == 0
     text = capsys.readouterr().out
-    assert ("over the joint outcomes" in text) == (policy == "coarse")
-    if policy != "coarse":
-        assert "worked out for the fine and coarse policies" in text
+    assert ("over the joint outcomes" in text) == joint
+    if not joint:
+        assert "worked out for the fine, coarse and leaf policies" in text

@@ -20,7 +20,7 @@ from hieradjudicate.core.significance import METRICS
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 #: policies whose difference range is worked out over the joint outcomes of the open instances
-JOINT = ("fine", "coarse")
+JOINT = ("fine", "coarse")  # and leaf, by the subtree recursion (core/open_range_tree.py)
 
 
 def register(sub, add_inputs) -> None:
@@ -123,6 +123,7 @@ def _scores(args):
         ids_at = lambda idx: inst_ids[idx].tolist()  # noqa: E731
         lexelts, lex_code = list(corpus.inventory.lexelts), corpus.inst_lexelt[gold_inst]
         extra = {"sense depth": _gold_depth(corpus, gold_inst)}
+        args.leaf_corpus = corpus  # the open instances' leaf vectors (a gold still being adjudicated)
     else:
         results = _senseval_scores(args)
         r0 = results[0][1]
@@ -167,9 +168,9 @@ def _groupings(args, lex, lex_code, lexelts, ids_at, n: int):
 
 
 def _open_ranges(args, names, scores, attempted, gold_info) -> dict:
-    """Each system's P, R, F1 over every outcome of the open instances, and (fine and coarse
-    policies) the range of every pair's difference over the joint outcomes
-    (:mod:`hieradjudicate.core.open_range`); mixed and leaf: from each system's own range."""
+    """Each system's P, R, F1 over every outcome of the open instances, and (fine, coarse, leaf)
+    the range of every pair's difference over the joint outcomes (:mod:`hieradjudicate.core.open_range`,
+    :mod:`hieradjudicate.core.open_range_tree`); mixed: from each system's own range."""
     from hieradjudicate.app.loading.load import read_annotation_file
     from hieradjudicate.app.loading.specs import AnnotationSpec
     from hieradjudicate.app.runs import positions
@@ -196,11 +197,17 @@ def _open_ranges(args, names, scores, attempted, gold_info) -> dict:
         S, W = float(np.nansum(scores[k])), float(attempted[k].sum())
         sums.append((S, W, ans))
         out["systems"][names[k]] = {"answered_open": ans.answered, **system_range(S, W, n_dec, ans, n_open)}
+    leaf = _leaf_open(args, names, scores, attempted, open_keys) if args.policy == "leaf" else None
+    out["joint"] = out["joint"] or leaf is not None
     for a in range(len(names)):
         for b in range(a + 1, len(names)):
-            if out["joint"]:
+            if leaf is not None:
+                from hieradjudicate.core.open_range_tree import leaf_difference_range
+
+                d = leaf_difference_range(leaf[0], leaf[1], leaf[2][a], leaf[2][b], n_dec)
+            elif out["joint"]:
                 d = difference_range(sums[a], sums[b], n_dec, n_open)
-            else:  # mixed, leaf: each system's own range; overlapping ranges may flip
+            else:  # mixed: each system's own range; overlapping ranges may flip
                 d = {}
                 for m in METRICS:
                     ra, rb = out["systems"][names[a]][m], out["systems"][names[b]][m]
@@ -210,6 +217,32 @@ def _open_ranges(args, names, scores, attempted, gold_info) -> dict:
                             "could_flip": bool(ra[0] < rb[1] and rb[0] < ra[1]) if ok else None}
             out["pairs"].append({"a": names[a], "b": names[b], **d})
     return out
+
+
+def _leaf_open(args, names, scores, attempted, open_keys):
+    """Leaf policy: ``(inventory, lexelt per open instance, [(S, W, P, att)] per system)`` from the
+    corpus the scores were computed on (the systems' leaf vectors on the open instances)."""
+    from hieradjudicate.app.runs import positions
+
+    c = getattr(args, "leaf_corpus", None)
+    if c is None:
+        return None
+    lex = c.inventory.lexelts
+    every = [(lex[x], i) for x, i in zip(c.inst_lexelt.tolist(), c.inst_id, strict=True)]
+    at = positions(every, [k[0] for k in open_keys], [k[1] for k in open_keys])
+    inst = at[at >= 0]  # an open instance no file mentions has no answer and no leaves: 0 either way
+    by_name = {s.name: s for s in c.sets if s.role == "system"}
+    systems = []
+    for k, name in enumerate(names):
+        s = by_name[name]
+        pos = s.position(inst)
+        P = np.zeros((inst.size, c.inventory.K))
+        att = np.zeros(inst.size)
+        ok = pos >= 0
+        P[ok] = s.leaves[pos[ok]]
+        att[ok] = s.attempted[pos[ok]]
+        systems.append((float(np.nansum(scores[k])), float(attempted[k].sum()), P, att))
+    return c.inventory, c.inst_lexelt[inst], systems
 
 
 def _history(args, threshold) -> list[dict]:
@@ -372,9 +405,9 @@ def _adjudication_text(a: dict) -> str:
             for n, s in a["systems"].items()]
     lines.append(text_table(["system", "answered open", "precision", "recall", "F1"], rows))
     how = ("over the joint outcomes (the same gold for both systems)" if a["joint"] else
-           "from each system's own range (the joint outcomes are worked out for the fine and coarse "
-           "policies; under mixed and leaf a gold tag's credit to one answer is not a sum over the tags, "
-           "so each system's own range is used: the flag is conservative)")
+           "from each system's own range (the joint outcomes are worked out for the fine, coarse and leaf "
+           "policies; under mixed an answer's credit is capped and not a sum over the gold tags, so each "
+           "system's own range is used: the flag is conservative)")
     lines.append(f"range of each difference a - b {how}:")
     rows = [[p["a"], p["b"], m, f"[{fmt(p[m]['low'])}, {fmt(p[m]['high'])}]",
              "could flip" if p[m]["could_flip"] else ("undefined" if p[m]["could_flip"] is None else "holds")]
