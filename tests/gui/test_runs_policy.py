@@ -14,7 +14,7 @@ from tests.conftest import DEMO
 from tests.gui.test_dashboard import decided_demo, win  # noqa: F401  (fixtures)
 
 
-def _add_runs(qtbot, win: MainWindow) -> None:
+def _add_runs(qtbot, win: MainWindow) -> None:  # noqa: F811
     panel = win.dashboard.view.runs
     win.dashboard.view.findChild(QScrollArea, "dash_scroll").ensureWidgetVisible(panel)
     for name, path in (("lesk", DEMO / "system_lesk.ans"), ("neural", DEMO / "system_neural.ans")):
@@ -23,7 +23,7 @@ def _add_runs(qtbot, win: MainWindow) -> None:
         qtbot.keyClicks(dlg.path, str(path))
         qtbot.keyClicks(dlg.name, name)
         qtbot.mouseClick(dlg.buttons.button(QDialogButtonBox.StandardButton.Ok), Qt.MouseButton.LeftButton)
-        qtbot.waitUntil(lambda: not dlg.isVisible())
+        qtbot.waitUntil(lambda: not dlg.isVisible())  # noqa: B023
 
 
 def _shown_f1(panel) -> list[float]:
