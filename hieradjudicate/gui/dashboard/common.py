@@ -31,8 +31,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.core.palette import category_color, mix, scale_color
 from hieradjudicate.gui.colors import is_dark
+from hieradjudicate.io.atomic import write_atomic
+
+
+def png_bytes(image: Any) -> bytes:
+    """A QImage encoded as PNG, in memory (written by the caller through an atomic write)."""
+    from PySide6.QtCore import QBuffer, QIODevice
+
+    buf = QBuffer()
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    if not image.save(buf, "PNG"):
+        raise OSError("the figure could not be encoded as PNG")
+    return bytes(buf.data())
 
 
 def theme() -> dict[str, str]:
@@ -189,21 +202,30 @@ class Panel(QFrame):
             p.setToolTip(text)
 
     def export_png(self, path: str | Path, width: int = 1000) -> list[Path]:
-        """Write every plot of the panel (``name.png``, ``name-2.png``, ...); returns the paths."""
+        """Write every plot of the panel (``name.png``, ``name-2.png``, ...); returns the paths.
+
+        Each file is written whole or not at all and never through a link planted at its name
+        (:func:`~hieradjudicate.io.atomic.write_atomic`); raises ``OSError`` when it cannot be."""
         target = Path(path)
         out = []
         for k, plot in enumerate(self.plots):
             p = target if k == 0 else target.with_name(f"{target.stem}-{k + 1}{target.suffix or '.png'}")
             exp = ImageExporter(plot.getPlotItem())
             exp.parameters()["width"] = width
-            exp.export(str(p))
+            write_atomic(p, png_bytes(exp.export(toBytes=True)))
             out.append(p)
         return out
 
     def _save_png_dialog(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, f"Save {self.title} as PNG", f"{self.key}.png", "PNG (*.png)")
         if path:
-            self.export_png(path if path.lower().endswith(".png") else path + ".png")
+            path = path if path.lower().endswith(".png") else path + ".png"
+            try:
+                self.export_png(path)
+            except OSError as exc:
+                win = self.window()
+                if hasattr(win, "error"):
+                    win.error("The PNG was not saved", HieradjError(f"{path}: {exc.strerror or exc}"))
 
 
 class TextPool:

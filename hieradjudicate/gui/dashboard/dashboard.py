@@ -50,7 +50,7 @@ from hieradjudicate.gui.dashboard.gold_plots import (
 from hieradjudicate.gui.dashboard.heatmap import HeatmapPanel
 from hieradjudicate.gui.dashboard.plots import ConfusionPanel, DepthPanel, LexeltPanel
 from hieradjudicate.gui.dashboard.reference import ReferencePanel
-from hieradjudicate.gui.dashboard.runs_panel import RunsPanel
+from hieradjudicate.gui.dashboard.runs_panel import RunsPanel, follow_policy
 from hieradjudicate.gui.dashboard.significance_panel import SignificancePanel
 from hieradjudicate.gui.workers import BackgroundRunner
 
@@ -201,6 +201,7 @@ class DashboardView(QWidget):
         self.significance, self.runs = SignificancePanel(), RunsPanel(self.session)
         self.significance.instance_opened.connect(self.instance_requested)
         self.runs.instance_opened.connect(self.instance_requested)
+        self.significance.policy.currentTextChanged.connect(lambda p: follow_policy(self.runs, p))
         self.panels: list[Panel] = [self.heatmap, self.lexelts, self.depth_panel, self.confusion, self.progress,
                                     self.gold, self.scores, self.comparison, self.competence_panel,
                                     self.significance, self.runs]
