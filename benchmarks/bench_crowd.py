@@ -35,6 +35,12 @@ def rss_mb() -> float:
     return int(fields["VmRSS"].split()[0]) / 1024, int(fields["VmHWM"].split()[0]) / 1024
 
 
+def p95(values: list[float]) -> float:
+    import numpy as np
+
+    return float(np.percentile(values, 95))
+
+
 def build_masc(folder: Path) -> Path:
     d = realdata() / "masc_amt"
     out = folder / "masc.hadj"
@@ -64,8 +70,7 @@ def main() -> int:
         from hieradjudicate.gui.main_window import MainWindow
 
         t0 = time.perf_counter()
-        win = MainWindow()
-        win.resize(1280, 800)
+        win = MainWindow()  # sized from the screen (#23)
         assert win.load_project(project)
         win.show()
         app.processEvents()
@@ -81,6 +86,24 @@ def main() -> int:
                 time.sleep(0.001)
             return time.perf_counter() - t
 
+        # the steps a user takes at once, while the background work of opening runs as the program
+        # schedules it: the live figures, then the dashboard's prefetch, then the competence estimate
+        # (#23: < 50 ms median, < 100 ms p95); each step records whether work was running
+
+        def background() -> bool:
+            v = win.dashboard.view
+            return bool(ws.live.updating or (v is not None and (v.estimator.busy or v.warm.busy)))
+
+        busy_nav, nav_bg = [], []
+        for _ in range(60):
+            was = background()
+            t = time.perf_counter()
+            win.next_unresolved()
+            app.processEvents()
+            ws.table.viewport().repaint()
+            ws.detail.chart.repaint()
+            nav_bg.append((time.perf_counter() - t) * 1000)
+            busy_nav.append(was)
         t_live = settle(lambda: not ws.live.updating and ws.live.figures is not None)
 
         def timed(fn, repeat: int) -> list[float]:
@@ -96,11 +119,13 @@ def main() -> int:
             return out
 
         nav = timed(win.next_unresolved, 30)
-        refresh = []
-        for _ in range(15):  # a decision: saved, table and progress at once, live figures in the worker
+        refresh, shown = [], []
+        for _ in range(15):  # a decision: saved, table, detail and progress at once, live figures in the worker
             t = time.perf_counter()
             win.take_set(1)
             app.processEvents()
+            ws.table.viewport().repaint()
+            shown.append((time.perf_counter() - t) * 1000)
             settle(lambda: not ws.live.updating)
             refresh.append((time.perf_counter() - t) * 1000)
         size = win.size()
@@ -117,11 +142,18 @@ def main() -> int:
               f"load average {load:.2f} on {os.cpu_count()} CPUs")
         print(f"open to interactive (painted):        {t_open:.2f} s (target < 2 s); live figures after "
               f"{t_live:.2f} s more (worker)")
-        print(f"window size:                          {size.width()}x{size.height()} (asked 1280x800)")
-        print(f"next instance:                        median {statistics.median(nav):.1f} ms, "
-              f"max {max(nav):.1f} ms (target < 50 ms)")
+        print(f"window size:                          {size.width()}x{size.height()} (from the screen); minimum "
+              f"{win.minimumSizeHint().width()}x{win.minimumSizeHint().height()} (target fits 1024x700)")
+        during = [t for t, b in zip(nav_bg, busy_nav) if b] or nav_bg
+        print(f"next instance while background work runs ({sum(busy_nav)} of {len(busy_nav)} steps with work "
+              f"running): median {statistics.median(during):.1f} ms, p95 {p95(during):.1f} ms, "
+              f"max {max(during):.1f} ms (targets < 50 ms, p95 < 100 ms)")
+        print(f"next instance after that:             median {statistics.median(nav):.1f} ms, "
+              f"p95 {p95(nav):.1f} ms, max {max(nav):.1f} ms")
+        print(f"decision shown (saved, table, detail): median {statistics.median(shown):.0f} ms, "
+              f"p95 {p95(shown):.0f} ms (target < 150 ms)")
         print(f"refresh after a decision (all figs):  median {statistics.median(refresh):.0f} ms, "
-              f"max {max(refresh):.0f} ms (target < 200 ms)")
+              f"max {max(refresh):.0f} ms (live figures included; target < 150 ms)")
         print(f"Dashboard first drawn:                {t_dash:.2f} s (target < 1.5 s)")
         print(f"RSS after open {rss_open[0]:.0f} MiB; after the dashboard {rss_end[0]:.0f} MiB, "
               f"peak {rss_end[1]:.0f} MiB (target < 800 MB)")
@@ -147,6 +179,27 @@ def main() -> int:
             refresh2.append((time.perf_counter() - t) * 1000)
         print(f"  with no background work: next instance median {statistics.median(nav2):.1f} ms, max "
               f"{max(nav2):.1f} ms; refresh median {statistics.median(refresh2):.0f} ms, max {max(refresh2):.0f} ms")
+        # the Dawid & Skene estimate running again in the background (the model box: MACE, then back), the
+        # keys timed meanwhile: the estimate must not starve the GUI; its progress line is sampled
+        panel = win.dashboard.view.competence_panel
+        est = win.dashboard.view.comp
+        panel.model_box.setCurrentIndex(1)
+        panel.model_box.setCurrentIndex(0)
+        app.processEvents()
+        nav3 = []
+        t_est = time.perf_counter()
+        seen = set()
+        while est.runner.busy and len(nav3) < 60:
+            nav3 += timed(win.next_unresolved, 1)
+            seen.add(panel.status.text())
+            settle(lambda: False, 0.25)
+        print(f"  while Dawid & Skene runs in the background: next instance median {statistics.median(nav3):.1f} ms, "
+              f"max {max(nav3):.1f} ms over {len(nav3)} keys (target < 50 ms)")
+        prog = sorted(t for t in seen if "iteration" in t)
+        print(f"  progress lines seen: {len(prog)}, e.g. {prog[-1] if prog else '(none)'!r}")
+        settle(lambda: not est.runner.busy, 600)
+        comp = est.result
+        print(f"  re-estimate done after {time.perf_counter() - t_est:.1f} s: {panel.status.text()[-120:]!r}")
         from hieradjudicate.app.dashboard.dashboard import Dashboard
 
         t = time.perf_counter()
@@ -156,7 +209,8 @@ def main() -> int:
               "computes these; a click finds them cached)")
         if comp is not None:
             print(f"competence estimate ({comp.model}):  {comp.seconds:.2f} s in the background, "
-                  f"{comp.iterations} iteration(s) (target < 2 s)")
+                  f"{comp.iterations} iteration(s), {'converged' if comp.converged else 'NOT converged'} "
+                  "(target: well under 60 s)")
         win.close_project()
         if not args.no_report:
             out = folder / "report.html"

@@ -70,6 +70,25 @@ def _cases(folder: Path) -> list[tuple[str, str, Path]]:
             z.writestr(f"doc{k}.xmi", member)
     xmis.write_bytes(buf.getvalue())
     out.append(("zip of 12 XMI members", "xmi", xmis))
+    single = folder / "single" / "doc.xmi"  # one .xmi outside a zip: 12M elements, 264 MB
+    single.parent.mkdir()
+    (single.parent / "TypeSystem.xml").write_bytes(
+        b'<typeSystemDescription xmlns="http://uima.apache.org/resourceSpecifier"/>')
+    with open(single, "wb") as fh:
+        fh.write(member[:member.index(b"<cas:NULL")])
+        for _ in range(6):
+            fh.write(b'<cas:NULL xmi:id="0"/>' * 2_000_000)
+        fh.write(b"</xmi:XMI>")
+    out.append(("single .xmi file, 12M elements", "xmi", single))
+    packed = folder / "packed" / "doc.xmi"  # the same, gzip by content (24M elements)
+    packed.parent.mkdir()
+    (packed.parent / "TypeSystem.xml").write_bytes((single.parent / "TypeSystem.xml").read_bytes())
+    with gzip.open(packed, "wb", compresslevel=9) as fh:
+        fh.write(member[:member.index(b"<cas:NULL")])
+        for _ in range(12):
+            fh.write(b'<cas:NULL xmi:id="0"/>' * 2_000_000)
+        fh.write(b"</xmi:XMI>")
+    out.append(("single .xmi, gzip by content, 24M el.", "xmi", packed))
     liar = folder / "liar.zip"
     data = bytearray(_one_member_zip(b"<a/>" * 50_000_000))
     for sig, at in ((b"PK\x03\x04", 22), (b"PK\x01\x02", 24)):

@@ -202,8 +202,9 @@ def killed_export(rng: random.Random, folder: Path) -> str:
     victim.write_text("precious")
     target.write_text("old")
     os.symlink(victim, folder / f".gold.csv.tmp-{os.getpid()}")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_STATE_HOME": str(folder / "state")}
     proc = subprocess.Popen([sys.executable, "-c", _KILLED, str(target), str(rng.randrange(10**5, 10**7))],
-                            cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)})
+                            cwd=ROOT, env=env)
     time.sleep(rng.uniform(0.05, 0.6))
     proc.send_signal(signal.SIGKILL)
     proc.wait()
@@ -211,11 +212,45 @@ def killed_export(rng: random.Random, folder: Path) -> str:
     assert content == "old" or (set(content) <= set("new") and len(content) % 3 == 0), content[:20]
     write_atomic(folder / "gold.csv", "after")
     (folder / f".gold.csv.tmp-{os.getpid()}").unlink()
-    assert sorted(p.name for p in folder.iterdir()) == ["gold.csv", "victim"]
+    assert sorted(p.name for p in folder.iterdir() if p.name != "state") == ["gold.csv", "victim"]
     assert victim.read_text() == "precious"
+    return "old file kept" if content == "old" else "new file complete"
+
+
+def killed_next_start(rng: random.Random, folder: Path) -> str:
+    """Item 5: an export killed at a random moment leaves nothing behind once the program starts
+    again, whatever the command and wherever it runs (its temporary file and its record are swept)."""
+    out, state = folder / "out", folder / "state"
+    out.mkdir()
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "XDG_STATE_HOME": str(state)}
+    env.pop("HIERADJ_TEST_KILL_AT", None)
+    moment = rng.choice([None, "recorded", "temporary", "written", "renamed"])
+    if moment:  # the writer kills itself there (SIGKILL); else it is killed at a random time
+        env["HIERADJ_TEST_KILL_AT"] = moment
+    target = out / "gold.csv"
+    target.write_text("old")
+    proc = subprocess.Popen([sys.executable, "-c", _KILLED, str(target), str(rng.randrange(10**5, 10**7))],
+                            cwd=ROOT, env=env)
+    if moment:
+        proc.wait()
+    else:
+        time.sleep(rng.uniform(0.05, 0.6))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    content = target.read_text()
+    assert content == "old" or (set(content) <= set("new") and len(content) % 3 == 0), content[:20]
+    left = [p.name for p in out.iterdir() if p.name != "gold.csv"]
+    env.pop("HIERADJ_TEST_KILL_AT", None)
+    subprocess.run([sys.executable, "-m", "hieradjudicate", "--version"], cwd=folder, env=env,
+                   check=True, capture_output=True)
+    assert sorted(p.name for p in out.iterdir()) == ["gold.csv"]
+    writing = state / "hieradjudicate" / "writing"
+    assert not writing.exists() or os.listdir(writing) == [], os.listdir(writing)
+    if left:
+        return "temporary swept at the next start"
     return "old file kept" if content == "old" else "new file complete"
 
 
 CLASSES = {"checksum byte": checksum_byte, "page damage": page_damage, "row deleted": row_deleted,
            "interrupted save": interrupted_save, "colleague saving": colleague_saving,
-           "killed export": killed_export}
+           "killed export": killed_export, "killed, next start": killed_next_start}

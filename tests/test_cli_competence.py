@@ -70,7 +70,7 @@ def test_max_iter_and_tol_are_options_and_not_converging_is_said(capsys) -> None
     out = json.loads(cap.out)
     assert out["iterations"] == 2 and out["converged"] is False and out["last_change"] > 0
     assert "without converging" in cap.err and "--max-iter" in cap.err
-    assert "at most 2 iterations" in out["method"]
+    assert "at most 2 EM iterations" in out["method"]
     assert main(["competence", *FILES, "--format", "json", "--tol", "1e-9", "--max-iter", "5000"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["converged"] is True and out["last_change"] < 1e-9 and "1e-09" in out["method"]
@@ -104,3 +104,18 @@ def test_mace_competence_is_labelled_as_knowing_not_accuracy(capsys) -> None:
     assert json.loads(capsys.readouterr().out)["measure"] == "competence (expected share right)"
     assert main(["competence", *FILES, "--model", "mace", "--format", "csv"]) == 0
     assert capsys.readouterr().out.splitlines()[0] == "set,labels,p_knows_answer,posterior_sd"
+
+
+def test_plain_em_runs_dawid_skene_unaccelerated_and_says_so(capsys) -> None:
+    """#24 follow-up: SQUAREM by default (fewer EM iterations, the same convergence test), --plain-em
+    for crowd-kit's run; both converge to figures that agree far inside their standard errors."""
+    assert main(["competence", *FILES, "--format", "json", "--tol", "1e-9"]) == 0
+    fast = json.loads(capsys.readouterr().out)
+    assert main(["competence", *FILES, "--format", "json", "--tol", "1e-9", "--plain-em"]) == 0
+    plain = json.loads(capsys.readouterr().out)
+    assert "SQUAREM" in fast["method"] and "plain EM (not accelerated)" in plain["method"]
+    assert fast["converged"] and plain["converged"] and fast["iterations"] < plain["iterations"]
+    for a, b in zip(fast["sets"], plain["sets"], strict=True):
+        assert a["set"] == b["set"] and a["competence"] == pytest.approx(b["competence"], abs=1e-6)
+    assert main(["competence", *FILES, "--model", "mace", "--plain-em"]) == 1
+    assert "--plain-em applies to Dawid & Skene" in capsys.readouterr().err

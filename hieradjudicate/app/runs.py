@@ -3,8 +3,8 @@
 :func:`store_run` reads the answer file first (a file that is not answers, or answers none of
 the project's instances, is refused and nothing is stored), then keeps it in the project
 (:mod:`hieradjudicate.io.store.runs`).  :func:`run_history` scores every stored run against
-the gold adjudicated so far (the resolved decisions) under the fine policy -- the run-history
-plot of the window and of ``compare --project``.
+the gold adjudicated so far (the resolved decisions) under a policy (leaf, fine, coarse, mixed)
+-- the run-history plot and the run-against-run view of the window.
 """
 
 from __future__ import annotations
@@ -86,30 +86,88 @@ def positions(instances: list[tuple[str, str]], lexelts, ids) -> np.ndarray:
     return np.where(known[order][pos] == want, order[pos], -1).astype(np.int64)
 
 
-def run_history(session: Any) -> list[RunFigures]:
-    """P, R, F1 (fine policy) of every stored run against the resolved decisions, oldest first;
-    empty without runs or without a resolved decision."""
-    from hieradjudicate.core.senseval import score_senseval
+POLICIES = ("leaf", "fine", "coarse", "mixed")
+
+
+def run_history(session: Any, policy: str = "fine") -> list[RunFigures]:
+    """P, R, F1 under ``policy`` of every stored run against the resolved decisions, oldest first;
+    empty without runs or without a resolved decision.
+
+    Scored as ``compare --gold P.hadj --inventory INV --policy POLICY`` scores them: fine, coarse
+    and mixed as scorer2 (:func:`~hieradjudicate.core.senseval.score_senseval`, the sense map from
+    the project's stored inventory copies), leaf on a corpus of the inventory, the gold and the
+    run (:meth:`~hieradjudicate.app.stats.Stats.score`).  Coarse and mixed without a sense
+    hierarchy are refused (:class:`HieradjError`), as ``compare`` refuses them."""
     from hieradjudicate.io.annotations.read import read_annotations
     from hieradjudicate.io.store.runs import run_bytes, runs
 
+    if policy not in POLICIES:
+        raise HieradjError(f"policy {policy!r}; expected one of {', '.join(POLICIES)}")
     stored = runs(session.store)
     if not stored or not any(r.status == "resolved" for r in session.decisions):
         return []
+    inventories = _inventories(session)
+    smap = _sense_map(inventories, policy)
     out = []
     with tempfile.TemporaryDirectory(prefix="hadj-runs-") as tmp:
         key_path = Path(tmp) / "gold.key"
         session.export(key_path, format="senseval")
         key = read_annotations(key_path)
-        at = positions(session.instances(), key.item_lexelt, key.item_instance)  # key item -> instance
+        every = session.instances()
         for k, r in enumerate(stored):
             p = Path(tmp) / f"run{k}"
             p.write_bytes(run_bytes(session.store, r.name))
-            res = score_senseval(key, read_annotations(p, name=r.name), policy="fine")
+            ans = read_annotations(p, name=r.name)
+            if policy == "leaf":
+                out.append(_leaf(r, key, ans, inventories, every))
+                continue
+            from hieradjudicate.core.senseval import score_senseval
+
+            res = score_senseval(key, ans, policy=policy, sense_map=smap)
+            at = positions(every, key.item_lexelt, key.item_instance)  # key item -> instance
             o = res.overall
             out.append(RunFigures(r.name, r.added_at, r.note, o.precision, o.recall, o.f1, o.attempted, o.total,
                                   at[res.instance_item], res.instance_score, res.instance_attempted))
     return out
 
 
-__all__ = ["RunFigures", "StoredRun", "positions", "run_history", "store_run"]
+def _inventories(session: Any) -> list[Any]:
+    from hieradjudicate.app.session.stored_inputs import effective_files, inventory_sources
+
+    return inventory_sources(session.store, effective_files(session.store.files()))
+
+
+def _sense_map(inventories: list[Any], policy: str) -> Any:
+    """The sense map of the project's inventories, as ``compare`` builds it from ``--inventory``."""
+    from hieradjudicate.core.senseval import SenseMap
+
+    records = [r for inv in inventories for r in inv.senses]
+    smap = SenseMap.from_records(r for r in records if r.parent is not None or r.branching is not None)
+    if policy in ("coarse", "mixed") and not smap.parent:
+        raise HieradjError(f"the {policy} policy needs a sense hierarchy; the project's inventory has no parent "
+                           "relations (every sense is its own top): use the fine or leaf policy")
+    return smap
+
+
+def _leaf(r: Any, key: Any, ans: Any, inventories: list[Any], every: list[tuple[str, str]]) -> RunFigures:
+    """One run under the leaf policy: a corpus of the project's inventories, the gold and the run."""
+    from hieradjudicate.app.stats import Stats
+    from hieradjudicate.core.model import CorpusBuilder
+
+    b = CorpusBuilder()
+    for inv in inventories:
+        b.add_inventory(inv)
+    b.add_annotations(key, role="gold")
+    b.add_annotations(ans, role="system")
+    c = b.build()
+    g = next(k for k, s in enumerate(c.sets) if s.role == "gold")
+    k = next(k for k, s in enumerate(c.sets) if s.role == "system")
+    res = Stats(c).score(k, g)
+    lex = [c.inventory.lexelts[x] for x in c.inst_lexelt[res.gold_instances].tolist()]
+    ids = [c.inst_id[i] for i in res.gold_instances.tolist()]
+    o = res.figures.overall
+    return RunFigures(r.name, r.added_at, r.note, o.precision, o.recall, o.f1, o.attempted, o.total,
+                      positions(every, lex, ids), res.instance_score, res.instance_attempted)
+
+
+__all__ = ["POLICIES", "RunFigures", "StoredRun", "positions", "run_history", "store_run"]

@@ -19,6 +19,8 @@ from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.core.significance import METRICS
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
+#: policies whose difference range is worked out over the joint outcomes of the open instances
+JOINT = ("fine", "coarse")  # and leaf, by the subtree recursion (core/open_range_tree.py)
 
 
 def register(sub, add_inputs) -> None:
@@ -70,20 +72,15 @@ def _open_project(path: str):
 def _project_gold(args, tmp: Path) -> dict:
     """``--gold P.hadj``: the resolved decisions become the gold key; every other instance of the
     project is open (still being adjudicated)."""
-    from hieradjudicate.app.dashboard.dashboard import Dashboard
     from hieradjudicate.app.runs import positions
-    from hieradjudicate.core.granularity import CATEGORY_NAMES
+    from hieradjudicate.cli.compare_groups import project_categories
 
     with _open_project(args.gold) as s:
         key = tmp / "adjudicated.key"
         s.export(key, format="senseval")
         resolved = [(r.lexelt, r.instance) for r in s.decisions if r.status == "resolved"]
         every = s.instances()
-        worst = Dashboard(s.corpus).worst_category  # the annotators' worst pair, per instance
-    names = np.array(list(CATEGORY_NAMES) + ["fewer than two annotators"])
-    keys = np.char.add(np.char.add(np.array([k[0] for k in every], dtype=str), "\x00"),
-                       np.array([k[1] for k in every], dtype=str))
-    order = np.argsort(keys)
+        cat_keys, cats = project_categories(s)  # the annotators' worst pair, per instance
     decided = np.zeros(len(every), bool)
     at = positions(every, [k[0] for k in resolved], [k[1] for k in resolved])
     decided[at[at >= 0]] = True
@@ -95,7 +92,7 @@ def _project_gold(args, tmp: Path) -> dict:
     project_path = args.gold
     args.gold = str(key)
     return {"project": project_path, "decided": len(every) - len(open_), "open": open_, "total": len(every),
-            "category_keys": keys[order], "category": names[np.asarray(worst, np.int64)[order]]}
+            "category_keys": cat_keys, "category": cats}
 
 
 def _baseline_spec(args, tmp: Path) -> str:
@@ -126,6 +123,7 @@ def _scores(args):
         ids_at = lambda idx: inst_ids[idx].tolist()  # noqa: E731
         lexelts, lex_code = list(corpus.inventory.lexelts), corpus.inst_lexelt[gold_inst]
         extra = {"sense depth": _gold_depth(corpus, gold_inst)}
+        args.leaf_corpus = corpus  # the open instances' leaf vectors (a gold still being adjudicated)
     else:
         results = _senseval_scores(args)
         r0 = results[0][1]
@@ -170,8 +168,9 @@ def _groupings(args, lex, lex_code, lexelts, ids_at, n: int):
 
 
 def _open_ranges(args, names, scores, attempted, gold_info) -> dict:
-    """Each system's P, R, F1 over every outcome of the open instances, and (fine policy) the
-    range of every pair's difference over the joint outcomes (:mod:`hieradjudicate.core.open_range`)."""
+    """Each system's P, R, F1 over every outcome of the open instances, and (fine, coarse, leaf)
+    the range of every pair's difference over the joint outcomes (:mod:`hieradjudicate.core.open_range`,
+    :mod:`hieradjudicate.core.open_range_tree`); mixed: from each system's own range."""
     from hieradjudicate.app.loading.load import read_annotation_file
     from hieradjudicate.app.loading.specs import AnnotationSpec
     from hieradjudicate.app.runs import positions
@@ -181,12 +180,16 @@ def _open_ranges(args, names, scores, attempted, gold_info) -> dict:
     tags: dict[str, int] = {}
     n_dec, n_open = scores.shape[1], len(open_keys)
     out = {"project": gold_info["project"], "decided": n_dec, "open": n_open, "total": n_dec + n_open,
-           "systems": {}, "pairs": [], "joint": args.policy == "fine"}
+           "systems": {}, "pairs": [], "joint": args.policy in JOINT}
+    smap = getattr(args, "sense_map", None)
+    # coarse: an answer's credit is its weight under the top-level senses the gold reaches, so the
+    # top-level senses are the free choices of the outcome (the same sum as fine's over tags)
+    label = (lambda t: smap.top(t)) if args.policy == "coarse" and smap is not None else (lambda t: t)
     sums = []
     for k, spec in enumerate(args.system):
         src = read_annotation_file(AnnotationSpec.parse(spec, "system"))
         item_code = positions(open_keys, src.item_lexelt, src.item_instance)
-        tag_code = np.array([tags.setdefault(t, len(tags)) for t in src.tags] or [0], dtype=np.int64)
+        tag_code = np.array([tags.setdefault(label(t), len(tags)) for t in src.tags] or [0], dtype=np.int64)
         first = src.set == 0
         rows = item_code[src.item[first]]
         keep = rows >= 0
@@ -194,11 +197,17 @@ def _open_ranges(args, names, scores, attempted, gold_info) -> dict:
         S, W = float(np.nansum(scores[k])), float(attempted[k].sum())
         sums.append((S, W, ans))
         out["systems"][names[k]] = {"answered_open": ans.answered, **system_range(S, W, n_dec, ans, n_open)}
+    leaf = _leaf_open(args, names, scores, attempted, open_keys) if args.policy == "leaf" else None
+    out["joint"] = out["joint"] or leaf is not None
     for a in range(len(names)):
         for b in range(a + 1, len(names)):
-            if out["joint"]:
+            if leaf is not None:
+                from hieradjudicate.core.open_range_tree import leaf_difference_range
+
+                d = leaf_difference_range(leaf[0], leaf[1], leaf[2][a], leaf[2][b], n_dec)
+            elif out["joint"]:
                 d = difference_range(sums[a], sums[b], n_dec, n_open)
-            else:  # coarse, mixed, leaf: each system's own range; overlapping ranges may flip
+            else:  # mixed: each system's own range; overlapping ranges may flip
                 d = {}
                 for m in METRICS:
                     ra, rb = out["systems"][names[a]][m], out["systems"][names[b]][m]
@@ -208,6 +217,32 @@ def _open_ranges(args, names, scores, attempted, gold_info) -> dict:
                             "could_flip": bool(ra[0] < rb[1] and rb[0] < ra[1]) if ok else None}
             out["pairs"].append({"a": names[a], "b": names[b], **d})
     return out
+
+
+def _leaf_open(args, names, scores, attempted, open_keys):
+    """Leaf policy: ``(inventory, lexelt per open instance, [(S, W, P, att)] per system)`` from the
+    corpus the scores were computed on (the systems' leaf vectors on the open instances)."""
+    from hieradjudicate.app.runs import positions
+
+    c = getattr(args, "leaf_corpus", None)
+    if c is None:
+        return None
+    lex = c.inventory.lexelts
+    every = [(lex[x], i) for x, i in zip(c.inst_lexelt.tolist(), c.inst_id, strict=True)]
+    at = positions(every, [k[0] for k in open_keys], [k[1] for k in open_keys])
+    inst = at[at >= 0]  # an open instance no file mentions has no answer and no leaves: 0 either way
+    by_name = {s.name: s for s in c.sets if s.role == "system"}
+    systems = []
+    for k, name in enumerate(names):
+        s = by_name[name]
+        pos = s.position(inst)
+        P = np.zeros((inst.size, c.inventory.K))
+        att = np.zeros(inst.size)
+        ok = pos >= 0
+        P[ok] = s.leaves[pos[ok]]
+        att[ok] = s.attempted[pos[ok]]
+        systems.append((float(np.nansum(scores[k])), float(attempted[k].sum()), P, att))
+    return c.inventory, c.inst_lexelt[inst], systems
 
 
 def _history(args, threshold) -> list[dict]:
@@ -247,6 +282,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def _compare(args, gold_info) -> int:
+    from hieradjudicate.cli.compare_groups import regression_groups
     from hieradjudicate.core.comparison import compare_systems
     from hieradjudicate.core.regression import regression, tests_by_group
     from hieradjudicate.core.significance import pairs_of
@@ -284,7 +320,8 @@ def _compare(args, gold_info) -> int:
     if args.baseline:
         out["baseline"] = names[0]
         out["regression"] = []
-        reg_groups = _regression_groups(groups, lex_code, lexelts, extra, gold_info, lex, ids_at, n)
+        reg_groups, out["regression_notes"] = regression_groups(args, groups, lex_code, lexelts, extra, gold_info,
+                                                                lex, ids_at, n)
         for b in range(1, len(names)):
             reg = regression(cmp.correct[0], cmp.correct[b], reg_groups, baseline=names[0], system=names[b])
             rows = []
@@ -302,26 +339,6 @@ def _compare(args, gold_info) -> int:
     if args.project:
         out["history"] = _history(args, args.threshold)
     return _print(args, out)
-
-
-def _regression_groups(groups, lex_code, lexelts, extra, gold_info, lex, ids_at, n: int) -> list:
-    """The test groupings, and for gained/lost also lexelt (always), sense depth (leaf policy: the
-    inventory's tree) and agreement category (a project's gold: the annotators' worst pair)."""
-    from hieradjudicate.core.regression import Grouping, grouping
-
-    out = list(groups)
-    if not any(g.title == "lexelt" for g in out):
-        out.append(Grouping("lexelt", np.asarray(lex_code, np.int64), list(lexelts)))
-    for title, labels in extra.items():
-        out.append(grouping(title, labels))
-    if gold_info is not None and n:
-        keys, cats = gold_info["category_keys"], gold_info["category"]
-        mine = np.char.add(np.char.add(np.asarray(lex, dtype=str), "\x00"),
-                           np.asarray(ids_at(np.arange(n)), dtype=str))
-        pos = np.clip(np.searchsorted(keys, mine), 0, len(keys) - 1)
-        found = keys[pos] == mine
-        out.append(grouping("category", np.where(found, cats[pos], "unknown")))
-    return out
 
 
 def _num(v) -> float | None:
@@ -388,7 +405,9 @@ def _adjudication_text(a: dict) -> str:
             for n, s in a["systems"].items()]
     lines.append(text_table(["system", "answered open", "precision", "recall", "F1"], rows))
     how = ("over the joint outcomes (the same gold for both systems)" if a["joint"] else
-           "from each system's own range (the joint outcomes are worked out for the fine policy only)")
+           "from each system's own range (the joint outcomes are worked out for the fine, coarse and leaf "
+           "policies; under mixed an answer's credit is capped and not a sum over the gold tags, so each "
+           "system's own range is used: the flag is conservative)")
     lines.append(f"range of each difference a - b {how}:")
     rows = [[p["a"], p["b"], m, f"[{fmt(p[m]['low'])}, {fmt(p[m]['high'])}]",
              "could flip" if p[m]["could_flip"] else ("undefined" if p[m]["could_flip"] is None else "holds")]

@@ -81,6 +81,7 @@ def changes_rows(out: dict) -> tuple[list[str], list[list]]:
 
 def regression_text(out: dict) -> str:
     lines = [f"regression view against the baseline {out['baseline']} (correct = score >= {out['threshold']})"]
+    lines += out.get("regression_notes", [])
     for r in out["regression"]:
         lines.append(f"{r['system']}: {r['gained']} instance(s) gained, {r['lost']} lost "
                      f"(net {r['gained'] - r['lost']:+d})")

@@ -80,6 +80,9 @@ the line and what was expected), 2 a usage error.  `hieradjudicate COMMAND --hel
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     from hieradjudicate.app.textout import terminal_safe_streams
+    from hieradjudicate.io.atomic import sweep_pending
+
+    sweep_pending()  # temporary files of exports and reports whose writer was killed (any command)
 
     gui_commands = {"demo", "gui"}
     # data (ids, tags, notes, file names) reaches the terminal only as visible escapes

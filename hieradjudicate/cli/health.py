@@ -59,7 +59,8 @@ def cmd_repair(args: argparse.Namespace) -> int:
     _file_only(args.project, "project repair")
 
     out = repair_project(args.project, args.output)
-    print(f"repaired project: {out.output} ({out.files} stored input copies, {out.decisions} decision rows)")
+    print(f"repaired project: {out.output} ({out.files} stored input copies, {out.decisions} decision rows, "
+          f"{out.runs} stored run(s))")
     if out.kept_as is not None:
         print(f"the damaged file is kept as {out.kept_as}")
     if out.flagged:
@@ -71,4 +72,7 @@ def cmd_repair(args: argparse.Namespace) -> int:
               + ", ".join(f"#{a}" if a == b else f"#{a}-#{b}" for a, b in out.unreadable), file=sys.stderr)
     if out.left_out:
         print(f"left out ({len(out.left_out)}): " + "; ".join(out.left_out), file=sys.stderr)
+    if out.runs_left_out:
+        print(f"stored runs left out ({len(out.runs_left_out)}; add them again with project add-run): "
+              + "; ".join(out.runs_left_out), file=sys.stderr)
     return 0

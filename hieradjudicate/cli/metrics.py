@@ -237,6 +237,7 @@ def _senseval_scores(args) -> list[tuple[str, object]]:
         sources.append(inv)
         records.extend(inv.senses)
     smap = SenseMap.from_records(r for r in records if r.parent is not None or r.branching is not None)
+    args.sense_map, args.sense_known = smap, {r.sense for r in records}  # compare's sense depth
     if args.policy in ("coarse", "mixed") and not smap.parent:
         given = ", ".join(str(p) for p in args.inventory) or "none"
         # Without parents every sense is its own top: the coarse figure would be the fine one, mislabelled.

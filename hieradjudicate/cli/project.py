@@ -363,14 +363,20 @@ def cmd_history(args: argparse.Namespace) -> int:
 
     rows, labels = _history_rows(args.project)
     if args.format == "csv":
+        from hieradjudicate.io.exports.gold import escaped_text
+
+        escaped: list[str] = []
         if args.output:
-            n = export_history(rows, args.output, batch_labels=labels)
-            print(f"wrote {n} decision row(s) to {args.output}", file=sys.stderr)
+            n = export_history(rows, args.output, batch_labels=labels, escaped=escaped)
+            print(f"wrote {n} decision row(s) to {args.output}"
+                  + (f"; {escaped_text(escaped)}" if escaped else ""), file=sys.stderr)
             return 0
         with tempfile.TemporaryDirectory(prefix="hadj-") as tmp:
             target = Path(tmp) / "history.csv"
-            export_history(rows, target, batch_labels=labels)
+            export_history(rows, target, batch_labels=labels, escaped=escaped)
             sys.stdout.write(target.read_text(encoding="utf-8"))
+        if escaped:
+            print(f"warning: {escaped_text(escaped)}", file=sys.stderr)
         return 0
     if args.format == "json":
         from hieradjudicate.app.textout import json_text

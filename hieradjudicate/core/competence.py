@@ -9,9 +9,14 @@ sense is ``k_true``), and each lexelt a prior over its leaves.  EM alternates:
 * M-step: ``E`` from the posteriors (clipped at ``1e-10`` where the annotator
   used a leaf, normalised over the observed leaves), priors = mean posterior.
 
-It starts from the (soft) majority vote and stops when no confusion probability
-and no prior moves by ``tol`` or more in an iteration (after at least
-``min_iter`` iterations), or after ``max_iter`` iterations, *not converged*.
+It starts from the (soft) majority vote and stops when a plain EM iteration
+moves no confusion probability and no prior by ``tol`` or more (after at least
+``min_iter`` iterations), or after ``max_iter`` EM iterations, *not converged*.
+By default the iterations are accelerated by SQUAREM
+(:mod:`hieradjudicate.core.squarem`: an extrapolation is kept only where the
+marginal log-likelihood does not fall, and convergence is still tested on a
+plain EM step); MASC converges in 679 EM iterations instead of 1,099.
+``accelerate=False`` runs plain EM (crowd-kit's run, iteration for iteration).
 It monitors the marginal log-likelihood per label, which EM never lowers.
 crowd-kit's ``DawidSkene`` stops instead on the first iteration whose "evidence
 lower bound" rises by less than ``tol``; that quantity (the prior counted once
@@ -30,18 +35,22 @@ What differs by design:
 Competence of an annotator: the expected share of its labels that are right,
 ``mean over its labels of sum_k p(k) posterior(k)``, with the standard error
 ``sqrt(a (1 - a) / n)`` over its ``n`` labels.  Difficulty of an instance: the
-entropy (bits) of its posterior.  Vectorised over labels; the only loop runs
-over EM iterations.
+entropy (bits) of its posterior.  Vectorised over labels on compact arrays
+(:mod:`hieradjudicate.core.ds_em`: each lexelt only as wide as its leaves, only
+the confusion rows an annotator used; MASC: about 50 ms an iteration where the
+padded arrays took 200); the loops run over EM iterations and over the (at
+most K) widths of lexelts.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
 EPS = 1e-10
-MAX_ITER = 200  #: EM iterations at most
+MAX_ITER = 1000  #: EM iterations at most (MASC, accelerated: 679)
 TOL = 1e-5  #: converged when no confusion probability or prior moves by this much in an iteration
 MIN_ITER = 5  #: never converged before this many iterations
 
@@ -104,8 +113,9 @@ def _start(P: np.ndarray, t_of: np.ndarray, T: int, K: int) -> np.ndarray:
 
 
 def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.ndarray,
-                n_leaves: np.ndarray, *, max_iter: int = MAX_ITER, tol: float = TOL,
-                min_iter: int = MIN_ITER) -> Competence:
+                n_leaves: np.ndarray, *, max_iter: int | None = None, tol: float = TOL,
+                min_iter: int = MIN_ITER, accelerate: bool = True,
+                progress: Callable[[int, int], object] | None = None) -> Competence:
     """Dawid-Skene EM over leaf distributions (see the module docstring).
 
     Parameters
@@ -116,93 +126,44 @@ def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt:
         Every label as a distribution over its lexelt's local leaves.
     inst_lexelt : ndarray of int, shape (n_instances,)
     n_leaves : ndarray of int, shape (X,)
+    max_iter : EM iterations at most (default :data:`MAX_ITER`, read at the call).
+    accelerate : SQUAREM (:func:`hieradjudicate.core.squarem.squarem`), with the convergence test on
+        plain EM steps; ``False``: plain EM (crowd-kit's run, iteration for iteration).
+    progress : called as ``progress(k, max_iter)`` after every EM step (``k`` steps so far).
     """
+    from hieradjudicate.core.ds_em import DSModel
+    from hieradjudicate.core.squarem import plain_em, squarem
+
+    max_iter = MAX_ITER if max_iter is None else max_iter
     inst = np.asarray(inst, np.int64)
     rater = np.asarray(rater, np.int64)
     P = np.asarray(P, np.float64)
     K = P.shape[1]
-    X = len(n_leaves)
     tasks, t_of = np.unique(inst, return_inverse=True)
     workers, w_of = np.unique(rater, return_inverse=True)
     T, W = len(tasks), len(workers)
     x_task = np.asarray(inst_lexelt, np.int64)[tasks]
-    x_row = x_task[t_of]
-    valid = np.arange(K)[None, :] < np.asarray(n_leaves)[:, None]  # (X, K)
     # the labels as (row, observed leaf, weight) entries: one per nonzero of P
     r_e, k_e = np.nonzero(P > 0)
     wt_e = P[r_e, k_e]
-    t_e, w_e, x_e = t_of[r_e], w_of[r_e], x_row[r_e]
-    block = (w_e * X + x_e) * K + k_e  # (worker, lexelt, observed leaf)
-    used = np.zeros(W * X * K, bool)
-    used[block] = True
-    # entries grouped by confusion row and by instance once, so that every sum is one reduceat
-    by_block = np.argsort(block, kind="stable")
-    b_sorted = block[by_block]
-    b_start = np.flatnonzero(np.r_[True, b_sorted[1:] != b_sorted[:-1]])
-    b_ids = b_sorted[b_start]
-    by_task = np.argsort(t_e, kind="stable")
-    t_sorted = t_e[by_task]
-    t_start = np.flatnonzero(np.r_[True, t_sorted[1:] != t_sorted[:-1]])
-    t_ids = t_sorted[t_start]
-    x_of_task = x_task
-    hard = bool((wt_e == 1.0).all())  # one leaf per label (a crowd's usual case): no weights to apply
-    wt_b, t_b = wt_e[by_block], t_e[by_block]  # entries in confusion-row order
-    wt_t, blk_t = wt_e[by_task], block[by_task]  # entries in instance order
-    # a crowd has a million entries: each index array is 8.7 MB, so those no longer needed go now
-    del x_row, w_e, x_e, block, by_block, b_sorted, by_task, t_sorted
-
-    def m_step(post: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        counts = np.zeros((W * X * K, K))
-        rows = (lambda sl: post[t_b[sl]]) if hard else (lambda sl: wt_b[sl, None] * post[t_b[sl]])
-        counts[b_ids] = _group_sums(rows, b_start, len(wt_b), K)
-        counts[used] = np.maximum(counts[used], EPS)
-        E = counts.reshape(W, X, K, K)
-        E /= np.maximum(E.sum(axis=2, keepdims=True), EPS * EPS)
-        order = np.argsort(x_of_task, kind="stable")
-        xs = x_of_task[order]
-        starts = np.flatnonzero(np.r_[True, xs[1:] != xs[:-1]])
-        pri = np.zeros((X, K))
-        pri[xs[starts]] = np.add.reduceat(post[order], starts, axis=0)
-        pri /= np.maximum(np.bincount(x_task, minlength=X), 1)[:, None]
-        return E, np.where(valid, np.maximum(pri, EPS), 0.0)
-
-    def loglik(E: np.ndarray, pri: np.ndarray) -> np.ndarray:
-        with np.errstate(divide="ignore"):
-            logE = np.log(np.where(E > 0, E, 1.0)).reshape(W * X * K, K)
-            ll = np.where(valid, np.log(np.where(valid, pri, 1.0)), -np.inf)[x_task]
-        rows = (lambda sl: logE[blk_t[sl]]) if hard else (lambda sl: wt_t[sl, None] * logE[blk_t[sl]])
-        ll[t_ids] += _group_sums(rows, t_start, len(wt_t), K)
-        return ll
-
+    t_e = t_of[r_e]
+    model = DSModel(t_of, T, x_task, w_of[r_e], t_e, k_e, wt_e, n_leaves, W, K)
     # start: the (soft) majority vote
-    post = _start(P, t_of, T, K)  # its index arrays are gone before the EM loop
+    post = _start(P, t_of, T, K)
     post /= np.maximum(post.sum(axis=1, keepdims=True), EPS)
-    E, pri = m_step(post)
-    history: list[float] = []
-    converged = False
-    it = 0
-    change = float("nan")
-    ll_next = loglik(E, pri)
-    for it in range(1, max_iter + 1):
-        # E-step; its normaliser is the marginal log-likelihood of the current parameters, which EM
-        # never lowers (the monitored quantity, per label)
-        top = ll_next.max(axis=1, keepdims=True)
-        z = np.exp(ll_next - top)
-        s = z.sum(axis=1, keepdims=True)
-        post = z / s
-        history.append(float((np.log(s[:, 0]) + top[:, 0]).sum() / max(len(inst), 1)))
-        E_new, pri_new = m_step(post)
-        change = max(float(np.abs(E_new - E).max(initial=0.0)), float(np.abs(pri_new - pri).max(initial=0.0)))
-        E, pri = E_new, pri_new
-        ll_next = loglik(E, pri)
-        if it >= min_iter and change < tol:
-            converged = True
-            break
+    theta = model.m_step(model.start(post))
+    del post
+    run = squarem if accelerate else plain_em
+    fit = run(model.e_step, model.m_step, theta, max_iter=max_iter, tol=tol, min_iter=min_iter,
+              progress=progress)
+    post = model.posterior(fit.posts)
+    E, pri = model.padded(fit.theta)
+    history = [v / max(len(inst), 1) for v in fit.loglik]
     right = np.bincount(r_e, weights=wt_e * post[t_e, k_e], minlength=len(inst))
     n_w = np.bincount(w_of, minlength=W).astype(float)
     acc = np.bincount(w_of, weights=right, minlength=W) / np.maximum(n_w, 1)
     se = np.sqrt(acc * (1 - acc) / np.maximum(n_w, 1))
     with np.errstate(divide="ignore", invalid="ignore"):
         entropy = -np.where(post > 0, post * np.log2(np.where(post > 0, post, 1.0)), 0.0).sum(axis=1)
-    return Competence(workers, acc, se, n_w.astype(np.int64), tasks, post, entropy, E, pri, it,
-                      converged, history, change)
+    return Competence(workers, acc, se, n_w.astype(np.int64), tasks, post, entropy, E, pri, fit.iterations,
+                      fit.converged, history, fit.change)

@@ -148,6 +148,15 @@ def short_tag(inv, lexelt: int, tag: str) -> str:
     return node_short_labels(inv)[node] if node >= 0 else tag
 
 
+_NONE = re.compile(r"\bnone of (the above|these|them)\b|\bno (suitable|appropriate) sense\b", re.IGNORECASE)
+
+
+def is_none_sense(gloss: str) -> bool:
+    """Whether a sense's gloss says it is "none of these" (MASC's sense ``0``: "not clear / none of the
+    above"): a gold made of it says no sense of the inventory fits."""
+    return bool(_NONE.search(gloss or ""))
+
+
 def tooltip(key: str, gloss: str) -> str:
     """Full key and gloss, for a label shown short."""
     return f"{key}\n{gloss}" if gloss else key

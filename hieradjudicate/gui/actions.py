@@ -73,6 +73,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("next", "&Next", "N", "next_unresolved", "Go", True, "Next unresolved instance"),
     ActionSpec("prev", "&Previous", "P", "prev_unresolved", "Go", True,
                "Previous unresolved instance"),
+    ActionSpec("goto", "&Go to instance…", "Ctrl+G", "go_to_instance", "Go", False,
+               "Select an instance by its lexelt and id (e.g. work-n 1.1)"),
     ActionSpec("auto", "Move on after &deciding", None, "toggle_auto_advance", "Go"),
     ActionSpec("uncertain", "Most &uncertain first", "Ctrl+U", "order_most_uncertain", "Go", False,
                "Order the instances by the competence model's uncertainty (posterior entropy), "
@@ -144,18 +146,21 @@ def build_actions(window: QMainWindow) -> dict[str, QAction]:
 
 
 def help_html() -> str:
-    """The ``?`` overlay: every shortcut of the action table, grouped by menu."""
-    out = ["<h3>Keyboard shortcuts</h3><table cellspacing=4>"]
+    """The ``?`` overlay: every shortcut of the action table, grouped by menu, in two columns
+    (one column was 729 px high: more than a 768 px screen leaves a window)."""
+    columns: list[list[str]] = [[], []]
     for menu in MENUS:
         specs = [s for s in ACTIONS if s.shortcut is not None and s.menu == menu]
         if menu == "Decide":
             specs = [s for s in specs if not s.id.startswith("take") or s.id == "take1"]
         if not specs:
             continue
-        out.append(f"<tr><td colspan=2><b>{menu}</b></td></tr>")
+        col = columns[0 if menu in ("File", "Edit") else 1]
+        col.append(f"<tr><td colspan=2><b>{menu}</b></td></tr>")
         for s in specs:
             key = "1 – 9" if s.id == "take1" else shortcut_text(s)
-            text = "Take the answer of set 1–9 (as numbered in the table)" if s.id == "take1" else s.text
-            out.append(f"<tr><td><code>{key}</code></td><td>{text.replace('&', '')}</td></tr>")
-    out.append("</table><p>Press any key or click to close.</p>")
-    return "".join(out)
+            text = "Take answer 1–9 (as numbered in the table or the answer list)" if s.id == "take1" else s.text
+            col.append(f"<tr><td><code>{key}</code></td><td>{text.replace('&', '')}</td></tr>")
+    cells = "".join(f"<td valign=top><table cellspacing=3>{''.join(c)}</table></td>" for c in columns)
+    return (f"<h3>Keyboard shortcuts</h3><table cellspacing=8><tr>{cells}</tr></table>"
+            "<p>Press any key or click to close.</p>")

@@ -5,12 +5,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QEvent, QSettings, Qt, QTimer
+from PySide6.QtCore import QEvent, QSettings, Qt, QTimer
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
-    QInputDialog,
     QMainWindow,
     QMessageBox,
     QStackedWidget,
@@ -29,12 +28,16 @@ from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.io.store.locations import is_server_location
 from hieradjudicate.gui.actions import DECIDING, build_actions
 from hieradjudicate.gui.dashboard.controller import DashboardController
+from hieradjudicate.gui.busy import busy
+from hieradjudicate.gui.dock_layout import DockFitter, scrolling
 from hieradjudicate.gui.project_actions import ProjectActions
 from hieradjudicate.gui.start_page import StartPage, remember_project
 from hieradjudicate.gui.team_live import ServerPanel
+from hieradjudicate.gui.window_geometry import place, remember
 from hieradjudicate.gui.workbench.help_overlay import HelpOverlay
 from hieradjudicate.gui.workbench.pick_dialog import PickDialog
 from hieradjudicate.gui.workbench.read_only_banner import ReadOnlyBanner
+from hieradjudicate.gui.workbench.small_dialogs import GoToDialog, NoteDialog, go_to
 from hieradjudicate.gui.workbench.workspace import Workspace
 
 STATE_VERSION = 1
@@ -45,7 +48,7 @@ class MainWindow(QMainWindow):
         super().__init__()
         fix_mmap_threshold()  # a crowd's freed temporaries leave the process (see app.memory)
         self.setObjectName("main_window")
-        self.resize(1280, 800)
+        self.setMinimumSize(640, 480)  # the layout's own minimum decides above this (fits 1024×700)
         self.setAcceptDrops(True)
         self.session: Session | None = None
         self.wb: Workbench | None = None
@@ -79,6 +82,7 @@ class MainWindow(QMainWindow):
             self.addDockWidget(area, d)
             d.hide()
             self.docks[name] = d
+        self.fitter = DockFitter(self, self.docks["tree"], self.docks["live"], self.docks["detail"])
         self.dashboard = DashboardController(self, self.stack, self.docks,
                                              lambda text, ms: self.statusBar().showMessage(text, ms), self.error)
         self.project_ops = ProjectActions(self)  # export gold, resolve agreed, re-import, import decisions
@@ -91,14 +95,15 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ projects
     def load_project(self, path: str | os.PathLike[str]) -> bool:
-        try:
-            session = Session.open(path)
-        except Exception as exc:
-            self.error(f"Could not open {path}", exc)
-            return False
-        self.close_project()
-        self.session = session
-        self._attach_views(session)
+        with busy(self, f"Opening {Path(str(path)).name}…"):  # MASC: 1.5 s; the table is usable after
+            try:
+                session = Session.open(path)
+            except Exception as exc:
+                self.error(f"Could not open {path}", exc)
+                return False
+            self.close_project()
+            self.session = session
+            self._attach_views(session)
         self._restore_docks()
         session.decisions.subscribe(self._saved)
         session.subscribe_corpus(lambda _corpus: QTimer.singleShot(0, self.project_ops.corpus_replaced))
@@ -120,7 +125,7 @@ class MainWindow(QMainWindow):
         self.stack.addWidget(host)
         self.stack.setCurrentWidget(host)
         self.docks["tree"].setWidget(self.ws.tree)
-        self.docks["live"].setWidget(self.ws.live)
+        self.docks["live"].setWidget(scrolling(self.ws.live))  # a short dock scrolls, never overprints
         self.docks["detail"].setWidget(self.ws.detail)
         for d in self.docks.values():
             d.show()
@@ -138,7 +143,10 @@ class MainWindow(QMainWindow):
         self.session = None
         self.banner.show_reason(None)
         for d in self.docks.values():
+            w = d.widget()
             d.setWidget(None)
+            if w is not None and w.objectName().endswith("_scroll"):
+                w.deleteLater()
             d.hide()
         if self.ws is not None:
             self.stack.removeWidget(self.ws)
@@ -302,8 +310,13 @@ class MainWindow(QMainWindow):
         i = self._current()
         if i < 0 or self.wb is None or self.session is None:
             return
-        cur = self.session.decisions.current(*self.wb.key_of(i))
-        text, ok = QInputDialog.getMultiLineText(self, "Note", "Note on this instance:", cur.note if cur else "")
+        lex, inst = self.wb.key_of(i)
+        cur = self.session.decisions.current(lex, inst)
+        dlg = NoteDialog(cur.note if cur else "", f"{lex} {inst}", self)
+        ok = dlg.exec()
+        text = dlg.text()
+        dlg.deleteLater()
+        self.activateWindow()
         if ok:
             # a note on an undecided instance flags it: a note usually means "to discuss"
             status = cur.status if cur is not None else "flagged"
@@ -350,6 +363,17 @@ class MainWindow(QMainWindow):
             self.statusBar().showMessage("No more unresolved instances in this filter", 4000)
             return
         self.ws.select_row(row)
+
+    def go_to_instance(self) -> None:
+        """Go > Go to instance (Ctrl+G): select it in the table (clearing a filter that hides it)."""
+        if self.ws is None or self.wb is None:
+            return
+        dlg = GoToDialog(self)
+        ok, text = dlg.exec(), dlg.text()
+        dlg.deleteLater()
+        self.activateWindow()
+        if ok:
+            go_to(self.ws, text, lambda msg: self.statusBar().showMessage(msg, 6000))
 
     def toggle_auto_advance(self, on: bool) -> None:
         self.auto_advance = bool(on)
@@ -420,37 +444,19 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ state, drops, closing
     def _restore(self) -> None:
-        s = QSettings()
-        geo = s.value("window/geometry")
-        if isinstance(geo, QByteArray) and not os.environ.get("HIERADJ_FIXED_GEOMETRY"):
-            self.restoreGeometry(geo)
+        place(self)  # the size remembered for this screen, else most of the screen's available area
 
     def _restore_docks(self) -> None:
-        state = QSettings().value("window/state")
-        # a screenshot pictures the default layout, whatever the user's last session left
-        if isinstance(state, QByteArray) and not os.environ.get("HIERADJ_FIXED_GEOMETRY"):
-            self.restoreState(state, STATE_VERSION)
-        else:
-            self._default_dock_sizes()
-            # before the window is shown the dock layout has no height to share out: again once it has
-            QTimer.singleShot(0, self._default_dock_sizes)
-
-    def _default_dock_sizes(self) -> None:
-        if self.session is None:
-            return
-        self.resizeDocks([self.docks["tree"]], [290], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.docks["detail"]], [320], Qt.Orientation.Vertical)
         scores = self.ws is not None and self.ws.live.reference is not None  # a reference gold's table too
-        self.resizeDocks([self.docks["tree"], self.docks["live"]], [260, 460] if scores else [420, 300],
-                         Qt.Orientation.Vertical)
+        self.fitter.heights = (260, 460) if scores else (420, 300)
+        self.fitter.restore(STATE_VERSION, lambda: self.session is not None)
 
     def _save_state(self) -> None:
         if os.environ.get("HIERADJ_FIXED_GEOMETRY"):
             return  # a screenshot run leaves the user's saved layout alone
-        s = QSettings()
-        s.setValue("window/geometry", self.saveGeometry())
+        remember(self)
         if self.session is not None:
-            s.setValue("window/state", self.saveState(STATE_VERSION))
+            QSettings().setValue("window/state", self.saveState(STATE_VERSION))
 
     def closeEvent(self, ev: QCloseEvent) -> None:
         self.close_project()

@@ -6,8 +6,18 @@ an existing name, link or not) only once it is complete and synced, and at
 once renamed onto the target: a writer killed while writing leaves nothing.
 Elsewhere the temporary file is created exclusively (``mkstemp``: ``O_CREAT |
 O_EXCL``, an unpredictable name).  A symbolic link at the target's name is
-replaced by the file, never followed; a ``.NAME.PID-XXXX.tmp`` left by a
-killed writer is removed by :func:`sweep_temporaries` once its process is gone.
+replaced by the file, never followed.
+
+A writer killed between naming its temporary file and renaming it leaves a
+``.NAME.PID-XXXX.tmp``.  It is removed once its process is gone: by the next
+write of the same file (:func:`sweep_temporaries`), and by the next start of
+the program, whatever the command (:func:`sweep_pending`): before it names a
+temporary file, each writer records the folder and name in a small file of
+its own under ``$XDG_STATE_HOME/hieradjudicate/writing`` (``PID-TOKEN``),
+removed once the write is over; a record whose process is gone is swept.
+
+``HIERADJ_TEST_KILL_AT`` (tests only) names a moment at which the writer kills
+itself with SIGKILL: ``recorded``, ``temporary``, ``written`` or ``renamed``.
 """
 
 from __future__ import annotations
@@ -16,6 +26,7 @@ import errno
 import os
 import re
 import secrets
+import signal
 import tempfile
 from pathlib import Path
 
@@ -28,32 +39,109 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> Path:
     folder = target.parent if str(target.parent) else Path(".")
     sweep_temporaries(folder, target.name)
     payload = data.encode("utf-8") if isinstance(data, str) else data
-    fd = _unnamed(folder)
-    tmp = None
-    if fd is not None:
+    record = _record(folder, target.name)
+    try:
+        _kill_at("recorded")
+        fd = _unnamed(folder)
+        tmp = None
+        if fd is not None:
+            try:
+                _write_all(fd, payload)
+                tmp = _link_fresh(fd, folder, target.name)
+            finally:
+                os.close(fd)
+            if tmp is not None:
+                _kill_at("temporary")
+                _kill_at("written")
+        if tmp is None:
+            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}-", suffix=".tmp",
+                                       dir=folder)
+            try:
+                _kill_at("temporary")
+                _write_all(fd, payload)
+                mask = os.umask(0)
+                os.umask(mask)
+                os.fchmod(fd, 0o666 & ~mask)
+                _kill_at("written")
+            except BaseException:
+                Path(tmp).unlink(missing_ok=True)
+                raise
+            finally:
+                os.close(fd)
         try:
-            _write_all(fd, payload)
-            tmp = _link_fresh(fd, folder, target.name)
-        finally:
-            os.close(fd)
-    if tmp is None:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}-", suffix=".tmp", dir=folder)
-        try:
-            _write_all(fd, payload)
-            mask = os.umask(0)
-            os.umask(mask)
-            os.fchmod(fd, 0o666 & ~mask)
+            os.replace(tmp, target)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
-        finally:
-            os.close(fd)
-    try:
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        _kill_at("renamed")
+    finally:
+        if record is not None:
+            record.unlink(missing_ok=True)
     return target
+
+
+def _kill_at(moment: str) -> None:
+    """Tests only: die by SIGKILL at ``moment`` when ``HIERADJ_TEST_KILL_AT`` names it."""
+    if os.environ.get("HIERADJ_TEST_KILL_AT") == moment:
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+def pending_dir() -> Path:
+    """Where writers record the temporary files they are about to name (one file per write)."""
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return Path(base) / "hieradjudicate" / "writing"
+
+
+def _record(folder: Path, name: str) -> Path | None:
+    """Record (folder, name) for :func:`sweep_pending`; ``None`` where the state folder is unusable."""
+    try:
+        where = pending_dir()
+        where.mkdir(parents=True, exist_ok=True)
+        path = where / f"{os.getpid()}-{secrets.token_hex(6)}"
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+    except OSError:
+        return None  # the next write of the same file still sweeps it
+    try:
+        os.write(fd, os.fsencode(os.path.abspath(folder)) + b"\0" + os.fsencode(name))
+    except OSError:
+        os.close(fd)
+        path.unlink(missing_ok=True)
+        return None
+    os.close(fd)
+    return path
+
+
+def sweep_pending() -> int:
+    """At start: remove the temporaries of writers that were killed, wherever they wrote.
+
+    Reads the records of :func:`_record` whose process is gone, sweeps their
+    folder for that name and removes the record.  Returns the records handled;
+    never raises (a start must not fail for this).
+    """
+    from hieradjudicate.io.store.sidecars import pid_alive
+
+    where = pending_dir()
+    try:
+        names = os.listdir(where)
+    except OSError:
+        return 0
+    done = 0
+    for n in names:
+        pid = n.split("-", 1)[0]
+        if not pid.isdigit() or pid_alive(int(pid)):
+            continue
+        record = where / n
+        try:
+            if record.is_symlink() or not record.is_file() or record.stat().st_size > 65536:
+                continue
+            folder, _, name = record.read_bytes().partition(b"\0")
+            if name and b"/" not in name:
+                sweep_temporaries(Path(os.fsdecode(folder)), os.fsdecode(name))
+            record.unlink()
+            done += 1
+        except OSError:
+            continue
+    return done
 
 
 _NO_UNNAMED: set[int] = set()  # devices where an unnamed file cannot be given a name

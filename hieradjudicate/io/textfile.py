@@ -28,7 +28,7 @@ import zlib
 import numpy as np
 
 from hieradjudicate.core.errors import FormatError, Problem
-from hieradjudicate.io.jsonsafe import max_values as max_json_values
+from hieradjudicate.io.jsonsafe import ValueCounter, max_values as max_json_values
 
 _BINARY_CONTROL = set(range(0, 9)) | {11, 12} | set(range(14, 32))
 #: C0 controls except TAB/LF/CR, and DEL.  C1 controls (U+0080..U+009F) are not refused:
@@ -115,12 +115,17 @@ def _too_big(path: str, limit: int, guard: _LineGuard, gz: bool) -> FormatError:
                        file=path, line=guard.lines + 1)
 
 
-def read_bytes(path: str | os.PathLike | bytes, *, line_limit: bool = True) -> bytes:
+def read_bytes(path: str | os.PathLike | bytes, *, line_limit: bool = True,
+               xml_elements: int | None = None) -> bytes:
     """Return the file's bytes, decompressed when it is gzip (by content, not name).
 
     Reads in chunks and stops with a :class:`FormatError` naming the line
     when the data passes :func:`max_input_bytes`, or (``line_limit`` and not
-    an XML/JSON document) a line passes :func:`max_line_bytes`.
+    an XML/JSON document) a line passes :func:`max_line_bytes`, or a JSON
+    document (first byte ``{`` or ``[``) passes ``HIERADJ_MAX_JSON_VALUES``
+    values, or (``xml_elements`` given) an XML document holds more ``<``
+    than that: each counted as the bytes arrive, so that the refusal comes
+    after megabytes, not after the whole file is in memory.
     """
     p = display_path(path)
     try:
@@ -143,7 +148,7 @@ def read_bytes(path: str | os.PathLike | bytes, *, line_limit: bool = True) -> b
             first = fh.read(_CHUNK)
             gz = first[:2] == b"\x1f\x8b"
             chunks = _gunzip(fh, first, p, limit) if gz else _plain(fh, first)
-            return _collect(chunks, p, limit, gz, line_limit)
+            return _collect(chunks, p, limit, gz, line_limit, xml_elements)
         except OSError as exc:
             raise FormatError(f"cannot read file: {exc.strerror or exc}", file=p) from None
 
@@ -186,11 +191,14 @@ def _gunzip(fh, first: bytes, path: str, limit: int):
                           file=path) from None
 
 
-def _collect(chunks, path: str, limit: int, gz: bool, line_limit: bool) -> bytes:
+def _collect(chunks, path: str, limit: int, gz: bool, line_limit: bool,
+             xml_elements: int | None = None) -> bytes:
     out: list[bytes] = []
     total = 0
     guard: _LineGuard | None = None
-    values_left: int | None = None
+    values: ValueCounter | None = None
+    values_limit = max_json_values()
+    tags = 0
     try:
         for chunk in chunks:
             if not chunk:
@@ -199,16 +207,22 @@ def _collect(chunks, path: str, limit: int, gz: bool, line_limit: bool) -> bytes
                 start = chunk.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
                 doc = start in (b"<", b"{", b"[")
                 guard = _LineGuard(path, max_line_bytes() if line_limit and not doc else None)
-                # a JSON array (never JSON Lines nor a table) is parsed whole: its values are
-                # counted as it is read, so that a bomb is refused after megabytes, not gigabytes
-                values_left = max_json_values() if start == b"[" else None
+                # a JSON document is parsed whole: its values are counted as it is read, so that
+                # a bomb is refused after megabytes, not gigabytes (JSON Lines: the first line only)
+                values = ValueCounter() if start in (b"[", b"{") else None
             total += len(chunk)
             if total > limit:
                 raise _too_big(path, limit, guard, gz)
-            if values_left is not None:
-                values_left -= chunk.count(b"{") + chunk.count(b"[") + chunk.count(b",")
-                if values_left < 0:
-                    raise FormatError(f"the JSON document holds more than {max_json_values():,} values "
+            if xml_elements is not None:
+                tags += chunk.count(b"<")
+                if tags > xml_elements:
+                    raise FormatError(f"more than {xml_elements:,} XML elements in one document "
+                                      "(stopped here), more than fit in memory safely; expected a "
+                                      "smaller document (raise HIERADJ_MAX_XML_ELEMENTS if it is "
+                                      "genuine)", file=path, line=guard.lines + 1)
+            if values is not None:
+                if values.feed(chunk) > values_limit:
+                    raise FormatError(f"the document holds more than {values_limit:,} JSON values "
                                       "(stopped here), more than fit in memory safely; expected a "
                                       "smaller document (raise HIERADJ_MAX_JSON_VALUES if it is genuine)",
                                       file=path, line=guard.lines + 1)

@@ -18,19 +18,12 @@ from PySide6.QtWidgets import QApplication
 from hieradjudicate.gui.main_window import MainWindow
 from hieradjudicate.gui.workbench.instance_model import InstanceRole
 from tests.conftest import skip_without_realdata
+from tests.gui.journey import open_window
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 
 
-def _open(qtbot, path: Path) -> MainWindow:
-    win = MainWindow()
-    qtbot.addWidget(win)
-    assert win.load_project(path)
-    win.show()
-    qtbot.waitExposed(win)
-    win.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=2000)
-    return win
+_open = open_window  # the one way every journey opens the window (tests/gui/journey.py)
 
 
 def _highlighted(win: MainWindow) -> list[int]:

@@ -17,24 +17,16 @@ from hieradjudicate.app.session.session import Session
 from hieradjudicate.core.agreement import multi_rater_agreement
 from hieradjudicate.core.alpha import krippendorff_alpha
 from hieradjudicate.gui.colors import category_color
-from hieradjudicate.gui.main_window import MainWindow
 from hieradjudicate.gui.workbench.instance_model import CategoryRole, InstanceRole
 from hieradjudicate.gui.workbench.pick_dialog import PickDialog
+from tests.gui.journey import open_window
 
 
 def _press(qtbot, widget, key, modifier=Qt.KeyboardModifier.NoModifier) -> None:
     qtbot.keyClick(widget, key, modifier)
 
 
-def _open(qtbot, path: Path) -> MainWindow:
-    win = MainWindow()
-    qtbot.addWidget(win)
-    assert win.load_project(path)
-    win.show()
-    qtbot.waitExposed(win)
-    win.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=2000)
-    return win
+_open = open_window  # the one way every journey opens the window (tests/gui/journey.py)
 
 
 def test_keyboard_adjudication_survives_reopen(qtbot, demo_project: Path) -> None:

@@ -106,7 +106,7 @@ def test_demo_reference_gold_in_the_window(qtbot, private_dirs: Path, monkeypatc
     # roles where they cannot be missed: the table's and the breakdown's headers
     model = win.ws.model
     titles = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
-    assert "1 lesk (system)" in titles and "2 neural (system)" in titles and "3 ann (reference gold)" in titles
+    assert "[1] lesk (system)" in titles and "[2] neural (system)" in titles and "[3] ann (reference gold)" in titles
     leaf = win.ws.detail.leaf_model
     assert "(reference gold)" in leaf.headerData(3, Qt.Orientation.Horizontal)
     # rows coloured where a system differs from the reference, not grey "single"

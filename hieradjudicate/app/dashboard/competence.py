@@ -10,13 +10,14 @@ sets, and returns what the views need, aligned with the corpus:
   *competence-weighted suggestion* shown beside the majority one;
 * the entropy histogram, whose bars list their instances (drill-down).
 
-It takes seconds on a crowd (MASC: about 2.7 s), so the GUI runs it off the
+It takes a while on a crowd (MASC, Dawid & Skene: about 30 s to convergence on a quiet machine), so the GUI runs it off the
 GUI thread, once per open project: the annotations never change meanwhile.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -30,9 +31,9 @@ METHODS = {
     "ds": ("Dawid & Skene (1979) EM over the leaves of each lexelt: each annotator has a confusion matrix "
            "per lexelt, each lexelt a prior over its leaves; a leaf of another lexelt is impossible and a "
            "label spread over several leaves (a tag on an inner sense, weighted tags) splits its vote. "
-           "Started from the majority vote, stopped when no confusion probability or prior moves by {tol:g} "
-           "or more in an iteration (at least {min_iter}, at most {max_iter} iterations; otherwise reported as "
-           "not converged). Competence = expected share of a set's labels that are right, +/- sqrt(a(1-a)/n) "
+           "Started from the majority vote, {accel}, stopped when a plain EM iteration moves no "
+           "confusion probability or prior by {tol:g} or more (at least {min_iter}, at most {max_iter} EM "
+           "iterations; otherwise reported as not converged). Competence = expected share of a set's labels that are right, +/- sqrt(a(1-a)/n) "
            "over its n labels. Difficulty = entropy of the instance's posterior over its leaves, in bits."),
     "mace": ("MACE (Hovy et al. 2013) over the leaves of each lexelt: each annotator knows the sense with "
              "probability theta (its competence) and otherwise answers by its own spamming strategy in the "
@@ -46,13 +47,24 @@ METHODS = {
 }
 
 
-def method_text(model: str, max_iter: int | None = None, tol: float | None = None) -> str:
+ACCEL = {True: "accelerated by SQUAREM (Varadhan & Roland 2008; an extrapolation is kept only where the "
+              "log-likelihood does not fall)", False: "plain EM (not accelerated)"}
+
+
+def method_text(model: str, max_iter: int | None = None, tol: float | None = None, accelerate: bool = True) -> str:
     """The method text of ``model`` with the stopping rule actually used (defaults where ``None``)."""
     from hieradjudicate.core import competence, mace
 
     default = competence.MAX_ITER if model == "ds" else mace.MAX_ITER
-    return METHODS[model].format(tol=competence.TOL if tol is None else tol, min_iter=competence.MIN_ITER,
+    return METHODS[model].format(accel=ACCEL[accelerate], tol=competence.TOL if tol is None else tol, min_iter=competence.MIN_ITER,
                                  max_iter=default if max_iter is None else max_iter)
+
+
+def convergence_text(iterations: int, converged: bool) -> str:
+    """How a run ended, in words shown beside its figures."""
+    if converged:
+        return f"converged after {iterations} iteration(s)"
+    return f"NOT converged after {iterations} iterations (the figures may still move)"
 
 
 #: what each model's "competence" is, wherever it is shown (they are not the same quantity)
@@ -82,6 +94,8 @@ class CompetenceFigures:
     converged: bool
     seconds: float
     explain: Explain
+    #: (n, K) float32 posterior over the local leaves of each instance's lexelt (NaN rows: no answer)
+    posterior: np.ndarray | None = field(default=None, repr=False)
     _bins: np.ndarray | None = field(default=None, repr=False)
 
     def bin_instances(self, j: int) -> np.ndarray:
@@ -114,10 +128,11 @@ class CompetenceFigures:
 
 
 def estimate(corpus: Corpus, sets: list[int] | None = None, *, model: str = "ds", max_iter: int | None = None,
-             tol: float | None = None) -> CompetenceFigures:
+             tol: float | None = None, progress: Callable[[int, int], object] | None = None) -> CompetenceFigures:
     """Competence of ``sets`` (default: the annotator sets) and difficulty of every instance.
 
-    ``max_iter`` and ``tol``: the model's stopping rule (its defaults when ``None``).
+    ``max_iter`` and ``tol``: the model's stopping rule (its defaults when ``None``).  ``progress(k, n)``:
+    called after each of Dawid & Skene's EM iterations (``k`` of at most ``n``); it may raise to stop.
 
     Raises ``ValueError`` with fewer than two sets (nothing to weigh against).
     """
@@ -132,7 +147,9 @@ def estimate(corpus: Corpus, sets: list[int] | None = None, *, model: str = "ds"
         from hieradjudicate.core.competence import dawid_skene as fit
     else:
         from hieradjudicate.core.mace import mace as fit  # type: ignore[no-redef]
-    stop = {k: v for k, v in (("max_iter", max_iter), ("tol", tol)) if v is not None}
+    stop: dict = {k: v for k, v in (("max_iter", max_iter), ("tol", tol)) if v is not None}
+    if model == "ds" and progress is not None:
+        stop["progress"] = progress
     res = fit(lay.inst, lay.rater, lay.P, corpus.inst_lexelt, corpus.inventory.n_leaves, **stop)
     seconds = time.perf_counter() - t0
     n = corpus.n
@@ -165,7 +182,9 @@ def estimate(corpus: Corpus, sets: list[int] | None = None, *, model: str = "ds"
                  "estimate. Right: how many instances have each posterior entropy (0 = the model is "
                  "sure of the sense); click a bar for its instances.", method_text(model, max_iter, tol),
                  n=int(len(res.tasks)), aggregation="every instance of the project (annotations never change)",
-                 note=f"{res.iterations} iteration(s), {'converged' if res.converged else 'NOT converged'}, "
-                      f"{seconds:.2f} s")
-    return CompetenceFigures(MODELS[model], method_text(model, max_iter, tol), MEASURES[model], list(inv.node_id), sets, names, comp, se, nl, entropy, best, best_post,
-                             counts, edges, int(res.iterations), bool(res.converged), seconds, ex)
+                 note=f"{convergence_text(res.iterations, bool(res.converged))}, {seconds:.2f} s")
+    post = np.full((n, res.posterior.shape[1]), np.nan, np.float32)
+    post[res.tasks] = res.posterior
+    return CompetenceFigures(MODELS[model], method_text(model, max_iter, tol), MEASURES[model], list(inv.node_id),
+                             sets, names, comp, se, nl, entropy, best, best_post,
+                             counts, edges, int(res.iterations), bool(res.converged), seconds, ex, post)

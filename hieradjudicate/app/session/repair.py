@@ -2,7 +2,8 @@
 
 The damaged file is only read.  A new project is built beside it from the
 stored input copies that match their SHA-256, the settings, the batches and
-every decision whose checksum holds (re-chained in the same order, ids kept);
+every decision whose checksum holds (re-chained in the same order, ids kept),
+the stored system runs that match their SHA-256;
 the corpus cache is rebuilt from the copies.  Then, unless another output was
 given, the damaged file is kept as ``NAME.hadj.damaged`` and the repaired one
 takes its name.  Decisions that failed their checksum are listed, never
@@ -33,6 +34,8 @@ class RepairSummary:
     files: int
     flagged: list[str]
     unreadable: list[tuple[int, int]]
+    runs: int = 0  # stored system runs carried over
+    runs_left_out: list[str] | None = None  # "NAME: why" of damaged runs not carried over
 
 
 def _free_name(p: Path) -> Path:
@@ -78,7 +81,7 @@ def repair_project(path: str | os.PathLike[str], output: str | os.PathLike[str] 
         remove_build(tmp)
         raise
     return RepairSummary(target, kept, len(found.decisions), found.left_out, len(found.files),
-                         found.flagged, found.unreadable)
+                         found.flagged, found.unreadable, len(found.runs), list(found.damaged_runs))
 
 
 def _restore(store: Store, found: Salvage) -> None:
@@ -101,3 +104,9 @@ def _restore(store: Store, found: Salvage) -> None:
                          "decided_by, decided_at, batch, basis) VALUES (?,?,?,?,?,?,?,?,?,?,?)", rows)
         if rows:
             extend_chain(conn, [r[0] for r in rows])
+        for record, data in found.runs:  # stored system runs, bytes checked against their SHA-256
+            blob = zlib.compress(data, 6) if record["compression"] == "zlib" else data
+            conn.execute("INSERT INTO runs (id, name, note, source_path, size, sha256, added_by, added_at,"
+                         " compression, data) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                         (*(record[k] for k in ("id", "name", "note", "source_path", "size", "sha256",
+                                                "added_by", "added_at", "compression")), blob))

@@ -27,8 +27,10 @@ from hieradjudicate.app.workbench.columns import (
     compute_columns,
     pair_category,
 )
+from hieradjudicate.app.workbench.instance_answers import AnswerGroup, LeafVotes, answer_groups, leaf_votes
+from hieradjudicate.app.workbench.search import text_mask
 from hieradjudicate.app.workbench.suggest import Suggester
-from hieradjudicate.core.labels import node_short_labels
+from hieradjudicate.core.labels import is_none_sense, node_short_labels, short_tag
 from hieradjudicate.core.model import Corpus
 from hieradjudicate.io.store.project_store import DecisionRow
 
@@ -49,6 +51,7 @@ class Filter:
     statuses: tuple[int, ...] = ()
     pair: tuple[int, int] | None = None  # two set indices: instances where these two disagree
     text: str = ""
+    has_note: bool = False  # only instances whose decision carries a note
     only: tuple[int, ...] = ()  # instance indices (team mode: those assigned to this adjudicator)
 
 
@@ -88,6 +91,10 @@ class Suggestion:
     weighted: tuple[str, ...] = ()
     weighted_posterior: float = float("nan")
     weighted_model: str = ""
+    #: other answers with as many annotators as ``tags`` (a tie: the suggestion is the first in project order)
+    tied: tuple[tuple[str, ...], ...] = ()
+    #: the suggested tags that say "none of these" (MASC's sense ``0``): taking it makes no sense the gold
+    none_of_these: tuple[str, ...] = ()
 
     def text(self) -> str:
         head = f"{' '.join(self.tags)}  ({self.support} of {self.of}: {', '.join(self.sets)})"
@@ -113,6 +120,7 @@ class Workbench:
         self.status = np.zeros(n, np.int8)
         self.gold = np.full(n, "", dtype=object)
         self.source = np.full(n, "", dtype=object)
+        self.note = np.full(n, "", dtype=object)
         self.gold_leaves = np.zeros((n, max(corpus.inventory.K, 1)), dtype=bool)
         self.filter = Filter()
         self.sort_key: str | None = None
@@ -150,11 +158,14 @@ class Workbench:
         else:
             for j, k in enumerate(self.shown_sets()):
                 s = self.corpus.sets[k]
-                key = f"{j + 1} " if j < 9 else ""
+                # "[1] 17", never "1 17": worker ids are often numbers themselves
+                key = f"[{j + 1}] " if j < 9 else ""
                 role = "" if s.role == "annotator" else f" ({ROLE_SHORT.get(s.role, s.role)})"  # cannot be missed
-                c.append(ColumnSpec(f"set:{k}", f"{key}{s.name}{role}", f"{s.role} {s.name} (key {key.strip()})"))
+                tip = f"{s.role} {s.name}" + (f" (key {j + 1} takes its answer)" if j < 9 else "")
+                c.append(ColumnSpec(f"set:{k}", f"{key}{s.name}{role}", tip))
         c += [ColumnSpec("agreement", "Leaf agr.", "mean pairwise leaf agreement"),
-              ColumnSpec("status", "Status"), ColumnSpec("gold", "Gold")]
+              ColumnSpec("status", "Status"), ColumnSpec("gold", "Gold", "the decided senses (full ids: tooltip)"),
+              ColumnSpec("note", "Note", "the note saved with the decision (E edits it)")]
         return c
 
     def cell(self, key: str, i: int) -> str:
@@ -177,12 +188,19 @@ class Workbench:
             return "" if np.isnan(a) else f"{a:.2f}"
         if key == "status":
             return STATUS_NAMES[int(self.status[i])]
-        if key == "gold":
-            return self.gold[i]
+        if key == "gold":  # the same short labels as every other column (full ids in the tooltip)
+            g = self.gold[i]
+            if not g:
+                return ""
+            x = int(self.cols.lexelt[i])
+            return " ".join(short_tag(self.corpus.inventory, x, t) for t in str(g).split())
+        if key == "note":
+            return str(self.note[i]).replace("\n", " ⏎ ")
         raise KeyError(key)
 
     # ------------------------------------------------------------ decisions
     def _set_row(self, i: int, row: DecisionRow | None) -> None:
+        self.note[i] = (row.note or "") if row is not None else ""
         if row is None or row.status == "unresolved":
             self.status[i], self.gold[i], self.source[i] = UNRESOLVED, "", ""
         else:
@@ -201,8 +219,8 @@ class Workbench:
             if i >= 0:
                 self._set_row(i, r)
                 changed.append(i)
-        self._sort_cache.pop("status", None)
-        self._sort_cache.pop("gold", None)
+        for key in ("status", "gold", "note"):
+            self._sort_cache.pop(key, None)
         return changed
 
     def key_of(self, i: int) -> tuple[str, str]:
@@ -230,6 +248,8 @@ class Workbench:
             m &= np.isin(self.cols.category, f.categories)
         if f.statuses:
             m &= np.isin(self.status, f.statuses)
+        if f.has_note:
+            m &= self.note.astype(bool)
         if f.text.strip():
             m &= self._text_mask(f.text.strip().lower())
         if f.only:
@@ -239,34 +259,7 @@ class Workbench:
         return m
 
     def _text_mask(self, needle: str) -> np.ndarray:
-        import pandas as pd  # app layer; one vectorised search over a precomputed haystack
-
-        if self._haystack is None:
-            parts = [self.cols.inst_id, self.cols.kwic]
-            parts += self.cols.set_tags
-            if self.cols.crowd is not None:
-                parts.append(self.cols.crowd)
-            hay = pd.Series(parts[0], dtype=object).astype(str)
-            for p in parts[1:]:
-                hay = hay + "\t" + pd.Series(p, dtype=object).astype(str)
-            self._haystack = hay.str.lower()
-        found = self._haystack.str.contains(needle, regex=False).to_numpy(dtype=bool)
-        found = found | self._tag_mask(needle)
-        gold_hit = pd.Series(self.gold, dtype=object).astype(str).str.lower().str.contains(needle, regex=False)
-        return found | gold_hit.to_numpy(dtype=bool)
-
-    def _tag_mask(self, needle: str) -> np.ndarray:
-        """Instances with a tag whose full id or gloss holds ``needle`` (the columns show short labels)."""
-        inv = self.corpus.inventory
-        hit = np.fromiter((needle in k.lower() or needle in g.lower() for k, g in zip(inv.node_id, inv.node_gloss)),
-                          dtype=bool, count=len(inv.node_id))  # once per node, not per instance
-        out = np.zeros(self.corpus.n, dtype=bool)
-        if not hit.any():
-            return out
-        for s in self.corpus.sets:
-            tag_inst = np.repeat(s.rows, s.n_tags())
-            out[tag_inst[hit[s.tag_node]]] = True
-        return out
+        return text_mask(self, needle)
 
     def set_sort(self, key: str | None, descending: bool = False) -> np.ndarray:
         self.sort_key, self.sort_descending = key, descending
@@ -369,12 +362,39 @@ class Workbench:
         return "\n".join(lines) or None
 
     def answer_of_key(self, i: int, k: int) -> Answer | None:
-        """The answer ``k``-th key (1-based) takes, or None when the set did not answer."""
+        """The answer the ``k``-th key (1-based) takes, or None when there is none.
+
+        With a few sets key ``k`` is the ``k``-th set (a table column); in a crowd it is the ``k``-th
+        distinct answer listed for this instance (:meth:`answer_groups`), never an absent worker.
+        """
+        if self.crowd:
+            groups = self.answer_groups(i)
+            if not 1 <= k <= min(9, len(groups)):
+                return None
+            g = groups[k - 1]
+            return Answer(g.set_indices[0], g.names[0], self.corpus.sets[g.set_indices[0]].role, list(g.tags),
+                          [], list(g.glosses), g.leaves, list(g.short))
         order = self.shown_sets()
         if not 1 <= k <= min(9, len(order)):
             return None
         a = next(a for a in self.answers(i) if a.set_index == order[k - 1])
         return a if a.tags else None
+
+    def answer_groups(self, i: int) -> list[AnswerGroup]:
+        """The distinct answers of the sets that answered instance ``i`` (most votes first; voters by
+        estimated competence when an estimate exists)."""
+        comp = self.competence
+        weights = {k: float(c) for k, c in zip(comp.set_indices, comp.competence)} if comp is not None else None
+        return answer_groups(self.corpus, int(i), self.shown_sets(), weights)
+
+    def leaf_votes(self, i: int, groups: list[AnswerGroup] | None = None) -> LeafVotes:
+        """Votes, share and (with an estimate) the competence posterior of each leaf of instance ``i``."""
+        nl = int(self.corpus.inventory.n_leaves[int(self.cols.lexelt[i])])
+        comp = self.competence
+        post = comp.posterior[i] if comp is not None and comp.posterior is not None else None
+        if post is not None and not np.isfinite(post[:nl]).all():
+            post = None
+        return leaf_votes(self.answer_groups(i) if groups is None else groups, nl, post)
 
     def suggestion(self, i: int) -> Suggestion | None:
         """The majority answer of the annotators (see :mod:`hieradjudicate.app.workbench.suggest`)."""
@@ -384,6 +404,13 @@ class Workbench:
         if s is None:
             return None
         out = Suggestion(s.tags, s.votes, s.of, s.sets, s.support, s.reliable_tags, s.reliable_set)
+        groups = answer_groups(self.corpus, int(i), self.cols.annotators)
+        mine = tuple(sorted(s.tags))
+        out.tied = tuple(g.tags for g in groups if g.votes == s.votes and tuple(sorted(g.tags)) != mine)
+        x = int(self.cols.lexelt[i])
+        inv = self.corpus.inventory
+        out.none_of_these = tuple(t for t in s.tags if (n := inv.lookup(x, t)) >= 0
+                                  and is_none_sense(inv.node_gloss[n]))
         comp = self.competence
         if comp is not None and comp.best_node[i] >= 0:
             out.weighted = (self.corpus.inventory.node_id[int(comp.best_node[i])],)

@@ -17,7 +17,7 @@ import numpy as np
 import pyqtgraph as pg
 from pyqtgraph.exporters import ImageExporter
 from PySide6.QtCore import QPointF, Qt, Signal
-from PySide6.QtGui import QColor, QCursor, QPalette
+from PySide6.QtGui import QColor, QCursor, QFontMetrics, QPalette
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -31,8 +31,21 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.core.palette import category_color, mix, scale_color
 from hieradjudicate.gui.colors import is_dark
+from hieradjudicate.io.atomic import write_atomic
+
+
+def png_bytes(image: Any) -> bytes:
+    """A QImage encoded as PNG, in memory (written by the caller through an atomic write)."""
+    from PySide6.QtCore import QBuffer, QIODevice
+
+    buf = QBuffer()
+    buf.open(QIODevice.OpenModeFlag.WriteOnly)
+    if not image.save(buf, "PNG"):
+        raise OSError("the figure could not be encoded as PNG")
+    return bytes(buf.data())
 
 
 def theme() -> dict[str, str]:
@@ -94,8 +107,14 @@ def make_plot(*, menu: bool = False) -> pg.PlotWidget:
 
 
 def set_ticks(plot: pg.PlotWidget, axis: str, labels: list[str], max_labels: int = 40) -> None:
-    """Category ticks at 0, 1, 2, ... (every k-th label when there are many)."""
+    """Category ticks at 0, 1, 2, ... (every k-th label when there are many, and on the x axis when
+    they would run together at the plot's width: set names were written over one another)."""
     stride = max(1, int(np.ceil(len(labels) / max_labels)))
+    if axis == "bottom" and labels:
+        fm = QFontMetrics(plot.getAxis(axis).style.get("tickFont") or plot.font())
+        widest = max(fm.horizontalAdvance(t) for t in labels) + fm.horizontalAdvance("  ")
+        width = max(plot.getPlotItem().getViewBox().width(), 120.0)
+        stride = max(stride, int(np.ceil(len(labels) * widest / width)))
     plot.getAxis(axis).setTicks([[(k, s) for k, s in enumerate(labels) if k % stride == 0], []])
 
 
@@ -162,6 +181,19 @@ class Panel(QFrame):
         self.body.addWidget(w, stretch)
         return w
 
+    def set_empty(self, text: str | None) -> None:
+        """Nothing to draw: a sentence saying why over each plot (not bare axes from -400 to 400);
+        ``None`` takes it away."""
+        for p in self.plots:
+            item = p.__dict__.get("_empty_text")
+            if item is None:
+                item = p.__dict__["_empty_text"] = pg.TextItem("", color=theme()["muted"], anchor=(0.5, 0.5))
+                item.setParentItem(p.getPlotItem())  # in widget coordinates: no axis range needed
+            item.setText(text or "")
+            item.setPos(p.getPlotItem().width() / 2, p.getPlotItem().height() / 2)
+            for ax in ("left", "bottom"):
+                p.getPlotItem().getAxis(ax).setStyle(showValues=not text)
+
     def set_explain(self, text: str) -> None:
         """The figure's explanation: tooltip of the frame and its plots, and the "?" text."""
         self.explain_text = text
@@ -170,21 +202,30 @@ class Panel(QFrame):
             p.setToolTip(text)
 
     def export_png(self, path: str | Path, width: int = 1000) -> list[Path]:
-        """Write every plot of the panel (``name.png``, ``name-2.png``, ...); returns the paths."""
+        """Write every plot of the panel (``name.png``, ``name-2.png``, ...); returns the paths.
+
+        Each file is written whole or not at all and never through a link planted at its name
+        (:func:`~hieradjudicate.io.atomic.write_atomic`); raises ``OSError`` when it cannot be."""
         target = Path(path)
         out = []
         for k, plot in enumerate(self.plots):
             p = target if k == 0 else target.with_name(f"{target.stem}-{k + 1}{target.suffix or '.png'}")
             exp = ImageExporter(plot.getPlotItem())
             exp.parameters()["width"] = width
-            exp.export(str(p))
+            write_atomic(p, png_bytes(exp.export(toBytes=True)))
             out.append(p)
         return out
 
     def _save_png_dialog(self) -> None:
         path, _ = QFileDialog.getSaveFileName(self, f"Save {self.title} as PNG", f"{self.key}.png", "PNG (*.png)")
         if path:
-            self.export_png(path if path.lower().endswith(".png") else path + ".png")
+            path = path if path.lower().endswith(".png") else path + ".png"
+            try:
+                self.export_png(path)
+            except OSError as exc:
+                win = self.window()
+                if hasattr(win, "error"):
+                    win.error("The PNG was not saved", HieradjError(f"{path}: {exc.strerror or exc}"))
 
 
 class TextPool:

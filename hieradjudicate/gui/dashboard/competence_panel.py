@@ -17,7 +17,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel
 
-from hieradjudicate.app.dashboard.competence import MODELS, estimate
+from hieradjudicate.app.dashboard.competence import MODELS, convergence_text, estimate
 from hieradjudicate.core.palette import GOLD_COLOR, mix
 from hieradjudicate.gui.dashboard.common import (
     Panel,
@@ -112,8 +112,7 @@ class CompetencePanel(Panel):
             f"{comp.model}: {len(comp.names)} annotator sets, {comp.measure} {s.get('competence_min', 0):.2f} to "
             f"{s.get('competence_max', 0):.2f} (median {s.get('competence_median', 0):.2f}); instance "
             f"difficulty: mean entropy {s.get('mean_entropy_bits', 0):.2f} bits. "
-            f"{comp.iterations} iteration(s) in {comp.seconds:.1f} s"
-            f"{'' if comp.converged else ', NOT converged'}. Click a bar for its instances; "
+            f"Estimate {convergence_text(comp.iterations, comp.converged)} in {comp.seconds:.1f} s. Click a bar for its instances; "
             "Go > Most uncertain first orders the workbench by it.")
         self.sets_plot.getAxis("left").setLabel(comp.measure)
         self.set_explain(comp.explain.text())
@@ -180,7 +179,13 @@ class CompetenceEstimator(QObject):
         model = self.panel.model_box.currentData()
         self.panel.set_pending(f"Estimating annotator competence ({MODELS[model]}) in the background…")
         corpus = self.wb.corpus
-        self.runner.start(lambda _r: estimate(corpus, sets, model=model), self._done, failed=self._failed)
+        name = MODELS[model]
+        self.runner.start(lambda r: estimate(corpus, sets, model=model, progress=lambda k, n: r(k, n, name)),
+                          self._done, failed=self._failed, progress=self._progress)
+
+    def _progress(self, k: int, n: int, name: str) -> None:
+        self.panel.set_pending(f"Estimating annotator competence ({name}) in the background: "
+                               f"iteration {k} of at most {n}…")
 
     def _model_changed(self, _model: str) -> None:
         self.result = None

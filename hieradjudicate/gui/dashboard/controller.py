@@ -192,7 +192,11 @@ class DashboardController:
             return
         folder = self._folder("Export every dashboard plot as PNG into…")
         if folder:
-            paths = self._open.view.export_plots(folder)
+            try:
+                paths = self._open.view.export_plots(folder)
+            except OSError as exc:
+                self._status(f"The plots were not exported: {folder}: {exc.strerror or exc}", 0)
+                return
             self._status(f"{len(paths)} PNG file(s) written to {folder}", 6000)
 
     def export_tables(self) -> None:

@@ -50,7 +50,7 @@ from hieradjudicate.gui.dashboard.gold_plots import (
 from hieradjudicate.gui.dashboard.heatmap import HeatmapPanel
 from hieradjudicate.gui.dashboard.plots import ConfusionPanel, DepthPanel, LexeltPanel
 from hieradjudicate.gui.dashboard.reference import ReferencePanel
-from hieradjudicate.gui.dashboard.runs_panel import RunsPanel
+from hieradjudicate.gui.dashboard.runs_panel import RunsPanel, follow_policy
 from hieradjudicate.gui.dashboard.significance_panel import SignificancePanel
 from hieradjudicate.gui.workers import BackgroundRunner
 
@@ -178,6 +178,13 @@ class DashboardView(QWidget):
         self.ci_state = QLabel(objectName="dash_ci_state")
         self.state = QLabel(objectName="dash_state")
         self.state.setStyleSheet("color: gray")
+        # long texts wrap and the scope box elides instead of widening the window (was 1232 px wide)
+        for label in (self.state, self.ci_state):
+            label.setWordWrap(True)
+            label.setMinimumWidth(110)
+        self.scope.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.scope.setMinimumContentsLength(14)
+        self.scope.view().setMinimumWidth(240)
         for w in (QLabel("Measure"), self.measure, QLabel("Scope"), self.scope, self.ci_button, self.ci_state):
             top.addWidget(w)
         top.addStretch(1)
@@ -195,6 +202,7 @@ class DashboardView(QWidget):
         self.significance, self.runs = SignificancePanel(), RunsPanel(self.session)
         self.significance.instance_opened.connect(self.instance_requested)
         self.runs.instance_opened.connect(self.instance_requested)
+        self.significance.policy.currentTextChanged.connect(lambda p: follow_policy(self.runs, p))
         self.panels: list[Panel] = [self.heatmap, self.lexelts, self.depth_panel, self.confusion, self.progress,
                                     self.gold, self.scores, self.comparison, self.competence_panel,
                                     self.significance, self.runs]
@@ -211,7 +219,7 @@ class DashboardView(QWidget):
             self.reference.explain_requested.connect(self.show_explain)
             grid.addWidget(self.reference, 0, 0, 1, 2)
         for k, p in enumerate(self.panels):
-            p.setMinimumWidth(300)
+            p.setMinimumWidth(250)  # two columns fit a 1024 px window (#23)
             if p is self.competence_panel:  # alone on its row: both plots side by side
                 p.setFixedHeight(heights[4])
                 grid.addWidget(p, top_row + 4, 0, 1, 2)

@@ -108,6 +108,7 @@ class GoldPanel(Panel):
         self.title_label.setText(f"<b>Agreement with the gold</b> <small>({data.gold_n} resolved; faded: leaf "
                                  "score, full: Cohen's κ)</small>")
         self.set_explain("\n\n".join(r.explain.text() for r in rows) if rows else NO_GOLD)
+        self.set_empty(None if rows else "No decision yet: nothing to compare with")
 
     def _moved(self, pos) -> None:
         p = view_pos(self.plot, pos)

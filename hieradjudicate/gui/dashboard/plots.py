@@ -35,6 +35,23 @@ MAX_PAIR_LINES = len(PAIR_COLORS)  # more pairs: one grey item for all, colours 
 MAX_PAIR_TRACES = 300  # more pairs (a crowd): their spread as quantile bands, not a line each
 
 
+#: Fewer instances than this in a lexelt and its chance-corrected figure is drawn grey and said to mean
+#: little: the chance agreement is then estimated from a handful of labels (a lexelt of the WSD
+#: framework has 2.6 instances on average) and one instance moves kappa by more than 0.1.
+FEW_INSTANCES = 10
+
+
+def lexelt_note(n: int, few: int, pooled: float | None, macro: float | None, rows: int) -> str:
+    """The line under the per-lexelt title: the two lines, the scrolling, the lexelts too small to judge."""
+    parts = [f"solid line: pooled {fmt(pooled)}; dashed: mean of the lexelts {fmt(macro)}"]
+    if n > rows:
+        parts.append(f"{n:,} lexelts: scroll for the rest, or sort")
+    if few:
+        parts.append(f"<b>{few:,} of {n:,} lexelts have fewer than {FEW_INSTANCES} instances</b> (grey): their "
+                     "chance correction rests on too few instances to mean much")
+    return "<small>" + " · ".join(parts) + "</small>"
+
+
 class LexeltPanel(Panel):
     """Per-lexelt agreement of the annotator group with bootstrap intervals (horizontal bars)."""
 
@@ -58,10 +75,13 @@ class LexeltPanel(Panel):
         self.plot.setMouseEnabled(x=False, y=True)
         self.bars = pg.BarGraphItem(x0=[], y=[], width=[], height=0.7)
         self.errors = pg.ErrorBarItem(x=np.zeros(0), y=np.zeros(0), beam=0.25, pen=pg.mkPen(theme()["fg"]))
-        self.pooled = pg.InfiniteLine(angle=90, pen=pg.mkPen(theme()["fg"], width=1.5),
-                                      label="pooled {value:.3f}", labelOpts={"position": 0.97, "color": theme()["fg"]})
-        self.macro = pg.InfiniteLine(angle=90, pen=pg.mkPen(theme()["muted"], style=Qt.PenStyle.DashLine),
-                                     label="macro {value:.3f}", labelOpts={"position": 0.03, "color": theme()["fg"]})
+        # the two lines are named in the title, not by labels drawn over the bars
+        self.pooled = pg.InfiniteLine(angle=90, pen=pg.mkPen(theme()["fg"], width=1.5))
+        self.macro = pg.InfiniteLine(angle=90, pen=pg.mkPen(theme()["muted"], style=Qt.PenStyle.DashLine))
+        self.note = QLabel()
+        self.note.setObjectName("lexelt_note")
+        self.note.setWordWrap(True)
+        self.body.insertWidget(self.body.count() - 1, self.note)
         for item in (self.bars, self.errors, self.pooled, self.macro):
             self.plot.addItem(item)
         self.data: Any = None
@@ -78,8 +98,10 @@ class LexeltPanel(Panel):
         y = np.arange(n, dtype=float)
         values = np.array([nan_or(b.value) for b in self.order], float)
         width = np.nan_to_num(values)
+        few = np.array([b.n < FEW_INSTANCES for b in self.order], bool)
+        grey = pg.mkBrush(theme()["muted"])
         self.bars.setOpts(x0=np.zeros(n), y=y, width=width, height=0.7,
-                          brushes=[pg.mkBrush(scale_color(b.value)) for b in self.order],
+                          brushes=[grey if f else pg.mkBrush(scale_color(b.value)) for b, f in zip(self.order, few)],
                           pen=pg.mkPen(None))
         low = np.array([nan_or(b.low) for b in self.order], float)
         high = np.array([nan_or(b.high) for b in self.order], float)
@@ -90,17 +112,26 @@ class LexeltPanel(Panel):
             line.setVisible(v is not None)
             if v is not None:
                 line.setValue(float(v))
-        self.plot.getAxis("left").setTicks([[(k, b.lexelt) for k, b in enumerate(self.order)
-                                             if k % max(1, n // 30 + (n % 30 > 0)) == 0], []])
+        # every bar named; as many rows shown as fit at a readable height, the rest scroll (2,808 lexelts
+        # were 2,808 bars in 170 px with one label in 94)
+        self.plot.getAxis("left").setTicks([[(k, b.lexelt) for k, b in enumerate(self.order)], []])
         lows = [v for v in [*low[has], *values[~np.isnan(values)]]]
         self.plot.setXRange(min([0.0, *lows]), 1.0, padding=0.02)
-        self.plot.setYRange(-0.6, min(n, 30) - 0.4, padding=0)
+        self.plot.setYRange(-0.6, min(n, self.rows_shown()) - 0.4, padding=0)
         ci = (f"{lb.n_resamples} bootstrap resamples, 95% BCa intervals" if has.any()
               else "intervals not computed yet (see 'Confidence intervals' above)")
         name = "Krippendorff's alpha" if lb.measure == "alpha" else "Fleiss' kappa"
         self.title_label.setText(f"<b>{name} per lexelt</b> <small>({ci})</small>")
+        self.title_label.setToolTip(ci)
+        self.note.setText(lexelt_note(n, int(few.sum()), lb.overall.value, lb.macro, self.rows_shown()))
+        self.set_empty(None if np.isfinite(values).any() else
+                       "No lexelt has a defined figure here (fewer than two annotators per instance?)")
         self.set_explain(lb.explain.text() + f"\nPooled: {fmt(lb.overall.value)}; macro mean: {fmt(lb.macro)}"
                          "\n\nClick a bar: filter the workbench to that lexelt.")
+
+    def rows_shown(self) -> int:
+        """Bars shown at once: one per 16 px of the plot (labels never overprint), the rest scroll."""
+        return max(5, int(self.plot.getPlotItem().getViewBox().height() // 16) or 12)
 
     def bar_at(self, scene_pos) -> int:
         p = view_pos(self.plot, scene_pos)
@@ -193,6 +224,8 @@ class DepthPanel(Panel):
             line.setData(x, vals[p] if p < len(vals) else np.full(x.size, np.nan))
         gv = np.array([nan_or(v) for v in d.group_values], float)
         self.group.setData(x, gv)
+        self.set_empty(None if np.isfinite(gv).any() or np.isfinite(vals).any() else
+                       "No level has a defined agreement (no pair of annotators shares an instance here)")
         set_ticks(self.plot, "bottom", d.levels)
         finite = np.concatenate([vals[np.isfinite(vals)], gv[np.isfinite(gv)], [0.0, 1.0]])
         self.plot.setYRange(min(0.0, float(finite.min())), 1.0, padding=0.05)
@@ -278,11 +311,14 @@ class ConfusionPanel(Panel):
 
     def update_data(self, cf: Any) -> None:
         self.cf = cf
-        if cf is None:
+        if cf is None or not len(cf.labels) or not (cf.matrix > 0).any():
             self.image.clear()
             self.texts.hide_from(0)
-            self.set_explain("No annotator pair to compare.")
+            self.set_explain("No annotator pair to compare." if cf is None else cf.explain.text())
+            self.set_empty("No annotator pair to compare" if cf is None else
+                           f"{cf.a} and {cf.b} answered no instance of {cf.lexelt} together")
             return
+        self.set_empty(None)
         G = len(cf.labels)
         top = max(float(cf.matrix.max()) if G else 0.0, 1e-9)
         vals = np.where(cf.matrix > 0, cf.matrix / top, np.nan) if G else np.zeros((0, 0))
@@ -297,10 +333,7 @@ class ConfusionPanel(Panel):
                     self.texts.place(k, c + 0.5, r + 0.5, label, text_color_on(scale_color(v / top, 0.0, 1.0)))
                     k += 1
         self.texts.hide_from(k)
-        labels = list(cf.labels)
-        stems = {t.split("#", 1)[0] for t in labels}
-        if labels and len(stems) == 1 and all("#" in t for t in labels):  # one lemma: "#3" is enough
-            labels = ["#" + t.split("#", 1)[1] for t in labels]
+        labels = list(cf.labels)  # "make#3" with its lemma, as everywhere; the gloss on hover
         self.plot.getAxis("left").setTicks([[(j + 0.5, s) for j, s in enumerate(labels)], []])
         # the x axis has less room per label than the y axis: every k-th label, never overprinted
         width = max(self.plot.getPlotItem().getViewBox().width(), 200.0)

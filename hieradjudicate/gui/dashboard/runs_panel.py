@@ -1,6 +1,7 @@
 """Stored system runs in the window: the runs of the project (name, date, note), "Add run…",
-and the run history: precision, recall and F1 (fine policy) of every stored run against the
-gold adjudicated so far, one line per metric over the runs in the order they were stored."""
+and the run history: precision, recall and F1 of every stored run against the gold adjudicated
+so far under the chosen policy (leaf, fine, coarse, mixed; it follows the dashboard's policy
+choice in the paired tests), one line per metric over the runs in the order they were stored."""
 
 from __future__ import annotations
 
@@ -63,6 +64,19 @@ class AddRunDialog(QDialog):
                 self.name.setText(Path(path).stem)
 
 
+def _policies(session: Any) -> tuple[str, ...]:
+    """The policies the project's inventory can score (coarse and mixed need a sense hierarchy)."""
+    from hieradjudicate.app.dashboard.scores import scorable_policies
+
+    return scorable_policies(session.corpus.inventory)[0]
+
+
+def follow_policy(runs: RunsPanel, policy: str) -> None:
+    """The dashboard's policy choice (the paired tests' policy) chosen in the runs panel too."""
+    if policy and runs.policy.findText(policy) >= 0:
+        runs.policy.setCurrentText(policy)
+
+
 class RunsPanel(Panel):
     instance_opened = Signal(int)  # corpus instance index (double-click in the gained/lost table)
 
@@ -75,6 +89,13 @@ class RunsPanel(Panel):
         self.state = QLabel(objectName="runs_state")
         self.state.setWordWrap(True)
         self.controls.addWidget(self.add_button)
+        self.policy = QComboBox(objectName="run_policy")
+        self.policy.setToolTip("The scoring policy of the run history and of the run-against-run view")
+        self.policy.addItems(list(_policies(session)))
+        self.policy.setCurrentText("fine")
+        self.policy.currentTextChanged.connect(lambda _: self.refresh(force=True))
+        self.controls.addWidget(QLabel("Policy"))
+        self.controls.addWidget(self.policy)
         self.controls.addWidget(self.state, 1)
         self.plot = self.add_plot(2)
         self.plot.setMouseEnabled(x=False, y=False)
@@ -106,7 +127,8 @@ class RunsPanel(Panel):
         self._key: Any = None
         self.set_explain("The system runs stored in the project (Add run…, or hieradjudicate project add-run "
                          "P.hadj NAME=FILE), each scored against the gold adjudicated so far (the resolved "
-                         "decisions) under the fine policy: precision = correct / answered, recall = correct "
+                         "decisions) under the chosen policy (it follows the paired tests' policy): "
+                         "precision = correct / answered, recall = correct "
                          "/ decided instances, F1 = 2PR / (P + R); one line per metric over the runs, oldest "
                          "first. compare --baseline NAME --project P gives the paired tests against a run.")
 
@@ -118,12 +140,14 @@ class RunsPanel(Panel):
         from hieradjudicate.io.store.runs import runs
 
         stored = runs(self.session.store)
-        key = (gold_n, len(self.session.decisions), tuple(r.name for r in stored))
+        policy = self.policy.currentText() or "fine"
+        key = (gold_n, len(self.session.decisions), tuple(r.name for r in stored), policy)
         if key == self._key and not force:
             return
         self._key = key
+        self.state.setText("")
         try:
-            self.history = run_history(self.session)
+            self.history = run_history(self.session, policy)
         except HieradjError as exc:
             self.history = []
             self.state.setText(str(exc))
@@ -153,7 +177,7 @@ class RunsPanel(Panel):
             self.state.setText(f"{len(stored)} run(s) stored; no resolved decision yet to score them against.")
 
     def show_changes(self) -> None:
-        """Gained/lost instances of the chosen run against the baseline run (fine policy), with the
+        """Gained/lost instances of the chosen run against the baseline run (the chosen policy), with the
         paired test of F1; a double-click on an instance opens it in the workbench."""
         from hieradjudicate.core.comparison import correct_matrix
         from hieradjudicate.core.significance import paired_test
@@ -180,7 +204,7 @@ class RunsPanel(Panel):
                         names=(ha.name, hb.name))
         f1 = t.metrics["f1"]
         diff = "undefined" if f1.difference is None else f"{-f1.difference:+.3f}"
-        self.verdict.setText(f"{hb.name} against {ha.name} (fine): {t.mcnemar.b_only} gained, {t.mcnemar.a_only} "
+        self.verdict.setText(f"{hb.name} against {ha.name} ({self.policy.currentText()}): {t.mcnemar.b_only} gained, {t.mcnemar.a_only} "
                              f"lost; F1 {diff} (randomization p = {_p(f1.p_value)}, {t.shuffles:,} shuffles; "
                              f"McNemar p = {_p(t.mcnemar.p_value)}).")
 

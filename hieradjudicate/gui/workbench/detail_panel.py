@@ -20,16 +20,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from hieradjudicate.app.workbench.instance_answers import top_leaves
 from hieradjudicate.app.workbench.queue import ROLE_SHORT, Answer, Workbench
 from hieradjudicate.core.labels import (
     elide,
     gloss_words,
     node_short_labels,
-    short_tag,
     tooltip,
     without_rank,
 )
 from hieradjudicate.gui.colors import GOLD, head_color, is_dark, set_color
+from hieradjudicate.gui.workbench.crowd_detail import VoteModel, groups_html
+from hieradjudicate.gui.workbench.suggestion_text import suggestion_html
 
 _Index = QModelIndex | QPersistentModelIndex
 ProbabilityRole = Qt.ItemDataRole.UserRole + 20
@@ -105,7 +107,7 @@ class LeafModel(QAbstractTableModel):
                 return "Sense"
             if 1 <= section <= n:
                 name = self.set_names[section - 1] + self.role_marks[section - 1]
-                return f"{section} {name}" if section <= 9 else name
+                return f"[{section}] {name}" if section <= 9 else name  # never "1 1": ids are often numbers
             if section == n + 1:
                 return "Gold"
             return None
@@ -174,7 +176,18 @@ class LeafChart(pg.PlotWidget):
         self.gold_bars = pg.BarGraphItem(x=[], height=[], width=0.9, brush=None,
                                          pen=pg.mkPen(GOLD, width=2, style=Qt.PenStyle.DashLine))
         self.addItem(self.gold_bars)
+        self.empty_text = pg.TextItem("", color="gray", anchor=(0.5, 0.5))
+        self.addItem(self.empty_text)
         self.tick_labels: list[str] = []
+        self.tick_tips: list[str] = []
+        self.shown_leaves = np.zeros(0, np.int64)
+        self.scene().sigMouseMoved.connect(self._hover)
+
+    def _hover(self, scene_pos) -> None:
+        """The sense under the pointer: its full id and gloss (the axis shows lemma#N only)."""
+        vb = self.getPlotItem().getViewBox()
+        k = int(round(vb.mapSceneToView(scene_pos).x())) if vb.sceneBoundingRect().contains(scene_pos) else -1
+        self.setToolTip(self.tick_tips[k] if 0 <= k < len(self.tick_tips) else "")
 
     def ensure_sets(self, names: list[str]) -> None:
         if len(self.bars) == len(names):
@@ -188,33 +201,48 @@ class LeafChart(pg.PlotWidget):
             self.bars.append(b)
 
     @staticmethod
-    def legend_html(names: list[str]) -> str:
+    def legend_html(names: list[str], numbered: bool = True) -> str:
         """Colour key of the bars (a label above the plot: never covers a bar)."""
-        keys = [f"<span style='color:{set_color(k).name()}; font-size:14pt'>■</span>&nbsp;{k + 1}&nbsp;{name}"
-                for k, name in enumerate(names)]
+        keys = [f"<span style='color:{set_color(k).name()}; font-size:14pt'>■</span>&nbsp;"
+                + (f"[{k + 1}]&nbsp;" if numbered else "") + html.escape(name) for k, name in enumerate(names)]
         return "&nbsp;&nbsp; ".join(keys) + f"&nbsp;&nbsp; <span style='color:{GOLD}'>┅ gold</span>"
 
-    def show_data(self, labels: list[str], P: np.ndarray, gold: np.ndarray) -> None:
-        """``P`` (leaves, sets), one column per bar item."""
-        nl, m = P.shape
+    def show_data(self, labels: list[str], P: np.ndarray, gold: np.ndarray, tips: list[str] | None = None) -> None:
+        """``P`` (leaves, sets), one column per bar item.  Many leaves (``make.v``: 49): the largest
+        :data:`MAX_BARS` - 1 and one bar summing the rest, largest first, so every label is written."""
+        P = np.nan_to_num(np.asarray(P, dtype=float))
+        gold = np.asarray(gold, dtype=bool)
+        keep, rest = top_leaves(P, gold)
+        labels = [labels[j] for j in keep.tolist()]
+        tips = [tips[j] for j in keep.tolist()] if tips is not None else list(labels)
+        shown_gold = gold[keep] if gold.size else np.zeros(keep.size, bool)
+        P_shown = P[keep]
+        if rest.size:
+            P_shown = np.vstack([P_shown, P[rest].sum(axis=0, keepdims=True)])
+            labels.append(f"{rest.size} others")
+            tips.append(f"the sum of the other {rest.size} senses")
+            shown_gold = np.append(shown_gold, bool(gold[rest].any()) if gold.size else False)
+        self.shown_leaves = keep
+        self.tick_tips = tips
+        nl, m = P_shown.shape
         m = min(m, len(self.bars))
         width = 0.8 / max(m, 1)
         xs = np.arange(nl, dtype=float)
         for k, b in enumerate(self.bars[:m]):
-            b.setOpts(x=xs - 0.4 + width * (k + 0.5), height=P[:, k], width=width)
-        g = np.flatnonzero(gold)
+            b.setOpts(x=xs - 0.4 + width * (k + 0.5), height=P_shown[:, k], width=width)
+        g = np.flatnonzero(shown_gold)
         self.gold_bars.setOpts(x=xs[g], height=np.ones(g.size), width=0.92)
-        stems = {t.split("#", 1)[0] for t in labels if "#" in t}
-        if len(stems) == 1 and all("#" in t for t in labels):  # one lemma: "#3" says it, more labels fit
-            labels = ["#" + t.split("#", 1)[1] for t in labels]
-        self.tick_labels = [elide(t, 12, middle=True) for t in labels]
+        empty = not P_shown[:, :m].any() and not g.size
+        self.empty_text.setText("No answer to chart for this instance" if empty else "")
+        self.empty_text.setPos(max(nl - 1, 0) / 2, 0.55)
+        self.tick_labels = [elide(t, 14, middle=True) for t in labels]
         self._set_ticks()
         self.setXRange(-0.6, nl - 0.4, padding=0)
 
     def tick_step(self) -> int:
         """Every how many leaves an x label is written so that no two labels overlap."""
         n = len(self.tick_labels)
-        if n == 0:
+        if n == 0 or self.getPlotItem() is None:  # (none while the widget is being destroyed)
             return 1
         fm = QFontMetrics(self.font())
         widest = max(fm.horizontalAdvance(t) for t in self.tick_labels) + fm.horizontalAdvance("  ")
@@ -248,24 +276,32 @@ class DetailPanel(QWidget):
         self.suggestion = QLabel()
         self.suggestion.setObjectName("suggestion")
         self.suggestion.setWordWrap(True)
-        self.leaf_model = LeafModel(self)
+        self.crowd = wb.crowd
+        self.leaf_model = VoteModel(self) if self.crowd else LeafModel(self)
         self.leaf_table = QTableView()
         self.leaf_table.setObjectName("leaf_table")
         self.leaf_table.setModel(self.leaf_model)
         self.leaf_table.verticalHeader().hide()
         self.leaf_table.verticalHeader().setDefaultSectionSize(20)
-        self.leaf_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        head = self.leaf_table.horizontalHeader()
+        head.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # the sense column takes what the answer columns leave and elides its gloss: the columns of
+        # the sets (or the votes) stay in view on a 1024 px screen
+        head.setMinimumSectionSize(36)
+        self.leaf_table.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.leaf_table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.chart = LeafChart()
-        names = [wb.corpus.sets[k].name for k in wb.shown_sets()][:8]
+        names = [wb.corpus.sets[k].name for k in wb.shown_sets()][:8] if not self.crowd \
+            else ["share of the votes", "competence posterior"]
         self.chart.ensure_sets(names)
         chart_box = QWidget()
         cl = QVBoxLayout(chart_box)
         cl.setContentsMargins(0, 0, 0, 0)
-        key = QLabel(LeafChart.legend_html(names))
+        key = QLabel(LeafChart.legend_html(names, numbered=not self.crowd))
         key.setObjectName("chart_legend")
         key.setWordWrap(True)
-        cl.addWidget(QLabel("<b>Probability of each leaf sense</b>"))
+        cl.addWidget(QLabel("<b>Votes for each leaf sense</b>" if self.crowd
+                            else "<b>Probability of each leaf sense</b>"))
         cl.addWidget(key)
         cl.addWidget(self.chart, 1)
         left = QWidget()
@@ -287,29 +323,37 @@ class DetailPanel(QWidget):
     def show_instance(self, i: int) -> None:
         self.instance = i
         wb = self.wb
-        answers = wb.answers(i)
-        shown = answers[:8]
         gold = wb.gold_region(i)
         self.context.setHtml(self._context_html(i))
-        self.answers_view.setHtml(self._answers_html(answers))
-        s = wb.suggestion(i)
-        x = int(wb.cols.lexelt[i])
-        tags = " ".join(short_tag(wb.corpus.inventory, x, t) for t in s.tags) if s else ""
-        text = (f"<b>Suggestion</b> (A): <b>{html.escape(tags)}</b> — chosen by {s.support} of "
-                f"{s.of} annotators ({html.escape(', '.join(s.sets))})" if s else "<b>Suggestion</b>: none")
-        if s is not None and s.weighted:
-            w = " ".join(short_tag(wb.corpus.inventory, x, t) for t in s.weighted)
-            differs = "" if set(s.weighted) == set(s.tags) else " <i>(differs from the majority)</i>"
-            text += (f"<br><b>Competence-weighted</b> (Shift+A): <b>{html.escape(w)}</b> — {s.weighted_model} "
-                     f"posterior {s.weighted_posterior:.2f}{differs}")
-        self.suggestion.setText(text)
-        self.leaf_model.update(wb, i, shown, gold)
+        self.suggestion.setText(suggestion_html(wb, i))
         inv = wb.corpus.inventory
+        x = int(wb.cols.lexelt[i])
         leaves = inv.lexelt_leaf_nodes[x]
         short = node_short_labels(inv)
         labels = [short[int(n)] for n in leaves]
-        P = np.stack([a.leaves for a in shown], axis=1) if shown else np.zeros((leaves.size, 0))
-        self.chart.show_data(labels, P, gold)
+        tips = [tooltip(inv.label(int(n)), inv.node_gloss[int(n)]) for n in leaves]
+        if self.crowd:  # the sets that answered this instance, grouped by answer
+            groups = wb.answer_groups(i)
+            lv = wb.leaf_votes(i, groups)
+            self.answers_view.setHtml(groups_html(groups, lv.voters, wb.competence is not None))
+            self.leaf_model.update(wb, i, lv, gold)
+            P = np.stack([lv.share, np.nan_to_num(lv.posterior)], axis=1)
+        else:
+            answers = wb.answers(i)
+            shown = answers[:8]
+            self.answers_view.setHtml(self._answers_html(answers))
+            self.leaf_model.update(wb, i, shown, gold)
+            P = np.stack([a.leaves for a in shown], axis=1) if shown else np.zeros((leaves.size, 0))
+        self.chart.show_data(labels, P, gold, tips)
+        self._sense_column()
+
+    def _sense_column(self) -> None:
+        """The sense column at most half the table wide (it elides; drag it wider): a model reset
+        forgets per-section modes, so this is set after every update."""
+        head = self.leaf_table.horizontalHeader()
+        head.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        want = self.leaf_table.sizeHintForColumn(0)
+        head.resizeSection(0, max(120, min(want, self.leaf_table.viewport().width() // 2)))
 
     def show_none(self, reason: str) -> None:
         """No instance (a search that finds nothing): empty panels that say why, not the last instance."""
@@ -327,6 +371,10 @@ class DetailPanel(QWidget):
         c = self.wb.context(i)
         title = f"<b>{html.escape(inst)}</b> <span style='color:gray'>({html.escape(lex)}, " \
                 f"{self.wb.cell('status', i)})</span><br>"
+        note = str(self.wb.note[i])
+        if note:
+            title += ("<div style='background:#fff4c2; color:black; padding:2px'><b>Note:</b> "
+                      + html.escape(note).replace("\n", "<br>") + "</div>")
         if c is None:
             return title + "<i>No context for this instance.</i>"
         if c.head is None:

@@ -25,7 +25,9 @@ class HelpOverlay(QLabel):
     def popup(self) -> None:
         self.adjustSize()
         p = self.parentWidget()
-        self.move((p.width() - self.width()) // 2, max(40, (p.height() - self.height()) // 2))
+        # never taller or wider than the window: it fits a 768 px screen (#23)
+        self.resize(min(self.width(), p.width() - 8), min(self.height(), p.height() - 8))
+        self.move((p.width() - self.width()) // 2, max(4, (p.height() - self.height()) // 2))
         self.show()
         self.raise_()
         self.setFocus()

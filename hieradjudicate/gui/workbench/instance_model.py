@@ -14,16 +14,18 @@ from typing import Any
 import numpy as np
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
 from hieradjudicate.app.workbench.columns import CATEGORY_ICONS, CATEGORY_LABELS
-from hieradjudicate.app.workbench.queue import Filter, Workbench
+from hieradjudicate.app.workbench.queue import RESOLVED, STATUS_NAMES, Filter, Workbench
 from hieradjudicate.gui.colors import category_brushes, category_color
 
 CategoryRole = Qt.ItemDataRole.UserRole + 1
 InstanceRole = Qt.ItemDataRole.UserRole + 2
 _Index = QModelIndex | QPersistentModelIndex
+#: the mark of a decided row in the row header, by status code (unresolved, resolved, flagged, skipped)
+STATUS_MARKS = ("", "✓", "⚑", "↷", "⚠")  # one per STATUS_NAMES code (⚠: in conflict, team mode)
 
 
 class InstanceModel(QAbstractTableModel):
@@ -35,6 +37,7 @@ class InstanceModel(QAbstractTableModel):
         self._brushes = category_brushes()
         self._bold = QFont()
         self._bold.setBold(True)
+        self._done = QBrush(QColor(110, 110, 110))
 
     # -- shape
     def rowCount(self, parent: _Index = QModelIndex()) -> int:
@@ -49,8 +52,14 @@ class InstanceModel(QAbstractTableModel):
                 return self.specs[section].title
             if role == Qt.ItemDataRole.ToolTipRole:
                 return self.specs[section].tip or None
-        elif orientation == Qt.Orientation.Vertical and role == Qt.ItemDataRole.DisplayRole:
-            return section + 1 if 0 <= section < self.wb.view.size else None
+        elif orientation == Qt.Orientation.Vertical and 0 <= section < self.wb.view.size:
+            # a decided row is marked in the table itself, whatever columns are scrolled into view
+            st = int(self.wb.status[int(self.wb.view[section])])
+            if role == Qt.ItemDataRole.DisplayRole:
+                return f"{STATUS_MARKS[st]} {section + 1}" if st else str(section + 1)
+            if role == Qt.ItemDataRole.ToolTipRole and st:
+                return STATUS_NAMES[st]
+        return None
         return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -64,6 +73,8 @@ class InstanceModel(QAbstractTableModel):
             return self.wb.cell(self.keys[col], i)
         if role == Qt.ItemDataRole.BackgroundRole:
             return self._brushes[int(self.wb.cols.category[i])]
+        if role == Qt.ItemDataRole.ForegroundRole and self.wb.status[i] == RESOLVED:
+            return self._done  # decided rows read quieter than the ones still to do
         if role == CategoryRole:
             return int(self.wb.cols.category[i])
         if role == InstanceRole:
@@ -127,6 +138,7 @@ class InstanceModel(QAbstractTableModel):
             r = self.wb.row_of(i)
             if r >= 0:
                 self.dataChanged.emit(self.index(r, 0), self.index(r, last))
+                self.headerDataChanged.emit(Qt.Orientation.Vertical, r, r)
 
 
 class Legend(QWidget):

@@ -92,11 +92,13 @@ class InventoryTree(QWidget):
         self._marked = []
         marks: dict[int, list[str]] = {}
         inv = self.wb.corpus.inventory
-        for j, a in enumerate(self.wb.answers(i)):
+        # a crowd: the answers listed for this instance (keys 1-9), not the project's first sets
+        listed = self.wb.answer_groups(i) if self.wb.crowd else self.wb.answers(i)
+        for j, a in enumerate(listed):
             for t in a.tags:
                 node = inv.lookup(x, t.replace(" (itself)", "#self"))
                 if node >= 0:
-                    marks.setdefault(node, []).append(str(j + 1) if j < 9 else a.name)
+                    marks.setdefault(node, []).append(str(j + 1) if j < 9 else getattr(a, "name", "·"))
         for t in str(self.wb.gold[i]).split():
             node = inv.lookup(x, t)
             if node >= 0:

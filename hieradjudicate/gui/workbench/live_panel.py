@@ -18,7 +18,6 @@ import time
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QModelIndex,
     QPersistentModelIndex,
     QSortFilterProxyModel,
@@ -52,6 +51,7 @@ from hieradjudicate.app.workbench.reference import reference_golds
 from hieradjudicate.core.fleiss_missing import FLEISS_MISSING_RULE
 from hieradjudicate.core.undefined import Estimate
 from hieradjudicate.gui.workbench.reference_panel import ReferenceScores
+from hieradjudicate.gui.workbench.rows_model import RowsModel
 from hieradjudicate.gui.workers import BackgroundRunner
 
 UPDATING = "updating…"
@@ -83,30 +83,13 @@ def short_note(note: str, n_sets: int, limit: int = 160) -> str:
     return f"{n_sets} sets compared (hover for the list)"
 
 
-class SetScoreModel(QAbstractTableModel):
+class SetScoreModel(RowsModel):
     """One row per set: name, role, precision against the gold so far, instances scored."""
 
     HEADERS = ("Set", "Role", "Precision", "n")
 
-    def __init__(self, parent=None) -> None:
-        super().__init__(parent)
-        self.rows: list[SetScore] = []
-
     def set_scores(self, scores: list[SetScore]) -> None:
-        self.beginResetModel()
-        self.rows = list(scores)
-        self.endResetModel()
-
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return self.HEADERS[section] if 0 <= section < len(self.HEADERS) else None
-        return None
+        self.set_rows(scores)
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self.rows):

@@ -29,7 +29,7 @@ class PickDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         lay = QVBoxLayout(self)
-        lay.addWidget(QLabel("Type to search · ↑/↓ move · Space ticks (several senses) · Enter confirms"))
+        lay.addWidget(QLabel("Type to search · ↑/↓ move · Space ticks the highlighted sense · Enter confirms"))
         lay.addWidget(self.search)
         lay.addWidget(self.tree)
         lay.addWidget(buttons)
@@ -71,9 +71,8 @@ class PickDialog(QDialog):
             if obj is self.search and key in (Qt.Key.Key_Down, Qt.Key.Key_Up):
                 self._move(1 if key == Qt.Key.Key_Down else -1)
                 return True
-            if obj is self.search and key == Qt.Key.Key_Space and not self.search.text().endswith(" ") \
-                    and self.search.text() == "":
-                self._toggle()
+            if obj is self.search and key == Qt.Key.Key_Space:  # as the help line says: Space ticks,
+                self._toggle()  # wherever the focus is (a search is a word: it needs no space)
                 return True
             if obj is self.tree and key == Qt.Key.Key_Space:
                 self._toggle()

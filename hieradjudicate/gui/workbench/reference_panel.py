@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -33,6 +33,7 @@ from hieradjudicate.app.workbench.reference import (
     explain,
     reference_golds,
 )
+from hieradjudicate.gui.workbench.rows_model import RowsModel
 from hieradjudicate.gui.workers import BackgroundRunner
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -42,29 +43,16 @@ def fmt3(v: float | None) -> str:
     return "–" if v is None else f"{v:.3f}"
 
 
-class ReferenceModel(QAbstractTableModel):
+class ReferenceModel(RowsModel):
     HEADERS = ("System", "Data set", "P", "R", "F1", "Coverage", "Instances")
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
-        self.rows: list[ReferenceScore] = []
         self.many_golds = False
 
-    def set_rows(self, rows: list[ReferenceScore], many_golds: bool) -> None:
-        self.beginResetModel()
-        self.rows, self.many_golds = list(rows), many_golds
-        self.endResetModel()
-
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return self.HEADERS[section] if 0 <= section < len(self.HEADERS) else None
-        return None
+    def set_rows(self, rows: list[ReferenceScore], many_golds: bool = False) -> None:  # type: ignore[override]
+        self.many_golds = many_golds
+        super().set_rows(rows)
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self.rows):

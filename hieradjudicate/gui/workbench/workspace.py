@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QStyledItemDelegate,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -25,15 +26,24 @@ CATEGORY_CHOICES = (("All agreement categories", ()), ("Any disagreement", (1, 2
                     ("≠ Disjoint", (3,)), ("∩ Overlapping", (2,)), ("⊂ Compatible (granularity)", (1,)),
                     ("= Identical", (0,)))
 STATUS_CHOICES = (("Any status", ()), ("Unresolved", (0,)), ("Resolved", (1,)), ("Flagged", (2,)),
-                  ("Skipped", (3,)), ("In conflict (team)", (4,)), ("Not resolved", (0, 2, 3, 4)))
-_WIDTHS = {"category": 92, "lexelt": 58, "instance": 84, "kwic": 250, "agreement": 52, "status": 82,
-           "gold": 56, "answers": 260}
+                  ("Skipped", (3,)), ("In conflict (team)", (4,)), ("Not resolved", (0, 2, 3, 4)),
+                  ("Has a note", "note"))
+_WIDTHS = {"category": 92, "lexelt": 58, "instance": 150, "kwic": 250, "agreement": 52, "status": 82,
+           "gold": 56, "answers": 260, "note": 120}
 
 
 def _typical(tags) -> str:
     """The longest of a sample of a column's strings (a width estimate without reading 100,000 rows)."""
     sample = tags[:: max(1, len(tags) // 500)]
     return max(sample.tolist(), key=len, default="")
+
+
+class MiddleElide(QStyledItemDelegate):
+    """Elides a cell in the middle, so the part of an id that differs from its neighbours shows."""
+
+    def initStyleOption(self, option, index) -> None:
+        super().initStyleOption(option, index)
+        option.textElideMode = Qt.TextElideMode.ElideMiddle
 
 
 class Workspace(QWidget):
@@ -61,6 +71,7 @@ class Workspace(QWidget):
         self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.table.setSortingEnabled(True)
         fm = self.table.fontMetrics()
+        self._middle = MiddleElide(self.table)
         for c, key in enumerate(self.model.keys):
             width = _WIDTHS.get(key, 46)
             if key.startswith("set:"):  # as wide as its usual tag string (short labels), within reason
@@ -68,6 +79,8 @@ class Workspace(QWidget):
             elif key == "lexelt":
                 width = max(width, min(110, fm.horizontalAdvance(max(wb.cols.lexelt_names, key=len, default="")) + 12))
             self.table.setColumnWidth(c, width)
+            if key in ("instance", "lexelt"):  # ids differ at the end: "senseval2…d000.s000.t000"
+                self.table.setItemDelegateForColumn(c, self._middle)
         self.legend = Legend()
         self.tree = InventoryTree(wb)
         self.detail = DetailPanel(wb)
@@ -108,7 +121,7 @@ class Workspace(QWidget):
         for box, first in ((self.pair_a, "Any pair of sets"), (self.pair_b, "…")):
             box.addItem(first, -1)
             for j, k in enumerate(wb.shown_sets()[:40]):
-                box.addItem(f"{j + 1} {wb.corpus.sets[k].name}" if j < 9 else wb.corpus.sets[k].name, k)
+                box.addItem(f"[{j + 1}] {wb.corpus.sets[k].name}" if j < 9 else wb.corpus.sets[k].name, k)
         self.pair_a.setToolTip("Show instances where these two sets disagree (in the category chosen)")
         self.pair_b.setToolTip(self.pair_a.toolTip())
         self.search = QLineEdit(placeholderText="Search text, ids, tags…  (Ctrl+F)")
@@ -122,11 +135,15 @@ class Workspace(QWidget):
         for box in (self.lexelt_box, self.category_box, self.status_box, self.pair_a, self.pair_b):
             box.currentIndexChanged.connect(self.apply_filter)
             box.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
-        for box in (self.lexelt_box, self.pair_a, self.pair_b):  # long lexelt or set names: the list
-            # pops up wide, the box stays narrow (it sized to its longest item: a 1703 px window)
+        for box in (self.lexelt_box, self.category_box, self.status_box, self.pair_a, self.pair_b):
+            # long lexelt or set names: the list pops up wide, the box stays narrow (it sized to its
+            # longest item: a 1703 px window; five boxes at their longest made the window 1172 px wide)
             box.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-            box.setMinimumContentsLength(12)
+            box.setMinimumContentsLength(7)
             box.view().setMinimumWidth(260)
+            box.setToolTip(box.toolTip() or box.currentText())
+            box.currentTextChanged.connect(lambda text, b=box: b.setToolTip(text) if b not in
+                                           (self.pair_a, self.pair_b) else None)
         bar = QHBoxLayout()
         bar.setContentsMargins(0, 0, 0, 0)
         for w in (self.lexelt_box, self.category_box, self.status_box, self.pair_a, self.pair_b):
@@ -139,10 +156,12 @@ class Workspace(QWidget):
     def current_filter(self) -> Filter:
         a, b = self.pair_a.currentData(), self.pair_b.currentData()
         pair = (int(a), int(b)) if a is not None and b is not None and a >= 0 and b >= 0 and a != b else None
+        status = self.status_box.currentData()
+        note = status == "note"
         return Filter(lexelts=tuple(self.lexelt_box.currentData() or ()),
                       categories=tuple(self.category_box.currentData() or ()),
-                      statuses=tuple(self.status_box.currentData() or ()), pair=pair,
-                      text=self.search.text(), only=self.only)
+                      statuses=() if note else tuple(status or ()), pair=pair,
+                      text=self.search.text(), has_note=note, only=self.only)
 
     def set_only(self, instances: tuple[int, ...]) -> None:
         """Show only these instances (with the other filters; () shows all): team mode's
@@ -185,7 +204,8 @@ class Workspace(QWidget):
         self.apply_filter()
 
     def _update_count(self) -> None:
-        self.count.setText(f"{self.wb.view.size} of {self.wb.corpus.n} instances")
+        self.count.setText(f"{self.wb.view.size:,} of {self.wb.corpus.n:,}")
+        self.count.setToolTip(f"{self.wb.view.size:,} instances shown of the project's {self.wb.corpus.n:,}")
 
     # ------------------------------------------------------------------ current row
     @property

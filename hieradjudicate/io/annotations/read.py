@@ -189,7 +189,7 @@ def _read(
     contexts: list = []
     parsed: Parsed
     if fmt is None or fmt == "uima-xmi":
-        from hieradjudicate.io.annotations.sniffing import is_uima
+        from hieradjudicate.io.annotations.sniffing import inflated_head, is_uima
 
         try:
             if not os.path.isfile(path):  # a FIFO would block open(); read_bytes names it
@@ -198,6 +198,13 @@ def _read(
                 head = fh.read(4096)
         except OSError:
             head = b""  # read_bytes below names the problem (missing, a folder, unreadable)
+        head = inflated_head(head)
+        if fmt is None and not is_uima(head) and head.lstrip(b"\xef\xbb\xbf \t\r\n")[:1] == b"<":
+            # XML but no XMI: no text format starts with '<', and as a table line a 500 MB
+            # document reached 5 GB; refused before it is read
+            raise FormatError("an XML document, but not UIMA CAS XMI (no <xmi:XMI> in its first "
+                              "4 KB); expected an INCEpTION/WebAnno .xmi file or a zip of them, or "
+                              "one of the text formats", file=path, line=1)
         if fmt == "uima-xmi" or is_uima(head):
             from hieradjudicate.io.annotations.uima import parse_uima
 

@@ -6,6 +6,7 @@ detecting the format of a file that is none of these imports none of them.
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -15,10 +16,21 @@ WEBANNO_MAGIC = "#FORMAT=WebAnno TSV 3"
 PRODIGY_KEYS = ("_annotator_id", "_session_id", "_task_hash", "_input_hash", "accept", "answer")
 
 
+def inflated_head(head: bytes) -> bytes:
+    """The first bytes of a gzip file's content (every input may be gzip), else ``head`` itself."""
+    if head[:2] != b"\x1f\x8b":
+        return head
+    try:
+        return zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(head, 4096)
+    except zlib.error:
+        return head  # the reader names the damage
+
+
 def is_uima(head: bytes) -> bool:
-    """Whether the first bytes of a file look like XMI or a zip (of XMI files)."""
+    """Whether the first bytes of a file look like XMI (gzip or not) or a zip (of XMI files)."""
     if head.startswith(b"PK\x03\x04"):
         return True
+    head = inflated_head(head)
     return b"<xmi:XMI" in head[:4096] or b"http://www.omg.org/XMI" in head[:4096]
 
 

@@ -170,8 +170,9 @@ def iter_cas_files(path: str) -> Iterator[CasFile]:
         ts_path = next((os.path.join(os.path.dirname(path) or ".", n)
                         for n in ("TypeSystem.xml", "typesystem.xml")
                         if os.path.isfile(os.path.join(os.path.dirname(path) or ".", n))), None)
-        # bounded and regular files only; XML is exempt from the line limit (often one line)
-        xmi = read_bytes(path, line_limit=False)
+        # bounded and regular files only; XML is exempt from the line limit (often one line); its
+        # elements are counted as it is read (refused after megabytes, not after 512 MiB)
+        xmi = read_bytes(path, line_limit=False, xml_elements=max_xml_elements())
         ts = read_bytes(ts_path, line_limit=False) if ts_path is not None else None
         yield CasFile(None, _doc_name(os.path.basename(path)), path, xmi, ts)
         return

@@ -4,6 +4,12 @@ Every export is deterministic (sorted by lexelt, then instance in natural
 order: ``x.2`` before ``x.10``; LF line ends; UTF-8 without BOM), written to
 a temporary file and renamed into place so a failed export never leaves half
 a file, and CSV cells are neutralised against spreadsheet formulas.
+
+Control characters other than TAB, LF and CR (NUL, BEL, ESC, DEL...) are refused when a
+decision is recorded, but projects made by older versions may hold them in a note: the CSV and
+JSON Lines exports write each as its visible Unicode symbol (U+2400 + code, ``\x07`` as ``␇``,
+DEL as ``␡``), never raw, and the summary names the decisions concerned, so that the file opens
+cleanly and imports back (``project import-decisions`` refuses raw control characters).
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.io.atomic import write_atomic
 from hieradjudicate.io.exports.csvsafe import csv_line
 from hieradjudicate.io.store.records import DecisionFields as DecisionLike
-from hieradjudicate.io.store.records import DecisionRow
+from hieradjudicate.io.store.records import CONTROL, DecisionRow
 
 FORMATS = ("senseval", "wsdeval", "csv", "jsonl")
 GOLD_COLUMNS = ("lexelt", "instance", "tags", "status", "source", "decided_by", "decided_at",
@@ -45,13 +51,38 @@ class ExportSummary:
     resolved: int
     left_out: int
     left_out_by_status: dict[str, int] = field(default_factory=dict)
+    #: decisions ("lexelt instance") whose stored text held control characters, written visibly
+    escaped: tuple[str, ...] = ()
 
     def __str__(self) -> str:
         text = f"wrote {self.written} instance(s) to {self.path} ({self.format})"
         if self.left_out:
             why = ", ".join(f"{n} {_REASON.get(s, s)}" for s, n in sorted(self.left_out_by_status.items()))
             text += f"; left out {self.left_out} not resolved ({why})"
+        if self.escaped:
+            text += "; " + escaped_text(self.escaped)
         return text
+
+
+#: a control character (older versions stored some in notes) -> its visible Unicode symbol
+VISIBLE_CONTROLS = {c: 0x2400 + c for c in range(0x20) if c not in (9, 10, 13)} | {0x7F: 0x2421}
+
+
+def visible(fields: list[Any]) -> tuple[list[Any], bool]:
+    """``fields`` (text, or lists of text) with every control character of :data:`CONTROL` as its
+    symbol, and whether any was there."""
+    if not CONTROL.search("\n".join(TAG_SEPARATOR.join(f) if isinstance(f, list) else f or ""
+                                     for f in fields)):
+        return fields, False
+    return [[t.translate(VISIBLE_CONTROLS) for t in f] if isinstance(f, list)
+            else f.translate(VISIBLE_CONTROLS) if isinstance(f, str) else f for f in fields], True
+
+
+def escaped_text(names: Sequence[str]) -> str:
+    """What the summary says of the decisions whose control characters were written visibly."""
+    shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+    return (f"{len(names)} decision(s) held control characters (stored by an older version), "
+            f"written as visible symbols such as \u2407 for 0x07, not raw: {shown}")
 
 
 def natural_key(text: str) -> tuple[Any, ...]:
@@ -115,14 +146,21 @@ def export_gold(decisions: Iterable[DecisionLike], instances: Iterable[tuple[str
         text = _senseval(rows, str(path))
     elif format == "wsdeval":  # the WSD evaluation framework's key: instance_id key [key ...]
         text = "".join(line.split(" ", 1)[1] for line in _senseval(rows, str(path)).splitlines(True))
-    elif format == "csv":
-        text = _csv(GOLD_COLUMNS, (_gold_fields(k, d, s) for k, d, s in rows))
-    else:
-        text = "".join(json.dumps(_gold_json(k, d, s), ensure_ascii=False) + "\n"
-                       for k, d, s in rows)
+    escaped: list[str] = []
+    if format in ("csv", "jsonl"):
+        records = []
+        for k, d, s in rows:
+            fields, changed = visible(_gold_fields(k, d, s))
+            if changed:
+                escaped.append(f"{k[0]} {k[1]}")
+            records.append(fields)
+        if format == "csv":
+            text = _csv(GOLD_COLUMNS, records)
+        else:
+            text = "".join(json.dumps(_gold_json(f), ensure_ascii=False) + "\n" for f in records)
     write_text_atomic(path, text)
     return ExportSummary(str(path), format, len(rows), resolved, sum(left_out.values()),
-                         dict(left_out))
+                         dict(left_out), tuple(escaped))
 
 
 def _senseval(rows: list[tuple[tuple[str, str], DecisionLike | None, str]], path: str) -> str:
@@ -138,40 +176,43 @@ def _senseval(rows: list[tuple[tuple[str, str], DecisionLike | None, str]], path
     return "".join(lines)
 
 
-def _gold_fields(key: tuple[str, str], d: DecisionLike | None, status: str) -> list[str]:
+def _gold_fields(key: tuple[str, str], d: DecisionLike | None, status: str) -> list[Any]:
+    """The CSV columns (:data:`GOLD_COLUMNS`); tags as a list, joined when written as CSV."""
     if d is None:
-        return [key[0], key[1], "", status, "", "", "", ""]
-    return [key[0], key[1], TAG_SEPARATOR.join(d.tags), status, d.source, d.decided_by,
-            d.decided_at, d.note]
+        return [key[0], key[1], [], status, None, None, None, ""]
+    return [key[0], key[1], list(d.tags), status, d.source, d.decided_by, d.decided_at, d.note]
 
 
-def _gold_json(key: tuple[str, str], d: DecisionLike | None, status: str) -> dict[str, Any]:
-    if d is None:
-        return {"lexelt": key[0], "instance": key[1], "tags": [], "status": status,
-                "source": None, "decided_by": None, "decided_at": None, "note": ""}
-    return {"lexelt": key[0], "instance": key[1], "tags": list(d.tags), "status": status,
-            "source": d.source, "decided_by": d.decided_by, "decided_at": d.decided_at,
-            "note": d.note}
+def _gold_json(fields: list[Any]) -> dict[str, Any]:
+    return dict(zip(GOLD_COLUMNS, fields))
 
 
 def export_history(rows: Iterable[DecisionRow], path: str | os.PathLike[str], *,
-                   batch_labels: Mapping[int, str] | None = None) -> int:
-    """Write every decision row (the audit trail) as CSV, oldest first; returns the row count."""
+                   batch_labels: Mapping[int, str] | None = None,
+                   escaped: list[str] | None = None) -> int:
+    """Write every decision row (the audit trail) as CSV, oldest first; returns the row count.
+
+    A row whose stored text holds control characters is written with visible symbols (see the
+    module docstring); ``escaped``, when given, receives ``#ID (lexelt instance)`` of each."""
     labels = batch_labels or {}
     records = []
     for r in rows:
-        records.append([str(r.id), r.lexelt, r.instance, TAG_SEPARATOR.join(r.tags), r.status,
-                        r.source, r.decided_by, r.decided_at, r.note,
-                        "" if r.batch is None else str(r.batch),
-                        labels.get(r.batch, "") if r.batch is not None else "",
-                        "" if r.basis is None else json.dumps(r.basis, sort_keys=True,
-                                                              ensure_ascii=False)])
+        fields, changed = visible([str(r.id), r.lexelt, r.instance, list(r.tags), r.status,
+                                   r.source, r.decided_by, r.decided_at, r.note,
+                                   "" if r.batch is None else str(r.batch),
+                                   labels.get(r.batch, "") if r.batch is not None else "",
+                                   "" if r.basis is None else json.dumps(r.basis, sort_keys=True,
+                                                                         ensure_ascii=False)])
+        if changed and escaped is not None:
+            escaped.append(f"#{r.id} ({r.lexelt} {r.instance})")
+        records.append(fields)
     write_text_atomic(path, _csv(HISTORY_COLUMNS, records))
     return len(records)
 
 
-def _csv(header: Sequence[str], records: Iterable[Sequence[str]]) -> str:
-    return csv_line(header) + "".join(csv_line(rec) for rec in records)
+def _csv(header: Sequence[str], records: Iterable[Sequence[Any]]) -> str:
+    return csv_line(header) + "".join(
+        csv_line([TAG_SEPARATOR.join(v) if isinstance(v, list) else v for v in rec]) for rec in records)
 
 
 def write_text_atomic(path: str | os.PathLike[str], text: str) -> None:

@@ -45,10 +45,13 @@ class Salvage:
     flagged: list[str] = field(default_factory=list)  # kept, but damaged around them: "#18 (...): why"
     unreadable: list[tuple[int, int]] = field(default_factory=list)  # id ranges on damaged pages
     chain: ChainReport | None = None
+    runs: list[tuple[dict[str, Any], bytes]] = field(default_factory=list)  # sound stored system runs
+    damaged_runs: list[str] = field(default_factory=list)  # "NAME: why" of runs that cannot be kept
 
 
 _FILE_COLUMNS = ("id", "kind", "role", "set_names", "format", "options", "source_path", "size",
                  "sha256", "imported_at", "compression", "active")
+_RUN_COLUMNS = ("id", "name", "note", "source_path", "size", "sha256", "added_by", "added_at", "compression")
 _DECISION_COLUMNS = ("id", "lexelt", "instance", "tags", "source", "status", "note", "decided_by",
                      "decided_at", "batch", "basis")
 
@@ -105,6 +108,7 @@ def _check(p: Path) -> list[Finding]:
                                f"schema version {version} has no checksums yet (added when it is "
                                "next opened for writing)"))
         out.extend(_stored_copies(conn))
+        out.append(_stored_runs(conn))
         out.append(_cache(conn))
     finally:
         conn.close()
@@ -122,7 +126,7 @@ def _pragma(conn: sqlite3.Connection, what: str, sql: str) -> Finding:
 def _indexes(conn: sqlite3.Connection) -> Finding:
     """The other tables against their indexes (which file copies load; the schema version)."""
     found = [_pragma(conn, t, f"PRAGMA integrity_check({t})")
-             for t in ("files", "meta", "settings", "batches", "arrays")]
+             for t in ("files", "meta", "settings", "batches", "arrays") + (("runs",) if _has_runs(conn) else ())]
     bad = [f"{f.check}: {f.detail}" for f in found if not f.ok]
     return Finding("other tables and their indexes", not bad, "; ".join(bad)[:400] if bad else "ok")
 
@@ -155,6 +159,49 @@ def _file(conn: sqlite3.Connection, fid: int) -> tuple[dict[str, Any], bytes | N
     except (zlib.error, TypeError):
         return record, None
     return (record, data) if hashlib.sha256(data).hexdigest() == record["sha256"] else (record, None)
+
+
+def _has_runs(conn: sqlite3.Connection) -> bool:
+    try:
+        return conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'runs'").fetchone() is not None
+    except sqlite3.DatabaseError:
+        return False
+
+
+def _runs(conn: sqlite3.Connection) -> tuple[list[tuple[dict[str, Any], bytes]], list[str], str | None]:
+    """``(sound runs, "NAME: why" of damaged ones, why the table cannot be read or None)``."""
+    if not _has_runs(conn):
+        return [], [], None
+    try:
+        ids = [r[0] for r in conn.execute("SELECT id FROM runs ORDER BY added_at, id")]
+    except sqlite3.DatabaseError as exc:
+        return [], [], f"cannot be read ({exc})"
+    good, bad = [], []
+    for rid in ids:
+        try:
+            row = conn.execute(f"SELECT {', '.join(_RUN_COLUMNS)}, data FROM runs WHERE id = ?", (rid,)).fetchone()
+        except (sqlite3.DatabaseError, UnicodeDecodeError):
+            bad.append(f"run #{rid}: its row cannot be read (damaged)")
+            continue
+        record = dict(zip(_RUN_COLUMNS, row[:-1], strict=True))
+        try:
+            data = zlib.decompress(row[-1]) if record["compression"] == "zlib" else bytes(row[-1])
+        except (zlib.error, TypeError):
+            data = None
+        if data is None or hashlib.sha256(data).hexdigest() != record["sha256"]:
+            bad.append(f"{record['name']}: its stored answer file does not match its SHA-256 (damaged)")
+        else:
+            good.append((record, data))
+    return good, bad, None
+
+
+def _stored_runs(conn: sqlite3.Connection) -> Finding:
+    good, bad, unreadable = _runs(conn)
+    if unreadable:
+        return Finding("stored runs", False, unreadable)
+    if bad:
+        return Finding("stored runs", False, f"{len(bad)} of {len(good) + len(bad)} damaged: " + "; ".join(bad[:5]))
+    return Finding("stored runs", True, f"{len(good)} run(s) match their SHA-256" if good else "none stored")
 
 
 def _cache(conn: sqlite3.Connection) -> Finding:
@@ -203,6 +250,9 @@ def _salvage(p: Path) -> Salvage:
             else:
                 out.files.append((record, data))
         out.batches = _batches(conn)
+        out.runs, out.damaged_runs, unreadable_runs = _runs(conn)
+        if unreadable_runs:
+            out.damaged_runs.append(f"the stored runs {unreadable_runs}")
         if out.version >= 3:
             chain = verify(conn)
             rows = [r[:-1] for r in chain.rows]

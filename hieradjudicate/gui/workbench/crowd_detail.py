@@ -1,0 +1,155 @@
+"""The detail panel of a crowd instance: the people who answered *this* instance, and the votes per leaf.
+
+A crowd (MASC: 228 workers, 13-25 per sentence) cannot be one column per set:
+the answers are listed as groups (one per distinct answer, most votes first,
+each with its voters by competence) numbered 1-9 for the keys, and the leaf
+table has one row per sense with its votes, their share and the competence
+model's posterior when an estimate exists.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QBrush, QColor, QFont
+
+from hieradjudicate.app.workbench.instance_answers import AnswerGroup, LeafVotes
+from hieradjudicate.app.workbench.queue import Workbench
+from hieradjudicate.core.labels import gloss_words, node_short_labels, tooltip, without_rank
+from hieradjudicate.gui.colors import GOLD, set_color
+
+_Index = QModelIndex | QPersistentModelIndex
+#: voters named in a group before "and N more"
+NAMES_SHOWN = 12
+
+
+def voters_text(g: AnswerGroup, competence: bool) -> str:
+    names = [f"{n} ({c:.2f})" if competence and np.isfinite(c) else n for n, c in zip(g.names, g.competence)]
+    more = f", … and {len(names) - NAMES_SHOWN} more" if len(names) > NAMES_SHOWN else ""
+    return ", ".join(names[:NAMES_SHOWN]) + more
+
+
+def groups_html(groups: list[AnswerGroup], voters: int, competence: bool) -> str:
+    """The answers listed by distinct answer: key number, votes, senses with gloss, who gave it."""
+    if not groups:
+        return "<i>No set answered this instance.</i>"
+    rows = [f"<p style='margin:0'><b>{voters}</b> sets answered this instance"
+            + (" (voters ordered by estimated competence)" if competence else "") + "</p><table cellspacing=2>"]
+    for j, g in enumerate(groups):
+        color = set_color(j).name()
+        key = f"{j + 1}" if j < 9 else ""
+        senses = "<br>".join(f"<b>{html.escape(s)}</b> {html.escape(without_rank(gl))}"
+                             for s, gl in zip(g.short, g.glosses)) or "<i>no sense</i>"
+        rows.append(f"<tr><td style='color:{color}'><b>{key}</b></td>"
+                    f"<td style='color:{color}' align=right><b>×{g.votes}</b></td><td>{senses}"
+                    f"<br><span style='color:gray'>{html.escape(voters_text(g, competence))}</span></td></tr>")
+    rows.append("</table>")
+    return "".join(rows)
+
+
+class VoteModel(QAbstractTableModel):
+    """Senses of the lexelt in tree order × (votes, share, posterior, gold) for one crowd instance."""
+
+    HEADERS = ("Sense", "Votes", "Share", "Posterior", "Gold")
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.labels: list[str] = []
+        self.tips: list[str] = []
+        self.depth = np.zeros(0, np.int64)
+        self.is_leaf = np.zeros(0, bool)
+        self.votes = np.zeros(0)
+        self.share = np.zeros(0)
+        self.posterior = np.zeros(0)
+        self.gold = np.zeros(0, bool)
+        self._gold_brush = QBrush(QColor(GOLD))
+        self._italic = QFont()
+        self._italic.setItalic(True)
+        self._shade = {}
+
+    def update(self, wb: Workbench, i: int, lv: LeafVotes, gold: np.ndarray) -> None:
+        inv = wb.corpus.inventory
+        x = int(wb.cols.lexelt[i])
+        nodes = inv.lexelt_nodes[x]
+        nl = int(inv.n_leaves[x])
+        short = node_short_labels(inv)
+        self.beginResetModel()
+        self.labels = [short[int(n)] + (f"  {gloss_words(inv.node_gloss[int(n)], 24)}"
+                                        if inv.node_gloss[int(n)] and inv.node_gloss[int(n)] != inv.node_id[int(n)]
+                                        else "") for n in nodes]
+        self.tips = [tooltip(inv.label(int(n)), inv.node_gloss[int(n)]) for n in nodes]
+        self.depth = inv.node_depth[nodes] - 1
+        self.is_leaf = inv.node_is_leaf[nodes]
+        below = np.zeros((nodes.size, nl))
+        for r, n in enumerate(nodes.tolist()):
+            below[r, inv.d_leaf[inv.d_ptr[n]:inv.d_ptr[n + 1]]] = 1.0
+        self.votes = below @ lv.votes
+        self.share = below @ lv.share
+        self.posterior = below @ np.nan_to_num(lv.posterior, nan=0.0) if np.isfinite(lv.posterior).all() \
+            else np.full(nodes.size, np.nan)
+        self.gold = (below @ gold.astype(float) > 0) & self.is_leaf if gold.size else np.zeros(nodes.size, bool)
+        self.endResetModel()
+
+    def clear(self) -> None:
+        """No instance shown (a search that finds nothing)."""
+        self.beginResetModel()
+        self.labels, self.tips = [], []
+        self.depth, self.is_leaf = np.zeros(0, np.int64), np.zeros(0, bool)
+        self.votes = self.share = self.posterior = np.zeros(0)
+        self.gold = np.zeros(0, bool)
+        self.endResetModel()
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.labels)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.HEADERS):
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.HEADERS[section]
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return ("", "sets whose answer includes the sense (a label spread over several leaves counts in parts)",
+                    "votes / sets that answered", "competence model's posterior (once estimated)", "")[section] or None
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or index.row() >= len(self.labels):
+            return None
+        r, c = index.row(), index.column()
+        if role == Qt.ItemDataRole.FontRole and not self.is_leaf[r]:
+            return self._italic
+        if c == 0:
+            if role == Qt.ItemDataRole.DisplayRole:
+                return "    " * int(self.depth[r]) + self.labels[r]
+            if role == Qt.ItemDataRole.ToolTipRole:
+                return self.tips[r]
+            return None
+        if c == 4:
+            if role == Qt.ItemDataRole.DisplayRole:
+                return "★ gold" if self.gold[r] else ""
+            if role == Qt.ItemDataRole.ForegroundRole and self.gold[r]:
+                return self._gold_brush
+            return None
+        v = (self.votes, self.share, self.posterior)[c - 1][r]
+        if role == Qt.ItemDataRole.DisplayRole:
+            if not np.isfinite(v):
+                return "–"
+            if v <= 0:
+                return ""
+            return f"{v:g}" if c == 1 else f"{v:.2f}"
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.BackgroundRole and c in (2, 3) and np.isfinite(v) and v > 0:
+            key = (c, int(round(v * 10)))
+            if key not in self._shade:
+                col = QColor(set_color(c - 2))
+                col.setAlphaF(0.12 + 0.6 * key[1] / 10)
+                self._shade[key] = QBrush(col)
+            return self._shade[key]
+        return None
