@@ -141,6 +141,8 @@ def test_the_lead_sees_progress_and_conflicts_and_resolves_one(qtbot, private_di
     qtbot.waitUntil(lambda: win.wb.cell("status", i) == "conflict", timeout=5000)
     assert win.wb.gold[i] == "" and win.wb.progress()["conflict"] == 1
     qtbot.waitUntil(lambda: "1 in conflict" in win.ws.live.counts.text(), timeout=5000)
+    mark = win.ws.table.model().headerData(win.wb.row_of(i), Qt.Orientation.Vertical)
+    assert mark.startswith("⚠ ")  # the row's mark in the table itself
     # a double click takes the lead to the instance; the lead decides it with the keyboard
     rect = view.conflicts.visualItemRect(view.conflicts.item(0, 1))
     qtbot.mouseDClick(view.conflicts.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
