@@ -118,6 +118,7 @@ class BackgroundRunner(QObject):
         self._cancel = threading.Event()
         self._pending: tuple | None = None
         self._callbacks: dict[str, Callable[..., None] | None] = {}
+        self._progress_text: tuple[int, str] = (0, "")
 
     @property
     def busy(self) -> bool:
@@ -165,7 +166,13 @@ class BackgroundRunner(QObject):
             self._launch()
 
     def _on_progress(self, generation: int, done: int, total: int) -> None:
-        text = self._relay.take("progress", generation) or ""
+        # the mailbox keeps one text per job: when two reports arrive before the GUI thread looks,
+        # the first signal takes the newest text and the second finds none; it reuses that text
+        # rather than showing an empty one (a missing job name made the progress line wrong)
+        text = self._relay.take("progress", generation)
+        if text is None:
+            text = self._progress_text[1] if self._progress_text[0] == generation else ""
+        self._progress_text = (generation, text)
         cb = self._callbacks.get("progress")
         if generation == self.generation and cb is not None:
             cb(done, total, text)

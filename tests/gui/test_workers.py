@@ -63,3 +63,28 @@ def test_none_and_bools_survive_many_qt_calls() -> None:
         label.setText("x")
         flag.changed.emit(k % 2 == 0)
     assert len(seen) == 200_000 and seen[:2] == [True, False]
+
+
+def test_progress_reports_that_arrive_together_keep_their_text(qtbot) -> None:
+    """Two reports posted before the GUI thread looks: both signals reach the callback with the
+    job's text (the mailbox holds one text; the second signal used to find none and show '')."""
+    import threading
+
+    from hieradjudicate.gui.workers import BackgroundRunner
+
+    runner = BackgroundRunner()
+    seen: list[tuple[int, str]] = []
+    gate = threading.Event()
+
+    def job(report):
+        report(1, 2, "estimating")
+        report(2, 2, "estimating")  # both posted while the GUI thread is blocked below
+        gate.set()
+        return "ok"
+
+    done: list[str] = []
+    runner.start(job, done.append, progress=lambda k, n, text: seen.append((k, text)))
+    assert gate.wait(10)
+    runner.wait(10_000)
+    qtbot.waitUntil(lambda: done == ["ok"], timeout=10_000)
+    assert seen == [(1, "estimating"), (2, "estimating")]
