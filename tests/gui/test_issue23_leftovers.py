@@ -1,0 +1,70 @@
+"""Issue #23 leftovers as a user meets them: Status and Gold in sight at the default window sizes,
+a pairwise kappa over thin lexelts said to mean little."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
+
+from tests.conftest import skip_without_realdata
+from tests.crowd import crowd_project
+from tests.gui.journey import click_header, open_window
+
+WORDNET = Path("/usr/share/wordnet")
+
+
+@pytest.fixture(scope="module")
+def crowd40(tmp_path_factory) -> Path:
+    return crowd_project(tmp_path_factory.mktemp("crowd") / "crowd40.hadj", 40, per_item=9)
+
+
+@pytest.fixture(scope="module")
+def wsd_all(tmp_path_factory) -> Path:
+    """The WSD framework's ALL with its gold key and the Lesk baseline both as annotators."""
+    d = skip_without_realdata("wsdeval") / "wsdeval"
+    if not (WORDNET / "index.noun").is_file():
+        pytest.skip(f"WordNet 3.0 is not installed at {WORDNET} (Debian: apt install wordnet-base)")
+    out = tmp_path_factory.mktemp("wsd") / "all.hadj"
+    subprocess.run([sys.executable, "-m", "hieradjudicate", "project", "new", str(out), "--inventory", str(WORDNET),
+                    "--annotations", f"gold={d / 'ALL.gold.key.txt'}",
+                    "--annotations", f"lesk={d / 'ALL.lesk_example.key.txt'}"],
+                   check=True, timeout=600, capture_output=True)
+    return out
+
+
+def _in_sight(win, key: str) -> bool:
+    header = win.ws.table.horizontalHeader()
+    col = win.ws.model.keys.index(key)
+    x = header.sectionViewportPosition(col)
+    return x >= 0 and x + header.sectionSize(col) <= header.viewport().width() and not header.isSectionHidden(col)
+
+
+@pytest.mark.parametrize("size", [(1024, 700), (1366, 768)])
+@pytest.mark.parametrize("which", ["demo", "crowd", "wsd"])
+def test_status_and_gold_are_in_sight_at_the_default_sizes(qtbot, private_dirs, request, which: str,
+                                                           size: tuple[int, int]) -> None:
+    path = request.getfixturevalue({"demo": "demo_project", "crowd": "crowd40", "wsd": "wsd_all"}[which])
+    w = open_window(qtbot, path)
+    w.resize(size[0] - 8, size[1] - 34)  # the frame and title bar of the screen's window
+    QApplication.processEvents()
+    bar = w.ws.table.horizontalScrollBar()
+    assert bar.value() == 0
+    assert _in_sight(w, "status") and _in_sight(w, "gold"), [
+        (k, w.ws.table.horizontalHeader().sectionViewportPosition(w.ws.model.keys.index(k))) for k in ("status", "gold")]
+    # a decision shows in the Status and Gold cells a user sees, without scrolling
+    row = w.ws.current_row()
+    qtbot.keyClick(w.ws.table, Qt.Key.Key_A if which == "crowd" else Qt.Key.Key_1)
+    m = w.ws.model
+    assert m.data(m.index(row, m.keys.index("status"))) == "resolved"
+    assert m.data(m.index(row, m.keys.index("gold")))
+    # sorting by a header click still works, and the decided row leads a descending Status sort
+    click_header(qtbot, w, "status")
+    click_header(qtbot, w, "status")
+    assert bar.value() == 0
+    assert m.data(m.index(0, m.keys.index("status"))) == "resolved"
+    w.close()
