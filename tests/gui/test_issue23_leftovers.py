@@ -7,9 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtWidgets import QApplication, QTabBar
 
 from tests.conftest import skip_without_realdata
 from tests.crowd import crowd_project
@@ -67,4 +68,52 @@ def test_status_and_gold_are_in_sight_at_the_default_sizes(qtbot, private_dirs, 
     click_header(qtbot, w, "status")
     assert bar.value() == 0
     assert m.data(m.index(0, m.keys.index("status"))) == "resolved"
+    w.close()
+
+
+def _dashboard(qtbot, win):
+    bar = win.dashboard.tabs.findChild(QTabBar)
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(1).center())
+    view = win.dashboard.view
+    qtbot.waitUntil(lambda: not view.updating and view.state.text().startswith("whole project"), timeout=120_000)
+    return view
+
+
+def _hover_cell(qtbot, panel, r: int, c: int) -> None:
+    """Move the mouse over cell (row r, column c) of the heat map, as a user would."""
+    vb = panel.plot.getPlotItem().getViewBox()
+    scene = vb.mapViewToScene(QPointF(c + 0.5, r + 0.5))
+    pos = panel.plot.mapFromScene(scene)
+    qtbot.mouseMove(panel.plot.viewport(), pos)
+    QApplication.processEvents()
+
+
+def test_pairwise_kappa_over_thin_lexelts_says_it_means_little(qtbot, private_dirs, wsd_all: Path) -> None:
+    w = open_window(qtbot, wsd_all)
+    view = _dashboard(qtbot, w)
+    panel = view.heatmap
+    hm = panel.hm
+    assert hm.names == ["gold", "lesk"] and hm.measure == "cohen"
+    n = int(hm.n[0, 1])
+    assert n > 6000 and abs(float(hm.value[0, 1])) < 0.05  # the figure the owner saw: "0.00 n=6599"
+    # the note under the panel, with the counts it rests on
+    assert panel.thin.isVisible()
+    note = panel.thin.text()
+    assert "rests on too few instances per lexelt to mean much" in note and "fewer than 10 instances" in note
+    # the lexelt counts are the project's: recount them from the corpus
+    corpus = w.wb.corpus
+    shared = np.intersect1d(corpus.sets[0].rows, corpus.sets[1].rows)
+    per = np.bincount(corpus.inst_lexelt[shared])
+    few, used = int(((per > 0) & (per < 10)).sum()), int((per > 0).sum())
+    assert few * 2 > used and f"{few:,} of {used:,} lexelts" in note
+    # hovering the cell: the line below the map and the tooltip say it too
+    _hover_cell(qtbot, panel, 0, 1)
+    assert f"n={n}" in panel.hover.text() and "too few instances" in panel.hover.text()
+    w.close()
+
+
+def test_a_pairwise_kappa_on_big_lexelts_carries_no_such_note(qtbot, demo_project: Path) -> None:
+    w = open_window(qtbot, demo_project)
+    view = _dashboard(qtbot, w)
+    assert not view.heatmap.thin.isVisible() and view.heatmap.hm.thin_note == ""
     w.close()
