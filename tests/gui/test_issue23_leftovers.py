@@ -3,6 +3,7 @@ a pairwise kappa over thin lexelts said to mean little."""
 
 from __future__ import annotations
 
+import gzip
 import subprocess
 import sys
 from pathlib import Path
@@ -116,4 +117,39 @@ def test_a_pairwise_kappa_on_big_lexelts_carries_no_such_note(qtbot, demo_projec
     w = open_window(qtbot, demo_project)
     view = _dashboard(qtbot, w)
     assert not view.heatmap.thin.isVisible() and view.heatmap.hm.thin_note == ""
+    w.close()
+
+
+@pytest.fixture(scope="module")
+def masc_part(tmp_path_factory) -> Path:
+    """MASC's inventory with the first 399 sentences of its crowd labels (read from the real data)."""
+    d = skip_without_realdata("masc_amt") / "masc_amt"
+    tmp = tmp_path_factory.mktemp("masc")
+    with gzip.open(d / "masc_amt_labels_wide.tsv.gz", "rt", encoding="utf-8") as f:
+        head = [next(f) for _ in range(400)]
+    (tmp / "labels.tsv").write_text("".join(head), encoding="utf-8")
+    out = tmp / "masc.hadj"
+    subprocess.run([sys.executable, "-m", "hieradjudicate", "project", "new", str(out),
+                    "--inventory", str(d / "inventory_tree.tsv"), "--annotations", str(tmp / "labels.tsv")],
+                   check=True, timeout=600, capture_output=True)
+    return out
+
+
+def test_masc_senses_read_lemma_n_with_the_gloss_on_hover(qtbot, private_dirs, masc_part: Path) -> None:
+    w = open_window(qtbot, masc_part)
+    i = w.ws.current
+    assert w.wb.cols.lexelt_names[int(w.wb.cols.lexelt[i])] == "add-v"
+    chart = w.ws.detail.chart
+    shown = [t for t in chart.tick_labels if not t.endswith("others")]
+    assert shown and all(t.startswith("add#") or t == "none (0)" for t in shown), chart.tick_labels
+    # MASC's ids are WordNet's sense numbers of the lemma: add#4 is "make an addition by combining numbers"
+    tips = dict(zip(chart.tick_labels, chart.tick_tips))
+    if "add#4" in tips:
+        assert "make an addition by combining numbers" in tips["add#4"]
+    # the decided gold reads the same way in the table
+    row = w.ws.current_row()
+    qtbot.keyClick(w.ws.table, Qt.Key.Key_A)
+    m = w.ws.model
+    gold = m.data(m.index(row, m.keys.index("gold")))
+    assert gold and all(g.startswith("add#") or g == "none" for g in gold.replace("(0)", "").split()), gold
     w.close()
