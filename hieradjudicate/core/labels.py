@@ -71,8 +71,17 @@ def uri_tail(key: str) -> str | None:
 _WN_RANK = re.compile(r"^(?P<lemma>[^#\s:]+(?: [^#\s:]+)*)#(?P<n>\d+):")
 
 
+_LEXELT_POS = re.compile(r"^(?P<lemma>.+?)[-.](?:n|v|a|r|s|j|adj|adv|noun|verb)$", re.IGNORECASE)
+
+
+def lexelt_lemma(lexelt: str) -> str:
+    """``add-v``, ``add.v`` -> ``add``; a lexelt without a part-of-speech suffix stays as it is."""
+    m = _LEXELT_POS.match(lexelt)
+    return m["lemma"] if m is not None else lexelt
+
+
 def short_labels(keys: Sequence[str], max_len: int = MAX_LEN,
-                 glosses: Sequence[str] | None = None) -> list[str]:
+                 glosses: Sequence[str] | None = None, lemma: str | None = None) -> list[str]:
     """Short labels of the senses of one lexelt, in the same order, never two alike.
 
     Parameters
@@ -84,6 +93,10 @@ def short_labels(keys: Sequence[str], max_len: int = MAX_LEN,
     glosses : sequence of str, optional
         The senses' glosses: one starting ``lemma#N:`` (the WordNet inventory writes WordNet's
         own sense number there) gives a WordNet key that number, so the label and the gloss agree.
+    lemma : str, optional
+        The lexelt's lemma: a sense numbered within it (MASC's ``1``, ``3``: its sense ids are the
+        WordNet sense numbers of the lemma) that has a gloss reads ``lemma#N``; one whose gloss says
+        "none of these" (MASC's ``0``) reads ``none (0)``.
 
     Returns
     -------
@@ -96,8 +109,11 @@ def short_labels(keys: Sequence[str], max_len: int = MAX_LEN,
     for j, key in enumerate(keys):
         wn = wordnet_key(key)
         given = _WN_RANK.match(glosses[j]) if glosses is not None and wn is not None else None
+        gloss = glosses[j] if glosses is not None else ""
         if given is not None:
             label = f"{wn[0]}#{given['n']}"
+        elif lemma and gloss and key.isdigit() and len(key) <= 3:  # a number alone says nothing
+            label = f"none ({key})" if is_none_sense(gloss) else f"{lemma}#{int(key)}"
         elif wn is not None:
             rank[wn] = rank.get(wn, 0) + 1
             label = f"{wn[0]}#{rank[wn]}"
@@ -176,8 +192,10 @@ def node_short_labels(inv) -> list[str]:
     for nodes in inv.lexelt_nodes:
         own = nodes[self_of[nodes] < 0].tolist()  # a self leaf repeats its parent's key: not a sense of its own
         gl = getattr(inv, "node_gloss", None)
+        lemma = lexelt_lemma(inv.lexelts[int(inv.node_lexelt[nodes[0]])]) if len(nodes) else None
         for n, s in zip(own, short_labels([inv.node_id[n] for n in own],
-                                          glosses=[gl[n] or "" for n in own] if gl is not None else None)):
+                                          glosses=[gl[n] or "" for n in own] if gl is not None else None,
+                                          lemma=lemma)):
             labels[n] = s
     for n in np.flatnonzero(self_of >= 0).tolist():
         labels[n] = f"{labels[int(self_of[n])]} (itself)"

@@ -102,3 +102,16 @@ def test_wordnet_glosses_give_wordnets_own_sense_numbers() -> None:
     glosses = ["document#1: writing", "document#2: a computer file", "document#3: a written account"]
     assert short_labels(keys[::-1], glosses=glosses[::-1]) == ["document#3", "document#2", "document#1"]
     assert short_labels(keys[::-1]) == ["document#1", "document#2", "document#3"]  # no gloss: tree order
+
+
+def test_numbered_senses_with_a_gloss_read_lemma_n() -> None:
+    """MASC's inventory numbers the senses of a word (its ids are WordNet's sense numbers of the lemma):
+    a chart reads add#1, never a bare 1; sense 0 ("none of the above") reads as what it is."""
+    from hieradjudicate.core.labels import lexelt_lemma, short_labels
+
+    assert [lexelt_lemma(x) for x in ("add-v", "bank.n", "fair-j", "ice_cream-n", "Q42", "well-")] == [
+        "add", "bank", "fair", "ice_cream", "Q42", "well-"]
+    glosses = ["make an addition (to)", "state or say further", "not clear / none of the above (SenseId 0)"]
+    assert short_labels(["1", "2", "0"], glosses=glosses, lemma="add") == ["add#1", "add#2", "none (0)"]
+    assert short_labels(["1", "2"], lemma="add") == ["1", "2"]  # no gloss: nothing says it is a sense number
+    assert short_labels(["38201", "1"], glosses=["g", ""], lemma="ask") == ["38201", "1"]  # long ids stay

@@ -24,6 +24,7 @@ from hieradjudicate.app.dashboard.records import (
     LexeltBars,
     fnum,
 )
+from hieradjudicate.app.dashboard.thin import group_thin, pair_thin
 from hieradjudicate.core.agreement import (
     Layout,
     make_layout,
@@ -174,8 +175,14 @@ def heatmap(corpus: Corpus, sets: list[int], long_form, measure: str,
             np.concatenate([s.signature[k] for s, k in zip(chosen, sel)]),
             np.concatenate([s.leaves[k] > 0 for s, k in zip(chosen, sel)]), m)
 
+    def thin(a: int, b: int) -> str:
+        if a == b or not pm.n[a, b]:
+            return ""
+        return pair_thin(lex[pair_data(min(a, b), max(a, b))[0]], X)
+
     hm = Heatmap(list(sets), names, [corpus.sets[k].role for k in sets], measure, value, pm.n.copy(),
-                 observed, expected, reasons, pair_data, exp, LazyCells(m, cell), all_counts)
+                 observed, expected, reasons, pair_data, exp, LazyCells(m, cell), all_counts,
+                 thin_note=group_thin(inst, lex, X), pair_thin=thin)
     return hm
 
 

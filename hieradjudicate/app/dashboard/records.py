@@ -147,6 +147,10 @@ class Heatmap:
     #: every pair's category counts at once (one sweep), for the tables; else pair by pair
     all_counts: Callable[[], np.ndarray] | None = field(default=None, repr=False)
     _counts: np.ndarray | None = field(default=None, repr=False)
+    #: "" or why the figures mean little: most instances lie in lexelts too small for chance correction
+    thin_note: str = ""
+    #: the same for one pair (positions), over the instances it shares; computed on hover
+    pair_thin: Callable[[int, int], str] | None = field(default=None, repr=False)
 
     def pair_counts(self, a: int, b: int) -> np.ndarray:
         """Shared instances of the pair at positions ``a``, ``b`` per category, ``(4,)``."""

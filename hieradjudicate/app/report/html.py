@@ -137,7 +137,9 @@ def _heatmap(data: Any, tables: dict) -> str:
     tips = [[hm.names[a] if a == b else hm.cell_explain[(a, b)].text() for b in range(m)] for a in range(m)]
     svg = heatmap_svg(hm.names, hm.names, vals, text, tips, label="pairwise agreement", legend=hm.measure)
     h, rows = tables["pairwise"]
-    return svg + _explain(hm.explain) + _table(h, rows)
+    # as the dashboard says under its map: a kappa over lexelts of a few instances means little
+    thin = f"<p><b>{esc(hm.thin_note[0].upper() + hm.thin_note[1:])}.</b></p>" if hm.thin_note else ""
+    return svg + thin + _explain(hm.explain) + _table(h, rows)
 
 
 def _f(v: Any) -> float | None:

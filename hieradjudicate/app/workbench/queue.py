@@ -150,7 +150,9 @@ class Workbench:
         return order
 
     def columns(self) -> list[ColumnSpec]:
+        # Status and Gold sit next to Agreement: they stay in sight at 1024 px however many sets follow
         c = [ColumnSpec("category", "Agreement", f"disagreement category, {self.cols.category_basis}"),
+             ColumnSpec("status", "Status"), ColumnSpec("gold", "Gold", "the decided senses (full ids: tooltip)"),
              ColumnSpec("lexelt", "Lexelt"), ColumnSpec("instance", "Instance"),
              ColumnSpec("kwic", "Context", "keyword in context; the head word in [brackets]")]
         if self.crowd:
@@ -164,7 +166,6 @@ class Workbench:
                 tip = f"{s.role} {s.name}" + (f" (key {j + 1} takes its answer)" if j < 9 else "")
                 c.append(ColumnSpec(f"set:{k}", f"{key}{s.name}{role}", tip))
         c += [ColumnSpec("agreement", "Leaf agr.", "mean pairwise leaf agreement"),
-              ColumnSpec("status", "Status"), ColumnSpec("gold", "Gold", "the decided senses (full ids: tooltip)"),
               ColumnSpec("note", "Note", "the note saved with the decision (E edits it)")]
         return c
 

@@ -64,6 +64,13 @@ class HeatmapPanel(Panel):
         self.hover.setWordWrap(True)
         self.hover.setStyleSheet("color: gray")
         self.body.addWidget(self.hover)
+        # "rests on too few instances": said under the map, as the per-lexelt panel does
+        self.thin = QLabel()
+        self.thin.setObjectName("heatmap_thin")
+        self.thin.setWordWrap(True)
+        self.thin.setTextFormat(Qt.TextFormat.RichText)
+        self.thin.hide()
+        self.body.addWidget(self.thin)
         self.hm: Any = None
         self.shown = np.zeros(0, np.int64)  # positions in hm.names, in display order
         self._orders: dict[str, np.ndarray] = {}
@@ -76,8 +83,12 @@ class HeatmapPanel(Panel):
     def update_data(self, data: Any) -> None:
         self.hm = data.heatmap
         self._orders = {}
+        note = self.hm.thin_note
+        self.thin.setText(f"<small><b>{note[0].upper() + note[1:]}.</b></small>" if note else "")
+        self.thin.setVisible(bool(note))
         self._redraw()
-        self.set_explain(self.hm.explain.text() + "\n\nClick a cell: show the pair's disagreements in the "
+        self.set_explain(self.hm.explain.text() + (f"\n\n{note[0].upper() + note[1:]}." if note else "")
+                         + "\n\nClick a cell: show the pair's disagreements in the "
                          "workbench. Hover a cell: its figures below the map.")
 
     def order(self, how: str) -> np.ndarray:
@@ -165,7 +176,13 @@ class HeatmapPanel(Panel):
         head = (f"{hm.names[a]} × {hm.names[b]}: {fmt(None if np.ma.is_masked(v) or np.isnan(v) else float(v))}"
                 f", n={int(hm.n[a, b])}")
         reason = hm.reasons.get((min(a, b), max(a, b)))
-        return head + (f" ({reason})" if reason else "")
+        thin = hm.pair_thin(a, b) if hm.pair_thin is not None else ""
+        return head + (f" ({reason})" if reason else "") + (f". {thin[0].upper() + thin[1:]}." if thin else "")
+
+    def _thin_tail(self, cell: tuple[int, int]) -> str:
+        f = self.hm.pair_thin
+        thin = f(*cell) if f is not None else ""
+        return f"\n\n{thin[0].upper() + thin[1:]}." if thin else ""
 
     def _clicked(self, ev) -> None:
         if ev.button() != Qt.MouseButton.LeftButton:
@@ -181,7 +198,7 @@ class HeatmapPanel(Panel):
         self._hovered = cell
         self.hover.setText(self.cell_text(*cell))
         e = self.hm.cell_explain.get((min(cell), max(cell)))
-        tip(self.plot, e.text() if e is not None else self.cell_text(*cell))
+        tip(self.plot, e.text() + self._thin_tail(cell) if e is not None else self.cell_text(*cell))
         if e is not None:  # the explain panel follows the cell under the mouse
             self.explain_requested.emit(f"{self.title}: {self.hm.names[cell[0]]} × {self.hm.names[cell[1]]}",
                                         e.text())

@@ -15,6 +15,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QLabel
 
+from hieradjudicate.app.dashboard.thin import FEW_INSTANCES  # one threshold for every panel
 from hieradjudicate.core.palette import scale_color, text_color_on
 from hieradjudicate.gui.dashboard.common import (
     Panel,
@@ -34,11 +35,6 @@ PAIR_COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00")
 MAX_PAIR_LINES = len(PAIR_COLORS)  # more pairs: one grey item for all, colours would repeat
 MAX_PAIR_TRACES = 300  # more pairs (a crowd): their spread as quantile bands, not a line each
 
-
-#: Fewer instances than this in a lexelt and its chance-corrected figure is drawn grey and said to mean
-#: little: the chance agreement is then estimated from a handful of labels (a lexelt of the WSD
-#: framework has 2.6 instances on average) and one instance moves kappa by more than 0.1.
-FEW_INSTANCES = 10
 
 
 def lexelt_note(n: int, few: int, pooled: float | None, macro: float | None, rows: int) -> str:
