@@ -71,6 +71,7 @@ def uri_tail(key: str) -> str | None:
 _WN_RANK = re.compile(r"^(?P<lemma>[^#\s:]+(?: [^#\s:]+)*)#(?P<n>\d+):")
 
 
+_DOTTED_NUMBER = re.compile(r"^\d+(?:\.\d+)+$")  # 1.1, 2.3.1: a numbered hierarchy of the inventory's own
 _LEXELT_POS = re.compile(r"^(?P<lemma>.+?)[-.](?:n|v|a|r|s|j|adj|adv|noun|verb)$", re.IGNORECASE)
 
 
@@ -106,6 +107,10 @@ def short_labels(keys: Sequence[str], max_len: int = MAX_LEN,
     """
     out: list[str] = []
     rank: dict[tuple[str, str], int] = {}
+    # WordNet's sense numbers only where the lexelt numbers its senses flatly (MASC's 1, 3, 0), never
+    # in an inventory that numbers its own hierarchy (the demo's 1, 1.1, 4: '4' is not the lemma's #4)
+    if lemma and any(_DOTTED_NUMBER.match(k) for k in keys):
+        lemma = None
     for j, key in enumerate(keys):
         wn = wordnet_key(key)
         given = _WN_RANK.match(glosses[j]) if glosses is not None and wn is not None else None

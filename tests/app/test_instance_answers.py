@@ -158,6 +158,7 @@ def test_masc_work_n_1_1_shows_its_25_workers() -> None:
     s = wb.suggestion(i)
     assert s.tags == ("1",) and not s.tied and not s.none_of_these
     # an instance whose majority is "0" (not clear / none of these) says so
-    zero = next(j for j in range(res.corpus.n) if str(wb.cols.crowd[j]).startswith("0 ×"))
+    # MASC's sense 0 reads "none (0)"
+    zero = next(j for j in range(res.corpus.n) if str(wb.cols.crowd[j]).startswith("none (0) ×"))
     sz = wb.suggestion(zero)
     assert sz.tags == ("0",) and sz.none_of_these == ("0",)

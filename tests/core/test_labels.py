@@ -115,3 +115,13 @@ def test_numbered_senses_with_a_gloss_read_lemma_n() -> None:
     assert short_labels(["1", "2", "0"], glosses=glosses, lemma="add") == ["add#1", "add#2", "none (0)"]
     assert short_labels(["1", "2"], lemma="add") == ["1", "2"]  # no gloss: nothing says it is a sense number
     assert short_labels(["38201", "1"], glosses=["g", ""], lemma="ask") == ["38201", "1"]  # long ids stay
+
+
+def test_an_inventory_numbering_its_own_hierarchy_keeps_its_numbers() -> None:
+    """The demo's bank.n numbers its senses 1, 1.1, 1.2, 4: '4' is not WordNet's bank#4, so no lemma#N
+    there; MASC's flat numbers (1, 3, 0 with glosses) do read lemma#N."""
+    from hieradjudicate.core.labels import short_labels
+
+    keys, gl = ["1", "1.1", "1.2", "4"], ["money", "bank", "building", "row"]
+    assert short_labels(keys, glosses=gl, lemma="bank") == ["1", "1.1", "1.2", "4"]
+    assert short_labels(["1", "3"], glosses=["activity", "occupation"], lemma="work") == ["work#1", "work#3"]
