@@ -67,6 +67,14 @@ class AnnotationSet:
             self._leaves = leaf_vectors(self._inventory, self.tag_ptr, self.tag_node, self.tag_weight)
         return self._leaves
 
+    def leaves_once(self) -> np.ndarray:
+        """The leaf vectors without keeping them: the held copy when there is one, else computed
+        for the caller alone (a pass over every set of a crowd that needs each set's leaves once
+        holds one set's at a time, not 1.08 M x 17 floats for MASC)."""
+        if self._leaves is None and self._inventory is not None:
+            return leaf_vectors(self._inventory, self.tag_ptr, self.tag_node, self.tag_weight)
+        return self.leaves
+
     @leaves.setter
     def leaves(self, value: np.ndarray) -> None:
         self._leaves = value

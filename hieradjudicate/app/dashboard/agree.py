@@ -36,6 +36,7 @@ from hieradjudicate.core.bootstrap import DEFAULT_SEED, bootstrap_alpha, bootstr
 from hieradjudicate.core.dashboard import all_figures
 from hieradjudicate.core.granularity import instance_disagreement, pair_category_counts, rollup
 from hieradjudicate.core.labels import node_short_labels
+from hieradjudicate.core.layout_tags import LeafLayout
 from hieradjudicate.core.lexelt_intervals import fleiss_intervals
 from hieradjudicate.core.model import Corpus
 from hieradjudicate.core.undefined import REASONS
@@ -318,7 +319,7 @@ def depth_curve(corpus: Corpus, group: list[int], long_form, measure: str, group
         if d is None:
             lay_d, Pd = lay, P
         else:  # the same order, leaf vectors rolled up; the unsorted rows only for the pairs' alpha
-            lay_d = replace(lay, P=rollup(lay.P, lay.row_lex, *groups_at(d)))
+            lay_d = _rolled_layout(lay, *groups_at(d))
             Pd = rollup(P, lex[inst], *groups_at(d)) if use_alpha else P
         pm = figs.pairwise if (d is None and figs is not None) else \
             pairwise_matrix(inst, rater, Pd, lex, n_raters=m, n_lexelts=X, layout=lay_d)
@@ -364,6 +365,21 @@ def depth_curve(corpus: Corpus, group: list[int], long_form, measure: str, group
                 aggregation=POOLED)
     return DepthCurve([level_name(d) for d in depths], depths, measure, [(names[a], names[b]) for a, b in pairs],
                       vals, pn, gname, gvals, gn, e, LazyPoints(len(pairs), len(depths), point))
+
+
+def _rolled_layout(lay: Layout, group: np.ndarray, n_groups: np.ndarray) -> Layout:
+    """``lay`` with its leaf vectors rolled up to the groups of a cut (same order).
+
+    When every row is one leaf (a crowd's labels) the rolled-up row is one group of mass 1, and
+    the layout is made from each row's group (:class:`LeafLayout`): no dense ``(R, G)`` array
+    (MASC: 1.08 M rows, 83 MiB at depth 1), the same figures to the last bit."""
+    leaf = lay.onehot_leaf
+    if leaf is not None and lay.R:
+        g = np.asarray(group, np.int64)[lay.row_lex, leaf]
+        if bool((g >= 0).all()):
+            G = int(np.max(n_groups)) if np.size(n_groups) else 0
+            return LeafLayout.of(lay.inst, lay.rater, g, G, lay.row_lex, lay.n_lexelts)
+    return replace(lay, P=rollup(lay.P, lay.row_lex, group, n_groups))
 
 
 def confusion(corpus: Corpus, a: int, b: int, x: int, depth: int | None, groups_at,

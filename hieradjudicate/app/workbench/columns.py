@@ -155,15 +155,20 @@ def group_category(corpus: Corpus, raters: list[int]) -> tuple[np.ndarray, np.nd
     n = corpus.n
     if not raters:
         return np.full(n, NO_PAIR, np.int8), np.full(n, np.nan), np.zeros(n, np.int64)
-    K = corpus.sets[raters[0]].leaves.shape[1]
-    s = np.zeros((n, K))
-    sq = np.zeros(n)
+    crowd = len(raters) > 12
+    s = sq = None
     m = np.zeros(n, np.int64)
-    for k in raters:
+    regions = []
+    for k in raters:  # one set's leaf vectors at a time (the sets keep none: see leaves_once)
         st = corpus.sets[k]
-        s[st.rows] += st.leaves
-        sq[st.rows] += np.einsum("ik,ik->i", st.leaves, st.leaves)
+        L = st.leaves_once()
+        if s is None:
+            s, sq = np.zeros((n, L.shape[1])), np.zeros(n)
+        s[st.rows] += L
+        sq[st.rows] += np.einsum("ik,ik->i", L, L)
         m[st.rows] += 1
+        if crowd:
+            regions.append(L > 0)
     pairs = m * (m - 1)
     with np.errstate(invalid="ignore", divide="ignore"):
         agreement = np.where(pairs > 0, (np.einsum("ik,ik->i", s, s) - sq) / np.maximum(pairs, 1), np.nan)
@@ -177,7 +182,7 @@ def group_category(corpus: Corpus, raters: list[int]) -> tuple[np.ndarray, np.nd
         sets = [corpus.sets[k] for k in raters]
         worst = worst_category(np.concatenate([st.rows for st in sets]),
                                np.concatenate([st.signature for st in sets]),
-                               np.concatenate([st.leaves > 0 for st in sets]), n)
+                               np.concatenate(regions), n)
     return worst, agreement, m
 
 
