@@ -8,15 +8,14 @@ for a badly damaged file.
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
-import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.io.store import schema
+from hieradjudicate.io.store.blob import unpack_blob
 from hieradjudicate.io.store.chain import ChainReport, describe, verify
 from hieradjudicate.io.store.journal import WARNING, interrupted_save, rolled_back_copy
 from hieradjudicate.io.store.rowread import scan
@@ -154,11 +153,7 @@ def _file(conn: sqlite3.Connection, fid: int) -> tuple[dict[str, Any], bytes | N
     except (sqlite3.DatabaseError, UnicodeDecodeError):
         return {"id": fid}, None
     record = dict(zip(_FILE_COLUMNS, row[:-1], strict=True))
-    try:
-        data = zlib.decompress(row[-1]) if record["compression"] == "zlib" else bytes(row[-1])
-    except (zlib.error, TypeError):
-        return record, None
-    return (record, data) if hashlib.sha256(data).hexdigest() == record["sha256"] else (record, None)
+    return record, unpack_blob(record["compression"], row[-1], record["sha256"])
 
 
 def _has_runs(conn: sqlite3.Connection) -> bool:
@@ -184,11 +179,8 @@ def _runs(conn: sqlite3.Connection) -> tuple[list[tuple[dict[str, Any], bytes]],
             bad.append(f"run #{rid}: its row cannot be read (damaged)")
             continue
         record = dict(zip(_RUN_COLUMNS, row[:-1], strict=True))
-        try:
-            data = zlib.decompress(row[-1]) if record["compression"] == "zlib" else bytes(row[-1])
-        except (zlib.error, TypeError):
-            data = None
-        if data is None or hashlib.sha256(data).hexdigest() != record["sha256"]:
+        data = unpack_blob(record["compression"], row[-1], record["sha256"])
+        if data is None:
             bad.append(f"{record['name']}: its stored answer file does not match its SHA-256 (damaged)")
         else:
             good.append((record, data))

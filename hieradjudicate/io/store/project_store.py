@@ -30,7 +30,6 @@ import json
 import os
 import socket
 import sqlite3
-import zlib
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -41,6 +40,7 @@ import numpy as np
 from hieradjudicate import __version__
 from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.io.store import schema
+from hieradjudicate.io.store.blob import pack_blob, unpack_blob
 from hieradjudicate.io.store.chain import extend as extend_chain
 from hieradjudicate.io.store.records import (
     BatchRow,
@@ -372,15 +372,14 @@ class Store:
                 raise ProjectError(f"{src}: cannot read the file to import ({exc.strerror})") \
                     from None
         digest = hashlib.sha256(data).hexdigest()
-        gz = data[:2] == b"\x1f\x8b"
-        blob = data if gz else zlib.compress(data, 6)
+        blob, compression = pack_blob(data)
         now = utc_now()
         with self._write(f"store a copy of {src}") as conn:
             cur = conn.execute(
                 "INSERT INTO files (kind, role, set_names, format, options, source_path, size,"
                 " sha256, imported_at, compression, data) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                 (kind, role, json.dumps(list(set_names)), format, json.dumps(dict(options or {})),
-                 os.path.abspath(src), len(data), digest, now, "none" if gz else "zlib", blob))
+                 os.path.abspath(src), len(data), digest, now, compression, blob))
             fid = int(cur.lastrowid or 0)
         return FileRecord(fid, kind, role, tuple(set_names), format, dict(options or {}),
                           os.path.abspath(src), len(data), digest, now, True)
@@ -408,11 +407,8 @@ class Store:
                                 " WHERE id = ?", (file_id,)).fetchone()
         if row is None:
             raise ProjectError(f"{self.path}: no stored file with id {file_id}")
-        try:
-            data = zlib.decompress(row[1]) if row[0] == "zlib" else bytes(row[1])
-        except zlib.error:
-            data = b""
-        if hashlib.sha256(data).hexdigest() != row[2]:
+        data = unpack_blob(row[0], row[1], row[2])
+        if data is None:
             raise ProjectError(f"{self.path}: the stored copy of {row[3]} is damaged")
         return data
 

@@ -11,13 +11,13 @@ from __future__ import annotations
 import hashlib
 import os
 import sqlite3
-import zlib
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from hieradjudicate.core.errors import ProjectError
+from hieradjudicate.io.store.blob import pack_blob, unpack_blob
 
 RUNS_TABLE = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -87,14 +87,14 @@ def add_run(store: Any, name: str, path: str | os.PathLike[str], *, note: str = 
         raise ProjectError(f"{store.path}: a run named {name!r} is already stored; choose another name "
                            "(stored runs are never replaced)")
     digest = hashlib.sha256(data).hexdigest()
-    gz = data[:2] == b"\x1f\x8b"
-    blob = data if gz else zlib.compress(data, 6)
+    blob, compression = pack_blob(data)
+    # records.utc_now's form (records imports schema, which imports this module)
     now, user = datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"), store.user()
     with store.transaction(f"store the run {name}") as conn:
         cur = conn.execute("INSERT INTO runs (name, note, source_path, size, sha256, added_by, added_at,"
                            " compression, data) VALUES (?,?,?,?,?,?,?,?,?)",
                            (name, note, os.path.abspath(src), len(data), digest, user, now,
-                            "none" if gz else "zlib", blob))
+                            compression, blob))
         rid = int(cur.lastrowid or 0)
     return RunRecord(rid, name, note, os.path.abspath(src), len(data), digest, user, now)
 
@@ -114,11 +114,8 @@ def run_bytes(store: Any, name: str) -> bytes:
     if row is None:
         known = ", ".join(r.name for r in runs(store)) or "none"
         raise ProjectError(f"{store.path}: no stored run named {name!r} (stored runs: {known})")
-    try:
-        data = zlib.decompress(row[1]) if row[0] == "zlib" else bytes(row[1])
-    except zlib.error:
-        data = b""
-    if hashlib.sha256(data).hexdigest() != row[2]:
+    data = unpack_blob(row[0], row[1], row[2])
+    if data is None:
         raise ProjectError(f"{store.path}: the stored run {name!r} is damaged (its SHA-256 does not match)")
     return data
 

@@ -11,7 +11,6 @@ import hashlib
 import io
 import json
 import os
-import zlib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from hieradjudicate.core.errors import ProjectError
+from hieradjudicate.io.store.blob import pack_blob, unpack_blob
 from hieradjudicate.io.store.records import FileRecord, utc_now
 
 
@@ -39,10 +39,9 @@ class StoredBlobs:
                 data = Path(src).read_bytes()
             except OSError as exc:
                 raise ProjectError(f"{src}: cannot read the file to import ({exc.strerror})") from None
-        gz = data[:2] == b"\x1f\x8b"
         rec = FileRecord(0, kind, role, tuple(set_names), format, dict(options or {}),
                          os.path.abspath(src), len(data), hashlib.sha256(data).hexdigest(), utc_now())
-        return self.put_file(rec, data if gz else zlib.compress(data, 6), "none" if gz else "zlib")
+        return self.put_file(rec, *pack_blob(data))
 
     def put_file(self, rec: FileRecord, blob: bytes, compression: str) -> FileRecord:
         """Store a file copy as given (``publish`` copies the file project's rows)."""
@@ -79,11 +78,8 @@ class StoredBlobs:
         if not rows:
             raise ProjectError(f"{self.location}: no stored file with id {file_id}")
         compression, blob, digest, source = rows[0]
-        try:
-            data = zlib.decompress(blob) if compression == "zlib" else bytes(blob)
-        except zlib.error:
-            data = b""
-        if hashlib.sha256(data).hexdigest() != digest:
+        data = unpack_blob(compression, blob, digest)
+        if data is None:
             raise ProjectError(f"{self.location}: the stored copy of {source} is damaged")
         return data
 
