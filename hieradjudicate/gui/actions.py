@@ -160,7 +160,9 @@ def help_html() -> str:
         for s in specs:
             key = "1 – 9" if s.id == "take1" else shortcut_text(s)
             text = "Take answer 1–9 (as numbered in the table or the answer list)" if s.id == "take1" else s.text
-            col.append(f"<tr><td><code>{key}</code></td><td>{text.replace('&', '')}</td></tr>")
+            # room between a long shortcut and its action ("Ctrl+Shift+EExport gold…" ran together)
+            col.append(f"<tr><td style='padding-right:10px'><code>{key}</code></td>"
+                       f"<td>{text.replace('&', '')}</td></tr>")
     cells = "".join(f"<td valign=top><table cellspacing=3>{''.join(c)}</table></td>" for c in columns)
     return (f"<h3>Keyboard shortcuts</h3><table cellspacing=8><tr>{cells}</tr></table>"
             "<p>Press any key or click to close.</p>")

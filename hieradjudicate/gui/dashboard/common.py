@@ -157,6 +157,9 @@ class Panel(QFrame):
         self.title_label = QLabel(f"<b>{title}</b>")
         self.title_label.setTextFormat(Qt.TextFormat.RichText)
         self.title_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        # a long title ("… per lexelt (1000 bootstrap resamples …)") takes a second line in a 1024 px
+        # window instead of running under the ? and PNG buttons (#23)
+        self.title_label.setWordWrap(True)
         head.addWidget(self.title_label, 1)
         self.controls = QHBoxLayout()  # selectors: a row of their own under the title
         self.controls.setContentsMargins(0, 0, 0, 0)

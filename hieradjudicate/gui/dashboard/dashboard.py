@@ -178,17 +178,22 @@ class DashboardView(QWidget):
         self.ci_state = QLabel(objectName="dash_ci_state")
         self.state = QLabel(objectName="dash_state")
         self.state.setStyleSheet("color: gray")
-        # long texts wrap and the scope box elides instead of widening the window (was 1232 px wide)
+        # the controls on one row, every word of the scope box's text in sight (it was cut at 1024 px:
+        # "Instances of the workb"); what the figures are and when they were computed on a row of its
+        # own under them, where a 1024 px window has room for it on one line (it wrapped into 5)
         for label in (self.state, self.ci_state):
             label.setWordWrap(True)
             label.setMinimumWidth(110)
-        self.scope.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.scope.setMinimumContentsLength(14)
-        self.scope.view().setMinimumWidth(240)
-        for w in (QLabel("Measure"), self.measure, QLabel("Scope"), self.scope, self.ci_button, self.ci_state):
+        self.scope.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.measure.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        for w in (QLabel("Measure"), self.measure, QLabel("Scope"), self.scope, self.ci_button):
             top.addWidget(w)
         top.addStretch(1)
-        top.addWidget(self.state)
+        under = QHBoxLayout()
+        under.setContentsMargins(4, 0, 4, 2)
+        under.addWidget(self.ci_state, 1)
+        under.addWidget(self.state, 2)
+        self.state.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.measure.currentIndexChanged.connect(lambda _: self.refresh())
         self.scope.currentIndexChanged.connect(lambda _: self.refresh())
         self.ci_button.clicked.connect(self.request_intervals)
@@ -264,6 +269,7 @@ class DashboardView(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addLayout(top)
+        lay.addLayout(under)
         lay.addWidget(split, 1)
         self._update_ci_state()
 

@@ -17,15 +17,25 @@ class HelpOverlay(QLabel):
         self.setText(help_html())
         self.setTextFormat(Qt.TextFormat.RichText)
         self.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.setStyleSheet("QLabel#help_overlay { background: rgba(250,250,250,240); color: black;"
-                           " border: 2px solid #555; border-radius: 8px; padding: 16px; font-size: 11pt; }")
+        self.point_size = 11.0
+        self._style(self.point_size)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.hide()
 
+    def _style(self, points: float) -> None:
+        self.point_size = points
+        self.setStyleSheet("QLabel#help_overlay { background: rgba(250,250,250,240); color: black;"
+                           f" border: 2px solid #555; border-radius: 8px; padding: 16px; font-size: {points:g}pt; }}")
+
     def popup(self) -> None:
-        self.adjustSize()
         p = self.parentWidget()
-        # never taller or wider than the window: it fits a 768 px screen (#23)
+        # never taller or wider than the window, and no line cut: a smaller font where the text does
+        # not fit (a 1024x700 window, a 768 px screen, 150 % scaling; #23)
+        for points in (11.0, 10.0, 9.0, 8.0, 7.0):
+            self._style(points)
+            self.adjustSize()
+            if self.width() <= p.width() - 8 and self.height() <= p.height() - 8:
+                break
         self.resize(min(self.width(), p.width() - 8), min(self.height(), p.height() - 8))
         self.move((p.width() - self.width()) // 2, max(4, (p.height() - self.height()) // 2))
         self.show()

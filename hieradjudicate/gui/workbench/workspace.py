@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -10,7 +11,10 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QStyle,
     QStyledItemDelegate,
+    QStyleOptionComboBox,
+    QStylePainter,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -18,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from hieradjudicate.app.workbench.queue import Filter, Workbench
 from hieradjudicate.gui.workbench.detail_panel import DetailPanel
-from hieradjudicate.gui.workbench.instance_model import InstanceModel, InstanceRole, Legend
+from hieradjudicate.gui.workbench.instance_model import STATUS_MARKS, InstanceModel, InstanceRole, Legend
 from hieradjudicate.gui.workbench.inventory_tree import InventoryTree
 from hieradjudicate.gui.workbench.live_panel import LivePanel
 
@@ -38,12 +42,42 @@ def _typical(tags) -> str:
     return max(sample.tolist(), key=len, default="")
 
 
+def fit_row_header(table: QTableView, n: int) -> int:
+    """Make the row header wide enough for a decided row's mark and the project's largest row number
+    ("⚑ 44682", in the bold of the highlighted row): Qt sizes it from the first and last hundred rows
+    as they were when it last looked, so a mark added later was cut ("✓ 24").  Returns the width."""
+    head = table.verticalHeader()
+    bold = QFont(head.font())
+    bold.setBold(True)
+    fm = QFontMetrics(bold)
+    number = "8" * max(3, len(str(max(n, 1))))
+    widest = max(fm.horizontalAdvance(f"{mark} {number}") for mark in STATUS_MARKS if mark)
+    margin = head.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, head)
+    width = widest + 2 * margin + 6
+    head.setMinimumWidth(width)
+    return width
+
+
 class MiddleElide(QStyledItemDelegate):
     """Elides a cell in the middle, so the part of an id that differs from its neighbours shows."""
 
     def initStyleOption(self, option, index) -> None:
         super().initStyleOption(option, index)
         option.textElideMode = Qt.TextElideMode.ElideMiddle
+
+
+class ElidingCombo(QComboBox):
+    """A combo box narrower than its text that ends the text with "…" (Qt cut it mid-letter: "All agreemen")."""
+
+    def paintEvent(self, _ev) -> None:
+        p = QStylePainter(self)
+        opt = QStyleOptionComboBox()
+        self.initStyleOption(opt)
+        p.drawComplexControl(QStyle.ComplexControl.CC_ComboBox, opt)
+        field = self.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, opt,
+                                            QStyle.SubControl.SC_ComboBoxEditField, self)
+        opt.currentText = self.fontMetrics().elidedText(opt.currentText, Qt.TextElideMode.ElideRight, field.width())
+        p.drawControl(QStyle.ControlElement.CE_ComboBoxLabel, opt)
 
 
 class Workspace(QWidget):
@@ -81,6 +115,9 @@ class Workspace(QWidget):
             self.table.setColumnWidth(c, width)
             if key in ("instance", "lexelt"):  # ids differ at the end: "senseval2…d000.s000.t000"
                 self.table.setItemDelegateForColumn(c, self._middle)
+            if key == "kwic" and not wb.corpus.contexts:  # no context in the project: no empty 250 px
+                self.table.setColumnHidden(c, True)
+        fit_row_header(self.table, wb.corpus.n)
         self.legend = Legend()
         self.tree = InventoryTree(wb)
         self.detail = DetailPanel(wb)
@@ -104,20 +141,20 @@ class Workspace(QWidget):
     # ------------------------------------------------------------------ filter bar
     def _build_filter_bar(self) -> None:
         wb = self.wb
-        self.lexelt_box = QComboBox()
+        self.lexelt_box = ElidingCombo()
         self.lexelt_box.setObjectName("filter_lexelt")
         self.lexelt_box.addItem("All lexelts", ())
         for x, name in enumerate(wb.cols.lexelt_names):
             self.lexelt_box.addItem(name, (x,))
-        self.category_box = QComboBox()
+        self.category_box = ElidingCombo()
         self.category_box.setObjectName("filter_category")
         for text, codes in CATEGORY_CHOICES:
             self.category_box.addItem(text, codes)
-        self.status_box = QComboBox()
+        self.status_box = ElidingCombo()
         self.status_box.setObjectName("filter_status")
         for text, codes in STATUS_CHOICES:
             self.status_box.addItem(text, codes)
-        self.pair_a, self.pair_b = QComboBox(), QComboBox()
+        self.pair_a, self.pair_b = ElidingCombo(), ElidingCombo()
         for box, first in ((self.pair_a, "Any pair of sets"), (self.pair_b, "…")):
             box.addItem(first, -1)
             for j, k in enumerate(wb.shown_sets()[:40]):
