@@ -250,8 +250,10 @@ class DashboardView(QWidget):
         sl = QVBoxLayout(side)
         sl.setContentsMargins(2, 2, 2, 2)
         self.explain = QTextBrowser(objectName="dash_explain")
-        self.explain.setPlaceholderText("Hover over a cell, bar or point for its figures; press ? on a plot "
-                                        "for what it is and how it is computed.")
+        # the hint as the box's first text, in grey: Qt draws a placeholder on one line, cut at the box's
+        # edge ("Hover over a cell, bar or point for"); this one wraps
+        self.explain.setHtml("<span style='color: gray'>Hover over a cell, bar or point for its figures; "
+                             "press ? on a plot for what it is and how it is computed.</span>")
         self.list_title = QLabel("<b>Instances</b><br><small>Click a confusion cell, a histogram bar or a "
                                  "category bar; double-click an instance to open it.</small>")
         self.list_title.setWordWrap(True)

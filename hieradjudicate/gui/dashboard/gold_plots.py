@@ -263,6 +263,7 @@ class ProgressPanel(Panel):
         super().__init__("progress", "Adjudication progress", parent)
         self.status = QLabel()
         self.status.setObjectName("progress_status")
+        self.status.setWordWrap(True)  # "0 of 44682 resolved (0.0%), … 44682 open" was cut at 1024 px
         self.body.addWidget(self.status)
         self.plot = self.add_plot()
         self.plot.setMouseEnabled(x=False, y=False)

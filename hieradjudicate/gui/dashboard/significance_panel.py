@@ -59,6 +59,7 @@ class SignificancePanel(Panel):
         self.open.setWordWrap(True)
         self.body.addWidget(self.open)
         self.counts = QLabel(objectName="sig_counts")
+        self.counts.setWordWrap(True)
         self.body.addWidget(self.counts)
         self.changes = _table(["change", "lexelt", "instance", "baseline score", "system score"])
         self.changes.setObjectName("gained_lost")

@@ -110,6 +110,8 @@ class Workspace(QWidget):
             width = _WIDTHS.get(key, 46)
             if key.startswith("set:"):  # as wide as its usual tag string (short labels), within reason
                 width = max(width, min(100, fm.horizontalAdvance(_typical(wb.cols.set_tags[int(key[4:])])) + 12))
+                # and its title, within reason: "[1] lesk (system)" was cut on both sides
+                width = max(width, min(140, fm.horizontalAdvance(self.model.specs[c].title) + 16))
             elif key == "lexelt":
                 width = max(width, min(110, fm.horizontalAdvance(max(wb.cols.lexelt_names, key=len, default="")) + 12))
             self.table.setColumnWidth(c, width)
