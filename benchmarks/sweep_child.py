@@ -13,7 +13,7 @@ from screen_sweep import _data, build
 
 def clipped(root) -> list[str]:
     """Visible widgets under ``root`` whose own text is wider than the room they have."""
-    from PySide6.QtWidgets import QAbstractButton, QComboBox, QLabel, QWidget
+    from PySide6.QtWidgets import QAbstractButton, QComboBox, QLabel, QStyle, QStyleOptionComboBox, QWidget
 
     found = []
     for w in [root, *root.findChildren(QWidget)]:
@@ -26,10 +26,15 @@ def clipped(root) -> list[str]:
                 found.append(f"label {w.text()[:50]!r}: {need} px of text in {w.contentsRect().width()}")
         elif isinstance(w, QAbstractButton) and w.text() and w.sizeHint().width() > w.width() + 1:
             found.append(f"button {w.text()[:50]!r}: wants {w.sizeHint().width()} px, has {w.width()}")
-        elif isinstance(w, QComboBox) and w.currentText() and not w.isEditable():
-            need = fm.horizontalAdvance(w.currentText()) + 30
-            if need > w.width():
-                found.append(f"combo {w.objectName() or ''} {w.currentText()[:50]!r}: {need} px in {w.width()}")
+        elif isinstance(w, QComboBox) and w.currentText() and not w.isEditable() \
+                and type(w).__name__ != "ElidingCombo":  # that one ends a cut text with "…"
+            opt = QStyleOptionComboBox()
+            w.initStyleOption(opt)
+            field = w.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, opt,
+                                             QStyle.SubControl.SC_ComboBoxEditField, w)
+            need = fm.horizontalAdvance(w.currentText())
+            if need > field.width():
+                found.append(f"combo {w.objectName() or ''} {w.currentText()[:50]!r}: {need} px in {field.width()}")
     return found
 
 
@@ -147,6 +152,7 @@ class Sweep:
         ws = win.ws
         ws.table.setFocus()
         self.shot("workbench", win)
+        self.live_tab(win)
         ws.table.scrollToBottom()
         self.shot("table-last-rows", win)
         ws.select_row(0)
@@ -186,6 +192,22 @@ class Sweep:
             self.shot("workbench-tall", win)
         win.close()
         self.settle(200)
+
+    def live_tab(self, win) -> None:
+        """On a short window the live figures share the inventory's column as a tab: a click on it."""
+        from PySide6.QtCore import Qt
+        from PySide6.QtTest import QTest
+        from PySide6.QtWidgets import QTabBar
+
+        for bar in win.findChildren(QTabBar):
+            tabs = [bar.tabText(k) for k in range(bar.count())]
+            if bar.isVisible() and "Live figures" in tabs:
+                QTest.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(tabs.index("Live figures")).center())
+                self.settle(300)
+                self.shot("live-figures-tab", win)
+                QTest.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(0).center())
+                self.settle(100)
+                return
 
     # ------------------------------------------------------------------ the wizard
     def wizard(self) -> None:

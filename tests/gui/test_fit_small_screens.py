@@ -153,3 +153,30 @@ def test_the_help_overlay_fits_the_window_with_no_line_cut(qtbot, demo_project: 
     qtbot.keyClick(help_, Qt.Key.Key_Escape)
     assert not help_.isVisible()
     w.close()
+
+
+@pytest.fixture(scope="module")
+def crowd228(tmp_path_factory) -> Path:
+    """As many crowd workers as MASC has (228): three-digit set names."""
+    return crowd_project(tmp_path_factory.mktemp("crowd228") / "crowd228.hadj", 228, per_item=9)
+
+
+def test_the_heatmaps_set_names_never_run_together_at_1024(qtbot, private_dirs, crowd228: Path) -> None:
+    """228 sets in a 1024 px window: every k-th name on the bottom axis, each with room for its width
+    ("162156150" ran together on MASC)."""
+    from PySide6.QtCore import QPointF
+
+    w = _small(qtbot, crowd228)
+    view = _dashboard(qtbot, w)
+    plot = view.heatmap.plot
+    qtbot.waitUntil(lambda: plot.getPlotItem().getViewBox().width() > 50)
+    QApplication.processEvents()
+    axis = plot.getAxis("bottom")
+    ticks = axis._tickLevels[0] if axis._tickLevels else []
+    assert len(ticks) >= 2, ticks
+    fm = QFontMetrics(axis.style.get("tickFont") or plot.font())
+    vb = plot.getPlotItem().getViewBox()
+    xs = [vb.mapViewToScene(QPointF(x, 0)).x() for x, _ in ticks]
+    for (x0, (_, a)), (x1, (_, b)) in zip(zip(xs, ticks), zip(xs[1:], ticks[1:])):
+        assert x1 - x0 >= (fm.horizontalAdvance(a) + fm.horizontalAdvance(b)) / 2 + 2, (a, b, x1 - x0)
+    w.close()

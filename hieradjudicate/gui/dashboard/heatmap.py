@@ -6,6 +6,7 @@ from typing import Any
 
 import numpy as np
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit
 
 from hieradjudicate.core.labels import elide
@@ -157,9 +158,13 @@ class HeatmapPanel(Panel):
         vb = self.plot.getPlotItem().getViewBox()
         room = min(vb.width(), vb.height()) if vb.width() > 10 else 300.0  # pixels for the rows
         stride = max(1, int(np.ceil(len(names) * 16 / room)))  # at most one label per 16 px
-        for ax in ("bottom", "left"):
-            self.plot.getAxis(ax).setTicks([[(j + 0.5, elide(s, 10)) for j, s in enumerate(names)
-                                             if j % stride == 0], []])
+        # side by side on the bottom axis a label needs its own width and a gap ("162156150" ran together)
+        shown = [elide(s, 10) for s in names]
+        fm = QFontMetrics(self.plot.getAxis("bottom").style.get("tickFont") or self.plot.font())
+        wide = max((fm.horizontalAdvance(s) for s in shown), default=0) + fm.horizontalAdvance("  ")
+        across = max(stride, int(np.ceil(len(names) * wide / (vb.width() if vb.width() > 10 else 300.0))))
+        for ax, k in (("bottom", across), ("left", stride)):
+            self.plot.getAxis(ax).setTicks([[(j + 0.5, s) for j, s in enumerate(shown) if j % k == 0], []])
 
     def cell_at(self, scene_pos) -> tuple[int, int] | None:
         """The cell under a scene position as positions in ``hm.names`` (row set, column set)."""
