@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QComboBox, QLabel
 
 from hieradjudicate.app.dashboard.thin import FEW_INSTANCES  # one threshold for every panel
@@ -268,6 +269,7 @@ class ConfusionPanel(Panel):
             box.currentIndexChanged.connect(lambda _=0: self._changed())
         self.plot, self.image = matrix_plot(self)
         self.texts = TextPool(self.plot)
+        self.plot.getPlotItem().getViewBox().sigResized.connect(lambda *_: self._place_texts())
         self.cf: Any = None
         self._filling = False
         self.plot.scene().sigMouseClicked.connect(self._clicked)
@@ -320,15 +322,7 @@ class ConfusionPanel(Panel):
         vals = np.where(cf.matrix > 0, cf.matrix / top, np.nan) if G else np.zeros((0, 0))
         self.image.setLookupTable(scale_lut(0.0, 1.0))
         self.image.setImage(vals.astype(float), levels=(0.0, 1.0), autoLevels=False)
-        k = 0
-        for r in range(G):
-            for c in range(G):
-                v = float(cf.matrix[r, c])
-                if v > 0:
-                    label = f"{v:.2f}".rstrip("0").rstrip(".")
-                    self.texts.place(k, c + 0.5, r + 0.5, label, text_color_on(scale_color(v / top, 0.0, 1.0)))
-                    k += 1
-        self.texts.hide_from(k)
+        self._place_texts()
         labels = list(cf.labels)  # "make#3" with its lemma, as everywhere; the gloss on hover
         self.plot.getAxis("left").setTicks([[(j + 0.5, s) for j, s in enumerate(labels)], []])
         # the x axis has less room per label than the y axis: every k-th label, never overprinted
@@ -341,6 +335,29 @@ class ConfusionPanel(Panel):
         self.plot.setXRange(0, max(G, 1), padding=0)
         self.plot.setYRange(0, max(G, 1), padding=0)
         self.set_explain(cf.explain.text() + "\n\nClick a cell: list the instances behind it.")
+
+    def _place_texts(self) -> None:
+        """Each cell's count in the cell, when every count fits its cell ("192156" ran together in a
+        1024 px window); else none, and a hover gives them."""
+        cf = self.cf
+        if cf is None or not len(cf.labels) or not (cf.matrix > 0).any():
+            self.texts.hide_from(0)
+            return
+        G = len(cf.labels)
+        top = max(float(cf.matrix.max()), 1e-9)
+        labels = {(r, c): f"{float(cf.matrix[r, c]):.2f}".rstrip("0").rstrip(".")
+                  for r, c in zip(*np.nonzero(cf.matrix > 0))}
+        vb = self.plot.getPlotItem().getViewBox()
+        fm = QFontMetrics(self.plot.font())
+        if vb.width() > 10 and max(fm.horizontalAdvance(t) for t in labels.values()) + 4 > vb.width() / G:
+            self.texts.hide_from(0)
+            return
+        k = 0
+        for (r, c), label in labels.items():
+            v = float(cf.matrix[r, c])
+            self.texts.place(k, c + 0.5, r + 0.5, label, text_color_on(scale_color(v / top, 0.0, 1.0)))
+            k += 1
+        self.texts.hide_from(k)
 
     def cell_at(self, scene_pos) -> tuple[int, int] | None:
         p = view_pos(self.plot, scene_pos)
