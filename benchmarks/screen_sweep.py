@@ -8,8 +8,9 @@ For each size the script starts its own Xvfb (a free display number) and openbox
 a 1920x1080 screen is then 1280x720 logical pixels), then in a child process on that display, for each
 project, with fresh settings (the window sized from the screen as a first-time user's is):
 
-* the workbench (first unresolved instance), the table scrolled to its last row (the row header's widest
-  number), and the same with the docks grown back on a tall window;
+* the workbench (first unresolved instance), the Live figures tab where the docks are tabbed, the table
+  scrolled to its last row (the row header's widest number), and on a tall screen the window shrunk to
+  666 px (docks tabbed) and grown back (docks side by side again);
 * the ``?`` overlay (the key, as a user presses it), the Note dialog (``E``), the Pick dialog (``Space``),
   Go to instance (``Ctrl+G``), the Export gold dialog (``Ctrl+Shift+E``);
 * the Dashboard tab (``Ctrl+2``) once its "updating…" ends, then page by page down its scroll area;

@@ -185,11 +185,14 @@ class Sweep:
             bar.setValue(bar.value() + bar.pageStep())
             page += 1
         self.key(view, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)
-        if win.height() < 800 <= a.height() - 40 or win.isMaximized():
-            pass
-        elif a.height() >= 840:  # a tall screen: the window grows and the docks come back side by side
-            win.resize(win.width(), a.height() - 40)
-            self.shot("workbench-tall", win)
+        if a.height() >= 840:  # a tall screen: shrink the window (the docks tab), then grow it back
+            size = win.size()
+            win.resize(size.width(), 666)
+            self.settle(300)
+            self.shot("workbench-short", win)
+            win.resize(size)
+            self.settle(300)
+            self.shot("workbench-grown-back", win)
         win.close()
         self.settle(200)
 

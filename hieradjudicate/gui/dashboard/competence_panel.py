@@ -67,7 +67,8 @@ class CompetencePanel(Panel):
         self.sets_plot.addItem(self.errors)
         self.sets_plot.addItem(self.points)
         self.hist_plot.setMouseEnabled(x=False, y=False)
-        self.hist_plot.getAxis("bottom").setLabel("posterior entropy (bits): 0 = the model is sure")
+        # short enough for the plot's width at 1024 px ("… 0 = the model is su" was cut)
+        self.hist_plot.getAxis("bottom").setLabel("posterior entropy (bits; 0 = sure)")
         self.hist_plot.getAxis("left").setLabel("instances")
         self.hist = pg.BarGraphItem(x=[], height=[], width=0.1)
         self.hist_plot.addItem(self.hist)
@@ -114,7 +115,9 @@ class CompetencePanel(Panel):
             f"difficulty: mean entropy {s.get('mean_entropy_bits', 0):.2f} bits. "
             f"Estimate {convergence_text(comp.iterations, comp.converged)} in {comp.seconds:.1f} s. Click a bar for its instances; "
             "Go > Most uncertain first orders the workbench by it.")
-        self.sets_plot.getAxis("left").setLabel(comp.measure)
+        # the measure's name on the axis, what it means in the status line above ("competence (expected
+        # share right)" ran past the plot's height at 1024x700)
+        self.sets_plot.getAxis("left").setLabel(comp.measure.split(" (")[0])
         self.set_explain(comp.explain.text())
 
     def _moved(self, pos) -> None:
