@@ -21,7 +21,7 @@ def clipped(root) -> list[str]:
             continue
         fm = w.fontMetrics() if hasattr(w, "fontMetrics") else None
         if isinstance(w, QLabel) and not w.wordWrap() and w.text() and "<" not in w.text() and w.pixmap().isNull():
-            need = fm.horizontalAdvance(w.text()) + 2 * w.margin() + 2 * w.frameWidth()
+            need = fm.horizontalAdvance(w.text().strip()) + 2 * w.margin()  # padding spaces may go
             if need > w.contentsRect().width() + 1:
                 found.append(f"label {w.text()[:50]!r}: {need} px of text in {w.contentsRect().width()}")
         elif isinstance(w, QAbstractButton) and w.text() and w.sizeHint().width() > w.width() + 1:
