@@ -180,3 +180,29 @@ def test_the_heatmaps_set_names_never_run_together_at_1024(qtbot, private_dirs, 
     for (x0, (_, a)), (x1, (_, b)) in zip(zip(xs, ticks), zip(xs[1:], ticks[1:])):
         assert x1 - x0 >= (fm.horizontalAdvance(a) + fm.horizontalAdvance(b)) / 2 + 2, (a, b, x1 - x0)
     w.close()
+
+
+def _field_width(box) -> int:
+    from PySide6.QtWidgets import QStyleOptionComboBox
+
+    opt = QStyleOptionComboBox()
+    box.initStyleOption(opt)
+    return box.style().subControlRect(QStyle.ComplexControl.CC_ComboBox, opt,
+                                      QStyle.SubControl.SC_ComboBoxEditField, box).width()
+
+
+def test_the_filter_boxes_show_their_text_where_the_window_has_room(qtbot, demo_project: Path) -> None:
+    w = _small(qtbot, demo_project)
+    ws = w.ws
+    boxes = (ws.category_box, ws.status_box, ws.pair_a)
+    w.resize(1920 - 8, 1080 - 34)
+    QApplication.processEvents()
+    for box in boxes:
+        text = box.currentText()
+        assert box.fontMetrics().horizontalAdvance(text) <= _field_width(box), (text, box.width())
+    # and back on a 1024 px window they are narrower again, and nothing of the bar is pushed out
+    w.resize(*SMALL)
+    QApplication.processEvents()
+    assert ws.category_box.width() < ws.category_box.fontMetrics().horizontalAdvance("All agreement categories")
+    assert ws.count.geometry().right() <= ws.width()
+    w.close()

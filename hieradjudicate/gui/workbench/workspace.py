@@ -186,8 +186,12 @@ class Workspace(QWidget):
         bar = QHBoxLayout()
         bar.setContentsMargins(0, 0, 0, 0)
         for w in (self.lexelt_box, self.category_box, self.status_box, self.pair_a, self.pair_b):
-            bar.addWidget(w)
-        bar.addWidget(self.search, 1)
+            # narrow (their text ends in "…") on a 1024 px window, as wide as their longest item (within
+            # 240 px) where the window has room: "All agreem…" on a 1920 px screen read as a cut
+            longest = max((w.fontMetrics().horizontalAdvance(w.itemText(k)) for k in range(w.count())), default=0)
+            w.setMaximumWidth(max(w.minimumSizeHint().width(), min(240, longest + 40)))
+            bar.addWidget(w, 1)
+        bar.addWidget(self.search, 3)
         bar.addWidget(self.count)
         self.filter_bar = bar
         self._update_count()
