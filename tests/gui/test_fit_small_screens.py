@@ -206,3 +206,19 @@ def test_the_filter_boxes_show_their_text_where_the_window_has_room(qtbot, demo_
     assert ws.category_box.width() < ws.category_box.fontMetrics().horizontalAdvance("All agreement categories")
     assert ws.count.geometry().right() <= ws.width()
     w.close()
+
+
+@pytest.mark.parametrize("which", ["demo", "crowd"])
+def test_every_column_title_fits_its_column(qtbot, private_dirs, request, which: str) -> None:
+    """"Leaf agr." lost its L in 52 px; "[1] lesk (system)" was cut on both sides."""
+    path = request.getfixturevalue({"demo": "demo_project", "crowd": "big_crowd"}[which])
+    w = _small(qtbot, path)
+    table = w.ws.table
+    head = table.horizontalHeader()
+    margin = head.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, head)
+    for c, spec in enumerate(w.ws.model.specs):
+        if table.isColumnHidden(c):
+            continue
+        need = head.fontMetrics().horizontalAdvance(spec.title) + 2 * margin
+        assert table.columnWidth(c) >= min(need, 140), (spec.title, table.columnWidth(c), need)
+    w.close()

@@ -105,15 +105,18 @@ class Workspace(QWidget):
         self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.table.setSortingEnabled(True)
         fm = self.table.fontMetrics()
+        head = self.table.horizontalHeader()
+        head_fm = head.fontMetrics()
+        margin = head.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, head)
         self._middle = MiddleElide(self.table)
         for c, key in enumerate(self.model.keys):
             width = _WIDTHS.get(key, 46)
             if key.startswith("set:"):  # as wide as its usual tag string (short labels), within reason
                 width = max(width, min(100, fm.horizontalAdvance(_typical(wb.cols.set_tags[int(key[4:])])) + 12))
-                # and its title, within reason: "[1] lesk (system)" was cut on both sides
-                width = max(width, min(140, fm.horizontalAdvance(self.model.specs[c].title) + 16))
             elif key == "lexelt":
                 width = max(width, min(110, fm.horizontalAdvance(max(wb.cols.lexelt_names, key=len, default="")) + 12))
+            # and its title, within reason: "[1] lesk (system)" was cut on both sides, "Leaf agr." lost its L
+            width = max(width, min(140, head_fm.horizontalAdvance(self.model.specs[c].title) + 2 * margin + 4))
             self.table.setColumnWidth(c, width)
             if key in ("instance", "lexelt"):  # ids differ at the end: "senseval2…d000.s000.t000"
                 self.table.setItemDelegateForColumn(c, self._middle)
