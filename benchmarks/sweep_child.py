@@ -225,8 +225,9 @@ class Sweep:
         self.settle(500)
         win.activateWindow()
         if d is not None and (d / "wsbest").is_dir():
-            files = ([str(d / "wsbest/inventory_tree.tsv")], [str(d / "wsbest/wsbest_selected_senses_per_annotator.tsv")],
-                     [str(d / "wsbest/uses.tsv.gz")])
+            w = d / "wsbest"
+            files = ([str(w / "inventory_tree.tsv")], [str(w / "wsbest_selected_senses_per_annotator.tsv")],
+                     [str(w / "uses.tsv.gz")])
         else:
             demo = build("demo", self.folder).parent
             files = ([str(p) for p in demo.glob("inventory*")], [], [])
