@@ -10,6 +10,7 @@ in the confusion table (CSV/JSON export).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import numpy as np
@@ -32,6 +33,19 @@ def kept_senses(matrix: np.ndarray, n_max: int = MAX_SENSES) -> tuple[np.ndarray
     return keep, np.setdiff1d(np.arange(G), keep)
 
 
+_KEYED = re.compile(r"^\((?P<key>[^)]+)\) ?(?P<gloss>.*)$", re.DOTALL)
+
+
+def sense_tip(label: str, gloss: str) -> str:
+    """``make#3: gloss (make%2:36:01::)``: the short label, the gloss without its own ``lemma#N:``
+    and the full key (the dashboard's confusion glosses read ``(key) lemma#N: gloss``)."""
+    m = _KEYED.match(gloss or "")
+    key, text = (m["key"], m["gloss"]) if m else ("", gloss or "")
+    text = without_rank(text)
+    return f"{label}: {text}" + (f" ({key})" if key and key != label else "") if text else \
+        (f"{label} ({key})" if key and key != label else label)
+
+
 def confusion_html(data: Any, cf: Any, table, explain) -> str:
     """One confusion matrix with its heading, method box and glosses; ``table(headers, rows)`` renders
     a table, ``explain(Explain)`` the method box."""
@@ -42,9 +56,8 @@ def confusion_html(data: Any, cf: Any, table, explain) -> str:
     groups = [[int(j)] for j in keep] + ([rest.tolist()] if rest.size else [])
     M = np.array([[cf.matrix[np.ix_(gr, gc)].sum() for gc in groups] for gr in groups], float)
     labels = [cf.labels[j] for j in keep] + ([f"{rest.size} others"] if rest.size else [])
-    glosses = [without_rank(cf.glosses[j]) for j in keep] + (
-        [f"the sum of the other {rest.size} senses: " + ", ".join(cf.labels[j] for j in rest)] if rest.size else [])
-    tips_of = [f"{lab} — {g}" if g else lab for lab, g in zip(labels, glosses)]
+    tips_of = [sense_tip(cf.labels[j], cf.glosses[j]) for j in keep] + (
+        [f"{rest.size} others: the sum of " + ", ".join(cf.labels[j] for j in rest)] if rest.size else [])
     K = len(groups)
     top = max(float(M.max()), 1e-9)
     vals = [[float(M[r, c]) / top for c in range(K)] for r in range(K)]
