@@ -153,11 +153,15 @@ def test_wsd_all_confusion_reads_lemma_n_with_the_gloss(wsd_all) -> None:
 
 
 def test_many_senses_become_top_n_and_the_rest_summed() -> None:
-    from hieradjudicate.app.report.confusion import MAX_SENSES, kept_senses
+    from hieradjudicate.app.dashboard.records import Confusion
 
     M = np.zeros((49, 49))
-    M[4, 4], M[20, 4], M[30, 31] = 5.0, 2.0, 1.0
-    keep, rest = kept_senses(M)
-    assert keep.size == MAX_SENSES - 1 and rest.size == 49 - keep.size
-    assert {4, 20, 30, 31} <= set(keep.tolist()) and list(keep) == sorted(keep)
-    assert kept_senses(M[:10, :10])[1].size == 0
+    M[4, 4], M[20, 4], M[30, 31], M[40, 41] = 5.0, 2.0, 1.0, 0.5
+    cells = {(4, 4): np.array([1, 2]), (20, 4): np.array([3]), (30, 31): np.array([4]), (40, 41): np.array([2, 5])}
+    labels = [f"make#{j + 1}" for j in range(49)]
+    cf = Confusion("a", "b", "make.v", 0, None, labels, [f"gloss {j}" for j in range(49)], M, 5, cells, None)
+    small = cf.summed(5)
+    assert small.labels == ["make#5", "make#21", "make#31", "make#32", "45 others"]
+    assert small.matrix.sum() == pytest.approx(M.sum()) and small.matrix[4, 4] == pytest.approx(0.5)
+    assert small.matrix[1, 0] == pytest.approx(2.0) and list(small.cell_instances(4, 4)) == [2, 5]
+    assert "make#41" in small.glosses[-1] and cf.summed(49) is cf
