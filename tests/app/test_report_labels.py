@@ -165,3 +165,13 @@ def test_many_senses_become_top_n_and_the_rest_summed() -> None:
     assert small.matrix.sum() == pytest.approx(M.sum()) and small.matrix[4, 4] == pytest.approx(0.5)
     assert small.matrix[1, 0] == pytest.approx(2.0) and list(small.cell_instances(4, 4)) == [2, 5]
     assert "make#41" in small.glosses[-1] and cf.summed(49) is cf
+
+
+def test_histogram_bins_are_never_named_alike() -> None:
+    from hieradjudicate.app.report.crowd import _histogram
+
+    svg = _histogram(np.linspace(0.0, 1.0, 50), "posterior entropy (bits)", 0.0, 1.0, 20, unit="instances")
+    names = [t for *_, t in axis_texts(svg) if re.fullmatch(r"\d\.\d+", t)]
+    bins = [t for t in names if len(t) > 3]  # the bins' edges (0.05, 0.10, ...), not the 1-decimal y axis
+    assert len(bins) == 20 and len(set(bins)) == 20, names  # "0.0 0.1 0.1 0.2 0.2" before
+    assert overlaps(svg) == []

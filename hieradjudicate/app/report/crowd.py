@@ -143,7 +143,8 @@ def _histogram(vals: np.ndarray, label: str, lo: float = -1.0, hi: float = 1.0, 
                unit: str = "pairs") -> str:
     x = vals[np.isfinite(vals)]
     counts, edges = np.histogram(x, bins=bins, range=(lo, hi))
-    names = [f"{edges[k]:.1f}" for k in range(bins)]
+    digits = next((d for d in (1, 2, 3) if len({f"{e:.{d}f}" for e in edges[:-1]}) == bins), 3)
+    names = [f"{edges[k]:.{digits}f}" for k in range(bins)]  # never two bins named alike (0.1, 0.1)
     return bar_chart_svg(names, [unit], [[float(c) for c in counts]], colors=["#3b7dd8"],
                          tooltips=[[f"{c} value(s) in [{edges[k]:.2f}, {edges[k + 1]:.2f})"
                                     for k, c in enumerate(counts)]],

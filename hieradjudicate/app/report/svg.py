@@ -235,7 +235,7 @@ def _group_labels(groups: Sequence[str], gw: float) -> tuple[list[str], int, int
     must clear a line of text, or only every ``step``-th is written: an ordered axis such as days);
     long labels are elided in the middle (the end of an id is where ids differ).
     """
-    names = [fit_text(g, 150) for g in groups]
+    names = [fit_text(g, 220) for g in groups]
     if max(text_width(t) for t in names) <= gw - 4:
         return names, 0, 1
     step = max(1, math.ceil((FONT + 2) / (gw * math.sin(math.radians(35)))))
