@@ -112,7 +112,11 @@ def wsd_all(tmp_path_factory):
     from hieradjudicate.app.report.html import render_report
     from hieradjudicate.app.session.session import Session
 
-    data = Dashboard(Session.open(out).corpus).compute(n_resamples=0)
+    from hieradjudicate.app.dashboard.competence import estimate
+
+    corpus = Session.open(out).corpus
+    data = Dashboard(corpus).compute(n_resamples=0)
+    data.competence = estimate(corpus, model="ds")  # as `hieradjudicate report` does
     return data, render_report(data)
 
 
@@ -175,3 +179,17 @@ def test_histogram_bins_are_never_named_alike() -> None:
     bins = [t for t in names if len(t) > 3]  # the bins' edges (0.05, 0.10, ...), not the 1-decimal y axis
     assert len(bins) == 20 and len(set(bins)) == 20, names  # "0.0 0.1 0.1 0.2 0.2" before
     assert overlaps(svg) == []
+
+
+def test_wsd_all_hardest_instances_name_their_sense_lemma_n(wsd_all) -> None:
+    _, page = wsd_all
+    sec = _section(page, "competence")
+    table = sec[sec.index("most uncertain instances"):]
+    rows = [r for r in re.findall(r"<tr>(.*?)</tr>", table) if "<td" in r][:20]
+    assert rows
+    for row in rows:
+        cells = re.findall(r"<td[^>]*>(.*?)</td>", row)
+        lexelt, sense, key = cells[0], cells[3], cells[4]
+        lemma = lexelt.rsplit(".", 1)[0].replace("_", " ")
+        assert re.fullmatch(rf"{re.escape(lemma)}#\d+", sense), (sense, lexelt)  # was the bare key
+        assert "%" in key  # the WordNet key beside it
