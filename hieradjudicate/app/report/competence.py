@@ -48,7 +48,8 @@ def section(data: Any, tables: dict, href: str | None, render, explain) -> str:
     return "".join(out)
 
 
-def _with_short_senses(comp: Any, head: list[str], rows: list[list[Any]]) -> tuple[list[str], list[list[Any]]]:
+def _with_short_senses(comp: Any, head: list[str],
+                       rows: list[list[Any]]) -> tuple[list[str], list[list[Any]]]:
     """The difficulty table with the most probable sense as everywhere else (``find#3``, ``make#12``),
     its id beside it when that says something else (MASC's ``3``, a WordNet key)."""
     if comp.short is None or "most_probable_sense" not in head:

@@ -77,8 +77,9 @@ def hbar_chart_svg(labels: Sequence[str], values: Sequence[float | None], *, col
         body.append(f'<g class="bar"><title>{bar_tip}</title>{"".join(parts)}</g>')
     for v, dash in lines:
         if v is not None and lo <= v <= hi:
+            pattern = f' stroke-dasharray="{dash}"' if dash else ""
             body.append(f'<line x1="{x(v):.1f}" x2="{x(v):.1f}" y1="{top - 4}" y2="{top + ph + 2}" '
-                        f'stroke="currentColor" stroke-width="1.5"{f" stroke-dasharray={chr(34)}{dash}{chr(34)}" if dash else ""}/>')
+                        f'stroke="currentColor" stroke-width="1.5"{pattern}/>')
     if x_label:
         body.append(_text(left + pw / 2, top + ph + 30, x_label, "middle"))
     return _svg(width, top + ph + (36 if x_label else 22), body, label)

@@ -293,7 +293,8 @@ def line_plot_svg(x_labels: Sequence[str], series: Sequence[tuple[str, Sequence[
                             f'fill="{color}"/></g>')
         ly = top + 10 + s * 18
         body.append(f'<line x1="{left + pw + 12}" x2="{left + pw + 34}" y1="{ly - 4}" y2="{ly - 4}" stroke="{color}" '
-                    f'stroke-width="{3 if dashed else 2}"{dash}/>' + f'<g><title>{esc(name)}</title>' + _text(left + pw + 38, ly, fit_text(name, right - 42)) + "</g>")
+                    f'stroke-width="{3 if dashed else 2}"{dash}/>' + f'<g><title>{esc(name)}</title>'
+                    + _text(left + pw + 38, ly, fit_text(name, right - 42)) + "</g>")
     if y_label:
         body.append(_text(12, top + ph / 2, y_label, "middle", f'transform="rotate(-90 12 {top + ph / 2:.1f})"'))
     return _svg(width, height, body, label)

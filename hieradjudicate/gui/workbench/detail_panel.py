@@ -193,7 +193,8 @@ class LeafChart(pg.PlotWidget):
     def _hover(self, scene_pos) -> None:
         """The sense under the pointer: its full id and gloss (the axis shows lemma#N only)."""
         vb = self.getPlotItem().getViewBox()
-        k = int(round(vb.mapSceneToView(scene_pos).y())) if self.getPlotItem().sceneBoundingRect().contains(scene_pos) else -1
+        inside = self.getPlotItem().sceneBoundingRect().contains(scene_pos)  # the bars and their labels
+        k = int(round(vb.mapSceneToView(scene_pos).y())) if inside else -1
         self.setToolTip(self.tick_tips[k] if 0 <= k < len(self.tick_tips) else "")
 
     def ensure_sets(self, names: list[str]) -> None:
