@@ -129,8 +129,8 @@ def test_wsd_all_lexelts_are_a_distribution_and_the_extremes(wsd_all) -> None:
     sec = _section(page, "lexelts")
     n = len(data.lexelts.bars)
     assert n == 2388 > ALL_ROWS
-    # a bounded figure, not 2,388 bars: a 20-bin histogram (two series) and the 15 + 15 extremes
-    assert sec.count('<g class="bar">') <= 2 * 20 + 2 * EXTREME_ROWS
+    # a bounded figure, not 2,388 bars: a histogram of 0.1-wide bins (two series) and the 15 + 15 extremes
+    assert sec.count('<g class="bar">') <= 2 * 30 + 2 * EXTREME_ROWS
     assert "2,279 of 2,388 lexelts have fewer than 10 instances" in sec
     for svg in re.findall(r"<svg.*?</svg>", sec, re.S):
         assert overlaps(svg) == [], overlaps(svg)[:3]

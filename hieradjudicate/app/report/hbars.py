@@ -18,7 +18,18 @@ from typing import Any
 import numpy as np
 
 from hieradjudicate.app.dashboard.thin import FEW_INSTANCES
-from hieradjudicate.app.report.svg import FONT, _num, _svg, _text, bar_chart_svg, empty_chart, esc, fit_text, text_width
+from hieradjudicate.app.report.svg import (
+    FONT,
+    _num,
+    _svg,
+    _text,
+    bar_chart_svg,
+    bin_names,
+    empty_chart,
+    esc,
+    fit_text,
+    text_width,
+)
 
 ROW = 18  # pixels per row: a 12 px line of text and air
 LABEL_PX = 220  # the widest label column
@@ -138,15 +149,16 @@ def lexelt_section(data: Any, table: str, explain: str, no_bars: str) -> str:
     return "".join(out)
 
 
-def _distribution(bars: list[Any], measure: str, bins: int = 20) -> str:
+def _distribution(bars: list[Any], measure: str) -> str:
     """How many lexelts reach each value: a histogram, lexelts of fewer than FEW_INSTANCES apart."""
     vals = np.array([np.nan if b.value is None else b.value for b in bars], float)
     thin = np.array([b.n < FEW_INSTANCES for b in bars], bool)
     ok = np.isfinite(vals)
     lo = min(-1.0, float(np.floor(vals[ok].min() * 2) / 2)) if ok.any() else -1.0
+    bins = int(round((1.0 - lo) * 10))  # bins 0.1 wide from a half-integer: edges read exactly
     edges = np.linspace(lo, 1.0, bins + 1)
     counts = [np.histogram(vals[ok & ~thin], edges)[0], np.histogram(vals[ok & thin], edges)[0]]
-    names = [f"{edges[k]:.1f}" for k in range(bins)]
+    names = bin_names(edges)
     series = [f"{FEW_INSTANCES}+ instances", f"fewer than {FEW_INSTANCES}"]
     tips = [[f"{int(c[k])} lexelt(s) of {s.lower()} with {measure} in [{edges[k]:.2f}, {edges[k + 1]:.2f})"
              for k in range(bins)] for c, s in zip(counts, series)]

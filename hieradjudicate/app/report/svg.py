@@ -61,6 +61,16 @@ def fit_text(s: str, px: float, size: float = FONT) -> str:
     return elide(s, n, middle=True)
 
 
+def bin_names(edges: Sequence[float]) -> list[str]:
+    """The lower edges of histogram bins with as many decimals as write them exactly (up to three), or
+    at least keep them distinct: never two bins named alike, as 0.05 and 0.10 were ("0.1", "0.1")."""
+    low = [float(e) for e in list(edges)[:-1]]
+    digits = next((d for d in (1, 2, 3) if all(abs(round(e, d) - e) < 1e-9 for e in low)), None)
+    if digits is None:
+        digits = next((d for d in (1, 2, 3) if len({f"{e:.{d}f}" for e in low}) == len(low)), 3)
+    return [f"{e:.{digits}f}" for e in low]
+
+
 def empty_chart(sentence: str) -> str:
     """What stands where a chart has nothing to draw: a sentence, never empty axes."""
     return f'<p class="muted empty-chart">{esc(sentence)}</p>'
