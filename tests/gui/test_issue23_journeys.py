@@ -94,7 +94,7 @@ def test_crowd_panel_lists_who_answered_and_keys_take_the_listed_answers(qtbot, 
     for g in groups:
         assert shown[g.tags[0]] == f"{g.votes:g}"
     # the chart's bars are the shares of the votes
-    share = np.asarray(w.ws.detail.chart.bars[0].opts["height"])
+    share = np.asarray(w.ws.detail.chart.bars[0].opts["width"])  # horizontal bars
     assert share.sum() == pytest.approx(1.0)
     # key 2 takes the second answer listed, from the keyboard
     second = groups[1].tags if len(groups) > 1 else None
@@ -301,7 +301,7 @@ def test_chart_labels_are_lemma_n_and_many_leaves_stay_readable(qtbot) -> None:
     qtbot.waitExposed(chart)
     tips = [f"make%2:36:0{j}:: gloss {j}" for j in range(49)]
     chart.show_data(labels, P, np.zeros(49, bool), tips)
-    qtbot.mouseMove(chart.viewport(), widget_pos(chart, 0, 0.3))
+    qtbot.mouseMove(chart.viewport(), widget_pos(chart, 0.3, 0))  # row 0
     qtbot.waitUntil(lambda: chart.toolTip() == tips[4], timeout=2000)
     assert chart.empty_text.toPlainText() == ""
     chart.show_data(labels[:3], np.zeros((3, 1)), np.zeros(3, bool))  # nobody answered

@@ -159,11 +159,14 @@ def test_detail_tree_and_chart_follow_the_instance(qtbot, demo_project: Path) ->
     n_leaves = int(wb.corpus.inventory.n_leaves[int(wb.cols.lexelt[i])])
     answers = wb.answers(i)
     # leaf rows of the table carry the same probabilities as the chart's bars
-    bars = ws.detail.chart.bars
-    for k, bar in enumerate(bars[:len(answers)]):
-        heights = np.asarray(bar.opts["height"])
-        assert heights.shape == (n_leaves,)
-        np.testing.assert_allclose(heights, answers[k].leaves)
+    chart = ws.detail.chart
+    for k, bar in enumerate(chart.bars[:len(answers)]):
+        lengths = np.asarray(bar.opts["width"])  # horizontal bars: one row per leaf shown
+        keep = chart.shown_leaves
+        assert lengths.shape[0] == len(chart.tick_labels) and keep.size <= n_leaves
+        np.testing.assert_allclose(lengths[:keep.size], answers[k].leaves[keep])
+        if keep.size < n_leaves:  # the rest summed into one "others" row
+            assert lengths[-1] == pytest.approx(answers[k].leaves.sum() - answers[k].leaves[keep].sum())
     total = sum(lm.data(lm.index(r, 1), Qt.ItemDataRole.UserRole + 20) for r in range(lm.rowCount())
                 if lm.is_leaf[r])
     assert total == pytest.approx(answers[0].leaves.sum())

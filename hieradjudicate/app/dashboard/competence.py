@@ -24,6 +24,7 @@ import numpy as np
 
 from hieradjudicate.app.dashboard.records import Explain
 from hieradjudicate.app.session.batch import annotator_sets
+from hieradjudicate.core.labels import node_short_labels
 from hieradjudicate.core.model import Corpus
 
 MODELS = {"ds": "Dawid & Skene", "mace": "MACE"}
@@ -97,6 +98,8 @@ class CompetenceFigures:
     #: (n, K) float32 posterior over the local leaves of each instance's lexelt (NaN rows: no answer)
     posterior: np.ndarray | None = field(default=None, repr=False)
     _bins: np.ndarray | None = field(default=None, repr=False)
+    #: every node's short label (``make#3``, MASC's ``add#4``): what the report writes beside the id
+    short: list[str] | None = field(default=None, repr=False)
 
     def bin_instances(self, j: int) -> np.ndarray:
         """Instances whose difficulty falls in histogram bar ``j`` (the drill-down of a click)."""
@@ -187,4 +190,5 @@ def estimate(corpus: Corpus, sets: list[int] | None = None, *, model: str = "ds"
     post[res.tasks] = res.posterior
     return CompetenceFigures(MODELS[model], method_text(model, max_iter, tol), MEASURES[model], list(inv.node_id),
                              sets, names, comp, se, nl, entropy, best, best_post,
-                             counts, edges, int(res.iterations), bool(res.converged), seconds, ex, post)
+                             counts, edges, int(res.iterations), bool(res.converged), seconds, ex, post,
+                             short=node_short_labels(inv))

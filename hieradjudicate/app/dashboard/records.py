@@ -261,6 +261,29 @@ class Confusion:
     def cell_instances(self, r: int, c: int) -> np.ndarray:
         return self.cells.get((r, c), np.zeros(0, np.int64))
 
+    def summed(self, n_max: int) -> Confusion:
+        """The matrix with at most ``n_max`` senses (``make.v``: 49 leaves, a grid whose labels cannot
+        be read): the ``n_max - 1`` carrying the most mass in either set, in inventory order, and one
+        "N others" sense summing the rest (its cells' instances united).  Itself when small enough."""
+        G = len(self.labels)
+        if G <= n_max:
+            return self
+        mass = self.matrix.sum(axis=0) + self.matrix.sum(axis=1)
+        keep = np.sort(np.argsort(-mass, kind="stable")[:n_max - 1])
+        rest = np.setdiff1d(np.arange(G), keep)
+        groups = [[int(j)] for j in keep] + [rest.tolist()]
+        M = np.array([[self.matrix[np.ix_(gr, gc)].sum() for gc in groups] for gr in groups], float)
+        cells = {}
+        for r, gr in enumerate(groups):
+            for c, gc in enumerate(groups):
+                got = [self.cells[(a, b)] for a in gr for b in gc if (a, b) in self.cells]
+                if got:
+                    cells[(r, c)] = np.unique(np.concatenate(got))
+        others = f"{rest.size} others"
+        gloss = f"the sum of the other {rest.size} senses: " + ", ".join(self.labels[j] for j in rest)
+        return Confusion(self.a, self.b, self.lexelt, self.x, self.depth, [self.labels[j] for j in keep] + [others],
+                         [self.glosses[j] for j in keep] + [gloss], M, self.n, cells, self.explain)
+
 
 @dataclass(frozen=True)
 class GoldAgreementRow:

@@ -39,10 +39,26 @@ def section(data: Any, tables: dict, href: str | None, render, explain) -> str:
     out.append("<h3>Instance difficulty</h3>")
     out.append(crowd._histogram(comp.entropy, "posterior entropy of every instance (bits)", 0.0,
                                 float(comp.hist_edges[-1]), len(comp.hist_counts), unit="instances"))
-    head, rows = tables["difficulty"]
+    head, rows = _with_short_senses(comp, *tables["difficulty"])
     out.append(f"<h3>The {min(HARDEST_SHOWN, len(rows))} most uncertain instances</h3>")
     out.append(render(head, rows[:HARDEST_SHOWN]))
     if len(rows) > HARDEST_SHOWN:
         out.append(crowd._csv_note("difficulty", href, len(rows)))
     out.append(explain(comp.explain))
     return "".join(out)
+
+
+def _with_short_senses(comp: Any, head: list[str],
+                       rows: list[list[Any]]) -> tuple[list[str], list[list[Any]]]:
+    """The difficulty table with the most probable sense as everywhere else (``find#3``, ``make#12``),
+    its id beside it when that says something else (MASC's ``3``, a WordNet key)."""
+    if comp.short is None or "most_probable_sense" not in head:
+        return head, rows
+    j = head.index("most_probable_sense")
+    hard = comp.most_uncertain()[:len(rows)]
+    out = []
+    for r, i in zip(rows, hard.tolist()):
+        k = int(comp.best_node[i])
+        short = comp.short[k] if k >= 0 else ""
+        out.append([*r[:j], short, r[j] if r[j] != short else "", *r[j + 1:]])
+    return [*head[:j], "most_probable_sense", "sense_id", *head[j + 1:]], out

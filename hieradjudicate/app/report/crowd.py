@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from hieradjudicate.app.report.svg import bar_chart_svg, esc, line_plot_svg
+from hieradjudicate.app.report.svg import bar_chart_svg, bin_names, esc, line_plot_svg
 from hieradjudicate.core.palette import SET_COLORS, scale_color
 from hieradjudicate.core.seriation import cluster_order, mean_agreement
 from hieradjudicate.io.exports.csvsafe import csv_line
@@ -143,7 +143,7 @@ def _histogram(vals: np.ndarray, label: str, lo: float = -1.0, hi: float = 1.0, 
                unit: str = "pairs") -> str:
     x = vals[np.isfinite(vals)]
     counts, edges = np.histogram(x, bins=bins, range=(lo, hi))
-    names = [f"{edges[k]:.1f}" for k in range(bins)]
+    names = bin_names(edges)
     return bar_chart_svg(names, [unit], [[float(c) for c in counts]], colors=["#3b7dd8"],
                          tooltips=[[f"{c} value(s) in [{edges[k]:.2f}, {edges[k + 1]:.2f})"
                                     for k, c in enumerate(counts)]],

@@ -26,7 +26,9 @@ from hieradjudicate import __version__
 from hieradjudicate.app.dashboard.tables import tables as dashboard_tables
 from hieradjudicate.app.report import crowd
 from hieradjudicate.app.report.competence import section as competence_section
+from hieradjudicate.app.report.confusion import confusion_html
 from hieradjudicate.app.report.csvout import export_tables  # noqa: F401  (its home before; the CLI's import)
+from hieradjudicate.app.report.hbars import lexelt_section
 from hieradjudicate.app.report.style import CSS
 from hieradjudicate.app.report.svg import bar_chart_svg, esc, heatmap_svg, line_plot_svg
 from hieradjudicate.core.palette import CATEGORY_COLORS, GOLD_COLOR, category_color
@@ -161,20 +163,8 @@ def _no_bars_text(data: Any) -> str:
 
 
 def _lexelts(data: Any, tables: dict) -> str:
-    lb = data.lexelts
-    bars = lb.sorted("value")
-    if not bars:  # fewer than two annotator sets (one set, only systems): no bar to draw
-        h, rows = tables["lexelts"]
-        return (f'<p class="muted">{_no_bars_text(data)}</p>' + _explain(lb.explain)
-                + (_table(h, rows) if rows else ""))
-    svg = bar_chart_svg([b.lexelt for b in bars], [lb.measure], [[b.value for b in bars]],
-                        lows=[[b.low for b in bars]], highs=[[b.high for b in bars]], colors=["#3b7dd8"],
-                        tooltips=[[b.explain.text() for b in bars]], y_range=(min(0.0, *[b.low or 0 for b in bars]), 1.0),
-                        y_label=lb.measure, label="agreement per lexelt", ref=lb.overall.value, legend=False)
     h, rows = tables["lexelts"]
-    return (svg + '<p class="muted">Bars sorted from the least to the most reliable lexelt; whiskers: 95% '
-            f"bootstrap interval ({lb.n_resamples} resamples); dashed line: all lexelts pooled.</p>"
-            + _explain(lb.explain) + _table(h, rows))
+    return lexelt_section(data, _table(h, rows) if rows else "", _explain(data.lexelts.explain), _no_bars_text(data))
 
 
 def _depth(data: Any, tables: dict, set_colors: dict[str, str]) -> str:
@@ -202,34 +192,7 @@ def _pair_color(p: int) -> str:
 
 
 def _confusion(data: Any, cf: Any) -> str:
-    G = len(cf.labels)
-    if G == 0 or cf.n == 0:
-        return f"<p>No shared instances of {esc(cf.a)} and {esc(cf.b)} in {esc(cf.lexelt)}.</p>"
-    top = max(float(cf.matrix.max()), 1e-9)
-    vals = [[float(cf.matrix[r, c]) / top for c in range(G)] for r in range(G)]
-    text = [[(f"{cf.matrix[r, c]:.2f}".rstrip("0").rstrip(".") if cf.matrix[r, c] > 0 else "") for c in range(G)]
-            for r in range(G)]
-    tips = []
-    for r in range(G):
-        row = []
-        for c in range(G):
-            inst = cf.cell_instances(r, c)
-            ids = " ".join(f"{i}" for _, i in (data.instance_keys(int(k)) for k in inst[:12]))
-            row.append(f"{cf.a}: {cf.labels[r]} — {cf.glosses[r]}\n{cf.b}: {cf.labels[c]} — {cf.glosses[c]}\n"
-                       f"expected count {cf.matrix[r, c]:.3f} on {inst.size} instance(s)"
-                       + (f": {ids}" + (" …" if inst.size > 12 else "") if inst.size else ""))
-        tips.append(row)
-    rl = [f"{cf.a}: {lab}" for lab in cf.labels]
-    cl = [f"{cf.b}: {lab}" for lab in cf.labels]
-    from hieradjudicate.core.palette import scale_color
-
-    colors = [[scale_color(v, 0.0, 1.0) if v > 0 else None for v in row] for row in vals]
-    svg = heatmap_svg(rl, cl, vals, text, tips, lo=0.0, hi=1.0, label=f"confusion {cf.lexelt}",
-                      legend="share of largest", cell=max(30, min(52, 520 // max(G, 1))), colors=colors)
-    gl = _table(["sense", "gloss"], [[lab, g] for lab, g in zip(cf.labels, cf.glosses)])
-    return (f"<h3>{esc(cf.lexelt)} — {esc(cf.a)} × {esc(cf.b)}, "
-            f"{'leaves' if cf.depth is None else 'depth ' + str(cf.depth)}</h3>" + svg + _explain(cf.explain)
-            + f"<details><summary>Glosses of {esc(cf.lexelt)}</summary>{gl}</details>")
+    return confusion_html(data, cf, _table, _explain)
 
 
 def _gold(data: Any, tables: dict, set_colors: dict[str, str], tables_href: str | None = None) -> str:

@@ -32,6 +32,7 @@ from hieradjudicate.gui.dashboard.common import (
     view_pos,
 )
 
+MAX_SENSES = 15  # confusion rows and columns, "N others" included (as in the report)
 PAIR_COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00")  # as in the report
 MAX_PAIR_LINES = len(PAIR_COLORS)  # more pairs: one grey item for all, colours would repeat
 MAX_PAIR_TRACES = 300  # more pairs (a crowd): their spread as quantile bands, not a line each
@@ -253,6 +254,11 @@ class DepthPanel(Panel):
                 tip(self.plot, e.text())
 
 
+def _letter(j: int) -> str:
+    """A, B, … Z, AA, AB, …: a column's name when its sense label is too wide for it."""
+    return (_letter(j // 26 - 1) if j >= 26 else "") + chr(65 + j % 26)
+
+
 class ConfusionPanel(Panel):
     """Expected confusion of a pair within a lexelt at a chosen level; a click lists the cell's instances."""
 
@@ -271,9 +277,11 @@ class ConfusionPanel(Panel):
         self.texts = TextPool(self.plot)
         self.plot.getPlotItem().getViewBox().sigResized.connect(lambda *_: self._place_texts())
         self.cf: Any = None
+        self.lettered = False  # columns named A, B, C… (their sense labels do not fit)
         self._filling = False
         self.plot.scene().sigMouseClicked.connect(self._clicked)
         self.plot.scene().sigMouseMoved.connect(self._moved)
+        self.plot.getPlotItem().getViewBox().sigResized.connect(lambda *_: self._set_column_labels())
 
     def fill_choices(self, set_names: list[str], pairs: list[tuple[int, int]], lexelts: list[str],
                      levels: list[tuple[str, int | None]]) -> None:
@@ -308,7 +316,9 @@ class ConfusionPanel(Panel):
             self.selection_changed.emit()
 
     def update_data(self, cf: Any) -> None:
-        self.cf = cf
+        # more than MAX_SENSES senses (make.v: 49): the most used and one "N others" row and column,
+        # so that every label is written (a 49-row axis dropped most of them)
+        self.cf = cf = cf.summed(MAX_SENSES) if cf is not None else None
         if cf is None or not len(cf.labels) or not (cf.matrix > 0).any():
             self.image.clear()
             self.texts.hide_from(0)
@@ -323,13 +333,7 @@ class ConfusionPanel(Panel):
         self.image.setLookupTable(scale_lut(0.0, 1.0))
         self.image.setImage(vals.astype(float), levels=(0.0, 1.0), autoLevels=False)
         self._place_texts()
-        labels = list(cf.labels)  # "make#3" with its lemma, as everywhere; the gloss on hover
-        self.plot.getAxis("left").setTicks([[(j + 0.5, s) for j, s in enumerate(labels)], []])
-        # the x axis has less room per label than the y axis: every k-th label, never overprinted
-        width = max(self.plot.getPlotItem().getViewBox().width(), 200.0)
-        widest = max((len(t) for t in labels), default=1) * 7 + 10
-        stride = max(1, int(np.ceil(G * widest / width)))
-        self.plot.getAxis("bottom").setTicks([[(j + 0.5, s) for j, s in enumerate(labels) if j % stride == 0], []])
+        self._set_column_labels()  # "make#3" with its lemma, as everywhere; the gloss on hover
         self.plot.getAxis("left").setLabel(cf.a)
         self.plot.getAxis("bottom").setLabel(cf.b)
         self.plot.setXRange(0, max(G, 1), padding=0)
@@ -359,6 +363,26 @@ class ConfusionPanel(Panel):
             k += 1
         self.texts.hide_from(k)
 
+    def _set_column_labels(self) -> None:
+        """Every sense labelled on both axes.  The x axis has less room per label than the y axis: when
+        ``lemma#N`` does not fit its column the columns are lettered A, B, C… and each row label ends
+        with its letter (``make#3 (C)``); the gloss of each is on hover."""
+        cf = self.cf
+        if cf is None or not len(cf.labels):
+            return
+        labels = list(cf.labels)
+        fm = QFontMetrics(self.plot.font())
+        col = max(self.plot.getPlotItem().getViewBox().width(), 100.0) / len(labels)
+        self.lettered = max(fm.horizontalAdvance(t) for t in labels) + 8 > col
+        rows = [f"{t} ({_letter(j)})" for j, t in enumerate(labels)] if self.lettered else labels
+        cols = [_letter(j) for j in range(len(labels))] if self.lettered else labels
+        self.plot.getAxis("left").setTicks([[(j + 0.5, t) for j, t in enumerate(rows)], []])
+        self.plot.getAxis("bottom").setTicks([[(j + 0.5, t) for j, t in enumerate(cols)], []])
+
+    def axis_labels(self, side: str) -> list[tuple[float, str]]:
+        """What the ``"left"`` or ``"bottom"`` axis writes: (row or column centre, label)."""
+        return list(self.plot.getAxis(side)._tickLevels[0])
+
     def cell_at(self, scene_pos) -> tuple[int, int] | None:
         p = view_pos(self.plot, scene_pos)
         if p is None or self.cf is None:
@@ -382,6 +406,22 @@ class ConfusionPanel(Panel):
     def _moved(self, pos) -> None:
         if (cell := self.cell_at(pos)) is not None:
             tip(self.plot, self.cell_text(*cell))
+        elif self.cf is not None and (k := self.label_at(pos)) is not None:
+            tip(self.plot, self.label_text(*k))
+
+    def label_at(self, scene_pos) -> tuple[str, int] | None:
+        """``("row" | "column", index)`` of the sense label under the pointer, on either axis."""
+        p = self.plot.getPlotItem().getViewBox().mapSceneToView(scene_pos)
+        G = len(self.cf.labels)
+        for side, coord in (("left", p.y()), ("bottom", p.x())):
+            if self.plot.getAxis(side).sceneBoundingRect().contains(scene_pos) and 0 <= coord < G:
+                return ("row" if side == "left" else "column", int(coord))
+        return None
+
+    def label_text(self, which: str, k: int) -> str:
+        """A sense label's hover text: its set, ``lemma#N`` and gloss (the axis writes lemma#N only)."""
+        cf = self.cf
+        return f"{cf.a if which == 'row' else cf.b}: {cf.labels[k]} — {cf.glosses[k]}"
 
 
 __all__ = ["PAIR_COLORS", "ConfusionPanel", "DepthPanel", "LexeltPanel"]

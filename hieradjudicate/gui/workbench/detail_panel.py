@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-import math
 from typing import Any
 
 import numpy as np
@@ -20,10 +19,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from hieradjudicate.app.workbench.instance_answers import top_leaves
+from hieradjudicate.app.workbench.instance_answers import MAX_BARS, top_leaves
 from hieradjudicate.app.workbench.queue import ROLE_SHORT, Answer, Workbench
 from hieradjudicate.core.labels import (
-    elide,
     gloss_words,
     node_short_labels,
     tooltip,
@@ -158,10 +156,16 @@ class LeafModel(QAbstractTableModel):
 
 
 class LeafChart(pg.PlotWidget):
-    """Grouped bars: probability of each leaf under each set; the gold region drawn as a frame.
+    """Horizontal grouped bars: probability of each leaf under each set, one row per leaf with its
+    ``lemma#N`` label beside it; the gold leaves framed.
 
-    Bar items are created once per set and updated with ``setOpts``.
+    Every row shown is labelled whatever the chart's width (#23: a narrow chart wrote every fourth
+    label): the chart shows as many rows as fit its height at :data:`ROW_PX`, the largest leaves,
+    and sums the rest into one "N others" row.  Bar items are created once per set and updated
+    with ``setOpts``.
     """
+
+    ROW_PX = 4  # pixels between two rows beyond the font's height
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent, background=None)
@@ -169,11 +173,11 @@ class LeafChart(pg.PlotWidget):
         self.getPlotItem().setMenuEnabled(False)
         self.getPlotItem().hideButtons()
         self.setMouseEnabled(False, False)
-        self.setYRange(0, 1.05, padding=0)
-        self.getAxis("left").setTicks([[(v, f"{v:.1f}") for v in (0, 0.25, 0.5, 0.75, 1.0)]])
-        self.getAxis("left").setWidth(28)
+        self.getPlotItem().getViewBox().invertY(True)  # the first leaf on top, as in the table
+        self.setXRange(0, 1.05, padding=0)
+        self.getAxis("bottom").setTicks([[(v, f"{v:g}") for v in (0, 0.5, 1.0)], [(v, "") for v in (0.25, 0.75)]])
         self.bars: list[pg.BarGraphItem] = []
-        self.gold_bars = pg.BarGraphItem(x=[], height=[], width=0.9, brush=None,
+        self.gold_bars = pg.BarGraphItem(x0=[], y=[], width=1.0, height=0.92, brush=None,
                                          pen=pg.mkPen(GOLD, width=2, style=Qt.PenStyle.DashLine))
         self.addItem(self.gold_bars)
         self.empty_text = pg.TextItem("", color="gray", anchor=(0.5, 0.5))
@@ -181,12 +185,16 @@ class LeafChart(pg.PlotWidget):
         self.tick_labels: list[str] = []
         self.tick_tips: list[str] = []
         self.shown_leaves = np.zeros(0, np.int64)
+        self.values = np.zeros((0, 0))  # (rows shown, sets): the bars' lengths
+        self._data: tuple | None = None
+        self._rows = 0
         self.scene().sigMouseMoved.connect(self._hover)
 
     def _hover(self, scene_pos) -> None:
         """The sense under the pointer: its full id and gloss (the axis shows lemma#N only)."""
         vb = self.getPlotItem().getViewBox()
-        k = int(round(vb.mapSceneToView(scene_pos).x())) if vb.sceneBoundingRect().contains(scene_pos) else -1
+        inside = self.getPlotItem().sceneBoundingRect().contains(scene_pos)  # the bars and their labels
+        k = int(round(vb.mapSceneToView(scene_pos).y())) if inside else -1
         self.setToolTip(self.tick_tips[k] if 0 <= k < len(self.tick_tips) else "")
 
     def ensure_sets(self, names: list[str]) -> None:
@@ -196,7 +204,7 @@ class LeafChart(pg.PlotWidget):
             self.removeItem(b)
         self.bars = []
         for k in range(len(names)):
-            b = pg.BarGraphItem(x=[], height=[], width=0.1, brush=set_color(k), pen=None)
+            b = pg.BarGraphItem(x0=[], y=[], width=[], height=0.1, brush=set_color(k), pen=None)
             self.addItem(b)
             self.bars.append(b)
 
@@ -207,57 +215,71 @@ class LeafChart(pg.PlotWidget):
                 + (f"[{k + 1}]&nbsp;" if numbered else "") + html.escape(name) for k, name in enumerate(names)]
         return "&nbsp;&nbsp; ".join(keys) + f"&nbsp;&nbsp; <span style='color:{GOLD}'>┅ gold</span>"
 
+    def rows_fit(self) -> int:
+        """How many rows the plot's height holds with every label readable (at least three)."""
+        vb = self.getPlotItem().getViewBox()
+        height = vb.height() if vb.height() > 20 else self.height() - 40
+        return max(3, int(height // (QFontMetrics(self.font()).height() + self.ROW_PX)))
+
     def show_data(self, labels: list[str], P: np.ndarray, gold: np.ndarray, tips: list[str] | None = None) -> None:
-        """``P`` (leaves, sets), one column per bar item.  Many leaves (``make.v``: 49): the largest
-        :data:`MAX_BARS` - 1 and one bar summing the rest, largest first, so every label is written."""
+        """``P`` (leaves, sets), one column per bar item.  More leaves than rows fit (``make.v``: 49):
+        the largest (gold first) and one row summing the rest, so every row is labelled."""
+        self._data = (list(labels), P, gold, tips)
+        self._draw()
+
+    def _draw(self) -> None:
+        labels, P, gold, tips = self._data
         P = np.nan_to_num(np.asarray(P, dtype=float))
         gold = np.asarray(gold, dtype=bool)
-        keep, rest = top_leaves(P, gold)
-        labels = [labels[j] for j in keep.tolist()]
-        tips = [tips[j] for j in keep.tolist()] if tips is not None else list(labels)
+        self._rows = self.rows_fit()
+        keep, rest = top_leaves(P, gold, min(MAX_BARS, self._rows))
+        shown = [labels[j] for j in keep.tolist()]
+        tips = [tips[j] for j in keep.tolist()] if tips is not None else list(shown)
         shown_gold = gold[keep] if gold.size else np.zeros(keep.size, bool)
         P_shown = P[keep]
         if rest.size:
             P_shown = np.vstack([P_shown, P[rest].sum(axis=0, keepdims=True)])
-            labels.append(f"{rest.size} others")
+            shown.append(f"{rest.size} others")
             tips.append(f"the sum of the other {rest.size} senses")
             shown_gold = np.append(shown_gold, bool(gold[rest].any()) if gold.size else False)
         self.shown_leaves = keep
         self.tick_tips = tips
         nl, m = P_shown.shape
         m = min(m, len(self.bars))
-        width = 0.8 / max(m, 1)
-        xs = np.arange(nl, dtype=float)
+        self.values = P_shown[:, :m]
+        h = 0.8 / max(m, 1)
+        ys = np.arange(nl, dtype=float)
         for k, b in enumerate(self.bars[:m]):
-            b.setOpts(x=xs - 0.4 + width * (k + 0.5), height=P_shown[:, k], width=width)
+            b.setOpts(x0=np.zeros(nl), y=ys - 0.4 + h * (k + 0.5), width=P_shown[:, k], height=h)
+        for b in self.bars[m:]:
+            b.setOpts(x0=np.zeros(0), y=np.zeros(0), width=np.zeros(0))
         g = np.flatnonzero(shown_gold)
-        self.gold_bars.setOpts(x=xs[g], height=np.ones(g.size), width=0.92)
+        self.gold_bars.setOpts(x0=np.zeros(g.size), y=ys[g], width=np.ones(g.size), height=0.92)
         empty = not P_shown[:, :m].any() and not g.size
         self.empty_text.setText("No answer to chart for this instance" if empty else "")
-        self.empty_text.setPos(max(nl - 1, 0) / 2, 0.55)
-        self.tick_labels = [elide(t, 14, middle=True) for t in labels]
+        self.empty_text.setPos(0.5, max(nl - 1, 0) / 2)
+        self.tick_labels = shown
         self._set_ticks()
-        self.setXRange(-0.6, nl - 0.4, padding=0)
-
-    def tick_step(self) -> int:
-        """Every how many leaves an x label is written so that no two labels overlap."""
-        n = len(self.tick_labels)
-        if n == 0 or self.getPlotItem() is None:  # (none while the widget is being destroyed)
-            return 1
-        fm = QFontMetrics(self.font())
-        widest = max(fm.horizontalAdvance(t) for t in self.tick_labels) + fm.horizontalAdvance("  ")
-        width = max(self.getPlotItem().vb.width(), 1.0)  # pixels the leaves share
-        return max(1, math.ceil(widest * n / width))
+        self.setYRange(-0.6, max(nl, 1) - 0.4, padding=0)
 
     def _set_ticks(self) -> None:
-        step = self.tick_step()
-        ticks = [(float(j), self.tick_labels[j]) for j in range(0, len(self.tick_labels), step)]
-        self.getAxis("bottom").setTicks([ticks])
+        """Every row's label beside it, elided in the middle only when wider than 45% of the chart."""
+        fm = QFontMetrics(self.font())
+        room = max(40, int(self.width() * 0.45))
+        texts = [fm.elidedText(t, Qt.TextElideMode.ElideMiddle, room) for t in self.tick_labels]
+        self.getAxis("left").setWidth(max([fm.horizontalAdvance(t) for t in texts], default=20) + 10)
+        self.getAxis("left").setTicks([[(float(j), t) for j, t in enumerate(texts)], []])
+
+    def axis_labels(self) -> list[tuple[float, str]]:
+        """The labels the left axis writes, with their rows (what a reader sees beside the bars)."""
+        return list(self.getAxis("left")._tickLevels[0])
 
     def resizeEvent(self, ev) -> None:
         super().resizeEvent(ev)
-        if "tick_labels" in self.__dict__:  # resized once inside the base constructor already
-            self._set_ticks()  # a narrower chart writes fewer labels
+        if self.__dict__.get("_data") is not None and self.rows_fit() != self._rows:
+            self._draw()  # a taller chart holds more rows, a shorter one sums more into "others"
+        elif "tick_labels" in self.__dict__:  # (resized once inside the base constructor already)
+            self._set_ticks()
 
 
 class DetailPanel(QWidget):
@@ -363,8 +385,6 @@ class DetailPanel(QWidget):
         self.suggestion.setText("")
         self.leaf_model.clear()
         self.chart.show_data([], np.zeros((0, 0)), np.zeros(0, bool))
-        for b in self.chart.bars:
-            b.setOpts(x=np.zeros(0), height=np.zeros(0))
 
     def _context_html(self, i: int) -> str:
         lex, inst = self.wb.key_of(i)
