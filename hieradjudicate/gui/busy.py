@@ -1,28 +1,186 @@
-"""Feedback for a step the user waits on (opening a project: MASC takes about 1.5 s).
+"""A progress dialog with named steps, for the waits of more than half a second.
 
-The step runs on the GUI thread (the project must be open before anything
-else can happen), so the feedback is what can be drawn before it starts: a
-message in the status bar, painted at once, and the wait cursor until it ends.
+:class:`StepDialog` is a :class:`QProgressDialog` told ``report(done, total,
+what)`` (the program's progress convention, see :mod:`hieradjudicate.app.progress`):
+its label names the step being done, its bar advances, and :attr:`StepDialog.record`
+keeps every step shown (label, percent, seconds since the start) for tests and
+benchmarks.  It runs in one of two ways:
+
+* **blocking**: opening a project runs on the GUI thread (the session's SQLite
+  connection belongs to the thread that opened it, and nothing may act on a
+  half-open project anyway).  After each step the dialog is repainted by
+  processing events; the dialog is application-modal and :class:`InputGuard`
+  drops every key, click and shortcut meant for another widget meanwhile, so
+  nothing reaches the half-built window.  There is no Cancel: an open stopped
+  midway would have nothing to give back but the state before it.
+* **background**: the wizard's reading and creating run in a worker thread;
+  the event loop runs, the reports arrive by signal and Cancel is offered.
+
+A short job shows nothing: Qt shows the dialog once the time so far, or the
+time it estimates from the bar, reaches :data:`SHOW_AFTER_MS` (a demo project
+opens in about 0.2 s).  Tests set it to 0 to see the dialog every time.
+
+One dialog may carry two jobs (the wizard's *Create project*, then opening the
+new project): :meth:`StepDialog.phase` maps each job's bar onto its part of the
+one bar, so the dialog stays up, advancing, until the window is usable.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import NamedTuple
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QMainWindow
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QCloseEvent, QKeyEvent
+from PySide6.QtWidgets import QApplication, QLabel, QProgressDialog, QWidget
+
+#: a job shows its dialog once it took, or is estimated to take, this long (ms)
+SHOW_AFTER_MS = 500
+#: bar units (a per-mille bar: steps of a large project move it smoothly)
+SCALE = 1000
+
+_INPUT = {QEvent.Type.KeyPress, QEvent.Type.KeyRelease, QEvent.Type.ShortcutOverride, QEvent.Type.Shortcut,
+          QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease, QEvent.Type.MouseButtonDblClick,
+          QEvent.Type.Wheel, QEvent.Type.DragEnter, QEvent.Type.DragMove, QEvent.Type.Drop,
+          QEvent.Type.ContextMenu}
 
 
-@contextmanager
-def busy(window: QMainWindow, text: str) -> Iterator[None]:
-    bar = window.statusBar()
-    bar.showMessage(text)
-    bar.repaint()  # drawn now: the event loop is blocked until the step ends
-    QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
-    try:
-        yield
-    finally:
-        QApplication.restoreOverrideCursor()
-        if bar.currentMessage() == text:
-            bar.clearMessage()
+class Step(NamedTuple):
+    text: str
+    percent: float
+    seconds: float  # since the dialog was made
+
+
+class InputGuard(QObject):
+    """An application event filter that drops input meant for anything but ``keep`` (and what is in it)."""
+
+    def __init__(self, keep: QWidget) -> None:
+        super().__init__(keep)
+        self.keep = keep
+        self.dropped = 0
+
+    def eventFilter(self, obj: QObject, ev: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if ev.type() not in _INPUT:
+            return False
+        if isinstance(obj, QWidget) and (obj is self.keep or self.keep.isAncestorOf(obj)):
+            return False
+        self.dropped += 1
+        return True
+
+
+class StepDialog(QProgressDialog):
+    """See the module docstring.  ``cancellable``: offer Cancel (background jobs only)."""
+
+    def __init__(self, parent: QWidget | None, title: str, *, cancellable: bool = False,
+                 blocking: bool = True) -> None:
+        super().__init__(parent)
+        self.setObjectName("load_progress")
+        self.setWindowTitle(title)
+        label = QLabel(f"{title}…")
+        label.setObjectName("load_progress_step")
+        label.setWordWrap(True)
+        label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        self.setLabel(label)
+        self.step_label = label
+        self.setMinimumWidth(460)
+        self.setWindowModality(Qt.WindowModality.ApplicationModal)
+        self.setAutoClose(False)
+        self.setAutoReset(False)
+        self.setRange(0, SCALE)
+        self.blocking = blocking
+        self.cancellable = cancellable
+        if not cancellable:
+            self.setCancelButton(None)
+        self.record: list[Step] = []
+        self.was_shown = False
+        self._span = (0.0, 1.0)
+        self._t0 = time.perf_counter()
+        self.setMinimumDuration(SHOW_AFTER_MS)
+        self.setValue(0)  # the clock of the minimum duration starts here
+
+    # ------------------------------------------------------------------ the bar
+    def phase(self, title: str, start: float, end: float) -> None:
+        """The reports from now on fill the bar from ``start`` to ``end`` (fractions)."""
+        self.setWindowTitle(title)
+        self._span = (start, end)
+
+    def report(self, done: int, total: int, what: str) -> None:
+        """``done`` of ``total`` of the current phase are finished; ``what`` is being done now."""
+        lo, hi = self._span
+        frac = lo + (hi - lo) * (min(max(done / total, 0.0), 1.0) if total else 1.0)
+        value = max(round(frac * SCALE), self.value())  # never backwards
+        self.record.append(Step(what, round(100.0 * value / SCALE, 1), time.perf_counter() - self._t0))
+        self.step_label.setText(what)
+        if value != self.value():
+            self.setValue(value)  # may show the dialog (see SHOW_AFTER_MS)
+        self._pump()
+
+    def finish(self, what: str = "Ready") -> None:
+        """The current phase is done (the whole bar, after the last phase)."""
+        self.report(1, 1, what)
+
+
+    def _pump(self) -> None:
+        """Blocking mode: draw the dialog now (the GUI thread goes back to work after this)."""
+        if not self.blocking or not self.isVisible():
+            return
+        app = QApplication.instance()
+        first = not self.was_shown
+        self.was_shown = True
+        deadline = time.perf_counter() + (0.2 if first else 0.0)
+        while True:  # the first time: until the window system has mapped it (bounded)
+            app.processEvents()
+            handle = self.windowHandle()
+            if handle is None or handle.isExposed() or time.perf_counter() >= deadline:
+                break
+            time.sleep(0.005)
+        self.repaint()
+
+    # ------------------------------------------------------------------ running
+    @contextmanager
+    def blocking_run(self) -> Iterator[StepDialog]:
+        """Run a blocking job under this dialog: wait cursor, no input elsewhere; closed afterwards."""
+        self.blocking = True
+        guard = InputGuard(self)
+        app = QApplication.instance()
+        app.installEventFilter(guard)
+        QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            yield self
+        finally:
+            QApplication.restoreOverrideCursor()
+            app.removeEventFilter(guard)
+            self.dismiss()
+
+    def dismiss(self) -> None:
+        """Close and delete the dialog (its :attr:`record` stays readable until then)."""
+        self.was_shown = self.was_shown or self.isVisible()
+        self.reset()  # stops Qt's timer that would show it later
+        self.close()
+        self.deleteLater()
+
+    def take_over(self) -> None:
+        """Another job goes on in this dialog, on the GUI thread: no Cancel from here on."""
+        if self.cancellable:
+            try:
+                self.canceled.disconnect()
+            except (RuntimeError, TypeError):
+                pass
+            self.setCancelButton(None)
+            self.cancellable = False
+        self.blocking = True
+
+    # Escape and the window's close button would cancel: only where Cancel is offered
+    def keyPressEvent(self, ev: QKeyEvent) -> None:  # noqa: N802 - Qt's name
+        if ev.key() == Qt.Key.Key_Escape and not self.cancellable:
+            ev.accept()
+            return
+        super().keyPressEvent(ev)
+
+    def closeEvent(self, ev: QCloseEvent) -> None:  # noqa: N802 - Qt's name
+        if not self.cancellable and ev.spontaneous():
+            ev.ignore()
+            return
+        super().closeEvent(ev)

@@ -134,8 +134,10 @@ class DashboardView(QWidget):
     instance_requested = Signal(int)
     competence_ready = Signal()
 
-    def __init__(self, session: Any, wb: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, session: Any, wb: Any, parent: QWidget | None = None, *, progress: Any = None) -> None:
         super().__init__(parent)
+        tell = progress or (lambda _done, _total, _what: None)  # (done, total, what): the opening's dialog
+        tell(0, 4, "the decisions' history")
         self.setObjectName("dashboard")
         self.session, self.wb = session, wb
         corpus = session.corpus
@@ -158,10 +160,10 @@ class DashboardView(QWidget):
         self._refresh_after_warm = False
         self.conf_opts: dict[str, Any] = {}
         self.last: dict[str, float] = {}
-        self._build()
+        self._build(tell)
 
     # ------------------------------------------------------------------ widgets
-    def _build(self) -> None:
+    def _build(self, tell: Any) -> None:
         top = QHBoxLayout()
         top.setContentsMargins(4, 2, 4, 2)
         self.measure = QComboBox(objectName="dash_measure")
@@ -193,9 +195,12 @@ class DashboardView(QWidget):
         self.scope.currentIndexChanged.connect(lambda _: self.refresh())
         self.ci_button.clicked.connect(self.request_intervals)
 
+        tell(1, 4, "heat map, per-lexelt bars, depth curve")
         self.heatmap, self.lexelts, self.depth_panel = HeatmapPanel(), LexeltPanel(), DepthPanel()
+        tell(2, 4, "confusions, gold, scores")
         self.confusion, self.gold, self.scores = ConfusionPanel(), GoldPanel(), ScoresPanel()
         self.comparison, self.progress = ComparisonPanel(), ProgressPanel()
+        tell(3, 4, "competence, significance, runs")
         self.competence_panel = CompetencePanel()
         self.comp = CompetenceEstimator(self, self.wb, self.competence_panel)
         self.comp.ready.connect(self.competence_ready)
