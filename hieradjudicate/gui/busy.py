@@ -51,6 +51,7 @@ class Step(NamedTuple):
     text: str
     percent: float
     seconds: float  # since the dialog was made
+    visible: bool  # whether the dialog was up when the step began
 
 
 class InputGuard(QObject):
@@ -111,11 +112,17 @@ class StepDialog(QProgressDialog):
         lo, hi = self._span
         frac = lo + (hi - lo) * (min(max(done / total, 0.0), 1.0) if total else 1.0)
         value = max(round(frac * SCALE), self.value())  # never backwards
-        self.record.append(Step(what, round(100.0 * value / SCALE, 1), time.perf_counter() - self._t0))
+        seconds = time.perf_counter() - self._t0
+        # recorded first: a modal dialog's setValue() processes events, where the next reports may arrive
+        k = len(self.record)
+        self.record.append(Step(what, round(100.0 * value / SCALE, 1), seconds, self.isVisible()))
         self.step_label.setText(what)
         if value != self.value():
             self.setValue(value)  # may show the dialog (see SHOW_AFTER_MS)
+        if not self.isVisible() and seconds * 1000 >= self.minimumDuration() and not self.wasCanceled():
+            self.forceShow()  # Qt's own timer cannot fire while the GUI thread works
         self._pump()
+        self.record[k] = self.record[k]._replace(visible=self.isVisible())
 
     def finish(self, what: str = "Ready") -> None:
         """The current phase is done (the whole bar, after the last phase)."""
@@ -160,6 +167,9 @@ class StepDialog(QProgressDialog):
         self.reset()  # stops Qt's timer that would show it later
         self.close()
         self.deleteLater()
+        owner = self.parentWidget()
+        if self.was_shown and owner is not None and owner.isVisible():
+            owner.activateWindow()  # the keys go back to the window (some platforms leave none active)
 
     def take_over(self) -> None:
         """Another job goes on in this dialog, on the GUI thread: no Cancel from here on."""

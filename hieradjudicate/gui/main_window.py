@@ -146,7 +146,7 @@ class MainWindow(QMainWindow):
         steps.step("Laying out the workbench")
         self.ws = Workspace(self.wb)
         within = steps.step("Preparing the dashboard", 3)
-        host = self.dashboard.attach(session, self.wb, self.ws, within)  # "Workbench | Dashboard" tabs around the workspace
+        host = self.dashboard.attach(session, self.wb, self.ws, within)  # "Workbench | Dashboard" tabs
         self.stack.addWidget(host)
         self.stack.setCurrentWidget(host)
         self.docks["tree"].setWidget(self.ws.tree)

@@ -41,6 +41,7 @@ from hieradjudicate.app.dashboard.gold import DecisionTracker
 from hieradjudicate.app.workbench.reference import reference_golds
 from hieradjudicate.gui.dashboard.common import Panel
 from hieradjudicate.gui.dashboard.competence_panel import CompetenceEstimator, CompetencePanel
+from hieradjudicate.gui.dashboard.first_figures import FirstFigures
 from hieradjudicate.gui.dashboard.gold_plots import (
     ComparisonPanel,
     GoldPanel,
@@ -85,15 +86,18 @@ class TrackerSnapshot:
         return self._noted
 
 
-def compute(dash: Dashboard, snap: TrackerSnapshot, selection: np.ndarray | None, **options: Any) -> DashboardData:
-    """One dashboard snapshot (runs in either thread); drops cached figures of other selections."""
+def compute(dash: Dashboard, snap: TrackerSnapshot, selection: np.ndarray | None, progress: Any = None,
+            **options: Any) -> DashboardData:
+    """One dashboard snapshot (runs in either thread); drops cached figures of other selections.
+    ``progress``: the background runner's ``report`` (each figure's step; raises once superseded)."""
     skey = None if selection is None else hash(np.asarray(selection, np.int64).tobytes())
     cache = dash._cache
     for k in list(cache):
         if isinstance(k, tuple) and k and k[-1] not in (None, skey):
             cache.pop(k, None)
     t0 = time.perf_counter()
-    data = dash.compute(snap.gold_set(), selection, tracker=snap, **options)  # type: ignore[arg-type]
+    data = dash.compute(snap.gold_set(), selection, tracker=snap, progress=progress,  # type: ignore[arg-type]
+                        **options)
     data.timings_ms["total"] = round((time.perf_counter() - t0) * 1000, 2)
     return data
 
@@ -270,6 +274,7 @@ class DashboardView(QWidget):
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addLayout(top)
         lay.addWidget(split, 1)
+        self.first = FirstFigures(self)  # the steps and a bar until the first figures are drawn
         self._update_ci_state()
 
     # ------------------------------------------------------------------ inputs
@@ -319,8 +324,9 @@ class DashboardView(QWidget):
             return
         snap = TrackerSnapshot(self.tracker)
         opts = self.options(None)
-        self.warm.start(lambda _r: compute(self.dash, snap, None, **opts), self._warmed,
-                        failed=lambda _e: self._warmed(None))  # a real failure shows when the tab computes
+        self.warm.start(lambda r: compute(self.dash, snap, None, r, **opts), self._warmed,
+                        failed=lambda _e: self._warmed(None),  # a real failure shows when the tab computes
+                        progress=self.first.report)
 
     def _warmed(self, _data: Any) -> None:
         if self._refresh_after_warm:  # the tab was shown meanwhile: its figures are cached now
@@ -348,6 +354,7 @@ class DashboardView(QWidget):
         if self.warm.busy and not force_sync:  # the warm-up computes these figures: wait for it
             self._refresh_after_warm = True
             self.state.setText("updating…")
+            self.first.waiting()
             return
         self._dirty = False
         sel = self.selection()
@@ -359,8 +366,10 @@ class DashboardView(QWidget):
             self._apply(compute(self.dash, snap, sel, **opts), key)
         else:
             self.state.setText("updating…")
-            self.fast.start(lambda _r: compute(self.dash, snap, sel, **opts),
-                            lambda d: self._apply(d, key), failed=self._failed)
+            self.fast.start(lambda r: compute(self.dash, snap, sel, r, **opts),
+                            lambda d: self._apply(d, key), failed=self._failed, progress=self.first.report)
+            if self.data is None:
+                self.first.waiting()
         if self.auto_ci and not (self._gold_ci and self._key(sel) in self._ci_ready):
             self.request_intervals()
 
@@ -386,6 +395,7 @@ class DashboardView(QWidget):
         self._update_ci_state()
 
     def _apply(self, data: DashboardData, key: Any) -> None:
+        self.first.drawing()
         t0 = time.perf_counter()
         self.data = data
         if self.competence is None and not self.estimator.busy:  # after the figures: not competing with them
@@ -417,6 +427,7 @@ class DashboardView(QWidget):
         self.state.setText(f"{scope} · {data.gold_n} resolved · computed in {total:.0f} ms, drawn in "
                            f"{self.last['draw_ms']:.0f} ms")
         self._update_ci_state()
+        self.first.done()
 
     def _update_ci_state(self) -> None:
         lex = self._key(self.selection()) in self._ci_ready
@@ -434,6 +445,7 @@ class DashboardView(QWidget):
         from hieradjudicate.app.logs import log_exception
 
         self.ci_button.setEnabled(True)
+        self.first.done()  # the reason shows in the state line
         self.state.setText(f"could not compute the figures ({type(exc).__name__}: {exc}); see the log")
         log_exception(exc)
 
