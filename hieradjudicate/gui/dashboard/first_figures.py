@@ -13,6 +13,7 @@ whether the box was visible), for tests and benchmarks.
 
 from __future__ import annotations
 
+import time
 from typing import NamedTuple
 
 from PySide6.QtCore import QEvent, QObject, Qt
@@ -25,6 +26,7 @@ class Shown(NamedTuple):
     text: str
     percent: float
     visible: bool
+    at: float  # time.perf_counter() when it was shown
 
 
 class FirstFigures(QFrame):
@@ -69,7 +71,7 @@ class FirstFigures(QFrame):
         value = max(round(SCALE * min(max(done / total, 0.0), 1.0)) if total else SCALE, self.bar.value())
         self.step.setText(what)
         self.bar.setValue(value)
-        self.record.append(Shown(what, round(100.0 * value / SCALE, 1), self.isVisible()))
+        self.record.append(Shown(what, round(100.0 * value / SCALE, 1), self.isVisible(), time.perf_counter()))
 
     def waiting(self) -> None:
         """The tab is shown and has no figures yet: show the box (until :meth:`done`)."""
@@ -85,7 +87,7 @@ class FirstFigures(QFrame):
             return
         self.bar.setValue(SCALE)
         self.step.setText("Drawing the figures")
-        self.record.append(Shown("Drawing the figures", 100.0, True))
+        self.record.append(Shown("Drawing the figures", 100.0, True, time.perf_counter()))
         self.repaint()
 
     def done(self) -> None:
