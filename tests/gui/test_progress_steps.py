@@ -226,3 +226,56 @@ def test_masc_open_names_its_answers(qtbot, tmp_path: Path, monkeypatch, at_once
     assert "Laying out 1,084,551 answers of 228 sets" in texts
     assert "Building the instance table of 44,682 instances: the answers of 228 annotators per instance" in texts
     _check_bar(win.open_progress)
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # QDragEnterEvent takes a QPoint only
+def test_open_recent_drop_and_the_command_line_show_the_steps(qtbot, demo_project: Path, private_dirs: Path,
+                                                             monkeypatch, at_once) -> None:
+    """The other ways in: Return on a recent project of the start page, a .hadj dropped on the window,
+    and the command line (``hieradjudicate gui P.hadj``, here in its screenshot mode, which quits)."""
+    from PySide6.QtCore import QMimeData, QPointF, QUrl
+    from PySide6.QtGui import QDragEnterEvent, QDropEvent
+
+    from hieradjudicate.gui.app import run
+    from hieradjudicate.gui.start_page import remember_project
+
+    remember_project(str(demo_project.resolve()))
+    win = _window(qtbot)
+    recent = win.start.recent
+    assert recent.count() == 1
+    recent.setFocus()
+    recent.setCurrentRow(0)
+    qtbot.keyClick(recent, Qt.Key.Key_Return)
+    assert win.session is not None and win.session.path == demo_project.resolve()
+    _in_order([s.text for s in win.open_progress], OPEN_STEPS)
+    _check_bar(win.open_progress)
+
+    other = private_dirs / "dropped.hadj"
+    shutil.copy(demo_project, other)
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(other))])
+    where = win.stack.mapTo(win, win.stack.rect().center())
+    enter = QDragEnterEvent(where, Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                            Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(win, enter)  # Qt takes a drop only where a drag entered first
+    assert enter.isAccepted()
+    drop = QDropEvent(QPointF(where), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
+                      Qt.KeyboardModifier.NoModifier)
+    QApplication.sendEvent(win, drop)
+    assert win.session is not None and win.session.path == other
+    texts = [s.text for s in win.open_progress]
+    _in_order(texts, ["Opening the project file", "Reading the decisions", f"Closing {demo_project.name}",
+                      "Building the instance table", "Ready"])
+    _check_bar(win.open_progress)
+    win.close()
+
+    seen: list[str] = []
+    real = busy.StepDialog.report
+
+    def report(self, done, total, what):
+        seen.append(what)
+        real(self, done, total, what)
+
+    monkeypatch.setattr(busy.StepDialog, "report", report)
+    assert run(str(other), screenshot=str(private_dirs / "shot.png")) == 0
+    _in_order(seen, OPEN_STEPS)
