@@ -180,6 +180,7 @@ class StepDialog(QProgressDialog):
                 pass
             self.setCancelButton(None)
             self.cancellable = False
+            self.resize(self.width(), self.sizeHint().height())  # no room kept for the button
         self.blocking = True
 
     # Escape and the window's close button would cancel: only where Cancel is offered

@@ -176,7 +176,7 @@ def test_create_project_goes_on_into_the_opening_in_one_dialog(qtbot, private_di
     assert win.session is not None and win.session.path == out
     rec = win.open_progress
     texts = [s.text for s in rec]
-    made = _in_order(texts, ["Reading inventory.txt", "Writing the project file", "Finishing", "Done"])
+    made = _in_order(texts, ["Reading inventory.txt", "Writing the project file", "Finishing", "Project created"])
     opened = _in_order(texts, OPEN_STEPS)
     assert made[-1] < opened[0]
     assert all(s.percent <= 50.0 for s in rec[:made[-1] + 1]) and rec[made[-1]].percent == 50.0

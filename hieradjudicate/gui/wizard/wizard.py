@@ -63,7 +63,7 @@ def create_job(path: str, inputs: Inputs, *, overwrite: bool,
         Session.create(path, inv, specs, ctx, tree_columns=tree_columns, overwrite=overwrite,
                        progress=report, check=lambda res: check_load(res, skip=skip_bad_lines)).close()
         try:
-            report(1, 1, "Done")
+            report(1, 1, "Project created")
         except Cancelled:  # cancelled in the last instant: discard what was made
             if not existed:
                 for suffix in ("", "-wal", "-shm"):
@@ -92,7 +92,7 @@ def _server_job(url: str, inputs: Inputs, skip_bad_lines: bool) -> Callable[[Rep
             report(0, 1, "Publishing to the server")
             publish(made, url)
         try:
-            report(1, 1, "Done")
+            report(1, 1, "Project published")
         except Cancelled:  # too late: the project is on the server; say so rather than "cancelled"
             pass
         return url
