@@ -158,8 +158,8 @@ class StepDialog(QProgressDialog):
             yield self
         finally:
             QApplication.restoreOverrideCursor()
+            self.dismiss()  # the keys typed meanwhile are dropped while it goes
             app.removeEventFilter(guard)
-            self.dismiss()
 
     def dismiss(self) -> None:
         """Close and delete the dialog (its :attr:`record` stays readable until then)."""
@@ -170,6 +170,7 @@ class StepDialog(QProgressDialog):
         owner = self.parentWidget()
         if self.was_shown and owner is not None and owner.isVisible():
             owner.activateWindow()  # the keys go back to the window (some platforms leave none active)
+            QApplication.processEvents()  # now, as after every step shown: the window is whole
 
     def take_over(self) -> None:
         """Another job goes on in this dialog, on the GUI thread: no Cancel from here on."""
