@@ -203,7 +203,7 @@ def test_first_dashboard_shows_its_steps_not_a_blank(qtbot, demo_project: Path, 
     rec = view.first.record
     texts = [s.text for s in rec]
     dash = view.dash
-    names = [COMPUTE_STEPS[0].format(n=len(dash.group)), *COMPUTE_STEPS[1:5], COMPUTE_STEPS[7],
+    names = [COMPUTE_STEPS[0].format(sets=f"{len(dash.group)} sets"), *COMPUTE_STEPS[1:5], COMPUTE_STEPS[7],
              "Figures computed", "Drawing the figures"]
     _in_order(texts, names)
     percents = [s.percent for s in rec]

@@ -112,8 +112,9 @@ def method_text(corpus: Corpus, measure: str) -> list[tuple[str, str]]:
     ]
 
 
-#: the named steps of :meth:`Dashboard.compute` (a progress dialog's lines; ``{n}``: sets, resolved instances)
-COMPUTE_STEPS = ("Pairwise agreement of {n} sets", "The heat map", "Agreement per lexelt", "Agreement by depth",
+#: the named steps of :meth:`Dashboard.compute` (a progress dialog's lines; ``{sets}``: "228 sets",
+#: ``{n}``: resolved instances)
+COMPUTE_STEPS = ("Pairwise agreement of {sets}", "The heat map", "Agreement per lexelt", "Agreement by depth",
                  "The confusion matrix", "Agreement with the {n:,} resolved instances", "The systems' scores",
                  "The adjudication's progress")
 
@@ -257,7 +258,7 @@ class Dashboard:
             gold = tracker.gold_set()
         t: dict[str, float] = {}
         t0 = time.perf_counter()
-        steps.step(COMPUTE_STEPS[0].format(n=len(self.group)), 3)
+        steps.step(COMPUTE_STEPS[0].format(sets=f"{len(self.group)} set" + ("s" * (len(self.group) != 1))), 3)
         lf_all = self.long_form(self.sets, keep, skey)
         lf_group = self.long_form(self.group, keep, skey) if self.group != self.sets else lf_all
         # one layout and one pass of the group's figures serve the heat map (when every set is in
