@@ -29,7 +29,7 @@ from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.io.store.locations import is_server_location
 from hieradjudicate.gui.actions import DECIDING, build_actions
 from hieradjudicate.gui.dashboard.controller import DashboardController
-from hieradjudicate.gui.busy import SCALE, StepDialog
+from hieradjudicate.gui.busy import SCALE, VIEW_SLOTS, StepDialog
 from hieradjudicate.gui.dock_layout import DockFitter, scrolling
 from hieradjudicate.gui.project_actions import ProjectActions
 from hieradjudicate.gui.start_page import StartPage, remember_project
@@ -42,8 +42,6 @@ from hieradjudicate.gui.workbench.small_dialogs import GoToDialog, NoteDialog, g
 from hieradjudicate.gui.workbench.workspace import Workspace
 
 STATE_VERSION = 1
-#: the slots of the window's own steps of opening, after the session's (rough shares of the time on MASC)
-OPEN_WINDOW_SLOTS = 12
 
 
 class MainWindow(QMainWindow):
@@ -106,7 +104,7 @@ class MainWindow(QMainWindow):
         dlg.take_over()
         dlg.phase(title, dlg.value() / SCALE if progress is not None else 0.0, 1.0)
         self.open_progress = dlg.record  # the steps shown, for tests and benchmarks
-        steps = Steps(dlg.report, Session.OPEN_SLOTS + OPEN_WINDOW_SLOTS)
+        steps = Steps(dlg.report, Session.OPEN_SLOTS + VIEW_SLOTS)
         failure: Exception | None = None
         with dlg.blocking_run():  # no key or click reaches the window until it is whole
             try:
