@@ -9,7 +9,9 @@ computation took under :data:`SYNC_MS`, else off it (a
 Bootstrap intervals of the gold-dependent figures are slow on a large gold
 (~20 s at 100,000 instances): they run in a second runner on demand
 ("Compute intervals"), automatically for projects under :data:`AUTO_CI_MAX`
-instances, and the panel titles say whether they are shown.
+instances, and the panel titles say whether they are shown.  Until the
+first figures are drawn, :class:`FirstFigures` names each one being computed
+over a bar (the computation's own steps, see ``Dashboard.compute``).
 """
 
 from __future__ import annotations
