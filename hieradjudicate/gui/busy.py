@@ -42,8 +42,9 @@ from hieradjudicate.app.logs import get_logger
 SHOW_AFTER_MS = 500
 #: bar units (a per-mille bar: steps of a large project move it smoothly)
 SCALE = 1000
-#: the slots of the window's own steps of opening (closing the last project, the instance table 4, the
-#: workbench 1, the dashboard 3, the first instance 3: rough shares of the time on MASC), after the session's
+#: the slots of the window's own steps of opening, after the session's: closing the last project 1, the
+#: instance table 4, the workbench 1, the dashboard 3, the first instance and its suggestion 3 (rough
+#: shares of the time on MASC)
 VIEW_SLOTS = 12
 #: blocking mode draws the dialog at each new step, and within a step at most this often (s)
 DRAW_S = 0.03

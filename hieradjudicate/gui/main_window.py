@@ -124,7 +124,7 @@ class MainWindow(QMainWindow):
                 self.banner.show_reason(session.read_only_reason)
                 remember_project(str(path) if is_server_location(path) else str(Path(path).resolve()))
                 self.server.attach(session)
-                steps.step("Weighing the annotators for the first suggestion", 3)
+                steps.step("Showing the first instance and its suggestion", 3)
                 row = self.wb.next_unresolved(-1)
                 self.ws.select_row(row if row >= 0 else 0)
                 self.ws.table.setFocus()

@@ -28,7 +28,7 @@ CTRL = Qt.KeyboardModifier.ControlModifier
 #: the opening's steps, in order (a step's own progress follows its name after a colon)
 OPEN_STEPS = ["Opening the project file", "Reading the stored corpus", "Reading the sense inventory",
               "Laying out", "Reading", "Reading the decisions", "Building the instance table",
-              "Laying out the workbench", "Preparing the dashboard", "Weighing the annotators", "Ready"]
+              "Laying out the workbench", "Preparing the dashboard", "Showing the first instance", "Ready"]
 
 
 @pytest.fixture
