@@ -32,7 +32,7 @@ one bar, so the dialog stays up, advancing, until the window is usable.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import NamedTuple
 
@@ -162,14 +162,7 @@ class StepDialog(QProgressDialog):
             self._back_to = active if active is not self else None  # the keys go back there after
             self.show()
             self.was_shown = True
-            deadline = time.perf_counter() + 0.2
-            app = QApplication.instance()
-            while True:  # until the window system has mapped it (bounded)
-                app.processEvents(QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents)
-                handle = self.windowHandle()
-                if handle is None or handle.isExposed() or time.perf_counter() >= deadline:
-                    break
-                time.sleep(0.005)
+            self._settle(0.2, self._exposed)  # until the window system has mapped it (bounded)
         self.repaint()
 
     def _due(self, frac: float, seconds: float) -> bool:
@@ -237,6 +230,24 @@ class StepDialog(QProgressDialog):
             self.cancellable = False
             self.resize(self.width(), self.sizeHint().height())  # no room kept for the button
         self.blocking = True
+        if self.isVisible():  # the window under what closed (the wizard) is drawn before the work starts
+            self.was_shown = True
+            self._settle(0.1)
+
+    def _settle(self, seconds: float, until: Callable[[], bool] | None = None) -> None:
+        """Process events but input for up to ``seconds`` (or ``until()``): the window system maps,
+        resizes and exposes windows only through them."""
+        app = QApplication.instance()
+        deadline = time.perf_counter() + seconds
+        while True:
+            app.processEvents(QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents)
+            if time.perf_counter() >= deadline or (until is not None and until()):
+                break
+            time.sleep(0.005)
+
+    def _exposed(self) -> bool:
+        handle = self.windowHandle()
+        return handle is None or handle.isExposed()
 
     # Escape and the window's close button would cancel: only where Cancel is offered
     def keyPressEvent(self, ev: QKeyEvent) -> None:  # noqa: N802 - Qt's name
