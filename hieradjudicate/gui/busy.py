@@ -12,7 +12,8 @@ benchmarks.  It runs in one of two ways:
   without processing events (but once, for the window system to map it when
   it first shows): a timer or a queued result processed there would start
   more work in the middle of the opening (processing every event made MASC's
-  opening 1.5 times slower, the live figures computing beside it).
+  opening take 6-8 s instead of 3-4 s at load 6, the live figures and the
+  dashboard's warm-up computing beside it).
   :class:`InputGuard` drops every key, click and shortcut meant for another
   widget meanwhile, so nothing reaches the half-built window.  There is no
   Cancel: an open stopped midway would have nothing to give back but the
@@ -21,8 +22,8 @@ benchmarks.  It runs in one of two ways:
   the event loop runs, the reports arrive by signal and Cancel is offered.
 
 A short job shows nothing: Qt shows the dialog once the time so far, or the
-time it estimates from the bar, reaches :data:`SHOW_AFTER_MS` (a demo project
-opens in about 0.2 s).  Tests set it to 0 to see the dialog every time.
+time left it estimates from the bar, reaches :data:`SHOW_AFTER_MS`.  Tests set
+it to 0 to see the dialog every time.
 
 One dialog may carry two jobs (the wizard's *Create project*, then opening the
 new project): :meth:`StepDialog.phase` maps each job's bar onto its part of the
