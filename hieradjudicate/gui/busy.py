@@ -12,8 +12,8 @@ benchmarks.  It runs in one of two ways:
   without processing events (but once, for the window system to map it when
   it first shows): a timer or a queued result processed there would start
   more work in the middle of the opening (processing every event made MASC's
-  opening take 6-8 s instead of 3-4 s at load 6, the live figures and the
-  dashboard's warm-up computing beside it).
+  opening take 6-8 s instead of 3-4 s at load 6: work started by timers ran
+  beside it).
   :class:`InputGuard` drops every key, click and shortcut meant for another
   widget meanwhile, so nothing reaches the half-built window.  There is no
   Cancel: an open stopped midway would have nothing to give back but the
