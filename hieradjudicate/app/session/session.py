@@ -161,10 +161,10 @@ class Session:
             files = effective_files(store.files())
             corpus = None
             try:
-                steps.step("Reading the stored corpus", 2)
+                steps.step("Reading the stored corpus")
                 cached = store.get_arrays(CACHE_NAME)
                 if cached is not None:
-                    steps.step("Reading the sense inventory")
+                    steps.step("Reading the sense inventory", 2)  # WordNet: about a second
                     corpus = corpus_from_cache(*cached, inventories=inventory_sources(store, files),
                                                files=files, steps=steps)
             except (ValueError, KeyError, EOFError, OSError, zipfile.BadZipFile, sqlite3.DatabaseError):
