@@ -305,3 +305,28 @@ def test_reimport_shows_the_views_being_rebuilt(qtbot, demo_project: Path, tmp_p
     _check_bar(win.open_progress)
     assert all(s.visible for s in win.open_progress[1:])
     assert win.wb.key_of(win.ws.current) == here
+
+
+def test_a_fast_jobs_steps_all_reach_the_gui_thread_in_order(qtbot) -> None:
+    """Reports posted before the GUI thread looks keep their own texts, in order (the mailbox held one
+    text per job: the first signal took the newest, the others reused it, and steps were never shown)."""
+    import threading
+
+    from hieradjudicate.gui.workers import BackgroundRunner
+
+    runner = BackgroundRunner()
+    seen: list[tuple[int, str]] = []
+    gate = threading.Event()
+
+    def job(report):
+        for k, what in enumerate(("Pairwise agreement", "The heat map", "Agreement per lexelt")):
+            report(k, 3, what)  # all three posted while the GUI thread waits below
+        gate.set()
+        return "ok"
+
+    done: list[str] = []
+    runner.start(job, done.append, progress=lambda k, n, text: seen.append((k, text)))
+    assert gate.wait(10)
+    runner.wait(10_000)
+    qtbot.waitUntil(lambda: done == ["ok"], timeout=10_000)
+    assert seen == [(0, "Pairwise agreement"), (1, "The heat map"), (2, "Agreement per lexelt")]
