@@ -47,6 +47,9 @@ def run(target: str | None, *, screenshot: str | None = None, fresh_demo: bool =
     else:
         sys.excepthook = _excepthook
     win = MainWindow()
+    if not screenshot and target:
+        win.show()  # the opening's dialog stands over the window, not alone on the screen
+        app.processEvents()
     if target == "demo":
         if fresh_demo:
             from hieradjudicate.app.demo import ensure_demo_project

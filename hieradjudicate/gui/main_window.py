@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 from hieradjudicate import __version__
 from hieradjudicate.app.logs import log_exception, log_path
 from hieradjudicate.app.memory import fix_mmap_threshold
+from hieradjudicate.app.progress import Steps
 from hieradjudicate.app.session.commands import Decide
 from hieradjudicate.app.session.decisions import Decision
 from hieradjudicate.app.session.session import Session
@@ -28,7 +29,7 @@ from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.io.store.locations import is_server_location
 from hieradjudicate.gui.actions import DECIDING, build_actions
 from hieradjudicate.gui.dashboard.controller import DashboardController
-from hieradjudicate.gui.busy import busy
+from hieradjudicate.gui.busy import SCALE, VIEW_SLOTS, StepDialog
 from hieradjudicate.gui.dock_layout import DockFitter, scrolling
 from hieradjudicate.gui.project_actions import ProjectActions
 from hieradjudicate.gui.start_page import StartPage, remember_project
@@ -51,6 +52,7 @@ class MainWindow(QMainWindow):
         self.setMinimumSize(640, 480)  # the layout's own minimum decides above this (fits 1024×700)
         self.setAcceptDrops(True)
         self.session: Session | None = None
+        self.open_progress: list = []  # the steps the last opening showed (gui.busy.Step)
         self.wb: Workbench | None = None
         self.ws: Workspace | None = None
         self.auto_advance = True
@@ -94,34 +96,55 @@ class MainWindow(QMainWindow):
         self._enable()
 
     # ------------------------------------------------------------------ projects
-    def load_project(self, path: str | os.PathLike[str]) -> bool:
-        with busy(self, f"Opening {Path(str(path)).name}…"):  # MASC: 1.5 s; the table is usable after
+    def load_project(self, path: str | os.PathLike[str], progress: StepDialog | None = None) -> bool:
+        """Open ``path`` under a dialog naming each step (shown when it takes over half a second; see
+        :mod:`hieradjudicate.gui.busy`).  ``progress``: the wizard's dialog, going on from *Create project*."""
+        title = f"Opening {Path(str(path)).name}"
+        dlg = progress if progress is not None else StepDialog(self, title)
+        dlg.take_over()
+        dlg.phase(title, dlg.value() / SCALE if progress is not None else 0.0, 1.0)
+        self.open_progress = dlg.record  # the steps shown, for tests and benchmarks
+        steps = Steps(dlg.report, Session.OPEN_SLOTS + VIEW_SLOTS)
+        failure: Exception | None = None
+        with dlg.blocking_run():  # no key or click reaches the window until it is whole
             try:
-                session = Session.open(path)
+                session = Session.open(path, progress=steps.part(Session.OPEN_SLOTS))
             except Exception as exc:
-                self.error(f"Could not open {path}", exc)
-                return False
-            self.close_project()
-            self.session = session
-            self._attach_views(session)
-        self._restore_docks()
-        session.decisions.subscribe(self._saved)
-        session.subscribe_corpus(lambda _corpus: QTimer.singleShot(0, self.project_ops.corpus_replaced))
-        self.banner.show_reason(session.read_only_reason)
-        remember_project(str(path) if is_server_location(path) else str(Path(path).resolve()))
-        self.server.attach(session)
-        row = self.wb.next_unresolved(-1)
-        self.ws.select_row(row if row >= 0 else 0)
-        self.ws.table.setFocus()
-        self._update_title()
-        self._enable()
+                failure = exc
+            else:
+                if self.session is not None:
+                    steps.step(f"Closing {self.session.path.name}")
+                steps.skip_to(Session.OPEN_SLOTS + 1)
+                self.close_project()
+                self.session = session
+                self._attach_views(session, steps)
+                self._restore_docks()
+                session.decisions.subscribe(self._saved)
+                session.subscribe_corpus(lambda _corpus: QTimer.singleShot(0, self.project_ops.corpus_replaced))
+                self.banner.show_reason(session.read_only_reason)
+                remember_project(str(path) if is_server_location(path) else str(Path(path).resolve()))
+                self.server.attach(session)
+                steps.step("Showing the first instance and its suggestion", 3)
+                row = self.wb.next_unresolved(-1)
+                self.ws.select_row(row if row >= 0 else 0)
+                self.ws.table.setFocus()
+                self._update_title()
+                self._enable()
+                steps.finish()
+        if failure is not None:  # said once the dialog is gone
+            self.error(f"Could not open {path}", failure)
+            return False
         return True
 
-    def _attach_views(self, session: Session) -> None:
+    def _attach_views(self, session: Session, steps: Steps | None = None) -> None:
         """The workbench, its docks and the dashboard for the session's corpus."""
-        self.wb = Workbench(session.corpus, list(session.decisions))
+        steps = steps if steps is not None else Steps(None, 0)
+        within = steps.step(f"Building the instance table of {session.corpus.n:,} instances", 4)
+        self.wb = Workbench(session.corpus, list(session.decisions), progress=within)
+        steps.step("Laying out the workbench")
         self.ws = Workspace(self.wb)
-        host = self.dashboard.attach(session, self.wb, self.ws)  # "Workbench | Dashboard" tabs around the workspace
+        within = steps.step("Preparing the dashboard", 3)
+        host = self.dashboard.attach(session, self.wb, self.ws, within)  # "Workbench | Dashboard" tabs
         self.stack.addWidget(host)
         self.stack.setCurrentWidget(host)
         self.docks["tree"].setWidget(self.ws.tree)
@@ -181,12 +204,15 @@ class MainWindow(QMainWindow):
 
     def new_project(self) -> None:
         from hieradjudicate.gui.wizard.wizard import NewProjectWizard
-        wiz = NewProjectWizard(self)
+        wiz = NewProjectWizard(self, open_after=True)
         created = wiz.created_path if wiz.exec() else None
+        handed = wiz.handed_over  # the dialog of Create project goes on with the opening: no gap
         wiz.deleteLater()
         self.activateWindow()
         if created:
-            self.load_project(created)
+            self.load_project(created, handed)
+        elif handed is not None:
+            handed.dismiss()
 
     # ------------------------------------------------------------------ deciding
     def _current(self) -> int:

@@ -20,7 +20,9 @@ from PySide6.QtWidgets import QApplication, QProgressDialog
 
 from hieradjudicate.app.session import project_ops as ops
 from hieradjudicate.core.errors import HieradjError
+from hieradjudicate.app.progress import Steps
 from hieradjudicate.gui import project_dialogs
+from hieradjudicate.gui.busy import VIEW_SLOTS, StepDialog
 from hieradjudicate.gui.project_dialogs import ExportGoldDialog, ReimportDialog, ResolveAgreedDialog
 from hieradjudicate.gui.workers import BackgroundRunner
 
@@ -181,19 +183,26 @@ class ProjectActions:
         place = w.ws.current if w.ws.current >= 0 else w.ws.place  # a search with no result: the place
         key = w.wb.key_of(place) if place >= 0 else None
         kept = _view_state(w.ws)
-        w.dashboard.detach()
-        w.ws.shutdown()
-        for d in w.docks.values():
-            d.setWidget(None)
-        w.stack.removeWidget(w.ws)
-        w.ws.deleteLater()
-        w._attach_views(session)
-        i = session.corpus.instance_index(*key) if key is not None else -1
-        _restore_view_state(w.ws, kept, i)  # the same order and filter, on the same instance
-        if not w.ws.select_instance(i):
-            row = w.wb.next_unresolved(-1)
-            w.ws.select_row(row if row >= 0 or w.wb.view.size == 0 else 0)
-        w.ws.table.setFocus()
+        dlg = StepDialog(w, "Showing the re-imported annotations")  # MASC: seconds, as when opening
+        steps = Steps(dlg.report, VIEW_SLOTS)
+        w.open_progress = dlg.record  # as an opening's (tests, benchmarks)
+        with dlg.blocking_run():
+            steps.step("Closing the old views")
+            w.dashboard.detach()
+            w.ws.shutdown()
+            for d in w.docks.values():
+                d.setWidget(None)
+            w.stack.removeWidget(w.ws)
+            w.ws.deleteLater()
+            w._attach_views(session, steps)
+            steps.step("Finding the same instance again", 3)
+            i = session.corpus.instance_index(*key) if key is not None else -1
+            _restore_view_state(w.ws, kept, i)  # the same order and filter, on the same instance
+            if not w.ws.select_instance(i):
+                row = w.wb.next_unresolved(-1)
+                w.ws.select_row(row if row >= 0 or w.wb.view.size == 0 else 0)
+            w.ws.table.setFocus()
+            steps.finish()
         new = w.ws
         QTimer.singleShot(0, lambda: _keys_to(w, new))  # after the old views are gone (they took the focus)
         w._update_title()

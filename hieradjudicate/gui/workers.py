@@ -14,7 +14,8 @@ Results travel by queued signals of a relay object that lives in the GUI
 thread; callbacks therefore run in the GUI thread.  The signals carry only
 integers: the values themselves wait in a locked mailbox (handing Python
 objects through queued cross-thread signals crashed PySide6 6.12 with a
-reference-count error under load).
+reference-count error under load); progress texts wait there in order, one
+per signal, so that every named step of a fast job reaches the callback.
 """
 
 from __future__ import annotations
@@ -63,11 +64,22 @@ class _Relay(QObject):
 
     def post(self, signal: Any, kind: str, generation: int, value: Any, *extra: int) -> None:
         with self._lock:
-            self._box[(kind, generation)] = value
+            if kind == "progress":  # one text per signal, in order: a fast job's steps are all shown
+                self._box.setdefault((kind, generation), []).append(value)
+            else:
+                self._box[(kind, generation)] = value
         signal.emit(generation, *extra)
 
     def take(self, kind: str, generation: int) -> Any:
         with self._lock:
+            if kind == "progress":
+                texts = self._box.get((kind, generation))
+                if not texts:
+                    return None
+                text = texts.pop(0)
+                if not texts:
+                    del self._box[(kind, generation)]
+                return text
             return self._box.pop((kind, generation), None)
 
 
@@ -166,9 +178,8 @@ class BackgroundRunner(QObject):
             self._launch()
 
     def _on_progress(self, generation: int, done: int, total: int) -> None:
-        # the mailbox keeps one text per job: when two reports arrive before the GUI thread looks,
-        # the first signal takes the newest text and the second finds none; it reuses that text
-        # rather than showing an empty one (a missing job name made the progress line wrong)
+        # each report's text waits in the mailbox in order, one per signal; a signal that finds
+        # none (never expected) reuses the last text rather than showing an empty one
         text = self._relay.take("progress", generation)
         if text is None:
             text = self._progress_text[1] if self._progress_text[0] == generation else ""

@@ -38,6 +38,7 @@ from hieradjudicate.app.dashboard.agree import (
     shared_counts,
 )
 from hieradjudicate.app.dashboard.gold import STATUS_NAMES, UNRESOLVED, DecisionTracker
+from hieradjudicate.app.progress import Progress, Steps
 from hieradjudicate.app.dashboard.records import (
     MEASURES,
     Confusion,
@@ -109,6 +110,13 @@ def method_text(corpus: Corpus, measure: str) -> list[tuple[str, str]]:
          "mixed follow Senseval's scorer2 with the sense tree of the inventory as its sense map. The gold "
          "is the set of decisions marked resolved so far."),
     ]
+
+
+#: the named steps of :meth:`Dashboard.compute` (a progress dialog's lines; ``{sets}``: "228 sets",
+#: ``{n}``: resolved instances)
+COMPUTE_STEPS = ("Pairwise agreement of {sets}", "The heat map", "Agreement per lexelt", "Agreement by depth",
+                 "The confusion matrix", "Agreement with the {n:,} resolved instances", "The systems' scores",
+                 "The adjudication's progress")
 
 
 class Dashboard:
@@ -230,9 +238,12 @@ class Dashboard:
 
     # -- the whole dashboard ------------------------------------------------------------------------
     def compute(self, gold: AnnotationSet | None = None, selection: np.ndarray | None = None, *,
-                tracker: DecisionTracker | None = None, **changes: Any) -> DashboardData:
+                tracker: DecisionTracker | None = None, progress: Progress | None = None,
+                **changes: Any) -> DashboardData:
         """All figures.  ``gold`` defaults to ``tracker.gold_set()``; ``selection`` = instance indices
-        (default: every instance); keyword arguments override :class:`DashboardOptions` fields."""
+        (default: every instance); keyword arguments override :class:`DashboardOptions` fields.
+        ``progress(done, total, what)`` hears each figure's step (:data:`COMPUTE_STEPS` of them)."""
+        steps = Steps(progress, len(COMPUTE_STEPS) + 2)  # the group's figures take three slots
         opt = replace(self.options, **changes) if changes else self.options
         if opt.measure not in MEASURES:
             raise ValueError(f"measure {opt.measure!r}; expected one of {MEASURES}")
@@ -247,6 +258,7 @@ class Dashboard:
             gold = tracker.gold_set()
         t: dict[str, float] = {}
         t0 = time.perf_counter()
+        steps.step(COMPUTE_STEPS[0].format(sets=f"{len(self.group)} set" + ("s" * (len(self.group) != 1))), 3)
         lf_all = self.long_form(self.sets, keep, skey)
         lf_group = self.long_form(self.group, keep, skey) if self.group != self.sets else lf_all
         # one layout and one pass of the group's figures serve the heat map (when every set is in
@@ -255,21 +267,25 @@ class Dashboard:
         figs, mean_pair = self._cached(("figs", skey), lambda: self._group_figures(lf_group, lay))
         t["group figures"] = _ms(t0)
         t0 = time.perf_counter()
+        steps.step(COMPUTE_STEPS[1])
         hm = self._cached(("hm", opt.measure, skey),
                           lambda: heatmap(c, self.sets, lf_all, opt.measure, self.pair_categories, keep,
                                           pm=figs.pairwise if self.group == self.sets else None))
         t["heatmap"] = _ms(t0)
         t0 = time.perf_counter()
+        steps.step(COMPUTE_STEPS[2])
         bars = self._cached(("lex", opt.measure == "alpha", opt.n_resamples, opt.seed, skey),
                             lambda: lexelt_bars(c, self.group, lf_group, opt.measure, opt.n_resamples, opt.seed,
                                                 figs=figs, mean_pair=mean_pair))
         t["lexelts"] = _ms(t0)
         t0 = time.perf_counter()
+        steps.step(COMPUTE_STEPS[3])
         depth = self._cached(("depth", opt.measure, skey),
                              lambda: depth_curve(c, self.group, lf_group, opt.measure, self._rollup_groups,
                                                  layout=lay, figs=figs))
         t["depth"] = _ms(t0)
         t0 = time.perf_counter()
+        steps.step(COMPUTE_STEPS[4])
         conf = self._confusion(opt, bars, keep, skey)
         t["confusion"] = _ms(t0)
         t0 = time.perf_counter()
@@ -280,10 +296,12 @@ class Dashboard:
         sig = None
         policy_note = ""
         if g is not None and g.n:
+            steps.step(COMPUTE_STEPS[5].format(n=g.n))
             gold_rows, leaf_scores = gold_agreement(c, self.sets, g)
             t["gold_agreement"] = _ms(t0)
             t0 = time.perf_counter()
             if self.systems:
+                steps.step(COMPUTE_STEPS[6])
                 if self._nearest is None:
                     self._nearest = NearestGold(c.n, c.inventory.K, self.leaf_dist)
                 dmin = self._nearest.rows(g, c.inst_lexelt)
@@ -310,8 +328,11 @@ class Dashboard:
         method.append(("Sets compared", self.group_note()))
         if policy_note:
             method.append(("Coarse and mixed scores", policy_note))
+        steps.skip_to(len(COMPUTE_STEPS) + 1)
+        steps.step(COMPUTE_STEPS[7])
         prog = self._progress(tracker, gold, keep)
         t["progress"] = _ms(t0)
+        steps.finish("Figures computed")
         return DashboardData(self.summary(gold), opt, int(c.n if keep is None else keep.sum()), hm, bars,
                              depth, conf, 0 if g is None else g.n, gold_rows, scores, cmp, prog,
                              method, t, c.instance_key, policy_note, significance=sig)

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from hieradjudicate import __version__
+from hieradjudicate.app.progress import Steps
 from hieradjudicate.core.errors import HieradjError, Problem
 from hieradjudicate.core.model import (
     AnnotationSet,
@@ -85,9 +86,12 @@ def corpus_to_cache(corpus: Corpus, files: Sequence[FileRecord]) -> tuple[dict[s
 
 
 def corpus_from_cache(arrays: dict[str, np.ndarray], meta: dict[str, Any], *,
-                      inventories: Sequence[Any], files: Sequence[FileRecord]) -> Corpus | None:
+                      inventories: Sequence[Any], files: Sequence[FileRecord],
+                      steps: Steps | None = None) -> Corpus | None:
     """Rebuild the corpus from the cache and the re-read inventory sources, or ``None`` when
-    the cache does not fit (other version, other files, different inventory)."""
+    the cache does not fit (other version, other files, different inventory).  ``steps``
+    hears "Laying out N answers" (set by set) and "Reading N contexts"."""
+    steps = steps if steps is not None else Steps(None, 0)
     if (meta.get("cache_version") != CACHE_VERSION or meta.get("app_version") != __version__
             or meta.get("files") != _files_key(files)):
         return None
@@ -110,7 +114,10 @@ def corpus_from_cache(arrays: dict[str, np.ndarray], meta: dict[str, Any], *,
         return None
     sets = []
     row_ptr, label_ptr = arrays["set_row_ptr"], arrays["set_label_ptr"]
+    within = steps.step(f"Laying out {int(label_ptr[-1]):,} answers of {len(meta['sets']):,} sets", 2)
     for k, info in enumerate(meta["sets"]):
+        if k % 8 == 0:
+            within(k, len(meta["sets"]))
         r0, r1 = int(row_ptr[k]), int(row_ptr[k + 1])
         l0, l1 = int(label_ptr[k]), int(label_ptr[k + 1])
         ptr = np.concatenate([[0], arrays["tag_ptr"][r0:r1]]).astype(np.int64)
@@ -124,6 +131,7 @@ def corpus_from_cache(arrays: dict[str, np.ndarray], meta: dict[str, Any], *,
         sets.append(s)
     problems = [Problem(**p) for p in meta["problems"]]
     corpus = Corpus(inv, arrays["inst_lexelt"], arrays["inst_id"].tolist(), sets, problems)
+    steps.step(f"Reading {arrays['ctx_inst'].size:,} contexts")
     text = arrays["ctx_text"].tobytes()
     cptr, heads, lines = arrays["ctx_ptr"], arrays["ctx_head"], arrays["ctx_line"]
     for j, i in enumerate(arrays["ctx_inst"].tolist()):

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Self
 
 from hieradjudicate.app.loading.load import AnnotationSpec, LoadResult, Progress, load, load_steps
+from hieradjudicate.app.progress import Steps
 from hieradjudicate.app.session.batch import BatchDecide, accept_agreed, accept_set
 from hieradjudicate.app.session.cache import CACHE_NAME, corpus_from_cache
 from hieradjudicate.app.session.commands import Command, CommandStack
@@ -144,27 +145,41 @@ class Session:
         return cls(Store.open(target), result.corpus, from_cache=False)
 
     # -------------------------------------------------------------- opening
+    #: the slots of :meth:`open`'s steps on a progress bar (rough shares of the time on MASC)
+    OPEN_SLOTS = 8
+
     @classmethod
-    def open(cls, path: str | os.PathLike[str], *, read_only: bool = False) -> Session:
-        """Open a project: corpus from the cache when valid, else re-read from the stored copies."""
+    def open(cls, path: str | os.PathLike[str], *, read_only: bool = False,
+             progress: Progress | None = None) -> Session:
+        """Open a project: corpus from the cache when valid, else re-read from the stored copies.
+
+        ``progress(done, total, what)`` hears each named step (see :mod:`hieradjudicate.app.progress`)."""
+        steps = Steps(progress, cls.OPEN_SLOTS)
+        steps.step("Opening the project file")
         store = open_store(path, read_only=read_only)  # a .hadj file or a server URL
         try:
             files = effective_files(store.files())
             corpus = None
             try:
+                steps.step("Reading the stored corpus")
                 cached = store.get_arrays(CACHE_NAME)
                 if cached is not None:
+                    steps.step("Reading the sense inventory", 2)  # WordNet: about a second
                     corpus = corpus_from_cache(*cached, inventories=inventory_sources(store, files),
-                                               files=files)
+                                               files=files, steps=steps)
             except (ValueError, KeyError, EOFError, OSError, zipfile.BadZipFile, sqlite3.DatabaseError):
                 # the arrays are only a cache of the stored inputs: a damaged one is rebuilt below
                 corpus = None
-            if corpus is not None:
-                return cls(store, corpus, from_cache=True)
-            corpus = reload_corpus(store, files)
-            if getattr(store, "may_cache", not store.read_only):  # on a server: the lead's
-                write_cache(store, corpus)
-            return cls(store, corpus, from_cache=False)
+            from_cache = corpus is not None
+            if corpus is None:
+                again = steps.part(cls.OPEN_SLOTS - 1 - steps.at)
+                corpus = reload_corpus(store, files, progress=lambda d, t, what: again(
+                    d, t, f"Reading the stored files again: {what}"))
+                if getattr(store, "may_cache", not store.read_only):  # on a server: the lead's
+                    write_cache(store, corpus)
+            steps.skip_to(cls.OPEN_SLOTS - 1)
+            steps.step("Reading the decisions")
+            return cls(store, corpus, from_cache=from_cache)
         except BaseException:
             store.close()
             raise

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from hieradjudicate import __version__
-from hieradjudicate.app.loading.load import AnnotationSpec, LoadResult, load
+from hieradjudicate.app.loading.load import AnnotationSpec, LoadResult, Progress, load
 from hieradjudicate.app.session.cache import CACHE_NAME, corpus_to_cache
 from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.core.model import Corpus
@@ -142,9 +142,10 @@ def _set_name(f: FileRecord) -> str | None:
 
 
 def reload_corpus(store: Store, files: list[FileRecord],
-            data: Mapping[int, bytes] | None = None) -> Corpus:
+            data: Mapping[int, bytes] | None = None, *, progress: Progress | None = None) -> Corpus:
     """Build the corpus again from the stored copies, as :meth:`Session.create` did
-    (``data``: bytes to use instead of the copy of a file id, for a re-import)."""
+    (``data``: bytes to use instead of the copy of a file id, for a re-import; ``progress``
+    hears each file read, as :func:`load` tells it)."""
     by_kind = {kind: [f for f in files if f.kind == kind]
                for kind in ("inventory", "annotations", "contexts")}
     with tempfile.TemporaryDirectory(prefix="hadj-") as tmp:
@@ -158,7 +159,7 @@ def reload_corpus(store: Store, files: list[FileRecord],
                  for p, f in zip(extracted["annotations"], by_kind["annotations"], strict=True)]
         columns = by_kind["inventory"][0].options.get("columns") if by_kind["inventory"] else None
         result = load(extracted["inventory"], specs, extracted["contexts"],
-                      tree_columns=columns, strict=True)
+                      tree_columns=columns, strict=True, progress=progress)
     corpus = result.corpus
     if corpus is None:
         raise ProjectError(f"{store.path}: the stored files gave no corpus")

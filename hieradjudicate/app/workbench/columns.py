@@ -7,6 +7,7 @@ multi-tag answers), done once when a project opens.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -94,19 +95,25 @@ def pair_category(corpus: Corpus, a: int, b: int) -> tuple[np.ndarray, np.ndarra
     return cat, agr
 
 
-def compute_columns(corpus: Corpus, *, crowd_threshold: int = 8) -> Columns:
-    """All columns of the instance table (see :class:`Columns`)."""
+def compute_columns(corpus: Corpus, *, crowd_threshold: int = 8,
+                    progress: Callable[[int, int, str], None] | None = None) -> Columns:
+    """All columns of the instance table (see :class:`Columns`); ``progress(done, total, what)``
+    hears each part (the bar of one step: see :mod:`hieradjudicate.app.progress`)."""
+    tell = progress or (lambda _done, _total, _what: None)
     n = corpus.n
     # the annotator sets only: a system is never counted as an annotator (#13), so with fewer
     # than two of them every instance is "fewer than two annotators"
     annotators = annotator_sets(corpus)
     crowd = len(annotators) > crowd_threshold
+    tell(0, 4, "each set's answers")
     set_tags = [] if crowd else [tag_strings(corpus, s, n) for s in corpus.sets]
     set_pos = [s.position(np.arange(n)) for s in corpus.sets] if not crowd else []
+    tell(1 if not crowd else 0, 4, f"the disagreement category of {n:,} instances")
     category, agreement, n_ans = group_category(corpus, annotators)
     basis = "worst pair of annotators"
     if len(annotators) < 2:  # no annotator pair: where a system (or the annotator) differs from a reference gold
         category, basis = reference_category(corpus, annotators, category)
+    tell(2, 4, "context snippets")
     cols = Columns(
         lexelt=corpus.inst_lexelt.astype(np.int64),
         lexelt_names=list(corpus.inventory.lexelts),
@@ -121,6 +128,7 @@ def compute_columns(corpus: Corpus, *, crowd_threshold: int = 8) -> Columns:
         category_basis=basis,
     )
     if crowd:
+        tell(2, 4, f"the answers of {len(annotators):,} annotators per instance")
         cols.crowd = crowd_summaries(corpus, annotators)
     return cols
 

@@ -13,7 +13,7 @@ jump away under the lexicographer's cursor.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -111,11 +111,13 @@ class Workbench:
     ----------
     corpus : the project's corpus.
     rows : the current decision of every decided instance (``DecisionState`` iterates them).
+    progress : ``progress(done, total, what)`` hears the parts of computing the columns.
     """
 
-    def __init__(self, corpus: Corpus, rows: Iterable[DecisionRow] = (), *, crowd_threshold: int = 8) -> None:
+    def __init__(self, corpus: Corpus, rows: Iterable[DecisionRow] = (), *, crowd_threshold: int = 8,
+                 progress: Callable[[int, int, str], None] | None = None) -> None:
         self.corpus = corpus
-        self.cols: Columns = compute_columns(corpus, crowd_threshold=crowd_threshold)
+        self.cols: Columns = compute_columns(corpus, crowd_threshold=crowd_threshold, progress=progress)
         n = corpus.n
         self.status = np.zeros(n, np.int8)
         self.gold = np.full(n, "", dtype=object)

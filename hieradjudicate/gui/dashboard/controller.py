@@ -70,13 +70,15 @@ class DashboardController:
         return self._open.view if self._open else None
 
     # ------------------------------------------------------------------ set-up
-    def attach(self, session: Session, wb: Workbench, ws: Workspace) -> QWidget:
-        """Wrap the workspace in tabs with a dashboard; returns the widget for the central stack."""
+    def attach(self, session: Session, wb: Workbench, ws: Workspace,
+               progress: Callable[[int, int, str], None] | None = None) -> QWidget:
+        """Wrap the workspace in tabs with a dashboard; returns the widget for the central stack
+        (``progress(done, total, what)`` hears the dashboard's parts being made)."""
         tabs = QTabWidget()
         tabs.setObjectName("project_tabs")
         tabs.setDocumentMode(True)
         tabs.addTab(ws, "Workbench")
-        view = DashboardView(session, wb)
+        view = DashboardView(session, wb, progress=progress)
         tabs.addTab(view, "Dashboard")
         self._open = _Open(session, wb, ws, tabs, view)
         tabs.currentChanged.connect(self._tab_changed)

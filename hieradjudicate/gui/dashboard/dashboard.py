@@ -9,7 +9,9 @@ computation took under :data:`SYNC_MS`, else off it (a
 Bootstrap intervals of the gold-dependent figures are slow on a large gold
 (~20 s at 100,000 instances): they run in a second runner on demand
 ("Compute intervals"), automatically for projects under :data:`AUTO_CI_MAX`
-instances, and the panel titles say whether they are shown.
+instances, and the panel titles say whether they are shown.  Until the
+first figures are drawn, :class:`FirstFigures` names each one being computed
+over a bar (the computation's own steps, see ``Dashboard.compute``).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from hieradjudicate.app.dashboard.gold import DecisionTracker
 from hieradjudicate.app.workbench.reference import reference_golds
 from hieradjudicate.gui.dashboard.common import Panel
 from hieradjudicate.gui.dashboard.competence_panel import CompetenceEstimator, CompetencePanel
+from hieradjudicate.gui.dashboard.first_figures import FirstFigures
 from hieradjudicate.gui.dashboard.gold_plots import (
     ComparisonPanel,
     GoldPanel,
@@ -85,15 +88,18 @@ class TrackerSnapshot:
         return self._noted
 
 
-def compute(dash: Dashboard, snap: TrackerSnapshot, selection: np.ndarray | None, **options: Any) -> DashboardData:
-    """One dashboard snapshot (runs in either thread); drops cached figures of other selections."""
+def compute(dash: Dashboard, snap: TrackerSnapshot, selection: np.ndarray | None, progress: Any = None,
+            **options: Any) -> DashboardData:
+    """One dashboard snapshot (runs in either thread); drops cached figures of other selections.
+    ``progress``: the background runner's ``report`` (each figure's step; raises once superseded)."""
     skey = None if selection is None else hash(np.asarray(selection, np.int64).tobytes())
     cache = dash._cache
     for k in list(cache):
         if isinstance(k, tuple) and k and k[-1] not in (None, skey):
             cache.pop(k, None)
     t0 = time.perf_counter()
-    data = dash.compute(snap.gold_set(), selection, tracker=snap, **options)  # type: ignore[arg-type]
+    data = dash.compute(snap.gold_set(), selection, tracker=snap, progress=progress,  # type: ignore[arg-type]
+                        **options)
     data.timings_ms["total"] = round((time.perf_counter() - t0) * 1000, 2)
     return data
 
@@ -134,8 +140,10 @@ class DashboardView(QWidget):
     instance_requested = Signal(int)
     competence_ready = Signal()
 
-    def __init__(self, session: Any, wb: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, session: Any, wb: Any, parent: QWidget | None = None, *, progress: Any = None) -> None:
         super().__init__(parent)
+        tell = progress or (lambda _done, _total, _what: None)  # (done, total, what): the opening's dialog
+        tell(0, 4, "the decisions' history")
         self.setObjectName("dashboard")
         self.session, self.wb = session, wb
         corpus = session.corpus
@@ -158,10 +166,10 @@ class DashboardView(QWidget):
         self._refresh_after_warm = False
         self.conf_opts: dict[str, Any] = {}
         self.last: dict[str, float] = {}
-        self._build()
+        self._build(tell)
 
     # ------------------------------------------------------------------ widgets
-    def _build(self) -> None:
+    def _build(self, tell: Any) -> None:
         top = QHBoxLayout()
         top.setContentsMargins(4, 2, 4, 2)
         self.measure = QComboBox(objectName="dash_measure")
@@ -198,9 +206,12 @@ class DashboardView(QWidget):
         self.scope.currentIndexChanged.connect(lambda _: self.refresh())
         self.ci_button.clicked.connect(self.request_intervals)
 
+        tell(1, 4, "heat map, per-lexelt bars, depth curve")
         self.heatmap, self.lexelts, self.depth_panel = HeatmapPanel(), LexeltPanel(), DepthPanel()
+        tell(2, 4, "confusions, gold, scores")
         self.confusion, self.gold, self.scores = ConfusionPanel(), GoldPanel(), ScoresPanel()
         self.comparison, self.progress = ComparisonPanel(), ProgressPanel()
+        tell(3, 4, "competence, significance, runs")
         self.competence_panel = CompetencePanel()
         self.comp = CompetenceEstimator(self, self.wb, self.competence_panel)
         self.comp.ready.connect(self.competence_ready)
@@ -273,6 +284,7 @@ class DashboardView(QWidget):
         lay.addLayout(top)
         lay.addLayout(under)
         lay.addWidget(split, 1)
+        self.first = FirstFigures(self)  # the steps and a bar until the first figures are drawn
         self._update_ci_state()
 
     # ------------------------------------------------------------------ inputs
@@ -322,8 +334,9 @@ class DashboardView(QWidget):
             return
         snap = TrackerSnapshot(self.tracker)
         opts = self.options(None)
-        self.warm.start(lambda _r: compute(self.dash, snap, None, **opts), self._warmed,
-                        failed=lambda _e: self._warmed(None))  # a real failure shows when the tab computes
+        self.warm.start(lambda r: compute(self.dash, snap, None, r, **opts), self._warmed,
+                        failed=lambda _e: self._warmed(None),  # a real failure shows when the tab computes
+                        progress=self.first.report)
 
     def _warmed(self, _data: Any) -> None:
         if self._refresh_after_warm:  # the tab was shown meanwhile: its figures are cached now
@@ -351,6 +364,7 @@ class DashboardView(QWidget):
         if self.warm.busy and not force_sync:  # the warm-up computes these figures: wait for it
             self._refresh_after_warm = True
             self.state.setText("updating…")
+            self.first.waiting()
             return
         self._dirty = False
         sel = self.selection()
@@ -362,8 +376,10 @@ class DashboardView(QWidget):
             self._apply(compute(self.dash, snap, sel, **opts), key)
         else:
             self.state.setText("updating…")
-            self.fast.start(lambda _r: compute(self.dash, snap, sel, **opts),
-                            lambda d: self._apply(d, key), failed=self._failed)
+            self.fast.start(lambda r: compute(self.dash, snap, sel, r, **opts),
+                            lambda d: self._apply(d, key), failed=self._failed, progress=self.first.report)
+            if self.data is None:
+                self.first.waiting()
         if self.auto_ci and not (self._gold_ci and self._key(sel) in self._ci_ready):
             self.request_intervals()
 
@@ -389,6 +405,7 @@ class DashboardView(QWidget):
         self._update_ci_state()
 
     def _apply(self, data: DashboardData, key: Any) -> None:
+        self.first.drawing()
         t0 = time.perf_counter()
         self.data = data
         if self.competence is None and not self.estimator.busy:  # after the figures: not competing with them
@@ -420,6 +437,7 @@ class DashboardView(QWidget):
         self.state.setText(f"{scope} · {data.gold_n} resolved · computed in {total:.0f} ms, drawn in "
                            f"{self.last['draw_ms']:.0f} ms")
         self._update_ci_state()
+        self.first.done()
 
     def _update_ci_state(self) -> None:
         lex = self._key(self.selection()) in self._ci_ready
@@ -437,6 +455,7 @@ class DashboardView(QWidget):
         from hieradjudicate.app.logs import log_exception
 
         self.ci_button.setEnabled(True)
+        self.first.done()  # the reason shows in the state line
         self.state.setText(f"could not compute the figures ({type(exc).__name__}: {exc}); see the log")
         log_exception(exc)
 

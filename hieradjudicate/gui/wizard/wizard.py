@@ -16,17 +16,20 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QProgressDialog, QWidget, QWizard
+from PySide6.QtWidgets import QWidget, QWizard
 
 from hieradjudicate.app.loading.load import AnnotationSpec, load, validation_report
 from hieradjudicate.app.loading.sniff import XMI_FIELD, Sniffed, sniff
 from hieradjudicate.app.logs import log_exception
 from hieradjudicate.core.errors import HieradjError
+from hieradjudicate.gui.busy import StepDialog
 from hieradjudicate.gui.wizard.pages import FIELDS, FilesPage, MappingPage, PreviewPage
 from hieradjudicate.gui.workers import BackgroundRunner, Cancelled, Report
 
 Inputs = tuple[list[str], list[AnnotationSpec], list[str], dict[str, str] | None]
+CREATING = "Creating the project"
+#: the part of the bar creating takes when the project is opened in the same dialog next
+CREATE_SHARE = 0.5
 
 
 def preview_job(inputs: Inputs) -> Callable[[Report], dict]:
@@ -60,7 +63,7 @@ def create_job(path: str, inputs: Inputs, *, overwrite: bool,
         Session.create(path, inv, specs, ctx, tree_columns=tree_columns, overwrite=overwrite,
                        progress=report, check=lambda res: check_load(res, skip=skip_bad_lines)).close()
         try:
-            report(1, 1, "Done")
+            report(1, 1, "Project created")
         except Cancelled:  # cancelled in the last instant: discard what was made
             if not existed:
                 for suffix in ("", "-wal", "-shm"):
@@ -89,7 +92,7 @@ def _server_job(url: str, inputs: Inputs, skip_bad_lines: bool) -> Callable[[Rep
             report(0, 1, "Publishing to the server")
             publish(made, url)
         try:
-            report(1, 1, "Done")
+            report(1, 1, "Project published")
         except Cancelled:  # too late: the project is on the server; say so rather than "cancelled"
             pass
         return url
@@ -109,8 +112,12 @@ def sniff_job(todo: list[tuple[str, str, dict[str, str] | None]]) -> Callable[[R
 class NewProjectWizard(QWizard):
     """File ▸ New Project.  After ``exec()``, :attr:`created_path` is the new project (or ``None``)."""
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, *, open_after: bool = False) -> None:
         super().__init__(parent)
+        #: the window opens the new project next: the creation's dialog stays up and goes on with
+        #: the opening (:attr:`handed_over`), the bar's first half for creating, the second for opening
+        self.open_after = open_after and parent is not None
+        self.handed_over: StepDialog | None = None
         self.setObjectName("new_project_wizard")
         self.setWindowTitle("New project")
         self.setWizardStyle(QWizard.WizardStyle.ClassicStyle)
@@ -138,7 +145,7 @@ class NewProjectWizard(QWizard):
         self.runner = BackgroundRunner(self)
         self.sniffer = BackgroundRunner(self)
         self.sniffed: dict[tuple[str, str, str], Sniffed] = {}
-        self.progress: QProgressDialog | None = None
+        self.progress: StepDialog | None = None
         self.created_path: str | None = None
 
     # ------------------------------------------------------------------ inputs
@@ -213,25 +220,25 @@ class NewProjectWizard(QWizard):
         self.preview.status.setText("Creating the project…")
         job = create_job(path, self.inputs(), overwrite=self.preview.replace.isChecked(),
                          skip_bad_lines=skip_bad_lines)
-        self._run("Creating the project", job, self._created,
+        self._run(CREATING, job, self._created,
                   on_cancel=lambda: self.preview.status.setText("Cancelled: no project was created."))
 
     def _created(self, path: str) -> None:
         self.created_path = path
+        if self.open_after and self.progress is not None:  # kept open: the window opens the project in it
+            self.handed_over, self.progress = self.progress, None
         self.preview.created = True
         self.preview.status.setText(f"Created {path}.")
         self.accept()
 
     def _run(self, title: str, job: Callable[[Report], Any], done: Callable[[Any], None], *,
              on_cancel: Callable[[], None]) -> None:
-        dlg = QProgressDialog(title + "…", "Cancel", 0, 1, self)
-        dlg.setObjectName("load_progress")
-        dlg.setWindowTitle(title)
-        dlg.setWindowModality(Qt.WindowModality.WindowModal)
-        dlg.setAutoClose(False)
-        dlg.setAutoReset(False)
-        dlg.setMinimumDuration(300)  # no flash for small files
-        dlg.setValue(0)
+        creating = title == CREATING
+        # the creation's dialog belongs to the window when the window opens the project in it next
+        owner = self.parentWidget() if creating and self.open_after else self
+        dlg = StepDialog(owner, title, cancellable=True, blocking=False)
+        if creating and self.open_after:
+            dlg.phase(title, 0.0, CREATE_SHARE)
         self._close_progress()
         self.progress = dlg
 
@@ -241,7 +248,8 @@ class NewProjectWizard(QWizard):
             on_cancel()
 
         def finished(value: Any) -> None:
-            self._close_progress()
+            if not (creating and self.open_after):  # else handed over to the window (see _created)
+                self._close_progress()
             done(value)
 
         dlg.canceled.connect(cancelled)
@@ -249,12 +257,10 @@ class NewProjectWizard(QWizard):
 
     def _progress(self, done: int, total: int, text: str) -> None:
         # A modal QProgressDialog processes events inside setValue(), where the job's end may
-        # close the dialog (self.progress becomes None): keep a local reference, set the value last.
+        # close the dialog (self.progress becomes None): keep a local reference.
         dlg = self.progress
         if dlg is not None:
-            dlg.setMaximum(max(total, 1))
-            dlg.setLabelText(f"{text} ({done + 1} of {total})")
-            dlg.setValue(done)
+            dlg.report(done, total, text)
 
     def _close_progress(self) -> None:
         if self.progress is not None:
