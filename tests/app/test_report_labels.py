@@ -132,6 +132,9 @@ def test_wsd_all_lexelts_are_a_distribution_and_the_extremes(wsd_all) -> None:
     # a bounded figure, not 2,388 bars: a histogram of 0.1-wide bins (two series) and the 15 + 15 extremes
     assert sec.count('<g class="bar">') <= 2 * 30 + 2 * EXTREME_ROWS
     assert "2,279 of 2,388 lexelts have fewer than 10 instances" in sec
+    # the summary card counts every lexelt (2,808); the section says why it charts fewer
+    assert data.summary["lexelts"] > n
+    assert f"2,388 of the project's {data.summary['lexelts']:,} lexelts are charted" in sec
     for svg in re.findall(r"<svg.*?</svg>", sec, re.S):
         assert overlaps(svg) == [], overlaps(svg)[:3]
     # the extremes are lexelts of 10 instances or more, named whole

@@ -126,6 +126,10 @@ def lexelt_section(data: Any, table: str, explain: str, no_bars: str) -> str:
         f"<p><b>{few:,} of {n:,} lexelts have fewer than {FEW_INSTANCES} instances</b> ({inst_few:,} of "
         f"{sum(b.n for b in bars):,} instances; grey): within them chance agreement is estimated from a handful "
         "of labels, so their chance-corrected figure rests on too few instances to mean much.</p>")
+    total = int((getattr(data, "summary", None) or {}).get("lexelts") or 0)
+    if total > n:  # the summary counts every lexelt; the chart only those two sets answered
+        thin += (f'<p class="muted">{n:,} of the project\'s {total:,} lexelts are charted: the other '
+                 f"{total - n:,} have no instance that two or more sets answered, so no agreement.</p>")
     ci = f"whiskers: 95% bootstrap interval ({lb.n_resamples} resamples)"
     if n <= ALL_ROWS:
         svg = _rows(bars, lb.measure, lb.overall.value, lb.macro, "agreement per lexelt")
