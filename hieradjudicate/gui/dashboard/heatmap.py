@@ -181,8 +181,15 @@ class HeatmapPanel(Panel):
         fm = QFontMetrics(self.plot.getAxis("bottom").style.get("tickFont") or self.plot.font())
         wide = max((fm.horizontalAdvance(s) for s in shown), default=0) + fm.horizontalAdvance("  ")
         across = max(stride, int(np.ceil(len(names) * wide / (vb.width() if vb.width() > 10 else 300.0))))
-        for ax, k in (("bottom", across), ("left", stride)):
-            self.plot.getAxis(ax).setTicks([[(j + 0.5, s) for j, s in enumerate(shown) if j % k == 0], []])
+        # every k-th from the first row whose label clears the map's edge: the top "1" was drawn half
+        # above the axis (cut), the first column's name dropped
+        m = max(len(names), 1)
+        for ax, k, px, half in (("bottom", across, vb.width(), wide / 2), ("left", stride, vb.height(),
+                                                                          fm.height() / 2 + 1)):
+            step = (px if px > 10 else 300.0) / m  # pixels per row (column)
+            first = min(int(np.ceil(max(half / step - 0.5, 0.0))), max(len(names) - 1, 0))
+            self.plot.getAxis(ax).setTicks([[(j + 0.5, s) for j, s in enumerate(shown)
+                                             if j >= first and (j - first) % k == 0], []])
 
     def cell_at(self, scene_pos) -> tuple[int, int] | None:
         """The cell under a scene position as positions in ``hm.names`` (row set, column set)."""
