@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayo
 from hieradjudicate.app.workbench.queue import Workbench
 from hieradjudicate.core.labels import node_short_labels, tooltip
 from hieradjudicate.gui.colors import GOLD
+from hieradjudicate.gui.workbench.fill_width import FillWidth
 
 NodeRole = Qt.ItemDataRole.UserRole + 10
 
@@ -60,6 +61,8 @@ class InventoryTree(QWidget):
         lay.setContentsMargins(2, 2, 2, 2)
         lay.addWidget(self.search)
         lay.addWidget(self.tree)
+        # the gloss takes what the other columns leave of the dock (it ran out of it at 1024 px)
+        self.fill = FillWidth(self.tree, lambda: 3, lambda: self.tree.fontMetrics().horizontalAdvance("a gloss…"))
         self.search.textChanged.connect(self._filter)
         self.lexelt = -1
         self.items: dict[int, QTreeWidgetItem] = {}
