@@ -349,12 +349,13 @@ class DetailPanel(QWidget):
         self._sense_column()
 
     def _sense_column(self) -> None:
-        """The sense column takes what the answer columns leave (it elides; at least 80 px): a model
-        reset forgets per-section modes, so this is set after every update."""
+        """The sense column takes what the answer columns leave, at least 120 px (it elides; drag it
+        wider): a model reset forgets per-section modes, so this is set after every update."""
         head = self.leaf_table.horizontalHeader()
         head.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
-        if not hasattr(self, "_fill"):  # (#23: it stopped short at 1920 px, and scrolled at 1024)
-            self._fill = FillWidth(self.leaf_table, lambda: 0, 80)
+        # (#23: the table stopped short of a 1920 px window's edge; the set columns scrolled out of sight)
+        if not hasattr(self, "_fill"):
+            self._fill = FillWidth(self.leaf_table, lambda: 0, 120)
         self._fill.fit()
 
     def show_none(self, reason: str) -> None:
