@@ -61,6 +61,7 @@ def test_the_demos_empty_plots_say_why(qtbot, demo_project: Path) -> None:
     for key in ("significance", "comparison", "scores"):
         assert said[key].startswith("No decision yet: resolve some instances"), (key, said[key])
     assert said["runs"].startswith("No run stored yet: Add run…")
+    assert not view.runs.plot.getPlotItem().legend.isVisible()  # no key to lines that are not there
     assert said["progress"].startswith("No decision yet")
     assert _says(view.progress, view.progress.remaining_plot) == ""  # the open instances are drawn
     # the comparison's kappa table and optimal combination: not an empty white box over the sentence

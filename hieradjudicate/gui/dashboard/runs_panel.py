@@ -178,6 +178,7 @@ class RunsPanel(Panel):
         self.set_empty(None if self.history else
                        "No run stored yet: Add run… keeps a system's answers, scored here against the gold"
                        if not stored else "No run to draw: see the line above")
+        self.plot.getPlotItem().legend.setVisible(bool(self.history))  # not a key to lines that are not there
 
     def show_changes(self) -> None:
         """Gained/lost instances of the chosen run against the baseline run (the chosen policy), with the

@@ -65,7 +65,7 @@ class InventoryTree(QWidget):
         # then the sense, give way (elided; the tooltips hold them) before it goes under "a gloss…"
         fm = self.tree.fontMetrics()
         self.fill = FillWidth(self.tree, lambda: 3, fm.horizontalAdvance("a gloss…"),
-                              give=((2, fm.horizontalAdvance("888 …")), (0, fm.horizontalAdvance("verb.comm…") + 24)))
+                              give=((2, fm.horizontalAdvance("888888") + 8), (0, fm.horizontalAdvance("verb.comm…") + 24)))
         self.search.textChanged.connect(self._filter)
         self.lexelt = -1
         self.items: dict[int, QTreeWidgetItem] = {}
