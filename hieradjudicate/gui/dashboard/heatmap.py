@@ -165,7 +165,7 @@ class HeatmapPanel(Panel):
         if self._none:
             return self._none
         if m == 1:
-            return "One set shown: a pair needs two (clear the sets box)"
+            return "One set shown: a pair needs two" + (" (clear the sets box)" if len(self.hm.names) > 1 else "")
         if not np.isfinite(values[~np.eye(m, dtype=bool)]).any():
             return "No pair of these sets answered an instance in common"
         return ""
