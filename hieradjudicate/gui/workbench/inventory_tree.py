@@ -64,8 +64,8 @@ class InventoryTree(QWidget):
         # the gloss takes what the other columns leave of the dock (it ran out of it at 1024 px): the uses,
         # then the sense, give way (elided; the tooltips hold them) before it goes under "a gloss…"
         fm = self.tree.fontMetrics()
-        self.fill = FillWidth(self.tree, lambda: 3, fm.horizontalAdvance("a gloss…"),
-                              give=((2, fm.horizontalAdvance("888888") + 8), (0, fm.horizontalAdvance("verb.comm…") + 24)))
+        give = ((2, fm.horizontalAdvance("888888") + 8), (0, fm.horizontalAdvance("verb.comm…") + 24))
+        self.fill = FillWidth(self.tree, lambda: 3, fm.horizontalAdvance("a gloss…"), give=give)
         self.search.textChanged.connect(self._filter)
         self.lexelt = -1
         self.items: dict[int, QTreeWidgetItem] = {}
