@@ -20,7 +20,8 @@ SMALL = (1024 - 8, 700 - 34)
 
 def _columns(view, head) -> tuple[int, list[int]]:
     """The viewport's width and the widths of the visible columns."""
-    return view.viewport().width(), [head.sectionSize(c) for c in range(head.count()) if not head.isSectionHidden(c)]
+    shown = [c for c in range(head.count()) if not head.isSectionHidden(c)]
+    return view.viewport().width(), [head.sectionSize(c) for c in shown]
 
 
 def _settle(qtbot, view, head) -> None:
