@@ -17,7 +17,7 @@ import numpy as np
 import pyqtgraph as pg
 from pyqtgraph.exporters import ImageExporter
 from PySide6.QtCore import QPointF, Qt, Signal
-from PySide6.QtGui import QColor, QCursor, QFontMetrics, QPalette
+from PySide6.QtGui import QColor, QCursor, QFontMetrics, QPalette, QTextOption
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -35,6 +35,8 @@ from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.core.palette import category_color, mix, scale_color
 from hieradjudicate.gui.colors import is_dark
 from hieradjudicate.io.atomic import write_atomic
+
+_CENTRED = QTextOption(Qt.AlignmentFlag.AlignHCenter)
 
 
 def png_bytes(image: Any) -> bytes:
@@ -184,18 +186,29 @@ class Panel(QFrame):
         self.body.addWidget(w, stretch)
         return w
 
-    def set_empty(self, text: str | None) -> None:
-        """Nothing to draw: a sentence saying why over each plot (not bare axes from -400 to 400);
-        ``None`` takes it away."""
-        for p in self.plots:
+    def set_empty(self, text: str | None, plots: list[pg.PlotWidget] | None = None) -> None:
+        """Nothing to draw: a sentence saying why (what is missing, what would make the figure appear)
+        over each of ``plots`` (default: every plot of the panel) instead of bare axes from -400 to 400;
+        the axes keep their titles and lose their numbers.  ``None`` takes it away."""
+        for p in self.plots if plots is None else plots:
             item = p.__dict__.get("_empty_text")
             if item is None:
-                item = p.__dict__["_empty_text"] = pg.TextItem("", color=theme()["muted"], anchor=(0.5, 0.5))
+                t = theme()  # on the background colour: a grid or zero line never strikes it through
+                item = p.__dict__["_empty_text"] = pg.TextItem("", color=t["muted"], anchor=(0.5, 0.5),
+                                                               fill=pg.mkBrush(t["bg"]))
                 item.setParentItem(p.getPlotItem())  # in widget coordinates: no axis range needed
+                p.getPlotItem().getViewBox().sigResized.connect(lambda *_a, p=p: _centre_empty(p))
             item.setText(text or "")
-            item.setPos(p.getPlotItem().width() / 2, p.getPlotItem().height() / 2)
-            for ax in ("left", "bottom"):
+            item.setVisible(bool(text))
+            for ax in ("left", "bottom", "right"):  # no numbers, and no "(x0.001)" after a title
                 p.getPlotItem().getAxis(ax).setStyle(showValues=not text)
+                p.getPlotItem().getAxis(ax).enableAutoSIPrefix(not text)
+            _centre_empty(p)
+
+    def empty_text(self, plot: pg.PlotWidget) -> str:
+        """The sentence shown over ``plot`` ("" when it draws figures)."""
+        item = plot.__dict__.get("_empty_text")
+        return item.toPlainText() if item is not None and item.isVisible() else ""
 
     def set_explain(self, text: str) -> None:
         """The figure's explanation: tooltip of the frame and its plots, and the "?" text."""
@@ -229,6 +242,28 @@ class Panel(QFrame):
                 win = self.window()
                 if hasattr(win, "error"):
                     win.error("The PNG was not saved", HieradjError(f"{path}: {exc.strerror or exc}"))
+
+
+def _centre_empty(plot: pg.PlotWidget) -> None:
+    """The empty plot's sentence in the middle of its view box, wrapped to its width (again on resize:
+    it stayed where the plot's first, smaller size had put it)."""
+    item = plot.__dict__.get("_empty_text")
+    if item is None:
+        return
+    pi = plot.getPlotItem()
+    box = pi.getViewBox().geometry()  # the data area, in the plot item's coordinates
+    item.textItem.setTextWidth(-1)  # its natural width, then wrapped where the plot is narrower
+    natural = item.textItem.boundingRect().width()
+    item.setTextWidth(min(natural, max(box.width() - 16, 80.0)))
+    item.textItem.document().setDefaultTextOption(_CENTRED)
+    item.setPos(box.center().x(), box.center().y())
+
+
+def none_in_view(data: Any) -> str:
+    """The sentence for a scope without an instance (a workbench filter that leaves none), else ""."""
+    if getattr(data, "selection_n", 1):
+        return ""
+    return "No instance in the workbench filter: widen it, or choose Scope: Whole project"
 
 
 class TextPool:

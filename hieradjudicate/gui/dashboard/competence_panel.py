@@ -76,15 +76,22 @@ class CompetencePanel(Panel):
         self._order = np.zeros(0, np.int64)
         self.sets_plot.scene().sigMouseMoved.connect(self._moved)
         self.hist_plot.scene().sigMouseClicked.connect(self._clicked)
+        self.set_pending(self.status.text())
 
     def update_data(self, data: Any) -> None:  # the agreement figures do not change this panel
         return
 
-    def set_pending(self, text: str) -> None:
+    def set_pending(self, text: str, why: str = "Not estimated yet: the estimate is made in the background "
+                    "(its progress is on the line above)") -> None:
+        """``text`` on the status line; until a first estimate is drawn, ``why`` over both plots (not
+        axes from -400 to 400)."""
         self.status.setText(text)
+        if self.comp is None:
+            self.set_empty(why)
 
     def set_competence(self, comp: Any) -> None:
         self.comp = comp
+        self.set_empty(None)
         order = np.argsort(np.nan_to_num(comp.competence, nan=-1.0), kind="stable")
         self._order = order
         x = np.arange(order.size, dtype=float)
@@ -176,7 +183,9 @@ class CompetenceEstimator(QObject):
             return
         sets = list(self.wb.cols.annotators)
         if len(sets) < 2:
-            self.panel.set_pending(f"Competence needs at least two annotator sets; this project has {len(sets)}.")
+            self.panel.set_pending(f"Competence needs at least two annotator sets; this project has {len(sets)}.",
+                                   "No competence to show: the estimate needs at least two annotator sets "
+                                   f"(this project has {len(sets)})")
             self._waiting.clear()
             return
         model = self.panel.model_box.currentData()
@@ -205,4 +214,5 @@ class CompetenceEstimator(QObject):
 
     def _failed(self, exc: BaseException) -> None:
         self._waiting.clear()
-        self.panel.set_pending(f"Competence could not be estimated: {exc}")
+        self.panel.set_pending(f"Competence could not be estimated: {exc}",
+                               "No competence to show: the estimate failed (why: on the line above)")

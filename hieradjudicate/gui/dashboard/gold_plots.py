@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QTableWidget, QTableWidgetItem
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QTableWidget, QTableWidgetItem, QWidget
 
 from hieradjudicate.core.granularity import CATEGORY_NAMES
 from hieradjudicate.core.palette import CATEGORY_COLORS, GOLD_COLOR, mix, set_color
@@ -21,6 +21,7 @@ from hieradjudicate.gui.dashboard.common import (
     fmt,
     nan_or,
     nearest_slot,
+    none_in_view,
     set_ticks,
     theme,
     view_pos,
@@ -31,6 +32,24 @@ POLICIES = ("leaf", "fine", "coarse", "mixed")
 POLICY_SHADE = (0.0, 0.3, 0.5, 0.68)  # mixed towards the background: full colour = leaf
 NO_GOLD = ("No adjudicated gold yet: resolve some instances (the adjudicated gold is the decisions marked "
            "resolved; a reference gold given as input is scored in its own panel).")
+
+
+NO_DECISION = "No decision yet: resolve some instances and the systems are scored against them"
+
+
+def why_no_systems(data: Any, need: int = 1) -> str:
+    """Why the systems' panels have nothing to draw, in a sentence ("" when they have): no instance in
+    view, fewer than ``need`` systems, or no adjudicated gold yet."""
+    systems = list(data.summary.get("systems", []))
+    if len(systems) < need:
+        if not systems:
+            return "No system in this project: the scores are of the sets given the role system when it was made"
+        return f"One system ({systems[0]}): comparing needs at least two"
+    if none_in_view(data):
+        return none_in_view(data)
+    if not data.gold_n:
+        return NO_DECISION
+    return ""
 
 
 def _table(headers: list[str]) -> QTableWidget:
@@ -95,7 +114,7 @@ class GoldPanel(Panel):
 
     def update_data(self, data: Any) -> None:
         rows = self.rows = data.gold_agreement
-        self.note.setVisible(not rows)
+        self.note.setVisible(not rows and not none_in_view(data))
         x = np.arange(len(rows), dtype=float)
         bg = theme()["bg"]
         names = [s["name"] for s in data.summary["sets"]]
@@ -108,7 +127,7 @@ class GoldPanel(Panel):
         self.title_label.setText(f"<b>Agreement with the gold</b> <small>({data.gold_n} resolved; faded: leaf "
                                  "score, full: Cohen's κ)</small>")
         self.set_explain("\n\n".join(r.explain.text() for r in rows) if rows else NO_GOLD)
-        self.set_empty(None if rows else "No decision yet: nothing to compare with")
+        self.set_empty(None if rows else none_in_view(data) or "No decision yet: nothing to compare with")
 
     def _moved(self, pos) -> None:
         p = view_pos(self.plot, pos)
@@ -149,7 +168,7 @@ class ScoresPanel(Panel):
     def update_data(self, data: Any) -> None:
         self.data = data
         rows = data.scores
-        self.note.setVisible(not rows)
+        self.note.setVisible(not rows and why_no_systems(data) == NO_DECISION)
         systems = list(dict.fromkeys(r.system for r in rows))
         names = [s["name"] for s in data.summary["sets"]]
         bg = theme()["bg"]
@@ -180,6 +199,7 @@ class ScoresPanel(Panel):
                             r.coverage, r.f1, r.cross_entropy, r.cost] for r in rows],
               [r.explain.text() for r in rows])
         self.set_explain("\n\n".join(r.explain.text() for r in rows[:4]) if rows else NO_GOLD)
+        self.set_empty(None if rows else why_no_systems(data) or "No score is defined here")
 
     def _moved(self, pos) -> None:
         p = view_pos(self.plot, pos)
@@ -200,7 +220,9 @@ class ComparisonPanel(Panel):
         self.note = QLabel(NO_GOLD)
         self.note.setWordWrap(True)
         self.body.addWidget(self.note)
-        row = QHBoxLayout()
+        self.top = QWidget()  # the kappa table and the optimal combination: hidden with no systems
+        row = QHBoxLayout(self.top)
+        row.setContentsMargins(0, 0, 0, 0)
         self.table = _table([])
         self.table.setObjectName("system_kappa")
         row.addWidget(self.table, 1)
@@ -208,7 +230,7 @@ class ComparisonPanel(Panel):
         self.optimal.setWordWrap(True)
         self.optimal.setObjectName("optimal_combination")
         row.addWidget(self.optimal, 1)
-        self.body.addLayout(row, 1)
+        self.body.addWidget(self.top, 1)
         self.plot = self.add_plot(2)
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.getAxis("bottom").setLabel("systems right")
@@ -218,13 +240,17 @@ class ComparisonPanel(Panel):
 
     def update_data(self, data: Any) -> None:
         cmp = self.cmp = data.comparison
-        self.note.setVisible(cmp is None)
+        self.note.setVisible(cmp is None and why_no_systems(data, 2) == NO_DECISION)
+        self.top.setVisible(cmp is not None)  # not an empty table (a small white box) beside an empty label
         if cmp is None:
             self.bars.set([], [], 0.7, [])
             self.table.setRowCount(0)
             self.optimal.setText("")
-            self.set_explain(NO_GOLD if not data.gold_n else "Fewer than two systems: nothing to compare.")
+            why = why_no_systems(data, 2) or "Nothing to compare here"
+            self.set_explain(NO_GOLD if not data.gold_n else why)
+            self.set_empty(why)
             return
+        self.set_empty(None)
         m = len(cmp.names)
         self.table.setColumnCount(m)
         self.table.setHorizontalHeaderLabels(cmp.names)
@@ -315,6 +341,11 @@ class ProgressPanel(Panel):
                             f"({100 * sc.get('resolved', 0) / max(pr.total, 1):.1f}%), {sc.get('flagged', 0)} "
                             f"flagged, {sc.get('skipped', 0)} skipped, {sc.get('unresolved', 0)} open"
                             + ("" if n else " · no decisions yet"))
+        none = none_in_view(data)
+        self.set_empty(None if n else none or "No decision yet: each day's decisions appear here as bars, "
+                       "the share resolved as a line", [self.plot])
+        self.set_empty(None if sum(vals) else none or "No open instance here: every one is resolved",
+                       [self.remaining_plot])
         self.set_explain(pr.explain.text() + "\n\nClick a category bar: list its open instances.")
 
     def _clicked(self, ev) -> None:

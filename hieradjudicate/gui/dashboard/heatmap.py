@@ -17,6 +17,7 @@ from hieradjudicate.gui.dashboard.common import (
     TextPool,
     fmt,
     matrix_plot,
+    none_in_view,
     scale_lut,
     theme,
     tip,
@@ -73,6 +74,7 @@ class HeatmapPanel(Panel):
         self.thin.hide()
         self.body.addWidget(self.thin)
         self.hm: Any = None
+        self._none = ""
         self.shown = np.zeros(0, np.int64)  # positions in hm.names, in display order
         self._orders: dict[str, np.ndarray] = {}
         self._hovered: tuple[int, int] | None = None
@@ -83,6 +85,7 @@ class HeatmapPanel(Panel):
 
     def update_data(self, data: Any) -> None:
         self.hm = data.heatmap
+        self._none = none_in_view(data)
         self._orders = {}
         note = self.hm.thin_note
         self.thin.setText(f"<small><b>{note[0].upper() + note[1:]}.</b></small>" if note else "")
@@ -124,14 +127,16 @@ class HeatmapPanel(Panel):
         idx = self.shown = self.visible_sets()
         m = idx.size
         values = np.ma.filled(np.ma.asarray(hm.value, float), np.nan).astype(float)[np.ix_(idx, idx)]
-        if m:
+        why = self.why_empty(values)
+        self.set_empty(why or None)
+        if m and not why:
             self.image.setImage(values, levels=(-1.0, 1.0), autoLevels=False)
             self.image.setRect(0, 0, m, m)
         else:
             self.image.clear()
         names = [hm.names[j] for j in idx.tolist()]
         k = 0
-        if m <= TEXT_MAX:
+        if m <= TEXT_MAX and not why:
             t = theme()
             n = hm.n[np.ix_(idx, idx)]
             for r in range(m):
@@ -152,6 +157,19 @@ class HeatmapPanel(Panel):
         self.hover.setText(f"{m} of {total} sets shown" + ("" if m <= TEXT_MAX else
                                                               "; hover a cell for its value"))
 
+    def why_empty(self, values: np.ndarray) -> str:
+        """Why the map of the sets shown has no figure to draw ("" when it has one)."""
+        m = values.shape[0]
+        if m == 0:
+            return "No set shown: clear the sets box or choose All sets"
+        if self._none:
+            return self._none
+        if m == 1:
+            return "One set shown: a pair needs two" + (" (clear the sets box)" if len(self.hm.names) > 1 else "")
+        if not np.isfinite(values[~np.eye(m, dtype=bool)]).any():
+            return "No pair of these sets answered an instance in common"
+        return ""
+
     def _set_ticks(self) -> None:
         """Set names on both axes, every k-th so that labels never overprint (again on resize)."""
         names = self._tick_names
@@ -163,8 +181,15 @@ class HeatmapPanel(Panel):
         fm = QFontMetrics(self.plot.getAxis("bottom").style.get("tickFont") or self.plot.font())
         wide = max((fm.horizontalAdvance(s) for s in shown), default=0) + fm.horizontalAdvance("  ")
         across = max(stride, int(np.ceil(len(names) * wide / (vb.width() if vb.width() > 10 else 300.0))))
-        for ax, k in (("bottom", across), ("left", stride)):
-            self.plot.getAxis(ax).setTicks([[(j + 0.5, s) for j, s in enumerate(shown) if j % k == 0], []])
+        # every k-th from the first row whose label clears the map's edge: the top "1" was drawn half
+        # above the axis (cut), the first column's name dropped
+        m = max(len(names), 1)
+        for ax, k, px, half in (("bottom", across, vb.width(), wide / 2), ("left", stride, vb.height(),
+                                                                          fm.height() / 2 + 1)):
+            step = (px if px > 10 else 300.0) / m  # pixels per row (column)
+            first = min(int(np.ceil(max(half / step - 0.5, 0.0))), max(len(names) - 1, 0))
+            self.plot.getAxis(ax).setTicks([[(j + 0.5, s) for j, s in enumerate(shown)
+                                             if j >= first and (j - first) % k == 0], []])
 
     def cell_at(self, scene_pos) -> tuple[int, int] | None:
         """The cell under a scene position as positions in ``hm.names`` (row set, column set)."""

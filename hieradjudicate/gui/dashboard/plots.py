@@ -25,6 +25,7 @@ from hieradjudicate.gui.dashboard.common import (
     matrix_plot,
     nan_or,
     nearest_slot,
+    none_in_view,
     scale_lut,
     set_ticks,
     theme,
@@ -122,8 +123,8 @@ class LexeltPanel(Panel):
         self.title_label.setText(f"<b>{name} per lexelt</b> <small>({ci})</small>")
         self.title_label.setToolTip(ci)
         self.note.setText(lexelt_note(n, int(few.sum()), lb.overall.value, lb.macro, self.rows_shown()))
-        self.set_empty(None if np.isfinite(values).any() else
-                       "No lexelt has a defined figure here (fewer than two annotators per instance?)")
+        self.set_empty(none_in_view(data) or (None if np.isfinite(values).any() else
+                       "No lexelt has a defined figure here (fewer than two annotators per instance?)"))
         self.set_explain(lb.explain.text() + f"\nPooled: {fmt(lb.overall.value)}; macro mean: {fmt(lb.macro)}"
                          "\n\nClick a bar: filter the workbench to that lexelt.")
 
@@ -222,8 +223,8 @@ class DepthPanel(Panel):
             line.setData(x, vals[p] if p < len(vals) else np.full(x.size, np.nan))
         gv = np.array([nan_or(v) for v in d.group_values], float)
         self.group.setData(x, gv)
-        self.set_empty(None if np.isfinite(gv).any() or np.isfinite(vals).any() else
-                       "No level has a defined agreement (no pair of annotators shares an instance here)")
+        self.set_empty(none_in_view(data) or (None if np.isfinite(gv).any() or np.isfinite(vals).any() else
+                       "No level has a defined agreement (no pair of annotators shares an instance here)"))
         set_ticks(self.plot, "bottom", d.levels)
         finite = np.concatenate([vals[np.isfinite(vals)], gv[np.isfinite(gv)], [0.0, 1.0]])
         self.plot.setYRange(min(0.0, float(finite.min())), 1.0, padding=0.05)
@@ -323,7 +324,7 @@ class ConfusionPanel(Panel):
             self.image.clear()
             self.texts.hide_from(0)
             self.set_explain("No annotator pair to compare." if cf is None else cf.explain.text())
-            self.set_empty("No annotator pair to compare" if cf is None else
+            self.set_empty("No pair of sets to compare on the instances in view" if cf is None else
                            f"{cf.a} and {cf.b} answered no instance of {cf.lexelt} together")
             return
         self.set_empty(None)

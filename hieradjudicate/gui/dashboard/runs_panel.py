@@ -175,6 +175,10 @@ class RunsPanel(Panel):
             self.state.setText("No run stored yet.")
         elif not self.history:
             self.state.setText(f"{len(stored)} run(s) stored; no resolved decision yet to score them against.")
+        self.set_empty(None if self.history else
+                       "No run stored yet: Add run… keeps a system's answers, scored here against the gold"
+                       if not stored else "No run to draw: see the line above")
+        self.plot.getPlotItem().legend.setVisible(bool(self.history))  # not a key to lines that are not there
 
     def show_changes(self) -> None:
         """Gained/lost instances of the chosen run against the baseline run (the chosen policy), with the

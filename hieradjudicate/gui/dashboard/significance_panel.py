@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QComboBox, QLabel
 
 from hieradjudicate.core.significance import METRICS
 from hieradjudicate.gui.dashboard.common import Panel, fmt, set_ticks
-from hieradjudicate.gui.dashboard.gold_plots import NO_GOLD, _fill, _table
+from hieradjudicate.gui.dashboard.gold_plots import NO_DECISION, NO_GOLD, _fill, _table, why_no_systems
 
 #: Gained/lost rows shown at most (the CSV/JSON of ``compare`` list them all).
 CHANGES_LIMIT = 5000
@@ -47,7 +47,8 @@ class SignificancePanel(Panel):
         self.plot = self.add_plot(2)
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.getAxis("left").setLabel("system - baseline")
-        self.plot.addItem(pg.InfiniteLine(pos=0, angle=0, pen=pg.mkPen("#888", style=pg.QtCore.Qt.PenStyle.DashLine)))
+        self.zero = pg.InfiniteLine(pos=0, angle=0, pen=pg.mkPen("#888", style=pg.QtCore.Qt.PenStyle.DashLine))
+        self.plot.addItem(self.zero)
         self.points = pg.ScatterPlotItem(size=9, brush=pg.mkBrush("#3b7dd8"))
         self.errors = pg.ErrorBarItem(x=np.zeros(0), y=np.zeros(0), pen=pg.mkPen("#3b7dd8", width=2), beam=0.15)
         self.plot.addItem(self.errors)
@@ -77,14 +78,19 @@ class SignificancePanel(Panel):
             self.note.setVisible(True)
             self.note.setText("The paired tests are computed with the intervals (in the background, or with "
                               "Compute intervals)" + ("; these are of an earlier gold." if self.sig else "."))
+            if self.sig is None:
+                self.set_empty("Not tested yet: the paired tests come with the intervals (Compute intervals)")
             return
         self.sig, self.keys = data.significance, data.instance_keys
         sig = self.sig
         self.note.setVisible(sig is None)
         if sig is None:
-            self.note.setText(NO_GOLD if not data.gold_n else "Fewer than two systems: nothing to test.")
-            self.set_explain(self.note.text())
+            why = why_no_systems(data, 2) or "Not tested yet: the paired tests come with the intervals"
+            self.note.setVisible(why == NO_DECISION)  # what the adjudicated gold is; any other reason: below
+            self.note.setText(NO_GOLD)
+            self.set_explain(NO_GOLD if why == NO_DECISION else why)
             self._clear()
+            self.set_empty(why)
             return
         for combo, items, default in ((self.policy, sig.policies, self.policy.currentText()),
                                       (self.baseline, sig.names, self.baseline.currentText()),
@@ -102,6 +108,10 @@ class SignificancePanel(Panel):
         self.set_explain(sig.explain.text() + "\n\nDouble-click a gained or lost instance: open it in the workbench.")
         self.redraw()
 
+    def set_empty(self, text: str | None, plots: Any = None) -> None:
+        super().set_empty(text, plots)
+        self.zero.setVisible(not text)  # no zero line through the sentence
+
     def _clear(self) -> None:
         self.points.setData([], [])
         self.errors.setData(x=np.zeros(0), y=np.zeros(0), top=np.zeros(0), bottom=np.zeros(0))
@@ -118,6 +128,7 @@ class SignificancePanel(Panel):
         if policy not in sig.tests or base < 0 or other < 0 or base == other:
             self._clear()
             self.counts.setText("Choose two different systems.")
+            self.set_empty("Choose two different systems above: their difference is drawn here")
             return
         a, b = sorted((base, other))
         pairs = [(x, y) for x in range(len(sig.names)) for y in range(x + 1, len(sig.names))]
@@ -141,6 +152,7 @@ class SignificancePanel(Panel):
         rows.append(["McNemar (right)", only_base, only_sys, only_sys - only_base, "-", _p(mc.p_value),
                      _p(mc.p_holm) if t.holm else "-"])
         _fill(self.tests, rows)
+        self.set_empty(None if xs else "No difference is defined for this pair here (see the table below)")
         self.points.setData(xs, ys)
         self.errors.setData(x=np.array(xs, float), y=np.array(ys, float), top=np.array(hi, float),
                             bottom=np.array(lo, float))

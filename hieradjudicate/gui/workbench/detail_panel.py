@@ -29,6 +29,7 @@ from hieradjudicate.core.labels import (
 )
 from hieradjudicate.gui.colors import GOLD, head_color, is_dark, set_color
 from hieradjudicate.gui.workbench.crowd_detail import VoteModel, groups_html
+from hieradjudicate.gui.workbench.fill_width import FillWidth
 from hieradjudicate.gui.workbench.suggestion_text import suggestion_html
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -370,12 +371,14 @@ class DetailPanel(QWidget):
         self._sense_column()
 
     def _sense_column(self) -> None:
-        """The sense column at most half the table wide (it elides; drag it wider): a model reset
-        forgets per-section modes, so this is set after every update."""
+        """The sense column takes what the answer columns leave, at least 120 px (it elides; drag it
+        wider): a model reset forgets per-section modes, so this is set after every update."""
         head = self.leaf_table.horizontalHeader()
         head.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
-        want = self.leaf_table.sizeHintForColumn(0)
-        head.resizeSection(0, max(120, min(want, self.leaf_table.viewport().width() // 2)))
+        # (#23: the table stopped short of a 1920 px window's edge; the set columns scrolled out of sight)
+        if not hasattr(self, "_fill"):
+            self._fill = FillWidth(self.leaf_table, lambda: 0, 120)
+        self._fill.fit()
 
     def show_none(self, reason: str) -> None:
         """No instance (a search that finds nothing): empty panels that say why, not the last instance."""

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayo
 from hieradjudicate.app.workbench.queue import Workbench
 from hieradjudicate.core.labels import node_short_labels, tooltip
 from hieradjudicate.gui.colors import GOLD
+from hieradjudicate.gui.workbench.fill_width import FillWidth
 
 NodeRole = Qt.ItemDataRole.UserRole + 10
 
@@ -60,6 +61,11 @@ class InventoryTree(QWidget):
         lay.setContentsMargins(2, 2, 2, 2)
         lay.addWidget(self.search)
         lay.addWidget(self.tree)
+        # the gloss takes what the other columns leave of the dock (it ran out of it at 1024 px): the uses,
+        # then the sense, give way (elided; the tooltips hold them) before it goes under "a gloss…"
+        fm = self.tree.fontMetrics()
+        give = ((2, fm.horizontalAdvance("888888") + 8), (0, fm.horizontalAdvance("verb.comm…") + 24))
+        self.fill = FillWidth(self.tree, lambda: 3, fm.horizontalAdvance("a gloss…"), give=give)
         self.search.textChanged.connect(self._filter)
         self.lexelt = -1
         self.items: dict[int, QTreeWidgetItem] = {}

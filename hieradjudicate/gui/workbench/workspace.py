@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from hieradjudicate.app.workbench.queue import Filter, Workbench
 from hieradjudicate.gui.workbench.detail_panel import DetailPanel
+from hieradjudicate.gui.workbench.fill_width import FillWidth
 from hieradjudicate.gui.workbench.instance_model import STATUS_MARKS, InstanceModel, InstanceRole, Legend
 from hieradjudicate.gui.workbench.inventory_tree import InventoryTree
 from hieradjudicate.gui.workbench.live_panel import LivePanel
@@ -123,6 +124,7 @@ class Workspace(QWidget):
             if key == "kwic" and not wb.corpus.contexts:  # no context in the project: no empty 250 px
                 self.table.setColumnHidden(c, True)
         fit_row_header(self.table, wb.corpus.n)
+        self.fill = FillWidth(self.table, self._fill_column, lambda: _WIDTHS.get(self._fill_key(), 46))
         self.legend = Legend()
         self.tree = InventoryTree(wb)
         self.detail = DetailPanel(wb)
@@ -142,6 +144,16 @@ class Workspace(QWidget):
         self._live_timer = QTimer(self, singleShot=True, interval=0)
         self._live_timer.timeout.connect(self.live.refresh_agreement)
         self._live_timer.start()  # after the window is shown: the table is usable first
+
+    def _fill_key(self) -> str:
+        """The column a wide window's room goes to: the context, else the answers, else the note."""
+        keys = self.model.keys
+        return next((k for k in ("kwic", "answers", "note") if k in keys
+                     and not self.table.isColumnHidden(keys.index(k))), "")
+
+    def _fill_column(self) -> int:
+        key = self._fill_key()
+        return self.model.keys.index(key) if key else -1
 
     # ------------------------------------------------------------------ filter bar
     def _build_filter_bar(self) -> None:
