@@ -150,7 +150,12 @@ def estimate(corpus: Corpus, sets: list[int] | None = None, *, model: str = "ds"
     stop: dict = {k: v for k, v in (("max_iter", max_iter), ("tol", tol)) if v is not None}
     if model == "ds" and progress is not None:
         stop["progress"] = progress
-    res = fit(lay.inst, lay.rater, lay.P, corpus.inst_lexelt, corpus.inventory.n_leaves, **stop)
+    leaf = lay.onehot_leaf if model == "ds" else None
+    if leaf is not None:  # a crowd's one-leaf labels: never the dense P (#23: 141 MiB and its scan)
+        res = fit(lay.inst, lay.rater, None, corpus.inst_lexelt, corpus.inventory.n_leaves, leaf=leaf,
+                  K=lay.n_leaves, **stop)
+    else:
+        res = fit(lay.inst, lay.rater, lay.P, corpus.inst_lexelt, corpus.inventory.n_leaves, **stop)
     seconds = time.perf_counter() - t0
     n = corpus.n
     comp = np.full(len(sets), np.nan)
