@@ -118,6 +118,7 @@ def main() -> int:
     ap.add_argument("--early", action="store_true", help="click Dashboard right after opening")
     ap.add_argument("--no-reestimate", action="store_true", help="skip the Dawid & Skene re-estimate (minutes)")
     ap.add_argument("--no-cli", action="store_true")
+    ap.add_argument("--until", help="stop after the stage whose name starts with this (e.g. 'live')")
     ap.add_argument("--trace", action="store_true",
                     help="tracemalloc: the largest holders after each stage (slower; RSS includes its own bookkeeping)")
     args = ap.parse_args()
@@ -147,6 +148,8 @@ def main() -> int:
             sampler.stage = f"after {name}"
             if args.trace:
                 holders()
+            if args.until and name.startswith(args.until):
+                raise SystemExit(0)
 
         def settle(cond, limit: float = 900.0) -> None:
             t = time.perf_counter()

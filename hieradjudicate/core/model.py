@@ -202,7 +202,9 @@ class Corpus:
         with _LAYOUT_LOCK:  # the live figures and the dashboard's worker may ask at once: one copy
             if chosen not in cache:
                 picked = [self.sets[k] for k in chosen]
-                if picked and all(s._leaves is None and s._inventory is self.inventory for s in picked):
+                # sets the builder made have leaf vectors computed from their tags (on first use): the
+                # layout computes them from the tags too, whether some set holds its own already or not
+                if picked and all(s._inventory is self.inventory for s in picked):
                     cache[chosen] = layout_from_tags(self.inventory, picked, self.inst_lexelt)
                 else:
                     cache[chosen] = layout_from_blocks([s.rows for s in picked], [s.leaves for s in picked],
