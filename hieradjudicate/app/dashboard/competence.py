@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from hieradjudicate.app.dashboard.records import Explain
+from hieradjudicate.app.memory import release_free_memory
 from hieradjudicate.app.session.batch import annotator_sets
 from hieradjudicate.core.model import Corpus
 
@@ -157,6 +158,7 @@ def estimate(corpus: Corpus, sets: list[int] | None = None, *, model: str = "ds"
     else:
         res = fit(lay.inst, lay.rater, lay.P, corpus.inst_lexelt, corpus.inventory.n_leaves, **stop)
     seconds = time.perf_counter() - t0
+    release_free_memory()  # the estimate's freed temporaries leave the process (#23: MASC's next peak)
     n = corpus.n
     comp = np.full(len(sets), np.nan)
     se = np.full(len(sets), np.nan)
