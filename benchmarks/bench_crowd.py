@@ -211,6 +211,7 @@ def main() -> int:
             print(f"competence estimate ({comp.model}):  {comp.seconds:.2f} s in the background, "
                   f"{comp.iterations} iteration(s), {'converged' if comp.converged else 'NOT converged'} "
                   "(target: well under 60 s)")
+        print(f"peak RSS of the whole window run (VmHWM): {rss_mb()[1]:.0f} MiB (target < 763 MiB = 800 MB)")
         win.close_project()
         if not args.no_report:
             out = folder / "report.html"

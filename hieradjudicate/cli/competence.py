@@ -71,6 +71,7 @@ def cmd_competence(args: argparse.Namespace) -> int:
     from hieradjudicate.app.dashboard.competence import MEASURES, MODELS, method_text
     from hieradjudicate.app.session.batch import annotator_sets, rater_note
     from hieradjudicate.core.competence import dawid_skene
+    from hieradjudicate.core.layout_tags import unit_leaves
     from hieradjudicate.core.mace import mace
 
     if args.plain_em and args.model == "mace":
@@ -82,12 +83,20 @@ def cmd_competence(args: argparse.Namespace) -> int:
         hint = ("; --include-systems counts the systems as annotators"
                 if any(s.role == "system" for s in corpus.sets) and not args.include_systems else "")
         raise HieradjError(f"competence needs at least two annotator sets ({note}){hint}")
-    inst, rater, P, _ = corpus.long_form(sets=sets)
-    t0 = time.perf_counter()
-    fit = mace if args.model == "mace" else dawid_skene
     stop: dict[str, Any] = {k: v for k, v in (("max_iter", args.max_iter), ("tol", args.tol)) if v is not None}
     if args.plain_em:
         stop["accelerate"] = False
+    # a crowd's one-leaf labels go to Dawid & Skene as leaves, in the same order, without the sets' leaf
+    # vectors or their long form (MASC: 141 MiB each)
+    leaf = unit_leaves(corpus.inventory, [corpus.sets[k] for k in sets]) if args.model == "ds" else None
+    if leaf is not None:
+        inst = np.concatenate([corpus.sets[k].rows for k in sets]).astype(np.int64)
+        rater = np.repeat(np.arange(len(sets), dtype=np.int64), [corpus.sets[k].n for k in sets])
+        P, stop["leaf"], stop["K"] = None, leaf, max(corpus.inventory.K, 1)
+    else:
+        inst, rater, P, _ = corpus.long_form(sets=sets)
+    t0 = time.perf_counter()
+    fit = mace if args.model == "mace" else dawid_skene
     res = fit(inst, rater, P, corpus.inst_lexelt, corpus.inventory.n_leaves, **stop)
     method = method_text(args.model, args.max_iter, args.tol, accelerate=not args.plain_em)
     measure = MEASURES[args.model]

@@ -112,10 +112,21 @@ def _start(P: np.ndarray, t_of: np.ndarray, T: int, K: int) -> np.ndarray:
     return out
 
 
-def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.ndarray,
+def _unique_inverse(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(values, return_inverse=True)`` of non-negative ids by a count instead of a sort
+    (no sorted copy and argsort of a million labels); the same two arrays."""
+    if not values.size or int(values.min()) < 0:
+        return np.unique(values, return_inverse=True)
+    present = np.bincount(values) > 0
+    code = np.cumsum(present) - 1
+    return np.flatnonzero(present), code[values]
+
+
+def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray | None, inst_lexelt: np.ndarray,
                 n_leaves: np.ndarray, *, max_iter: int | None = None, tol: float = TOL,
                 min_iter: int = MIN_ITER, accelerate: bool = True,
-                progress: Callable[[int, int], object] | None = None) -> Competence:
+                progress: Callable[[int, int], object] | None = None,
+                leaf: np.ndarray | None = None, K: int | None = None) -> Competence:
     """Dawid-Skene EM over leaf distributions (see the module docstring).
 
     Parameters
@@ -130,6 +141,9 @@ def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt:
     accelerate : SQUAREM (:func:`hieradjudicate.core.squarem.squarem`), with the convergence test on
         plain EM steps; ``False``: plain EM (crowd-kit's run, iteration for iteration).
     progress : called as ``progress(k, max_iter)`` after every EM step (``k`` steps so far).
+    leaf, K : instead of ``P`` (pass ``None``) when every label is one leaf: ``leaf[r]`` is the label's
+        local leaf and ``K`` the width of ``P``; the same estimate as from the one-hot ``P`` (a crowd's
+        ``P`` is 1.08 M x 17 floats, 141 MiB, and its entries would be found by a scan of it).
     """
     from hieradjudicate.core.ds_em import DSModel
     from hieradjudicate.core.squarem import plain_em, squarem
@@ -137,19 +151,29 @@ def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt:
     max_iter = MAX_ITER if max_iter is None else max_iter
     inst = np.asarray(inst, np.int64)
     rater = np.asarray(rater, np.int64)
-    P = np.asarray(P, np.float64)
-    K = P.shape[1]
-    tasks, t_of = np.unique(inst, return_inverse=True)
-    workers, w_of = np.unique(rater, return_inverse=True)
+    tasks, t_of = _unique_inverse(inst)
+    workers, w_of = _unique_inverse(rater)
     T, W = len(tasks), len(workers)
     x_task = np.asarray(inst_lexelt, np.int64)[tasks]
     # the labels as (row, observed leaf, weight) entries: one per nonzero of P
-    r_e, k_e = np.nonzero(P > 0)
-    wt_e = P[r_e, k_e]
+    if leaf is not None:  # one entry per label, in row order as nonzero(P > 0) finds them
+        k_e = np.asarray(leaf, np.int64)
+        r_e = np.arange(k_e.size, dtype=np.int64)
+        wt_e = np.ones(k_e.size)
+        K = int(K if K is not None else k_e.max(initial=0) + 1)
+        model = DSModel(t_of, T, x_task, w_of, t_of, k_e, wt_e, n_leaves, W, K)
+        # start: the majority vote, counts of whole labels (sums of 1.0: exact in any order)
+        post = np.bincount(t_of * K + k_e, minlength=T * K).astype(np.float64).reshape(T, K)
+    else:
+        P = np.asarray(P, np.float64)
+        K = P.shape[1]
+        r_e, k_e = np.nonzero(P > 0)
+        wt_e = P[r_e, k_e]
+        model = DSModel(t_of, T, x_task, w_of[r_e], t_of[r_e], k_e, wt_e, n_leaves, W, K)
+        # start: the (soft) majority vote
+        post = _start(P, t_of, T, K)
+        del P
     t_e = t_of[r_e]
-    model = DSModel(t_of, T, x_task, w_of[r_e], t_e, k_e, wt_e, n_leaves, W, K)
-    # start: the (soft) majority vote
-    post = _start(P, t_of, T, K)
     post /= np.maximum(post.sum(axis=1, keepdims=True), EPS)
     theta = model.m_step(model.start(post))
     del post

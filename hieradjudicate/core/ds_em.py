@@ -49,10 +49,15 @@ class _Runs:
             self.pieces.append((g, g1, lo, hi, starts[g:g1] - lo))
             g = g1
 
-    def sum(self, vals: np.ndarray) -> np.ndarray:
-        out = np.empty((vals.shape[0], self.n))
+    def sum_take(self, src: np.ndarray, idx: np.ndarray, wt: np.ndarray | None) -> np.ndarray:
+        """``sum(np.take(src, idx, axis=1) * wt)`` gathering one piece at a time: the same sums, without
+        the ``(n, entries)`` gather of every entry at once (MASC: up to 17 x 1.08 M floats, #23)."""
+        out = np.empty((src.shape[0], self.n))
         for g, g1, lo, hi, local in self.pieces:
-            out[:, g:g1] = np.add.reduceat(vals[:, lo:hi], local, axis=1)
+            vals = np.take(src, idx[lo:hi], axis=1)
+            if wt is not None:
+                vals *= wt[lo:hi]
+            out[:, g:g1] = np.add.reduceat(vals, local, axis=1)
         return out
 
 
@@ -139,10 +144,7 @@ class DSModel:
         theta = np.empty(self.size)
         for g, post in zip(self.groups, posts):
             if g.rows.size:
-                vals = np.take(post, g.b_task, axis=1)
-                if g.b_wt is not None:
-                    vals *= g.b_wt
-                counts = g.b_runs.sum(vals)
+                counts = g.b_runs.sum_take(post, g.b_task, g.b_wt)
                 np.maximum(counts, EPS, out=counts)
                 norm = np.add.reduceat(counts, g.wx_start, axis=1)
                 counts /= np.maximum(np.repeat(norm, g.wx_len, axis=1), EPS * EPS)
@@ -161,10 +163,7 @@ class DSModel:
                 logp = np.log(theta[g.p_off:g.p_off + g.lexelts.size * g.n].reshape(g.n, -1))
                 ll = np.repeat(logp, g.lex_count.astype(np.int64), axis=1)
                 if g.t_row.size:
-                    vals = np.take(logE, g.t_row, axis=1)
-                    if g.t_wt is not None:
-                        vals *= g.t_wt
-                    ll[:, g.t_ids] += g.t_runs.sum(vals)
+                    ll[:, g.t_ids] += g.t_runs.sum_take(logE, g.t_row, g.t_wt)
                 top = ll.max(axis=0)
                 ll -= top
                 z = np.exp(ll, out=ll)

@@ -52,6 +52,15 @@ def layout_from_tags(inv: Inventory, sets: list, inst_lexelt: np.ndarray) -> Lay
     return _layout_sorted(inst, rater, P, inst_lexelt[inst], len(inv.lexelts))
 
 
+def unit_leaves(inv: Inventory, sets: list) -> np.ndarray | None:
+    """The leaf of every row of ``sets`` side by side (the order of
+    :meth:`~hieradjudicate.core.model.Corpus.long_form`) when every row is one tag whose leaf vector
+    is a unit vector, else ``None``: a crowd's labels without their ``(R, K)`` leaf vectors."""
+    sizes = [s.n for s in sets]
+    ends = np.cumsum(sizes)
+    return _unit_leaves(inv, sets, [np.arange(e - n, e) for e, n in zip(ends.tolist(), sizes)], int(sum(sizes)))
+
+
 def _unit_leaves(inv: Inventory, sets: list, positions: list[np.ndarray], R: int) -> np.ndarray | None:
     """The leaf of every sorted row when each row of every set is one tag whose leaf vector is a
     unit vector (one leaf, ``weight * D(t)(leaf) == 1``: exactly what leaf_vectors writes), else

@@ -75,6 +75,19 @@ class AnnotationSet:
             return leaf_vectors(self._inventory, self.tag_ptr, self.tag_node, self.tag_weight)
         return self.leaves
 
+    def leaves_rows(self, r: np.ndarray) -> np.ndarray:
+        """``leaves[r]`` without computing or keeping every row's: the held copy's rows when there is
+        one, else the rows ``r`` (positions in this set) computed from their tags -- the same values,
+        since :func:`leaf_vectors` computes each row from its own tags alone."""
+        if self._leaves is None and self._inventory is not None:
+            r = np.asarray(r, dtype=np.int64).reshape(-1)
+            a, b = self.tag_ptr[r], self.tag_ptr[r + 1]
+            ptr = np.zeros(r.size + 1, dtype=np.int64)
+            np.cumsum(b - a, out=ptr[1:])
+            idx = np.repeat(a - ptr[:-1], b - a) + np.arange(int(ptr[-1]), dtype=np.int64)
+            return leaf_vectors(self._inventory, ptr, self.tag_node[idx], self.tag_weight[idx])
+        return self.leaves[r]
+
     @leaves.setter
     def leaves(self, value: np.ndarray) -> None:
         self._leaves = value
@@ -189,7 +202,9 @@ class Corpus:
         with _LAYOUT_LOCK:  # the live figures and the dashboard's worker may ask at once: one copy
             if chosen not in cache:
                 picked = [self.sets[k] for k in chosen]
-                if picked and all(s._leaves is None and s._inventory is self.inventory for s in picked):
+                # sets the builder made have leaf vectors computed from their tags (on first use): the
+                # layout computes them from the tags too, whether some set holds its own already or not
+                if picked and all(s._inventory is self.inventory for s in picked):
                     cache[chosen] = layout_from_tags(self.inventory, picked, self.inst_lexelt)
                 else:
                     cache[chosen] = layout_from_blocks([s.rows for s in picked], [s.leaves for s in picked],

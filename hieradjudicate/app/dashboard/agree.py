@@ -94,7 +94,7 @@ def pair_categories(corpus: Corpus, a: int, b: int) -> tuple[np.ndarray, np.ndar
     shared, ia, ib = np.intersect1d(sa.rows, sb.rows, assume_unique=True, return_indices=True)
     if not shared.size:
         return shared, np.zeros(0, np.int8)
-    _, cat = instance_disagreement(sa.leaves[ia], sb.leaves[ib], sa.signature[ia] == sb.signature[ib])
+    _, cat = instance_disagreement(sa.leaves_rows(ia), sb.leaves_rows(ib), sa.signature[ia] == sb.signature[ib])
     return shared, cat
 
 
@@ -174,7 +174,7 @@ def heatmap(corpus: Corpus, sets: list[int], long_form, measure: str,
         return pair_category_counts(
             np.concatenate(rows), np.repeat(np.arange(m), [len(r) for r in rows]),
             np.concatenate([s.signature[k] for s, k in zip(chosen, sel)]),
-            np.concatenate([s.leaves[k] > 0 for s, k in zip(chosen, sel)]), m)
+            np.concatenate([s.leaves_once()[k] > 0 for s, k in zip(chosen, sel)]), m)  # none kept (#23)
 
     def thin(a: int, b: int) -> str:
         if a == b or not pm.n[a, b]:
@@ -395,8 +395,8 @@ def confusion(corpus: Corpus, a: int, b: int, x: int, depth: int | None, groups_
     group, n_groups, nodes = groups_at(depth)
     G = int(n_groups[x])
     lexs = np.full(shared.size, x, np.int64)
-    pa = rollup(sa.leaves[ia], lexs, group, n_groups)[:, :G]
-    pb = rollup(sb.leaves[ib], lexs, group, n_groups)[:, :G]
+    pa = rollup(sa.leaves_rows(ia), lexs, group, n_groups)[:, :G]
+    pb = rollup(sb.leaves_rows(ib), lexs, group, n_groups)[:, :G]
     C = pa.T @ pb
     ra, rb = pa > 0, pb > 0
     cells = {}

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from hieradjudicate.app.dashboard.records import Explain
+from hieradjudicate.app.memory import release_free_memory
 from hieradjudicate.app.session.batch import annotator_sets
 from hieradjudicate.core.labels import node_short_labels
 from hieradjudicate.core.model import Corpus
@@ -153,8 +154,14 @@ def estimate(corpus: Corpus, sets: list[int] | None = None, *, model: str = "ds"
     stop: dict = {k: v for k, v in (("max_iter", max_iter), ("tol", tol)) if v is not None}
     if model == "ds" and progress is not None:
         stop["progress"] = progress
-    res = fit(lay.inst, lay.rater, lay.P, corpus.inst_lexelt, corpus.inventory.n_leaves, **stop)
+    leaf = lay.onehot_leaf if model == "ds" else None
+    if leaf is not None:  # a crowd's one-leaf labels: never the dense P (#23: 141 MiB and its scan)
+        res = fit(lay.inst, lay.rater, None, corpus.inst_lexelt, corpus.inventory.n_leaves, leaf=leaf,
+                  K=lay.n_leaves, **stop)
+    else:
+        res = fit(lay.inst, lay.rater, lay.P, corpus.inst_lexelt, corpus.inventory.n_leaves, **stop)
     seconds = time.perf_counter() - t0
+    release_free_memory()  # the estimate's freed temporaries leave the process (#23: MASC's next peak)
     n = corpus.n
     comp = np.full(len(sets), np.nan)
     se = np.full(len(sets), np.nan)

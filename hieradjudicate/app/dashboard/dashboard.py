@@ -183,7 +183,7 @@ class Dashboard:
             if sets:
                 self._cache["worst_category"] = worst_category(
                     np.concatenate([s.rows for s in sets]), np.concatenate([s.signature for s in sets]),
-                    np.concatenate([s.leaves > 0 for s in sets]), self.corpus.n)
+                    np.concatenate([s.leaves_once() > 0 for s in sets]), self.corpus.n)  # none kept
             else:
                 self._cache["worst_category"] = np.full(self.corpus.n, -1, np.int8)
         return self._cache["worst_category"]

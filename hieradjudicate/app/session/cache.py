@@ -3,8 +3,8 @@
 What is cached: the instances, every annotation set's CSR arrays (rows, tags,
 weights, attempts, source lines) and the contexts.  What is not: the
 inventory, which is small and rebuilt from the stored inventory copies on
-every open, and the leaf vectors and tag-set signatures, which are computed
-from the cached arrays in one vectorised step.  The cache is used only when
+every open, and the leaf vectors and tag-set signatures, which each set
+computes from the cached arrays on first use.  The cache is used only when
 it was written by this program version from exactly the stored files, and
 the rebuilt inventory has exactly the cached node ids; otherwise the caller
 re-reads the stored copies (slower, always correct).
@@ -24,8 +24,6 @@ from hieradjudicate.core.model import (
     AnnotationSet,
     Corpus,
     CorpusBuilder,
-    leaf_vectors,
-    tag_set_signature,
 )
 from hieradjudicate.core.records import Context
 from hieradjudicate.io.store.project_store import FileRecord
@@ -123,12 +121,12 @@ def corpus_from_cache(arrays: dict[str, np.ndarray], meta: dict[str, Any], *,
         ptr = np.concatenate([[0], arrays["tag_ptr"][r0:r1]]).astype(np.int64)
         node = arrays["tag_node"][l0:l1]
         weight = arrays["tag_weight"][l0:l1]
-        s = AnnotationSet(info["name"], info["role"], arrays["rows"][r0:r1], ptr, node, weight,
-                          arrays["attempted"][r0:r1], source=info["source"],
-                          tag_line=arrays["tag_line"][l0:l1] if info["has_lines"] else None)
-        s.leaves = leaf_vectors(inv, ptr, node, weight)
-        s.signature = tag_set_signature(ptr, node)
-        sets.append(s)
+        # the leaf vectors and signatures on first use, as for a set the builder made: a crowd's
+        # are 141 MB, and a crowd's figures read them from the sorted layout instead (#23)
+        sets.append(AnnotationSet(info["name"], info["role"], arrays["rows"][r0:r1], ptr, node, weight,
+                                  arrays["attempted"][r0:r1], source=info["source"],
+                                  tag_line=arrays["tag_line"][l0:l1] if info["has_lines"] else None,
+                                  _inventory=inv))
     problems = [Problem(**p) for p in meta["problems"]]
     corpus = Corpus(inv, arrays["inst_lexelt"], arrays["inst_id"].tolist(), sets, problems)
     steps.step(f"Reading {arrays['ctx_inst'].size:,} contexts")

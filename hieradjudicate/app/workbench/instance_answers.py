@@ -71,7 +71,7 @@ def answer_groups(corpus: Corpus, i: int, sets: list[int], competence: dict[int,
             g = groups[key] = AnswerGroup(tuple(inv.node_id[int(t)] for t in nodes),
                                           [short[int(t)] for t in nodes],
                                           [inv.node_gloss[int(t)] for t in nodes], [], [],
-                                          s.leaves[r, :nl].astype(float).copy())
+                                          s.leaves_rows(np.array([r]))[0, :nl].astype(float))
         g.set_indices.append(k)
         g.names.append(s.name)
         g.competence.append(float(comp.get(k, np.nan)))

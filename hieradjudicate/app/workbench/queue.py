@@ -346,7 +346,7 @@ class Workbench:
             nodes = s.tags_at(r)
             out.append(Answer(k, s.name, s.role, [inv.label(int(t)) for t in nodes],
                               s.weights_at(r).tolist(), [inv.node_gloss[int(t)] for t in nodes],
-                              s.leaves[r, :nl].copy(), [short[int(t)] for t in nodes]))
+                              s.leaves_rows(np.array([r]))[0, :nl].copy(), [short[int(t)] for t in nodes]))
         return out
 
     def tag_tooltip(self, i: int, k: int | None = None) -> str | None:

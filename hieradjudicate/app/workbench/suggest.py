@@ -147,14 +147,14 @@ class Suggester:
             pos = position(k)
             j = np.flatnonzero(pos >= 0)
             r = pos[j]
-            total[j] += c.sets[k].leaves[r]
+            p = c.sets[k].leaves_rows(r)  # these rows only: a crowd's sets keep no leaf vectors (#23)
+            total[j] += p
             m[j] += 1
-            where.append((k, j, r))
+            where.append((k, j, r, p > 0))
         mean = total / np.maximum(m, 1)[:, None]
         parts: dict[str, list[np.ndarray]] = {x: [] for x in ("j", "k", "r", "sup", "size", "sig")}
-        for k, j, r in where:
+        for k, j, r, region in where:
             s = c.sets[k]
-            region = s.leaves[r] > 0
             parts["j"].append(j)
             parts["k"].append(np.full(j.size, k, np.int64))
             parts["r"].append(r)
@@ -226,9 +226,9 @@ def reliability(corpus: Corpus, raters: Sequence[int], over: np.ndarray | None =
     n, K = corpus.n, max(corpus.inventory.K, 1)
     total = np.zeros((n, K))
     m = np.zeros(n, np.int64)
-    for k in raters:
+    for k in raters:  # one set's leaf vectors at a time, none kept (a crowd's are 141 MiB: #23)
         s = corpus.sets[k]
-        total[s.rows] += s.leaves
+        total[s.rows] += s.leaves_once()
         m[s.rows] += 1
     out = np.full(len(corpus.sets), np.nan)
     for k in raters:
@@ -238,7 +238,7 @@ def reliability(corpus: Corpus, raters: Sequence[int], over: np.ndarray | None =
             ok &= np.asarray(over, bool)[s.rows]
         if not ok.any():
             continue
-        rows, p = s.rows[ok], s.leaves[ok]
+        rows, p = s.rows[ok], s.leaves_rows(np.flatnonzero(ok))
         others = (total[rows] - p) / (m[rows] - 1)[:, None]
         out[k] = float(np.einsum("ik,ik->i", p, others).mean())
     return out
