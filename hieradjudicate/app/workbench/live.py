@@ -12,18 +12,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from hieradjudicate.app.session.batch import annotator_sets, rater_note
+from hieradjudicate.app.workbench.live_scores import SetScore, score_keeper
 from hieradjudicate.app.workbench.queue import RESOLVED, Workbench
 from hieradjudicate.core.dashboard import all_figures
 from hieradjudicate.core.scoring import score_leaf
 from hieradjudicate.core.undefined import Estimate
-
-
-@dataclass
-class SetScore:
-    name: str
-    role: str
-    precision: float | None
-    n_scored: int
 
 
 @dataclass
@@ -100,12 +93,26 @@ def no_agreement_reason(wb: Workbench, n_compared: int, include_systems: bool) -
 
 def set_scores(wb: Workbench, decided: np.ndarray | None = None,
                gold_leaves: np.ndarray | None = None) -> list[SetScore]:
-    """Each set's precision against the gold adjudicated so far (Melamed & Resnik leaf score).
+    """Each set's precision against the gold adjudicated so far (Melamed & Resnik leaf score):
+    :func:`full_set_scores`, from the workbench's
+    :class:`~hieradjudicate.app.workbench.live_scores.ScoreKeeper`, which rescores only the
+    answers to the instances whose gold changed since its last call.
 
     ``decided`` (the resolved instances) and ``gold_leaves`` (their gold leaf
     regions) default to the workbench's current ones; pass a
     :class:`LiveInputs` snapshot's to compute in another thread.
     """
+    if decided is None:
+        decided = np.flatnonzero(wb.status == RESOLVED)
+    if gold_leaves is None:
+        gold_leaves = wb.gold_leaves[decided]
+    return score_keeper(wb, wb.corpus).scores(wb.shown_sets(), decided, gold_leaves)
+
+
+def full_set_scores(wb: Workbench, decided: np.ndarray | None = None,
+                    gold_leaves: np.ndarray | None = None) -> list[SetScore]:
+    """The definition of :func:`set_scores`: :func:`~hieradjudicate.core.scoring.score_leaf` of
+    every set against the decided instances, computed afresh (one pass per set; the tests compare)."""
     if decided is None:
         decided = np.flatnonzero(wb.status == RESOLVED)
     if gold_leaves is None:
@@ -118,7 +125,7 @@ def set_scores(wb: Workbench, decided: np.ndarray | None = None,
             out.append(SetScore(s.name, s.role, None, 0))
             continue
         ok = np.isin(s.rows, decided)
-        r = score_leaf(s.leaves[ok], s.rows[ok], gold_leaves, corpus.inst_lexelt,
+        r = score_leaf(s.leaves_once()[ok], s.rows[ok], gold_leaves, corpus.inst_lexelt,
                        gold_rows=decided, lexelts=corpus.inventory.lexelts,
                        attempted_weight=s.attempted[ok])
         out.append(SetScore(s.name, s.role, r.figures.overall.precision, r.n_scored))
