@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 
 from hieradjudicate.app.workbench.queue import Filter, Workbench
 from hieradjudicate.gui.workbench.detail_panel import DetailPanel
-from hieradjudicate.gui.workbench.instance_model import InstanceModel, InstanceRole, Legend
+from hieradjudicate.gui.workbench.instance_model import STATUS_MARKS, InstanceModel, InstanceRole, Legend
 from hieradjudicate.gui.workbench.inventory_tree import InventoryTree
 from hieradjudicate.gui.workbench.live_panel import LivePanel
 
@@ -70,6 +70,11 @@ class Workspace(QWidget):
         self.table.setAlternatingRowColors(False)
         self.table.verticalHeader().setDefaultSectionSize(22)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        # wide enough for a marked row number ("✓ 44682") from the start: a decision's mark never
+        # widens the header (which re-laid out and repainted the whole table at every decision)
+        marks = max((self.table.verticalHeader().fontMetrics().horizontalAdvance(f"{m} {wb.corpus.n}")
+                     for m in STATUS_MARKS), default=0)
+        self.table.verticalHeader().setMinimumWidth(marks + 14)
         self.table.horizontalHeader().setHighlightSections(False)
         self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         self.table.setSortingEnabled(True)
@@ -297,6 +302,14 @@ class Workspace(QWidget):
 
     def decisions_saved(self, instances: list[int]) -> None:
         self.model.instances_changed(instances)
+        head = self.table.verticalHeader()  # the rows' marks (✓, ⚑): their header sections repainted
+        if len(instances) > 64:
+            head.viewport().update()
+        else:
+            for r in map(self.wb.row_of, instances):
+                if r >= 0:
+                    head.viewport().update(0, head.sectionViewportPosition(r), head.viewport().width(),
+                                           head.sectionSize(r))
         self.live.refresh_decisions()
         if self.shown in instances:
             if self._moving_on:  # the next instance is shown next: drawing this one again is wasted
