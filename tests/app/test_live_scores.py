@@ -151,3 +151,44 @@ def test_masc_scores_after_decisions_equal_a_full_computation(masc_project: Path
         assert kept == full_set_scores(wb)  # every score 0 or 1: equal to the bit
         assert sum(s.n_scored for s in kept) == sum(len(wb.corpus.answered(i)) for i in np.flatnonzero(
             wb.status == RESOLVED).tolist())
+
+
+def _agreement_from_long_form(wb: Workbench) -> tuple:
+    """The live agreement as it was computed before: from the dense long form of the view."""
+    from hieradjudicate.app.workbench.live import filter_long_form
+    from hieradjudicate.core.dashboard import all_figures
+
+    inst, rater, P, chosen = filter_long_form(wb)
+    figs = all_figures(inst, rater, P, wb.corpus.inst_lexelt, n_raters=len(chosen),
+                       n_lexelts=len(wb.corpus.inventory.lexelts))
+    return (int(np.unique(inst).size), figs.multi.fleiss.kappa, figs.alpha.alpha,
+            figs.pairwise.mean_kappa("cohen"))
+
+
+@pytest.mark.parametrize("compact", [False, True])
+def test_live_agreement_reads_the_compact_layout_and_equals_the_long_form(crowd228: Path,
+                                                                           compact: bool) -> None:
+    """A crowd's layout holds one leaf per row (no dense P): the live agreement of the whole view and
+    of a filter is computed from it (a filter's rows keep their leaves, live.py asks for no P) and its
+    figures are those of the dense long form to the bit.  (Krippendorff's alpha still reads ``P`` per
+    lexelt when the design is not complete: core/alpha.py.)"""
+    from hieradjudicate.app.session.session import Session
+    from hieradjudicate.app.workbench.live import agreement_figures
+    from hieradjudicate.core.layout_tags import LeafLayout
+
+    with Session.open(crowd228, read_only=True) as session:
+        wb = Workbench(session.corpus, list(session.decisions))
+        if compact:  # as when no set's leaf vectors are held: the layout is made from the tags
+            for s in wb.corpus.sets:
+                s._leaves, s._inventory = None, wb.corpus.inventory
+            wb.corpus.__dict__.pop("_layouts", None)
+        lay = wb.corpus.layout(sorted(wb.cols.annotators))
+        assert isinstance(lay, LeafLayout) == compact
+        views = (wb.view, wb.view[::3].copy())
+        live = []
+        for view in views:
+            wb.view = view
+            live.append(agreement_figures(wb))
+        for view, f in zip(views, live):
+            wb.view = view
+            assert (f.n_instances, f.fleiss, f.alpha, f.mean_cohen) == _agreement_from_long_form(wb)
