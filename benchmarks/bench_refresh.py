@@ -95,11 +95,12 @@ def main() -> int:
         inner_execute = session.commands.execute
 
         def execute(command):  # the commit alone: the subscribers' time is counted in their parts
-            t = time.perf_counter()
-            before = dict(TIMES)
+            t, c = time.perf_counter(), time.thread_time()
+            before, before_cpu = dict(TIMES), dict(CPU)
             out = inner_execute(command)
-            total = (time.perf_counter() - t) * 1000
-            TIMES["store commit"] += total - sum(TIMES[k] - before.get(k, 0.0) for k in before)
+            total, total_cpu = (time.perf_counter() - t) * 1000, (time.thread_time() - c) * 1000
+            TIMES["store commit"] += total - sum(TIMES[k] - before.get(k, 0.0) for k in list(TIMES))
+            CPU["store commit"] += total_cpu - sum(CPU[k] - before_cpu.get(k, 0.0) for k in list(CPU))
             return out
 
         session.commands.execute = execute
