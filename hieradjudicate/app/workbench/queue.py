@@ -387,7 +387,8 @@ class Workbench:
         comp, last = self.competence, self.__dict__.get("_groups")  # the panels ask thrice per instance shown
         if last is None or last[0] != int(i) or last[1] is not comp:
             weights = {k: float(c) for k, c in zip(comp.set_indices, comp.competence)} if comp is not None else None
-            last = self.__dict__["_groups"] = (int(i), comp, answer_groups(self.corpus, int(i), self.shown_sets(), weights))
+            groups = answer_groups(self.corpus, int(i), self.shown_sets(), weights)
+            last = self.__dict__["_groups"] = (int(i), comp, groups)
         return last[2]
 
     def leaf_votes(self, i: int, groups: list[AnswerGroup] | None = None) -> LeafVotes:
