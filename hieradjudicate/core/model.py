@@ -24,6 +24,7 @@ from hieradjudicate.core.leaves import leaf_vectors, tag_set_signature
 from hieradjudicate.core.records import ROLES, AnnotationSource, Context
 
 _LAYOUT_LOCK = threading.Lock()
+_INDEX_LOCK = threading.Lock()
 
 
 @dataclass
@@ -149,22 +150,33 @@ class Corpus:
         return self.inventory.lexelts[int(self.inst_lexelt[i])], self.inst_id[i]
 
     def answered(self, i: int) -> dict[int, int]:
-        """``{set index: row}`` of the sets that answered instance ``i``: one slice of an index
-        over every set's rows (made on first use, remade if the sets change), instead of one
-        search per set -- a crowd's 228 searches were most of a step to the next instance."""
-        key = tuple(map(id, self.sets))
-        idx = self.__dict__.get("_answered")
-        if idx is None or idx[0] != key:
-            sizes = [s.rows.size for s in self.sets]
-            inst = np.concatenate([s.rows for s in self.sets]) if self.sets else np.zeros(0, np.int64)
-            k = np.repeat(np.arange(len(self.sets)), sizes)
-            r = np.arange(inst.size) - np.repeat(np.cumsum(sizes) - sizes, sizes)
-            order = np.argsort(inst, kind="stable")  # sets in order within an instance
-            ptr = np.searchsorted(inst[order], np.arange(self.n + 1))
-            idx = self.__dict__["_answered"] = (key, ptr, k[order].astype(np.int32), r[order].astype(np.int32))
-        _, ptr, k, r = idx  # int32 arrays (8.7 MB for MASC's 1.08 M rows; lists would take 50 MB)
+        """``{set index: row}`` of the sets that answered instance ``i``: one slice of
+        :meth:`answer_index`, instead of one search per set -- a crowd's 228 searches were most
+        of a step to the next instance."""
+        ptr, k, r = self.answer_index()
         a, b = int(ptr[i]), int(ptr[i + 1])
         return dict(zip(k[a:b].tolist(), r[a:b].tolist()))
+
+    def answer_index(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every set's rows ordered by instance, then set: ``ptr`` (``n + 1``), ``set`` and ``row``
+        (int32, one per answer), so that ``set[ptr[i]:ptr[i + 1]]`` and ``row[ptr[i]:ptr[i + 1]]``
+        are the sets that answered instance ``i`` and their rows.  Made on first use (MASC's 1.08 M
+        rows: 8.7 MB), remade if the sets change."""
+        key = tuple(map(id, self.sets))
+        idx = self.__dict__.get("_answered")
+        if idx is not None and idx[0] == key:
+            return idx[1], idx[2], idx[3]
+        with _INDEX_LOCK:  # the GUI thread and the live figures' worker may ask at once: one copy
+            idx = self.__dict__.get("_answered")
+            if idx is None or idx[0] != key:
+                sizes = [s.rows.size for s in self.sets]
+                inst = np.concatenate([s.rows for s in self.sets]) if self.sets else np.zeros(0, np.int64)
+                k = np.repeat(np.arange(len(self.sets)), sizes)
+                r = np.arange(inst.size) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+                order = np.argsort(inst, kind="stable")  # sets in order within an instance
+                ptr = np.searchsorted(inst[order], np.arange(self.n + 1))
+                idx = self.__dict__["_answered"] = (key, ptr, k[order].astype(np.int32), r[order].astype(np.int32))
+        return idx[1], idx[2], idx[3]
 
     def tag_strings(self, s: AnnotationSet, r: int) -> list[str]:
         return [self.inventory.node_id[int(t)] for t in s.tags_at(r)]

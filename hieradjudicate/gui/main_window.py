@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from contextlib import nullcontext
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QSettings, Qt, QTimer
@@ -227,16 +228,20 @@ class MainWindow(QMainWindow):
         if self.session.read_only:
             self.statusBar().showMessage("This project is open read-only: nothing can be decided here", 4000)
             return
-        try:
-            self.session.execute(Decide([decision]))
+        advancing = advance and self.auto_advance
+        try:  # moving on: the panels are drawn for the next instance only (see Workspace.moving_on)
+            with self.ws.moving_on() if advancing else nullcontext():
+                self.session.execute(Decide([decision]))
         except Exception as exc:
+            self.ws.refresh_if_stale()
             self.error("The decision was not saved", exc)
             return
         finally:
             self._update_title()
             self._enable()
-        if advance and self.auto_advance:
+        if advancing:
             self.next_unresolved()
+        self.ws.refresh_if_stale()
 
     def _saved(self, rows) -> None:
         assert self.wb is not None and self.ws is not None

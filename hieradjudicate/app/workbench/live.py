@@ -12,18 +12,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from hieradjudicate.app.session.batch import annotator_sets, rater_note
+from hieradjudicate.app.workbench.live_scores import SetScore, score_keeper
 from hieradjudicate.app.workbench.queue import RESOLVED, Workbench
+from hieradjudicate.core.agreement import make_layout
 from hieradjudicate.core.dashboard import all_figures
+from hieradjudicate.core.layout_tags import LeafLayout
 from hieradjudicate.core.scoring import score_leaf
 from hieradjudicate.core.undefined import Estimate
-
-
-@dataclass
-class SetScore:
-    name: str
-    role: str
-    precision: float | None
-    n_scored: int
 
 
 @dataclass
@@ -62,6 +57,29 @@ def filter_long_form(wb: Workbench, instances: np.ndarray | None = None, include
     return lay.inst[sel], lay.rater[sel], lay.P[sel], chosen
 
 
+def filter_layout(wb: Workbench, instances: np.ndarray | None = None, include_systems: bool = False):
+    """The layout of the compared sets restricted to ``instances`` (default: the view), and the sets.
+
+    The corpus' shared layout itself when every instance is kept; a crowd's (one leaf per row,
+    :class:`~hieradjudicate.core.layout_tags.LeafLayout`) stays compact when restricted: its leaf
+    per row is filtered, the dense ``P`` (MASC: 147 MB) is never made.  Equal to the layout the
+    metrics make of :func:`filter_long_form` (the rows are already sorted; a subset stays sorted).
+    """
+    keep = np.zeros(wb.corpus.n, dtype=bool)
+    keep[wb.view if instances is None else instances] = True
+    chosen = sorted(set(live_raters(wb, include_systems)))
+    lay = wb.corpus.layout(chosen)
+    if keep.all():
+        return lay, chosen
+    sel = keep[lay.inst]
+    leaf = lay.__dict__.get("onehot_leaf") if isinstance(lay, LeafLayout) else None
+    if leaf is not None:
+        return LeafLayout.of(lay.inst[sel], lay.rater[sel], leaf[sel], lay.n_leaves, lay.row_lex[sel],
+                             lay.n_lexelts), chosen
+    return make_layout(lay.inst[sel], lay.rater[sel], lay.P[sel], wb.corpus.inst_lexelt,
+                       n_lexelts=lay.n_lexelts), chosen
+
+
 def agreement_figures(wb: Workbench, instances: np.ndarray | None = None, *,
                       include_systems: bool = False) -> AgreementFigures:
     """Fleiss kappa (soft), Krippendorff's alpha and mean pairwise Cohen kappa of the filter."""
@@ -71,12 +89,11 @@ def agreement_figures(wb: Workbench, instances: np.ndarray | None = None, *,
         why = no_agreement_reason(wb, len(chosen), include_systems)
         none = Estimate(None, why)
         return AgreementFigures(0, none, none, none, [wb.corpus.sets[k].name for k in chosen], note, why)
-    inst, rater, P, chosen = filter_long_form(wb, instances, include_systems)
-    X = len(wb.corpus.inventory.lexelts)
-    lex = wb.corpus.inst_lexelt
+    lay, chosen = filter_layout(wb, instances, include_systems)
     names = [wb.corpus.sets[k].name for k in chosen]
-    n = int(np.unique(inst).size)
-    figs = all_figures(inst, rater, P, lex, n_raters=len(chosen), n_lexelts=X)
+    n = int(lay.seg_inst.size)  # one segment per instance
+    figs = all_figures(None, None, None, wb.corpus.inst_lexelt, n_raters=len(chosen),
+                       n_lexelts=lay.n_lexelts, layout=lay)
     fleiss, alpha = figs.multi.fleiss.kappa, figs.alpha.alpha
     cohen = figs.pairwise.mean_kappa("cohen")
     return AgreementFigures(n, fleiss, alpha, cohen, names, note)
@@ -100,12 +117,26 @@ def no_agreement_reason(wb: Workbench, n_compared: int, include_systems: bool) -
 
 def set_scores(wb: Workbench, decided: np.ndarray | None = None,
                gold_leaves: np.ndarray | None = None) -> list[SetScore]:
-    """Each set's precision against the gold adjudicated so far (Melamed & Resnik leaf score).
+    """Each set's precision against the gold adjudicated so far (Melamed & Resnik leaf score):
+    :func:`full_set_scores`, from the workbench's
+    :class:`~hieradjudicate.app.workbench.live_scores.ScoreKeeper`, which rescores only the
+    answers to the instances whose gold changed since its last call.
 
     ``decided`` (the resolved instances) and ``gold_leaves`` (their gold leaf
     regions) default to the workbench's current ones; pass a
     :class:`LiveInputs` snapshot's to compute in another thread.
     """
+    if decided is None:
+        decided = np.flatnonzero(wb.status == RESOLVED)
+    if gold_leaves is None:
+        gold_leaves = wb.gold_leaves[decided]
+    return score_keeper(wb, wb.corpus).scores(wb.shown_sets(), decided, gold_leaves)
+
+
+def full_set_scores(wb: Workbench, decided: np.ndarray | None = None,
+                    gold_leaves: np.ndarray | None = None) -> list[SetScore]:
+    """The definition of :func:`set_scores`: :func:`~hieradjudicate.core.scoring.score_leaf` of
+    every set against the decided instances, computed afresh (one pass per set; the tests compare)."""
     if decided is None:
         decided = np.flatnonzero(wb.status == RESOLVED)
     if gold_leaves is None:
@@ -118,7 +149,7 @@ def set_scores(wb: Workbench, decided: np.ndarray | None = None,
             out.append(SetScore(s.name, s.role, None, 0))
             continue
         ok = np.isin(s.rows, decided)
-        r = score_leaf(s.leaves[ok], s.rows[ok], gold_leaves, corpus.inst_lexelt,
+        r = score_leaf(s.leaves_once()[ok], s.rows[ok], gold_leaves, corpus.inst_lexelt,
                        gold_rows=decided, lexelts=corpus.inventory.lexelts,
                        attempted_weight=s.attempted[ok])
         out.append(SetScore(s.name, s.role, r.figures.overall.precision, r.n_scored))

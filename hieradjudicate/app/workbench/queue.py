@@ -386,9 +386,12 @@ class Workbench:
     def answer_groups(self, i: int) -> list[AnswerGroup]:
         """The distinct answers of the sets that answered instance ``i`` (most votes first; voters by
         estimated competence when an estimate exists)."""
-        comp = self.competence
-        weights = {k: float(c) for k, c in zip(comp.set_indices, comp.competence)} if comp is not None else None
-        return answer_groups(self.corpus, int(i), self.shown_sets(), weights)
+        comp, last = self.competence, self.__dict__.get("_groups")  # the panels ask thrice per instance shown
+        if last is None or last[0] != int(i) or last[1] is not comp:
+            weights = {k: float(c) for k, c in zip(comp.set_indices, comp.competence)} if comp is not None else None
+            groups = answer_groups(self.corpus, int(i), self.shown_sets(), weights)
+            last = self.__dict__["_groups"] = (int(i), comp, groups)
+        return last[2]
 
     def leaf_votes(self, i: int, groups: list[AnswerGroup] | None = None) -> LeafVotes:
         """Votes, share and (with an estimate) the competence posterior of each leaf of instance ``i``."""

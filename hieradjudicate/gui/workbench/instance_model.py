@@ -134,11 +134,10 @@ class InstanceModel(QAbstractTableModel):
             if rows.size:
                 self.dataChanged.emit(self.index(int(rows[0]), 0), self.index(int(rows[-1]), last))
             return
-        for i in instances:
-            r = self.wb.row_of(i)
+        for i in instances:  # the row's mark in the vertical header: the view repaints it (Workspace);
+            r = self.wb.row_of(i)  # headerDataChanged made the table lay out and repaint everything
             if r >= 0:
                 self.dataChanged.emit(self.index(r, 0), self.index(r, last))
-                self.headerDataChanged.emit(Qt.Orientation.Vertical, r, r)
 
 
 class Legend(QWidget):

@@ -81,7 +81,8 @@ class InventoryTree(QWidget):
 
     def show_instance(self, i: int) -> None:
         x = int(self.wb.cols.lexelt[i])
-        if x != self.lexelt:
+        built = x != self.lexelt
+        if built:
             self.lexelt = x
             self.items = build_tree(self.tree, self.wb, x)
             crowd = self.uses.shape[0] > 9
@@ -90,12 +91,6 @@ class InventoryTree(QWidget):
                 item.setText(2, str(int(u.sum())) if crowd else " ".join(str(int(v)) for v in u))
             self._marked = []
             self._filter(self.search.text())
-        for node in self._marked:
-            item = self.items[node]
-            item.setText(1, "")
-            item.setFont(0, QFont())
-            item.setForeground(1, QBrush())
-        self._marked = []
         marks: dict[int, list[str]] = {}
         inv = self.wb.corpus.inventory
         # a crowd: the answers listed for this instance (keys 1-9), not the project's first sets
@@ -109,17 +104,31 @@ class InventoryTree(QWidget):
             node = inv.lookup(x, t)
             if node >= 0:
                 marks.setdefault(node, []).append("★")
+        # only the items whose marks change are touched: each change repaints and the columns are
+        # measured again only then (the next instance of a lexelt often has the same marks)
+        changed = False
+        for node in self._marked:
+            if node not in marks:
+                item = self.items[node]
+                item.setText(1, "")
+                item.setFont(0, QFont())
+                item.setForeground(1, QBrush())
+                changed = True
+        self._marked = []
         for node, m in marks.items():
             item = self.items.get(node)
             if item is None:
                 continue
-            item.setText(1, " ".join(m[:8]) + (" …" if len(m) > 8 else ""))
-            item.setFont(0, self._bold)
-            if "★" in m:
-                item.setForeground(1, self._gold)
+            text = " ".join(m[:8]) + (" …" if len(m) > 8 else "")
+            if item.text(1) != text:
+                item.setText(1, text)
+                item.setFont(0, self._bold)
+                item.setForeground(1, self._gold if "★" in m else QBrush())
+                changed = True
             self._marked.append(node)
-        for c in (0, 1, 2):
-            self.tree.resizeColumnToContents(c)
+        if changed or built:
+            for c in (0, 1, 2):
+                self.tree.resizeColumnToContents(c)
 
     def show_none(self) -> None:
         """No instance: no lexelt's tree (it would say nothing about the empty table)."""

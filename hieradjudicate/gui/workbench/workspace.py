@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import (
@@ -123,6 +126,8 @@ class Workspace(QWidget):
                 self.table.setItemDelegateForColumn(c, self._middle)
             if key == "kwic" and not wb.corpus.contexts:  # no context in the project: no empty 250 px
                 self.table.setColumnHidden(c, True)
+        # wide enough for a marked row number ("✓ 44682") from the start: a decision's mark never
+        # widens the header (which re-laid out and repainted the whole table at every decision)
         fit_row_header(self.table, wb.corpus.n)
         self.fill = FillWidth(self.table, self._fill_column, lambda: _WIDTHS.get(self._fill_key(), 46))
         self.legend = Legend()
@@ -136,6 +141,7 @@ class Workspace(QWidget):
         lay.addWidget(self.table, 1)
         lay.addWidget(self.legend)
         self.shown = -1  # the instance the panels show: always the highlighted row's (see ``_sync``)
+        self._moving_on = self._stale = False  # see ``moving_on``
         self.place = -1  # the last instance shown: kept through a search that finds nothing
         sel = self.table.selectionModel()
         sel.currentRowChanged.connect(self._sync)
@@ -335,6 +341,7 @@ class Workspace(QWidget):
 
     def _show(self, i: int) -> None:
         self.shown = self.place = i
+        self._stale = False
         self.detail.show_instance(i)
         self.tree.show_instance(i)
         self.instance_changed.emit(i)
@@ -350,6 +357,34 @@ class Workspace(QWidget):
 
     def decisions_saved(self, instances: list[int]) -> None:
         self.model.instances_changed(instances)
+        head = self.table.verticalHeader()  # the rows' marks (✓, ⚑): their header sections repainted
+        if len(instances) > 64:
+            head.viewport().update()
+        else:
+            for r in map(self.wb.row_of, instances):
+                if r >= 0:
+                    head.viewport().update(0, head.sectionViewportPosition(r), head.viewport().width(),
+                                           head.sectionSize(r))
         self.live.refresh_decisions()
         if self.shown in instances:
+            if self._moving_on:  # the next instance is shown next: drawing this one again is wasted
+                self._stale = True
+            else:
+                self.refresh_current()
+
+    @contextmanager
+    def moving_on(self) -> Iterator[None]:
+        """A decision that moves to the next instance: the panels are not redrawn for the instance
+        decided (half of a decision's time on a crowd) unless :meth:`refresh_if_stale` finds it still
+        shown afterwards (no next instance)."""
+        self._moving_on = True
+        try:
+            yield
+        finally:
+            self._moving_on = False
+
+    def refresh_if_stale(self) -> None:
+        """Redraw the panels if a decision saved under :meth:`moving_on` left them showing its
+        instance as it was before."""
+        if self._stale:
             self.refresh_current()
