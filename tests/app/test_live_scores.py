@@ -181,7 +181,10 @@ def test_live_agreement_reads_the_compact_layout_and_equals_the_long_form(crowd2
         if compact:  # as when no set's leaf vectors are held: the layout is made from the tags
             for s in wb.corpus.sets:
                 s._leaves, s._inventory = None, wb.corpus.inventory
-            wb.corpus.__dict__.pop("_layouts", None)
+        else:  # sets that hold their own leaf vectors and no inventory: the dense layout
+            for s in wb.corpus.sets:
+                s._leaves, s._inventory = s.leaves_once(), None
+        wb.corpus.__dict__.pop("_layouts", None)
         lay = wb.corpus.layout(sorted(wb.cols.annotators))
         assert isinstance(lay, LeafLayout) == compact
         views = (wb.view, wb.view[::3].copy())
