@@ -132,6 +132,11 @@ class Layout:
             out[nz] = np.add.reduceat(V, self.lex_segs[nz], axis=0)
         return out
 
+    def rows_P(self, r0: int, r1: int) -> np.ndarray:
+        """``P[r0:r1]``: a layout that holds no ``P`` (a crowd's one leaf per row) makes these rows
+        alone, not the whole array (MASC: 147 MB)."""
+        return self.P[r0:r1]
+
     @cached_property
     def onehot_leaf(self) -> np.ndarray | None:
         """The leaf of each row when every row of ``P`` is a unit vector (one leaf of mass 1, as

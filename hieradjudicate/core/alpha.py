@@ -249,7 +249,7 @@ def krippendorff_alpha(
         a, b = lay.lex_segs[x], lay.lex_segs[x + 1]
         r0, r1 = lay.lex_rows[x], lay.lex_rows[x + 1]
         s = st.s_i[a:b]
-        Px = lay.P[r0:r1]
+        Px = lay.rows_P(r0, r1)
         coinc[x] = (s * w_seg[a:b, None]).T @ s - (Px * w_row[r0:r1, None]).T @ Px
     return _alpha_assemble(do_x, n_c, st.dist, lexelt_chance, coinc)
 

@@ -106,6 +106,15 @@ class LeafLayout(Layout):
             self.__dict__["_P"] = P
         return P
 
+    def rows_P(self, r0: int, r1: int) -> np.ndarray:
+        P = self.__dict__.get("_P")
+        if P is not None:
+            return P[r0:r1]
+        leaf = self.__dict__["onehot_leaf"][r0:r1]
+        out = zeros((len(leaf), self.__dict__["_K"]))
+        out[np.arange(len(leaf)), leaf] = 1.0  # the same rows as P[r0:r1], made alone
+        return out
+
     @P.setter
     def P(self, value: np.ndarray | None) -> None:  # the dataclass's __init__ sets the field
         self.__dict__["_P"] = value

@@ -170,3 +170,24 @@ def test_masc_estimate_from_leaves_equals_the_dense_estimate(realdata: Path, tmp
                               leaf=leaf, K=lay.n_leaves)
         dense = dawid_skene(lay.inst, lay.rater, lay.P, c.inst_lexelt, c.inventory.n_leaves, max_iter=8)
         _same(dense, compact)
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_alpha_of_a_one_leaf_per_row_layout_makes_no_whole_p_and_equals_the_dense(seed: int) -> None:
+    """Krippendorff's alpha on an incomplete design (a crowd: not every worker labels every item) reads
+    each lexelt's rows of ``P`` alone: the layout's whole ``P`` (MASC: 147 MB) is never made, and every
+    figure -- alpha, per lexelt, the coincidences -- is the dense layout's to the bit."""
+    from hieradjudicate.core.agreement import make_layout
+    from hieradjudicate.core.alpha import krippendorff_alpha
+    from hieradjudicate.core.layout_tags import LeafLayout
+
+    inst, rater, label, lex, n_leaves, K = _crowd(seed)
+    order = np.lexsort((inst, lex[inst]))  # rows sorted by (lexelt, instance), as a layout's are
+    inst, rater, label = inst[order], rater[order], label[order]
+    compact = LeafLayout.of(inst, rater, label, K, lex[inst], len(n_leaves))
+    dense = make_layout(inst, rater, np.eye(K)[label], lex, n_lexelts=len(n_leaves))
+    a = krippendorff_alpha(None, None, None, layout=compact)
+    assert compact.__dict__.get("_P") is None  # no whole P was made
+    b = krippendorff_alpha(None, None, None, layout=dense)
+    assert a.alpha == b.alpha and a.lexelt_alpha == b.lexelt_alpha and a.macro_alpha == b.macro_alpha
+    assert np.array_equal(a.coincidence, b.coincidence)
