@@ -143,7 +143,7 @@ class MainWindow(QMainWindow):
         self.wb = Workbench(session.corpus, list(session.decisions), progress=within)
         steps.step("Laying out the workbench")
         self.ws = Workspace(self.wb)
-        within = steps.step("Preparing the dashboard", 3)
+        within = steps.step("Preparing the dashboard")  # its widgets are built when the tab is first shown
         host = self.dashboard.attach(session, self.wb, self.ws, within)  # "Workbench | Dashboard" tabs
         self.stack.addWidget(host)
         self.stack.setCurrentWidget(host)
@@ -275,9 +275,9 @@ class MainWindow(QMainWindow):
             return
         s = self.wb.suggestion(i)
         if s is None or not s.weighted:
-            view = self.dashboard.view
-            if self.wb.competence is None and view is not None:
-                view.request_competence()
+            work = self.dashboard.work
+            if self.wb.competence is None and work is not None:
+                work.request_competence()
                 msg = "Estimating annotator competence in the background; try again in a moment"
             else:
                 msg = "No competence-weighted suggestion for this instance"
@@ -289,12 +289,12 @@ class MainWindow(QMainWindow):
 
     def order_most_uncertain(self) -> None:
         """Go > Most uncertain first: estimate competence if needed (in the background), then sort."""
-        view = self.dashboard.view
-        if self.ws is None or view is None:
+        work = self.dashboard.work
+        if self.ws is None or work is None:
             return
         if self.wb is not None and self.wb.competence is None:
             self.statusBar().showMessage("Estimating annotator competence in the background…", 5000)
-        view.request_competence(then=self._sort_uncertain)
+        work.request_competence(then=self._sort_uncertain)
 
     def _sort_uncertain(self) -> None:
         if self.ws is None or self.wb is None or self.wb.competence is None:

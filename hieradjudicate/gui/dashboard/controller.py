@@ -3,7 +3,13 @@
 :class:`DashboardController` is an object the window owns (``window.dashboard``), not a mixin:
 it holds typed references to exactly the parts of the window it works with (the central stack,
 the docks, the status bar and the error dialog) and, while a project is open, to its session,
-workbench and workspace.  The action table reaches its handlers as ``dashboard.show_dashboard``
+workbench and workspace, and to its :class:`DashboardWork` (``dashboard.work``: the figures' warm-up
+and the competence estimate, which the workbench's weighted suggestion needs).  The tab's widgets
+(:class:`DashboardView`, ``dashboard.view``) are built when the tab is first shown: building its
+pyqtgraph panels took about a second of every open on MASC, while the user is on the workbench.
+The first click on "Dashboard" shows the step box at once; the panels follow in slices, one per
+turn of the event loop, then the figures are drawn.  (Building them in idle time instead would
+spend that second anyway, in slices of up to ~0.3 s in which a key waits.)  The action table reaches its handlers as ``dashboard.show_dashboard``
 and so on.  While the Dashboard tab is shown the workbench's docks are hidden (the plots get
 the whole window); they come back with the Workbench tab, and before the window state is saved.
 
@@ -27,12 +33,14 @@ from PySide6.QtWidgets import (
     QInputDialog,
     QStackedWidget,
     QTabWidget,
+    QVBoxLayout,
     QWidget,
 )
 
 from hieradjudicate.app.session.session import Session
 from hieradjudicate.app.workbench.queue import Workbench
 from hieradjudicate.gui.dashboard.dashboard import DashboardView
+from hieradjudicate.gui.dashboard.work import DashboardWork
 from hieradjudicate.gui.workbench.workspace import Workspace
 
 #: how soon after a project opens the dashboard starts computing in the background (ms)
@@ -47,7 +55,9 @@ class _Open:
     wb: Workbench
     ws: Workspace
     tabs: QTabWidget
-    view: DashboardView
+    page: QWidget  # the Dashboard tab's page; the view goes into it when first shown
+    work: DashboardWork
+    view: DashboardView | None = None
 
 
 class DashboardController:
@@ -67,7 +77,12 @@ class DashboardController:
 
     @property
     def view(self) -> DashboardView | None:
+        """The tab's widgets; None until the tab was first shown (see :meth:`ensure_view`)."""
         return self._open.view if self._open else None
+
+    @property
+    def work(self) -> DashboardWork | None:
+        return self._open.work if self._open else None
 
     # ------------------------------------------------------------------ set-up
     def attach(self, session: Session, wb: Workbench, ws: Workspace,
@@ -78,17 +93,38 @@ class DashboardController:
         tabs.setObjectName("project_tabs")
         tabs.setDocumentMode(True)
         tabs.addTab(ws, "Workbench")
-        view = DashboardView(session, wb, progress=progress)
-        tabs.addTab(view, "Dashboard")
-        self._open = _Open(session, wb, ws, tabs, view)
+        tell = progress or (lambda _done, _total, _what: None)
+        tell(0, 1, "the decisions' history")
+        work = DashboardWork(session, wb, tabs)
+        page = QWidget(objectName="dashboard_page")
+        QVBoxLayout(page).setContentsMargins(0, 0, 0, 0)
+        tabs.addTab(page, "Dashboard")
+        self._open = _Open(session, wb, ws, tabs, page, work)
         tabs.currentChanged.connect(self._tab_changed)
-        ws.filter_changed.connect(view.filter_changed)
-        view.pair_requested.connect(self.filter_to_pair)
-        view.lexelt_requested.connect(self.filter_to_lexelt)
-        view.instance_requested.connect(self.open_instance)
-        view.competence_ready.connect(self._competence_ready)
+        work.comp.ready.connect(self._competence_ready)
         QTimer.singleShot(PREFETCH_MS, self._prefetch)
         return tabs
+
+    def ensure_view(self, *, whole: bool = True) -> DashboardView | None:
+        """The tab's view, built now if it was not yet: ``whole`` builds every panel at once (an export
+        from the File menu), else the first slice and the rest in later turns of the event loop."""
+        o = self._open
+        if o is None:
+            return None
+        if o.view is None:
+            view = DashboardView(o.work, o.page)
+            o.page.layout().addWidget(view)
+            o.view = view
+            o.ws.filter_changed.connect(view.filter_changed)
+            view.pair_requested.connect(self.filter_to_pair)
+            view.lexelt_requested.connect(self.filter_to_lexelt)
+            view.instance_requested.connect(self.open_instance)
+            view.show()
+        if whole:
+            o.view.build_all()
+        else:  # the tab and its step box are painted first
+            QTimer.singleShot(0, o.view, o.view.build_next)
+        return o.view
 
     def _competence_ready(self) -> None:
         """The workbench's detail panel shows the competence-weighted suggestion from now on."""
@@ -106,7 +142,7 @@ class DashboardController:
         if self._open.ws.live.updating:
             QTimer.singleShot(PREFETCH_MS, self._prefetch)
         else:
-            self._open.view.prefetch()
+            self._open.work.prefetch()
 
     def detach(self) -> None:
         """Stop the dashboard's work and show the docks again (before the window state is saved)."""
@@ -114,7 +150,9 @@ class DashboardController:
             return
         o = self._open
         o.tabs.setCurrentIndex(0)  # the docks are shown again (see _tab_changed)
-        o.view.shutdown()
+        if o.view is not None:
+            o.view.shutdown()
+        o.work.shutdown()
         self._open = None
         self._stack.removeWidget(o.tabs)
         o.tabs.deleteLater()
@@ -125,6 +163,8 @@ class DashboardController:
     def _tab_changed(self, index: int) -> None:
         for d in self._docks.values():
             d.setVisible(index == 0 and self._open is not None)
+        if index == 1 and self._open is not None and self._open.view is None:
+            self.ensure_view(whole=False)  # the step box at once, the panels in the next turns
 
     # ------------------------------------------------------------------ tabs
     def show_workbench(self) -> None:
@@ -140,7 +180,7 @@ class DashboardController:
 
     def busy(self) -> bool:
         o = self._open
-        return o is not None and o.tabs.currentIndex() == 1 and o.view.updating
+        return o is not None and o.tabs.currentIndex() == 1 and o.view is not None and o.view.updating
 
     # ------------------------------------------------------------------ clicks from the plots
     def filter_to_pair(self, a: int, b: int) -> None:
@@ -195,7 +235,7 @@ class DashboardController:
         folder = self._folder("Export every dashboard plot as PNG into…")
         if folder:
             try:
-                paths = self._open.view.export_plots(folder)
+                paths = self.ensure_view().export_plots(folder)
             except OSError as exc:
                 self._status(f"The plots were not exported: {folder}: {exc.strerror or exc}", 0)
                 return
@@ -207,7 +247,7 @@ class DashboardController:
         fmt, ok = QInputDialog.getItem(self._parent, "Export tables", "Format:", ["csv", "json"], 0, False)
         folder = self._folder("Export every dashboard table into…") if ok else ""
         if folder:
-            paths = self._open.view.export_tables(folder, fmt)
+            paths = self.ensure_view().export_tables(folder, fmt)
             self._status(f"{len(paths)} table(s) written to {folder}", 6000)
 
     def export_report(self) -> None:
@@ -223,5 +263,5 @@ class DashboardController:
             self._error("The report could not be written", exc)
 
         store = getattr(self._open.session, "store", None)
-        self._open.view.export_report(path, lambda p: self._status(f"Report written: {p}", 8000), failed,
+        self.ensure_view().export_report(path, lambda p: self._status(f"Report written: {p}", 8000), failed,
                                       left_out=tuple(getattr(store, "left_out", ())))
