@@ -7,9 +7,10 @@ workbench and workspace, and to its :class:`DashboardWork` (``dashboard.work``: 
 and the competence estimate, which the workbench's weighted suggestion needs).  The tab's widgets
 (:class:`DashboardView`, ``dashboard.view``) are built when the tab is first shown: building its
 pyqtgraph panels took about a second of every open on MASC, while the user is on the workbench.
-The first click on "Dashboard" shows the step box at once; the panels follow in slices, one per
-turn of the event loop, then the figures are drawn.  (Building them in idle time instead would
-spend that second anyway, in slices of up to ~0.3 s in which a key waits.)  The action table reaches its handlers as ``dashboard.show_dashboard``
+The first click on "Dashboard" shows the step box at once, naming each slice of panels being
+built, then the figures being computed and drawn.  (Building them in idle time instead would spend
+that second anyway, in slices in which a key waits, however small: a pyqtgraph panel alone
+takes tens of ms; on the click the user waits for the dashboard anyway.)  The action table reaches its handlers as ``dashboard.show_dashboard``
 and so on.  While the Dashboard tab is shown the workbench's docks are hidden (the plots get
 the whole window); they come back with the Workbench tab, and before the window state is saved.
 
@@ -105,9 +106,8 @@ class DashboardController:
         QTimer.singleShot(PREFETCH_MS, self._prefetch)
         return tabs
 
-    def ensure_view(self, *, whole: bool = True) -> DashboardView | None:
-        """The tab's view, built now if it was not yet: ``whole`` builds every panel at once (an export
-        from the File menu), else the first slice and the rest in later turns of the event loop."""
+    def ensure_view(self) -> DashboardView | None:
+        """The tab's view, built now if it was not yet (the first show of the tab, or an export)."""
         o = self._open
         if o is None:
             return None
@@ -119,11 +119,11 @@ class DashboardController:
             view.pair_requested.connect(self.filter_to_pair)
             view.lexelt_requested.connect(self.filter_to_lexelt)
             view.instance_requested.connect(self.open_instance)
-            view.show()
-        if whole:
-            o.view.build_all()
-        else:  # the tab and its step box are painted first
-            QTimer.singleShot(0, o.view, o.view.build_next)
+            view.show()  # shown (the tab's first show): its step box is shown too
+            o.page.layout().activate()  # its size now: the box is placed before it is painted
+            if view.isVisible():
+                view.repaint()  # the controls and the box, before the GUI thread builds the panels
+            view.build_all()
         return o.view
 
     def _competence_ready(self) -> None:
@@ -164,7 +164,7 @@ class DashboardController:
         for d in self._docks.values():
             d.setVisible(index == 0 and self._open is not None)
         if index == 1 and self._open is not None and self._open.view is None:
-            self.ensure_view(whole=False)  # the step box at once, the panels in the next turns
+            self.ensure_view()  # the step box, then the panels under it
 
     # ------------------------------------------------------------------ tabs
     def show_workbench(self) -> None:

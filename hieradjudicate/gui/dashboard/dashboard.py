@@ -1,7 +1,7 @@
 """The dashboard tab: every agreement figure of the project, live, with the instances behind it.
 
 :class:`DashboardView` is built when the tab is first shown (its panels in
-slices, under its step box; see :meth:`DashboardView.build_next`).  It works
+slices, each named in its step box; see :meth:`DashboardView.build_all`).  It works
 on a :class:`~hieradjudicate.gui.dashboard.work.DashboardWork`, made at open:
 the app layer's cached figures, the decisions' tracker, the warm-up and the
 competence estimate, which run whether or not the tab was ever shown.
@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QListWidgetItem, QWidget
 
 from hieradjudicate.app.dashboard.dashboard import DashboardData
@@ -83,9 +83,8 @@ class DashboardView(QWidget):
     competence_ready = Signal()
 
     def __init__(self, work: DashboardWork, parent: QWidget | None = None, *, progress: Any = None) -> None:
-        """The controls, the side panel and the step box now; the panels by :meth:`build_next`, one
-        slice per turn of the event loop (or :meth:`build_all`).  ``progress(done, total, what)``
-        hears each slice as well as the step box."""
+        """The controls, the side panel and the step box now (no pyqtgraph plot); the panels by
+        :meth:`build_all`.  ``progress(done, total, what)`` hears each slice as well as the step box."""
         super().__init__(parent)
         self.setObjectName("dashboard")
         self.work, self.session, self.wb = work, work.session, work.wb
@@ -122,31 +121,22 @@ class DashboardView(QWidget):
     def built(self) -> bool:
         return not self._slices
 
-    def build_next(self) -> None:
-        """Build the next slice of panels (each well under a second); the next one follows in the next
-        turn of the event loop, so that the step box is painted between them."""
-        if not self._slices:
-            return
-        total = 4
-        k = total - len(self._slices)
-        step = self._slices[0]
-        what = ("Building the dashboard's panels: "
-                + ("heat map, per-lexelt bars, depth curve", "confusions, gold, scores",
-                   "competence, significance, runs", "laying them out")[k])
-        self._tell(k, total, what)
-        self.first.building(what)
-        step()
-        self._slices.pop(0)
-        if self._slices:
-            QTimer.singleShot(0, self, self.build_next)
-        else:
-            self._tell(total, total, "The dashboard's panels are built")
-            if self.isVisible():
-                self.refresh()
-
     def build_all(self) -> None:
+        """Build the panels, slice by slice, each named in the step box (painted at once: the GUI thread
+        is busy until the last slice; MASC: about a second in all), then compute and draw the figures."""
+        total = len(self._slices)
+        names = ("heat map, per-lexelt bars, depth curve", "confusions, gold, scores",
+                 "competence, significance, runs", "laying them out")
         while self._slices:
-            self.build_next()
+            k = total - len(self._slices)
+            what = f"Building the dashboard's panels: {names[k]}"
+            self._tell(k, total, what)
+            self.first.building(what)
+            self._slices[0]()
+            self._slices.pop(0)
+        self._tell(total, total, "The dashboard's panels are built")
+        if self.isVisible():
+            self.refresh()
 
     def _build_agreement(self) -> None:
         self.heatmap, self.lexelts, self.depth_panel = HeatmapPanel(), LexeltPanel(), DepthPanel()

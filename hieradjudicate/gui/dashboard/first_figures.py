@@ -80,6 +80,8 @@ class FirstFigures(QFrame):
         self.step.setText(what)
         self.record.append(Shown(what, round(100.0 * self.bar.value() / SCALE, 1), self.isVisible(),
                                  time.perf_counter()))
+        if self.isVisible():
+            self.repaint()  # the GUI thread builds the panels next: the text is painted first
 
     def waiting(self) -> None:
         """The tab is shown and has no figures yet: show the box (until :meth:`done`)."""
