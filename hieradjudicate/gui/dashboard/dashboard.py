@@ -80,7 +80,6 @@ class DashboardView(QWidget):
     pair_requested = Signal(int, int)  # set indices: filter the workbench to their disagreements
     lexelt_requested = Signal(int)
     instance_requested = Signal(int)
-    competence_ready = Signal()
 
     def __init__(self, work: DashboardWork, parent: QWidget | None = None, *, progress: Any = None) -> None:
         """The controls, the side panel and the step box now (no pyqtgraph plot); the panels by
