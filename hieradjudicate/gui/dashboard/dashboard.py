@@ -109,7 +109,7 @@ class DashboardView(QWidget):
         for report in work.warm_reports:  # the warm-up's steps so far: the box goes on from them
             self.first.report(*report)
         self._slices = [self._build_agreement, self._build_gold, self._build_systems, self._build_grid]
-        self.first.building("Building the dashboard's panels")
+        self.first.step.setText("Building the dashboard's panels")  # each slice is told when it starts
         self._update_ci_state()
         work.view = self
         work.decisions_applied.connect(self.decisions_saved)
