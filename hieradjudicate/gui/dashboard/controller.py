@@ -120,9 +120,13 @@ class DashboardController:
             view.lexelt_requested.connect(self.filter_to_lexelt)
             view.instance_requested.connect(self.open_instance)
             view.show()  # shown (the tab's first show): its step box is shown too
-            o.page.layout().activate()  # its size now: the box is placed before it is painted
             if view.isVisible():
-                view.repaint()  # the controls and the box, before the GUI thread builds the panels
+                # the window laid out now (the docks just hidden, the tab its whole width) and painted,
+                # the box over the tab, before the GUI thread builds the panels
+                for w in (self._parent, o.page):
+                    if w.layout() is not None:
+                        w.layout().activate()
+                self._parent.repaint()
             view.build_all()
         return o.view
 
