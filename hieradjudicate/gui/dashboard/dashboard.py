@@ -44,13 +44,7 @@ from hieradjudicate.gui.dashboard.plots import ConfusionPanel, DepthPanel, Lexel
 from hieradjudicate.gui.dashboard.reference import ReferencePanel
 from hieradjudicate.gui.dashboard.runs_panel import RunsPanel, follow_policy
 from hieradjudicate.gui.dashboard.significance_panel import SignificancePanel
-from hieradjudicate.gui.dashboard.work import (  # noqa: F401 - TrackerSnapshot, compute: read from here too
-    MEASURES,
-    DashboardWork,
-    TrackerSnapshot,
-    compute,
-    too_few_sets,
-)
+from hieradjudicate.gui.dashboard.work import DashboardWork, TrackerSnapshot, compute, too_few_sets
 from hieradjudicate.gui.workers import BackgroundRunner
 
 SYNC_MS = 50.0
