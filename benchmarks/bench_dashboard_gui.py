@@ -39,6 +39,7 @@ def main() -> int:
     from hieradjudicate.app.loading.load import load
     from hieradjudicate.gui.app import make_app
     from hieradjudicate.gui.dashboard.dashboard import RESAMPLES, DashboardView, TrackerSnapshot, compute
+    from hieradjudicate.gui.dashboard.work import DashboardWork
     from hieradjudicate.io.store.project_store import DecisionRow
 
     app = make_app()
@@ -49,12 +50,13 @@ def main() -> int:
                         f"2026-01-{1 + k * 28 // max(args.decided, 1):02d}T12:00:00.000Z")
             for k, (lex, inst, tag) in enumerate(truth[:args.decided])]
     session = SimpleNamespace(corpus=corpus, path="bench.hadj", store=SimpleNamespace(iter_history=lambda: rows),
-                              decisions=SimpleNamespace(subscribe=lambda _f: (lambda: None)))
+                              decisions=SimpleNamespace(subscribe=lambda _f: (lambda: None), conflicts=lambda: []))
     wb = SimpleNamespace(corpus=corpus, view=np.arange(corpus.n))
     t0 = time.perf_counter()
-    dv = DashboardView(session, wb)
+    dv = DashboardView(DashboardWork(session, wb))
     dv.resize(1280, 760)
     dv.show()
+    dv.build_all()
     app.processEvents()
     print(f"{corpus.n} instances, {len(corpus.inventory.lexelts)} lexelts, {len(corpus.sets)} sets, "
           f"{args.decided} decided; view set-up {(time.perf_counter() - t0) * 1000:.0f} ms")

@@ -30,7 +30,7 @@ os.environ["HIERADJ_NO_DIALOGS"] = "1"
 
 from _bench_util import realdata  # noqa: E402
 
-SHOT_AT = ("Laying out", "Preparing the dashboard: confusions")
+SHOT_AT = ("Laying out", "Preparing the dashboard")
 
 
 def build(folder: Path) -> list[Path]:

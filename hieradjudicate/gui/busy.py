@@ -48,9 +48,9 @@ SHOW_AFTER_MS = 500
 #: bar units (a per-mille bar: steps of a large project move it smoothly)
 SCALE = 1000
 #: the slots of the window's own steps of opening, after the session's: closing the last project 1, the
-#: instance table 4, the workbench 1, the dashboard 3, the first instance and its suggestion 3 (rough
-#: shares of the time on MASC)
-VIEW_SLOTS = 12
+#: instance table 4, the workbench 1, the dashboard 1 (its history; its widgets wait for the tab), the
+#: first instance and its suggestion 3 (rough shares of the time on MASC)
+VIEW_SLOTS = 10
 #: blocking mode draws the dialog at each new step, and within a step at most this often (s)
 DRAW_S = 0.03
 

@@ -1,16 +1,17 @@
-"""The main window: docks around the instance table, one action table, decisions saved at once."""
+"""The main window: docks around the instance table, one action table, decisions saved at once.
+
+Opening, closing and reopening a project are in :class:`~hieradjudicate.gui.window.projects.ProjectsSection`.
+"""
 
 from __future__ import annotations
 
 import os
 from contextlib import nullcontext
-from pathlib import Path
 
-from PySide6.QtCore import QEvent, QSettings, Qt, QTimer
+from PySide6.QtCore import QEvent, QSettings, Qt
 from PySide6.QtGui import QCloseEvent, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QDockWidget,
-    QFileDialog,
     QMainWindow,
     QMessageBox,
     QStackedWidget,
@@ -21,21 +22,19 @@ from PySide6.QtWidgets import (
 from hieradjudicate import __version__
 from hieradjudicate.app.logs import log_exception, log_path
 from hieradjudicate.app.memory import fix_mmap_threshold
-from hieradjudicate.app.progress import Steps
 from hieradjudicate.app.session.commands import Decide
 from hieradjudicate.app.session.decisions import Decision
 from hieradjudicate.app.session.session import Session
 from hieradjudicate.app.workbench.queue import Workbench
 from hieradjudicate.core.errors import HieradjError
-from hieradjudicate.io.store.locations import is_server_location
 from hieradjudicate.gui.actions import DECIDING, build_actions
 from hieradjudicate.gui.dashboard.controller import DashboardController
-from hieradjudicate.gui.busy import SCALE, VIEW_SLOTS, StepDialog
-from hieradjudicate.gui.dock_layout import DockFitter, scrolling
+from hieradjudicate.gui.dock_layout import DockFitter
 from hieradjudicate.gui.project_actions import ProjectActions
-from hieradjudicate.gui.start_page import StartPage, remember_project
+from hieradjudicate.gui.start_page import StartPage
 from hieradjudicate.gui.team_live import ServerPanel
 from hieradjudicate.gui.window_geometry import place, remember
+from hieradjudicate.gui.window.projects import ProjectsSection
 from hieradjudicate.gui.workbench.help_overlay import HelpOverlay
 from hieradjudicate.gui.workbench.pick_dialog import PickDialog
 from hieradjudicate.gui.workbench.read_only_banner import ReadOnlyBanner
@@ -45,7 +44,7 @@ from hieradjudicate.gui.workbench.workspace import Workspace
 STATE_VERSION = 1
 
 
-class MainWindow(QMainWindow):
+class MainWindow(ProjectsSection, QMainWindow):
     def __init__(self) -> None:
         super().__init__()
         fix_mmap_threshold()  # a crowd's freed temporaries leave the process (see app.memory)
@@ -95,125 +94,6 @@ class MainWindow(QMainWindow):
         self._restore()
         self._update_title()
         self._enable()
-
-    # ------------------------------------------------------------------ projects
-    def load_project(self, path: str | os.PathLike[str], progress: StepDialog | None = None) -> bool:
-        """Open ``path`` under a dialog naming each step (shown when it takes over half a second; see
-        :mod:`hieradjudicate.gui.busy`).  ``progress``: the wizard's dialog, going on from *Create project*."""
-        title = f"Opening {Path(str(path)).name}"
-        dlg = progress if progress is not None else StepDialog(self, title)
-        dlg.take_over()
-        dlg.phase(title, dlg.value() / SCALE if progress is not None else 0.0, 1.0)
-        self.open_progress = dlg.record  # the steps shown, for tests and benchmarks
-        steps = Steps(dlg.report, Session.OPEN_SLOTS + VIEW_SLOTS)
-        failure: Exception | None = None
-        with dlg.blocking_run():  # no key or click reaches the window until it is whole
-            try:
-                session = Session.open(path, progress=steps.part(Session.OPEN_SLOTS))
-            except Exception as exc:
-                failure = exc
-            else:
-                if self.session is not None:
-                    steps.step(f"Closing {self.session.path.name}")
-                steps.skip_to(Session.OPEN_SLOTS + 1)
-                self.close_project()
-                self.session = session
-                self._attach_views(session, steps)
-                self._restore_docks()
-                session.decisions.subscribe(self._saved)
-                session.subscribe_corpus(lambda _corpus: QTimer.singleShot(0, self.project_ops.corpus_replaced))
-                self.banner.show_reason(session.read_only_reason)
-                remember_project(str(path) if is_server_location(path) else str(Path(path).resolve()))
-                self.server.attach(session)
-                steps.step("Showing the first instance and its suggestion", 3)
-                row = self.wb.next_unresolved(-1)
-                self.ws.select_row(row if row >= 0 else 0)
-                self.ws.table.setFocus()
-                self._update_title()
-                self._enable()
-                steps.finish()
-        if failure is not None:  # said once the dialog is gone
-            self.error(f"Could not open {path}", failure)
-            return False
-        return True
-
-    def _attach_views(self, session: Session, steps: Steps | None = None) -> None:
-        """The workbench, its docks and the dashboard for the session's corpus."""
-        steps = steps if steps is not None else Steps(None, 0)
-        within = steps.step(f"Building the instance table of {session.corpus.n:,} instances", 4)
-        self.wb = Workbench(session.corpus, list(session.decisions), progress=within)
-        steps.step("Laying out the workbench")
-        self.ws = Workspace(self.wb)
-        within = steps.step("Preparing the dashboard", 3)
-        host = self.dashboard.attach(session, self.wb, self.ws, within)  # "Workbench | Dashboard" tabs
-        self.stack.addWidget(host)
-        self.stack.setCurrentWidget(host)
-        self.docks["tree"].setWidget(self.ws.tree)
-        self.docks["live"].setWidget(scrolling(self.ws.live))  # a short dock scrolls, never overprints
-        self.docks["detail"].setWidget(self.ws.detail)
-        for d in self.docks.values():
-            d.show()
-
-    def close_project(self) -> None:
-        if self.session is None:
-            return
-        self.server.detach()
-        self.project_ops.shutdown()
-        self.dashboard.detach()  # docks shown again before their state is saved
-        self._save_state()
-        if self.ws is not None:
-            self.ws.shutdown()  # no figures computed on a closed project
-        self.session.close()
-        self.session = None
-        self.banner.show_reason(None)
-        for d in self.docks.values():
-            w = d.widget()
-            d.setWidget(None)
-            if w is not None and w.objectName().endswith("_scroll"):
-                w.deleteLater()
-            d.hide()
-        if self.ws is not None:
-            self.stack.removeWidget(self.ws)
-            self.ws.deleteLater()
-        self.ws, self.wb = None, None
-        self.stack.setCurrentWidget(self.start)
-        self._update_title()
-        self._enable()
-
-    def reopen_project(self) -> None:
-        """Open the project again (writable once the other program has closed it), on the same instance."""
-        if self.session is not None and self.ws is not None and self.wb is not None:
-            path = self.session.path
-            place = self.wb.key_of(self.ws.place) if self.ws.place >= 0 else None
-            self.close_project()
-            if self.load_project(path) and place is not None and self.wb is not None and self.ws is not None:
-                self.ws.select_instance(self.wb.corpus.instance_index(*place))
-
-    def open_project(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(self, "Open project", "", "Projects (*.hadj)")
-        if path:
-            self.load_project(path)
-
-    def open_demo(self) -> None:
-        from hieradjudicate.app.demo import ensure_demo_project
-        try:
-            path = ensure_demo_project()
-        except Exception as exc:
-            self.error("Could not create the demo project", exc)
-            return
-        self.load_project(path)
-
-    def new_project(self) -> None:
-        from hieradjudicate.gui.wizard.wizard import NewProjectWizard
-        wiz = NewProjectWizard(self, open_after=True)
-        created = wiz.created_path if wiz.exec() else None
-        handed = wiz.handed_over  # the dialog of Create project goes on with the opening: no gap
-        wiz.deleteLater()
-        self.activateWindow()
-        if created:
-            self.load_project(created, handed)
-        elif handed is not None:
-            handed.dismiss()
 
     # ------------------------------------------------------------------ deciding
     def _current(self) -> int:
@@ -280,9 +160,9 @@ class MainWindow(QMainWindow):
             return
         s = self.wb.suggestion(i)
         if s is None or not s.weighted:
-            view = self.dashboard.view
-            if self.wb.competence is None and view is not None:
-                view.request_competence()
+            work = self.dashboard.work
+            if self.wb.competence is None and work is not None:
+                work.request_competence()
                 msg = "Estimating annotator competence in the background; try again in a moment"
             else:
                 msg = "No competence-weighted suggestion for this instance"
@@ -294,12 +174,12 @@ class MainWindow(QMainWindow):
 
     def order_most_uncertain(self) -> None:
         """Go > Most uncertain first: estimate competence if needed (in the background), then sort."""
-        view = self.dashboard.view
-        if self.ws is None or view is None:
+        work = self.dashboard.work
+        if self.ws is None or work is None:
             return
         if self.wb is not None and self.wb.competence is None:
             self.statusBar().showMessage("Estimating annotator competence in the background…", 5000)
-        view.request_competence(then=self._sort_uncertain)
+        work.request_competence(then=self._sort_uncertain)
 
     def _sort_uncertain(self) -> None:
         if self.ws is None or self.wb is None or self.wb.competence is None:

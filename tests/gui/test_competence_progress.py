@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from hieradjudicate.core import competence
@@ -35,6 +36,8 @@ def _open(qtbot, path: Path, monkeypatch) -> tuple[MainWindow, list[str]]:
     assert w.load_project(path)
     w.show()
     qtbot.waitExposed(w)
+    bar = w.dashboard.tabs.tabBar()  # the panel is built when the Dashboard tab is first shown
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(1).center())
     return w, said
 
 

@@ -181,6 +181,8 @@ def test_long_lexelt_and_set_names_never_widen_the_window(qtbot, private_dirs, t
 
 def test_competence_panel_queue_order_and_weighted_suggestion(qtbot, crowd_win: MainWindow) -> None:
     w = crowd_win
+    bar = w.dashboard.tabs.tabBar()  # the panel is built when the Dashboard tab is first shown
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(1).center())
     dv = w.dashboard.view
     # estimated in the background once the dashboard's figures are in (prefetched after opening)
     qtbot.waitUntil(lambda: w.wb.competence is not None, timeout=60_000)
@@ -210,6 +212,8 @@ def test_competence_panel_queue_order_and_weighted_suggestion(qtbot, crowd_win: 
 
 def test_competence_model_switch_reorders_the_queue(qtbot, crowd_win: MainWindow) -> None:
     w = crowd_win
+    bar = w.dashboard.tabs.tabBar()  # the panel is built when the Dashboard tab is first shown
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(1).center())
     dv = w.dashboard.view
     qtbot.waitUntil(lambda: w.wb.competence is not None, timeout=60_000)
     w.order_most_uncertain()

@@ -164,13 +164,34 @@ class CompetenceEstimator(QObject):
 
     ready = Signal()
 
-    def __init__(self, parent: QObject, wb: Any, panel: CompetencePanel) -> None:
+    def __init__(self, parent: QObject, wb: Any, panel: CompetencePanel | None) -> None:
         super().__init__(parent)
-        self.wb, self.panel = wb, panel
+        self.wb, self.panel = wb, None
         self.runner = BackgroundRunner(self, background=True)
         self.result: Any = None
+        self.model = "ds"
+        self.pending, self.pending_why = "", None  # what the panel says until an estimate is there (said again to a panel built later)
         self._waiting: list[Any] = []
+        if panel is not None:
+            self.attach(panel)
+
+    def attach(self, panel: CompetencePanel) -> None:
+        """The dashboard's panel, built after the estimate may have started: it shows where it is."""
+        self.panel = panel
+        k = panel.model_box.findData(self.model)
+        panel.model_box.blockSignals(True)
+        panel.model_box.setCurrentIndex(max(k, 0))
+        panel.model_box.blockSignals(False)
         panel.model_changed.connect(self._model_changed)
+        if self.result is not None:
+            panel.set_competence(self.result)
+        elif self.pending:
+            panel.set_pending(self.pending, *([self.pending_why] if self.pending_why else []))
+
+    def _say(self, text: str, why: str | None = None) -> None:
+        self.pending, self.pending_why = text, why
+        if self.panel is not None:
+            self.panel.set_pending(text, *([why] if why else []))
 
     def request(self, then: Any = None, *, again: bool = False) -> None:
         if self.result is not None:
@@ -183,30 +204,32 @@ class CompetenceEstimator(QObject):
             return
         sets = list(self.wb.cols.annotators)
         if len(sets) < 2:
-            self.panel.set_pending(f"Competence needs at least two annotator sets; this project has {len(sets)}.",
-                                   "No competence to show: the estimate needs at least two annotator sets "
-                                   f"(this project has {len(sets)})")
+            self._say(f"Competence needs at least two annotator sets; this project has {len(sets)}.",
+                      "No competence to show: the estimate needs at least two annotator sets "
+                      f"(this project has {len(sets)})")
             self._waiting.clear()
             return
-        model = self.panel.model_box.currentData()
-        self.panel.set_pending(f"Estimating annotator competence ({MODELS[model]}) in the background…")
+        model = self.model
+        self._say(f"Estimating annotator competence ({MODELS[model]}) in the background…")
         corpus = self.wb.corpus
         name = MODELS[model]
         self.runner.start(lambda r: estimate(corpus, sets, model=model, progress=lambda k, n: r(k, n, name)),
                           self._done, failed=self._failed, progress=self._progress)
 
     def _progress(self, k: int, n: int, name: str) -> None:
-        self.panel.set_pending(f"Estimating annotator competence ({name}) in the background: "
+        self._say(f"Estimating annotator competence ({name}) in the background: "
                                f"iteration {k} of at most {n}…")
 
-    def _model_changed(self, _model: str) -> None:
+    def _model_changed(self, model: str) -> None:
+        self.model = model
         self.result = None
         self.request(again=True)
 
     def _done(self, comp: Any) -> None:
         self.result = comp
         self.wb.set_competence(comp)
-        self.panel.set_competence(comp)
+        if self.panel is not None:
+            self.panel.set_competence(comp)
         waiting, self._waiting = self._waiting, []
         for fn in waiting:
             fn()
@@ -214,5 +237,5 @@ class CompetenceEstimator(QObject):
 
     def _failed(self, exc: BaseException) -> None:
         self._waiting.clear()
-        self.panel.set_pending(f"Competence could not be estimated: {exc}",
-                               "No competence to show: the estimate failed (why: on the line above)")
+        self._say(f"Competence could not be estimated: {exc}",
+                  "No competence to show: the estimate failed (why: on the line above)")

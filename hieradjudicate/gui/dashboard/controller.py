@@ -3,7 +3,14 @@
 :class:`DashboardController` is an object the window owns (``window.dashboard``), not a mixin:
 it holds typed references to exactly the parts of the window it works with (the central stack,
 the docks, the status bar and the error dialog) and, while a project is open, to its session,
-workbench and workspace.  The action table reaches its handlers as ``dashboard.show_dashboard``
+workbench and workspace, and to its :class:`DashboardWork` (``dashboard.work``: the figures' warm-up
+and the competence estimate, which the workbench's weighted suggestion needs).  The tab's widgets
+(:class:`DashboardView`, ``dashboard.view``) are built when the tab is first shown: building its
+pyqtgraph panels took about a second of every open on MASC, while the user is on the workbench.
+The first click on "Dashboard" shows the step box at once, naming each slice of panels being
+built, then the figures being computed and drawn.  (Building them in idle time instead would spend
+that second anyway, in slices in which a key waits, however small: a pyqtgraph panel alone
+takes tens of ms; on the click the user waits for the dashboard anyway.)  The action table reaches its handlers as ``dashboard.show_dashboard``
 and so on.  While the Dashboard tab is shown the workbench's docks are hidden (the plots get
 the whole window); they come back with the Workbench tab, and before the window state is saved.
 
@@ -27,12 +34,14 @@ from PySide6.QtWidgets import (
     QInputDialog,
     QStackedWidget,
     QTabWidget,
+    QVBoxLayout,
     QWidget,
 )
 
 from hieradjudicate.app.session.session import Session
 from hieradjudicate.app.workbench.queue import Workbench
 from hieradjudicate.gui.dashboard.dashboard import DashboardView
+from hieradjudicate.gui.dashboard.work import DashboardWork
 from hieradjudicate.gui.workbench.workspace import Workspace
 
 #: how soon after a project opens the dashboard starts computing in the background (ms)
@@ -47,7 +56,9 @@ class _Open:
     wb: Workbench
     ws: Workspace
     tabs: QTabWidget
-    view: DashboardView
+    page: QWidget  # the Dashboard tab's page; the view goes into it when first shown
+    work: DashboardWork
+    view: DashboardView | None = None
 
 
 class DashboardController:
@@ -67,7 +78,12 @@ class DashboardController:
 
     @property
     def view(self) -> DashboardView | None:
+        """The tab's widgets; None until the tab was first shown (see :meth:`ensure_view`)."""
         return self._open.view if self._open else None
+
+    @property
+    def work(self) -> DashboardWork | None:
+        return self._open.work if self._open else None
 
     # ------------------------------------------------------------------ set-up
     def attach(self, session: Session, wb: Workbench, ws: Workspace,
@@ -78,17 +94,41 @@ class DashboardController:
         tabs.setObjectName("project_tabs")
         tabs.setDocumentMode(True)
         tabs.addTab(ws, "Workbench")
-        view = DashboardView(session, wb, progress=progress)
-        tabs.addTab(view, "Dashboard")
-        self._open = _Open(session, wb, ws, tabs, view)
+        tell = progress or (lambda _done, _total, _what: None)
+        tell(0, 1, "the decisions' history")
+        work = DashboardWork(session, wb, tabs)
+        page = QWidget(objectName="dashboard_page")
+        QVBoxLayout(page).setContentsMargins(0, 0, 0, 0)
+        tabs.addTab(page, "Dashboard")
+        self._open = _Open(session, wb, ws, tabs, page, work)
         tabs.currentChanged.connect(self._tab_changed)
-        ws.filter_changed.connect(view.filter_changed)
-        view.pair_requested.connect(self.filter_to_pair)
-        view.lexelt_requested.connect(self.filter_to_lexelt)
-        view.instance_requested.connect(self.open_instance)
-        view.competence_ready.connect(self._competence_ready)
+        work.comp.ready.connect(self._competence_ready)
         QTimer.singleShot(PREFETCH_MS, self._prefetch)
         return tabs
+
+    def ensure_view(self) -> DashboardView | None:
+        """The tab's view, built now if it was not yet (the first show of the tab, or an export)."""
+        o = self._open
+        if o is None:
+            return None
+        if o.view is None:
+            view = DashboardView(o.work, o.page)
+            o.page.layout().addWidget(view)
+            o.view = view
+            o.ws.filter_changed.connect(view.filter_changed)
+            view.pair_requested.connect(self.filter_to_pair)
+            view.lexelt_requested.connect(self.filter_to_lexelt)
+            view.instance_requested.connect(self.open_instance)
+            view.show()  # shown (the tab's first show): its step box is shown too
+            if view.isVisible():
+                # the window laid out now (the docks just hidden, the tab its whole width) and painted,
+                # the box over the tab, before the GUI thread builds the panels
+                for w in (self._parent, o.page):
+                    if w.layout() is not None:
+                        w.layout().activate()
+                self._parent.repaint()
+            view.build_all()
+        return o.view
 
     def _competence_ready(self) -> None:
         """The workbench's detail panel shows the competence-weighted suggestion from now on."""
@@ -106,7 +146,7 @@ class DashboardController:
         if self._open.ws.live.updating:
             QTimer.singleShot(PREFETCH_MS, self._prefetch)
         else:
-            self._open.view.prefetch()
+            self._open.work.prefetch()
 
     def detach(self) -> None:
         """Stop the dashboard's work and show the docks again (before the window state is saved)."""
@@ -114,7 +154,9 @@ class DashboardController:
             return
         o = self._open
         o.tabs.setCurrentIndex(0)  # the docks are shown again (see _tab_changed)
-        o.view.shutdown()
+        if o.view is not None:
+            o.view.shutdown()
+        o.work.shutdown()
         self._open = None
         self._stack.removeWidget(o.tabs)
         o.tabs.deleteLater()
@@ -125,6 +167,8 @@ class DashboardController:
     def _tab_changed(self, index: int) -> None:
         for d in self._docks.values():
             d.setVisible(index == 0 and self._open is not None)
+        if index == 1 and self._open is not None and self._open.view is None:
+            self.ensure_view()  # the step box, then the panels under it
 
     # ------------------------------------------------------------------ tabs
     def show_workbench(self) -> None:
@@ -140,7 +184,7 @@ class DashboardController:
 
     def busy(self) -> bool:
         o = self._open
-        return o is not None and o.tabs.currentIndex() == 1 and o.view.updating
+        return o is not None and o.tabs.currentIndex() == 1 and o.view is not None and o.view.updating
 
     # ------------------------------------------------------------------ clicks from the plots
     def filter_to_pair(self, a: int, b: int) -> None:
@@ -195,7 +239,7 @@ class DashboardController:
         folder = self._folder("Export every dashboard plot as PNG into…")
         if folder:
             try:
-                paths = self._open.view.export_plots(folder)
+                paths = self.ensure_view().export_plots(folder)
             except OSError as exc:
                 self._status(f"The plots were not exported: {folder}: {exc.strerror or exc}", 0)
                 return
@@ -207,7 +251,7 @@ class DashboardController:
         fmt, ok = QInputDialog.getItem(self._parent, "Export tables", "Format:", ["csv", "json"], 0, False)
         folder = self._folder("Export every dashboard table into…") if ok else ""
         if folder:
-            paths = self._open.view.export_tables(folder, fmt)
+            paths = self.ensure_view().export_tables(folder, fmt)
             self._status(f"{len(paths)} table(s) written to {folder}", 6000)
 
     def export_report(self) -> None:
@@ -223,5 +267,5 @@ class DashboardController:
             self._error("The report could not be written", exc)
 
         store = getattr(self._open.session, "store", None)
-        self._open.view.export_report(path, lambda p: self._status(f"Report written: {p}", 8000), failed,
+        self.ensure_view().export_report(path, lambda p: self._status(f"Report written: {p}", 8000), failed,
                                       left_out=tuple(getattr(store, "left_out", ())))

@@ -1,7 +1,10 @@
 """The dashboard tab: every agreement figure of the project, live, with the instances behind it.
 
-:class:`DashboardView` owns the app layer's :class:`Dashboard` (cached
-figures) and a :class:`DecisionTracker` fed by the session's saved rows.
+:class:`DashboardView` is built when the tab is first shown (its panels in
+slices, each named in its step box; see :meth:`DashboardView.build_all`).  It works
+on a :class:`~hieradjudicate.gui.dashboard.work.DashboardWork`, made at open:
+the app layer's cached figures, the decisions' tracker, the warm-up and the
+competence estimate, which run whether or not the tab was ever shown.
 After a decision, or when the workbench filter changes (scope "workbench
 filter"), the figures are recomputed: in the GUI thread when the last such
 computation took under :data:`SYNC_MS`, else off it (a
@@ -16,34 +19,20 @@ over a bar (the computation's own steps, see ``Dashboard.compute``).
 
 from __future__ import annotations
 
-import copy
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import (
-    QComboBox,
-    QGridLayout,
-    QHBoxLayout,
-    QLabel,
-    QListWidget,
-    QListWidgetItem,
-    QPushButton,
-    QScrollArea,
-    QSplitter,
-    QTextBrowser,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QLabel, QListWidgetItem, QWidget
 
-from hieradjudicate.app.dashboard.dashboard import Dashboard, DashboardData
-from hieradjudicate.app.dashboard.gold import DecisionTracker
+from hieradjudicate.app.dashboard.dashboard import DashboardData
 from hieradjudicate.app.workbench.reference import reference_golds
 from hieradjudicate.gui.dashboard.common import Panel
-from hieradjudicate.gui.dashboard.competence_panel import CompetenceEstimator, CompetencePanel
+from hieradjudicate.gui.dashboard.competence_panel import CompetencePanel
 from hieradjudicate.gui.dashboard.first_figures import FirstFigures
+from hieradjudicate.gui.dashboard.frame import build_frame
 from hieradjudicate.gui.dashboard.gold_plots import (
     ComparisonPanel,
     GoldPanel,
@@ -55,66 +44,13 @@ from hieradjudicate.gui.dashboard.plots import ConfusionPanel, DepthPanel, Lexel
 from hieradjudicate.gui.dashboard.reference import ReferencePanel
 from hieradjudicate.gui.dashboard.runs_panel import RunsPanel, follow_policy
 from hieradjudicate.gui.dashboard.significance_panel import SignificancePanel
+from hieradjudicate.gui.dashboard.work import DashboardWork, TrackerSnapshot, compute, too_few_sets
 from hieradjudicate.gui.workers import BackgroundRunner
 
 SYNC_MS = 50.0
 AUTO_CI_MAX = 20_000
 RESAMPLES = 1000
-MEASURES = (("Cohen's κ", "cohen"), ("Scott's π", "scott"), ("Krippendorff's α", "alpha"))
 LIST_LIMIT = 5000
-
-
-class TrackerSnapshot:
-    """What a background computation reads of the tracker, copied in the GUI thread (no shared state)."""
-
-    def __init__(self, tracker: DecisionTracker) -> None:
-        self.version = tracker.version
-        self.status = tracker.status.copy()
-        self._gold = tracker.gold_set()
-        self._days = tracker.days()
-        self._flagged = tracker.flagged()
-        self._noted = tracker.noted()
-
-    def gold_set(self):
-        return self._gold
-
-    def days(self):
-        return self._days
-
-    def flagged(self):
-        return self._flagged
-
-    def noted(self):
-        return self._noted
-
-
-def compute(dash: Dashboard, snap: TrackerSnapshot, selection: np.ndarray | None, progress: Any = None,
-            **options: Any) -> DashboardData:
-    """One dashboard snapshot (runs in either thread); drops cached figures of other selections.
-    ``progress``: the background runner's ``report`` (each figure's step; raises once superseded)."""
-    skey = None if selection is None else hash(np.asarray(selection, np.int64).tobytes())
-    cache = dash._cache
-    for k in list(cache):
-        if isinstance(k, tuple) and k and k[-1] not in (None, skey):
-            cache.pop(k, None)
-    t0 = time.perf_counter()
-    data = dash.compute(snap.gold_set(), selection, tracker=snap, progress=progress,  # type: ignore[arg-type]
-                        **options)
-    data.timings_ms["total"] = round((time.perf_counter() - t0) * 1000, 2)
-    return data
-
-
-def too_few_sets(dash: Dashboard) -> str:
-    """Why the agreement figures (pairwise, per lexelt, by depth, confusions) cannot be computed, in a
-    sentence; "" when there are two sets or more to compare."""
-    names = [dash.corpus.sets[k].name for k in dash.sets]
-    if len(names) >= 2:
-        return ""
-    golds = [s.name for s in dash.corpus.sets if s.role == "gold"]
-    has = f"one ({names[0]})" if names else "none"
-    return (f"Not computed: agreement needs at least two sets to compare (annotators or systems); this project "
-            f"has {has}." + (f" The reference gold ({', '.join(golds)}) is not compared: the systems are "
-                             "scored against it in the panel above." if golds else ""))
 
 
 def _say_why_not(panel: Any, why: str) -> None:
@@ -138,27 +74,20 @@ class DashboardView(QWidget):
     pair_requested = Signal(int, int)  # set indices: filter the workbench to their disagreements
     lexelt_requested = Signal(int)
     instance_requested = Signal(int)
-    competence_ready = Signal()
 
-    def __init__(self, session: Any, wb: Any, parent: QWidget | None = None, *, progress: Any = None) -> None:
+    def __init__(self, work: DashboardWork, parent: QWidget | None = None, *, progress: Any = None) -> None:
+        """The controls, the side panel and the step box now (no pyqtgraph plot); the panels by
+        :meth:`build_all`.  ``progress(done, total, what)`` hears each slice as well as the step box."""
         super().__init__(parent)
-        tell = progress or (lambda _done, _total, _what: None)  # (done, total, what): the opening's dialog
-        tell(0, 4, "the decisions' history")
         self.setObjectName("dashboard")
-        self.session, self.wb = session, wb
-        corpus = session.corpus
-        self.dash = Dashboard(corpus, title=Path(str(getattr(session, "path", "project"))).stem)
-        self.ci_dash = copy.copy(self.dash)  # shares the figure cache, has its own nearest-gold state
-        self.ci_dash._nearest = None
-        self.tracker = DecisionTracker(corpus, session.store.iter_history())
-        self.tracker.apply(session.decisions.conflicts())  # a server project's: not the latest row
-        self._unsubscribe = session.decisions.subscribe(self.decisions_saved)
+        self.work, self.session, self.wb = work, work.session, work.wb
+        self.dash, self.ci_dash, self.tracker = work.dash, work.ci_dash, work.tracker
+        self.comp, self.warm = work.comp, work.warm
         self.fast = BackgroundRunner(self)
         self.slow = BackgroundRunner(self)
         self.reporter = BackgroundRunner(self)
-        self.warm = BackgroundRunner(self, background=True)  # the figures, before the tab is first shown
         self.data: DashboardData | None = None
-        self.auto_ci = corpus.n <= AUTO_CI_MAX
+        self.auto_ci = self.session.corpus.n <= AUTO_CI_MAX
         self._ci_ready: set[Any] = set()  # (measure kind, selection key) with lexelt intervals cached
         self._gold_ci = False
         self._sync_ms: dict[Any, float] = {}
@@ -166,69 +95,65 @@ class DashboardView(QWidget):
         self._refresh_after_warm = False
         self.conf_opts: dict[str, Any] = {}
         self.last: dict[str, float] = {}
-        self._build(tell)
+        self.panels: list[Panel] = []
+        self.reference: ReferencePanel | None = None
+        self._tell = progress or (lambda _done, _total, _what: None)
+        self.grid = build_frame(self)  # the controls, the side panel; the grid the panels go into
+        self.first = FirstFigures(self)  # the steps and a bar until the first figures are drawn
+        for report in work.warm_reports:  # the warm-up's steps so far: the box goes on from them
+            self.first.report(*report)
+        self._slices = [self._build_agreement, self._build_gold, self._build_systems, self._build_grid]
+        self.first.step.setText("Building the dashboard's panels")  # each slice is told when it starts
+        self._update_ci_state()
+        work.view = self
+        work.decisions_applied.connect(self.decisions_saved)
+        work.warmed.connect(self._warmed)
 
     # ------------------------------------------------------------------ widgets
-    def _build(self, tell: Any) -> None:
-        top = QHBoxLayout()
-        top.setContentsMargins(4, 2, 4, 2)
-        self.measure = QComboBox(objectName="dash_measure")
-        for text, key in MEASURES:
-            self.measure.addItem(text, key)
-        self.measure.setToolTip("Pairwise coefficient of the heatmap and depth curves; the group figure is "
-                                "Fleiss' kappa for the kappas and Krippendorff's alpha for alpha")
-        self.scope = QComboBox(objectName="dash_scope")
-        self.scope.addItem("Instances of the workbench filter", True)
-        self.scope.addItem("Whole project", False)
-        self.ci_button = QPushButton("Compute intervals", objectName="dash_ci")
-        self.ci_button.setToolTip("Bootstrap 95% intervals of the per-lexelt and gold-dependent figures "
-                                  "(slow on a large project: computed in the background)")
-        self.ci_state = QLabel(objectName="dash_ci_state")
-        self.state = QLabel(objectName="dash_state")
-        self.state.setStyleSheet("color: gray")
-        # the controls on one row, every word of the scope box's text in sight (it was cut at 1024 px:
-        # "Instances of the workb"); what the figures are and when they were computed on a row of its
-        # own under them, where a 1024 px window has room for it on one line (it wrapped into 5)
-        for label in (self.state, self.ci_state):
-            label.setWordWrap(True)
-            label.setMinimumWidth(110)
-        self.scope.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        self.measure.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        for w in (QLabel("Measure"), self.measure, QLabel("Scope"), self.scope, self.ci_button):
-            top.addWidget(w)
-        top.addStretch(1)
-        under = QHBoxLayout()
-        under.setContentsMargins(4, 0, 4, 2)
-        under.addWidget(self.ci_state, 1)
-        under.addWidget(self.state, 2)
-        self.state.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        self.measure.currentIndexChanged.connect(lambda _: self.refresh())
-        self.scope.currentIndexChanged.connect(lambda _: self.refresh())
-        self.ci_button.clicked.connect(self.request_intervals)
+    @property
+    def built(self) -> bool:
+        return not self._slices
 
-        tell(1, 4, "heat map, per-lexelt bars, depth curve")
+    def build_all(self) -> None:
+        """Build the panels, slice by slice, each named in the step box (painted at once: the GUI thread
+        is busy until the last slice; MASC: about a second in all), then compute and draw the figures."""
+        total = len(self._slices)
+        names = ("heat map, per-lexelt bars, depth curve", "confusions, gold, scores",
+                 "competence, significance, runs", "laying them out")
+        while self._slices:
+            k = total - len(self._slices)
+            what = f"Building the dashboard's panels: {names[k]}"
+            self._tell(k, total, what)
+            self.first.building(what)
+            self._slices[0]()
+            self._slices.pop(0)
+        self._tell(total, total, "The dashboard's panels are built")
+        if self.isVisible():
+            self.refresh()
+
+    def _build_agreement(self) -> None:
         self.heatmap, self.lexelts, self.depth_panel = HeatmapPanel(), LexeltPanel(), DepthPanel()
-        tell(2, 4, "confusions, gold, scores")
+
+    def _build_gold(self) -> None:
         self.confusion, self.gold, self.scores = ConfusionPanel(), GoldPanel(), ScoresPanel()
         self.comparison, self.progress = ComparisonPanel(), ProgressPanel()
-        tell(3, 4, "competence, significance, runs")
+
+    def _build_systems(self) -> None:
         self.competence_panel = CompetencePanel()
-        self.comp = CompetenceEstimator(self, self.wb, self.competence_panel)
-        self.comp.ready.connect(self.competence_ready)
+        self.work.comp.attach(self.competence_panel)  # the estimate may be under way, or there
         self.significance, self.runs = SignificancePanel(), RunsPanel(self.session)
         self.significance.instance_opened.connect(self.instance_requested)
         self.runs.instance_opened.connect(self.instance_requested)
         self.significance.policy.currentTextChanged.connect(lambda p: follow_policy(self.runs, p))
-        self.panels: list[Panel] = [self.heatmap, self.lexelts, self.depth_panel, self.confusion, self.progress,
-                                    self.gold, self.scores, self.comparison, self.competence_panel,
-                                    self.significance, self.runs]
-        grid_host = QWidget()
-        grid = QGridLayout(grid_host)
-        grid.setContentsMargins(2, 2, 2, 2)
-        grid.setSpacing(6)
-        heights = (320, 320, 360, 420, 300, 640)  # two rows fill a 1280x800 window; the rest scrolls
         # a gold given as input: the systems' scores against it come first, across the grid
         self.reference = ReferencePanel(self.wb) if reference_golds(self.session.corpus) else None
+
+    def _build_grid(self) -> None:
+        grid = self.grid
+        self.panels = [self.heatmap, self.lexelts, self.depth_panel, self.confusion, self.progress,
+                       self.gold, self.scores, self.comparison, self.competence_panel,
+                       self.significance, self.runs]
+        heights = (320, 320, 360, 420, 300, 640)  # two rows fill a 1280x800 window; the rest scrolls
         top_row = 0 if self.reference is None else 1
         if self.reference is not None:
             self.reference.setFixedHeight(300)
@@ -252,40 +177,7 @@ class DashboardView(QWidget):
         self.heatmap.cell_clicked.connect(self._cell_clicked)
         self.lexelts.lexelt_clicked.connect(self.lexelt_requested)
         self.confusion.selection_changed.connect(self._confusion_changed)
-        scroll = QScrollArea(objectName="dash_scroll")
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(grid_host)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-
-        side = QWidget()
-        sl = QVBoxLayout(side)
-        sl.setContentsMargins(2, 2, 2, 2)
-        self.explain = QTextBrowser(objectName="dash_explain")
-        # the hint as the box's first text, in grey: Qt draws a placeholder on one line, cut at the box's
-        # edge ("Hover over a cell, bar or point for"); this one wraps
-        self.explain.setHtml("<span style='color: gray'>Hover over a cell, bar or point for its figures; "
-                             "press ? on a plot for what it is and how it is computed.</span>")
-        self.list_title = QLabel("<b>Instances</b><br><small>Click a confusion cell, a histogram bar or a "
-                                 "category bar; double-click an instance to open it.</small>")
-        self.list_title.setWordWrap(True)
-        self.instances = QListWidget(objectName="dash_instances")
-        self.instances.itemActivated.connect(self._open_item)
-        sl.addWidget(QLabel("<b>About this figure</b>"))
-        sl.addWidget(self.explain, 2)
-        sl.addWidget(self.list_title)
-        sl.addWidget(self.instances, 3)
-        split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(scroll)
-        split.addWidget(side)
-        split.setStretchFactor(0, 1)
-        split.setSizes([1040, 230])
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
-        lay.addLayout(top)
-        lay.addLayout(under)
-        lay.addWidget(split, 1)
-        self.first = FirstFigures(self)  # the steps and a bar until the first figures are drawn
-        self._update_ci_state()
+        self.first.raise_()  # over the panels just laid out
 
     # ------------------------------------------------------------------ inputs
     @property
@@ -306,8 +198,8 @@ class DashboardView(QWidget):
         return {"measure": self.measure.currentData(), "n_resamples": RESAMPLES if ready else 0,
                 "intervals": False, **self.conf_opts}
 
-    def decisions_saved(self, rows) -> None:
-        self.tracker.apply(rows)
+    def decisions_saved(self) -> None:
+        """The work's tracker took a decision (see :class:`DashboardWork`)."""
         self._gold_ci = False
         self.refresh()
 
@@ -317,49 +209,32 @@ class DashboardView(QWidget):
 
     def showEvent(self, ev) -> None:
         super().showEvent(ev)
-        if self._dirty:
+        if not self.built:
+            self.first.waiting()  # the panels are being built: the box says which
+        elif self._dirty:
             self.refresh()
 
     # ------------------------------------------------------------------ computing
-    def prefetch(self) -> None:
-        """Compute the figures in the background before the tab is first shown.
-
-        The annotator-only figures (pairwise matrix, per-lexelt bars, depth
-        curve, categories) never change while a project is open and take
-        seconds on a crowd (MASC: about 1.5 s of numpy); computed while the
-        user reads the workbench, a click on "Dashboard" draws at once.  A
-        refresh asked for meanwhile waits for this job and finds them cached.
-        """
-        if self.data is not None or self.fast.busy or self.warm.busy or self.isVisible():
-            return
-        snap = TrackerSnapshot(self.tracker)
-        opts = self.options(None)
-        self.warm.start(lambda r: compute(self.dash, snap, None, r, **opts), self._warmed,
-                        failed=lambda _e: self._warmed(None),  # a real failure shows when the tab computes
-                        progress=self.first.report)
-
-    def _warmed(self, _data: Any) -> None:
+    def _warmed(self) -> None:
         if self._refresh_after_warm:  # the tab was shown meanwhile: its figures are cached now
             self._refresh_after_warm = False
             self.refresh()
-        self.request_competence()
 
     def request_competence(self, then: Any = None, *, again: bool = False) -> None:
-        """Estimate annotator competence off the GUI thread (see :class:`CompetenceEstimator`)."""
-        self.comp.request(then, again=again)
+        self.work.request_competence(then, again=again)
 
     @property
     def competence(self) -> Any:
-        return self.comp.result
+        return self.work.competence
 
     @property
     def estimator(self) -> BackgroundRunner:
-        return self.comp.runner
+        return self.work.estimator
 
     def refresh(self, *, force_sync: bool = False) -> None:
         """Recompute every figure (now if that was fast last time, else in the background)."""
-        if not self.isVisible() and not force_sync:
-            self._dirty = True  # computed when the tab is shown
+        if not self.built or (not self.isVisible() and not force_sync):
+            self._dirty = True  # computed when the tab is shown (its panels built)
             return
         if self.warm.busy and not force_sync:  # the warm-up computes these figures: wait for it
             self._refresh_after_warm = True
@@ -525,8 +400,8 @@ class DashboardView(QWidget):
             self.reporter.wait()
 
     def shutdown(self) -> None:
-        self._unsubscribe()
-        runners = (self.fast, self.slow, self.reporter, self.estimator, self.warm)
+        """Stop the tab's own jobs (the work's warm-up and estimate stop with it: :meth:`DashboardWork.shutdown`)."""
+        runners = (self.fast, self.slow, self.reporter)
         for r in runners:
             r.cancel()
         for r in runners:

@@ -73,6 +73,16 @@ class FirstFigures(QFrame):
         self.bar.setValue(value)
         self.record.append(Shown(what, round(100.0 * value / SCALE, 1), self.isVisible(), time.perf_counter()))
 
+    def building(self, what: str) -> None:
+        """The tab's panels are being built (before any figure is drawn): say which, the bar where it is."""
+        if self.finished:
+            return
+        self.step.setText(what)
+        self.record.append(Shown(what, round(100.0 * self.bar.value() / SCALE, 1), self.isVisible(),
+                                 time.perf_counter()))
+        if self.isVisible():
+            self.repaint()  # the GUI thread builds the panels next: the text is painted first
+
     def waiting(self) -> None:
         """The tab is shown and has no figures yet: show the box (until :meth:`done`)."""
         if self.finished:

@@ -1,0 +1,1 @@
+"""Parts of the main window (see :mod:`hieradjudicate.gui.main_window`)."""
