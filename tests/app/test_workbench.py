@@ -120,5 +120,6 @@ def test_crowd_mode_summarises_answers() -> None:
     wb = Workbench(build([annotation_source(rows)]))
     assert wb.crowd and not any(c.key.startswith("set:") for c in wb.columns())
     assert wb.cell("answers", idx(wb, "i1")) == "A.1a ×6, B ×4"
+    assert wb.cell("answers", idx(wb, "i2")) == "B.2 ×3"  # each instance its own answers, none run on
     assert wb.cols.category[idx(wb, "i1")] == DISJOINT
     assert wb.cols.category[idx(wb, "i2")] == IDENTICAL

@@ -212,8 +212,18 @@ def crowd_summaries(corpus: Corpus, raters: list[int]) -> np.ndarray:
     ui, un = uk // (len(ids) + 1), uk % (len(ids) + 1)
     order = np.lexsort((-cnt, ui))
     ui, un, cnt = ui[order], un[order], cnt[order]
-    bounds = np.flatnonzero(np.diff(ui)) + 1
-    for seg_i, seg_n, seg_c in zip(np.split(ui, bounds), np.split(un, bounds), np.split(cnt, bounds)):
-        if seg_i.size:
-            out[seg_i[0]] = ", ".join(f"{ids[t]} ×{c}" for t, c in zip(seg_n.tolist(), seg_c.tolist()))
+    starts = np.r_[0, np.flatnonzero(np.diff(ui)) + 1]
+    parts = [f"{ids[t]} ×{c}" for t, c in zip(un.tolist(), cnt.tolist())]
+    # one join and one split in C instead of a join per instance (MASC: 0.8 s -> a fifth): the
+    # instances' parts are joined by ", " and the instances by a character no label holds
+    cut = next((c for c in "\x1e\x1f\x1d\x1c" if not any(c in t for t in ids)), None)
+    if cut is None:  # (a label holding all four separators: one join per instance)
+        for a, b in zip(starts.tolist(), np.r_[starts[1:], len(parts)].tolist()):
+            out[ui[a]] = ", ".join(parts[a:b])
+        return out
+    woven = np.full(2 * len(parts), ", ", dtype=object)
+    woven[0::2] = parts
+    woven[2 * starts[1:] - 1] = cut  # after an instance's last part
+    woven[-1] = ""
+    out[ui[starts]] = "".join(woven.tolist()).split(cut)
     return out
