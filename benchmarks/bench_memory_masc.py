@@ -165,18 +165,19 @@ def main() -> int:
         app.processEvents()
         win.grab()
         stage("open (painted)")
-        ws, view = win.ws, win.dashboard.view
+        ws, work = win.ws, win.dashboard.work  # the warm-up and the estimate run before the tab exists
         if args.early:
             win.dashboard.show_dashboard()
             app.processEvents()
         settle(lambda: not ws.live.updating and ws.live.figures is not None)
         stage("live figures")
-        settle(lambda: view.warm.busy or view.data is not None or view.estimator.busy, 30)
-        settle(lambda: not view.warm.busy)
+        settle(lambda: work.warm.busy or work.estimator.busy or win.wb.competence is not None, 30)
+        settle(lambda: not work.warm.busy)
         stage("dashboard warm-up")
-        settle(lambda: win.wb.competence is not None and not view.estimator.busy)
+        settle(lambda: win.wb.competence is not None and not work.estimator.busy)
         stage("competence estimate")
         win.dashboard.show_dashboard()
+        view = win.dashboard.view
         settle(lambda: view.data is not None and not view.updating)
         app.processEvents()
         win.grab()

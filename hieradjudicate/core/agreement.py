@@ -132,6 +132,10 @@ class Layout:
             out[nz] = np.add.reduceat(V, self.lex_segs[nz], axis=0)
         return out
 
+    def release_P(self) -> None:
+        """Drop ``P`` when it can be made again from what the layout keeps (see
+        :class:`~hieradjudicate.core.layout_tags.LeafLayout`); a dense layout keeps its ``P``."""
+
     def rows_P(self, r0: int, r1: int) -> np.ndarray:
         """``P[r0:r1]``: a layout that holds no ``P`` (a crowd's one leaf per row) makes these rows
         alone, not the whole array (MASC: 147 MB)."""

@@ -106,6 +106,12 @@ class LeafLayout(Layout):
             self.__dict__["_P"] = P
         return P
 
+    def release_P(self) -> None:
+        """Forget the whole ``P`` made for a reader that needed it (MASC: 147 MB); the next reader
+        makes it again from the leaves.  A reader holding it keeps its own reference."""
+        if self.__dict__.get("onehot_leaf") is not None:
+            self.__dict__["_P"] = None
+
     def rows_P(self, r0: int, r1: int) -> np.ndarray:
         P = self.__dict__.get("_P")
         if P is not None:
