@@ -200,6 +200,8 @@ def main() -> int:
         settle(lambda: not est.runner.busy, 600)
         comp = est.result
         print(f"  re-estimate done after {time.perf_counter() - t_est:.1f} s: {panel.status.text()[-120:]!r}")
+        print(f"  peak RSS of the window's own work so far (VmHWM): {rss_mb()[1]:.0f} MiB (before the cold "
+              "figures below, which a second Dashboard computes beside the window's)")
         from hieradjudicate.app.dashboard.dashboard import Dashboard
 
         t = time.perf_counter()
