@@ -159,7 +159,10 @@ def estimate(corpus: Corpus, sets: list[int] | None = None, *, model: str = "ds"
         res = fit(lay.inst, lay.rater, None, corpus.inst_lexelt, corpus.inventory.n_leaves, leaf=leaf,
                   K=lay.n_leaves, **stop)
     else:
-        res = fit(lay.inst, lay.rater, lay.P, corpus.inst_lexelt, corpus.inventory.n_leaves, **stop)
+        try:
+            res = fit(lay.inst, lay.rater, lay.P, corpus.inst_lexelt, corpus.inventory.n_leaves, **stop)
+        finally:  # MACE reads the dense P: a crowd's (MASC 147 MB) is not kept for the session after
+            lay.release_P()
     seconds = time.perf_counter() - t0
     release_free_memory()  # the estimate's freed temporaries leave the process (#23: MASC's next peak)
     n = corpus.n
