@@ -154,15 +154,12 @@ def estimate(corpus: Corpus, sets: list[int] | None = None, *, model: str = "ds"
     stop: dict = {k: v for k, v in (("max_iter", max_iter), ("tol", tol)) if v is not None}
     if model == "ds" and progress is not None:
         stop["progress"] = progress
-    leaf = lay.onehot_leaf if model == "ds" else None
+    leaf = lay.onehot_leaf
     if leaf is not None:  # a crowd's one-leaf labels: never the dense P (#23: 141 MiB and its scan)
         res = fit(lay.inst, lay.rater, None, corpus.inst_lexelt, corpus.inventory.n_leaves, leaf=leaf,
                   K=lay.n_leaves, **stop)
     else:
-        try:
-            res = fit(lay.inst, lay.rater, lay.P, corpus.inst_lexelt, corpus.inventory.n_leaves, **stop)
-        finally:  # MACE reads the dense P: a crowd's (MASC 147 MB) is not kept for the session after
-            lay.release_P()
+        res = fit(lay.inst, lay.rater, lay.P, corpus.inst_lexelt, corpus.inventory.n_leaves, **stop)
     seconds = time.perf_counter() - t0
     release_free_memory()  # the estimate's freed temporaries leave the process (#23: MASC's next peak)
     n = corpus.n
