@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import resource
+import subprocess
+import sys
 import statistics
 import time
 import tracemalloc
@@ -15,6 +17,16 @@ def realdata() -> Path:
     """``$HIERADJ_REALDATA`` or ``../shared/data`` (relative to the repository)."""
     default = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
     return Path(os.environ.get("HIERADJ_REALDATA") or default)
+
+
+def build_masc(folder: Path) -> Path:
+    """The MASC project (228 workers, 44,682 instances) built from the real data into ``folder``."""
+    d = realdata() / "masc_amt"
+    out = folder / "masc.hadj"
+    subprocess.run([sys.executable, "-m", "hieradjudicate", "project", "new", str(out), "--inventory",
+                    str(d / "inventory_tree.tsv"), "--annotations", str(d / "masc_amt_labels_wide.tsv.gz")],
+                   check=True, capture_output=True)
+    return out
 
 
 def measure(label: str, fn: Callable[[], object], repeats: int = 7) -> object:

@@ -26,7 +26,7 @@ os.environ["HIERADJ_NO_DIALOGS"] = "1"
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _bench_util import realdata  # noqa: E402
+from _bench_util import build_masc  # noqa: E402
 
 
 def rss_mb() -> float:
@@ -39,15 +39,6 @@ def p95(values: list[float]) -> float:
     import numpy as np
 
     return float(np.percentile(values, 95))
-
-
-def build_masc(folder: Path) -> Path:
-    d = realdata() / "masc_amt"
-    out = folder / "masc.hadj"
-    subprocess.run([sys.executable, "-m", "hieradjudicate", "project", "new", str(out), "--inventory",
-                    str(d / "inventory_tree.tsv"), "--annotations", str(d / "masc_amt_labels_wide.tsv.gz")],
-                   check=True, capture_output=True)
-    return out
 
 
 def main() -> int:

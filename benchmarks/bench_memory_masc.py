@@ -35,7 +35,7 @@ os.environ["HIERADJ_NO_DIALOGS"] = "1"
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _bench_util import realdata  # noqa: E402
+from _bench_util import build_masc, realdata  # noqa: E402
 
 PAGE = os.sysconf("SC_PAGE_SIZE")
 
@@ -101,15 +101,6 @@ def cli_peak(args: list[str]) -> tuple[float | None, float]:
         return (int(m.group(1)) / 1024 if m else None), time.perf_counter() - t
     subprocess.run(cmd, capture_output=True)
     return None, time.perf_counter() - t
-
-
-def build_masc(folder: Path) -> Path:
-    d = realdata() / "masc_amt"
-    out = folder / "masc.hadj"
-    subprocess.run([sys.executable, "-m", "hieradjudicate", "project", "new", str(out), "--inventory",
-                    str(d / "inventory_tree.tsv"), "--annotations", str(d / "masc_amt_labels_wide.tsv.gz")],
-                   check=True, capture_output=True)
-    return out
 
 
 def main() -> int:
