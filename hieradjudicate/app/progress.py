@@ -35,13 +35,11 @@ class Steps:
     def step(self, what: str, span: int = 1) -> Progress:
         """Start the next step, ``what``, taking ``span`` slots; returns ``within(done, total, sub)``,
         which moves the bar inside the step (``sub``, when given, follows ``what`` after a colon)."""
-        start, span = self.at, max(min(span, self.total - self.at), 0)
-        self.at += span
-        self._tell(start * UNITS, what)
+        nested = self.part(span)
+        nested(0, 1, what)
 
         def within(done: int, total: int, sub: str = "") -> None:
-            frac = min(max(done / total, 0.0), 1.0) if total else 1.0
-            self._tell(start * UNITS + int(frac * span * UNITS), f"{what}: {sub}" if sub else what)
+            nested(done, total, f"{what}: {sub}" if sub else what)
         return within
 
     def part(self, span: int) -> Progress:
