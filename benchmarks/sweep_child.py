@@ -8,7 +8,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from screen_sweep import _data, build
+from _sweep_projects import _data, build
 
 
 def clipped(root) -> list[str]:

@@ -1,4 +1,4 @@
-"""Trials of the integrity classes of #22 (used by tests/test_reliability_integrity.py and printed by
+"""Trials of the integrity classes of #22 (used by tests/io/test_reliability_integrity.py and printed by
 benchmarks/reliability_trials.py).
 
 Every trial damages or interrupts a project at a random place or moment (seeded) and asserts what

@@ -809,7 +809,7 @@ random seed). Do not edit them by hand; change the script and run
 
     python resources/demo/generate.py
 
-which rewrites the files byte-identically. `tests/test_demo_files.py` checks
+which rewrites the files byte-identically. `tests/project/test_demo_files.py` checks
 that the committed files match the generator.
 
 ## Files

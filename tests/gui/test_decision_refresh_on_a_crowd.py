@@ -1,4 +1,4 @@
-"""Issue #23, point 5: a decision's refresh on a crowd, from the keyboard.
+"""A decision's refresh on a crowd, from the keyboard.
 
 The live panel's per-set precision after every key equals the figures computed afresh by
 ``score_leaf`` over every set; the panels show the next instance (drawn once, not first for the

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-DEMO = Path(__file__).resolve().parent.parent / "resources" / "demo"
+DEMO = Path(__file__).resolve().parents[2] / "resources" / "demo"
 GENERATOR = DEMO / "generate.py"
 ANNOTATORS = ["ann", "ben", "cho"]
 SYSTEMS = ["lesk", "neural"]

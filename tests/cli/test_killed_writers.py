@@ -19,7 +19,7 @@ import pytest
 from hieradjudicate.app.session.session import Session
 from tests.app.test_session import demo_args
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _run(args: list[str], state: Path, kill_at: str | None = None) -> subprocess.CompletedProcess:

@@ -1,4 +1,4 @@
-"""Issue #23 leftovers as a user meets them: Status and Gold in sight at the default window sizes,
+"""As a user meets them: Status and Gold in sight at the default window sizes,
 a pairwise kappa over thin lexelts said to mean little."""
 
 from __future__ import annotations

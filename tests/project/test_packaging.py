@@ -28,7 +28,7 @@ import pytest
 
 from hieradjudicate import __version__
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RES = ROOT / "resources"
 DESKTOP = RES / "desktop"
 APP_ID = "io.github.hieradjudicate"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-PKG = Path(__file__).resolve().parent.parent / "hieradjudicate"
+PKG = Path(__file__).resolve().parents[2] / "hieradjudicate"
 
 
 def _module_name(path: Path) -> str:

@@ -124,6 +124,6 @@ def test_a_killed_writer_leaves_nothing_for_long(tmp_path: Path) -> None:
             "a._write_all = stop\n"
             "a.write_atomic(sys.argv[1], 'x' * 100000)\n")
     subprocess.run([sys.executable, "-c", code, str(target)], check=False,
-                   env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
+                   env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
     write_atomic(target, "a,b\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["gold.csv"]

@@ -1,5 +1,5 @@
-"""Issue #23 as a user meets it: a crowd shows who answered, the window fits small screens, notes and
-Go to instance work from the keyboard, labels read like a dictionary."""
+"""A crowd shows who answered, the window fits small screens, notes and Go to instance work from the
+keyboard, labels read like a dictionary: each as a user meets it."""
 
 from __future__ import annotations
 
@@ -170,13 +170,16 @@ def test_works_at_1024x700(qtbot, demo_project: Path, crowd60: Path, which: str)
     w.close()
 
 
-def test_help_overlay_fits_768(qtbot, demo_project: Path) -> None:
+def test_help_overlay_fits_the_window_it_is_shown_in_uncut(qtbot, demo_project: Path) -> None:
     w = _open(qtbot, demo_project)
-    w.resize(1016, 666)
+    w.resize(1016, 666)  # a 1024x768 screen less a window frame and a panel
     QApplication.processEvents()
     qtbot.keyClick(w.ws.table, Qt.Key.Key_Question)
     assert w.help.isVisible()
-    assert w.help.sizeHint().height() <= 768 - 200  # its own size, before any clipping
+    # measured against the space the overlay has, not a pixel count: its own size before any
+    # clipping (which depends on the installed fonts) fits the window, so no line is cut
+    hint = w.help.sizeHint()
+    assert hint.height() <= w.height() - 8 and hint.width() <= w.width() - 8, (hint, w.size())
     assert w.help.geometry().bottom() <= w.height() and w.help.geometry().right() <= w.width()
     w.close()
 

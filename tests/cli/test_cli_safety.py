@@ -15,7 +15,7 @@ import pytest
 from hieradjudicate.app.loading.specs import AnnotationSpec
 from hieradjudicate.app.textout import EscapingWriter, escape_control, json_text, text_table
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(*args, cwd: Path = ROOT) -> subprocess.CompletedProcess:
