@@ -16,7 +16,7 @@ from hieradjudicate.io.store import schema as store_schema
 from hieradjudicate.io.store.project_store import Store
 from hieradjudicate.io.store.runs import runs
 from tests.conftest import DEMO, skip_without_realdata
-from tests.test_wsd_framework import framework_scorer
+from tests.cli.test_wsd_framework import framework_scorer
 
 ANN = ("annotator_ann.key", "annotator_ben.key", "annotator_cho.key")
 
