@@ -142,6 +142,12 @@ def render() -> str:
         "",
         "## Commands",
         "",
+        "```text",
+        _usage(top),
+        "```",
+        "",
+        *_arguments(top),
+        "",
         "| command | what it does |",
         "|---|---|",
     ]
