@@ -268,7 +268,8 @@ def test_console_commands_run_as_written(page, tmp_path):
             assert "Traceback" not in r.stderr, f"docs/{page}:{line}: a traceback\n{r.stderr}"
             for phrase in said(command):
                 assert phrase in r.stdout + r.stderr, \
-                    f"docs/{page}:{line}: the guide says the output holds {phrase!r}; it does not:\n{r.stdout}{r.stderr}"
+                    f"docs/{page}:{line}: the guide says the output holds {phrase!r}; it does not:\n" \
+                    f"{r.stdout}{r.stderr}"
             ran += 1
     if skipped:
         why = "HIERADJ_REALDATA is unset or lacks them" if data is None else "not found in HIERADJ_REALDATA"

@@ -86,5 +86,6 @@ def test_guide_key_table_is_the_action_table() -> None:
         assert key in by_key, f"docs/adjudicating.md lists the key {key}, which the program does not bind"
         expected = by_key[key].text.replace("&", "")
         assert what.startswith(expected.split(" of set")[0].rstrip("…")), (key, what, expected)
-    unlisted = [k for k, s in by_key.items() if k not in rows and k != "?" and not (s.id.startswith("take") and k != "1")]
+    unlisted = [k for k, s in by_key.items()
+                if k not in rows and k != "?" and not (s.id.startswith("take") and k != "1")]
     assert not unlisted, f"keys missing from docs/adjudicating.md: {unlisted}"
