@@ -112,9 +112,14 @@ class Shots:
             self.app.processEvents()
             time.sleep(0.01)
 
-    def shot(self, name: str) -> Path:
+    def shot(self, name: str, window=None) -> Path:
+        """The whole screen, or only ``window`` with its frame (a dialog on an otherwise empty screen)."""
         self.settle()
-        return save_small(self.app.primaryScreen().grabWindow(0).toImage(), self.out / f"{name}.png")
+        if window is None:
+            return save_small(self.app.primaryScreen().grabWindow(0).toImage(), self.out / f"{name}.png")
+        g = window.frameGeometry()
+        picture = self.app.primaryScreen().grabWindow(0, g.x(), g.y(), g.width(), g.height())
+        return save_small(picture.toImage(), self.out / f"{name}.png")
 
     def window(self, path: Path):
         from hieradjudicate.gui.main_window import MainWindow
@@ -192,7 +197,7 @@ class Shots:
         wiz.next()
         self.wait(lambda: wiz.preview.report is not None, 60, "the wizard's preview")
         wiz.preview.output.setText("/home/me/Documents/my-project.hadj")  # not the throw-away home
-        self.shot("wizard")
+        self.shot("wizard", wiz)
         wiz.reject()
         wiz.deleteLater()
 
