@@ -10,7 +10,8 @@ again by their process ids.  Pictures (the whole screen, dialogs included):
 * ``workbench.png``, ``help.png`` (the ``?`` overlay), ``dashboard.png``, ``wizard.png`` (File ▸ New
   project's preview page, filled with the demo's files) and ``report.png`` (the HTML report of the
   demo, drawn by headless Chromium when it is installed) -- from the bundled demo, always;
-* with ``HIERADJ_REALDATA``: ``wsd-workbench.png`` and ``wsd-dashboard.png`` (the WSD evaluation
+* with ``HIERADJ_REALDATA``: ``wsd-workbench.png``, ``wsd-live.png`` (its live figures: the system
+  scored against the reference gold) and ``wsd-dashboard.png`` (the WSD evaluation
   framework's ``ALL`` with WordNet 3.0 from ``/usr/share/wordnet``, the gold as reference gold and
   the Lesk example as a system) and ``masc-workbench.png`` (MASC's 228 crowd workers).
 
@@ -239,6 +240,9 @@ class Shots:
         self.wait(lambda: ref is not None and ref.figures is not None and not win.ws.live.updating, 180,
                   "the scores against the reference gold")
         self.shot("wsd-workbench")
+        win.docks["live"].raise_()  # on a 768 px screen the live figures are a tab beside the inventory
+        self.shot("wsd-live")
+        win.docks["tree"].raise_()
         self.dashboard(win, "wsd-dashboard")
         win.close()
         win.deleteLater()
