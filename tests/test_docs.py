@@ -275,3 +275,20 @@ def test_console_commands_run_as_written(page, tmp_path):
         why = "HIERADJ_REALDATA is unset or lacks them" if data is None else "not found in HIERADJ_REALDATA"
         pytest.skip(f"docs/{page}: ran {ran} command(s); {len(skipped)} need files that are missing "
                     f"({why}): {'; '.join(skipped)}")
+
+
+# ------------------------------------------------------------------------------ the pictures
+def test_every_picture_is_made_by_the_script_used_by_a_page_and_small():
+    """docs/images holds only what docs/tools/make_screenshots.py writes (so every picture can be
+    made again when the window changes), each is shown on some page, and none exceeds 200 KB."""
+    script = (DOCS / "tools" / "make_screenshots.py").read_text(encoding="utf-8")
+    pages = "".join(p.read_text(encoding="utf-8") for p in PAGES)
+    pictures = sorted((DOCS / "images").glob("*.png"))
+    assert len(pictures) >= 5
+    for png in pictures:
+        assert f'"{png.stem}"' in script, f"{png.name} is not made by docs/tools/make_screenshots.py"
+        assert f"images/{png.name}" in pages, f"{png.name} is shown on no page"
+        assert png.stat().st_size < 200_000, f"{png.name}: {png.stat().st_size} bytes"
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    for name in ("workbench", "dashboard", "help", "report", "wizard"):
+        assert (DOCS / "images" / f"{name}.png").is_file(), name
