@@ -89,3 +89,12 @@ def test_guide_key_table_is_the_action_table() -> None:
     unlisted = [k for k, s in by_key.items()
                 if k not in rows and k != "?" and not (s.id.startswith("take") and k != "1")]
     assert not unlisted, f"keys missing from docs/adjudicating.md: {unlisted}"
+
+
+def test_help_user_guide_when_no_program_opens_it_names_the_file(qtbot, demo_project: Path, monkeypatch) -> None:
+    monkeypatch.setattr(QDesktopServices, "openUrl", staticmethod(lambda url: False))
+    win = open_window(qtbot, demo_project)
+    _help_menu_action(win, "User guide").trigger()
+    message = win.statusBar().currentMessage()
+    assert message.startswith("No program opens ") and str(guide.guide_entry()) in message
+    win.close()
