@@ -88,6 +88,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
                "A server project's adjudicators (progress, speed, kappa on the overlap, overturns) and "
                "the conflict queue (the lead's)"),
     ActionSpec("help", "&Keyboard shortcuts", "?", "show_help", "Help"),
+    ActionSpec("guide", "&User guide", None, "show_guide", "Help", False,
+               "Open the user guide installed with the program (docs/: tasks, input formats, every command)"),
     ActionSpec("about", "&About hieradjudicate", None, "show_about", "Help"),
 )
 

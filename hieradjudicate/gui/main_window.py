@@ -308,6 +308,23 @@ class MainWindow(ProjectsSection, QMainWindow):
     def show_help(self) -> None:
         self.help.popup()
 
+    def show_guide(self) -> None:
+        """Help ▸ User guide: the built guide, else its Markdown pages, else where to read it."""
+        from PySide6.QtCore import QUrl
+        from PySide6.QtGui import QDesktopServices
+
+        from hieradjudicate.app.guide import NOT_FOUND, guide_entry
+
+        page = guide_entry()
+        if page is None or not QDesktopServices.openUrl(QUrl.fromLocalFile(str(page))):
+            what = NOT_FOUND if page is None else f"No program opens {page} here; open it in a browser or editor."
+            if os.environ.get("HIERADJ_NO_DIALOGS"):
+                self.statusBar().showMessage(what)
+            else:
+                QMessageBox.information(self, "User guide", what)
+            return
+        self.statusBar().showMessage(f"Opened the user guide: {page}", 8000)
+
     def show_about(self) -> None:
         QMessageBox.about(self, "About hieradjudicate",
                           f"<b>hieradjudicate {__version__}</b><p>Adjudication of word-sense annotations over "

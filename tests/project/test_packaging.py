@@ -242,3 +242,28 @@ def test_mime_type_and_desktop_entry_agree():
                  if "=" in line)
     assert entry["MimeType"] == "application/x-hieradjudicate-project;"
     assert entry["Exec"] == "hieradjudicate %f" and entry["Icon"] == APP_ID
+
+
+def test_wheel_carries_the_user_guide(wheel):
+    """Help > User guide opens the guide installed with the program: the wheel carries every page
+    of docs/ and its pictures as hieradjudicate/_guide/ (not the scripts that make them)."""
+    names = set(zipfile.ZipFile(wheel).namelist())
+    docs = ROOT / "docs"
+    pages = [p for p in docs.rglob("*") if p.suffix in (".md", ".png") and "tools" not in p.parts]
+    wanted = sorted(f"hieradjudicate/_guide/{p.relative_to(docs).as_posix()}" for p in pages)
+    assert "hieradjudicate/_guide/index.md" in wanted
+    missing = [n for n in wanted if n not in names]
+    assert not missing, f"not in the wheel: {missing}"
+    assert not [n for n in names if n.startswith("hieradjudicate/_guide/tools/")]
+
+
+def test_installed_program_finds_its_own_user_guide(venv_bin, tmp_path):
+    """Installed from the wheel, Help > User guide's page is the guide inside the installed package."""
+    r = subprocess.run([str(venv_bin / "python"), "-c",
+                        "from hieradjudicate.app.guide import guide_entry; print(guide_entry())"],
+                       capture_output=True, text=True, cwd=tmp_path, env=_clean_env(tmp_path), timeout=120)
+    assert r.returncode == 0, r.stderr
+    page = Path(r.stdout.strip())
+    assert page.name == "index.md" and page.parent.name == "_guide", page
+    assert page.resolve().is_relative_to(venv_bin.parent.resolve()), f"{page} is not from the installed wheel"
+    assert (page.parent / "images" / "workbench.png").is_file()
