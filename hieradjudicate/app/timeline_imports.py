@@ -30,6 +30,7 @@ from hieradjudicate.app.session.stored_inputs import effective_files
 from hieradjudicate.app.stats import Stats
 from hieradjudicate.app.timeline import Figure
 from hieradjudicate.core.bootstrap import bootstrap_figures
+from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.core.model import Corpus
 from hieradjudicate.io.store.records import FileRecord
 
@@ -168,5 +169,8 @@ def import_timeline(store: Any, corpus: Corpus, *, n_resamples: int = 1000, seed
         added = True
         out.append(p)
     if added and cache and hasattr(store, "put_arrays") and not getattr(store, "read_only", True):
-        store.put_arrays(CACHE, {}, known)
+        try:  # a cache: a store that refuses it (a team member's role) loses nothing
+            store.put_arrays(CACHE, {}, known)
+        except ProjectError:
+            pass
     return out

@@ -1,0 +1,93 @@
+"""Everything the timeline shows, for one open project (the command line, the report and the window).
+
+:func:`project_timeline` gathers the decision points, the import points, the
+markers with their before/after comparisons and the forecast;
+:func:`as_json` makes it plain data (numbers as numbers, ``None`` for an
+undefined figure).  No Qt.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from hieradjudicate.app.dashboard.gold import DecisionTracker
+from hieradjudicate.app.timeline import DecisionTimeline, decision_timeline
+from hieradjudicate.app.timeline_imports import ImportPoint, import_timeline
+from hieradjudicate.app.timeline_marks import Marker, forecast, fleiss_before_after, markers, \
+    overturn_before_after
+from hieradjudicate.core.errors import ProjectError
+from hieradjudicate.core.timeline_stats import Difference, Forecast
+
+NO_DATES = ("The timeline rests on import and decision times only: the inputs carry no dates of their "
+            "own (annotation times from Label Studio or Prodigy files are not read yet).")
+
+
+@dataclass
+class TimelineView:
+    decisions: DecisionTimeline
+    imports: list[ImportPoint]
+    markers: list[Marker]
+    before_after: list[dict[str, Difference]]  # one per marker: "overturn", "fleiss"
+    forecast: Forecast
+    dates: tuple[str | None, str | None, str | None]  # expected, earliest, latest finishing day
+    note: str
+    seconds: dict[str, float] = field(default_factory=dict)
+
+
+def project_timeline(store: Any, corpus: Any, *, by: str | int = "day", n_resamples: int = 1000, seed: int | None = None,
+                     imports: bool = True, compare: bool = True, stats: Any = None) -> TimelineView:
+    """The timeline of an open project (``store`` and ``corpus`` as the session holds them)."""
+    t: dict[str, float] = {}
+    imports_seed, seed = seed, 0 if seed is None else seed
+    t0 = time.perf_counter()
+    rows = list(store.iter_history())
+    t["read decisions"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    dec = decision_timeline(corpus, rows, by=by, n_resamples=n_resamples, seed=seed)
+    t["decision points"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    pts: list[ImportPoint] = []
+    if imports:
+        try:
+            pts = import_timeline(store, corpus, n_resamples=n_resamples, seed=imports_seed, stats=stats)
+        except ProjectError:
+            if not hasattr(store, "location"):
+                raise
+            pts = []  # a team member without access to the stored copies: no import points
+    t["import points"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    marks = markers(store)
+    ba: list[dict[str, Difference]] = []
+    if compare:
+        for m in marks:
+            ba.append({"overturn": overturn_before_after(corpus, rows, m.at, n_resamples=n_resamples, seed=seed),
+                       "fleiss": fleiss_before_after(store, corpus, m.at, n_resamples=n_resamples, seed=seed)})
+    t["before/after"] = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    status = DecisionTracker(corpus, rows).status
+    f, *dates = forecast(corpus, rows, status, n_resamples=n_resamples, seed=seed)
+    t["forecast"] = time.perf_counter() - t0
+    return TimelineView(dec, pts, marks, ba, f, tuple(dates), NO_DATES, {k: round(v, 3) for k, v in t.items()})
+
+
+def as_json(v: TimelineView) -> dict[str, Any]:
+    """Plain data: numbers as numbers, ``None`` where undefined."""
+    f = v.forecast
+    return {
+        "note": v.note,
+        "by": v.decisions.by,
+        "instances": v.decisions.n_instances,
+        "markers": [{"label": m.label, "at": m.at} for m in v.markers],
+        "imports": [{"at": p.event.at, "label": p.event.label, "instances": p.n_instances,
+                     "sets": len(p.sets), "figures": {k: x.as_dict() for k, x in p.figures.items()},
+                     "per_set": p.per_set} for p in v.imports],
+        "points": [{"label": p.label, "start": p.start, "end": p.end, "decisions": p.decisions,
+                    "withdrawals": p.withdrawals, "counts": p.counts, "overturn": p.overturn.as_dict(),
+                    "scores": {k: x.as_dict() for k, x in p.scores.items()}} for p in v.decisions.points],
+        "before_after": [{"marker": {"label": m.label, "at": m.at},
+                          **{k: asdict(d) for k, d in ba.items()}} for m, ba in zip(v.markers, v.before_after)],
+        "forecast": {**asdict(f), "expected": v.dates[0], "earliest": v.dates[1], "latest": v.dates[2]},
+        "seconds": v.seconds,
+    }
