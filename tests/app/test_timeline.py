@@ -1,0 +1,263 @@
+"""The timeline (issue 32): a project built step by step -- import, decisions on given days, a
+re-import, a marker -- whose every point equals the figure computed from scratch at that step."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from hieradjudicate.app.dashboard.dashboard import Dashboard
+from hieradjudicate.app.dashboard.gold import DecisionTracker
+from hieradjudicate.app.loading.load import AnnotationSpec
+from hieradjudicate.app.session.commands import Decide
+from hieradjudicate.app.session.decisions import Decision
+from hieradjudicate.app.session.session import Session
+from hieradjudicate.app.stats import Stats
+from hieradjudicate.app.timeline import decision_timeline
+from hieradjudicate.app.timeline_imports import import_timeline
+from hieradjudicate.app.timeline_marks import add_marker, fleiss_before_after, markers, overturn_before_after
+from hieradjudicate.app.timeline_view import as_json, project_timeline
+from hieradjudicate.core.errors import HieradjError
+from tests.app.test_reimport import edit_key
+from tests.app.test_session import DEMO
+
+NAMES = ("ann", "ben", "cho")
+DAYS = ("2026-03-02", "2026-03-03", "2026-03-05")  # a day without decisions in between
+
+
+def _specs(src: Path) -> list[AnnotationSpec]:
+    return [AnnotationSpec(str(src / f"annotator_{n}.key"), name=n) for n in NAMES] + \
+        [AnnotationSpec(str(src / "system_lesk.ans"), name="lesk", role="system")]
+
+
+@pytest.fixture
+def project(tmp_path: Path):
+    """The demo project with 30 decisions over three days: each day's first instances take ben's
+    answer (so the gold sometimes overturns the majority), one is flagged, one withdrawn."""
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in ("inventory.txt", "annotator_ann.key", "annotator_ben.key", "annotator_cho.key",
+                 "system_lesk.ans"):
+        shutil.copy(DEMO / name, src / name)
+    s = Session.create(tmp_path / "p.hadj", [str(src / "inventory.txt")], _specs(src))
+    c = s.corpus
+    ben = c.get_set("ben")
+    keys = s.instances()
+    j = 0
+    for d, day in enumerate(DAYS):
+        batch = []
+        for k in range(10):
+            lex, inst = keys[j]
+            j += 1
+            p = int(ben.position([c.instance_index(lex, inst)])[0])
+            tags = tuple(c.tag_strings(ben, p)) if p >= 0 else ("1",)
+            status = "flagged" if k == 9 else "resolved"
+            batch.append(Decision(lex, inst, tags, "set:ben", status, decided_by="lead",
+                                  decided_at=f"{day}T09:{k:02d}:00.000Z"))
+        s.execute(Decide(batch))
+    lex, inst = keys[0]
+    s.execute(Decide([Decision(lex, inst, (), "manual", "unresolved", decided_by="lead",
+                               decided_at=f"{DAYS[2]}T17:00:00.000Z")]))
+    yield s
+    s.close()
+
+
+def _frame(s: Session) -> pd.DataFrame:
+    rows = list(s.store.iter_history())
+    return pd.DataFrame({"id": [r.id for r in rows], "lexelt": [r.lexelt for r in rows],
+                         "instance": [r.instance for r in rows], "status": [r.status for r in rows],
+                         "tags": [r.tags for r in rows], "at": [r.decided_at for r in rows]})
+
+
+def test_each_day_counts_equal_a_groupby_of_the_decisions(project: Session) -> None:
+    tl = decision_timeline(project.corpus, project.store.iter_history(), by="day", n_resamples=0)
+    df = _frame(project)
+    df["day"] = df["at"].str[:10]
+    per_day = df[df.status != "unresolved"].groupby("day").size()
+    assert [p.label for p in tl.points] == list(DAYS)
+    assert [p.decisions for p in tl.points] == per_day.tolist()
+    for p in tl.points:  # the state after the day: the latest row per instance up to its end
+        last = df[df.day <= p.label].sort_values("id").groupby(["lexelt", "instance"]).tail(1)
+        count = last.status.value_counts()
+        assert p.counts["resolved"] == count.get("resolved", 0)
+        assert p.counts["flagged"] == count.get("flagged", 0)
+        assert p.counts["open"] == project.corpus.n - count.get("resolved", 0) - count.get("flagged", 0)
+
+
+def test_every_n_decisions_and_weeks_cut_the_same_history(project: Session) -> None:
+    rows = list(project.store.iter_history())
+    tl = decision_timeline(project.corpus, rows, by=7, n_resamples=0)
+    assert [p.decisions + p.withdrawals for p in tl.points] == [7, 7, 7, 7, 3]
+    weeks = decision_timeline(project.corpus, rows, by="week", n_resamples=0)
+    assert [p.label for p in weeks.points] == ["week of 2026-03-02"]
+    assert weeks.points[-1].counts == tl.points[-1].counts
+
+
+def _scratch_scores(s: Session, upto: str) -> dict[str, float | None]:
+    """Each set's leaf score against the gold decided by ``upto``, from a fresh tracker and the
+    dashboard's own gold-agreement function (a different code path from the timeline's)."""
+    from hieradjudicate.app.dashboard.scores import gold_agreement
+
+    rows = [r for r in s.store.iter_history() if r.decided_at[:10] <= upto]
+    gold = DecisionTracker(s.corpus, rows).gold_set()
+    sets = [k for k, x in enumerate(s.corpus.sets) if x.role != "gold"]
+    got, _ = gold_agreement(s.corpus, sets, gold)
+    return {r.name: r.score for r in got}
+
+
+def test_scores_at_each_day_equal_the_scores_from_scratch(project: Session) -> None:
+    tl = decision_timeline(project.corpus, project.store.iter_history(), n_resamples=0)
+    for p in tl.points:
+        want = _scratch_scores(project, p.label)
+        assert set(want) == set(p.scores)
+        for name, v in want.items():
+            assert p.scores[name].value == pytest.approx(v, abs=1e-12)
+
+
+def test_the_last_point_equals_the_dashboards_current_figures(project: Session) -> None:
+    rows = list(project.store.iter_history())
+    tl = decision_timeline(project.corpus, rows, n_resamples=0)
+    data = Dashboard(project.corpus).compute(tracker=DecisionTracker(project.corpus, rows), intervals=False)
+    assert {r.name: r.score for r in data.gold_agreement} == {k: f.value for k, f in tl.points[-1].scores.items()}
+    assert data.progress.status_counts["resolved"] == tl.points[-1].counts["resolved"]
+    assert data.progress.decisions == [p.decisions for p in tl.points]
+
+
+def _overturn_by_hand(s: Session, upto: str) -> tuple[int, int]:
+    """(majority instances resolved, overturned), counting tag sets with a Counter."""
+    c = s.corpus
+    rows = [r for r in s.store.iter_history() if r.decided_at[:10] <= upto]
+    current: dict[tuple[str, str], object] = {}
+    for r in rows:
+        current[r.key] = r
+    n = over = 0
+    for key, r in current.items():
+        if r.status != "resolved":
+            continue
+        i = c.instance_index(*key)
+        answers = []
+        for name in NAMES:
+            st = c.get_set(name)
+            p = int(st.position([i])[0])
+            if p >= 0:
+                answers.append(frozenset(c.tag_strings(st, p)))
+        top, k = Counter(answers).most_common(1)[0] if answers else (None, 0)
+        if 2 * k > len(answers):
+            n += 1
+            over += frozenset(r.tags) != top
+    return n, over
+
+
+def test_overturn_share_equals_a_count_by_hand(project: Session) -> None:
+    tl = decision_timeline(project.corpus, project.store.iter_history(), n_resamples=300, seed=3)
+    for p in tl.points:
+        n, over = _overturn_by_hand(project, p.label)
+        assert p.overturn.n == n and p.overturn.value == pytest.approx(over / n, abs=1e-12)
+        assert p.overturn.low <= p.overturn.value <= p.overturn.high
+    assert any(p.overturn.value > 0 for p in tl.points)  # ben is overruled somewhere: the test can fail
+
+
+def test_intervals_are_the_same_with_the_same_seed(project: Session) -> None:
+    a = decision_timeline(project.corpus, project.store.iter_history(), n_resamples=200, seed=5)
+    b = decision_timeline(project.corpus, project.store.iter_history(), n_resamples=200, seed=5)
+    assert [p.scores["lesk"] for p in a.points] == [p.scores["lesk"] for p in b.points]
+    assert a.points[-1].scores["lesk"].low is not None
+
+
+def test_import_points_equal_the_figures_of_each_state(project: Session, tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    before = Stats(project.corpus).agreement_dict(pairs=False)
+    edit_key(src / "annotator_ben.key", tmp_path / "ben_v2.key",
+             {"bank.n.002": "4", "bank.n.005": "2.2", "bank.n.006": "4", "bank.n.007": "4"})
+    project.reimport("ben", tmp_path / "ben_v2.key")
+    pts = import_timeline(project.store, project.corpus, n_resamples=0)
+    assert [p.event.label for p in pts] == ["project created", "re-import of ben"]
+    now = Stats(project.corpus).agreement_dict(pairs=False)
+    for p, want in zip(pts, (before, now)):
+        assert p.figures["fleiss"].value == pytest.approx(want["fleiss"]["kappa"], abs=1e-12)
+        assert p.figures["conger"].value == pytest.approx(want["conger"]["kappa"], abs=1e-12)
+        assert p.figures["alpha"].value == pytest.approx(want["alpha"]["value"], abs=1e-12)
+        assert p.figures["mean_kappa_cohen"].value == pytest.approx(want["mean_kappa_cohen"], abs=1e-12)
+    assert pts[-1].figures["fleiss"].value == now["fleiss"]["kappa"]  # the current corpus, exactly
+    assert pts[0].figures["fleiss"].value != pts[1].figures["fleiss"].value
+    # the older state is kept in the project: read again without rebuilding anything
+    again = import_timeline(project.store, project.corpus, n_resamples=0,
+                            rebuild=lambda *_: pytest.fail("rebuilt a cached state"))
+    assert again[0].figures == pts[0].figures
+
+
+def test_fleiss_before_after_a_reimport_is_paired_and_covers_the_direct_difference(
+        project: Session, tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    k0 = Stats(project.corpus).agreement_dict(pairs=False)["fleiss"]["kappa"]
+    add_marker(project.store, "guidelines v2", "2026-03-04")
+    changes = {f"bank.n.{k:03d}": "4" for k in range(2, 40, 3)}
+    edit_key(src / "annotator_ben.key", tmp_path / "ben_v2.key", changes)
+    project.reimport("ben", tmp_path / "ben_v2.key")
+    k1 = Stats(project.corpus).agreement_dict(pairs=False)["fleiss"]["kappa"]
+    d = fleiss_before_after(project.store, project.corpus, markers(project.store)[0].at.replace("2026-03-04",
+                                                                                              "2099-01-01"),
+                            n_resamples=400, seed=1)
+    assert d.why is not None  # a marker after every import: nothing to compare
+    d = fleiss_before_after(project.store, project.corpus, "2000-01-01T00:00:00.000Z", n_resamples=400, seed=1)
+    assert d.why is not None  # before every import too
+    ev_at = project.store.files(active_only=False)[-1].imported_at
+    d = fleiss_before_after(project.store, project.corpus, ev_at, n_resamples=400, seed=1)
+    assert d.paired and d.n_before == d.n_after
+    assert d.before == pytest.approx(k0, abs=1e-12) and d.after == pytest.approx(k1, abs=1e-12)
+    assert d.difference == pytest.approx(k1 - k0, abs=1e-12) and d.difference < 0
+    assert d.low <= d.difference <= d.high
+
+
+def test_overturn_before_after_a_marker(project: Session) -> None:
+    at = "2026-03-03T00:00:00.000Z"
+    d = overturn_before_after(project.corpus, project.store.iter_history(), at, n_resamples=300, seed=2)
+    n_b, o_b = _overturn_by_hand(project, "2026-03-02")
+    assert not d.paired and d.n_before == n_b and d.before == pytest.approx(o_b / n_b, abs=1e-12)
+    assert d.difference == pytest.approx(d.after - d.before, abs=1e-12)
+    assert d.low <= d.difference <= d.high
+
+
+def test_forecast_equals_open_over_the_mean_progress_per_calendar_day(project: Session) -> None:
+    v = project_timeline(project.store, project.corpus, n_resamples=300, seed=0, imports=False)
+    df = _frame(project)
+    # per calendar day from the first to the last: the change in resolved instances
+    resolved = []
+    for day in pd.date_range(DAYS[0], DAYS[-1]).strftime("%Y-%m-%d"):
+        last = df[df["at"].str[:10] <= day].sort_values("id").groupby(["lexelt", "instance"]).tail(1)
+        resolved.append(int((last.status == "resolved").sum()))
+    per_day = np.diff([0, *resolved])
+    open_ = project.corpus.n - resolved[-1]
+    assert v.forecast.open == open_ and v.forecast.n_days == 4
+    assert v.forecast.days == pytest.approx(open_ / per_day.mean(), abs=1e-9)
+    assert v.forecast.days_low <= v.forecast.days <= v.forecast.days_high
+    assert v.dates[0] is not None and v.dates[0] > DAYS[-1]
+
+
+def test_markers_are_kept_in_the_settings_and_bad_dates_are_refused(project: Session) -> None:
+    version = project.store.meta()["schema_version"]
+    add_marker(project.store, "guidelines v2", "2026-03-03")
+    add_marker(project.store, "kick-off", "2026-03-01T08:30")
+    assert [(m.label, m.at) for m in markers(project.store)] == [
+        ("kick-off", "2026-03-01T08:30:00.000Z"), ("guidelines v2", "2026-03-03T00:00:00.000Z")]
+    assert project.store.meta()["schema_version"] == version  # no migration: older versions open it
+    with pytest.raises(HieradjError, match="YYYY-MM-DD"):
+        add_marker(project.store, "x", "03/03/2026")
+    with pytest.raises(HieradjError, match="label"):
+        add_marker(project.store, "  ")
+
+
+def test_json_view_holds_numbers_and_says_what_the_timeline_rests_on(project: Session) -> None:
+    add_marker(project.store, "guidelines v2", "2026-03-03")
+    d = json.loads(json.dumps(as_json(project_timeline(project.store, project.corpus, n_resamples=100))))
+    assert "import and decision times only" in d["note"]
+    assert isinstance(d["points"][0]["scores"]["lesk"]["value"], float)
+    assert isinstance(d["points"][0]["counts"]["resolved"], int)
+    assert d["before_after"][0]["marker"]["label"] == "guidelines v2"
+    assert d["before_after"][0]["overturn"]["paired"] is False
