@@ -1,0 +1,222 @@
+"""The *Timeline* tab (issue 32): agreement at each import and the adjudication over time, with the
+project's markers as vertical lines, hover for a point's figure and interval, a marker added here.
+
+The figures come from :func:`hieradjudicate.app.timeline_view.project_timeline` (the command
+line's and the report's); this module only draws them.  Both plots share one time axis: days since
+the first event (the project's creation or its first decision).  The page computes when it is
+first shown and again after a marker is added or the "By" choice changes.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from hieradjudicate.app.timeline_view import TimelineView, project_timeline
+from hieradjudicate.core.errors import HieradjError
+
+RESAMPLES = 1000
+MARKER_PEN = pg.mkPen("#8172b3", width=2, style=Qt.PenStyle.DashLine)
+
+
+def _t(iso: str) -> float:
+    """Seconds since the epoch of an ISO UTC time (``...Z``)."""
+    return datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp()
+
+
+def _fig(x: Any) -> str:
+    v = "undefined" if x.value is None else f"{x.value:.3f}"
+    if x.low is not None and x.high is not None:
+        return f"{v} [{x.low:.3f}, {x.high:.3f}] (n = {x.n})"
+    return f"{v} (n = {x.n})" + (f"; {x.why}" if x.why else "")
+
+
+class TimelinePage(QWidget):
+    """The Timeline tab of an open project."""
+
+    def __init__(self, session: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("timeline_page")
+        self.session = session
+        self.view: TimelineView | None = None
+        self.origin = 0.0
+        self.points: dict[str, list[tuple[float, float, str]]] = {}  # plot -> (x, y, hover text)
+        top = QHBoxLayout()
+        self.by = QComboBox(objectName="timeline_by")
+        for text, key in (("Each day", "day"), ("Each week", "week"), ("Every 100 decisions", 100)):
+            self.by.addItem(text, key)
+        self.marker_label = QLineEdit(objectName="timeline_marker_label", placeholderText="Marker, e.g. guidelines v2")
+        self.marker_at = QLineEdit(objectName="timeline_marker_at", placeholderText="YYYY-MM-DD (empty: now)")
+        self.add_button = QPushButton("Add marker", objectName="timeline_add_marker")
+        for w in (QLabel("By"), self.by, self.marker_label, self.marker_at, self.add_button):
+            top.addWidget(w)
+        top.addStretch(1)
+        self.note = QLabel(objectName="timeline_note", wordWrap=True)
+        self.note.setStyleSheet("color: gray")
+        self.imports_plot = pg.PlotWidget(title="Annotator agreement at each import")
+        self.decisions_plot = pg.PlotWidget(title="The adjudication (share) and the gold overturning the majority")
+        for p in (self.imports_plot, self.decisions_plot):
+            p.setLabel("bottom", "days since the first event")
+            p.addLegend(offset=(-10, 10))
+            p.showGrid(y=True, alpha=0.2)
+            p.scene().sigMouseMoved.connect(lambda pos, p=p: self._hover(p, pos))
+        self.hover = QLabel(objectName="timeline_hover")
+        self.details = QTextBrowser(objectName="timeline_details")
+        lay = QVBoxLayout(self)
+        lay.addLayout(top)
+        lay.addWidget(self.note)
+        lay.addWidget(self.imports_plot, 3)
+        lay.addWidget(self.decisions_plot, 3)
+        lay.addWidget(self.hover)
+        lay.addWidget(self.details, 2)
+        self.add_button.clicked.connect(self.add_marker)
+        self.marker_label.returnPressed.connect(self.add_marker)
+        self.by.currentIndexChanged.connect(lambda _: self.refresh())
+
+    # ------------------------------------------------------------------ computing
+    def refresh(self) -> None:
+        s = self.session
+        try:
+            self.view = project_timeline(s.store, s.corpus, by=self.by.currentData(), n_resamples=RESAMPLES)
+        except HieradjError as exc:
+            self.note.setText(f"No timeline: {exc}")
+            return
+        self._draw()
+
+    def add_marker(self) -> None:
+        from hieradjudicate.app.timeline_marks import add_marker
+
+        try:
+            m = add_marker(self.session.store, self.marker_label.text(), self.marker_at.text().strip() or None)
+        except HieradjError as exc:
+            self.hover.setText(str(exc))
+            return
+        self.marker_label.clear()
+        self.marker_at.clear()
+        self.refresh()
+        self.hover.setText(f"Marker added: {m.label} at {m.at}")
+
+    # ------------------------------------------------------------------ drawing
+    def _x(self, iso: str) -> float:
+        return (_t(iso) - self.origin) / 86400.0
+
+    def _draw(self) -> None:
+        v = self.view
+        assert v is not None
+        times = [p.event.at for p in v.imports] + [p.end for p in v.decisions.points]
+        self.origin = min(map(_t, times)) if times else 0.0
+        self.note.setText(v.note)
+        self.points = {"imports": [], "decisions": []}
+        colours = ("#4c72b0", "#55a868", "#dd8452", "#c44e52")
+        ip = self.imports_plot
+        ip.clear()
+        if v.imports:
+            x = np.array([self._x(p.event.at) for p in v.imports])
+            for j, (key, name) in enumerate((("fleiss", "Fleiss' kappa"), ("alpha", "Krippendorff's alpha"))):
+                self._series(ip, "imports", x, [p.figures[key] for p in v.imports], name, colours[j],
+                             [p.event.label for p in v.imports])
+        dp = self.decisions_plot
+        dp.clear()
+        pts = v.decisions.points
+        if pts:
+            x = np.array([self._x(p.end) for p in pts])
+            n = max(v.decisions.n_instances, 1)
+            share = [p.counts.get("resolved", 0) / n for p in pts]
+            dp.plot(x, share, pen=pg.mkPen(colours[0], width=2), symbol="o", symbolSize=6, name="resolved share")
+            self.points["decisions"] += [(xi, yi, f"{p.label}: resolved {p.counts.get('resolved', 0)} of {n}, "
+                                          f"{p.decisions} decisions") for xi, yi, p in zip(x, share, pts)]
+            self._series(dp, "decisions", x, [p.overturn for p in pts], "gold overturns the majority",
+                         colours[3], [p.label for p in pts])
+            systems = [k for k, f in pts[-1].scores.items() if f.low is not None][:2]
+            for j, name in enumerate(systems):
+                self._series(dp, "decisions", x, [p.scores.get(name) for p in pts], f"score {name}",
+                             colours[1 + j], [p.label for p in pts])
+        for plot in (ip, dp):
+            for m in v.markers:
+                line = pg.InfiniteLine(pos=self._x(m.at), angle=90, pen=MARKER_PEN, label=m.label,
+                                       labelOpts={"position": 0.9, "color": "#8172b3"})
+                line.setObjectName(f"marker:{m.label}")
+                plot.addItem(line)
+        self.details.setHtml(self._details_html())
+
+    def _series(self, plot: Any, key: str, x: np.ndarray, figs: list[Any], name: str, colour: str,
+                labels: list[str]) -> None:
+        y = np.array([np.nan if f is None or f.value is None else f.value for f in figs], float)
+        ok = ~np.isnan(y)
+        if not ok.any():
+            return
+        plot.plot(x[ok], y[ok], pen=pg.mkPen(colour, width=2), symbol="o", symbolSize=6, name=name)
+        lo = np.array([np.nan if f is None or f.low is None else f.low for f in figs], float)
+        hi = np.array([np.nan if f is None or f.high is None else f.high for f in figs], float)
+        ci = ok & ~np.isnan(lo) & ~np.isnan(hi)
+        if ci.any():
+            plot.addItem(pg.ErrorBarItem(x=x[ci], y=y[ci], top=hi[ci] - y[ci], bottom=y[ci] - lo[ci],
+                                         beam=0.1, pen=pg.mkPen(colour)))
+        self.points[key] += [(float(x[j]), float(y[j]), f"{labels[j]}: {name} {_fig(figs[j])}")
+                             for j in np.flatnonzero(ok)]
+
+    def _hover(self, plot: Any, pos: Any) -> None:
+        key = "imports" if plot is self.imports_plot else "decisions"
+        pts = self.points.get(key) or []
+        if not pts:
+            return
+        vb = plot.getPlotItem().vb
+        if not vb.sceneBoundingRect().contains(pos):
+            return
+        here = vb.mapSceneToView(pos)
+        xr, yr = vb.viewRange()
+        sx, sy = max(xr[1] - xr[0], 1e-9), max(yr[1] - yr[0], 1e-9)
+        d = [((x - here.x()) / sx) ** 2 + ((y - here.y()) / sy) ** 2 for x, y, _ in pts]
+        j = int(np.argmin(d))
+        if d[j] < 0.0025:  # within 5 % of the view
+            self.hover.setText(pts[j][2])
+
+    def _details_html(self) -> str:
+        v = self.view
+        assert v is not None
+        out = []
+        for m, ba in zip(v.markers, v.before_after):
+            out.append(f"<b>{m.label}</b> ({m.at}):<ul>")
+            for k, name in (("overturn", "gold overturns the majority"), ("fleiss", "Fleiss' kappa")):
+                d = ba[k]
+                if d.difference is None:
+                    out.append(f"<li>{name}: {d.why}</li>")
+                    continue
+                out.append(f"<li>{name}: {d.before:.3f} &rarr; {d.after:.3f}, difference {d.difference:+.3f} "
+                           f"[{d.low:.3f}, {d.high:.3f}] ({'paired by instance' if d.paired else 'unpaired'}, "
+                           f"{d.n_before} / {d.n_after} instances)</li>")
+            out.append("</ul>")
+        f = v.forecast
+        if v.dates[0]:
+            out.append(f"<p>Forecast: {f.open} open at {f.per_day:.1f} resolved per day: done about "
+                       f"<b>{v.dates[0]}</b> (95% interval {v.dates[1]} to {v.dates[2] or 'open-ended'}).</p>")
+        else:
+            out.append(f"<p>Forecast: {f.open} open; {f.why or 'done'}.</p>")
+        return "".join(out)
+
+
+def attach_timeline(tabs: Any, session: Any) -> TimelinePage:
+    """Add the Timeline tab to the project's tabs; its figures are computed when it is first shown."""
+    page = TimelinePage(session)
+    index = tabs.addTab(page, "Timeline")
+
+    def shown(k: int) -> None:
+        if k == index and page.view is None:
+            page.refresh()
+
+    tabs.currentChanged.connect(shown)
+    return page
