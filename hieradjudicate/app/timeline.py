@@ -15,8 +15,8 @@ takes the figures the dashboard shows at that moment:
   systems and, when there are few, for the annotator sets;
 * how often the gold overturns the annotators' majority: among resolved
   instances where more than half of the annotator sets that answered gave the
-  same tag set, the share whose gold is another tag set (BCa interval, the
-  same bootstrap over the 0/1 outcomes, stratified by lexelt).
+  same tag set, the share whose gold is another tag set (BCa interval of the
+  stratified bootstrap, drawn per lexelt: :func:`~hieradjudicate.core.timeline_stats.share_interval`).
 
 The replay is one pass over the rows (the tracker's, as when the dashboard
 opens); each point costs one gold set and one scoring pass over every set.
@@ -38,6 +38,7 @@ from hieradjudicate.app.dashboard.gold import STATUS_NAMES, DecisionTracker
 from hieradjudicate.core.model import Corpus
 from hieradjudicate.core.score_bootstrap import bootstrap_scores
 from hieradjudicate.core.scoring import score_leaf_many
+from hieradjudicate.core.timeline_stats import share_interval
 from hieradjudicate.io.store.records import DecisionRow
 
 BY_CHOICES = ("day", "week")  # or a positive integer N: every N decision rows
@@ -79,6 +80,8 @@ class DecisionTimeline:
     sets: list[str]
     n_instances: int
     note: str  # what the timeline rests on
+    day_resolved: dict[str, int] = field(default_factory=dict)  # resolved instances at each day's end
+    status: np.ndarray = field(repr=False, default_factory=lambda: np.zeros(0, np.int8))  # now, per instance
 
     def column(self, name: str) -> list[float | None]:
         """One figure over the points: ``resolved``, ``decisions``, ``overturn``, ``score:<set>``."""
@@ -178,9 +181,18 @@ def decision_timeline(corpus: Corpus, rows: Iterable[DecisionRow], *, by: str | 
     set_rows = [corpus.sets[k].rows for k in sets]
     attempted = [corpus.sets[k].attempted for k in sets]
     points: list[DecisionPoint] = []
+    days = [(r.decided_at or "unknown")[:10] for r in rows]
+    day_ends = {j for j in range(1, len(rows)) if days[j] != days[j - 1]} | {len(rows)}
+    day_resolved: dict[str, int] = {}
     for label, a, b in _bins(rows, by):
         chunk = rows[a:b]
-        touched = tracker.apply(chunk)
+        # the bin in segments cut at the ends of days: the resolved count at each day's end (the forecast)
+        cuts = sorted({a, b} | {j for j in day_ends if a < j < b})
+        touched = []
+        for c0, c1 in zip(cuts[:-1], cuts[1:]):
+            touched.append(tracker.apply(rows[c0:c1]))
+            if c1 in day_ends:
+                day_resolved[days[c1 - 1]] = tracker.n_resolved
         withdrawals = sum(r.status == "unresolved" for r in chunk)
         counts = np.bincount(tracker.status, minlength=len(STATUS_NAMES))
         named = {("open" if name == "unresolved" else name): int(counts[k])
@@ -198,10 +210,11 @@ def decision_timeline(corpus: Corpus, rows: Iterable[DecisionRow], *, by: str | 
             overturn = _overturn(gold.rows, np.asarray(gold.signature, np.int64), has_major, major_sig,
                                  corpus.inst_lexelt, n_resamples, seed)
         points.append(DecisionPoint(label, chunk[0].decided_at, chunk[-1].decided_at, len(chunk) - withdrawals,
-                                    withdrawals, named, overturn, scores, touched))
+                                    withdrawals, named, overturn, scores, np.unique(np.concatenate(touched))))
     note = ("The timeline rests on the times decisions were saved (decided_at, UTC); the inputs "
             "carry no dates of their own.")
-    return DecisionTimeline(str(by), points, [corpus.sets[k].name for k in sets], corpus.n, note)
+    return DecisionTimeline(str(by), points, [corpus.sets[k].name for k in sets], corpus.n, note, day_resolved,
+                            tracker.status.copy())
 
 
 def _score_figure(r: Any, strata: np.ndarray, interval: bool, n_resamples: int, seed: int) -> Figure:
@@ -234,6 +247,5 @@ def _overturn(gold_rows: np.ndarray, gold_sig: np.ndarray, has_major: np.ndarray
     value = float(y.mean())
     if n_resamples <= 0:
         return Figure(value, n=int(inst.size), why="no resamples")
-    b = bootstrap_scores(y, np.ones_like(y), strata=inst_lexelt[inst], n_resamples=n_resamples,
-                         seed=seed).precision
-    return Figure(value, b.low, b.high, int(inst.size), b.reason)
+    low, high, _ = share_interval(y, inst_lexelt[inst], n_resamples=n_resamples, seed=seed)
+    return Figure(value, low, high, int(inst.size))

@@ -23,14 +23,14 @@ No Qt.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import numpy as np
 
-from hieradjudicate.app.dashboard.gold import RESOLVED, UNRESOLVED, DecisionTracker
+from hieradjudicate.app.dashboard.gold import RESOLVED, DecisionTracker
 from hieradjudicate.app.timeline import majority, overturn_outcomes
 from hieradjudicate.app.timeline_imports import group_of, import_events
 from hieradjudicate.core.agreement import make_layout
@@ -160,43 +160,38 @@ def fleiss_before_after(store: Any, corpus: Corpus, at: str, *, n_resamples: int
     return fleiss_difference(lb, la, n_resamples=n_resamples, seed=seed)
 
 
-def progress_per_day(rows: Sequence[DecisionRow], corpus: Corpus, *, until: str | None = None) -> tuple[list[str], np.ndarray]:
-    """Calendar days from the first decision to ``until`` (default the last decision's day) and the net
-    change in resolved instances on each (zeros on days without decisions)."""
-    rows = _sorted_rows(rows)
-    if not rows:
+def progress_per_day(day_resolved: dict[str, int]) -> tuple[list[str], np.ndarray]:
+    """Calendar days from the first day with decisions to the last, and the net change in resolved
+    instances on each (zero on a day without decisions), from the resolved count at each day's end
+    (:attr:`DecisionTimeline.day_resolved`)."""
+    if not day_resolved:
         return [], np.zeros(0)
-    tr = DecisionTracker(corpus)
-    per: dict[str, int] = {}
-    a = 0
-    while a < len(rows):
-        day = (rows[a].decided_at or "")[:10]
-        b = a
-        while b < len(rows) and (rows[b].decided_at or "")[:10] == day:
-            b += 1
-        before = tr.n_resolved
-        tr.apply(rows[a:b])
-        per[day] = tr.n_resolved - before
-        a = b
     try:
-        first = date.fromisoformat(min(per))
-        last = date.fromisoformat((until or max(per))[:10])
-    except ValueError:
-        return sorted(per), np.array([per[d] for d in sorted(per)], np.float64)
+        first, last = date.fromisoformat(min(day_resolved)), date.fromisoformat(max(day_resolved))
+    except ValueError:  # a row without a date: the days as they are
+        keys = sorted(day_resolved)
+        return keys, np.diff([0, *[day_resolved[k] for k in keys]]).astype(np.float64)
     days = [(first + timedelta(days=k)).isoformat() for k in range((last - first).days + 1)]
-    return days, np.array([per.get(d, 0) for d in days], np.float64)
+    level, ends = 0, []
+    for d in days:
+        level = day_resolved.get(d, level)
+        ends.append(level)
+    return days, np.diff([0, *ends]).astype(np.float64)
 
 
-def forecast(corpus: Corpus, rows: Sequence[DecisionRow], status: np.ndarray, *, n_resamples: int = 1000,
+def forecast(day_resolved: dict[str, int], status: np.ndarray, *, n_resamples: int = 1000,
              seed: int = 0) -> tuple[Forecast, str | None, str | None, str | None]:
     """The forecast and its dates ``(expected, earliest, latest)`` (YYYY-MM-DD; None when open-ended):
-    days counted from the last day with decisions.  ``status``: the tracker's current statuses."""
-    days, per = progress_per_day(rows, corpus)
+    days counted from the last day with decisions.  ``status``: the current status per instance."""
+    days, per = progress_per_day(day_resolved)
     open_ = int((status != RESOLVED).sum())
     f = finish_forecast(per, open_, n_resamples=n_resamples, seed=seed)
     if not days or f.days is None:
         return f, None, None, None
-    last = date.fromisoformat(days[-1])
+    try:
+        last = date.fromisoformat(days[-1])
+    except ValueError:
+        return f, None, None, None
 
     def when(d: float | None) -> str | None:
         return None if d is None else (last + timedelta(days=float(np.ceil(d)))).isoformat()
@@ -204,5 +199,5 @@ def forecast(corpus: Corpus, rows: Sequence[DecisionRow], status: np.ndarray, *,
     return f, when(f.days), when(f.days_low), when(f.days_high)
 
 
-__all__ = ["Marker", "SETTING", "UNRESOLVED", "add_marker", "fleiss_before_after", "forecast", "markers",
+__all__ = ["Marker", "SETTING", "add_marker", "fleiss_before_after", "forecast", "markers",
            "overturn_before_after", "parse_at", "progress_per_day"]

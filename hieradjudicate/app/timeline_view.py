@@ -12,7 +12,6 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from hieradjudicate.app.dashboard.gold import DecisionTracker
 from hieradjudicate.app.timeline import DecisionTimeline, decision_timeline
 from hieradjudicate.app.timeline_imports import ImportPoint, import_timeline
 from hieradjudicate.app.timeline_marks import Marker, forecast, fleiss_before_after, markers, \
@@ -66,8 +65,7 @@ def project_timeline(store: Any, corpus: Any, *, by: str | int = "day", n_resamp
                        "fleiss": fleiss_before_after(store, corpus, m.at, n_resamples=n_resamples, seed=seed)})
     t["before/after"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    status = DecisionTracker(corpus, rows).status
-    f, *dates = forecast(corpus, rows, status, n_resamples=n_resamples, seed=seed)
+    f, *dates = forecast(dec.day_resolved, dec.status, n_resamples=n_resamples, seed=seed)
     t["forecast"] = time.perf_counter() - t0
     return TimelineView(dec, pts, marks, ba, f, tuple(dates), NO_DATES, {k: round(v, 3) for k, v in t.items()})
 

@@ -149,3 +149,27 @@ def finish_forecast(progress_per_day: np.ndarray, open_: int, *, n_resamples: in
     fin = np.isfinite(jdays)
     lo, hi, _ = interval(np.minimum(days, 1e12), open_ / rate, level, "bca", jdays[fin] if fin.sum() > 1 else None)
     return Forecast(open_, rate, open_ / rate, lo, None if hi >= 1e12 else hi, int(d.size))
+
+
+def share_interval(y: np.ndarray, strata: np.ndarray, *, n_resamples: int = 1000, seed: int = 0,
+                   level: float = 0.95) -> tuple[float | None, float | None, str]:
+    """BCa interval of the share of ones among 0/1 outcomes ``y``, resampled within ``strata``.
+
+    Drawing ``n_x`` outcomes with replacement from a stratum holding ``k_x`` ones gives
+    Binomial(``n_x``, ``k_x / n_x``) ones: the stratified bootstrap of a share, drawn per stratum
+    and resample (``X x B`` numbers) instead of per instance (``n x B``: MASC's 44,682 decided
+    instances cost seconds per point).  The acceleration is from the jackknife within strata
+    (leaving one instance out is closed-form).
+    """
+    y = np.asarray(y, np.float64)
+    if not y.size:
+        return None, None, ""
+    code = np.unique(np.asarray(strata), return_inverse=True)[1].reshape(-1)
+    n_x = np.bincount(code).astype(np.int64)
+    k_x = np.bincount(code, weights=y)
+    rng = np.random.default_rng(seed)
+    ones = rng.binomial(n_x[None, :], (k_x / n_x)[None, :], size=(n_resamples, n_x.size))
+    reps = ones.sum(axis=1) / y.size
+    est = float(y.mean())
+    jack = (y.sum() - y) / max(y.size - 1, 1)
+    return interval(reps, est, level, "bca", jack, code)

@@ -40,3 +40,18 @@ def test_forecast_is_open_over_the_mean_daily_progress() -> None:
     assert f.days_low < f.days < f.days_high
     assert finish_forecast(np.array([3.0, -3.0]), 10).why == "no progress so far"
     assert finish_forecast(np.array([3.0]), 10).why == "fewer than two days of decisions"
+
+
+def test_share_interval_is_the_stratified_bootstrap_of_a_share() -> None:
+    """Against the per-instance bootstrap of the same share (bootstrap_scores' precision): the two
+    draw differently, so their ends agree to the Monte Carlo error, not to the bit."""
+    from hieradjudicate.core.score_bootstrap import bootstrap_scores
+    from hieradjudicate.core.timeline_stats import share_interval
+
+    rng = np.random.default_rng(3)
+    strata = rng.integers(0, 12, 900)
+    y = (rng.random(900) < 0.2 + 0.04 * strata).astype(float)
+    lo, hi, _ = share_interval(y, strata, n_resamples=4000, seed=1)
+    b = bootstrap_scores(y, np.ones_like(y), strata=strata, n_resamples=4000, seed=1).precision
+    assert lo == pytest.approx(b.low, abs=0.006) and hi == pytest.approx(b.high, abs=0.006)
+    assert lo < y.mean() < hi
