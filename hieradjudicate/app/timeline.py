@@ -8,9 +8,9 @@ takes the figures the dashboard shows at that moment:
 
 * the counts of resolved, flagged, skipped and open instances, and the rows of
   the bin (decisions and withdrawals);
-* each set's leaf score against the gold decided so far
-  (:func:`~hieradjudicate.core.scoring.score_leaf_many`, the figure of the
-  dashboard's "agreement with the gold" table), with its BCa interval
+* each set's leaf score against the gold decided so far (the figure of the
+  dashboard's "agreement with the gold" table, kept incrementally by
+  :class:`~hieradjudicate.app.timeline_scores.IncrementalScores`), with its BCa interval
   (:func:`~hieradjudicate.core.score_bootstrap.bootstrap_scores`) for the
   systems and, when there are few, for the annotator sets;
 * how often the gold overturns the annotators' majority: among resolved
@@ -19,7 +19,7 @@ takes the figures the dashboard shows at that moment:
   stratified bootstrap, drawn per lexelt: :func:`~hieradjudicate.core.timeline_stats.share_interval`).
 
 The replay is one pass over the rows (the tracker's, as when the dashboard
-opens); each point costs one gold set and one scoring pass over every set.
+opens); each point scores again only the answers of the instances decided in it.
 No Qt.  The import points (agreement at each import and re-import) are in
 :mod:`hieradjudicate.app.timeline_imports`, markers, before/after and the
 forecast in :mod:`hieradjudicate.app.timeline_marks`.
@@ -35,9 +35,9 @@ from typing import Any
 import numpy as np
 
 from hieradjudicate.app.dashboard.gold import STATUS_NAMES, DecisionTracker
+from hieradjudicate.app.timeline_scores import IncrementalScores
 from hieradjudicate.core.model import Corpus
 from hieradjudicate.core.score_bootstrap import bootstrap_scores
-from hieradjudicate.core.scoring import score_leaf_many
 from hieradjudicate.core.timeline_stats import share_interval
 from hieradjudicate.io.store.records import DecisionRow
 
@@ -177,9 +177,7 @@ def decision_timeline(corpus: Corpus, rows: Iterable[DecisionRow], *, by: str | 
     with_ci = [k for k in sets if corpus.sets[k].role == "system" or len(ann) <= max_interval_sets]
     has_major, major_sig = majority(corpus, ann)
     tracker = DecisionTracker(corpus)
-    leaves = [corpus.sets[k].leaves for k in sets]
-    set_rows = [corpus.sets[k].rows for k in sets]
-    attempted = [corpus.sets[k].attempted for k in sets]
+    inc = IncrementalScores(corpus, sets)
     points: list[DecisionPoint] = []
     days = [(r.decided_at or "unknown")[:10] for r in rows]
     day_ends = {j for j in range(1, len(rows)) if days[j] != days[j - 1]} | {len(rows)}
@@ -200,13 +198,13 @@ def decision_timeline(corpus: Corpus, rows: Iterable[DecisionRow], *, by: str | 
         gold = tracker.gold_set()
         scores: dict[str, Figure] = {}
         overturn = Figure(None, why="no resolved instance yet")
+        inc.update(gold, np.unique(np.concatenate(touched)))
         if gold is not None and gold.n:
             strata = corpus.inst_lexelt[gold.rows]
-            region = (gold.leaves > 0).astype(np.float64)
-            res = score_leaf_many(leaves, set_rows, region, corpus.inst_lexelt, gold_rows=gold.rows,
-                                  lexelts=corpus.inventory.lexelts, attempted_weights=attempted)
-            for k, r in zip(sets, res):
-                scores[corpus.sets[k].name] = _score_figure(r, strata, k in with_ci, n_resamples, seed)
+            sums, atts, answered = inc.figures(gold)
+            for u, k in enumerate(sets):
+                scores[corpus.sets[k].name] = _score_figure(inc, u, gold, sums[u], atts[u], int(answered[u]), strata,
+                                                            k in with_ci, n_resamples, seed)
             overturn = _overturn(gold.rows, np.asarray(gold.signature, np.int64), has_major, major_sig,
                                  corpus.inst_lexelt, n_resamples, seed)
         points.append(DecisionPoint(label, chunk[0].decided_at, chunk[-1].decided_at, len(chunk) - withdrawals,
@@ -217,17 +215,17 @@ def decision_timeline(corpus: Corpus, rows: Iterable[DecisionRow], *, by: str | 
                             tracker.status.copy())
 
 
-def _score_figure(r: Any, strata: np.ndarray, interval: bool, n_resamples: int, seed: int) -> Figure:
-    ov = r.figures.overall
-    n = int(r.n_scored)
-    if ov.precision is None:
+def _score_figure(inc: IncrementalScores, u: int, gold: Any, total: float, attempted: float, n: int,
+                  strata: np.ndarray, interval: bool, n_resamples: int, seed: int) -> Figure:
+    if attempted <= 0:
         return Figure(None, n=n, why="nothing attempted on the resolved instances")
+    value = float(total / attempted)
     if not interval or n_resamples <= 0:
-        why = "no interval: more than %d annotator sets" % MAX_INTERVAL_SETS if not interval else "no resamples"
-        return Figure(float(ov.precision), n=n, why=why)
-    b = bootstrap_scores(np.nan_to_num(r.instance_score, nan=0.0), r.instance_attempted, strata=strata,
-                         n_resamples=n_resamples, seed=seed).precision
-    return Figure(float(ov.precision), b.low, b.high, n, b.reason)
+        why = f"no interval: more than {MAX_INTERVAL_SETS} annotator sets" if not interval else "no resamples"
+        return Figure(value, n=n, why=why)
+    score, att = inc.instance_scores(u, gold)
+    b = bootstrap_scores(score, att, strata=strata, n_resamples=n_resamples, seed=seed).precision
+    return Figure(value, b.low, b.high, n, b.reason)
 
 
 def overturn_outcomes(gold_rows: np.ndarray, gold_sig: np.ndarray, has_major: np.ndarray,

@@ -38,8 +38,9 @@ def _specs(src: Path) -> list[AnnotationSpec]:
 
 @pytest.fixture
 def project(tmp_path: Path):
-    """The demo project with 30 decisions over three days: each day's first instances take ben's
-    answer (so the gold sometimes overturns the majority), one is flagged, one withdrawn."""
+    """The demo project with 30 decisions over three days: each day's instances take ben's answer
+    (so the gold sometimes overturns the majority), one a day is flagged; on the last day one
+    instance is decided again with another answer and one is withdrawn."""
     src = tmp_path / "src"
     src.mkdir()
     for name in ("inventory.txt", "annotator_ann.key", "annotator_ben.key", "annotator_cho.key",
@@ -61,6 +62,9 @@ def project(tmp_path: Path):
             batch.append(Decision(lex, inst, tags, "set:ben", status, decided_by="lead",
                                   decided_at=f"{day}T09:{k:02d}:00.000Z"))
         s.execute(Decide(batch))
+    lex, inst = keys[1]  # decided again on the last day, with another answer (its gold changes)
+    s.execute(Decide([Decision(lex, inst, ("4",), "manual", decided_by="lead",
+                               decided_at=f"{DAYS[2]}T12:00:00.000Z")]))
     lex, inst = keys[0]
     s.execute(Decide([Decision(lex, inst, (), "manual", "unresolved", decided_by="lead",
                                decided_at=f"{DAYS[2]}T17:00:00.000Z")]))
@@ -93,7 +97,7 @@ def test_each_day_counts_equal_a_groupby_of_the_decisions(project: Session) -> N
 def test_every_n_decisions_and_weeks_cut_the_same_history(project: Session) -> None:
     rows = list(project.store.iter_history())
     tl = decision_timeline(project.corpus, rows, by=7, n_resamples=0)
-    assert [p.decisions + p.withdrawals for p in tl.points] == [7, 7, 7, 7, 3]
+    assert [p.decisions + p.withdrawals for p in tl.points] == [7, 7, 7, 7, 4]
     weeks = decision_timeline(project.corpus, rows, by="week", n_resamples=0)
     assert [p.label for p in weeks.points] == ["week of 2026-03-02"]
     assert weeks.points[-1].counts == tl.points[-1].counts
