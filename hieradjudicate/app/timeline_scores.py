@@ -35,9 +35,11 @@ class IncrementalScores:
         self.row = r.astype(np.int64)[keep]
         self.ptr = np.concatenate([[0], np.cumsum(np.bincount(self.inst, minlength=corpus.n))])
         self.att = np.empty(self.j.size)
+        order = np.argsort(self.j, kind="stable")  # each set's answers as one slice
+        bounds = np.searchsorted(self.j[order], np.arange(len(self.sets) + 1))
         for jj, kk in enumerate(self.sets):  # once: each answer's attempted weight
-            m = self.j == jj
-            self.att[m] = np.asarray(corpus.sets[kk].attempted, np.float64)[self.row[m]]
+            seg = order[bounds[jj]:bounds[jj + 1]]
+            self.att[seg] = np.asarray(corpus.sets[kk].attempted, np.float64)[self.row[seg]]
         self.score = np.zeros(self.j.size)
 
     def _answers(self, instances: np.ndarray) -> np.ndarray:
