@@ -133,7 +133,10 @@ def fleiss_before_after(store: Any, corpus: Corpus, at: str, *, n_resamples: int
     """Fleiss' kappa of the annotations in effect at ``at`` against those now (module docstring)."""
     events = import_events(store)
     before = [e for e in events if e.at < at]
-    if not before or not events or before[-1].files == events[-1].files:
+    if not before:
+        return Difference(None, None, None, None, None, False, 0, 0, "",
+                          "the project was created after the marker: no annotations before it")
+    if before[-1].files == events[-1].files:
         return Difference(None, None, None, None, None, False, 0, 0, "",
                           "no import after the marker: the annotations are the same on both sides")
     if rebuild is None:

@@ -74,6 +74,7 @@ class TimelinePage(QWidget):
             p.addLegend(offset=(-10, 10))
             p.showGrid(y=True, alpha=0.2)
             p.scene().sigMouseMoved.connect(lambda pos, p=p: self._hover(p, pos))
+        self.decisions_plot.setXLink(self.imports_plot)  # one time axis: a marker stands at one x in both
         self.hover = QLabel(objectName="timeline_hover")
         self.details = QTextBrowser(objectName="timeline_details")
         lay = QVBoxLayout(self)
@@ -141,10 +142,15 @@ class TimelinePage(QWidget):
                                           f"{p.decisions} decisions") for xi, yi, p in zip(x, share, pts)]
             self._series(dp, "decisions", x, [p.overturn for p in pts], "gold overturns the majority",
                          colours[3], [p.label for p in pts])
-            systems = [k for k, f in pts[-1].scores.items() if f.low is not None][:2]
+            roles = {x.name: x.role for x in self.session.corpus.sets}  # the systems first, then annotators
+            ranked = sorted(pts[-1].scores, key=lambda k: roles.get(k) != "system")
+            systems = [k for k in ranked if pts[-1].scores[k].low is not None][:2]
             for j, name in enumerate(systems):
                 self._series(dp, "decisions", x, [p.scores.get(name) for p in pts], f"score {name}",
                              colours[1 + j], [p.label for p in pts])
+        xs = [self._x(t) for t in times] + [self._x(m.at) for m in v.markers]
+        if xs:  # both plots over every event and marker (their x axes are linked)
+            ip.setXRange(min(xs), max(xs), padding=0.04)
         for plot in (ip, dp):
             for m in v.markers:
                 line = pg.InfiniteLine(pos=self._x(m.at), angle=90, pen=MARKER_PEN, label=m.label,
