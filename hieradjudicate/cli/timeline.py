@@ -70,7 +70,7 @@ def cmd_timeline(args: argparse.Namespace) -> int:
     if args.resamples < 0:
         raise HieradjError(f"--resamples {args.resamples}: expected 0 or more")
     measures = _measures(args, imports)
-    with _open(args.project, write=False) as s:
+    with _open_for_cache(args.project) if imports or args.format == "json" else _open(args.project, write=False) as s:
         v = project_timeline(s.store, s.corpus, by=by, n_resamples=args.resamples, seed=args.seed,
                              imports=imports or args.format == "json")
     d = as_json(v)
@@ -85,6 +85,39 @@ def cmd_timeline(args: argparse.Namespace) -> int:
         return 0
     print(_text(d, headers, rows))
     return 0
+
+
+def _open_for_cache(path: str) -> Any:
+    """The project opened so that the figures of older imports can be kept in it (a cache: rebuilding a
+    crowd's older state takes a minute); read-only when it is open elsewhere or cannot be written."""
+    from hieradjudicate.app.session.session import Session
+    from hieradjudicate.cli.project import _open, warn_left_out
+    from hieradjudicate.core.errors import HieradjError
+    from hieradjudicate.io.store.locations import is_server_location
+
+    if is_server_location(path) or not _current_schema(path):  # never migrate a file for a cache
+        return _open(path, write=False)
+    try:
+        s = Session.open(path)
+    except HieradjError:
+        return _open(path, write=False)  # the reason it cannot be written does not stop a read
+    warn_left_out(s)
+    return s
+
+
+def _current_schema(path: str) -> bool:
+    from pathlib import Path
+
+    from hieradjudicate.io.store.schema import SCHEMA_VERSION, read_only_connection
+
+    try:
+        conn = read_only_connection(Path(path))
+        try:
+            return int(conn.execute("PRAGMA user_version").fetchone()[0]) == SCHEMA_VERSION
+        finally:
+            conn.close()
+    except Exception:  # anything unreadable: opened read-only, which names the problem
+        return False
 
 
 def _cells(f: dict[str, Any]) -> list[Any]:
@@ -158,8 +191,9 @@ def _text(d: dict[str, Any], headers: list[str], rows: list[list[Any]]) -> str:
                        f"{x['n_before']} / {x['n_after']} instances, {x['method']})")
     f = d["forecast"]
     if f["expected"]:
-        out.append(f"forecast: {f['open']} instances open at {fmt(f['per_day'])} resolved per day: done about "
-                   f"{f['expected']} (95% interval {f['earliest']} to {f['latest'] or 'open-ended'})")
+        ci = f" (95% interval {f['earliest']} to {f['latest'] or 'open-ended'})" if f["earliest"] else ""
+        out.append(f"forecast: {f['open']} instances open at {fmt(f['per_day'])} resolved per calendar day: done "
+                   f"about {f['expected']}{ci}")
     else:
         out.append(f"forecast: {f['open']} instances open; " + (f["why"] or "done"))
     return "\n".join(out)

@@ -72,6 +72,8 @@ def mean_difference(y_before: np.ndarray, y_after: np.ndarray, strata_before: np
         return Difference(float(yb.mean()) if nb else None, float(ya.mean()) if na else None, None, None,
                           None, paired, nb, na, "", "one side has no instance")
     mb, ma = float(yb.mean()), float(ya.mean())
+    if n_resamples <= 0:
+        return Difference(mb, ma, ma - mb, None, None, paired, nb, na, "", "no resamples")
     if paired:
         if nb != na:
             raise ValueError(f"paired sides of {nb} and {na} instances; expected the same instances")
@@ -94,6 +96,8 @@ def fleiss_difference(before: Layout, after: Layout, *, n_resamples: int = 1000,
     if kb is None or ka is None or not lb.R or not la.R:
         return Difference(kb, ka, None, None, None, paired, nb, na, "",
                           "kappa undefined on one side")
+    if n_resamples <= 0:
+        return Difference(kb, ka, ka - kb, None, None, paired, nb, na, "", "no resamples")
     X, K = la.n_lexelts, la.P.shape[1]
     stat = _fleiss_stat(K)
     Vb, Va = _fleiss_V(lb), _fleiss_V(la)
@@ -141,6 +145,8 @@ def finish_forecast(progress_per_day: np.ndarray, open_: int, *, n_resamples: in
     rate = float(d.mean())
     if rate <= 0:
         return Forecast(open_, rate, None, None, None, int(d.size), "no progress so far")
+    if n_resamples <= 0:
+        return Forecast(open_, rate, open_ / rate, None, None, int(d.size), "no resamples")
     rng = np.random.default_rng(seed)
     reps = d[rng.integers(0, d.size, size=(n_resamples, d.size))].mean(axis=1)
     days = np.where(reps > 0, open_ / np.where(reps > 0, reps, 1.0), np.inf)

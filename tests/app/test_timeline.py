@@ -265,3 +265,21 @@ def test_json_view_holds_numbers_and_says_what_the_timeline_rests_on(project: Se
     assert isinstance(d["points"][0]["counts"]["resolved"], int)
     assert d["before_after"][0]["marker"]["label"] == "guidelines v2"
     assert d["before_after"][0]["overturn"]["paired"] is False
+
+
+def test_cli_keeps_older_import_figures_in_the_project(project: Session, tmp_path: Path, capsys) -> None:
+    from hieradjudicate.app.timeline_imports import CACHE
+    from hieradjudicate.cli.entry import main
+    from hieradjudicate.io.store.project_store import Store
+
+    edit_key(tmp_path / "src" / "annotator_ben.key", tmp_path / "ben_v2.key", {"bank.n.002": "4"})
+    project.reimport("ben", tmp_path / "ben_v2.key")
+    path = str(project.path)
+    project.close()
+    assert main(["project", "timeline", path, "--by", "import", "--format", "json", "--resamples", "0"]) == 0
+    first = json.loads(capsys.readouterr().out)["imports"]
+    with Store.open(path, read_only=True) as st:
+        assert CACHE in st.array_names()
+    assert main(["project", "timeline", path, "--by", "import", "--format", "json", "--resamples", "0"]) == 0
+    assert json.loads(capsys.readouterr().out)["imports"] == first
+    assert [p["label"] for p in first] == ["project created", "re-import of ben"]

@@ -69,9 +69,9 @@ def section(view: Any, table: Any) -> str:
         out.append(table(["marker", "figure", "before", "after", "difference", "95% interval", "note"], rows))
     f = view.forecast
     if view.dates[0]:
+        ci = f" (95% interval {esc(view.dates[1])} to {esc(view.dates[2] or 'open-ended')})" if view.dates[1] else ""
         out.append(f"<p>Forecast: {f.open} instances open at {_f(f.per_day)} resolved per calendar day: done "
-                   f"about <strong>{esc(view.dates[0])}</strong> (95% interval {esc(view.dates[1])} to "
-                   f"{esc(view.dates[2] or 'open-ended')}).</p>")
+                   f"about <strong>{esc(view.dates[0])}</strong>{ci}.</p>")
     else:
         out.append(f"<p>Forecast: {f.open} instances open; {esc(f.why or 'done')}.</p>")
     return "".join(out)

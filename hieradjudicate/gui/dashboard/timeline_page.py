@@ -208,8 +208,9 @@ class TimelinePage(QWidget):
             out.append("</ul>")
         f = v.forecast
         if v.dates[0]:
-            out.append(f"<p>Forecast: {f.open} open at {f.per_day:.1f} resolved per day: done about "
-                       f"<b>{v.dates[0]}</b> (95% interval {v.dates[1]} to {v.dates[2] or 'open-ended'}).</p>")
+            ci = f" (95% interval {v.dates[1]} to {v.dates[2] or 'open-ended'})" if v.dates[1] else ""
+            out.append(f"<p>Forecast: {f.open} open at {f.per_day:.1f} resolved per calendar day: done about "
+                       f"<b>{v.dates[0]}</b>{ci}.</p>")
         else:
             out.append(f"<p>Forecast: {f.open} open; {f.why or 'done'}.</p>")
         return "".join(out)
