@@ -1,10 +1,10 @@
 """The adjudication over time: one point per day, week or N decisions (issue 32).
 
 The project keeps every decision row with its time (``decided_at``, UTC).
-:func:`decision_timeline` replays those rows once, oldest first, through the
-dashboard's own :class:`~hieradjudicate.app.dashboard.gold.DecisionTracker`
-(no second implementation of "the gold so far"), and at the end of each bin
-takes the figures the dashboard shows at that moment:
+:func:`decision_timeline` replays those rows once, oldest first (:class:`~hieradjudicate.app.timeline_replay.Replay`:
+the dashboard's :class:`~hieradjudicate.app.dashboard.gold.DecisionTracker` rules over arrays,
+held to the tracker by the tests), and at the end of each bin takes the figures the dashboard
+shows at that moment:
 
 * the counts of resolved, flagged, skipped and open instances, and the rows of
   the bin (decisions and withdrawals);
@@ -18,8 +18,8 @@ takes the figures the dashboard shows at that moment:
   same tag set, the share whose gold is another tag set (BCa interval of the
   stratified bootstrap, drawn per lexelt: :func:`~hieradjudicate.core.timeline_stats.share_interval`).
 
-The replay is one pass over the rows (the tracker's, as when the dashboard
-opens); each point scores again only the answers of the instances decided in it.
+The replay reads each row once; each point scores again only the answers of the instances
+decided in it.
 No Qt.  The import points (agreement at each import and re-import) are in
 :mod:`hieradjudicate.app.timeline_imports`, markers, before/after and the
 forecast in :mod:`hieradjudicate.app.timeline_marks`.
@@ -34,7 +34,8 @@ from typing import Any
 
 import numpy as np
 
-from hieradjudicate.app.dashboard.gold import STATUS_NAMES, DecisionTracker
+from hieradjudicate.app.dashboard.gold import STATUS_NAMES
+from hieradjudicate.app.timeline_replay import Replay
 from hieradjudicate.app.timeline_scores import IncrementalScores
 from hieradjudicate.core.model import Corpus
 from hieradjudicate.core.score_bootstrap import bootstrap_scores
@@ -176,7 +177,7 @@ def decision_timeline(corpus: Corpus, rows: Iterable[DecisionRow], *, by: str | 
     ann = [k for k, s in enumerate(corpus.sets) if s.role == "annotator"]
     with_ci = [k for k in sets if corpus.sets[k].role == "system" or len(ann) <= max_interval_sets]
     has_major, major_sig = majority(corpus, ann)
-    tracker = DecisionTracker(corpus)
+    tracker = Replay(corpus, rows)
     inc = IncrementalScores(corpus, sets)
     points: list[DecisionPoint] = []
     days = [(r.decided_at or "unknown")[:10] for r in rows]
@@ -188,7 +189,7 @@ def decision_timeline(corpus: Corpus, rows: Iterable[DecisionRow], *, by: str | 
         cuts = sorted({a, b} | {j for j in day_ends if a < j < b})
         touched = []
         for c0, c1 in zip(cuts[:-1], cuts[1:]):
-            touched.append(tracker.apply(rows[c0:c1]))
+            touched.append(tracker.advance(c1))
             if c1 in day_ends:
                 day_resolved[days[c1 - 1]] = tracker.n_resolved
         withdrawals = sum(r.status == "unresolved" for r in chunk)

@@ -30,9 +30,10 @@ from typing import Any
 
 import numpy as np
 
-from hieradjudicate.app.dashboard.gold import RESOLVED, DecisionTracker
+from hieradjudicate.app.dashboard.gold import RESOLVED
 from hieradjudicate.app.timeline import majority, overturn_outcomes
 from hieradjudicate.app.timeline_imports import group_of, import_events
+from hieradjudicate.app.timeline_replay import Replay
 from hieradjudicate.core.agreement import make_layout
 from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.core.model import Corpus
@@ -97,15 +98,17 @@ def overturn_before_after(corpus: Corpus, rows: Iterable[DecisionRow], at: str, 
     ann = [k for k, s in enumerate(corpus.sets) if s.role == "annotator"]
     has, sig = majority(corpus, ann)
     cut = next((j for j, r in enumerate(rows) if (r.decided_at or "") >= at), len(rows))
-    tr = DecisionTracker(corpus, rows[:cut])
-    g = tr.gold_set()
+    replay = Replay(corpus, rows)
+    replay.advance(cut)
+    g = replay.gold_set()
     empty = (np.zeros(0, np.int64), np.zeros(0))
     ib, yb = overturn_outcomes(g.rows, np.asarray(g.signature, np.int64), has, sig) if g is not None else empty
-    tr.apply(rows[cut:])
-    g = tr.gold_set()
+    replay.advance(len(rows))
+    g = replay.gold_set()
     ia, ya = empty
     if g is not None:
-        late = np.array([(tr.current[i].decided_at or "") >= at for i in g.rows.tolist()], bool)
+        when = np.asarray(replay.at, dtype=object)[replay.current_rows(g.rows)]
+        late = np.asarray(when >= at, bool)
         ia, ya = overturn_outcomes(g.rows[late], np.asarray(g.signature, np.int64)[late], has, sig)
     paired = ib.size > 0 and np.array_equal(ib, ia)
     lex = corpus.inst_lexelt

@@ -283,3 +283,29 @@ def test_cli_keeps_older_import_figures_in_the_project(project: Session, tmp_pat
     assert main(["project", "timeline", path, "--by", "import", "--format", "json", "--resamples", "0"]) == 0
     assert json.loads(capsys.readouterr().out)["imports"] == first
     assert [p["label"] for p in first] == ["project created", "re-import of ben"]
+
+
+def test_replay_gives_the_trackers_state_after_every_row(project: Session) -> None:
+    """The timeline's vectorised replay against the dashboard's tracker, row by row."""
+    from hieradjudicate.app.timeline_replay import Replay
+
+    keys = project.instances()
+    at = f"{DAYS[2]}T18:00:00.000Z"
+    project.execute(Decide([  # two tags, a tag outside the inventory, only unknown tags, skipped
+        Decision(*keys[40], ("1", "2"), "manual", decided_by="lead", decided_at=at),
+        Decision(*keys[41], ("1", "zzz"), "manual", decided_by="lead", decided_at=at),
+        Decision(*keys[42], ("zzz",), "manual", decided_by="lead", decided_at=at),
+        Decision(*keys[43], ("1",), "manual", "skipped", decided_by="lead", decided_at=at),
+        Decision("no.such.lexelt", "x1", ("1",), "manual", decided_by="lead", decided_at=at)]))
+    rows = sorted(project.store.iter_history(), key=lambda r: r.decided_at)
+    replay = Replay(project.corpus, rows)
+    tracker = DecisionTracker(project.corpus)
+    for j in range(len(rows)):
+        assert np.array_equal(replay.advance(j + 1), tracker.apply(rows[j:j + 1]))
+        assert np.array_equal(replay.status, tracker.status)
+        a, b = replay.gold_set(), tracker.gold_set()
+        assert (a is None) == (b is None)
+        if a is not None:
+            assert np.array_equal(a.rows, b.rows) and np.array_equal(a.tag_ptr, b.tag_ptr)
+            assert np.array_equal(a.tag_node, b.tag_node) and np.array_equal(a.signature, b.signature)
+            assert np.allclose(a.leaves, b.leaves, rtol=0, atol=1e-15)
