@@ -202,7 +202,7 @@ def decision_timeline(corpus: Corpus, rows: Iterable[DecisionRow], *, by: str | 
         inc.update(gold, np.unique(np.concatenate(touched)))
         if gold is not None and gold.n:
             strata = corpus.inst_lexelt[gold.rows]
-            sums, atts, answered = inc.figures(gold)
+            sums, atts, answered = inc.figures()
             for u, k in enumerate(sets):
                 scores[corpus.sets[k].name] = _score_figure(inc, u, gold, sums[u], atts[u], int(answered[u]), strata,
                                                             k in with_ci, n_resamples, seed)
@@ -218,7 +218,7 @@ def decision_timeline(corpus: Corpus, rows: Iterable[DecisionRow], *, by: str | 
 
 def _score_figure(inc: IncrementalScores, u: int, gold: Any, total: float, attempted: float, n: int,
                   strata: np.ndarray, interval: bool, n_resamples: int, seed: int) -> Figure:
-    if attempted <= 0:
+    if n == 0 or attempted <= 1e-12:  # the running sums of nothing: zero up to rounding
         return Figure(None, n=n, why="nothing attempted on the resolved instances")
     value = float(total / attempted)
     if not interval or n_resamples <= 0:

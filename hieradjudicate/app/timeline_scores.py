@@ -6,8 +6,8 @@ instance (Melamed & Resnik; :func:`~hieradjudicate.core.scoring.score_leaf`); a 
 their attempted weight -- what ``score_leaf`` computes as the overall precision.  Between two
 points only the instances with a new decision change their gold, so only their answers are
 scored again (MASC: a day's ~1,500 instances x ~24 answers, not 1.08 M answers x 30 points); the
-sums per set are two ``bincount`` over the answers.  The figures equal ``score_leaf``'s to the
-rounding of a different summation order (tested to 1e-12).
+sums per set move by the changed answers' contributions only.  The figures equal ``score_leaf``'s
+to the rounding of a different summation order (tested to 1e-12).
 """
 
 from __future__ import annotations
@@ -41,6 +41,9 @@ class IncrementalScores:
             seg = order[bounds[jj]:bounds[jj + 1]]
             self.att[seg] = np.asarray(corpus.sets[kk].attempted, np.float64)[self.row[seg]]
         self.score = np.zeros(self.j.size)
+        self.counted = np.zeros(self.j.size, bool)  # the answer's instance is in the gold
+        m = len(self.sets)
+        self.sums, self.atts, self.n = np.zeros(m), np.zeros(m), np.zeros(m, np.int64)
 
     def _answers(self, instances: np.ndarray) -> np.ndarray:
         lens = self.ptr[instances + 1] - self.ptr[instances]
@@ -48,10 +51,19 @@ class IncrementalScores:
         return start + (np.arange(int(lens.sum())) - np.repeat(np.cumsum(lens) - lens, lens))
 
     def update(self, gold: AnnotationSet | None, changed: np.ndarray) -> None:
-        """Score again the answers of the ``changed`` instances against ``gold`` (None: no gold)."""
-        if gold is None or not gold.n or not changed.size:
+        """Score again the answers of the ``changed`` instances against ``gold`` (None: no gold), and
+        move their contributions in the per-set sums (out with the old score, in with the new)."""
+        if not changed.size:
             return
         idx = self._answers(np.asarray(changed, np.int64))
+        m = len(self.sets)
+        old = idx[self.counted[idx]]
+        self.sums -= np.bincount(self.j[old], weights=self.score[old], minlength=m)
+        self.atts -= np.bincount(self.j[old], weights=self.att[old], minlength=m)
+        self.n -= np.bincount(self.j[old], minlength=m)
+        self.counted[idx] = False
+        if gold is None or not gold.n:
+            return
         g = np.searchsorted(gold.rows, self.inst[idx])
         g = np.minimum(g, gold.n - 1)
         hit = gold.rows[g] == self.inst[idx]
@@ -61,21 +73,17 @@ class IncrementalScores:
         region = gold.leaves[g] > 0
         jj = self.j[idx]
         for u in np.unique(jj).tolist():  # one gather per set with answers among the changed
-            m = jj == u
-            P = self.corpus.sets[self.sets[u]].leaves_rows(self.row[idx[m]])
-            self.score[idx[m]] = np.einsum("ij,ij->i", P, region[m])
+            sel = jj == u
+            P = self.corpus.sets[self.sets[u]].leaves_rows(self.row[idx[sel]])
+            self.score[idx[sel]] = np.einsum("ij,ij->i", P, region[sel])
+        self.counted[idx] = True
+        self.sums += np.bincount(jj, weights=self.score[idx], minlength=m)
+        self.atts += np.bincount(jj, weights=self.att[idx], minlength=m)
+        self.n += np.bincount(jj, minlength=m)
 
-    def figures(self, gold: AnnotationSet | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def figures(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(score sum, attempted sum, answered count)`` per set over the gold instances."""
-        m = len(self.sets)
-        if gold is None or not gold.n:
-            return np.zeros(m), np.zeros(m), np.zeros(m, np.int64)
-        in_gold = np.zeros(self.corpus.n, bool)
-        in_gold[gold.rows] = True
-        sel = in_gold[self.inst]
-        j = self.j[sel]
-        return (np.bincount(j, weights=self.score[sel], minlength=m),
-                np.bincount(j, weights=self.att[sel], minlength=m), np.bincount(j, minlength=m))
+        return self.sums, self.atts, self.n
 
     def instance_scores(self, u: int, gold: AnnotationSet) -> tuple[np.ndarray, np.ndarray]:
         """Set ``u``'s score and attempted weight per gold row (0 where it gave no answer)."""
