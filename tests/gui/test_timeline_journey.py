@@ -16,15 +16,21 @@ from tests.app.test_timeline import DAYS, project  # noqa: F401  (the fixture)
 from tests.gui.journey import open_window, type_into
 
 
+def plot_pos(plot, x: float, y: float):
+    """Where the data point (x, y) is on the plot's viewport."""
+    scene = plot.getPlotItem().vb.mapViewToScene(QPointF(x, y))
+    return plot.mapFromScene(scene)
+
+
 def test_timeline_tab_draws_the_days_and_takes_a_marker(qtbot, project: Session) -> None:  # noqa: F811
     path = project.path
     n = project.corpus.n
     project.close()
     win = open_window(qtbot, path)
     tabs = win.dashboard.tabs
-    k = next(j for j in range(tabs.count()) if tabs.tabText(j) == "Timeline")
+    k_tab = next(j for j in range(tabs.count()) if tabs.tabText(j) == "Timeline")
     bar = tabs.tabBar()
-    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(k).center())
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(k_tab).center())
     page = win.dashboard.timeline
     qtbot.waitUntil(lambda: page.view is not None, timeout=60_000)
     assert tabs.currentWidget() is page and "import and decision times only" in page.note.text()
@@ -49,6 +55,19 @@ def test_timeline_tab_draws_the_days_and_takes_a_marker(qtbot, project: Session)
     # what a mouse move over the plot emits (QTest's move reaches no hover handler offscreen)
     page.decisions_plot.scene().sigMouseMoved.emit(scene)
     assert f"{last.overturn.value:.3f} [{last.overturn.low:.3f}, {last.overturn.high:.3f}]" in page.hover.text()
+
+    # click the second day's resolved-share point: the workbench shows the instances decided that day
+    k = 1
+    day = page.view.decisions.points[k]
+    y = day.counts["resolved"] / n
+    at = plot_pos(page.decisions_plot, page._x(day.end), y)
+    qtbot.mouseClick(page.decisions_plot.viewport(), Qt.MouseButton.LeftButton, pos=at)
+    qtbot.waitUntil(lambda: tabs.currentIndex() == 0, timeout=5000)
+    assert sorted(int(i) for i in win.ws.wb.view) == sorted(day.instances.tolist())
+    assert day.instances.size == 10
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(k_tab).center())
+    qtbot.mouseClick(page.show_all, Qt.MouseButton.LeftButton)
+    assert win.ws.wb.view.size == n
     win.close()
     with Store.open(path, read_only=True) as st:  # the marker is in the project
         assert [(m.label, m.at) for m in markers(st)] == [("guidelines v2", "2026-03-03T00:00:00.000Z")]

@@ -102,7 +102,7 @@ class DashboardController:
         tabs.addTab(page, "Dashboard")
         from hieradjudicate.gui.dashboard.timeline_page import attach_timeline
 
-        self.timeline = attach_timeline(tabs, session)  # the Timeline tab (issue 32)
+        self.timeline = attach_timeline(tabs, session, ws)  # the Timeline tab (issue 32)
         self._open = _Open(session, wb, ws, tabs, page, work)
         tabs.currentChanged.connect(self._tab_changed)
         work.comp.ready.connect(self._competence_ready)

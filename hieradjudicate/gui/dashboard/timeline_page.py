@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -48,13 +48,14 @@ def _fig(x: Any) -> str:
 class TimelinePage(QWidget):
     """The Timeline tab of an open project."""
 
-    def __init__(self, session: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, session: Any, parent: QWidget | None = None, *, ws: Any = None, tabs: Any = None) -> None:
         super().__init__(parent)
         self.setObjectName("timeline_page")
         self.session = session
+        self.ws, self.tabs = ws, tabs  # a click on a day: the workbench shows that day's instances
         self.view: TimelineView | None = None
         self.origin = 0.0
-        self.points: dict[str, list[tuple[float, float, str]]] = {}  # plot -> (x, y, hover text)
+        self.points: dict[str, list[tuple[float, float, str, int]]] = {}  # plot -> (x, y, hover text, point)
         top = QHBoxLayout()
         self.by = QComboBox(objectName="timeline_by")
         for text, key in (("Each day", "day"), ("Each week", "week"), ("Every 100 decisions", 100)):
@@ -62,7 +63,10 @@ class TimelinePage(QWidget):
         self.marker_label = QLineEdit(objectName="timeline_marker_label", placeholderText="Marker, e.g. guidelines v2")
         self.marker_at = QLineEdit(objectName="timeline_marker_at", placeholderText="YYYY-MM-DD (empty: now)")
         self.add_button = QPushButton("Add marker", objectName="timeline_add_marker")
-        for w in (QLabel("By"), self.by, self.marker_label, self.marker_at, self.add_button):
+        self.show_all = QPushButton("Show every instance", objectName="timeline_show_all")
+        self.show_all.setToolTip("Undo a click on a point: the workbench shows every instance again")
+        self.show_all.setEnabled(False)
+        for w in (QLabel("By"), self.by, self.marker_label, self.marker_at, self.add_button, self.show_all):
             top.addWidget(w)
         top.addStretch(1)
         self.note = QLabel(objectName="timeline_note", wordWrap=True)
@@ -74,6 +78,7 @@ class TimelinePage(QWidget):
             p.addLegend(offset=(-10, 10))
             p.showGrid(y=True, alpha=0.2)
             p.scene().sigMouseMoved.connect(lambda pos, p=p: self._hover(p, pos))
+        self.decisions_plot.scene().sigMouseClicked.connect(self._clicked)
         self.decisions_plot.setXLink(self.imports_plot)  # one time axis: a marker stands at one x in both
         self.hover = QLabel(objectName="timeline_hover")
         self.details = QTextBrowser(objectName="timeline_details")
@@ -85,6 +90,7 @@ class TimelinePage(QWidget):
         lay.addWidget(self.hover)
         lay.addWidget(self.details, 2)
         self.add_button.clicked.connect(self.add_marker)
+        self.show_all.clicked.connect(self.show_every_instance)
         self.marker_label.returnPressed.connect(self.add_marker)
         self.by.currentIndexChanged.connect(lambda _: self.refresh())
 
@@ -139,7 +145,8 @@ class TimelinePage(QWidget):
             share = [p.counts.get("resolved", 0) / n for p in pts]
             dp.plot(x, share, pen=pg.mkPen(colours[0], width=2), symbol="o", symbolSize=6, name="resolved share")
             self.points["decisions"] += [(xi, yi, f"{p.label}: resolved {p.counts.get('resolved', 0)} of {n}, "
-                                          f"{p.decisions} decisions") for xi, yi, p in zip(x, share, pts)]
+                                          f"{p.decisions} decisions (click: its instances)", k)
+                                         for k, (xi, yi, p) in enumerate(zip(x, share, pts))]
             self._series(dp, "decisions", x, [p.overturn for p in pts], "gold overturns the majority",
                          colours[3], [p.label for p in pts])
             roles = {x.name: x.role for x in self.session.corpus.sets}  # the systems first, then annotators
@@ -172,24 +179,47 @@ class TimelinePage(QWidget):
         if ci.any():
             plot.addItem(pg.ErrorBarItem(x=x[ci], y=y[ci], top=hi[ci] - y[ci], bottom=y[ci] - lo[ci],
                                          beam=0.1, pen=pg.mkPen(colour)))
-        self.points[key] += [(float(x[j]), float(y[j]), f"{labels[j]}: {name} {_fig(figs[j])}")
+        self.points[key] += [(float(x[j]), float(y[j]), f"{labels[j]}: {name} {_fig(figs[j])}", int(j))
                              for j in np.flatnonzero(ok)]
 
-    def _hover(self, plot: Any, pos: Any) -> None:
+    def _nearest(self, plot: Any, pos: Any) -> tuple[float, float, str, int] | None:
+        """The drawn point within 10 pixels of scene position ``pos``, or None."""
         key = "imports" if plot is self.imports_plot else "decisions"
         pts = self.points.get(key) or []
-        if not pts:
-            return
         vb = plot.getPlotItem().vb
-        if not vb.sceneBoundingRect().contains(pos):
-            return
-        here = vb.mapSceneToView(pos)
-        xr, yr = vb.viewRange()
-        sx, sy = max(xr[1] - xr[0], 1e-9), max(yr[1] - yr[0], 1e-9)
-        d = [((x - here.x()) / sx) ** 2 + ((y - here.y()) / sy) ** 2 for x, y, _ in pts]
+        if not pts or not vb.sceneBoundingRect().contains(pos):
+            return None
+        at = [vb.mapViewToScene(QPointF(x, y)) for x, y, _, _ in pts]
+        d = [(q.x() - pos.x()) ** 2 + (q.y() - pos.y()) ** 2 for q in at]
         j = int(np.argmin(d))
-        if d[j] < 0.0025:  # within 5 % of the view
-            self.hover.setText(pts[j][2])
+        return pts[j] if d[j] <= 100.0 else None
+
+    def _hover(self, plot: Any, pos: Any) -> None:
+        hit = self._nearest(plot, pos)
+        if hit is not None:
+            self.hover.setText(hit[2])
+
+    def _clicked(self, ev: Any) -> None:
+        hit = self._nearest(self.decisions_plot, ev.scenePos())
+        if hit is not None and self.view is not None:
+            self.filter_to(hit[3])
+
+    def filter_to(self, k: int) -> None:
+        """The workbench shows the instances decided in point ``k`` (and the Workbench tab)."""
+        if self.ws is None or self.view is None:
+            return
+        p = self.view.decisions.points[k]
+        self.ws.clear_filter()
+        self.ws.set_only(tuple(int(i) for i in p.instances))
+        self.show_all.setEnabled(True)
+        self.hover.setText(f"The workbench shows the {p.instances.size} instances decided in {p.label}")
+        if self.tabs is not None:
+            self.tabs.setCurrentIndex(0)
+
+    def show_every_instance(self) -> None:
+        if self.ws is not None:
+            self.ws.set_only(())
+        self.show_all.setEnabled(False)
 
     def _details_html(self) -> str:
         v = self.view
@@ -216,9 +246,9 @@ class TimelinePage(QWidget):
         return "".join(out)
 
 
-def attach_timeline(tabs: Any, session: Any) -> TimelinePage:
+def attach_timeline(tabs: Any, session: Any, ws: Any = None) -> TimelinePage:
     """Add the Timeline tab to the project's tabs; its figures are computed when it is first shown."""
-    page = TimelinePage(session)
+    page = TimelinePage(session, ws=ws, tabs=tabs)
     index = tabs.addTab(page, "Timeline")
 
     def shown(k: int) -> None:
