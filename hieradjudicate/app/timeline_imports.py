@@ -135,6 +135,77 @@ def _from_json(e: ImportEvent, d: dict[str, Any]) -> ImportPoint:
                        dict(d["per_set"]))
 
 
+@dataclass
+class ImportPlan:
+    """What the import points need from the store, read in one go (the caller's thread: a SQLite
+    connection stays in its thread); :func:`compute_import_points` then touches no store."""
+
+    events: list[ImportEvent]
+    files: dict[int, FileRecord]
+    known: dict[str, Any]  # the cache: figures of older states by key
+    data: dict[int, bytes]  # stored copies of the older states not in the cache
+    n_resamples: int
+    seed: int | None
+    location: Any  # the store (only its name, in a message, when a copy cannot be read)
+
+    def key(self, e: ImportEvent) -> str:
+        return f"{','.join(map(str, e.files))}|{self.n_resamples}|{self.seed}"
+
+
+def import_plan(store: Any, *, n_resamples: int = 1000, seed: int | None = None,
+                fetch: bool = True) -> ImportPlan:
+    """Read the events, the cache and (``fetch``) the bytes of the older states to rebuild."""
+    events = import_events(store)
+    by_id = {f.id: f for f in store.files(active_only=False)} if events else {}
+    stored = (store.get_arrays(CACHE) if hasattr(store, "get_arrays") else None) or ({}, {})
+    plan = ImportPlan(events, by_id, dict(stored[1]), {}, n_resamples, seed, store)
+    if fetch:
+        for e in events[:-1]:
+            if plan.key(e) not in plan.known:
+                for i in e.files:
+                    if i not in plan.data:
+                        plan.data[i] = store.file_bytes(i)
+    return plan
+
+
+def compute_import_points(plan: ImportPlan, corpus: Corpus, *, stats: Stats | None = None,
+                          rebuild: Callable[[Any, list[FileRecord]], Corpus] | None = None
+                          ) -> tuple[list[ImportPoint], dict[str, Any]]:
+    """The points of ``plan`` (the newest from ``corpus``) and the cache entries they added."""
+    if rebuild is None:
+        from hieradjudicate.app.session.stored_inputs import reload_corpus
+
+        def rebuild(store: Any, files: list[FileRecord]) -> Corpus:
+            return reload_corpus(store, files, data=plan.data)
+    out: list[ImportPoint] = []
+    added: dict[str, Any] = {}
+    for j, e in enumerate(plan.events):
+        key = plan.key(e)
+        if j == len(plan.events) - 1:
+            names, figs, per_set = corpus_figures(corpus, n_resamples=plan.n_resamples, seed=plan.seed, stats=stats)
+            out.append(ImportPoint(e, corpus.n, names, figs, per_set))
+        elif key in plan.known:
+            out.append(_from_json(e, plan.known[key]))
+        else:
+            old = rebuild(plan.location, [plan.files[i] for i in e.files])
+            names, figs, per_set = corpus_figures(old, n_resamples=plan.n_resamples, seed=plan.seed)
+            n_old = old.n
+            del old  # a crowd's older corpus is hundreds of MB: gone before the next
+            p = ImportPoint(e, n_old, names, figs, per_set)
+            added[key] = _to_json(p)
+            out.append(p)
+    return out, added
+
+
+def save_import_cache(store: Any, plan: ImportPlan, added: dict[str, Any]) -> None:
+    """Keep the added entries in the project when it can be written (a cache: refused, nothing lost)."""
+    if added and hasattr(store, "put_arrays") and not getattr(store, "read_only", True):
+        try:
+            store.put_arrays(CACHE, {}, {**plan.known, **added})
+        except ProjectError:
+            pass
+
+
 def import_timeline(store: Any, corpus: Corpus, *, n_resamples: int = 1000, seed: int | None = None,
                     stats: Stats | None = None, rebuild: Callable[[Any, list[FileRecord]], Corpus] | None = None,
                     cache: bool = True) -> list[ImportPoint]:
@@ -143,34 +214,33 @@ def import_timeline(store: Any, corpus: Corpus, *, n_resamples: int = 1000, seed
     ``rebuild(store, files)`` makes the corpus of older states (default: the stored copies read
     again, as a re-import does).
     """
-    events = import_events(store)
-    if not events:
+    plan = import_plan(store, n_resamples=n_resamples, seed=seed, fetch=rebuild is None)
+    if not plan.events:
         return []
-    if rebuild is None:
-        from hieradjudicate.app.session.stored_inputs import reload_corpus as rebuild
-    by_id = {f.id: f for f in store.files(active_only=False)}
-    stored = (store.get_arrays(CACHE) if hasattr(store, "get_arrays") else None) or ({}, {})
-    known: dict[str, Any] = dict(stored[1])
-    added = False
-    out: list[ImportPoint] = []
-    for j, e in enumerate(events):
-        key = f"{','.join(map(str, e.files))}|{n_resamples}|{seed}"
-        if j == len(events) - 1:
-            names, figs, per_set = corpus_figures(corpus, n_resamples=n_resamples, seed=seed, stats=stats)
-            out.append(ImportPoint(e, corpus.n, names, figs, per_set))
-            continue
-        if key in known:
-            out.append(_from_json(e, known[key]))
-            continue
-        old = rebuild(store, [by_id[i] for i in e.files])
-        names, figs, per_set = corpus_figures(old, n_resamples=n_resamples, seed=seed)
-        p = ImportPoint(e, old.n, names, figs, per_set)
-        known[key] = _to_json(p)
-        added = True
-        out.append(p)
-    if added and cache and hasattr(store, "put_arrays") and not getattr(store, "read_only", True):
-        try:  # a cache: a store that refuses it (a team member's role) loses nothing
-            store.put_arrays(CACHE, {}, known)
-        except ProjectError:
-            pass
-    return out
+    points, added = compute_import_points(plan, corpus, stats=stats, rebuild=rebuild)
+    if cache:
+        save_import_cache(store, plan, added)
+    return points
+
+
+class StoredCopies:
+    """The store's file records, its timeline cache and the bytes of every stored copy, read at once
+    (in the store's thread: a SQLite connection stays in its thread) for the import points computed
+    in another thread.  It answers what :func:`import_plan` and
+    :func:`~hieradjudicate.app.session.stored_inputs.reload_corpus` ask of a store."""
+
+    def __init__(self, store: Any) -> None:
+        self.path = getattr(store, "path", "the project")
+        self.read_only = True  # nothing is written through it
+        self._files = store.files(active_only=False)
+        self._cache = store.get_arrays(CACHE) if hasattr(store, "get_arrays") else None
+        self._bytes = {f.id: store.file_bytes(f.id) for f in self._files}
+
+    def files(self, kind: str | None = None, *, active_only: bool = True) -> list[FileRecord]:
+        return [f for f in self._files if (kind is None or f.kind == kind) and (f.active or not active_only)]
+
+    def file_bytes(self, file_id: int) -> bytes:
+        return self._bytes[file_id]
+
+    def get_arrays(self, name: str) -> Any:
+        return self._cache if name == CACHE else None

@@ -19,6 +19,7 @@ from hieradjudicate.app.timeline_marks import Marker, forecast, fleiss_before_af
 from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.core.timeline_stats import Difference, Forecast
 
+PENDING = Difference(None, None, None, None, None, False, 0, 0, "", "being computed")
 NO_DATES = ("The timeline rests on import and decision times only: the inputs carry no dates of their "
             "own (annotation times from Label Studio or Prodigy files are not read yet).")
 
@@ -36,8 +37,13 @@ class TimelineView:
 
 
 def project_timeline(store: Any, corpus: Any, *, by: str | int = "day", n_resamples: int = 1000, seed: int | None = None,
-                     imports: bool = True, compare: bool = True, stats: Any = None) -> TimelineView:
-    """The timeline of an open project (``store`` and ``corpus`` as the session holds them)."""
+                     imports: bool = True, compare: bool = True, fleiss: bool = True,
+                     stats: Any = None) -> TimelineView:
+    """The timeline of an open project (``store`` and ``corpus`` as the session holds them).
+
+    ``imports=False`` and ``fleiss=False`` leave out what rebuilds older states from the stored
+    copies (a crowd's takes a minute): the window computes those in another thread
+    (:func:`rebuilt_parts`)."""
     t: dict[str, float] = {}
     imports_seed, seed = seed, 0 if seed is None else seed
     t0 = time.perf_counter()
@@ -62,12 +68,26 @@ def project_timeline(store: Any, corpus: Any, *, by: str | int = "day", n_resamp
     if compare:
         for m in marks:
             ba.append({"overturn": overturn_before_after(corpus, rows, m.at, n_resamples=n_resamples, seed=seed),
-                       "fleiss": fleiss_before_after(store, corpus, m.at, n_resamples=n_resamples, seed=seed)})
+                       "fleiss": fleiss_before_after(store, corpus, m.at, n_resamples=n_resamples, seed=seed)
+                       if fleiss else PENDING})
     t["before/after"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     f, *dates = forecast(dec.day_resolved, dec.status, n_resamples=n_resamples, seed=seed)
     t["forecast"] = time.perf_counter() - t0
     return TimelineView(dec, pts, marks, ba, f, tuple(dates), NO_DATES, {k: round(v, 3) for k, v in t.items()})
+
+
+def rebuilt_parts(copies: Any, corpus: Any, marks: list[Marker], *, n_resamples: int = 1000,
+                  seed: int | None = None) -> tuple[list[ImportPoint], dict[str, Any], list[Difference]]:
+    """The import points (with the cache entries they add) and each marker's Fleiss before/after,
+    from :class:`~hieradjudicate.app.timeline_imports.StoredCopies` (no store: any thread)."""
+    from hieradjudicate.app.timeline_imports import compute_import_points, import_plan
+
+    plan = import_plan(copies, n_resamples=n_resamples, seed=seed, fetch=False)
+    points, added = compute_import_points(plan, corpus) if plan.events else ([], {})
+    diffs = [fleiss_before_after(copies, corpus, m.at, n_resamples=n_resamples, seed=0 if seed is None else seed)
+             for m in marks]
+    return points, added, diffs
 
 
 def as_json(v: TimelineView) -> dict[str, Any]:

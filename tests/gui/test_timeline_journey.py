@@ -10,6 +10,7 @@ import pytest
 from PySide6.QtCore import QPointF, Qt
 
 from hieradjudicate.app.session.session import Session
+from hieradjudicate.app.stats import Stats
 from hieradjudicate.app.timeline_marks import markers
 from hieradjudicate.io.store.project_store import Store
 from tests.app.test_timeline import DAYS, project  # noqa: F401  (the fixture)
@@ -25,14 +26,16 @@ def plot_pos(plot, x: float, y: float):
 def test_timeline_tab_draws_the_days_and_takes_a_marker(qtbot, project: Session) -> None:  # noqa: F811
     path = project.path
     n = project.corpus.n
-    project.close()
+    project.close()  # its corpus stays readable
     win = open_window(qtbot, path)
     tabs = win.dashboard.tabs
     k_tab = next(j for j in range(tabs.count()) if tabs.tabText(j) == "Timeline")
     bar = tabs.tabBar()
     qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(k_tab).center())
     page = win.dashboard.timeline
-    qtbot.waitUntil(lambda: page.view is not None, timeout=60_000)
+    qtbot.waitUntil(lambda: page.view is not None and bool(page.view.imports), timeout=60_000)
+    assert page.view.imports[-1].figures["fleiss"].value == pytest.approx(
+        Stats(project.corpus).agreement_dict(pairs=False)["fleiss"]["kappa"], abs=1e-12)
     assert tabs.currentWidget() is page and "import and decision times only" in page.note.text()
     # the resolved share per day, as drawn, equals the counts of the view
     curve = next(c for c in page.decisions_plot.getPlotItem().listDataItems() if c.name() == "resolved share")
@@ -46,7 +49,9 @@ def test_timeline_tab_draws_the_days_and_takes_a_marker(qtbot, project: Session)
     qtbot.waitUntil(lambda: "Marker added" in page.hover.text(), timeout=60_000)
     lines = [i for i in page.decisions_plot.getPlotItem().items if isinstance(i, pg.InfiniteLine)]
     assert len(lines) == 1 and lines[0].value() == pytest.approx(page._x("2026-03-03T00:00:00.000Z"))
-    assert "guidelines v2" in page.details.toPlainText() and "unpaired" in page.details.toPlainText()
+    qtbot.waitUntil(lambda: page.rebuilding.text() == "", timeout=60_000)
+    text = page.details.toPlainText()
+    assert "guidelines v2" in text and "unpaired" in text and "created after the marker" in text
 
     # hover the last day's overturn point: its figure and interval are shown
     last = page.view.decisions.points[-1]

@@ -4,7 +4,9 @@ project's markers as vertical lines, hover for a point's figure and interval, a 
 The figures come from :func:`hieradjudicate.app.timeline_view.project_timeline` (the command
 line's and the report's); this module only draws them.  Both plots share one time axis: days since
 the first event (the project's creation or its first decision).  The page computes when it is
-first shown and again after a marker is added or the "By" choice changes.
+first shown and again after a marker is added or the "By" choice changes: the decisions' figures at
+once, the agreement at each import (older states rebuilt from the stored copies, kept in the
+project after the first time) in another thread.
 """
 
 from __future__ import annotations
@@ -26,8 +28,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from hieradjudicate.app.timeline_view import TimelineView, project_timeline
+from hieradjudicate.app.timeline_imports import StoredCopies
+from hieradjudicate.app.timeline_view import TimelineView, project_timeline, rebuilt_parts
 from hieradjudicate.core.errors import HieradjError
+from hieradjudicate.gui.workers import BackgroundRunner
 
 RESAMPLES = 1000
 MARKER_PEN = pg.mkPen("#8172b3", width=2, style=Qt.PenStyle.DashLine)
@@ -81,10 +85,14 @@ class TimelinePage(QWidget):
         self.decisions_plot.scene().sigMouseClicked.connect(self._clicked)
         self.decisions_plot.setXLink(self.imports_plot)  # one time axis: a marker stands at one x in both
         self.hover = QLabel(objectName="timeline_hover")
+        self.rebuilding = QLabel(objectName="timeline_rebuilding")
+        self.rebuilding.setStyleSheet("color: gray")
+        self.runner = BackgroundRunner(self)
         self.details = QTextBrowser(objectName="timeline_details")
         lay = QVBoxLayout(self)
         lay.addLayout(top)
         lay.addWidget(self.note)
+        lay.addWidget(self.rebuilding)
         lay.addWidget(self.imports_plot, 3)
         lay.addWidget(self.decisions_plot, 3)
         lay.addWidget(self.hover)
@@ -96,13 +104,39 @@ class TimelinePage(QWidget):
 
     # ------------------------------------------------------------------ computing
     def refresh(self) -> None:
+        """The decisions' figures now; the import points and the markers' Fleiss before/after (older
+        states rebuilt from the stored copies: a crowd's take a minute) in another thread."""
         s = self.session
         try:
-            self.view = project_timeline(s.store, s.corpus, by=self.by.currentData(), n_resamples=RESAMPLES)
+            self.view = project_timeline(s.store, s.corpus, by=self.by.currentData(), n_resamples=RESAMPLES,
+                                         imports=False, fleiss=False)
+            copies = StoredCopies(s.store)  # read here: the store's connection stays in this thread
         except HieradjError as exc:
             self.note.setText(f"No timeline: {exc}")
             return
         self._draw()
+        self.rebuilding.setText("Agreement at each import: being computed...")
+        view, corpus, marks = self.view, s.corpus, list(self.view.markers)
+        self.runner.start(lambda _report: rebuilt_parts(copies, corpus, marks, n_resamples=RESAMPLES),
+                          lambda result: self._rebuilt(view, result), failed=self._rebuild_failed)
+
+    def _rebuilt(self, view: TimelineView, result: Any) -> None:
+        if view is not self.view:  # superseded by a newer refresh
+            return
+        points, added, diffs = result
+        view.imports = points
+        for ba, d in zip(view.before_after, diffs):
+            ba["fleiss"] = d
+        if added:
+            from hieradjudicate.app.timeline_imports import import_plan, save_import_cache
+
+            save_import_cache(self.session.store, import_plan(self.session.store, n_resamples=RESAMPLES,
+                                                              fetch=False), added)
+        self.rebuilding.setText("")
+        self._draw()
+
+    def _rebuild_failed(self, exc: BaseException) -> None:
+        self.rebuilding.setText(f"Agreement at each import could not be computed: {exc}")
 
     def add_marker(self) -> None:
         from hieradjudicate.app.timeline_marks import add_marker
