@@ -7,7 +7,8 @@ an import is the copies in effect once it was stored
 copies stored up to then).  For each state the figures are the dashboard's
 group figures (:class:`~hieradjudicate.app.stats.Stats`): mean pairwise
 kappa (Cohen and Scott), Fleiss' kappa, Davies & Fleiss' (Conger's) kappa
-and Krippendorff's alpha, each set's mean kappa with the others, and the BCa
+and Krippendorff's alpha, Fleiss' kappa per lexelt (``fleiss:LEXELT``), each
+set's mean kappa with the others, and the BCa
 intervals of Fleiss' kappa and alpha
 (:func:`~hieradjudicate.core.bootstrap.bootstrap_figures`).
 
@@ -117,6 +118,10 @@ def corpus_figures(corpus: Corpus, *, n_resamples: int = 1000, seed: int | None 
         "conger": fig(multi.conger.kappa.value, multi.conger.n, why=no_ci),
         "alpha": fig(alpha.alpha.value, alpha.n_pairable, ci_a, None if ci_a else no_ci),
     }
+    lexelts = corpus.inventory.lexelts
+    for x, ag in enumerate(multi.lexelt_fleiss):  # per lexelt: "fleiss:bank.n" (no interval)
+        if ag.n > 0:
+            figures[f"fleiss:{lexelts[x]}"] = Figure(ag.kappa.value, n=int(ag.n), why="per lexelt (no interval)")
     k = np.ma.masked_invalid(np.ma.asarray(pm.kappa_cohen, dtype=np.float64))
     m = len(group)
     k = np.ma.array(k, mask=np.ma.getmaskarray(k) | np.eye(m, dtype=bool))

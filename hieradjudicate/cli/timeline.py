@@ -18,7 +18,7 @@ def register(psub: Any) -> None:
                    help="points at each import, each day or week of decisions, or every N decisions "
                         "(default day)")
     p.add_argument("--measure", action="append", default=[], metavar="NAME",
-                   help="figures shown (repeatable): " + ", ".join(IMPORT_MEASURES) + " (imports); "
+                   help="figures shown (repeatable): " + ", ".join(IMPORT_MEASURES) + " or fleiss:LEXELT (imports); "
                         + ", ".join(DECISION_MEASURES) + " or score:SET (decisions); default all")
     p.add_argument("--format", choices=("text", "csv", "json"), default="text")
     p.add_argument("--seed", type=int, default=None, help="seed of the bootstrap intervals (default fixed)")
@@ -49,9 +49,9 @@ def _measures(args: argparse.Namespace, imports: bool) -> list[str]:
     allowed = IMPORT_MEASURES if imports else DECISION_MEASURES
     chosen = args.measure or list(allowed)
     for m in chosen:
-        if m not in allowed and not (not imports and m.startswith("score:")):
+        if m not in allowed and not m.startswith("score:" if not imports else "fleiss:"):
             raise HieradjError(f"--measure {m!r} with --by {args.by}: expected one of {', '.join(allowed)}"
-                               + ("" if imports else " or score:SET"))
+                               + (" or fleiss:LEXELT" if imports else " or score:SET"))
     return chosen
 
 
@@ -131,7 +131,8 @@ def _table(d: dict[str, Any], measures: list[str], imports: bool) -> tuple[list[
     if imports:
         for p in d["imports"]:
             for m in measures:
-                rows.append([p["label"], p["at"], m, *_cells(p["figures"][m])])
+                if m in p["figures"]:  # a lexelt without two answers at this import has no figure
+                    rows.append([p["label"], p["at"], m, *_cells(p["figures"][m])])
         return headers, rows
     for p in d["points"]:
         for m in measures:

@@ -189,6 +189,9 @@ def test_import_points_equal_the_figures_of_each_state(project: Session, tmp_pat
         assert p.figures["alpha"].value == pytest.approx(want["alpha"]["value"], abs=1e-12)
         assert p.figures["mean_kappa_cohen"].value == pytest.approx(want["mean_kappa_cohen"], abs=1e-12)
     assert pts[-1].figures["fleiss"].value == now["fleiss"]["kappa"]  # the current corpus, exactly
+    by_lex = Stats(project.corpus).agreement_dict(pairs=False, by_lexelt=True)["by_lexelt"]
+    assert {k[7:]: f.value for k, f in pts[-1].figures.items() if k.startswith("fleiss:")} == \
+        {lex: d["fleiss"] for lex, d in by_lex.items()}
     assert pts[0].figures["fleiss"].value != pts[1].figures["fleiss"].value
     # the older state is kept in the project: read again without rebuilding anything
     again = import_timeline(project.store, project.corpus, n_resamples=0,
