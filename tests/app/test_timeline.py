@@ -312,3 +312,20 @@ def test_replay_gives_the_trackers_state_after_every_row(project: Session) -> No
             assert np.array_equal(a.rows, b.rows) and np.array_equal(a.tag_ptr, b.tag_ptr)
             assert np.array_equal(a.tag_node, b.tag_node) and np.array_equal(a.signature, b.signature)
             assert np.allclose(a.leaves, b.leaves, rtol=0, atol=1e-15)
+
+
+def test_the_windows_threaded_parts_equal_the_direct_ones(project: Session, tmp_path: Path) -> None:
+    """What the Timeline tab computes in another thread from the stored copies read beforehand."""
+    from hieradjudicate.app.timeline_imports import StoredCopies
+    from hieradjudicate.app.timeline_view import rebuilt_parts
+
+    edit_key(tmp_path / "src" / "annotator_ben.key", tmp_path / "ben_v2.key", {"bank.n.002": "4", "bank.n.008": "4"})
+    project.reimport("ben", tmp_path / "ben_v2.key")
+    at = project.store.files(active_only=False)[-1].imported_at
+    add_marker(project.store, "v2", at)
+    marks = markers(project.store)
+    points, added, diffs = rebuilt_parts(StoredCopies(project.store), project.corpus, marks, n_resamples=200)
+    direct = import_timeline(project.store, project.corpus, n_resamples=200, cache=False)
+    assert [p.figures for p in points] == [p.figures for p in direct] and len(added) == 1
+    d = fleiss_before_after(project.store, project.corpus, at, n_resamples=200, seed=0)
+    assert diffs == [d] and d.paired
