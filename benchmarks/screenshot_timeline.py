@@ -24,7 +24,7 @@ def build(folder: Path) -> Path:
     from hieradjudicate.app.session.commands import Decide
     from hieradjudicate.app.session.decisions import Decision
     from hieradjudicate.app.session.session import Session
-    from hieradjudicate.app.timeline_marks import add_marker
+    from hieradjudicate.app.timeline.marks import add_marker
 
     for name in ("inventory.txt", "annotator_ann.key", "annotator_ben.key", "annotator_cho.key", "system_lesk.ans"):
         shutil.copy(DEMO / name, folder / name)

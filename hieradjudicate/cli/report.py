@@ -114,7 +114,7 @@ def cmd_report(args: argparse.Namespace) -> int:
             corpus = session.corpus
             tracker = DecisionTracker(corpus, session.store.iter_history())
             tracker.apply(session.decisions.conflicts())  # a server project's: not the latest row
-            from hieradjudicate.app.timeline_view import project_timeline
+            from hieradjudicate.app.timeline.view import project_timeline
 
             timeline = project_timeline(session.store, corpus, n_resamples=max(args.resamples, 0), seed=args.seed)
             name = session.path.name if hasattr(session.store, "location") else Path(args.project).stem

@@ -19,10 +19,10 @@ from hieradjudicate.app.session.commands import Decide
 from hieradjudicate.app.session.decisions import Decision
 from hieradjudicate.app.session.session import Session
 from hieradjudicate.app.stats import Stats
-from hieradjudicate.app.timeline import decision_timeline
-from hieradjudicate.app.timeline_imports import import_timeline
-from hieradjudicate.app.timeline_marks import add_marker, fleiss_before_after, markers, overturn_before_after
-from hieradjudicate.app.timeline_view import as_json, project_timeline
+from hieradjudicate.app.timeline.decisions import decision_timeline
+from hieradjudicate.app.timeline.imports import import_timeline
+from hieradjudicate.app.timeline.marks import add_marker, fleiss_before_after, markers, overturn_before_after
+from hieradjudicate.app.timeline.view import as_json, project_timeline
 from hieradjudicate.core.errors import HieradjError
 from tests.app.test_reimport import edit_key
 from tests.app.test_session import DEMO
@@ -271,7 +271,7 @@ def test_json_view_holds_numbers_and_says_what_the_timeline_rests_on(project: Se
 
 
 def test_cli_keeps_older_import_figures_in_the_project(project: Session, tmp_path: Path, capsys) -> None:
-    from hieradjudicate.app.timeline_imports import CACHE
+    from hieradjudicate.app.timeline.imports import CACHE
     from hieradjudicate.cli.entry import main
     from hieradjudicate.io.store.project_store import Store
 
@@ -290,7 +290,7 @@ def test_cli_keeps_older_import_figures_in_the_project(project: Session, tmp_pat
 
 def test_replay_gives_the_trackers_state_after_every_row(project: Session) -> None:
     """The timeline's vectorised replay against the dashboard's tracker, row by row."""
-    from hieradjudicate.app.timeline_replay import Replay
+    from hieradjudicate.app.timeline.replay import Replay
 
     keys = project.instances()
     at = f"{DAYS[2]}T18:00:00.000Z"
@@ -316,8 +316,8 @@ def test_replay_gives_the_trackers_state_after_every_row(project: Session) -> No
 
 def test_the_windows_threaded_parts_equal_the_direct_ones(project: Session, tmp_path: Path) -> None:
     """What the Timeline tab computes in another thread from the stored copies read beforehand."""
-    from hieradjudicate.app.timeline_imports import StoredCopies
-    from hieradjudicate.app.timeline_view import rebuilt_parts
+    from hieradjudicate.app.timeline.imports import StoredCopies
+    from hieradjudicate.app.timeline.view import rebuilt_parts
 
     edit_key(tmp_path / "src" / "annotator_ben.key", tmp_path / "ben_v2.key", {"bank.n.002": "4", "bank.n.008": "4"})
     project.reimport("ben", tmp_path / "ben_v2.key")

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from hieradjudicate.app.session.session import Session
-from hieradjudicate.app.timeline_marks import add_marker
+from hieradjudicate.app.timeline.marks import add_marker
 from hieradjudicate.cli.entry import main
 from tests.app.test_timeline import project  # noqa: F401  (the fixture)
 

@@ -11,7 +11,7 @@ from PySide6.QtCore import QPointF, Qt
 
 from hieradjudicate.app.session.session import Session
 from hieradjudicate.app.stats import Stats
-from hieradjudicate.app.timeline_marks import markers
+from hieradjudicate.app.timeline.marks import markers
 from hieradjudicate.io.store.project_store import Store
 from tests.app.test_timeline import DAYS, project  # noqa: F401  (the fixture)
 from tests.gui.journey import open_window, type_into

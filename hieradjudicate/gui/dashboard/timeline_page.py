@@ -1,7 +1,7 @@
 """The *Timeline* tab (issue 32): agreement at each import and the adjudication over time, with the
 project's markers as vertical lines, hover for a point's figure and interval, a marker added here.
 
-The figures come from :func:`hieradjudicate.app.timeline_view.project_timeline` (the command
+The figures come from :func:`hieradjudicate.app.timeline.view.project_timeline` (the command
 line's and the report's); this module only draws them.  Both plots share one time axis: days since
 the first event (the project's creation or its first decision).  The page computes when it is
 first shown and again after a marker is added or the "By" choice changes: the decisions' figures at
@@ -28,8 +28,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from hieradjudicate.app.timeline_imports import StoredCopies
-from hieradjudicate.app.timeline_view import TimelineView, project_timeline, rebuilt_parts
+from hieradjudicate.app.timeline.imports import StoredCopies
+from hieradjudicate.app.timeline.view import TimelineView, project_timeline, rebuilt_parts
 from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.gui.workers import BackgroundRunner
 
@@ -128,7 +128,7 @@ class TimelinePage(QWidget):
         for ba, d in zip(view.before_after, diffs):
             ba["fleiss"] = d
         if added:
-            from hieradjudicate.app.timeline_imports import import_plan, save_import_cache
+            from hieradjudicate.app.timeline.imports import import_plan, save_import_cache
 
             save_import_cache(self.session.store, import_plan(self.session.store, n_resamples=RESAMPLES,
                                                               fetch=False), added)
@@ -139,7 +139,7 @@ class TimelinePage(QWidget):
         self.rebuilding.setText(f"Agreement at each import could not be computed: {exc}")
 
     def add_marker(self) -> None:
-        from hieradjudicate.app.timeline_marks import add_marker
+        from hieradjudicate.app.timeline.marks import add_marker
 
         try:
             m = add_marker(self.session.store, self.marker_label.text(), self.marker_at.text().strip() or None)

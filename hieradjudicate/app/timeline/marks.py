@@ -31,9 +31,9 @@ from typing import Any
 import numpy as np
 
 from hieradjudicate.app.dashboard.gold import RESOLVED
-from hieradjudicate.app.timeline import majority, overturn_outcomes
-from hieradjudicate.app.timeline_imports import group_of, import_events
-from hieradjudicate.app.timeline_replay import Replay
+from hieradjudicate.app.timeline.decisions import majority, overturn_outcomes
+from hieradjudicate.app.timeline.imports import group_of, import_events
+from hieradjudicate.app.timeline.replay import Replay
 from hieradjudicate.core.agreement import make_layout
 from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.core.model import Corpus

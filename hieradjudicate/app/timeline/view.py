@@ -12,9 +12,9 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from hieradjudicate.app.timeline import DecisionTimeline, decision_timeline
-from hieradjudicate.app.timeline_imports import ImportPoint, import_timeline
-from hieradjudicate.app.timeline_marks import Marker, forecast, fleiss_before_after, markers, \
+from hieradjudicate.app.timeline.decisions import DecisionTimeline, decision_timeline
+from hieradjudicate.app.timeline.imports import ImportPoint, import_timeline
+from hieradjudicate.app.timeline.marks import Marker, forecast, fleiss_before_after, markers, \
     overturn_before_after
 from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.core.timeline_stats import Difference, Forecast
@@ -80,8 +80,8 @@ def project_timeline(store: Any, corpus: Any, *, by: str | int = "day", n_resamp
 def rebuilt_parts(copies: Any, corpus: Any, marks: list[Marker], *, n_resamples: int = 1000,
                   seed: int | None = None) -> tuple[list[ImportPoint], dict[str, Any], list[Difference]]:
     """The import points (with the cache entries they add) and each marker's Fleiss before/after,
-    from :class:`~hieradjudicate.app.timeline_imports.StoredCopies` (no store: any thread)."""
-    from hieradjudicate.app.timeline_imports import compute_import_points, import_plan
+    from :class:`~hieradjudicate.app.timeline.imports.StoredCopies` (no store: any thread)."""
+    from hieradjudicate.app.timeline.imports import compute_import_points, import_plan
 
     plan = import_plan(copies, n_resamples=n_resamples, seed=seed, fetch=False)
     points, added = compute_import_points(plan, corpus) if plan.events else ([], {})

@@ -33,9 +33,36 @@ def register(psub: Any) -> None:
     p.set_defaults(func=cmd_mark)
 
 
+def _open(path: str, *, write: bool) -> Any:
+    """The project (a file or a server URL), as `project` opens it: a missing file, or one that cannot
+    be written when ``write``, is an error; decisions failing their checksum are named on stderr."""
+    from pathlib import Path
+
+    from hieradjudicate.app.session.session import Session
+    from hieradjudicate.core.errors import HieradjError
+    from hieradjudicate.io.store.locations import is_server_location
+
+    if not is_server_location(path) and not Path(path).exists():
+        raise HieradjError(f"{path}: no such project")
+    session = Session.open(path, read_only=not write)
+    _warn(session)
+    if write and session.read_only:
+        reason = str(session.read_only_reason).removesuffix("; opened read-only")
+        session.close()
+        raise HieradjError(f"cannot change the project: {reason}; nothing was changed")
+    return session
+
+
+def _warn(session: Any) -> None:
+    from hieradjudicate.app.session.session import left_out_text
+
+    if session.store.left_out:
+        print(f"{session.path}: warning: {left_out_text(session.store.left_out)}; they are not in what this "
+              "command shows (`hieradjudicate project check` for details)", file=sys.stderr)
+
+
 def cmd_mark(args: argparse.Namespace) -> int:
-    from hieradjudicate.app.timeline_marks import add_marker
-    from hieradjudicate.cli.project import _open
+    from hieradjudicate.app.timeline.marks import add_marker
 
     with _open(args.project, write=True) as s:
         m = add_marker(s.store, args.label, args.at)
@@ -57,9 +84,8 @@ def _measures(args: argparse.Namespace, imports: bool) -> list[str]:
 
 def cmd_timeline(args: argparse.Namespace) -> int:
     from hieradjudicate.app.textout import json_text
-    from hieradjudicate.app.timeline import parse_by
-    from hieradjudicate.app.timeline_view import as_json, project_timeline
-    from hieradjudicate.cli.project import _open
+    from hieradjudicate.app.timeline.decisions import parse_by
+    from hieradjudicate.app.timeline.view import as_json, project_timeline
     from hieradjudicate.core.errors import HieradjError
 
     imports = args.by == "import"
@@ -90,18 +116,18 @@ def cmd_timeline(args: argparse.Namespace) -> int:
 def _open_for_cache(path: str) -> Any:
     """The project opened so that the figures of older imports can be kept in it (a cache: rebuilding a
     crowd's older state takes a minute); read-only when it is open elsewhere or cannot be written."""
-    from hieradjudicate.app.session.session import Session
-    from hieradjudicate.cli.project import _open, warn_left_out
-    from hieradjudicate.core.errors import HieradjError
     from hieradjudicate.io.store.locations import is_server_location
 
     if is_server_location(path) or not _current_schema(path):  # never migrate a file for a cache
         return _open(path, write=False)
+    from hieradjudicate.app.session.session import Session
+    from hieradjudicate.core.errors import HieradjError
+
     try:
-        s = Session.open(path)
+        s = Session.open(path)  # read-only (saying why) when another program holds it
     except HieradjError:
-        return _open(path, write=False)  # the reason it cannot be written does not stop a read
-    warn_left_out(s)
+        return _open(path, write=False)  # what stops a write does not stop a read
+    _warn(s)
     return s
 
 

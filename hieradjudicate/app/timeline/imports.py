@@ -29,7 +29,7 @@ import numpy as np
 
 from hieradjudicate.app.session.stored_inputs import effective_files
 from hieradjudicate.app.stats import Stats
-from hieradjudicate.app.timeline import Figure
+from hieradjudicate.app.timeline.decisions import Figure
 from hieradjudicate.core.bootstrap import bootstrap_figures
 from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.core.model import Corpus

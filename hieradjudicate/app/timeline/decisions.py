@@ -1,7 +1,7 @@
 """The adjudication over time: one point per day, week or N decisions (issue 32).
 
 The project keeps every decision row with its time (``decided_at``, UTC).
-:func:`decision_timeline` replays those rows once, oldest first (:class:`~hieradjudicate.app.timeline_replay.Replay`:
+:func:`decision_timeline` replays those rows once, oldest first (:class:`~hieradjudicate.app.timeline.replay.Replay`:
 the dashboard's :class:`~hieradjudicate.app.dashboard.gold.DecisionTracker` rules over arrays,
 held to the tracker by the tests), and at the end of each bin takes the figures the dashboard
 shows at that moment:
@@ -10,7 +10,7 @@ shows at that moment:
   the bin (decisions and withdrawals);
 * each set's leaf score against the gold decided so far (the figure of the
   dashboard's "agreement with the gold" table, kept incrementally by
-  :class:`~hieradjudicate.app.timeline_scores.IncrementalScores`), with its BCa interval
+  :class:`~hieradjudicate.app.timeline.scores.IncrementalScores`), with its BCa interval
   (:func:`~hieradjudicate.core.score_bootstrap.bootstrap_scores`) for the
   systems and, when there are few, for the annotator sets;
 * how often the gold overturns the annotators' majority: among resolved
@@ -21,8 +21,8 @@ shows at that moment:
 The replay reads each row once; each point scores again only the answers of the instances
 decided in it.
 No Qt.  The import points (agreement at each import and re-import) are in
-:mod:`hieradjudicate.app.timeline_imports`, markers, before/after and the
-forecast in :mod:`hieradjudicate.app.timeline_marks`.
+:mod:`hieradjudicate.app.timeline.imports`, markers, before/after and the
+forecast in :mod:`hieradjudicate.app.timeline.marks`.
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ from typing import Any
 import numpy as np
 
 from hieradjudicate.app.dashboard.gold import STATUS_NAMES
-from hieradjudicate.app.timeline_replay import Replay
-from hieradjudicate.app.timeline_scores import IncrementalScores
+from hieradjudicate.app.timeline.replay import Replay
+from hieradjudicate.app.timeline.scores import IncrementalScores
 from hieradjudicate.core.model import Corpus
 from hieradjudicate.core.score_bootstrap import bootstrap_scores
 from hieradjudicate.core.timeline_stats import share_interval
