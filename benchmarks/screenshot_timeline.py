@@ -83,6 +83,13 @@ def main() -> None:
         win.show()
         tabs = win.dashboard.tabs
         tabs.setCurrentIndex(next(j for j in range(tabs.count()) if tabs.tabText(j) == "Timeline"))
+        import time
+
+        page = win.dashboard.timeline
+        app.processEvents()
+        while page.view is None or page.fast.busy or page.runner.busy:  # computed off the GUI thread
+            app.processEvents()
+            time.sleep(0.05)
         for _ in range(20):
             app.processEvents()
         win.grab().save(str(out))

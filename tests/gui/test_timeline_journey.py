@@ -47,9 +47,10 @@ def test_timeline_tab_draws_the_days_and_takes_a_marker(qtbot, project: Session)
     type_into(qtbot, page.marker_at, "2026-03-03")
     qtbot.mouseClick(page.add_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: "Marker added" in page.hover.text(), timeout=60_000)
+    qtbot.waitUntil(lambda: page.view_generation == page.generation and bool(page.view.markers)
+                    and page.rebuilding.text() == "", timeout=60_000)
     lines = [i for i in page.decisions_plot.getPlotItem().items if isinstance(i, pg.InfiniteLine)]
     assert len(lines) == 1 and lines[0].value() == pytest.approx(page._x("2026-03-03T00:00:00.000Z"))
-    qtbot.waitUntil(lambda: page.rebuilding.text() == "", timeout=60_000)
     text = page.details.toPlainText()
     assert "guidelines v2" in text and "unpaired" in text and "created after the marker" in text
 

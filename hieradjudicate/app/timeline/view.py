@@ -37,44 +37,53 @@ class TimelineView:
 
 
 def project_timeline(store: Any, corpus: Any, *, by: str | int = "day", n_resamples: int = 1000, seed: int | None = None,
-                     imports: bool = True, compare: bool = True, fleiss: bool = True,
-                     stats: Any = None) -> TimelineView:
+                     imports: bool = True, compare: bool = True, stats: Any = None) -> TimelineView:
     """The timeline of an open project (``store`` and ``corpus`` as the session holds them).
 
-    ``imports=False`` and ``fleiss=False`` leave out what rebuilds older states from the stored
-    copies (a crowd's takes a minute): the window computes those in another thread
-    (:func:`rebuilt_parts`)."""
-    t: dict[str, float] = {}
-    imports_seed, seed = seed, 0 if seed is None else seed
+    The window computes the same in two parts off its thread: :func:`decisions_view` from the rows
+    and markers read here, :func:`rebuilt_parts` from the stored copies (older states rebuilt: a
+    crowd's take a minute)."""
     t0 = time.perf_counter()
     rows = list(store.iter_history())
-    t["read decisions"] = time.perf_counter() - t0
+    v = decisions_view(corpus, rows, markers(store), by=by, n_resamples=n_resamples, seed=seed, compare=compare)
+    v.seconds = {"read decisions": round(time.perf_counter() - t0 - sum(v.seconds.values()), 3), **v.seconds}
+    t0 = time.perf_counter()
+    if imports:
+        try:
+            v.imports = import_timeline(store, corpus, n_resamples=n_resamples, seed=seed, stats=stats)
+        except ProjectError:
+            if not hasattr(store, "location"):
+                raise
+            v.imports = []  # a team member without access to the stored copies: no import points
+    v.seconds["import points"] = round(time.perf_counter() - t0, 3)
+    t0 = time.perf_counter()
+    if compare:
+        for m, ba in zip(v.markers, v.before_after):
+            ba["fleiss"] = fleiss_before_after(store, corpus, m.at, n_resamples=n_resamples,
+                                               seed=0 if seed is None else seed)
+    v.seconds["Fleiss before/after"] = round(time.perf_counter() - t0, 3)
+    return v
+
+
+def decisions_view(corpus: Any, rows: list[Any], marks: list[Marker], *, by: str | int = "day",
+                   n_resamples: int = 1000, seed: int | None = None, compare: bool = True) -> TimelineView:
+    """The decision points, the markers' overturn before/after and the forecast, from rows and markers
+    already read (no store: any thread); the import points and Fleiss before/after are left pending."""
+    t: dict[str, float] = {}
+    seed = 0 if seed is None else seed
     t0 = time.perf_counter()
     dec = decision_timeline(corpus, rows, by=by, n_resamples=n_resamples, seed=seed)
     t["decision points"] = time.perf_counter() - t0
     t0 = time.perf_counter()
-    pts: list[ImportPoint] = []
-    if imports:
-        try:
-            pts = import_timeline(store, corpus, n_resamples=n_resamples, seed=imports_seed, stats=stats)
-        except ProjectError:
-            if not hasattr(store, "location"):
-                raise
-            pts = []  # a team member without access to the stored copies: no import points
-    t["import points"] = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    marks = markers(store)
     ba: list[dict[str, Difference]] = []
     if compare:
-        for m in marks:
-            ba.append({"overturn": overturn_before_after(corpus, rows, m.at, n_resamples=n_resamples, seed=seed),
-                       "fleiss": fleiss_before_after(store, corpus, m.at, n_resamples=n_resamples, seed=seed)
-                       if fleiss else PENDING})
-    t["before/after"] = time.perf_counter() - t0
+        ba = [{"overturn": overturn_before_after(corpus, rows, m.at, n_resamples=n_resamples, seed=seed),
+               "fleiss": PENDING} for m in marks]
+    t["overturn before/after"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     f, *dates = forecast(dec.day_resolved, dec.status, n_resamples=n_resamples, seed=seed)
     t["forecast"] = time.perf_counter() - t0
-    return TimelineView(dec, pts, marks, ba, f, tuple(dates), NO_DATES, {k: round(v, 3) for k, v in t.items()})
+    return TimelineView(dec, [], list(marks), ba, f, tuple(dates), NO_DATES, {k: round(v, 3) for k, v in t.items()})
 
 
 def rebuilt_parts(copies: Any, corpus: Any, marks: list[Marker], *, n_resamples: int = 1000,

@@ -29,7 +29,8 @@ from PySide6.QtWidgets import (
 )
 
 from hieradjudicate.app.timeline.imports import StoredCopies
-from hieradjudicate.app.timeline.view import TimelineView, project_timeline, rebuilt_parts
+from hieradjudicate.app.timeline.marks import markers
+from hieradjudicate.app.timeline.view import TimelineView, decisions_view, rebuilt_parts
 from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.gui.workers import BackgroundRunner
 
@@ -87,7 +88,10 @@ class TimelinePage(QWidget):
         self.hover = QLabel(objectName="timeline_hover")
         self.rebuilding = QLabel(objectName="timeline_rebuilding")
         self.rebuilding.setStyleSheet("color: gray")
-        self.runner = BackgroundRunner(self)
+        self.runner = BackgroundRunner(self)  # the import points
+        self.fast = BackgroundRunner(self)  # the decisions' figures
+        self.generation = self.view_generation = 0
+        self._rebuilt_result: Any = None
         self.details = QTextBrowser(objectName="timeline_details")
         lay = QVBoxLayout(self)
         lay.addLayout(top)
@@ -104,36 +108,59 @@ class TimelinePage(QWidget):
 
     # ------------------------------------------------------------------ computing
     def refresh(self) -> None:
-        """The decisions' figures now; the import points and the markers' Fleiss before/after (older
-        states rebuilt from the stored copies: a crowd's take a minute) in another thread."""
+        """Read the rows, the markers and the stored copies here (the store's connection stays in this
+        thread), then compute off it: the decisions' figures (drawn when ready) and, beside them, the
+        import points and the markers' Fleiss before/after (older states rebuilt: a crowd's take a
+        minute the first time)."""
         s = self.session
         try:
-            self.view = project_timeline(s.store, s.corpus, by=self.by.currentData(), n_resamples=RESAMPLES,
-                                         imports=False, fleiss=False)
-            copies = StoredCopies(s.store)  # read here: the store's connection stays in this thread
+            rows = list(s.store.iter_history())
+            marks = markers(s.store)
+            copies = StoredCopies(s.store)
         except HieradjError as exc:
             self.note.setText(f"No timeline: {exc}")
             return
-        self._draw()
+        self.generation += 1
+        gen, corpus, by = self.generation, s.corpus, self.by.currentData()
+        self._rebuilt_result = None
+        self.note.setText("Computing the timeline...")
         self.rebuilding.setText("Agreement at each import: being computed...")
-        view, corpus, marks = self.view, s.corpus, list(self.view.markers)
+        self.fast.start(lambda _report: decisions_view(corpus, rows, marks, by=by, n_resamples=RESAMPLES),
+                        lambda view: self._decided(gen, view), failed=self._failed)
         self.runner.start(lambda _report: rebuilt_parts(copies, corpus, marks, n_resamples=RESAMPLES),
-                          lambda result: self._rebuilt(view, result), failed=self._rebuild_failed)
+                          lambda result: self._rebuilt(gen, result), failed=self._rebuild_failed)
 
-    def _rebuilt(self, view: TimelineView, result: Any) -> None:
-        if view is not self.view:  # superseded by a newer refresh
+    def _decided(self, gen: int, view: TimelineView) -> None:
+        if gen != self.generation:  # superseded by a newer refresh
             return
-        points, added, diffs = result
-        view.imports = points
-        for ba, d in zip(view.before_after, diffs):
-            ba["fleiss"] = d
+        self.view, self.view_generation = view, gen
+        if self._rebuilt_result is not None:
+            self._merge(self._rebuilt_result)
+        self._draw()
+
+    def _rebuilt(self, gen: int, result: Any) -> None:
+        if gen != self.generation:
+            return
+        self._rebuilt_result = result
+        if self.view is not None and self.view_generation == gen:  # else merged when the decisions' arrive
+            self._merge(result)
+            self._draw()
+        points, added, _ = result
         if added:
             from hieradjudicate.app.timeline.imports import import_plan, save_import_cache
 
             save_import_cache(self.session.store, import_plan(self.session.store, n_resamples=RESAMPLES,
                                                               fetch=False), added)
         self.rebuilding.setText("")
-        self._draw()
+
+    def _merge(self, result: Any) -> None:
+        points, _, diffs = result
+        self.view.imports = points
+        for ba, d in zip(self.view.before_after, diffs):
+            ba["fleiss"] = d
+
+    def _failed(self, exc: BaseException) -> None:
+        self.note.setText(f"The timeline could not be computed: {exc}")
 
     def _rebuild_failed(self, exc: BaseException) -> None:
         self.rebuilding.setText(f"Agreement at each import could not be computed: {exc}")
