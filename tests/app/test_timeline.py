@@ -329,3 +329,19 @@ def test_the_windows_threaded_parts_equal_the_direct_ones(project: Session, tmp_
     assert [p.figures for p in points] == [p.figures for p in direct] and len(added) == 1
     d = fleiss_before_after(project.store, project.corpus, at, n_resamples=200, seed=0)
     assert diffs == [d] and d.paired
+
+
+def test_a_project_without_decisions_has_a_timeline_that_says_so(tmp_path: Path, capsys) -> None:
+    from hieradjudicate.cli.entry import main
+
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in ("inventory.txt", "annotator_ann.key", "annotator_ben.key", "annotator_cho.key", "system_lesk.ans"):
+        shutil.copy(DEMO / name, src / name)
+    Session.create(tmp_path / "p.hadj", [str(src / "inventory.txt")], _specs(src)).close()
+    assert main(["project", "timeline", str(tmp_path / "p.hadj"), "--resamples", "50"]) == 0
+    out = capsys.readouterr().out
+    assert "no points yet" in out and "fewer than two days" in out
+    assert main(["project", "timeline", str(tmp_path / "p.hadj"), "--format", "json", "--resamples", "50"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["points"] == [] and d["forecast"]["open"] == 400 and len(d["imports"]) == 1

@@ -65,6 +65,8 @@ class Replay:
     @property
     def status(self) -> np.ndarray:
         """Status code per instance (:data:`STATUS_NAMES`), 0 (unresolved) where nothing was decided."""
+        if not self.code.size:  # no decision yet
+            return np.zeros(self.corpus.n, np.int64)
         return np.where(self.last >= 0, self.code[np.maximum(self.last, 0)], 0)
 
     @property
@@ -77,6 +79,8 @@ class Replay:
 
     def gold_set(self, name: str = "gold") -> AnnotationSet | None:
         """The gold so far, as :meth:`DecisionTracker.gold_set` builds it (None before the first)."""
+        if not self.code.size:
+            return None
         last = np.maximum(self.last, 0)
         rows = np.flatnonzero((self.last >= 0) & (self.code[last] == RESOLVED) & self.has_gold[last])
         if not rows.size:
