@@ -59,7 +59,7 @@ def project(tmp_path: Path):
             p = int(ben.position([c.instance_index(lex, inst)])[0])
             tags = tuple(c.tag_strings(ben, p)) if p >= 0 else ("1",)
             status = "flagged" if k == 9 else "resolved"
-            batch.append(Decision(lex, inst, tags, "set:ben", status, decided_by="lead",
+            batch.append(Decision(lex, inst, tags, "set:ben", status, decided_by="lead" if k % 3 else "kim",
                                   decided_at=f"{day}T09:{k:02d}:00.000Z"))
         s.execute(Decide(batch))
     lex, inst = keys[1]  # decided again on the last day, with another answer (its gold changes)
@@ -76,7 +76,8 @@ def _frame(s: Session) -> pd.DataFrame:
     rows = list(s.store.iter_history())
     return pd.DataFrame({"id": [r.id for r in rows], "lexelt": [r.lexelt for r in rows],
                          "instance": [r.instance for r in rows], "status": [r.status for r in rows],
-                         "tags": [r.tags for r in rows], "at": [r.decided_at for r in rows]})
+                         "tags": [r.tags for r in rows], "at": [r.decided_at for r in rows],
+                         "by": [r.decided_by for r in rows]})
 
 
 def test_each_day_counts_equal_a_groupby_of_the_decisions(project: Session) -> None:
@@ -86,6 +87,8 @@ def test_each_day_counts_equal_a_groupby_of_the_decisions(project: Session) -> N
     per_day = df[df.status != "unresolved"].groupby("day").size()
     assert [p.label for p in tl.points] == list(DAYS)
     assert [p.decisions for p in tl.points] == per_day.tolist()
+    who = df[df.status != "unresolved"].groupby(["day", "by"]).size()
+    assert [p.by_person for p in tl.points] == [{b: int(k) for (d, b), k in who.items() if d == day} for day in DAYS]
     for p in tl.points:  # the state after the day: the latest row per instance up to its end
         last = df[df.day <= p.label].sort_values("id").groupby(["lexelt", "instance"]).tail(1)
         count = last.status.value_counts()

@@ -72,6 +72,7 @@ class DecisionPoint:
     overturn: Figure  # share of majority instances whose gold is another answer
     scores: dict[str, Figure]  # set name -> leaf score against the gold so far
     instances: np.ndarray = field(repr=False, default_factory=lambda: np.zeros(0, np.int64))
+    by_person: dict[str, int] = field(default_factory=dict)  # rows that set a status, per decided_by
 
 
 @dataclass(frozen=True)
@@ -193,6 +194,10 @@ def decision_timeline(corpus: Corpus, rows: Iterable[DecisionRow], *, by: str | 
             if c1 in day_ends:
                 day_resolved[days[c1 - 1]] = tracker.n_resolved
         withdrawals = sum(r.status == "unresolved" for r in chunk)
+        people: dict[str, int] = {}
+        for r in chunk:  # who decided (a team project: each adjudicator's speed)
+            if r.status != "unresolved":
+                people[r.decided_by] = people.get(r.decided_by, 0) + 1
         counts = np.bincount(tracker.status, minlength=len(STATUS_NAMES))
         named = {("open" if name == "unresolved" else name): int(counts[k])
                  for k, name in enumerate(STATUS_NAMES) if name != "conflict" or counts[k]}
@@ -209,7 +214,8 @@ def decision_timeline(corpus: Corpus, rows: Iterable[DecisionRow], *, by: str | 
             overturn = _overturn(gold.rows, np.asarray(gold.signature, np.int64), has_major, major_sig,
                                  corpus.inst_lexelt, n_resamples, seed)
         points.append(DecisionPoint(label, chunk[0].decided_at, chunk[-1].decided_at, len(chunk) - withdrawals,
-                                    withdrawals, named, overturn, scores, np.unique(np.concatenate(touched))))
+                                    withdrawals, named, overturn, scores, np.unique(np.concatenate(touched)),
+                                    dict(sorted(people.items()))))
     note = ("The timeline rests on the times decisions were saved (decided_at, UTC); the inputs "
             "carry no dates of their own.")
     return DecisionTimeline(str(by), points, [corpus.sets[k].name for k in sets], corpus.n, note, day_resolved,

@@ -111,7 +111,7 @@ def as_json(v: TimelineView) -> dict[str, Any]:
                      "sets": len(p.sets), "figures": {k: x.as_dict() for k, x in p.figures.items()},
                      "per_set": p.per_set} for p in v.imports],
         "points": [{"label": p.label, "start": p.start, "end": p.end, "decisions": p.decisions,
-                    "withdrawals": p.withdrawals, "counts": p.counts, "overturn": p.overturn.as_dict(),
+                    "withdrawals": p.withdrawals, "counts": p.counts, "by_person": p.by_person, "overturn": p.overturn.as_dict(),
                     "scores": {k: x.as_dict() for k, x in p.scores.items()}} for p in v.decisions.points],
         "before_after": [{"marker": {"label": m.label, "at": m.at},
                           **{k: asdict(d) for k, d in ba.items()}} for m, ba in zip(v.markers, v.before_after)],

@@ -7,7 +7,8 @@ import sys
 from typing import Any
 
 IMPORT_MEASURES = ("mean_kappa_cohen", "mean_kappa_scott", "fleiss", "conger", "alpha")
-DECISION_MEASURES = ("resolved", "flagged", "skipped", "open", "decisions", "withdrawals", "overturn", "scores")
+DECISION_MEASURES = ("resolved", "flagged", "skipped", "open", "decisions", "withdrawals", "people", "overturn",
+                     "scores")
 
 
 def register(psub: Any) -> None:
@@ -168,6 +169,9 @@ def _table(d: dict[str, Any], measures: list[str], imports: bool) -> tuple[list[
                 rows.append([p["label"], p["end"], m, p["counts"].get(m, 0), None, None, None])
             elif m == "overturn":
                 rows.append([p["label"], p["end"], m, *_cells(p["overturn"])])
+            elif m == "people":  # decisions per adjudicator (decided_by)
+                for who, k in p["by_person"].items():
+                    rows.append([p["label"], p["end"], f"decisions:{who}", k, None, None, None])
             elif m == "scores":
                 for name, f in p["scores"].items():
                     rows.append([p["label"], p["end"], f"score:{name}", *_cells(f)])
