@@ -116,7 +116,11 @@ def cmd_report(args: argparse.Namespace) -> int:
             tracker.apply(session.decisions.conflicts())  # a server project's: not the latest row
             from hieradjudicate.app.timeline.view import project_timeline
 
-            timeline = project_timeline(session.store, corpus, n_resamples=max(args.resamples, 0), seed=args.seed)
+            try:  # the report stands without its timeline section (a stored copy that cannot be read)
+                timeline = project_timeline(session.store, corpus, n_resamples=max(args.resamples, 0),
+                                            seed=args.seed)
+            except HieradjError as exc:
+                print(f"report: no timeline section: {exc}", file=sys.stderr)
             name = session.path.name if hasattr(session.store, "location") else Path(args.project).stem
         finally:
             session.close()
