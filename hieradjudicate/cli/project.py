@@ -17,7 +17,7 @@ from typing import Any
 
 from hieradjudicate.app.session.decisions_csv import check_tags as _check_tags
 from hieradjudicate.app.session.decisions_csv import read_decisions_csv  # noqa: F401 (tests use it here)
-from hieradjudicate.cli import health, runs, team
+from hieradjudicate.cli import health, runs, team, timeline
 from hieradjudicate.cli.options import add_skip_option, positive
 from hieradjudicate.core.errors import HieradjError, ProjectError
 
@@ -105,13 +105,14 @@ def register(sub: Any, add_inputs: Callable[..., None]) -> None:
     health.register(psub)
     team.register(psub)
     runs.register(psub)
+    timeline.register(psub)
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:
     parser.print_usage(sys.stderr)
     print(f"{parser.prog}: error: give an action (new, status, decide, import-decisions, "
           "resolve-agreed, reimport, export, history, check, repair, publish, pull, team, "
-          "assign, conflicts, progress, add-run, runs)", file=sys.stderr)
+          "assign, conflicts, progress, add-run, runs, timeline, mark)", file=sys.stderr)
     return 2
 
 

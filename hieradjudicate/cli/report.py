@@ -101,6 +101,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     gold = None
     tracker = None
     left_out: list[str] = []
+    timeline = None  # a project's figures over time (issue 32)
     if args.project:
         if args.inventory or args.annotations:
             raise HieradjError("report: give a project or input files, not both")
@@ -113,6 +114,13 @@ def cmd_report(args: argparse.Namespace) -> int:
             corpus = session.corpus
             tracker = DecisionTracker(corpus, session.store.iter_history())
             tracker.apply(session.decisions.conflicts())  # a server project's: not the latest row
+            from hieradjudicate.app.timeline.view import project_timeline
+
+            try:  # the report stands without its timeline section (a stored copy that cannot be read)
+                timeline = project_timeline(session.store, corpus, n_resamples=max(args.resamples, 0),
+                                            seed=args.seed)
+            except HieradjError as exc:
+                print(f"report: no timeline section: {exc}", file=sys.stderr)
             name = session.path.name if hasattr(session.store, "location") else Path(args.project).stem
         finally:
             session.close()
@@ -147,7 +155,8 @@ def cmd_report(args: argparse.Namespace) -> int:
             for bar in data.lexelts.sorted("value")[:40]:
                 confs.append(dash.confusion(a, b, bar.x))
         try:
-            path = write_report(data, args.output, title=title, confusions=confs, left_out=left_out)
+            path = write_report(data, args.output, title=title, confusions=confs, left_out=left_out,
+                                timeline=timeline)
         except OSError as exc:  # disk full, permissions: the writer removes its temporary file
             raise HieradjError(f"report: cannot write {args.output}: {exc.strerror or exc}") from exc
         print(f"report written to {path}", file=sys.stderr)

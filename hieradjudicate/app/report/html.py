@@ -31,6 +31,7 @@ from hieradjudicate.app.report.csvout import export_tables  # noqa: F401  (its h
 from hieradjudicate.app.report.hbars import lexelt_section
 from hieradjudicate.app.report.style import CSS
 from hieradjudicate.app.report.svg import bar_chart_svg, esc, heatmap_svg, line_plot_svg
+from hieradjudicate.app.report.timeline_section import section as timeline_section
 from hieradjudicate.core.palette import CATEGORY_COLORS, GOLD_COLOR, category_color
 from hieradjudicate.io.atomic import write_atomic
 
@@ -311,7 +312,7 @@ def _flagged(data: Any, tables: dict) -> str:
 
 def render_report(data: Any, *, title: str = "Annotation agreement report", confusions: list | None = None,
                   generated: str | None = None, tables_href: str | None = None,
-                  left_out: Sequence[str] = ()) -> str:
+                  left_out: Sequence[str] = (), timeline: Any = None) -> str:
     """The whole report as one HTML string (self-contained; see the module docstring).
 
     ``left_out`` names the decisions that failed their checksum: the report says at its top that
@@ -349,6 +350,8 @@ def render_report(data: Any, *, title: str = "Annotation agreement report", conf
         ("competence", "Annotator competence and instance difficulty",
          competence_section(data, tables, tables_href, _table, _explain)),
         ("flagged", "Flagged instances and notes", _flagged(data, tables)),
+        *([("timeline", "Agreement and adjudication over time", timeline_section(timeline, _table))]
+          if timeline is not None else []),
         ("method", "Method", "".join(f"<h3>{esc(k)}</h3><p>{esc(v)}</p>" for k, v in data.method)),
     ]
     nav = "<nav><ol>" + "".join(f'<li><a href="#{k}">{esc(t)}</a></li>' for k, t, _ in sections) + "</ol></nav>"

@@ -1,0 +1,209 @@
+"""Markers on the timeline, before/after comparisons and the finishing forecast (issue 32).
+
+A marker ("guidelines v2" at a time) is kept in the project's settings (the
+row ``timeline_markers``, a JSON list): the file store and the team server
+store both have settings, so no schema change is needed and older versions
+of the program open the project unchanged (they ignore the row).
+
+Before/after a marker:
+
+* **overturn** -- the share of majority instances whose gold overturns the
+  annotators' majority: before = the gold as it stood at the marker, after =
+  the instances whose current decision was made after it.  Paired when both
+  sides hold the same instances (every instance decided before was decided
+  again after), unpaired otherwise.
+* **fleiss** -- Fleiss' kappa of the annotations in effect at the marker
+  (the last import before it) against the annotations now.  Instances are
+  matched by (lexelt, instance id); paired when the same instances are
+  pairable on both sides, unpaired otherwise.  No import after the marker:
+  nothing to compare, and the result says so.
+
+No Qt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+import numpy as np
+
+from hieradjudicate.app.dashboard.gold import RESOLVED
+from hieradjudicate.app.timeline.decisions import majority, overturn_outcomes
+from hieradjudicate.app.timeline.imports import group_of, import_events
+from hieradjudicate.app.timeline.replay import Replay
+from hieradjudicate.core.agreement import make_layout
+from hieradjudicate.core.errors import HieradjError
+from hieradjudicate.core.model import Corpus
+from hieradjudicate.core.timeline_stats import Difference, Forecast, finish_forecast, fleiss_difference, \
+    mean_difference
+from hieradjudicate.io.store.records import DecisionRow, utc_now
+
+SETTING = "timeline_markers"
+
+
+@dataclass(frozen=True)
+class Marker:
+    label: str
+    at: str  # ISO 8601 UTC, as decided_at: 2026-01-31T12:00:00.000Z
+
+
+def parse_at(text: str) -> str:
+    """``YYYY-MM-DD`` (the start of that day, UTC) or an ISO date and time (UTC unless it says
+    otherwise) as the stored form; raises :class:`HieradjError` naming the expected form."""
+    t = text.strip()
+    try:
+        if len(t) == 10:
+            d = datetime.combine(date.fromisoformat(t), datetime.min.time(), UTC)
+        else:
+            d = datetime.fromisoformat(t.replace("Z", "+00:00"))
+            d = d.replace(tzinfo=UTC) if d.tzinfo is None else d.astimezone(UTC)
+    except ValueError:
+        raise HieradjError(f"--at {text!r}: expected a date YYYY-MM-DD or a date and time "
+                           "YYYY-MM-DDTHH:MM[:SS] (UTC)") from None
+    return d.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def markers(store: Any) -> list[Marker]:
+    """The project's markers, oldest first (a damaged row gives none rather than a failure)."""
+    raw = store.get_setting(SETTING, []) or []
+    out = [Marker(str(m["label"]), str(m["at"])) for m in raw
+           if isinstance(m, dict) and "label" in m and "at" in m]
+    return sorted(out, key=lambda m: m.at)
+
+
+def add_marker(store: Any, label: str, at: str | None = None) -> Marker:
+    """Store a marker (``at`` default: now); the project must be writable."""
+    label = label.strip()
+    if not label:
+        raise HieradjError("a marker needs a label, e.g. \"guidelines v2\"")
+    if any(ord(c) < 32 for c in label):
+        raise HieradjError("a marker's label cannot hold control characters")
+    m = Marker(label, parse_at(at) if at else utc_now())
+    kept = [{"label": x.label, "at": x.at} for x in markers(store)]
+    store.set_setting(SETTING, [*kept, {"label": m.label, "at": m.at}])
+    return m
+
+
+def _sorted_rows(rows: Iterable[DecisionRow]) -> list[DecisionRow]:
+    return sorted(rows, key=lambda r: r.decided_at or "")
+
+
+def overturn_before_after(corpus: Corpus, rows: Iterable[DecisionRow], at: str, *, n_resamples: int = 1000,
+                          seed: int = 0) -> Difference:
+    """The overturn share before and after the marker at ``at`` (module docstring)."""
+    rows = _sorted_rows(rows)
+    ann = [k for k, s in enumerate(corpus.sets) if s.role == "annotator"]
+    has, sig = majority(corpus, ann)
+    cut = next((j for j, r in enumerate(rows) if (r.decided_at or "") >= at), len(rows))
+    replay = Replay(corpus, rows)
+    replay.advance(cut)
+    g = replay.gold_set()
+    empty = (np.zeros(0, np.int64), np.zeros(0))
+    ib, yb = overturn_outcomes(g.rows, np.asarray(g.signature, np.int64), has, sig) if g is not None else empty
+    replay.advance(len(rows))
+    g = replay.gold_set()
+    ia, ya = empty
+    if g is not None:
+        when = np.asarray(replay.at, dtype=object)[replay.current_rows(g.rows)]
+        late = np.asarray(when >= at, bool)
+        ia, ya = overturn_outcomes(g.rows[late], np.asarray(g.signature, np.int64)[late], has, sig)
+    paired = ib.size > 0 and np.array_equal(ib, ia)
+    lex = corpus.inst_lexelt
+    return mean_difference(yb, ya, lex[ib], lex[ia], paired=paired, n_resamples=n_resamples, seed=seed)
+
+
+def _keys(corpus: Corpus) -> np.ndarray:
+    lex = np.asarray(corpus.inventory.lexelts, dtype=object)[corpus.inst_lexelt]
+    return np.asarray(lex + "\t" + np.asarray(corpus.inst_id, dtype=object), dtype=str)
+
+
+def _map_instances(old: Corpus, new: Corpus) -> np.ndarray:
+    """Each instance of ``old`` as an index of ``new`` (-1 where ``new`` lacks it)."""
+    ko, kn = _keys(old), _keys(new)
+    order = np.argsort(kn)
+    pos = np.searchsorted(kn[order], ko)
+    pos = np.minimum(pos, max(kn.size - 1, 0))
+    hit = kn.size > 0
+    found = (kn[order][pos] == ko) if hit else np.zeros(ko.size, bool)
+    return np.where(found, order[pos], -1)
+
+
+def fleiss_before_after(store: Any, corpus: Corpus, at: str, *, n_resamples: int = 1000, seed: int = 0,
+                        rebuild: Callable[[Any, list[Any]], Corpus] | None = None) -> Difference:
+    """Fleiss' kappa of the annotations in effect at ``at`` against those now (module docstring)."""
+    events = import_events(store)
+    before = [e for e in events if e.at < at]
+    if not before:
+        return Difference(None, None, None, None, None, False, 0, 0, "",
+                          "the project was created after the marker: no annotations before it")
+    if before[-1].files == events[-1].files:
+        return Difference(None, None, None, None, None, False, 0, 0, "",
+                          "no import after the marker: the annotations are the same on both sides")
+    if rebuild is None:
+        from hieradjudicate.app.session.stored_inputs import reload_corpus as rebuild
+    by_id = {f.id: f for f in store.files(active_only=False)}
+    old = rebuild(store, [by_id[i] for i in before[-1].files])
+    X = len(corpus.inventory.lexelts)
+
+    def layout(c: Corpus, to_new: np.ndarray | None):
+        group = group_of(c)
+        names = [c.sets[k].name for k in group]
+        inst, rater, P, _ = c.long_form(sets=group)
+        if to_new is not None:
+            inst = to_new[inst]
+            keep = inst >= 0
+            inst, rater, P = inst[keep], rater[keep], P[keep]
+        return names, inst, rater, P
+
+    nb, ib, rb, Pb = layout(old, _map_instances(old, corpus))
+    na, ia, ra, Pa = layout(corpus, None)
+    # fleiss_difference pairs the sides when they hold the same pairable instances
+    lb = make_layout(ib, rb, Pb, corpus.inst_lexelt, n_lexelts=X)
+    la = make_layout(ia, ra, Pa, corpus.inst_lexelt, n_lexelts=X)
+    return fleiss_difference(lb, la, n_resamples=n_resamples, seed=seed)
+
+
+def progress_per_day(day_resolved: dict[str, int]) -> tuple[list[str], np.ndarray]:
+    """Calendar days from the first day with decisions to the last, and the net change in resolved
+    instances on each (zero on a day without decisions), from the resolved count at each day's end
+    (:attr:`DecisionTimeline.day_resolved`)."""
+    if not day_resolved:
+        return [], np.zeros(0)
+    try:
+        first, last = date.fromisoformat(min(day_resolved)), date.fromisoformat(max(day_resolved))
+    except ValueError:  # a row without a date: the days as they are
+        keys = sorted(day_resolved)
+        return keys, np.diff([0, *[day_resolved[k] for k in keys]]).astype(np.float64)
+    days = [(first + timedelta(days=k)).isoformat() for k in range((last - first).days + 1)]
+    level, ends = 0, []
+    for d in days:
+        level = day_resolved.get(d, level)
+        ends.append(level)
+    return days, np.diff([0, *ends]).astype(np.float64)
+
+
+def forecast(day_resolved: dict[str, int], status: np.ndarray, *, n_resamples: int = 1000,
+             seed: int = 0) -> tuple[Forecast, str | None, str | None, str | None]:
+    """The forecast and its dates ``(expected, earliest, latest)`` (YYYY-MM-DD; None when open-ended):
+    days counted from the last day with decisions.  ``status``: the current status per instance."""
+    days, per = progress_per_day(day_resolved)
+    open_ = int((status != RESOLVED).sum())
+    f = finish_forecast(per, open_, n_resamples=n_resamples, seed=seed)
+    if not days or f.days is None:
+        return f, None, None, None
+    try:
+        last = date.fromisoformat(days[-1])
+    except ValueError:
+        return f, None, None, None
+
+    def when(d: float | None) -> str | None:
+        return None if d is None else (last + timedelta(days=float(np.ceil(d)))).isoformat()
+
+    return f, when(f.days), when(f.days_low), when(f.days_high)
+
+
+__all__ = ["Marker", "SETTING", "add_marker", "fleiss_before_after", "forecast", "markers",
+           "overturn_before_after", "parse_at", "progress_per_day"]

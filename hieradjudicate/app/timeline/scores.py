@@ -1,0 +1,97 @@
+"""Every set's leaf score against the gold so far, kept incrementally over the decision points.
+
+The leaf score of an answer is the mass its leaf vector puts inside the gold region of its
+instance (Melamed & Resnik; :func:`~hieradjudicate.core.scoring.score_leaf`); a set's score
+(precision) is the sum of its answers' scores over the gold instances it answered divided by
+their attempted weight -- what ``score_leaf`` computes as the overall precision.  Between two
+points only the instances with a new decision change their gold, so only their answers are
+scored again (MASC: a day's ~1,500 instances x ~24 answers, not 1.08 M answers x 30 points); the
+sums per set move by the changed answers' contributions only.  The figures equal ``score_leaf``'s
+to the rounding of a different summation order (tested to 1e-12).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from hieradjudicate.core.model import AnnotationSet, Corpus
+
+
+class IncrementalScores:
+    """Scores of ``sets`` (corpus indices) against a changing gold; :meth:`update` after each point."""
+
+    def __init__(self, corpus: Corpus, sets: Sequence[int]) -> None:
+        self.corpus = corpus
+        self.sets = list(sets)
+        ptr, k, r = corpus.answer_index()  # every answer, by instance then set
+        pos = np.full(len(corpus.sets), -1, np.int64)
+        pos[self.sets] = np.arange(len(self.sets))
+        j = pos[k.astype(np.int64)]
+        keep = j >= 0
+        self.inst = np.repeat(np.arange(corpus.n, dtype=np.int64), np.diff(ptr))[keep]
+        self.j = j[keep]
+        self.row = r.astype(np.int64)[keep]
+        self.ptr = np.concatenate([[0], np.cumsum(np.bincount(self.inst, minlength=corpus.n))])
+        self.att = np.empty(self.j.size)
+        order = np.argsort(self.j, kind="stable")  # each set's answers as one slice
+        bounds = np.searchsorted(self.j[order], np.arange(len(self.sets) + 1))
+        for jj, kk in enumerate(self.sets):  # once: each answer's attempted weight
+            seg = order[bounds[jj]:bounds[jj + 1]]
+            self.att[seg] = np.asarray(corpus.sets[kk].attempted, np.float64)[self.row[seg]]
+        self.score = np.zeros(self.j.size)
+        self.counted = np.zeros(self.j.size, bool)  # the answer's instance is in the gold
+        m = len(self.sets)
+        self.sums, self.atts, self.n = np.zeros(m), np.zeros(m), np.zeros(m, np.int64)
+
+    def _answers(self, instances: np.ndarray) -> np.ndarray:
+        lens = self.ptr[instances + 1] - self.ptr[instances]
+        start = np.repeat(self.ptr[instances], lens)
+        return start + (np.arange(int(lens.sum())) - np.repeat(np.cumsum(lens) - lens, lens))
+
+    def update(self, gold: AnnotationSet | None, changed: np.ndarray) -> None:
+        """Score again the answers of the ``changed`` instances against ``gold`` (None: no gold), and
+        move their contributions in the per-set sums (out with the old score, in with the new)."""
+        if not changed.size:
+            return
+        idx = self._answers(np.asarray(changed, np.int64))
+        m = len(self.sets)
+        old = idx[self.counted[idx]]
+        self.sums -= np.bincount(self.j[old], weights=self.score[old], minlength=m)
+        self.atts -= np.bincount(self.j[old], weights=self.att[old], minlength=m)
+        self.n -= np.bincount(self.j[old], minlength=m)
+        self.counted[idx] = False
+        if gold is None or not gold.n:
+            return
+        g = np.searchsorted(gold.rows, self.inst[idx])
+        g = np.minimum(g, gold.n - 1)
+        hit = gold.rows[g] == self.inst[idx]
+        idx, g = idx[hit], g[hit]
+        if not idx.size:
+            return
+        region = gold.leaves[g] > 0
+        jj = self.j[idx]
+        for u in np.unique(jj).tolist():  # one gather per set with answers among the changed
+            sel = jj == u
+            P = self.corpus.sets[self.sets[u]].leaves_rows(self.row[idx[sel]])
+            self.score[idx[sel]] = np.einsum("ij,ij->i", P, region[sel])
+        self.counted[idx] = True
+        self.sums += np.bincount(jj, weights=self.score[idx], minlength=m)
+        self.atts += np.bincount(jj, weights=self.att[idx], minlength=m)
+        self.n += np.bincount(jj, minlength=m)
+
+    def figures(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(score sum, attempted sum, answered count)`` per set over the gold instances."""
+        return self.sums, self.atts, self.n
+
+    def instance_scores(self, u: int, gold: AnnotationSet) -> tuple[np.ndarray, np.ndarray]:
+        """Set ``u``'s score and attempted weight per gold row (0 where it gave no answer)."""
+        s, a = np.zeros(gold.n), np.zeros(gold.n)
+        sel = self.j == u
+        g = np.searchsorted(gold.rows, self.inst[sel])
+        g = np.minimum(g, gold.n - 1)
+        hit = gold.rows[g] == self.inst[sel]
+        s[g[hit]] = self.score[sel][hit]
+        a[g[hit]] = self.att[sel][hit]
+        return s, a

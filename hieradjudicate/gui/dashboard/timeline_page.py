@@ -1,0 +1,320 @@
+"""The *Timeline* tab (issue 32): agreement at each import and the adjudication over time, with the
+project's markers as vertical lines, hover for a point's figure and interval, a marker added here.
+
+The figures come from :func:`hieradjudicate.app.timeline.view.project_timeline` (the command
+line's and the report's); this module only draws them.  Both plots share one time axis: days since
+the first event (the project's creation or its first decision).  The page computes when it is
+first shown and again after a marker is added or the "By" choice changes: the decisions' figures at
+once, the agreement at each import (older states rebuilt from the stored copies, kept in the
+project after the first time) in another thread.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from hieradjudicate.app.timeline.imports import StoredCopies
+from hieradjudicate.app.timeline.marks import markers
+from hieradjudicate.app.timeline.view import TimelineView, decisions_view, rebuilt_parts
+from hieradjudicate.core.errors import HieradjError
+from hieradjudicate.gui.workers import BackgroundRunner
+
+RESAMPLES = 1000
+MARKER_PEN = pg.mkPen("#8172b3", width=2, style=Qt.PenStyle.DashLine)
+
+
+def _t(iso: str) -> float:
+    """Seconds since the epoch of an ISO UTC time (``...Z``)."""
+    return datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp()
+
+
+def _fig(x: Any) -> str:
+    v = "undefined" if x.value is None else f"{x.value:.3f}"
+    if x.low is not None and x.high is not None:
+        return f"{v} [{x.low:.3f}, {x.high:.3f}] (n = {x.n})"
+    return f"{v} (n = {x.n})" + (f"; {x.why}" if x.why else "")
+
+
+class TimelinePage(QWidget):
+    """The Timeline tab of an open project."""
+
+    def __init__(self, session: Any, parent: QWidget | None = None, *, ws: Any = None, tabs: Any = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("timeline_page")
+        self.session = session
+        self.ws, self.tabs = ws, tabs  # a click on a day: the workbench shows that day's instances
+        self.view: TimelineView | None = None
+        self.origin = 0.0
+        self.points: dict[str, list[tuple[float, float, str, int]]] = {}  # plot -> (x, y, hover text, point)
+        top = QHBoxLayout()
+        self.by = QComboBox(objectName="timeline_by")
+        for text, key in (("Each day", "day"), ("Each week", "week"), ("Every 100 decisions", 100)):
+            self.by.addItem(text, key)
+        self.marker_label = QLineEdit(objectName="timeline_marker_label", placeholderText="Marker, e.g. guidelines v2")
+        self.marker_at = QLineEdit(objectName="timeline_marker_at", placeholderText="YYYY-MM-DD (empty: now)")
+        self.add_button = QPushButton("Add marker", objectName="timeline_add_marker")
+        self.show_all = QPushButton("Show every instance", objectName="timeline_show_all")
+        self.show_all.setToolTip("Undo a click on a point: the workbench shows every instance again")
+        self.show_all.setEnabled(False)
+        for w in (QLabel("By"), self.by, self.marker_label, self.marker_at, self.add_button, self.show_all):
+            top.addWidget(w)
+        top.addStretch(1)
+        self.note = QLabel(objectName="timeline_note", wordWrap=True)
+        self.note.setStyleSheet("color: gray")
+        self.imports_plot = pg.PlotWidget(title="Annotator agreement at each import")
+        self.decisions_plot = pg.PlotWidget(title="The adjudication (share) and the gold overturning the majority")
+        for p in (self.imports_plot, self.decisions_plot):
+            p.setLabel("bottom", "days since the first event")
+            p.addLegend(offset=(-10, 10))
+            p.showGrid(y=True, alpha=0.2)
+            p.scene().sigMouseMoved.connect(lambda pos, p=p: self._hover(p, pos))
+        self.decisions_plot.scene().sigMouseClicked.connect(self._clicked)
+        self.decisions_plot.setXLink(self.imports_plot)  # one time axis: a marker stands at one x in both
+        self.hover = QLabel(objectName="timeline_hover")
+        self.rebuilding = QLabel(objectName="timeline_rebuilding")
+        self.rebuilding.setStyleSheet("color: gray")
+        self.runner = BackgroundRunner(self)  # the import points
+        self.fast = BackgroundRunner(self)  # the decisions' figures
+        self.generation = self.view_generation = 0
+        self._rebuilt_result: Any = None
+        self.details = QTextBrowser(objectName="timeline_details")
+        lay = QVBoxLayout(self)
+        lay.addLayout(top)
+        lay.addWidget(self.note)
+        lay.addWidget(self.rebuilding)
+        lay.addWidget(self.imports_plot, 3)
+        lay.addWidget(self.decisions_plot, 3)
+        lay.addWidget(self.hover)
+        lay.addWidget(self.details, 2)
+        self.add_button.clicked.connect(self.add_marker)
+        self.show_all.clicked.connect(self.show_every_instance)
+        self.marker_label.returnPressed.connect(self.add_marker)
+        self.by.currentIndexChanged.connect(lambda _: self.refresh())
+
+    # ------------------------------------------------------------------ computing
+    def refresh(self) -> None:
+        """Read the rows, the markers and the stored copies here (the store's connection stays in this
+        thread), then compute off it: the decisions' figures (drawn when ready) and, beside them, the
+        import points and the markers' Fleiss before/after (older states rebuilt: a crowd's take a
+        minute the first time)."""
+        s = self.session
+        try:
+            rows = list(s.store.iter_history())
+            marks = markers(s.store)
+            copies = StoredCopies(s.store)
+        except HieradjError as exc:
+            self.note.setText(f"No timeline: {exc}")
+            return
+        self.generation += 1
+        gen, corpus, by = self.generation, s.corpus, self.by.currentData()
+        self._rebuilt_result = None
+        self.note.setText("Computing the timeline...")
+        self.rebuilding.setText("Agreement at each import: being computed...")
+        self.fast.start(lambda _report: decisions_view(corpus, rows, marks, by=by, n_resamples=RESAMPLES),
+                        lambda view: self._decided(gen, view), failed=self._failed)
+        self.runner.start(lambda _report: rebuilt_parts(copies, corpus, marks, n_resamples=RESAMPLES),
+                          lambda result: self._rebuilt(gen, result), failed=self._rebuild_failed)
+
+    def _decided(self, gen: int, view: TimelineView) -> None:
+        if gen != self.generation:  # superseded by a newer refresh
+            return
+        self.view, self.view_generation = view, gen
+        if self._rebuilt_result is not None:
+            self._merge(self._rebuilt_result)
+        self._draw()
+
+    def _rebuilt(self, gen: int, result: Any) -> None:
+        if gen != self.generation:
+            return
+        self._rebuilt_result = result
+        if self.view is not None and self.view_generation == gen:  # else merged when the decisions' arrive
+            self._merge(result)
+            self._draw()
+        points, added, _ = result
+        if added:
+            from hieradjudicate.app.timeline.imports import import_plan, save_import_cache
+
+            save_import_cache(self.session.store, import_plan(self.session.store, n_resamples=RESAMPLES,
+                                                              fetch=False), added)
+        self.rebuilding.setText("")
+
+    def _merge(self, result: Any) -> None:
+        points, _, diffs = result
+        self.view.imports = points
+        for ba, d in zip(self.view.before_after, diffs):
+            ba["fleiss"] = d
+
+    def _failed(self, exc: BaseException) -> None:
+        self.note.setText(f"The timeline could not be computed: {exc}")
+
+    def _rebuild_failed(self, exc: BaseException) -> None:
+        self.rebuilding.setText(f"Agreement at each import could not be computed: {exc}")
+
+    def add_marker(self) -> None:
+        from hieradjudicate.app.timeline.marks import add_marker
+
+        try:
+            m = add_marker(self.session.store, self.marker_label.text(), self.marker_at.text().strip() or None)
+        except HieradjError as exc:
+            self.hover.setText(str(exc))
+            return
+        self.marker_label.clear()
+        self.marker_at.clear()
+        self.refresh()
+        self.hover.setText(f"Marker added: {m.label} at {m.at}")
+
+    # ------------------------------------------------------------------ drawing
+    def _x(self, iso: str) -> float:
+        return (_t(iso) - self.origin) / 86400.0
+
+    def _draw(self) -> None:
+        v = self.view
+        assert v is not None
+        times = [p.event.at for p in v.imports] + [p.end for p in v.decisions.points]
+        self.origin = min(map(_t, times)) if times else 0.0
+        self.note.setText(v.note)
+        self.points = {"imports": [], "decisions": []}
+        colours = ("#4c72b0", "#55a868", "#dd8452", "#c44e52")
+        ip = self.imports_plot
+        ip.clear()
+        if v.imports:
+            x = np.array([self._x(p.event.at) for p in v.imports])
+            for j, (key, name) in enumerate((("fleiss", "Fleiss' kappa"), ("alpha", "Krippendorff's alpha"))):
+                self._series(ip, "imports", x, [p.figures[key] for p in v.imports], name, colours[j],
+                             [p.event.label for p in v.imports])
+        dp = self.decisions_plot
+        dp.clear()
+        pts = v.decisions.points
+        if pts:
+            x = np.array([self._x(p.end) for p in pts])
+            n = max(v.decisions.n_instances, 1)
+            share = [p.counts.get("resolved", 0) / n for p in pts]
+            dp.plot(x, share, pen=pg.mkPen(colours[0], width=2), symbol="o", symbolSize=6, name="resolved share")
+            self.points["decisions"] += [(xi, yi, f"{p.label}: resolved {p.counts.get('resolved', 0)} of {n}, "
+                                          f"{p.decisions} decisions (click: its instances)", k)
+                                         for k, (xi, yi, p) in enumerate(zip(x, share, pts))]
+            self._series(dp, "decisions", x, [p.overturn for p in pts], "gold overturns the majority",
+                         colours[3], [p.label for p in pts])
+            roles = {x.name: x.role for x in self.session.corpus.sets}  # the systems first, then annotators
+            ranked = sorted(pts[-1].scores, key=lambda k: roles.get(k) != "system")
+            systems = [k for k in ranked if pts[-1].scores[k].low is not None][:2]
+            for j, name in enumerate(systems):
+                self._series(dp, "decisions", x, [p.scores.get(name) for p in pts], f"score {name}",
+                             colours[1 + j], [p.label for p in pts])
+        xs = [self._x(t) for t in times] + [self._x(m.at) for m in v.markers]
+        if xs:  # both plots over every event and marker (their x axes are linked)
+            ip.setXRange(min(xs), max(xs), padding=0.04)
+        for plot in (ip, dp):
+            for m in v.markers:
+                line = pg.InfiniteLine(pos=self._x(m.at), angle=90, pen=MARKER_PEN, label=m.label,
+                                       labelOpts={"position": 0.9, "color": "#8172b3"})
+                line.setObjectName(f"marker:{m.label}")
+                plot.addItem(line)
+        self.details.setHtml(self._details_html())
+
+    def _series(self, plot: Any, key: str, x: np.ndarray, figs: list[Any], name: str, colour: str,
+                labels: list[str]) -> None:
+        y = np.array([np.nan if f is None or f.value is None else f.value for f in figs], float)
+        ok = ~np.isnan(y)
+        if not ok.any():
+            return
+        plot.plot(x[ok], y[ok], pen=pg.mkPen(colour, width=2), symbol="o", symbolSize=6, name=name)
+        lo = np.array([np.nan if f is None or f.low is None else f.low for f in figs], float)
+        hi = np.array([np.nan if f is None or f.high is None else f.high for f in figs], float)
+        ci = ok & ~np.isnan(lo) & ~np.isnan(hi)
+        if ci.any():
+            plot.addItem(pg.ErrorBarItem(x=x[ci], y=y[ci], top=hi[ci] - y[ci], bottom=y[ci] - lo[ci],
+                                         beam=0.1, pen=pg.mkPen(colour)))
+        self.points[key] += [(float(x[j]), float(y[j]), f"{labels[j]}: {name} {_fig(figs[j])}", int(j))
+                             for j in np.flatnonzero(ok)]
+
+    def _nearest(self, plot: Any, pos: Any) -> tuple[float, float, str, int] | None:
+        """The drawn point within 10 pixels of scene position ``pos``, or None."""
+        key = "imports" if plot is self.imports_plot else "decisions"
+        pts = self.points.get(key) or []
+        vb = plot.getPlotItem().vb
+        if not pts or not vb.sceneBoundingRect().contains(pos):
+            return None
+        at = [vb.mapViewToScene(QPointF(x, y)) for x, y, _, _ in pts]
+        d = [(q.x() - pos.x()) ** 2 + (q.y() - pos.y()) ** 2 for q in at]
+        j = int(np.argmin(d))
+        return pts[j] if d[j] <= 100.0 else None
+
+    def _hover(self, plot: Any, pos: Any) -> None:
+        hit = self._nearest(plot, pos)
+        if hit is not None:
+            self.hover.setText(hit[2])
+
+    def _clicked(self, ev: Any) -> None:
+        hit = self._nearest(self.decisions_plot, ev.scenePos())
+        if hit is not None and self.view is not None:
+            self.filter_to(hit[3])
+
+    def filter_to(self, k: int) -> None:
+        """The workbench shows the instances decided in point ``k`` (and the Workbench tab)."""
+        if self.ws is None or self.view is None:
+            return
+        p = self.view.decisions.points[k]
+        self.ws.clear_filter()
+        self.ws.set_only(tuple(int(i) for i in p.instances))
+        self.show_all.setEnabled(True)
+        self.hover.setText(f"The workbench shows the {p.instances.size} instances decided in {p.label}")
+        if self.tabs is not None:
+            self.tabs.setCurrentIndex(0)
+
+    def show_every_instance(self) -> None:
+        if self.ws is not None:
+            self.ws.set_only(())
+        self.show_all.setEnabled(False)
+
+    def _details_html(self) -> str:
+        v = self.view
+        assert v is not None
+        out = []
+        for m, ba in zip(v.markers, v.before_after):
+            out.append(f"<b>{m.label}</b> ({m.at}):<ul>")
+            for k, name in (("overturn", "gold overturns the majority"), ("fleiss", "Fleiss' kappa")):
+                d = ba[k]
+                if d.difference is None:
+                    out.append(f"<li>{name}: {d.why}</li>")
+                    continue
+                out.append(f"<li>{name}: {d.before:.3f} &rarr; {d.after:.3f}, difference {d.difference:+.3f} "
+                           f"[{d.low:.3f}, {d.high:.3f}] ({'paired by instance' if d.paired else 'unpaired'}, "
+                           f"{d.n_before} / {d.n_after} instances)</li>")
+            out.append("</ul>")
+        f = v.forecast
+        if v.dates[0]:
+            ci = f" (95% interval {v.dates[1]} to {v.dates[2] or 'open-ended'})" if v.dates[1] else ""
+            out.append(f"<p>Forecast: {f.open} open at {f.per_day:.1f} resolved per calendar day: done about "
+                       f"<b>{v.dates[0]}</b>{ci}.</p>")
+        else:
+            out.append(f"<p>Forecast: {f.open} open; {f.why or 'done'}.</p>")
+        return "".join(out)
+
+
+def attach_timeline(tabs: Any, session: Any, ws: Any = None) -> TimelinePage:
+    """Add the Timeline tab to the project's tabs; its figures are computed when it is first shown."""
+    page = TimelinePage(session, ws=ws, tabs=tabs)
+    index = tabs.addTab(page, "Timeline")
+
+    def shown(k: int) -> None:
+        if k == index and page.view is None:
+            page.refresh()
+
+    tabs.currentChanged.connect(shown)
+    return page

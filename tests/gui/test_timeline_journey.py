@@ -1,0 +1,79 @@
+"""The Timeline tab through the real window (issue 32): open it with a click, read the plots, add a
+marker with the keyboard and a click, see it drawn and compared before/after, hover a point."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pyqtgraph as pg
+import pytest
+from PySide6.QtCore import QPointF, Qt
+
+from hieradjudicate.app.session.session import Session
+from hieradjudicate.app.stats import Stats
+from hieradjudicate.app.timeline.marks import markers
+from hieradjudicate.io.store.project_store import Store
+from tests.app.test_timeline import DAYS, project  # noqa: F401  (the fixture)
+from tests.gui.journey import open_window, type_into
+
+
+def plot_pos(plot, x: float, y: float):
+    """Where the data point (x, y) is on the plot's viewport."""
+    scene = plot.getPlotItem().vb.mapViewToScene(QPointF(x, y))
+    return plot.mapFromScene(scene)
+
+
+def test_timeline_tab_draws_the_days_and_takes_a_marker(qtbot, project: Session) -> None:  # noqa: F811
+    path = project.path
+    n = project.corpus.n
+    project.close()  # its corpus stays readable
+    win = open_window(qtbot, path)
+    tabs = win.dashboard.tabs
+    k_tab = next(j for j in range(tabs.count()) if tabs.tabText(j) == "Timeline")
+    bar = tabs.tabBar()
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(k_tab).center())
+    page = win.dashboard.timeline
+    qtbot.waitUntil(lambda: page.view is not None and bool(page.view.imports), timeout=60_000)
+    assert page.view.imports[-1].figures["fleiss"].value == pytest.approx(
+        Stats(project.corpus).agreement_dict(pairs=False)["fleiss"]["kappa"], abs=1e-12)
+    assert tabs.currentWidget() is page and "import and decision times only" in page.note.text()
+    # the resolved share per day, as drawn, equals the counts of the view
+    curve = next(c for c in page.decisions_plot.getPlotItem().listDataItems() if c.name() == "resolved share")
+    _, ys = curve.getData()
+    assert [round(y * n) for y in ys] == [p.counts["resolved"] for p in page.view.decisions.points]
+    assert [p.label for p in page.view.decisions.points] == list(DAYS)
+
+    type_into(qtbot, page.marker_label, "guidelines v2")
+    type_into(qtbot, page.marker_at, "2026-03-03")
+    qtbot.mouseClick(page.add_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "Marker added" in page.hover.text(), timeout=60_000)
+    qtbot.waitUntil(lambda: page.view_generation == page.generation and bool(page.view.markers)
+                    and page.rebuilding.text() == "", timeout=60_000)
+    lines = [i for i in page.decisions_plot.getPlotItem().items if isinstance(i, pg.InfiniteLine)]
+    assert len(lines) == 1 and lines[0].value() == pytest.approx(page._x("2026-03-03T00:00:00.000Z"))
+    text = page.details.toPlainText()
+    assert "guidelines v2" in text and "unpaired" in text and "created after the marker" in text
+
+    # hover the last day's overturn point: its figure and interval are shown
+    last = page.view.decisions.points[-1]
+    vb = page.decisions_plot.getPlotItem().vb
+    scene = vb.mapViewToScene(QPointF(page._x(last.end), last.overturn.value))
+    # what a mouse move over the plot emits (QTest's move reaches no hover handler offscreen)
+    page.decisions_plot.scene().sigMouseMoved.emit(scene)
+    assert f"{last.overturn.value:.3f} [{last.overturn.low:.3f}, {last.overturn.high:.3f}]" in page.hover.text()
+
+    # click the second day's resolved-share point: the workbench shows the instances decided that day
+    k = 1
+    day = page.view.decisions.points[k]
+    y = day.counts["resolved"] / n
+    at = plot_pos(page.decisions_plot, page._x(day.end), y)
+    qtbot.mouseClick(page.decisions_plot.viewport(), Qt.MouseButton.LeftButton, pos=at)
+    qtbot.waitUntil(lambda: tabs.currentIndex() == 0, timeout=5000)
+    assert sorted(int(i) for i in win.ws.wb.view) == sorted(day.instances.tolist())
+    assert day.instances.size == 10
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(k_tab).center())
+    qtbot.mouseClick(page.show_all, Qt.MouseButton.LeftButton)
+    assert win.ws.wb.view.size == n
+    win.close()
+    with Store.open(path, read_only=True) as st:  # the marker is in the project
+        assert [(m.label, m.at) for m in markers(st)] == [("guidelines v2", "2026-03-03T00:00:00.000Z")]
