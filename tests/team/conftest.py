@@ -17,6 +17,7 @@ from tests.conftest import DEMO
 
 ANNOTATORS = ("annotator_ann.key", "annotator_ben.key", "annotator_cho.key")
 PEOPLE = ("lead", "alice", "bob", "carol", "vic", "mallory")
+ADMIN = "hadj_admin"  # the cluster's superuser (local_cluster.SUPERUSER)
 _names = itertools.count(1)
 
 
@@ -36,15 +37,16 @@ def cluster() -> Iterator[object]:
     try:
         # every login has a password, found by libpq in a pgpass file as it would be in ~/.pgpass
         pgpass = c.folder / "pgpass"
-        pgpass.write_text("".join(f"127.0.0.1:{c.port}:*:{name}:{password(name)}\n" for name in PEOPLE),
-                          encoding="utf-8")
+        pgpass.write_text("".join(f"127.0.0.1:{c.port}:*:{name}:{password(name)}\n"
+                                  for name in (*PEOPLE, ADMIN)), encoding="utf-8")
         pgpass.chmod(0o600)
         os.environ["PGPASSFILE"] = str(pgpass)
         with c.admin() as conn:
-            for name in PEOPLE:
-                extra = " CREATEROLE" if name == "lead" else ""
-                conn.execute(f"CREATE ROLE \"{name}\" LOGIN{extra} PASSWORD '{password(name)}'")
-            conn.execute('CREATE DATABASE team OWNER "lead"')
+            conn.execute(f"ALTER ROLE {ADMIN} PASSWORD '{password(ADMIN)}'")
+            for name in PEOPLE:  # plain logins: the lead has no CREATEROLE
+                conn.execute(f"CREATE ROLE \"{name}\" LOGIN PASSWORD '{password(name)}'")
+            conn.execute("CREATE DATABASE team")
+        set_up(c, "team")
         yield c
     finally:
         if saved is None:
@@ -52,6 +54,13 @@ def cluster() -> Iterator[object]:
         else:
             os.environ["PGPASSFILE"] = saved
         c.stop()
+
+
+def set_up(c: object, db: str) -> None:
+    """The administrator's one command for a database: the lead may publish there."""
+    from hieradjudicate.io.store.pg.setup import setup
+
+    setup(c.url(ADMIN, db), ["lead"])  # type: ignore[attr-defined]
 
 
 def password(login: str) -> str:

@@ -131,6 +131,9 @@ class PgStore(StoredBlobs):
             if not roles:
                 return set(), str(login)
             conn.execute("SELECT set_config('search_path', %s, false)", (loc.schema,))
+            if conn.execute("SELECT to_regproc(%s)", (f'"{loc.schema}".check_decision',)).fetchone()[0] is None:
+                raise ProjectError(f"{loc}: the project was not published completely (or by an older "
+                                   "version of the program); publish it again")
             version = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
         except psycopg.errors.InsufficientPrivilege:
             return set(), str(conn.info.user)

@@ -34,6 +34,7 @@ def publish(path: str | os.PathLike[str], url: str) -> dict[str, int]:
     loc = parse_location(url)
     psycopg = _psycopg()
     counts = {"files": 0, "arrays": 0, "batches": 0, "decisions": 0}
+    senses = project_senses(path)
     with Store.open(path, read_only=True) as src:
         if src.bad_ids:
             raise ProjectError(f"{path}: {len(src.bad_ids)} decision row(s) fail their checksum; "
@@ -45,8 +46,7 @@ def publish(path: str | os.PathLike[str], url: str) -> dict[str, int]:
                 if cur.fetchone() is not None:
                     raise ProjectError(f"{loc}: a project {loc.project!r} exists already in "
                                        f"{loc.dbname}; choose another ?project= name")
-                ddl.create_roles(cur, loc)
-                ddl.create_schema(cur, loc)
+                _create(cur, loc)
                 cur.execute("SELECT set_config('search_path', %s, true)", (loc.schema,))
                 meta = {k: v for k, v in src.meta().items() if k not in ("lock_owner", "schema_version")
                         and not k.startswith("decisions_head")}
@@ -75,11 +75,11 @@ def publish(path: str | os.PathLike[str], url: str) -> dict[str, int]:
                     for row in src.conn.execute(f"SELECT {cols} FROM decisions ORDER BY id"):
                         cp.write_row((*row, "file"))
                         counts["decisions"] += 1
-                for table in ("files", "batches", "decisions"):
-                    cur.execute(f"SELECT setval(pg_get_serial_sequence('{loc.schema}.{table}', 'id'),"
-                                f" GREATEST((SELECT max(id) FROM {table}), 1),"
-                                f" (SELECT max(id) FROM {table}) IS NOT NULL)")
-                ddl.secure(cur, loc)
+                with cur.copy("COPY senses (lexelt, sense) FROM STDIN") as cp:
+                    for row in senses:
+                        cp.write_row(row)
+                # ids, rights, checks: from here on every row is written as the program writes it
+                cur.execute("SELECT hieradjudicate.seal_project(%s)", (loc.project,))
             conn.commit()
         except ProjectError:
             conn.rollback()
@@ -88,13 +88,40 @@ def publish(path: str | os.PathLike[str], url: str) -> dict[str, int]:
             conn.rollback()
             hint = ""
             if isinstance(exc, psycopg.errors.InsufficientPrivilege):
-                hint = ("; publishing needs a login that may create roles and schemas (CREATEROLE and "
-                        "CREATE on the database)")
+                hint = ("; the database's administrator names the logins that may publish: "
+                        "hieradjudicate server setup ADMIN_URL --leads LOGIN")
             raise ProjectError(f"{loc}: publishing failed, nothing was stored on the server "
                                f"({_first_line(exc)}){hint}") from None
         finally:
             conn.close()
     return counts
+
+
+def _create(cur: Any, loc: ServerLocation) -> None:
+    """The project's schema and roles, by the database's set-up function (the caller becomes lead)."""
+    from hieradjudicate.io.store.pg.setup import not_set_up
+
+    psycopg = _psycopg()
+    try:
+        cur.execute("SELECT hieradjudicate.create_project(%s)", (loc.project,))
+    except psycopg.Error as exc:
+        why = not_set_up(loc, exc)
+        if why is not None:
+            raise ProjectError(why + "; nothing was stored on the server") from None
+        raise
+
+
+def project_senses(path: str | os.PathLike[str]) -> list[tuple[str, str]]:
+    """Every (lexelt, sense id or alias) of a file project's inventory: the tags the server accepts."""
+    from hieradjudicate.app.session.session import Session
+
+    with Session.open(path, read_only=True) as s:
+        inv = s.corpus.inventory
+        out = set()
+        for x, lexelt in enumerate(inv.lexelts):
+            out.update((lexelt, inv.node_id[int(n)]) for n in inv.lexelt_nodes[x])
+            out.update((lexelt, tag) for tag in inv._lookup[x])
+    return sorted(out)
 
 
 def pull(url: str, path: str | os.PathLike[str], *, overwrite: bool = False) -> dict[str, int]:
@@ -146,14 +173,13 @@ def pull(url: str, path: str | os.PathLike[str], *, overwrite: bool = False) -> 
     return counts
 
 
-def grant(url: str, people: dict[str, list[str]]) -> list[str]:
-    """Give logins a role in the project (``{"adjudicator": ["alice"], ...}``); the lead's command.
+def grant(url: str, people: dict[str, list[str]], *, remove: bool = False) -> list[str]:
+    """Give logins a role in the project (``{"adjudicator": ["alice"], ...}``), or take it back
+    (``remove``); the lead's command, through the database's set-up function (no CREATEROLE).
 
     The logins must exist on the server (the database administrator makes them, with their
     passwords); nothing here sees or sets a password.
     """
-    from psycopg import sql
-
     loc = parse_location(url)
     psycopg = _psycopg()
     done = []
@@ -162,19 +188,16 @@ def grant(url: str, people: dict[str, list[str]]) -> list[str]:
             with conn.cursor() as cur:
                 for kind, logins in people.items():
                     for login in logins:
-                        cur.execute("SELECT rolcanlogin FROM pg_roles WHERE rolname = %s", (login,))
-                        found = cur.fetchone()
-                        if found is None or not found[0]:
-                            raise ProjectError(f"{loc}: there is no login {login!r} on the server (the "
-                                               f"administrator creates it: createuser {login})")
-                        cur.execute(sql.SQL("GRANT {} TO {}").format(
-                            sql.Identifier(loc.role(kind)), sql.Identifier(login)))
+                        cur.execute("SELECT hieradjudicate.set_member(%s, %s, %s, %s)",
+                                    (loc.project, kind, login, not remove))
                         done.append(f"{login}: {kind}")
             conn.commit()
         except psycopg.Error as exc:
             conn.rollback()
-            raise ProjectError(f"{loc}: could not give the roles ({_first_line(exc)}); nothing was "
-                               "changed") from None
+            from hieradjudicate.io.store.pg.setup import not_set_up
+
+            why = not_set_up(loc, exc) or f"{loc}: could not {'take back' if remove else 'give'} the roles ({_first_line(exc)})"
+            raise ProjectError(f"{why}; nothing was changed") from None
     return done
 
 
