@@ -205,7 +205,8 @@ LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $f
                           WHERE d.lexelt = lx AND d.instance = inst
                             AND d.decided_by = a.adjudicator AND d.status = 'resolved'))
 $f$;
-CREATE FUNCTION {s}.blind_pairs() RETURNS TABLE (lexelt text, instance text, opened timestamptz)
+CREATE FUNCTION {s}.blind_pairs(lxs text[] DEFAULT NULL, insts text[] DEFAULT NULL)
+RETURNS TABLE (lexelt text, instance text, opened timestamptz)
 LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $f$
     SELECT a.lexelt, a.instance,
            CASE WHEN count(f.first) = count(*) THEN max(f.first) END
@@ -213,7 +214,8 @@ LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $f
     LEFT JOIN LATERAL (SELECT min(d.committed_at) AS first FROM {s}.decisions d
                        WHERE d.lexelt = a.lexelt AND d.instance = a.instance
                          AND d.decided_by = a.adjudicator AND d.status = 'resolved') f ON true
-    WHERE a.blind AND (pg_has_role(session_user, {lead_lit}, 'MEMBER')
+    WHERE a.blind AND (lxs IS NULL OR (a.lexelt, a.instance) IN (SELECT * FROM unnest(lxs, insts)))
+      AND (pg_has_role(session_user, {lead_lit}, 'MEMBER')
                        OR pg_has_role(session_user, {viewer_lit}, 'MEMBER')
                        OR EXISTS (SELECT 1 FROM {s}.assignments o WHERE o.lexelt = a.lexelt
                                   AND o.instance = a.instance AND o.adjudicator = session_user))
@@ -294,7 +296,7 @@ GRANT INSERT (label, kind, created_at, client_id) ON {s}.batches TO {lead}, {adj
 GRANT INSERT, UPDATE, DELETE ON {s}.settings, {s}.files, {s}.arrays, {s}.senses,
     {s}.assignments TO {lead};
 GRANT USAGE ON ALL SEQUENCES IN SCHEMA {s} TO {lead}, {adj};
-GRANT EXECUTE ON FUNCTION {s}.pair_open(text, text), {s}.blind_pairs() TO {lead}, {adj}, {viewer};
+GRANT EXECUTE ON FUNCTION {s}.pair_open(text, text), {s}.blind_pairs(text[], text[]) TO {lead}, {adj}, {viewer};
 ALTER TABLE {s}.decisions ENABLE ROW LEVEL SECURITY;
 ALTER TABLE {s}.decisions FORCE ROW LEVEL SECURITY;
 ALTER TABLE {s}.batches ENABLE ROW LEVEL SECURITY;

@@ -12,7 +12,7 @@ from typing import Any
 
 from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.io.store.pg.current import conflicts_sql
-from hieradjudicate.io.store.pg.store import PgStore, _first_line, _psycopg
+from hieradjudicate.io.store.pg.store import SOUND, PgStore, _first_line, _psycopg
 
 
 @dataclass(frozen=True)
@@ -28,6 +28,9 @@ class ConflictRow:
     id: int
     decided_at: str = ""
     after: int = 0  # the lead or file row the answers follow (0: none)
+    #: on a blind pair: this is the answer given while it was blind, and the person answered
+    #: otherwise after it opened (the window and ``conflicts`` say so)
+    changed: bool = False
 
 
 def require_lead(store: PgStore, what: str) -> None:
@@ -83,10 +86,10 @@ def adjudicator_rows(store: PgStore) -> list[tuple[Any, ...]]:
     as seconds since the epoch)."""
     return store._read("SELECT lexelt, instance, decided_by, tags, status, id,"
                        " extract(epoch FROM committed_at)::float8 FROM decisions"
-                       " WHERE team_role = 'adjudicator' ORDER BY id")
+                       f" WHERE team_role = 'adjudicator' AND {SOUND} ORDER BY id")
 
 
 def lead_rows(store: PgStore) -> list[tuple[Any, ...]]:
     """The lead's decisions made in the server project: (lexelt, instance, tags, status, id)."""
     return store._read("SELECT lexelt, instance, tags, status, id FROM decisions"
-                       " WHERE team_role = 'lead' ORDER BY id")
+                       f" WHERE team_role = 'lead' AND {SOUND} ORDER BY id")

@@ -18,7 +18,7 @@ from hieradjudicate import __version__
 from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.io.store.pg import ddl
 from hieradjudicate.io.store.pg.location import ServerLocation, parse_location
-from hieradjudicate.io.store.pg.store import PgStore, _first_line, _psycopg, connect
+from hieradjudicate.io.store.pg.store import SOUND, PgStore, _first_line, _psycopg, connect
 from hieradjudicate.io.store.records import login_name, utc_now
 
 _DECISION_COLS = ("id", "lexelt", "instance", "tags", "source", "status", "note", "decided_by",
@@ -160,7 +160,8 @@ def pull(url: str, path: str | os.PathLike[str], *, overwrite: bool = False) -> 
                 batches = read("SELECT id, label, kind, created_by, created_at FROM batches ORDER BY id")
                 conn.executemany("INSERT INTO batches VALUES (?, ?, ?, ?, ?)", batches)
                 counts["batches"] = len(batches)
-                rows = read(f"SELECT {', '.join(_DECISION_COLS)} FROM decisions ORDER BY id")
+                # a row the program cannot use stays out of the file (named by every command)
+                rows = read(f"SELECT {', '.join(_DECISION_COLS)} FROM decisions WHERE {SOUND} ORDER BY id")
                 conn.executemany(f"INSERT INTO decisions ({', '.join(_DECISION_COLS)}) VALUES "
                                  f"({', '.join('?' * len(_DECISION_COLS))})", rows)
                 counts["decisions"] = len(rows)
