@@ -149,9 +149,10 @@ def cmd_conflicts(args: argparse.Namespace) -> int:
         rows = conflicts(store)
     import json
 
-    header = ["lexelt", "instance", "adjudicator", "status", "tags", "note", "decision"]
+    header = ["lexelt", "instance", "adjudicator", "status", "tags", "note", "decision",
+              "changed after unblinding"]
     table = [[r.lexelt, r.instance, r.decided_by, r.status, " ".join(json.loads(r.tags)), r.note,
-              f"#{r.id}"] for r in rows]
+              f"#{r.id}", "yes" if r.changed else ""] for r in rows]
     if args.format == "csv":
         sys.stdout.write(csv_text(header, table))
     elif args.format == "json":

@@ -56,11 +56,28 @@ def cluster() -> Iterator[object]:
         c.stop()
 
 
-def set_up(c: object, db: str) -> None:
-    """The administrator's one command for a database: the lead may publish there."""
+def set_up(c: object, db: str, leads: tuple[str, ...] | list[str] = ("lead",)) -> None:
+    """The administrator's one command for a database: these leads may publish there."""
     from hieradjudicate.io.store.pg.setup import setup
 
-    setup(c.url(ADMIN, db), ["lead"])  # type: ignore[attr-defined]
+    setup(c.url(ADMIN, db), list(leads))  # type: ignore[attr-defined]
+
+
+def new_login(c: object, name: str) -> None:
+    """A plain login made by the administrator, its password in the pgpass file."""
+    with c.admin() as conn:  # type: ignore[attr-defined]
+        conn.execute(f'CREATE ROLE "{name}" LOGIN PASSWORD \'{password(name)}\'')
+    with open(os.environ["PGPASSFILE"], "a", encoding="utf-8") as fh:
+        fh.write(f"127.0.0.1:{c.port}:*:{name}:{password(name)}\n")  # type: ignore[attr-defined]
+
+
+def new_database(c: object, db: str, leads: list[str]) -> None:
+    """A database set up for team projects with these leads."""
+    from hieradjudicate.io.store.pg.setup import setup
+
+    with c.admin() as conn:  # type: ignore[attr-defined]
+        conn.execute(f'CREATE DATABASE "{db}"')
+    setup(c.url(ADMIN, db), leads)  # type: ignore[attr-defined]
 
 
 def password(login: str) -> str:
@@ -96,4 +113,17 @@ def published(cluster: object, demo_file: Path, queue_dir: Path) -> str:
     name = f"demo{next(_names)}_{os.getpid()}"
     publish(demo_file, url(cluster, "lead", name))
     grant(url(cluster, "lead", name), {"adjudicator": ["alice", "bob", "carol"], "viewer": ["vic"]})
+    return name
+
+
+@pytest.fixture(scope="session")
+def other_lead_project(cluster: object, demo_file: Path) -> str:
+    """A project of the same database led by another lead (lead2), with carol as adjudicator."""
+    from hieradjudicate.io.store.pg.transfer import grant, publish
+
+    new_login(cluster, "lead2")
+    set_up(cluster, "team", ["lead2"])
+    name = f"theirs_{os.getpid()}"
+    publish(demo_file, url(cluster, "lead2", name))
+    grant(url(cluster, "lead2", name), {"adjudicator": ["carol"]})
     return name

@@ -254,6 +254,10 @@ BEGIN
             RAISE EXCEPTION 'basis is not JSON' USING ERRCODE = 'check_violation';
         END;
     END IF;
+    IF NEW.tags IS NULL OR NEW.tags !~ '{tags_re}' THEN
+        RAISE EXCEPTION 'tags must be a JSON list of sense ids, not %', left(NEW.tags, 80)
+            USING ERRCODE = 'check_violation';
+    END IF;
     FOR t IN SELECT json_array_elements_text(NEW.tags::json) LOOP
         IF NOT EXISTS (SELECT 1 FROM {s}.senses s WHERE s.lexelt = NEW.lexelt AND s.sense = t) THEN
             RAISE EXCEPTION 'tag % is not a sense of %', t, NEW.lexelt USING ERRCODE = 'check_violation';

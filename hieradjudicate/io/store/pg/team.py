@@ -12,6 +12,7 @@ from typing import Any
 
 from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.io.store.pg.current import conflicts_sql
+from hieradjudicate.io.store.pg.ddl import sound_sql
 from hieradjudicate.io.store.pg.store import SOUND, PgStore, _first_line, _psycopg
 
 
@@ -83,10 +84,13 @@ def team_members(store: PgStore) -> dict[str, list[str]]:
 
 def adjudicator_rows(store: PgStore) -> list[tuple[Any, ...]]:
     """Every adjudicator decision: (lexelt, instance, decided_by, tags, status, id, committed_at
-    as seconds since the epoch)."""
-    return store._read("SELECT lexelt, instance, decided_by, tags, status, id,"
-                       " extract(epoch FROM committed_at)::float8 FROM decisions"
-                       f" WHERE team_role = 'adjudicator' AND {SOUND} ORDER BY id")
+    as seconds since the epoch, and when its blind pair opened, same unit; None when it is not
+    on an open blind pair)."""
+    return store._read("SELECT d.lexelt, d.instance, d.decided_by, d.tags, d.status, d.id,"
+                       " extract(epoch FROM d.committed_at)::float8, extract(epoch FROM p.opened)::float8"
+                       " FROM decisions d LEFT JOIN blind_pairs() p ON p.lexelt = d.lexelt"
+                       f" AND p.instance = d.instance WHERE d.team_role = 'adjudicator' AND {sound_sql('d')}"
+                       " ORDER BY d.id")
 
 
 def lead_rows(store: PgStore) -> list[tuple[Any, ...]]:
