@@ -34,6 +34,7 @@ def register(psub: Any) -> None:
     p.add_argument("url", metavar="URL")
     for kind in ("leads", "adjudicators", "viewers"):
         p.add_argument(f"--{kind}", type=_names, default=[], metavar="A,B,...")
+    p.add_argument("--remove", action="store_true", help="take the roles named back instead of giving them")
     p.set_defaults(func=cmd_team)
 
     p = psub.add_parser("assign", help="split the open instances among adjudicators (lead's); "
@@ -101,8 +102,8 @@ def cmd_team(args: argparse.Namespace) -> int:
     _server(args.url)
     people = {"lead": args.leads, "adjudicator": args.adjudicators, "viewer": args.viewers}
     if any(people.values()):
-        for line in grant(args.url, {k: v for k, v in people.items() if v}):
-            print(f"granted {line}")
+        for line in grant(args.url, {k: v for k, v in people.items() if v}, remove=args.remove):
+            print(f"{'took back' if args.remove else 'granted'} {line}")
     with PgStore.open(args.url, read_only=True) as store:
         for kind, logins in team_members(store).items():
             print(f"{kind}: {', '.join(logins) or '(none)'}")

@@ -64,7 +64,7 @@ def test_the_lead_cannot_rewrite_history_even_after_trying_to_switch_its_guards_
         cluster, published: str, statement: str) -> None:
     with lead_sql(cluster, published) as lead:
         lead.execute(INSERT)
-        for off in ("ALTER TABLE decisions DISABLE TRIGGER ALL", "ALTER TABLE decisions NO FORCE ROW LEVEL SECURITY",
+        for off in ("ALTER TABLE decisions DISABLE TRIGGER USER", "ALTER TABLE decisions NO FORCE ROW LEVEL SECURITY",
                     "ALTER TABLE decisions DISABLE ROW LEVEL SECURITY"):
             try:
                 lead.execute(off)
@@ -81,3 +81,22 @@ def test_the_lead_cannot_drop_or_alter_the_project_s_tables(cluster, published: 
                           "ALTER TABLE decisions OWNER TO lead", "DROP FUNCTION check_decision() CASCADE"):
             with pytest.raises(psycopg.errors.InsufficientPrivilege):
                 lead.execute(statement)
+
+
+def test_the_lead_manages_the_team_without_createrole_and_only_his_own(cluster, published: str,
+                                                                        other_lead_project: str, capsys) -> None:
+    from hieradjudicate.cli.entry import main
+
+    with psycopg.connect(cluster.url("lead", "team")) as conn:  # a plain login
+        assert conn.execute("SELECT rolcreaterole, rolsuper FROM pg_roles WHERE rolname = 'lead'").fetchone() == (
+            False, False)
+    assert main(["project", "team", url(cluster, "lead", published), "--viewers", "mallory"]) == 0
+    assert "viewer: mallory, vic" in capsys.readouterr().out
+    assert main(["project", "team", url(cluster, "lead", published), "--viewers", "mallory", "--remove"]) == 0
+    assert "viewer: vic" in capsys.readouterr().out
+    with psycopg.connect(cluster.url("lead", "team"), autocommit=True) as lead:  # not another lead's project
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="only a lead of project"):
+            lead.execute("SELECT hieradjudicate.set_member(%s, 'lead', 'lead', true)", (other_lead_project,))
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="only a lead of project"):
+            lead.execute("SELECT hieradjudicate.set_member(%s, 'adjudicator', 'carol', false)",
+                         (other_lead_project,))
