@@ -51,7 +51,8 @@ ADMIN_SCHEMA = "hieradjudicate"
 TAGS_RE = (r'^\[\s*("([^"\\\x01-\x1f]|\\(["\\/bfnrt]|u[0-9a-fA-F]{4}))+"'
            r'(\s*,\s*"([^"\\\x01-\x1f]|\\(["\\/bfnrt]|u[0-9a-fA-F]{4}))+")*)?\s*\]$')
 #: an ISO 8601 date and time (the program writes 2026-01-31T12:00:00.000Z)
-TIME_RE = (r"^[0-9]{4}-[0-9]{2}-[0-9]{2}([T ][0-9]{2}:[0-9]{2}(:[0-9]{2}(\.[0-9]+)?)?)?"
+TIME_RE = (r"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])"
+           r"([T ]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\.[0-9]+)?)?)?"
            r"(Z|[+-][0-9]{2}(:?[0-9]{2})?)?$")
 #: control characters no stored text may hold (notes may hold TAB, LF and CR)
 CONTROL_RE = r"[\x01-\x08\x0b\x0c\x0e-\x1f\x7f]"
@@ -163,13 +164,14 @@ CHAIN_TEXT = ("concat_ws('|', {r}id::text, length({r}lexelt) || ':' || {r}lexelt
 FUNCTIONS = """
 CREATE FUNCTION {s}.chain_decision() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s' AS $f$
-DECLARE h record; k text := CASE WHEN NEW.team_role = 'file' THEN '' ELSE NEW.decided_by END;
+DECLARE k text := CASE WHEN NEW.team_role = 'file' THEN '' ELSE NEW.decided_by END;
+        txt text := {chain_new};
 BEGIN
-    INSERT INTO {s}.chain_heads VALUES (k, 0, '') ON CONFLICT DO NOTHING;
-    SELECT n, link INTO h FROM {s}.chain_heads WHERE who = k FOR UPDATE;
-    NEW.seq := h.n + 1;
-    NEW.link := encode(sha256(convert_to(h.link || '|' || {chain_new}, 'UTF8')), 'hex');
-    UPDATE {s}.chain_heads SET n = NEW.seq, link = NEW.link WHERE who = k;
+    -- one statement: the login's head row is locked until this transaction ends
+    INSERT INTO {s}.chain_heads AS h VALUES (k, 1, encode(sha256(convert_to('|' || txt, 'UTF8')), 'hex'))
+    ON CONFLICT (who) DO UPDATE
+        SET n = h.n + 1, link = encode(sha256(convert_to(h.link || '|' || txt, 'UTF8')), 'hex')
+    RETURNING n, link INTO NEW.seq, NEW.link;
     RETURN NEW;
 END
 $f$;
@@ -241,28 +243,19 @@ BEGIN
         RAISE EXCEPTION 'batch % is not one of %''s', NEW.batch, session_user
             USING ERRCODE = 'insufficient_privilege';
     END IF;
-    BEGIN
-        PERFORM NEW.decided_at::timestamptz;
-    EXCEPTION WHEN others THEN
-        RAISE EXCEPTION 'decided_at % is not a timestamp', NEW.decided_at
+    IF NEW.decided_at IS NULL OR NEW.decided_at !~ '{time_re}' THEN
+        RAISE EXCEPTION 'decided_at % is not a timestamp', left(NEW.decided_at, 80)
             USING ERRCODE = 'check_violation';
-    END;
-    IF NEW.basis IS NOT NULL THEN
-        BEGIN
-            PERFORM NEW.basis::json;
-        EXCEPTION WHEN others THEN
-            RAISE EXCEPTION 'basis is not JSON' USING ERRCODE = 'check_violation';
-        END;
     END IF;
     IF NEW.tags IS NULL OR NEW.tags !~ '{tags_re}' THEN
         RAISE EXCEPTION 'tags must be a JSON list of sense ids, not %', left(NEW.tags, 80)
             USING ERRCODE = 'check_violation';
     END IF;
-    FOR t IN SELECT json_array_elements_text(NEW.tags::json) LOOP
-        IF NOT EXISTS (SELECT 1 FROM {s}.senses s WHERE s.lexelt = NEW.lexelt AND s.sense = t) THEN
-            RAISE EXCEPTION 'tag % is not a sense of %', t, NEW.lexelt USING ERRCODE = 'check_violation';
-        END IF;
-    END LOOP;
+    SELECT v INTO t FROM json_array_elements_text(NEW.tags::json) AS e(v)
+    WHERE NOT EXISTS (SELECT 1 FROM {s}.senses s WHERE s.lexelt = NEW.lexelt AND s.sense = e.v) LIMIT 1;
+    IF t IS NOT NULL THEN
+        RAISE EXCEPTION 'tag % is not a sense of %', t, NEW.lexelt USING ERRCODE = 'check_violation';
+    END IF;
     NEW.committed_at := clock_timestamp();
     RETURN NEW;
 END
