@@ -100,3 +100,16 @@ def test_the_lead_manages_the_team_without_createrole_and_only_his_own(cluster, 
         with pytest.raises(psycopg.errors.InsufficientPrivilege, match="only a lead of project"):
             lead.execute("SELECT hieradjudicate.set_member(%s, 'adjudicator', 'carol', false)",
                          (other_lead_project,))
+
+
+def test_a_lead_cannot_plant_rows_in_a_person_s_name_before_the_rules_are_on(cluster) -> None:
+    name = "planted"
+    with psycopg.connect(cluster.url("lead", "team")) as lead:  # publishing by hand, one step at a time
+        lead.execute("SELECT hieradjudicate.create_project(%s)", (name,))
+        lead.execute(f"SET search_path = hadj_{name}")
+        lead.execute("INSERT INTO senses VALUES ('bank.n', '1')")
+        lead.execute("INSERT INTO decisions (lexelt, instance, tags, source, status, decided_at, decided_by,"
+                     " team_role) VALUES ('bank.n', 'bank.n.001', '[\"1\"]', 'manual', 'resolved',"
+                     " '2026-01-01T00:00:00Z', 'alice', 'adjudicator')")
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="history of a file"):
+            lead.execute("SELECT hieradjudicate.seal_project(%s)", (name,))

@@ -29,8 +29,8 @@ Every decision row written by a person passes the server's checks (constraints a
 ``decisions_1_check``): the program's own kinds of value (tags a JSON list of the project's
 senses, a known status, a timestamp, a note within :data:`~.records.NOTE_MAX`), in the name of
 the login that writes it, ids, commit times and batches chosen by the server.  Each row is
-chained (``decisions_2_chain``: ``seq`` in commit order, ``link`` = SHA-256 of the previous link
-and the row) so that ``project check URL`` detects a row changed or removed even by an
+chained (``seq`` in commit order per login, ``link`` = SHA-256 of the previous link and the row;
+``decisions_2_chain`` while publishing, then ``decisions_1_check`` does both) so that ``project check URL`` detects a row changed or removed even by an
 administrator.  A statement trigger sends ``NOTIFY`` with the new ids after each commit.
 """
 
@@ -224,8 +224,8 @@ LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $f
     GROUP BY a.lexelt, a.instance
 $f$;
 CREATE FUNCTION {s}.check_decision() RETURNS trigger
-LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $f$
-DECLARE t text;
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s' AS $f$
+DECLARE t text; txt text;
 BEGIN
     IF NEW.decided_by IS DISTINCT FROM session_user::text THEN
         RAISE EXCEPTION 'a decision is recorded in the name of the login that writes it (%), not %',
@@ -257,9 +257,17 @@ BEGIN
         RAISE EXCEPTION 'tag % is not a sense of %', t, NEW.lexelt USING ERRCODE = 'check_violation';
     END IF;
     NEW.committed_at := clock_timestamp();
+    -- then the chain (as chain_decision, in the same call: one function call per row)
+    txt := {chain_new};
+    INSERT INTO {s}.chain_heads AS h
+        VALUES (NEW.decided_by, 1, encode(sha256(convert_to('|' || txt, 'UTF8')), 'hex'))
+    ON CONFLICT (who) DO UPDATE
+        SET n = h.n + 1, link = encode(sha256(convert_to(h.link || '|' || txt, 'UTF8')), 'hex')
+    RETURNING n, link INTO NEW.seq, NEW.link;
     RETURN NEW;
 END
 $f$;
+DROP TRIGGER decisions_2_chain ON {s}.decisions;
 CREATE TRIGGER decisions_1_check BEFORE INSERT ON {s}.decisions
     FOR EACH ROW EXECUTE FUNCTION {s}.check_decision();
 CREATE FUNCTION {s}.check_batch() RETURNS trigger

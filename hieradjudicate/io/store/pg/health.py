@@ -24,7 +24,7 @@ from hieradjudicate.io.store.health import Finding
 from hieradjudicate.io.store.pg import ddl
 from hieradjudicate.io.store.pg.store import PgStore
 
-_TRIGGERS = ("decisions_1_check", "decisions_2_chain", "decisions_append_only", "decisions_no_truncate",
+_TRIGGERS = ("decisions_1_check", "decisions_append_only", "decisions_no_truncate",
              "decisions_notify", "batches_append_only", "batches_no_truncate", "batches_1_check")
 
 

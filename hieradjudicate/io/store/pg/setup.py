@@ -115,7 +115,7 @@ $body$"""
     seal = f"""
 CREATE OR REPLACE FUNCTION {_A}.seal_project(p text) RETURNS void
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $body$
-DECLARE sch text := 'hadj_' || p; t text;
+DECLARE sch text := 'hadj_' || p; t text; bad boolean;
 BEGIN{_CHECK_PROJECT}
     IF NOT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = sch) THEN
         RAISE EXCEPTION 'there is no project % in this database', p USING ERRCODE = 'undefined_object';
@@ -125,6 +125,11 @@ BEGIN{_CHECK_PROJECT}
     END IF;
     IF to_regproc(quote_ident(sch) || '.check_decision') IS NOT NULL THEN
         RAISE EXCEPTION 'project % is published already', p USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    -- what a lead loads before the rules are on is the published history only (no row in a person's name)
+    EXECUTE format('SELECT EXISTS (SELECT 1 FROM %I.decisions WHERE team_role <> ''file'')', sch) INTO bad;
+    IF bad THEN
+        RAISE EXCEPTION 'publishing copies the history of a file (team_role file) only' USING ERRCODE = 'insufficient_privilege';
     END IF;
     FOREACH t IN ARRAY ARRAY['files', 'batches', 'decisions'] LOOP
         EXECUTE format('SELECT setval(pg_get_serial_sequence(%L, ''id''), GREATEST((SELECT max(id) FROM %I.%I), 1),'
