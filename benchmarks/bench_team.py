@@ -32,7 +32,8 @@ from hieradjudicate.io.store.pg.local_cluster import LocalCluster
 from hieradjudicate.io.store.pg.setup import setup
 from hieradjudicate.io.store.pg.store import PgStore
 from hieradjudicate.io.store.pg.team import write_assignments
-from hieradjudicate.io.store.pg.transfer import grant, publish
+from hieradjudicate.app.team import publish_project as publish
+from hieradjudicate.io.store.pg.transfer import grant
 
 DEMO = Path(__file__).resolve().parent.parent / "resources" / "demo"
 

@@ -11,6 +11,7 @@ overturn rate.
 from __future__ import annotations
 
 import json
+import os
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -27,6 +28,26 @@ from hieradjudicate.core.model import Corpus
 BREAK_SECONDS = 600.0
 
 Key = tuple[str, str]
+
+
+def project_senses(path: str | os.PathLike[str]) -> list[tuple[str, str]]:
+    """Every (lexelt, sense id or alias) of a file project's inventory: the tags a server accepts."""
+    from hieradjudicate.app.session.session import Session
+
+    with Session.open(path, read_only=True) as s:
+        inv = s.corpus.inventory
+        out: set[tuple[str, str]] = set()
+        for x, lexelt in enumerate(inv.lexelts):
+            out.update((lexelt, inv.node_id[int(n)]) for n in inv.lexelt_nodes[x])
+            out.update((lexelt, tag) for tag in inv._lookup[x])
+    return sorted(out)
+
+
+def publish_project(path: str | os.PathLike[str], url: str) -> dict[str, int]:
+    """``project publish``: the file project, with its inventory's senses, into a new server project."""
+    from hieradjudicate.io.store.pg.transfer import publish
+
+    return publish(path, url, senses=project_senses(path))
 
 
 def plan_assignment(keys: Sequence[Key], adjudicators: Sequence[str], *, overlap: float = 0.0,

@@ -1,4 +1,4 @@
-"""``hieradjudicate project publish|pull|team|assign|conflicts|progress``: team mode on a server.
+"""``hieradjudicate project publish|pull|team|assign|conflicts|progress`` and ``server setup``: team mode.
 
 A project URL is ``postgresql://USER@HOST:PORT/DBNAME?project=NAME`` (libpq parameters such as
 ``sslmode`` may follow); the password comes from ``~/.pgpass``, ``PGPASSWORD`` or a service file.
@@ -70,7 +70,7 @@ def _server(url: str) -> None:
 
 
 def cmd_publish(args: argparse.Namespace) -> int:
-    from hieradjudicate.io.store.pg.transfer import publish
+    from hieradjudicate.app.team import publish_project as publish
 
     _server(args.url)
     counts = publish(args.project, args.url)
@@ -187,4 +187,35 @@ def cmd_progress(args: argparse.Namespace) -> int:
         for f in figs:
             for reason in f.reasons:
                 print(f"{f.name}: kappa not computed: {reason}")
+    return 0
+
+
+def register_server(sub: Any) -> None:
+    """``hieradjudicate server setup ADMIN_URL --leads A,B``: the database administrator's command,
+    once per database (again to add leads or after updating the program; :mod:`~hieradjudicate.io.store.pg.setup`)."""
+    p = sub.add_parser("server", help="the database administrator's set-up of a PostgreSQL database for "
+                       "team projects: server setup ADMIN_URL --leads A,B")
+    ssub = p.add_subparsers(dest="server_command", metavar="SUBCOMMAND")
+    q = ssub.add_parser("setup", help="once per database (again to add leads): the roles and functions "
+                        "that let the named leads publish and manage their projects without CREATEROLE")
+    q.add_argument("url", metavar="ADMIN_URL", help="postgresql://ADMIN@HOST:PORT/DB (a superuser's login)")
+    q.add_argument("--leads", type=_names, action="extend", default=[], metavar="A,B,...",
+                   help="logins that may publish projects in this database (may be repeated)")
+    q.set_defaults(func=cmd_setup)
+    p.set_defaults(func=lambda args: _server_usage(p))
+
+
+def _server_usage(p: argparse.ArgumentParser) -> int:
+    p.print_usage()
+    return 2
+
+
+def cmd_setup(args: argparse.Namespace) -> int:
+    from hieradjudicate.io.store.locations import is_server_location
+    from hieradjudicate.io.store.pg.setup import setup
+
+    if not is_server_location(args.url):
+        raise HieradjError(f"{args.url}: expected the database's URL (postgresql://ADMIN@HOST:PORT/DB)")
+    for line in setup(args.url, args.leads):
+        print(line)
     return 0

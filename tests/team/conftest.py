@@ -108,7 +108,8 @@ def url(cluster: object, user: str, project: str) -> str:
 @pytest.fixture
 def published(cluster: object, demo_file: Path, queue_dir: Path) -> str:
     """A fresh project name published from the demo file by the lead; returns its name."""
-    from hieradjudicate.io.store.pg.transfer import grant, publish
+    from hieradjudicate.app.team import publish_project as publish
+    from hieradjudicate.io.store.pg.transfer import grant
 
     name = f"demo{next(_names)}_{os.getpid()}"
     publish(demo_file, url(cluster, "lead", name))
@@ -119,7 +120,8 @@ def published(cluster: object, demo_file: Path, queue_dir: Path) -> str:
 @pytest.fixture(scope="session")
 def other_lead_project(cluster: object, demo_file: Path) -> str:
     """A project of the same database led by another lead (lead2), with carol as adjudicator."""
-    from hieradjudicate.io.store.pg.transfer import grant, publish
+    from hieradjudicate.app.team import publish_project as publish
+    from hieradjudicate.io.store.pg.transfer import grant
 
     new_login(cluster, "lead2")
     set_up(cluster, "team", ["lead2"])

@@ -11,7 +11,8 @@ import pytest
 from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.io.store.pg.location import parse_location
 from hieradjudicate.io.store.pg.store import PgStore
-from hieradjudicate.io.store.pg.transfer import grant, publish
+from hieradjudicate.app.team import publish_project as publish
+from hieradjudicate.io.store.pg.transfer import grant
 from tests.team.conftest import new_database
 
 

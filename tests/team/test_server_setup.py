@@ -7,7 +7,7 @@ import pytest
 
 from hieradjudicate.cli.entry import main
 from hieradjudicate.core.errors import ProjectError
-from hieradjudicate.io.store.pg.transfer import publish
+from hieradjudicate.app.team import publish_project as publish
 from tests.team.conftest import ADMIN, new_login
 
 

@@ -30,8 +30,8 @@ Every decision row written by a person passes the server's checks (constraints a
 senses, a known status, a timestamp, a note within :data:`~.records.NOTE_MAX`), in the name of
 the login that writes it, ids, commit times and batches chosen by the server.  Each row is
 chained (``seq`` in commit order per login, ``link`` = SHA-256 of the previous link and the row;
-``decisions_2_chain`` while publishing, then ``decisions_1_check`` does both) so that ``project check URL`` detects a row changed or removed even by an
-administrator.  A statement trigger sends ``NOTIFY`` with the new ids after each commit.
+``decisions_2_chain`` while publishing, then ``decisions_1_check`` does both) so that
+``project check URL`` detects a row changed or removed even by an administrator.  A statement trigger sends ``NOTIFY`` with the new ids after each commit.
 """
 
 from __future__ import annotations

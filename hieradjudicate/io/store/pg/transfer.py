@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 from hieradjudicate import __version__
@@ -27,14 +28,16 @@ _FILE_COLS = ("id", "kind", "role", "set_names", "format", "options", "source_pa
               "imported_at", "compression", "active", "data")
 
 
-def publish(path: str | os.PathLike[str], url: str) -> dict[str, int]:
-    """Copy a file project into a new server project; returns counts of what was copied."""
+def publish(path: str | os.PathLike[str], url: str, *, senses: Sequence[tuple[str, str]]) -> dict[str, int]:
+    """Copy a file project into a new server project; returns counts of what was copied.
+
+    ``senses``: every (lexelt, tag) of its inventory, the tags the server will accept
+    (:func:`hieradjudicate.app.team.publish_project` reads them from the project)."""
     from hieradjudicate.io.store.project_store import Store
 
     loc = parse_location(url)
     psycopg = _psycopg()
     counts = {"files": 0, "arrays": 0, "batches": 0, "decisions": 0}
-    senses = project_senses(path)
     with Store.open(path, read_only=True) as src:
         if src.bad_ids:
             raise ProjectError(f"{path}: {len(src.bad_ids)} decision row(s) fail their checksum; "
@@ -111,19 +114,6 @@ def _create(cur: Any, loc: ServerLocation) -> None:
         raise
 
 
-def project_senses(path: str | os.PathLike[str]) -> list[tuple[str, str]]:
-    """Every (lexelt, sense id or alias) of a file project's inventory: the tags the server accepts."""
-    from hieradjudicate.app.session.session import Session
-
-    with Session.open(path, read_only=True) as s:
-        inv = s.corpus.inventory
-        out = set()
-        for x, lexelt in enumerate(inv.lexelts):
-            out.update((lexelt, inv.node_id[int(n)]) for n in inv.lexelt_nodes[x])
-            out.update((lexelt, tag) for tag in inv._lookup[x])
-    return sorted(out)
-
-
 def pull(url: str, path: str | os.PathLike[str], *, overwrite: bool = False) -> dict[str, int]:
     """Write a server project (what this login may read) into a new ``.hadj`` file."""
     from hieradjudicate.io.store.chain import extend
@@ -197,7 +187,8 @@ def grant(url: str, people: dict[str, list[str]], *, remove: bool = False) -> li
             conn.rollback()
             from hieradjudicate.io.store.pg.setup import not_set_up
 
-            why = not_set_up(loc, exc) or f"{loc}: could not {'take back' if remove else 'give'} the roles ({_first_line(exc)})"
+            verb = "take back" if remove else "give"
+            why = not_set_up(loc, exc) or f"{loc}: could not {verb} the roles ({_first_line(exc)})"
             raise ProjectError(f"{why}; nothing was changed") from None
     return done
 
