@@ -419,6 +419,14 @@ class PgStore(StoredBlobs):
             f"SELECT {COLUMNS} FROM decisions d WHERE {SOUND} AND EXISTS (SELECT 1 FROM unnest(%s::bigint[],"
             " %s::bigint[]) AS r(lo, hi) WHERE d.id BETWEEN r.lo AND r.hi) ORDER BY id", (lows, highs)))
 
+    def add_senses(self, pairs: Sequence[tuple[str, str]]) -> None:
+        """Make (lexelt, tag) pairs of a re-imported input known to the server (the lead's)."""
+        if "lead" not in self.roles or not pairs:
+            return
+        with self._write("record the senses of the re-imported input") as cur:
+            cur.execute("INSERT INTO senses SELECT * FROM unnest(%s::text[], %s::text[]) ON CONFLICT DO NOTHING",
+                        ([p[0] for p in pairs], [p[1] for p in pairs]))
+
     def damaged_rows(self) -> tuple[str, ...]:
         """``#id (lexelt instance): why`` of every row this login may read that the program cannot use."""
         return tuple(f"#{i} ({lx} {inst}): {why}" for i, lx, inst, why in self._read(
