@@ -82,6 +82,7 @@ def test_check_names_the_damaged_row(cluster, poisoned, capsys) -> None:
     project, rid, why = poisoned
     code, out, _err = run(capsys, "project", "check", url(cluster, "lead", project))
     assert code == 1 and f"#{rid} (bank.n bank.n.003): {why}" in out, out
+    assert f"#{rid} (bank.n bank.n.003): not chained" in out, out  # added with the checks off
 
 
 def test_the_lead_supersedes_the_damaged_row_by_deciding_again(cluster, poisoned) -> None:
