@@ -34,17 +34,10 @@ def project_senses(path: str | os.PathLike[str]) -> list[tuple[str, str]]:
     """Every (lexelt, sense id or alias) of a file project's inventory: the tags a server accepts."""
     from hieradjudicate.app.session.session import Session
 
+    from hieradjudicate.io.store.pg.transfer import inventory_senses
+
     with Session.open(path, read_only=True) as s:
         return inventory_senses(s.corpus.inventory)
-
-
-def inventory_senses(inv: Any) -> list[tuple[str, str]]:
-    """Every (lexelt, sense id or alias) of an inventory, tags outside the inventory files included."""
-    out: set[tuple[str, str]] = set()
-    for x, lexelt in enumerate(inv.lexelts):
-        out.update((lexelt, inv.node_id[int(n)]) for n in inv.lexelt_nodes[x])
-        out.update((lexelt, tag) for tag in inv._lookup[x])
-    return sorted(out)
 
 
 def publish_project(path: str | os.PathLike[str], url: str) -> dict[str, int]:

@@ -114,6 +114,15 @@ def _create(cur: Any, loc: ServerLocation) -> None:
         raise
 
 
+def inventory_senses(inv: Any) -> list[tuple[str, str]]:
+    """Every (lexelt, sense id or alias) of an inventory, tags outside the inventory files included."""
+    out: set[tuple[str, str]] = set()
+    for x, lexelt in enumerate(inv.lexelts):
+        out.update((lexelt, inv.node_id[int(n)]) for n in inv.lexelt_nodes[x])
+        out.update((lexelt, tag) for tag in inv._lookup[x])
+    return sorted(out)
+
+
 def pull(url: str, path: str | os.PathLike[str], *, overwrite: bool = False) -> dict[str, int]:
     """Write a server project (what this login may read) into a new ``.hadj`` file."""
     from hieradjudicate.io.store.chain import extend
