@@ -29,9 +29,11 @@ from hieradjudicate.app.loading.load import AnnotationSpec
 from hieradjudicate.app.session.decisions import Decision
 from hieradjudicate.app.session.session import Session
 from hieradjudicate.io.store.pg.local_cluster import LocalCluster
+from hieradjudicate.io.store.pg.setup import setup
 from hieradjudicate.io.store.pg.store import PgStore
 from hieradjudicate.io.store.pg.team import write_assignments
-from hieradjudicate.io.store.pg.transfer import grant, publish
+from hieradjudicate.app.team import publish_project as publish
+from hieradjudicate.io.store.pg.transfer import grant
 
 DEMO = Path(__file__).resolve().parent.parent / "resources" / "demo"
 
@@ -290,8 +292,9 @@ def main() -> None:
     os.environ.setdefault("HIERADJ_QUEUE_DIR", str(folder / "queue"))
     with LocalCluster.start(settings={"max_connections": "200"}) as c:
         with c.admin() as conn:
-            conn.execute('CREATE ROLE "lead" LOGIN CREATEROLE')
-            conn.execute('CREATE DATABASE team OWNER "lead"')
+            conn.execute('CREATE ROLE "lead" LOGIN')  # a plain login, made a lead by server setup
+            conn.execute("CREATE DATABASE team")
+        setup(c.url(db="team"), ["lead"])
         bench_load(c, folder, args.adjudicators, args.rate, args.seconds)
         bench_window(c)
         if not args.no_masc:

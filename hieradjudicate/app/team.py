@@ -11,6 +11,7 @@ overturn rate.
 from __future__ import annotations
 
 import json
+import os
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -27,6 +28,23 @@ from hieradjudicate.core.model import Corpus
 BREAK_SECONDS = 600.0
 
 Key = tuple[str, str]
+
+
+def project_senses(path: str | os.PathLike[str]) -> list[tuple[str, str]]:
+    """Every (lexelt, sense id or alias) of a file project's inventory: the tags a server accepts."""
+    from hieradjudicate.app.session.session import Session
+
+    from hieradjudicate.io.store.pg.transfer import inventory_senses
+
+    with Session.open(path, read_only=True) as s:
+        return inventory_senses(s.corpus.inventory)
+
+
+def publish_project(path: str | os.PathLike[str], url: str) -> dict[str, int]:
+    """``project publish``: the file project, with its inventory's senses, into a new server project."""
+    from hieradjudicate.io.store.pg.transfer import publish
+
+    return publish(path, url, senses=project_senses(path))
 
 
 def plan_assignment(keys: Sequence[Key], adjudicators: Sequence[str], *, overlap: float = 0.0,
@@ -104,6 +122,9 @@ class AdjudicatorFigures:
     median_seconds: float | None = None  # between consecutive decisions, breaks left out
     per_hour: float | None = None  # decisions per hour of work
     overlap_pairs: int = 0  # blind instances both adjudicators decided
+    #: blind instances where this person answered otherwise after the pair opened (their answer
+    #: given while blind is the one compared)
+    changed_after_open: int = 0
     scott: BootstrapCI | None = None
     cohen: BootstrapCI | None = None
     overturned: int = 0
@@ -146,9 +167,17 @@ def figures(corpus: Corpus, assignments: Sequence[tuple[str, str, str, bool]],
     people = sorted({a[2] for a in assignments} | {r[2] for r in adjudicator_rows})
     out = {p: AdjudicatorFigures(p) for p in people}
     latest: dict[tuple[str, str, str], tuple[Any, ...]] = {}
+    blind_answer: dict[tuple[str, str, str], tuple[Any, ...]] = {}  # given while the pair was blind
+    changed: set[tuple[str, str, str]] = set()
     times: dict[str, list[float]] = defaultdict(list)
     for row in adjudicator_rows:  # id order
-        latest[(row[0], row[1], row[2])] = row
+        key = (row[0], row[1], row[2])
+        latest[key] = row
+        opened = row[7] if len(row) > 7 else None
+        if opened is None or float(row[6]) <= float(opened):
+            blind_answer[key] = row
+        elif key in blind_answer and (row[3], row[4]) != (blind_answer[key][3], blind_answer[key][4]):
+            changed.add(key)
         out[row[2]].decisions += 1
         times[row[2]].append(float(row[6]))
     current = {k: r for k, r in latest.items() if r[4] != "unresolved"}
@@ -178,7 +207,11 @@ def figures(corpus: Corpus, assignments: Sequence[tuple[str, str, str, bool]],
             blind[(lex, inst)].append(person)
     pairs: dict[str, list[tuple[tuple[Any, ...], tuple[Any, ...]]]] = defaultdict(list)
     for (lex, inst), two in blind.items():
-        rows = [current.get((lex, inst, p)) for p in two]
+        rows = [blind_answer.get((lex, inst, p)) for p in two]
+        rows = [r if r is not None and r[4] != "unresolved" else None for r in rows]
+        for p in two:
+            if (lex, inst, p) in changed:
+                out[p].changed_after_open += 1
         if len(two) == 2 and all(r is not None for r in rows):
             a, b = rows
             pairs[two[0]].append((a, b))
@@ -210,9 +243,10 @@ def figures_table(figs: Sequence[AdjudicatorFigures]) -> tuple[list[str], list[l
         return f"{c.estimate.value:.3f} [{c.low:.3f}, {c.high:.3f}]"
 
     header = ["adjudicator", "assigned", "decided", "progress", "median s/decision", "per hour",
-              "overlap pairs", "kappa (Scott) 95% CI", "kappa (Cohen) 95% CI", "overturned", "overturn rate"]
+              "overlap pairs", "changed after unblinding", "kappa (Scott) 95% CI", "kappa (Cohen) 95% CI", "overturned", "overturn rate"]
     rows = [[f.name, str(f.assigned), str(f.decided), pct(f.progress),
              "—" if f.median_seconds is None else f"{f.median_seconds:.1f}",
-             "—" if f.per_hour is None else f"{f.per_hour:.0f}", str(f.overlap_pairs), ci(f.scott),
+             "—" if f.per_hour is None else f"{f.per_hour:.0f}", str(f.overlap_pairs),
+             str(f.changed_after_open), ci(f.scott),
              ci(f.cohen), str(f.overturned), pct(f.overturn_rate)] for f in figs]
     return header, rows

@@ -23,7 +23,7 @@ class _Parser(argparse.ArgumentParser):
 
 #: The commands of each group module (cli/<group>.py registers them).
 COMMAND_GROUPS = {"validate": ("validate",), "metrics": ("agree", "score"), "compare": ("compare",),
-                  "competence": ("competence",), "project": ("project",), "report": ("report",)}
+                  "competence": ("competence",), "project": ("project", "server"), "report": ("report",)}
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:

@@ -35,10 +35,15 @@ def _file_only(project: str, what: str) -> None:
 
 def cmd_check(args: argparse.Namespace) -> int:
     from hieradjudicate.io.store.health import check
+    from hieradjudicate.io.store.locations import is_server_location
 
-    _file_only(args.project, "project check")
+    server = is_server_location(args.project)
+    if server:  # rights, usable rows and the hash chain of a server project
+        from hieradjudicate.io.store.pg.health import check_server
 
-    findings = check(args.project)
+        findings = check_server(args.project)
+    else:
+        findings = check(args.project)
     sound = all(f.ok for f in findings)
     if args.format == "json":
         print(json.dumps({"project": args.project, "sound": sound,
@@ -47,7 +52,9 @@ def cmd_check(args: argparse.Namespace) -> int:
     else:
         for f in findings:
             print(f"{'ok     ' if f.ok else 'DAMAGED'}  {f.check}: {f.detail}")
-        print(f"{args.project}: " + ("sound" if sound else
+        print(f"{args.project}: " + ("sound" if sound else "damaged; the rows named are left out of "
+                                     "everything; the lead supersedes one by deciding its instance again"
+                                     if server else
                                      "damaged; `hieradjudicate project repair` makes a sound copy of what "
                                      "is intact"))
     return 0 if sound else 1

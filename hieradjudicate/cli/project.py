@@ -104,6 +104,7 @@ def register(sub: Any, add_inputs: Callable[..., None]) -> None:
 
     health.register(psub)
     team.register(psub)
+    team.register_server(sub)  # hieradjudicate server setup: the administrator's command
     runs.register(psub)
     timeline.register(psub)
 
@@ -178,7 +179,7 @@ def cmd_new(args: argparse.Namespace) -> int:
     from hieradjudicate.io.store.locations import is_server_location
 
     if is_server_location(args.out):  # built as a file, then published: the server gets it whole
-        from hieradjudicate.io.store.pg.transfer import publish
+        from hieradjudicate.app.team import publish_project as publish
 
         with tempfile.TemporaryDirectory(prefix="hadj-") as tmp:
             made = Path(tmp) / "new.hadj"

@@ -1,4 +1,4 @@
-"""``hieradjudicate project publish|pull|team|assign|conflicts|progress``: team mode on a server.
+"""``hieradjudicate project publish|pull|team|assign|conflicts|progress`` and ``server setup``: team mode.
 
 A project URL is ``postgresql://USER@HOST:PORT/DBNAME?project=NAME`` (libpq parameters such as
 ``sslmode`` may follow); the password comes from ``~/.pgpass``, ``PGPASSWORD`` or a service file.
@@ -34,6 +34,7 @@ def register(psub: Any) -> None:
     p.add_argument("url", metavar="URL")
     for kind in ("leads", "adjudicators", "viewers"):
         p.add_argument(f"--{kind}", type=_names, default=[], metavar="A,B,...")
+    p.add_argument("--remove", action="store_true", help="take the roles named back instead of giving them")
     p.set_defaults(func=cmd_team)
 
     p = psub.add_parser("assign", help="split the open instances among adjudicators (lead's); "
@@ -69,7 +70,7 @@ def _server(url: str) -> None:
 
 
 def cmd_publish(args: argparse.Namespace) -> int:
-    from hieradjudicate.io.store.pg.transfer import publish
+    from hieradjudicate.app.team import publish_project as publish
 
     _server(args.url)
     counts = publish(args.project, args.url)
@@ -101,8 +102,8 @@ def cmd_team(args: argparse.Namespace) -> int:
     _server(args.url)
     people = {"lead": args.leads, "adjudicator": args.adjudicators, "viewer": args.viewers}
     if any(people.values()):
-        for line in grant(args.url, {k: v for k, v in people.items() if v}):
-            print(f"granted {line}")
+        for line in grant(args.url, {k: v for k, v in people.items() if v}, remove=args.remove):
+            print(f"{'took back' if args.remove else 'granted'} {line}")
     with PgStore.open(args.url, read_only=True) as store:
         for kind, logins in team_members(store).items():
             print(f"{kind}: {', '.join(logins) or '(none)'}")
@@ -149,9 +150,10 @@ def cmd_conflicts(args: argparse.Namespace) -> int:
         rows = conflicts(store)
     import json
 
-    header = ["lexelt", "instance", "adjudicator", "status", "tags", "note", "decision"]
+    header = ["lexelt", "instance", "adjudicator", "status", "tags", "note", "decision",
+              "changed after unblinding"]
     table = [[r.lexelt, r.instance, r.decided_by, r.status, " ".join(json.loads(r.tags)), r.note,
-              f"#{r.id}"] for r in rows]
+              f"#{r.id}", "yes" if r.changed else ""] for r in rows]
     if args.format == "csv":
         sys.stdout.write(csv_text(header, table))
     elif args.format == "json":
@@ -185,4 +187,35 @@ def cmd_progress(args: argparse.Namespace) -> int:
         for f in figs:
             for reason in f.reasons:
                 print(f"{f.name}: kappa not computed: {reason}")
+    return 0
+
+
+def register_server(sub: Any) -> None:
+    """``hieradjudicate server setup ADMIN_URL --leads A,B``: the database administrator's command,
+    once per database (again to add leads or after updating the program; :mod:`~hieradjudicate.io.store.pg.setup`)."""
+    p = sub.add_parser("server", help="the database administrator's set-up of a PostgreSQL database for "
+                       "team projects: server setup ADMIN_URL --leads A,B")
+    ssub = p.add_subparsers(dest="server_command", metavar="SUBCOMMAND")
+    q = ssub.add_parser("setup", help="once per database (again to add leads): the roles and functions "
+                        "that let the named leads publish and manage their projects without CREATEROLE")
+    q.add_argument("url", metavar="ADMIN_URL", help="postgresql://ADMIN@HOST:PORT/DB (a superuser's login)")
+    q.add_argument("--leads", type=_names, action="extend", default=[], metavar="A,B,...",
+                   help="logins that may publish projects in this database (may be repeated)")
+    q.set_defaults(func=cmd_setup)
+    p.set_defaults(func=lambda args: _server_usage(p))
+
+
+def _server_usage(p: argparse.ArgumentParser) -> int:
+    p.print_usage()
+    return 2
+
+
+def cmd_setup(args: argparse.Namespace) -> int:
+    from hieradjudicate.io.store.locations import is_server_location
+    from hieradjudicate.io.store.pg.setup import setup
+
+    if not is_server_location(args.url):
+        raise HieradjError(f"{args.url}: expected the database's URL (postgresql://ADMIN@HOST:PORT/DB)")
+    for line in setup(args.url, args.leads):
+        print(line)
     return 0

@@ -17,6 +17,7 @@ from tests.conftest import DEMO
 
 ANNOTATORS = ("annotator_ann.key", "annotator_ben.key", "annotator_cho.key")
 PEOPLE = ("lead", "alice", "bob", "carol", "vic", "mallory")
+ADMIN = "hadj_admin"  # the cluster's superuser (local_cluster.SUPERUSER)
 _names = itertools.count(1)
 
 
@@ -36,15 +37,16 @@ def cluster() -> Iterator[object]:
     try:
         # every login has a password, found by libpq in a pgpass file as it would be in ~/.pgpass
         pgpass = c.folder / "pgpass"
-        pgpass.write_text("".join(f"127.0.0.1:{c.port}:*:{name}:{password(name)}\n" for name in PEOPLE),
-                          encoding="utf-8")
+        pgpass.write_text("".join(f"127.0.0.1:{c.port}:*:{name}:{password(name)}\n"
+                                  for name in (*PEOPLE, ADMIN)), encoding="utf-8")
         pgpass.chmod(0o600)
         os.environ["PGPASSFILE"] = str(pgpass)
         with c.admin() as conn:
-            for name in PEOPLE:
-                extra = " CREATEROLE" if name == "lead" else ""
-                conn.execute(f"CREATE ROLE \"{name}\" LOGIN{extra} PASSWORD '{password(name)}'")
-            conn.execute('CREATE DATABASE team OWNER "lead"')
+            conn.execute(f"ALTER ROLE {ADMIN} PASSWORD '{password(ADMIN)}'")
+            for name in PEOPLE:  # plain logins: the lead has no CREATEROLE
+                conn.execute(f"CREATE ROLE \"{name}\" LOGIN PASSWORD '{password(name)}'")
+            conn.execute("CREATE DATABASE team")
+        set_up(c, "team")
         yield c
     finally:
         if saved is None:
@@ -52,6 +54,30 @@ def cluster() -> Iterator[object]:
         else:
             os.environ["PGPASSFILE"] = saved
         c.stop()
+
+
+def set_up(c: object, db: str, leads: tuple[str, ...] | list[str] = ("lead",)) -> None:
+    """The administrator's one command for a database: these leads may publish there."""
+    from hieradjudicate.io.store.pg.setup import setup
+
+    setup(c.url(ADMIN, db), list(leads))  # type: ignore[attr-defined]
+
+
+def new_login(c: object, name: str) -> None:
+    """A plain login made by the administrator, its password in the pgpass file."""
+    with c.admin() as conn:  # type: ignore[attr-defined]
+        conn.execute(f'CREATE ROLE "{name}" LOGIN PASSWORD \'{password(name)}\'')
+    with open(os.environ["PGPASSFILE"], "a", encoding="utf-8") as fh:
+        fh.write(f"127.0.0.1:{c.port}:*:{name}:{password(name)}\n")  # type: ignore[attr-defined]
+
+
+def new_database(c: object, db: str, leads: list[str]) -> None:
+    """A database set up for team projects with these leads."""
+    from hieradjudicate.io.store.pg.setup import setup
+
+    with c.admin() as conn:  # type: ignore[attr-defined]
+        conn.execute(f'CREATE DATABASE "{db}"')
+    setup(c.url(ADMIN, db), leads)  # type: ignore[attr-defined]
 
 
 def password(login: str) -> str:
@@ -82,9 +108,24 @@ def url(cluster: object, user: str, project: str) -> str:
 @pytest.fixture
 def published(cluster: object, demo_file: Path, queue_dir: Path) -> str:
     """A fresh project name published from the demo file by the lead; returns its name."""
-    from hieradjudicate.io.store.pg.transfer import grant, publish
+    from hieradjudicate.app.team import publish_project as publish
+    from hieradjudicate.io.store.pg.transfer import grant
 
     name = f"demo{next(_names)}_{os.getpid()}"
     publish(demo_file, url(cluster, "lead", name))
     grant(url(cluster, "lead", name), {"adjudicator": ["alice", "bob", "carol"], "viewer": ["vic"]})
+    return name
+
+
+@pytest.fixture(scope="session")
+def other_lead_project(cluster: object, demo_file: Path) -> str:
+    """A project of the same database led by another lead (lead2), with carol as adjudicator."""
+    from hieradjudicate.app.team import publish_project as publish
+    from hieradjudicate.io.store.pg.transfer import grant
+
+    new_login(cluster, "lead2")
+    set_up(cluster, "team", ["lead2"])
+    name = f"theirs_{os.getpid()}"
+    publish(demo_file, url(cluster, "lead2", name))
+    grant(url(cluster, "lead2", name), {"adjudicator": ["carol"]})
     return name

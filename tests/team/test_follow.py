@@ -29,14 +29,19 @@ def _poll_until(follower: ServerFollower, want, timeout: float = 5.0) -> list:  
 
 def _insert(conn: psycopg.Connection, instance: str, tag: str) -> None:
     conn.execute("INSERT INTO decisions (lexelt, instance, tags, source, status, decided_at, team_role)"
-                 " VALUES ('bank.n', %s, %s, 'manual', 'resolved', 'x', 'lead')", (instance, f'["{tag}"]'))
+                 " VALUES ('bank.n', %s, %s, 'manual', 'resolved', '2026-01-01T00:00:00.000Z', 'lead')",
+                 (instance, f'["{tag}"]'))
 
 
 def test_a_transaction_that_commits_after_a_later_id_is_not_missed(cluster, published: str) -> None:
     schema = parse_location(url(cluster, "lead", published)).schema
     with Session.open(url(cluster, "vic", published)) as viewer:
         follower = ServerFollower(viewer)
-        slow = psycopg.connect(cluster.url("lead", "team"))
+        # two leads: one person's transactions are chained one after the other on the server
+        from hieradjudicate.io.store.pg.transfer import grant
+
+        grant(url(cluster, "lead", published), {"lead": ["mallory"]})
+        slow = psycopg.connect(cluster.url("mallory", "team"))
         fast = psycopg.connect(cluster.url("lead", "team"), autocommit=True)
         for c in (slow, fast):
             c.execute(f"SET search_path = {schema}")

@@ -15,7 +15,18 @@ def test_a_url_names_login_server_database_and_project() -> None:
         "alice", "db.example.org", 5433, "wsd", "senseval3")
     assert loc.conninfo() == "postgresql://alice@db.example.org:5433/wsd?sslmode=verify-full"
     assert str(loc).endswith("?sslmode=verify-full&project=senseval3")
-    assert loc.schema == "hadj_senseval3" and loc.role("viewer") == "hadj_senseval3_viewer"
+    import hashlib
+
+    tag = hashlib.sha256(b"wsd").hexdigest()[:8]  # roles are cluster-wide: the database is in the name
+    assert loc.schema == "hadj_senseval3" and loc.role("viewer") == f"hadj_senseval3_viewer_{tag}"
+
+
+def test_role_names_stay_within_63_bytes_and_apart_per_database_and_project() -> None:
+    long = "p" + "x" * 39
+    names = {parse_location(f"postgresql://a@h/{db}?project={p}").role(k)
+             for db in ("wsd", "wsd2", "a_very_long_database_name_" * 3) for p in ("demo", long, long[:-1] + "y")
+             for k in ("lead", "adjudicator", "viewer")}
+    assert len(names) == 3 * 3 * 3 and max(len(n.encode()) for n in names) <= 63
 
 
 def test_paths_are_not_server_locations() -> None:

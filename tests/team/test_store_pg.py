@@ -88,7 +88,9 @@ def test_every_project_command_takes_the_url(cluster, published: str, tmp_path: 
     code, out, err = cli("report", u, "-o", str(tmp_path / "r.html"), "--resamples", "0")
     assert code == 0, err
     assert f"Agreement report: {published}<" in (tmp_path / "r.html").read_text(encoding="utf-8")
-    code, out, err = cli("project", "check", u)
+    code, out, err = cli("project", "check", u)  # rights, usable rows, the chain: as the server has them
+    assert code == 0 and out.rstrip().endswith("sound"), out + err
+    code, out, err = cli("project", "repair", u)  # a server keeps its own pages: nothing to repair
     assert code == 1 and "server" in err and "Traceback" not in err
 
 

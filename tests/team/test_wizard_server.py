@@ -85,7 +85,7 @@ def test_the_wizard_creates_the_project_on_a_server_and_the_window_opens_it(
 def _opened(win: MainWindow, cluster, project: str, seen: dict, folder: Path) -> None:  # type: ignore[no-untyped-def]
     assert seen.get("created") == url(cluster, "lead", project), seen
     assert win.session is not None and project in win.windowTitle()
-    assert win.server.label.text() == "Server: lead (adjudicator, lead, viewer)"  # the lead holds every role
+    assert win.server.label.text() == "Server: lead (lead)"  # a plain login, lead of this project
     with PgStore.open(url(cluster, "lead", project), read_only=True) as store:
         assert "lead" in store.roles and store.login == "lead"
     assert {s.name: s.role for s in win.session.corpus.sets} == {name: role for _, name, role in DEMO_SETS}

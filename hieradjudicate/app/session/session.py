@@ -246,6 +246,11 @@ class Session:
 
     def replace_corpus(self, corpus: Corpus) -> None:
         """Put a rebuilt corpus in place (re-import) and tell the subscribers."""
+        add_senses = getattr(self.store, "add_senses", None)  # a server accepts only known tags
+        if add_senses is not None and not self.store.read_only:
+            from hieradjudicate.io.store.pg.transfer import inventory_senses
+
+            add_senses(inventory_senses(corpus.inventory))
         self.corpus = corpus
         for listener in list(self._corpus_listeners):
             listener(corpus)

@@ -80,7 +80,7 @@ def _server_job(url: str, inputs: Inputs, skip_bad_lines: bool) -> Callable[[Rep
 
     from hieradjudicate.app.loading.policy import check_load
     from hieradjudicate.app.session.session import Session
-    from hieradjudicate.io.store.pg.transfer import publish
+    from hieradjudicate.app.team import publish_project as publish
 
     inv, specs, ctx, tree_columns = inputs
 

@@ -1,23 +1,37 @@
-"""The server project's tables, roles and row-level security (one PostgreSQL schema per project).
+"""The server project's tables, roles, checks and row-level security (one schema per project).
 
-The tables are the ``.hadj`` file's (meta, settings, files, arrays, batches, decisions, with the
-same columns and checks) plus ``assignments``.  Three group roles per project carry the rights;
-a person is a database login that is a member of one of them:
+``hieradjudicate server setup`` (the administrator, once per database, :mod:`.setup`) makes two
+roles of the database and a schema ``hieradjudicate`` of functions:
 
-``hadj_<p>_lead``
-    owns the schema; assigns work, resolves conflicts, re-imports and exports (reads everything,
-    writes everything but history: decisions and batches are append-only for everyone,
-    triggers refuse an update, delete or truncate).
-``hadj_<p>_adjudicator``
-    reads the project, except the other half of a blind pair until both have decided; adds
-    decisions only for instances assigned to them, only in their own name.
-``hadj_<p>_viewer``
+``hadj_owner_<db>``
+    NOLOGIN; owns every project's schema, tables and functions, and the functions below.  No
+    person logs in as it, so no person owns the tables: nobody can switch off a trigger or
+    row-level security, or update or delete history.
+``hadj_leads_<db>``
+    NOLOGIN; its members (the leads named by the administrator) may publish a project here.
+
+``hieradjudicate.create_project`` / ``seal_project`` / ``set_member`` are ``SECURITY DEFINER``
+functions that create a project's schema and roles and change the membership of a project's
+roles, only for the project's own lead.  Three group roles per project
+(``hadj_<project>_<kind>_<db>``, see :func:`~.location.project_role`) carry the rights; a person
+is a database login that is a member of one of them:
+
+lead
+    reads everything; assigns work; decides (own name, any instance); re-imports (files,
+    settings, corpus cache, senses).
+adjudicator
+    reads the project, except the other half of a blind pair until both have given a real
+    answer (status ``resolved``); adds decisions only for instances assigned to them.
+viewer
     reads.
 
-The rules are grants and policies in the database (``FORCE ROW LEVEL SECURITY``, so the owner
-is bound too): someone with ``psql`` and their own login can do no more than the program lets
-them.  Every decision and batch row records ``current_user`` (the login); a policy refuses any
-other name.  A statement trigger sends ``NOTIFY hadj_<p>`` with the new ids after each commit.
+Every decision row written by a person passes the server's checks (constraints and the trigger
+``decisions_1_check``): the program's own kinds of value (tags a JSON list of the project's
+senses, a known status, a timestamp, a note within :data:`~.records.NOTE_MAX`), in the name of
+the login that writes it, ids, commit times and batches chosen by the server.  Each row is
+chained (``seq`` in commit order per login, ``link`` = SHA-256 of the previous link and the row;
+``decisions_2_chain`` while publishing, then ``decisions_1_check`` does both) so that
+``project check URL`` detects a row changed or removed even by an administrator.  A statement trigger sends ``NOTIFY`` with the new ids after each commit.
 """
 
 from __future__ import annotations
@@ -25,10 +39,46 @@ from __future__ import annotations
 from typing import Any
 
 from hieradjudicate.io.store.pg.location import ServerLocation
+from hieradjudicate.io.store.records import NOTE_MAX
 
 #: written to meta.schema_version (the server layout's own numbering)
-PG_SCHEMA_VERSION = "pg1"
+PG_SCHEMA_VERSION = "pg2"
 ROLES = ("lead", "adjudicator", "viewer")
+#: the schema of the functions ``server setup`` makes (project schemas all start with ``hadj_``)
+ADMIN_SCHEMA = "hieradjudicate"
+
+#: tags as the program writes them: a JSON list of non-empty strings (json.dumps, ASCII escapes)
+TAGS_RE = (r'^\[\s*("([^"\\\x01-\x1f]|\\(["\\/bfnrt]|u[0-9a-fA-F]{4}))+"'
+           r'(\s*,\s*"([^"\\\x01-\x1f]|\\(["\\/bfnrt]|u[0-9a-fA-F]{4}))+")*)?\s*\]$')
+#: an ISO 8601 date and time (the program writes 2026-01-31T12:00:00.000Z)
+TIME_RE = (r"^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])"
+           r"([T ]([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\.[0-9]+)?)?)?"
+           r"(Z|[+-][0-9]{2}(:?[0-9]{2})?)?$")
+#: control characters no stored text may hold (notes may hold TAB, LF and CR)
+CONTROL_RE = r"[\x01-\x08\x0b\x0c\x0e-\x1f\x7f]"
+CONTROL_ID_RE = r"[\x01-\x1f\x7f]"
+STATUSES_SQL = "('resolved', 'flagged', 'skipped', 'unresolved')"
+
+
+def sound_sql(alias: str = "") -> str:
+    """A row the program can use (the reading side of the server's checks: a row written before
+    them or by an administrator may fail it; readers leave it out and name it)."""
+    a = f"{alias}." if alias else ""
+    return (f"({a}tags ~ '{TAGS_RE}' AND {a}status IN {STATUSES_SQL}"
+            f" AND ({a}status <> 'resolved' OR {a}tags !~ '^\\[\\s*\\]$')"
+            f" AND {a}decided_at ~ '{TIME_RE}' AND char_length({a}note) <= {NOTE_MAX}"
+            f" AND ({a}basis IS NULL OR {a}basis ~ '^\\{{.*\\}}$'))")
+
+
+def why_damaged_sql() -> str:
+    """Why a row fails :func:`sound_sql` (first reason), for the damaged-row report."""
+    return (f"CASE WHEN tags !~ '{TAGS_RE}' THEN 'its tags are not a list of sense ids'"
+            f" WHEN status NOT IN {STATUSES_SQL} THEN 'unknown status'"
+            " WHEN status = 'resolved' AND tags ~ '^\\[\\s*\\]$' THEN 'resolved without a tag'"
+            f" WHEN decided_at !~ '{TIME_RE}' THEN 'its time is not a timestamp'"
+            f" WHEN char_length(note) > {NOTE_MAX} THEN 'its note is longer than {NOTE_MAX} characters'"
+            " ELSE 'its basis is not a JSON object' END")
+
 
 TABLES = """
 CREATE TABLE {s}.meta (key text PRIMARY KEY, value text NOT NULL);
@@ -52,6 +102,7 @@ CREATE TABLE {s}.arrays (
     name text PRIMARY KEY, meta text NOT NULL DEFAULT '{{}}', updated_at text NOT NULL,
     data bytea NOT NULL
 );
+CREATE TABLE {s}.senses (lexelt text NOT NULL, sense text NOT NULL, PRIMARY KEY (lexelt, sense));
 CREATE TABLE {s}.batches (
     id bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
     label text NOT NULL,
@@ -62,22 +113,26 @@ CREATE TABLE {s}.batches (
 );
 CREATE TABLE {s}.decisions (
     id bigint GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
-    lexelt text NOT NULL,
-    instance text NOT NULL,
-    tags text NOT NULL,
-    source text NOT NULL,
+    lexelt text NOT NULL CHECK (lexelt <> '' AND lexelt !~ '{control_id}'),
+    instance text NOT NULL CHECK (instance <> '' AND instance !~ '{control_id}'),
+    tags text NOT NULL CHECK (tags ~ '{tags_re}'),
+    source text NOT NULL CHECK (source <> '' AND source !~ '{control_id}'),
     status text NOT NULL CHECK (status IN ('resolved', 'flagged', 'skipped', 'unresolved')),
-    note text NOT NULL DEFAULT '',
+    note text NOT NULL DEFAULT '' CHECK (char_length(note) <= {note_max} AND note !~ '{control}'),
     decided_by text NOT NULL DEFAULT current_user,
-    decided_at text NOT NULL,
+    decided_at text NOT NULL CHECK (decided_at ~ '{time_re}'),
     batch bigint REFERENCES {s}.batches (id),
-    basis text,
+    basis text CHECK (basis IS NULL OR basis ~ '^\\{{.*\\}}$'),
     team_role text NOT NULL DEFAULT 'lead' CHECK (team_role IN ('lead', 'adjudicator', 'file')),
-    client_id uuid UNIQUE,
-    committed_at timestamptz NOT NULL DEFAULT clock_timestamp()
+    client_id uuid UNIQUE DEFAULT gen_random_uuid(),
+    committed_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+    seq bigint,
+    link text,
+    CHECK (status <> 'resolved' OR tags !~ '^\\[\\s*\\]$')
 );
 CREATE INDEX decisions_instance ON {s}.decisions (lexelt, instance, id);
 CREATE INDEX decisions_by ON {s}.decisions (decided_by, id);
+CREATE TABLE {s}.chain_heads (who text PRIMARY KEY, n bigint NOT NULL, link text NOT NULL);
 CREATE TABLE {s}.assignments (
     lexelt text NOT NULL,
     instance text NOT NULL,
@@ -94,25 +149,34 @@ ALTER TABLE {s}.files ALTER COLUMN data SET STORAGE EXTERNAL;
 ALTER TABLE {s}.arrays ALTER COLUMN data SET STORAGE EXTERNAL;
 """
 
+#: the chains: one per login (the published history is the chain of ''), so that a person's
+#: open transaction never holds up another person's saves; ``seq`` numbers a login's rows in
+#: commit order and ``link`` = sha256(previous link || '|' || the row's fields as spelt here)
+CHAIN_TEXT = ("concat_ws('|', {r}id::text, length({r}lexelt) || ':' || {r}lexelt,"
+              " length({r}instance) || ':' || {r}instance, length({r}tags) || ':' || {r}tags,"
+              " length({r}source) || ':' || {r}source, length({r}status) || ':' || {r}status,"
+              " length({r}note) || ':' || {r}note, length({r}decided_by) || ':' || {r}decided_by,"
+              " length({r}decided_at) || ':' || {r}decided_at, coalesce({r}batch::text, '-'),"
+              " coalesce(length({r}basis) || ':' || {r}basis, '-'),"
+              " length({r}team_role) || ':' || {r}team_role, coalesce({r}client_id::text, '-'),"
+              " extract(epoch FROM {r}committed_at)::text)")
+
 FUNCTIONS = """
-CREATE FUNCTION {s}.pair_open(lx text, inst text) RETURNS boolean
-LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog AS $f$
-    SELECT NOT EXISTS (
-        SELECT 1 FROM {s}.assignments a
-        WHERE a.lexelt = lx AND a.instance = inst AND a.blind
-          AND NOT EXISTS (SELECT 1 FROM {s}.decisions d
-                          WHERE d.lexelt = lx AND d.instance = inst
-                            AND d.decided_by = a.adjudicator AND d.status <> 'unresolved'))
-$f$;
-CREATE FUNCTION {s}.notify_decisions() RETURNS trigger
-LANGUAGE plpgsql AS $f$
+CREATE FUNCTION {s}.chain_decision() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s' AS $f$
+DECLARE k text := CASE WHEN NEW.team_role = 'file' THEN '' ELSE NEW.decided_by END;
+        txt text := {chain_new};
 BEGIN
-    PERFORM pg_notify({channel}, (SELECT min(id)::text || ' ' || max(id)::text FROM new_rows));
-    RETURN NULL;
+    -- one statement: the login's head row is locked until this transaction ends
+    INSERT INTO {s}.chain_heads AS h VALUES (k, 1, encode(sha256(convert_to('|' || txt, 'UTF8')), 'hex'))
+    ON CONFLICT (who) DO UPDATE
+        SET n = h.n + 1, link = encode(sha256(convert_to(h.link || '|' || txt, 'UTF8')), 'hex')
+    RETURNING n, link INTO NEW.seq, NEW.link;
+    RETURN NEW;
 END
 $f$;
-CREATE TRIGGER decisions_notify AFTER INSERT ON {s}.decisions
-    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION {s}.notify_decisions();
+CREATE TRIGGER decisions_2_chain BEFORE INSERT ON {s}.decisions
+    FOR EACH ROW EXECUTE FUNCTION {s}.chain_decision();
 CREATE FUNCTION {s}.append_only() RETURNS trigger
 LANGUAGE plpgsql AS $f$
 BEGIN
@@ -128,22 +192,123 @@ CREATE TRIGGER batches_append_only BEFORE UPDATE OR DELETE ON {s}.batches
     FOR EACH STATEMENT EXECUTE FUNCTION {s}.append_only();
 CREATE TRIGGER batches_no_truncate BEFORE TRUNCATE ON {s}.batches
     FOR EACH STATEMENT EXECUTE FUNCTION {s}.append_only();
+CREATE TRIGGER chain_heads_kept BEFORE DELETE OR TRUNCATE ON {s}.chain_heads
+    FOR EACH STATEMENT EXECUTE FUNCTION {s}.append_only();
 """
 
+#: switched on once the published history is in (:func:`seal_statements`)
 SECURITY = """
-REVOKE ALL ON ALL TABLES IN SCHEMA {s} FROM PUBLIC;
-REVOKE ALL ON FUNCTION {s}.pair_open(text, text) FROM PUBLIC;
-GRANT USAGE ON SCHEMA {s} TO {adj}, {viewer};
-GRANT SELECT ON ALL TABLES IN SCHEMA {s} TO {adj}, {viewer};
-GRANT INSERT ON {s}.decisions, {s}.batches TO {adj};
-GRANT USAGE ON ALL SEQUENCES IN SCHEMA {s} TO {adj};
-GRANT EXECUTE ON FUNCTION {s}.pair_open(text, text) TO {adj}, {viewer};
+CREATE FUNCTION {s}.pair_open(lx text, inst text) RETURNS boolean
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $f$
+    SELECT NOT EXISTS (
+        SELECT 1 FROM {s}.assignments a
+        WHERE a.lexelt = lx AND a.instance = inst AND a.blind
+          AND NOT EXISTS (SELECT 1 FROM {s}.decisions d
+                          WHERE d.lexelt = lx AND d.instance = inst
+                            AND d.decided_by = a.adjudicator AND d.status = 'resolved'))
+$f$;
+CREATE FUNCTION {s}.blind_pairs(lxs text[] DEFAULT NULL, insts text[] DEFAULT NULL)
+RETURNS TABLE (lexelt text, instance text, opened timestamptz)
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $f$
+    SELECT a.lexelt, a.instance,
+           CASE WHEN count(f.first) = count(*) THEN max(f.first) END
+    FROM {s}.assignments a
+    LEFT JOIN LATERAL (SELECT min(d.committed_at) AS first FROM {s}.decisions d
+                       WHERE d.lexelt = a.lexelt AND d.instance = a.instance
+                         AND d.decided_by = a.adjudicator AND d.status = 'resolved') f ON true
+    WHERE a.blind AND (lxs IS NULL OR (a.lexelt, a.instance) IN (SELECT * FROM unnest(lxs, insts)))
+      AND (pg_has_role(session_user, {lead_lit}, 'MEMBER')
+                       OR pg_has_role(session_user, {viewer_lit}, 'MEMBER')
+                       OR EXISTS (SELECT 1 FROM {s}.assignments o WHERE o.lexelt = a.lexelt
+                                  AND o.instance = a.instance AND o.adjudicator = session_user))
+    GROUP BY a.lexelt, a.instance
+$f$;
+CREATE FUNCTION {s}.check_decision() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s' AS $f$
+DECLARE t text; txt text;
+BEGIN
+    IF NEW.decided_by IS DISTINCT FROM session_user::text THEN
+        RAISE EXCEPTION 'a decision is recorded in the name of the login that writes it (%), not %',
+            session_user, NEW.decided_by USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    IF NEW.team_role NOT IN ('lead', 'adjudicator') THEN
+        RAISE EXCEPTION 'team_role % is written by publishing only', NEW.team_role
+            USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    IF NEW.client_id IS NULL THEN
+        RAISE EXCEPTION 'a decision needs its client id' USING ERRCODE = 'check_violation';
+    END IF;
+    IF NEW.batch IS NOT NULL AND NOT EXISTS (SELECT 1 FROM {s}.batches b WHERE b.id = NEW.batch
+                                             AND b.created_by = session_user::text) THEN
+        RAISE EXCEPTION 'batch % is not one of %''s', NEW.batch, session_user
+            USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    IF NEW.decided_at IS NULL OR NEW.decided_at !~ '{time_re}' THEN
+        RAISE EXCEPTION 'decided_at % is not a timestamp', left(NEW.decided_at, 80)
+            USING ERRCODE = 'check_violation';
+    END IF;
+    IF NEW.tags IS NULL OR NEW.tags !~ '{tags_re}' THEN
+        RAISE EXCEPTION 'tags must be a JSON list of sense ids, not %', left(NEW.tags, 80)
+            USING ERRCODE = 'check_violation';
+    END IF;
+    SELECT v INTO t FROM json_array_elements_text(NEW.tags::json) AS e(v)
+    WHERE NOT EXISTS (SELECT 1 FROM {s}.senses s WHERE s.lexelt = NEW.lexelt AND s.sense = e.v) LIMIT 1;
+    IF t IS NOT NULL THEN
+        RAISE EXCEPTION 'tag % is not a sense of %', t, NEW.lexelt USING ERRCODE = 'check_violation';
+    END IF;
+    NEW.committed_at := clock_timestamp();
+    -- then the chain (as chain_decision, in the same call: one function call per row)
+    txt := {chain_new};
+    INSERT INTO {s}.chain_heads AS h
+        VALUES (NEW.decided_by, 1, encode(sha256(convert_to('|' || txt, 'UTF8')), 'hex'))
+    ON CONFLICT (who) DO UPDATE
+        SET n = h.n + 1, link = encode(sha256(convert_to(h.link || '|' || txt, 'UTF8')), 'hex')
+    RETURNING n, link INTO NEW.seq, NEW.link;
+    RETURN NEW;
+END
+$f$;
+DROP TRIGGER decisions_2_chain ON {s}.decisions;
+CREATE TRIGGER decisions_1_check BEFORE INSERT ON {s}.decisions
+    FOR EACH ROW EXECUTE FUNCTION {s}.check_decision();
+CREATE FUNCTION {s}.check_batch() RETURNS trigger
+LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $f$
+BEGIN
+    IF NEW.created_by IS DISTINCT FROM session_user::text THEN
+        RAISE EXCEPTION 'a batch is recorded in the name of the login that writes it'
+            USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    RETURN NEW;
+END
+$f$;
+CREATE TRIGGER batches_1_check BEFORE INSERT ON {s}.batches
+    FOR EACH ROW EXECUTE FUNCTION {s}.check_batch();
+CREATE FUNCTION {s}.notify_decisions() RETURNS trigger
+LANGUAGE plpgsql AS $f$
+BEGIN
+    PERFORM pg_notify({channel}, (SELECT min(id)::text || ' ' || max(id)::text FROM new_rows));
+    RETURN NULL;
+END
+$f$;
+CREATE TRIGGER decisions_notify AFTER INSERT ON {s}.decisions
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION {s}.notify_decisions();
+REVOKE ALL ON ALL TABLES IN SCHEMA {s} FROM PUBLIC, {lead};
+REVOKE ALL ON ALL FUNCTIONS IN SCHEMA {s} FROM PUBLIC;
+GRANT USAGE ON SCHEMA {s} TO {lead}, {adj}, {viewer};
+GRANT SELECT ON ALL TABLES IN SCHEMA {s} TO {lead}, {adj}, {viewer};
+GRANT INSERT (lexelt, instance, tags, source, status, note, decided_at, basis, client_id, batch,
+              team_role) ON {s}.decisions TO {lead}, {adj};
+GRANT INSERT (label, kind, created_at, client_id) ON {s}.batches TO {lead}, {adj};
+GRANT INSERT, UPDATE, DELETE ON {s}.settings, {s}.files, {s}.arrays, {s}.senses,
+    {s}.assignments TO {lead};
+GRANT USAGE ON ALL SEQUENCES IN SCHEMA {s} TO {lead}, {adj};
+GRANT EXECUTE ON FUNCTION {s}.pair_open(text, text), {s}.blind_pairs(text[], text[]) TO {lead}, {adj}, {viewer};
 ALTER TABLE {s}.decisions ENABLE ROW LEVEL SECURITY;
 ALTER TABLE {s}.decisions FORCE ROW LEVEL SECURITY;
 ALTER TABLE {s}.batches ENABLE ROW LEVEL SECURITY;
 ALTER TABLE {s}.batches FORCE ROW LEVEL SECURITY;
 ALTER TABLE {s}.assignments ENABLE ROW LEVEL SECURITY;
 ALTER TABLE {s}.assignments FORCE ROW LEVEL SECURITY;
+CREATE POLICY owner_reads ON {s}.decisions FOR SELECT TO {owner} USING (true);
 CREATE POLICY read_all ON {s}.decisions FOR SELECT TO {lead}, {viewer} USING (true);
 CREATE POLICY read_unblinded ON {s}.decisions FOR SELECT TO {adj} USING (
     decided_by = current_user
@@ -156,37 +321,45 @@ CREATE POLICY decide_assigned ON {s}.decisions FOR INSERT TO {adj}
     WITH CHECK (decided_by = current_user AND team_role = 'adjudicator'
                 AND EXISTS (SELECT 1 FROM {s}.assignments a WHERE a.lexelt = decisions.lexelt
                             AND a.instance = decisions.instance AND a.adjudicator = current_user));
+CREATE POLICY owner_reads ON {s}.batches FOR SELECT TO {owner} USING (true);
 CREATE POLICY read_batches ON {s}.batches FOR SELECT TO {lead}, {adj}, {viewer} USING (true);
 CREATE POLICY own_batches ON {s}.batches FOR INSERT TO {lead}, {adj}
     WITH CHECK (created_by = current_user);
+CREATE POLICY owner_reads ON {s}.assignments FOR SELECT TO {owner} USING (true);
 CREATE POLICY lead_assigns ON {s}.assignments FOR ALL TO {lead} USING (true) WITH CHECK (true);
 CREATE POLICY viewer_reads ON {s}.assignments FOR SELECT TO {viewer} USING (true);
 CREATE POLICY own_work ON {s}.assignments FOR SELECT TO {adj} USING (adjudicator = current_user);
 """
 
+#: while the published history is copied in (one transaction of the lead's ``project publish``)
+LOAD_GRANTS = """
+GRANT USAGE ON SCHEMA {s} TO {lead};
+GRANT SELECT, INSERT ON {s}.meta, {s}.settings, {s}.files, {s}.arrays, {s}.senses, {s}.batches,
+    {s}.decisions TO {lead};
+GRANT USAGE ON ALL SEQUENCES IN SCHEMA {s} TO {lead};
+"""
 
-def names(loc: ServerLocation) -> dict[str, Any]:
-    """Quoted identifiers and literals for the SQL templates."""
-    from psycopg import sql
-
-    return {"s": sql.Identifier(loc.schema), "lead": sql.Identifier(loc.role("lead")),
-            "adj": sql.Identifier(loc.role("adjudicator")),
-            "viewer": sql.Identifier(loc.role("viewer")),
-            "channel": sql.Literal(loc.schema)}
+_PLACEHOLDERS = ("s", "lead", "adj", "viewer", "owner", "channel", "lead_lit", "viewer_lit")
 
 
-def run(cur: Any, template: str, loc: ServerLocation) -> None:
-    """Run each statement of a template (split on ``;`` at the end of a line)."""
-    from psycopg import sql
+def _constants() -> dict[str, str]:
+    return {"tags_re": TAGS_RE, "time_re": TIME_RE, "control": CONTROL_RE,
+            "control_id": CONTROL_ID_RE, "note_max": str(NOTE_MAX),
+            "chain_new": CHAIN_TEXT.format(r="NEW.")}
 
-    values = names(loc)
-    for statement in _statements(template):
-        cur.execute(sql.SQL(statement).format(**values))
+
+def templated(template: str) -> list[str]:
+    """The statements of a template with ``@s@``-style markers where the project's quoted names
+    go (the server functions replace them; the program's constants are filled in here)."""
+    marks = {k: f"@{k}@" for k in _PLACEHOLDERS}
+    return [st.format(**marks, **_constants()) for st in _statements(template)]
 
 
 def _statements(template: str) -> list[str]:
     out, buf, in_body = [], [], False
     for line in template.strip().splitlines():
+        if line.lstrip().startswith("--"):
+            continue
         buf.append(line)
         if "$f$" in line:
             in_body = not in_body if line.count("$f$") == 1 else in_body
@@ -198,34 +371,10 @@ def _statements(template: str) -> list[str]:
     return out
 
 
-def create_roles(cur: Any, loc: ServerLocation) -> None:
-    """The three group roles (missing ones created); the current login becomes the lead."""
+def names(loc: ServerLocation) -> dict[str, Any]:
+    """Quoted identifiers for SQL run by the program itself."""
     from psycopg import sql
 
-    for kind in ROLES:
-        cur.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (loc.role(kind),))
-        if cur.fetchone() is None:
-            cur.execute(sql.SQL("CREATE ROLE {} NOLOGIN").format(sql.Identifier(loc.role(kind))))
-    cur.execute(sql.SQL("GRANT {} TO CURRENT_USER").format(sql.Identifier(loc.role("lead"))))
-    cur.execute(sql.SQL("GRANT {}, {} TO {} WITH ADMIN OPTION").format(
-        sql.Identifier(loc.role("adjudicator")), sql.Identifier(loc.role("viewer")),
-        sql.Identifier(loc.role("lead"))))
-
-
-def create_schema(cur: Any, loc: ServerLocation) -> None:
-    """Schema, tables and functions, owned by the lead role (in the caller's transaction).
-
-    Row-level security is switched on by :func:`secure` once the published history is in.
-    """
-    from psycopg import sql
-
-    cur.execute(sql.SQL("CREATE SCHEMA {} AUTHORIZATION {}").format(
-        sql.Identifier(loc.schema), sql.Identifier(loc.role("lead"))))
-    cur.execute(sql.SQL("SET LOCAL ROLE {}").format(sql.Identifier(loc.role("lead"))))
-    run(cur, TABLES, loc)
-    run(cur, FUNCTIONS, loc)
-
-
-def secure(cur: Any, loc: ServerLocation) -> None:
-    """Grants and policies (as the lead role, in the caller's transaction)."""
-    run(cur, SECURITY, loc)
+    return {"s": sql.Identifier(loc.schema), "lead": sql.Identifier(loc.role("lead")),
+            "adj": sql.Identifier(loc.role("adjudicator")),
+            "viewer": sql.Identifier(loc.role("viewer"))}

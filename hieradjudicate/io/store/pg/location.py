@@ -57,8 +57,17 @@ class ServerLocation:
         return f"hadj_{self.project}"
 
     def role(self, kind: str) -> str:
-        """The group role of ``kind`` (lead, adjudicator, viewer) in this project."""
-        return f"hadj_{self.project}_{kind}"
+        """The group role of ``kind`` (lead, adjudicator, viewer) in this project of this database.
+
+        Roles are cluster-wide: the database's tag (:func:`db_tag`) keeps a project ``demo`` of one
+        database apart from ``demo`` of another.  The server computes the same names
+        (``hieradjudicate.role_name`` made by ``server setup``)."""
+        return project_role(self.dbname, self.project, kind)
+
+    def db_role(self, kind: str) -> str:
+        """The database's own roles made by ``server setup``: ``owner`` (owns every project's
+        objects, NOLOGIN) and ``leads`` (the logins that may publish here)."""
+        return f"hadj_{kind}_{db_tag(self.dbname)}"
 
     @property
     def queue_key(self) -> str:
@@ -81,11 +90,35 @@ class ServerLocation:
 
     def __str__(self) -> str:
         base = self.conninfo()
+        if not self.project:
+            return base
         return base + ("&" if "?" in base else "?") + f"project={self.project}"
 
 
-def parse_location(text: str) -> ServerLocation:
-    """Parse a project URL; every mistake is one line naming the URL and what was expected."""
+def db_tag(dbname: str) -> str:
+    """8 hex digits naming a database in role names (the start of the SHA-256 of its name)."""
+    import hashlib
+
+    return hashlib.sha256(dbname.encode("utf-8")).hexdigest()[:8]
+
+
+def project_role(dbname: str, project: str, kind: str) -> str:
+    """``hadj_<project>_<kind>_<db tag>``; within PostgreSQL's 63 bytes (a long project name is
+    cut and followed by 10 hex digits of its hash)."""
+    import hashlib
+
+    name = f"hadj_{project}_{kind}_{db_tag(dbname)}"
+    if len(name.encode("utf-8")) <= 63:
+        return name
+    digest = hashlib.sha256(project.encode("utf-8")).hexdigest()[:10]
+    return f"hadj_{project[:20]}_{digest}_{kind}_{db_tag(dbname)}"
+
+
+def parse_location(text: str, *, need_project: bool = True) -> ServerLocation:
+    """Parse a project URL; every mistake is one line naming the URL and what was expected.
+
+    ``need_project=False``: a server URL without ``?project=`` (the administrator's, for
+    ``server setup``); its project is empty."""
     shown = _redact(text)
     try:
         parts = urlsplit(text)
@@ -115,9 +148,11 @@ def parse_location(text: str) -> ServerLocation:
         else:
             raise ProjectError(f"{shown}: unknown URL parameter {key!r} (expected project=NAME and "
                                "libpq parameters such as sslmode)")
-    if not project:
+    if not project and not need_project:
+        project = ""
+    elif not project:
         raise ProjectError(f"{shown}: the URL names no project; add ?project=NAME")
-    if not PROJECT_NAME.fullmatch(project):
+    if project and not PROJECT_NAME.fullmatch(project):
         raise ProjectError(f"{shown}: project name {project!r} must start with a letter and hold only "
                            "lower-case letters, digits and _ (at most 40)")
     user = unquote(parts.username) if parts.username else None

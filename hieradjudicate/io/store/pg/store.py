@@ -47,6 +47,20 @@ from hieradjudicate.io.store.records import (
 )
 
 COLUMNS = "id, lexelt, instance, tags, source, status, note, decided_by, decided_at, batch, basis"
+#: rows the program can use (a row written before the server's checks, or by an administrator,
+#: may not be one: it is left out of everything and named in :attr:`PgStore.left_out`)
+SOUND = ddl.sound_sql()
+
+
+def _rows(raw: Sequence[Sequence[Any]]) -> list[DecisionRow]:
+    """Decision rows of :data:`COLUMNS` (already :data:`SOUND`); a basis that is not JSON is dropped."""
+    out = []
+    for r in raw:
+        try:
+            out.append(row_from_db(r))
+        except ValueError:
+            out.append(row_from_db((*r[:10], None)))
+    return out
 #: one statement per batch (one notification, one round trip), whatever its size
 _INSERT = ("INSERT INTO decisions (lexelt, instance, tags, source, status, note, decided_at, basis,"
            " client_id, batch, team_role)"
@@ -75,7 +89,7 @@ class PgStore(StoredBlobs):
         self._provisional = 0
         self._failed_at: float | None = None
         self.offline = False
-        #: decisions left out for failing a check: none on a server (no hash chain there; see README)
+        #: rows left out for being unusable (``#id (lexelt instance): why``; see :meth:`damaged_rows`)
         self.left_out: tuple[str, ...] = ()
         #: a sentence when queued decisions were refused on sending (kept aside, see flush_queue)
         self.rejected: str | None = None
@@ -105,6 +119,7 @@ class PgStore(StoredBlobs):
             elif roles == {"viewer"}:
                 reason = f"{loc}: {login} is a viewer of this project; opened read-only"
             store = cls(loc, conn, roles, login, reason)
+            store.left_out = store.damaged_rows()
             if reason is None:
                 store.flush_queue()
             return store
@@ -131,6 +146,9 @@ class PgStore(StoredBlobs):
             if not roles:
                 return set(), str(login)
             conn.execute("SELECT set_config('search_path', %s, false)", (loc.schema,))
+            if conn.execute("SELECT to_regproc(%s)", (f'"{loc.schema}".check_decision',)).fetchone()[0] is None:
+                raise ProjectError(f"{loc}: the project was not published completely (or by an older "
+                                   "version of the program); publish it again")
             version = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
         except psycopg.errors.InsufficientPrivilege:
             return set(), str(conn.info.user)
@@ -361,13 +379,13 @@ class PgStore(StoredBlobs):
 
     def _latest_sql(self) -> str:
         return (f"SELECT {COLUMNS} FROM (SELECT DISTINCT ON (lexelt, instance) {COLUMNS} FROM decisions"
-                " ORDER BY lexelt, instance, id DESC) latest")
+                f" WHERE {SOUND} ORDER BY lexelt, instance, id DESC) latest")
 
     def latest_decisions(self, *, include_withdrawn: bool = True) -> list[DecisionRow]:
         """The current row per instance; an instance whose adjudicators differ gets a row of
         status ``conflict`` instead of whichever of their rows is newest (:mod:`.current`)."""
         sql = self._latest_sql() + ("" if include_withdrawn else " WHERE status <> 'unresolved'")
-        rows = [row_from_db(r) for r in self._read(sql + " ORDER BY id")]
+        rows = _rows(self._read(sql + " ORDER BY id"))
         return apply_conflicts(rows, self._read(conflicts_sql()))
 
     def current_of(self, keys: Collection[tuple[str, str]]) -> dict[tuple[str, str], DecisionRow]:
@@ -375,20 +393,19 @@ class PgStore(StoredBlobs):
         if not keys:
             return {}
         lex, inst = key_params(keys)
-        rows = [row_from_db(r) for r in self._read(
+        rows = _rows(self._read(
             self._latest_sql() + " WHERE (lexelt, instance) IN (SELECT * FROM unnest(%s::text[],"
-            " %s::text[]))", (lex, inst))]
+            " %s::text[]))", (lex, inst)))
         return {r.key: r for r in apply_conflicts(rows, self._read(conflicts_sql(True),
-                                                                   (lex, inst, lex, inst)))}
+                                                                   (lex, inst, lex, inst, lex, inst)))}
 
     def history(self, lexelt: str, instance: str) -> list[DecisionRow]:
-        return [row_from_db(r) for r in self._read(
-            f"SELECT {COLUMNS} FROM decisions WHERE lexelt = %s AND instance = %s ORDER BY id",
-            (lexelt, instance))]
+        return _rows(self._read(
+            f"SELECT {COLUMNS} FROM decisions WHERE lexelt = %s AND instance = %s AND {SOUND} ORDER BY id",
+            (lexelt, instance)))
 
     def iter_history(self) -> Iterator[DecisionRow]:
-        for r in self._read(f"SELECT {COLUMNS} FROM decisions ORDER BY id"):
-            yield row_from_db(r)
+        yield from _rows(self._read(f"SELECT {COLUMNS} FROM decisions WHERE {SOUND} ORDER BY id"))
 
     def rows_in(self, ranges: Sequence[tuple[int, int]]) -> list[DecisionRow]:
         """Rows this login may see with ids in the ``(low, high)`` ranges notifications announced.
@@ -398,9 +415,23 @@ class PgStore(StoredBlobs):
         if not ranges:
             return []
         lows, highs = [int(a) for a, _ in ranges], [int(b) for _, b in ranges]
-        return [row_from_db(r) for r in self._read(
-            f"SELECT {COLUMNS} FROM decisions d WHERE EXISTS (SELECT 1 FROM unnest(%s::bigint[],"
-            " %s::bigint[]) AS r(lo, hi) WHERE d.id BETWEEN r.lo AND r.hi) ORDER BY id", (lows, highs))]
+        return _rows(self._read(
+            f"SELECT {COLUMNS} FROM decisions d WHERE {SOUND} AND EXISTS (SELECT 1 FROM unnest(%s::bigint[],"
+            " %s::bigint[]) AS r(lo, hi) WHERE d.id BETWEEN r.lo AND r.hi) ORDER BY id", (lows, highs)))
+
+    def add_senses(self, pairs: Sequence[tuple[str, str]]) -> None:
+        """Make (lexelt, tag) pairs of a re-imported input known to the server (the lead's)."""
+        if "lead" not in self.roles or not pairs:
+            return
+        with self._write("record the senses of the re-imported input") as cur:
+            cur.execute("INSERT INTO senses SELECT * FROM unnest(%s::text[], %s::text[]) ON CONFLICT DO NOTHING",
+                        ([p[0] for p in pairs], [p[1] for p in pairs]))
+
+    def damaged_rows(self) -> tuple[str, ...]:
+        """``#id (lexelt instance): why`` of every row this login may read that the program cannot use."""
+        return tuple(f"#{i} ({lx} {inst}): {why}" for i, lx, inst, why in self._read(
+            f"SELECT id, lexelt, instance, {ddl.why_damaged_sql()} FROM decisions"
+            f" WHERE NOT {SOUND} ORDER BY id"))
 
     def count_decisions(self) -> int:
         return int(self._read("SELECT count(*) FROM decisions")[0][0])

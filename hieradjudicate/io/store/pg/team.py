@@ -12,7 +12,8 @@ from typing import Any
 
 from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.io.store.pg.current import conflicts_sql
-from hieradjudicate.io.store.pg.store import PgStore, _first_line, _psycopg
+from hieradjudicate.io.store.pg.ddl import sound_sql
+from hieradjudicate.io.store.pg.store import SOUND, PgStore, _first_line, _psycopg
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,9 @@ class ConflictRow:
     id: int
     decided_at: str = ""
     after: int = 0  # the lead or file row the answers follow (0: none)
+    #: on a blind pair: this is the answer given while it was blind, and the person answered
+    #: otherwise after it opened (the window and ``conflicts`` say so)
+    changed: bool = False
 
 
 def require_lead(store: PgStore, what: str) -> None:
@@ -80,13 +84,16 @@ def team_members(store: PgStore) -> dict[str, list[str]]:
 
 def adjudicator_rows(store: PgStore) -> list[tuple[Any, ...]]:
     """Every adjudicator decision: (lexelt, instance, decided_by, tags, status, id, committed_at
-    as seconds since the epoch)."""
-    return store._read("SELECT lexelt, instance, decided_by, tags, status, id,"
-                       " extract(epoch FROM committed_at)::float8 FROM decisions"
-                       " WHERE team_role = 'adjudicator' ORDER BY id")
+    as seconds since the epoch, and when its blind pair opened, same unit; None when it is not
+    on an open blind pair)."""
+    return store._read("SELECT d.lexelt, d.instance, d.decided_by, d.tags, d.status, d.id,"
+                       " extract(epoch FROM d.committed_at)::float8, extract(epoch FROM p.opened)::float8"
+                       " FROM decisions d LEFT JOIN blind_pairs() p ON p.lexelt = d.lexelt"
+                       f" AND p.instance = d.instance WHERE d.team_role = 'adjudicator' AND {sound_sql('d')}"
+                       " ORDER BY d.id")
 
 
 def lead_rows(store: PgStore) -> list[tuple[Any, ...]]:
     """The lead's decisions made in the server project: (lexelt, instance, tags, status, id)."""
     return store._read("SELECT lexelt, instance, tags, status, id FROM decisions"
-                       " WHERE team_role = 'lead' ORDER BY id")
+                       f" WHERE team_role = 'lead' AND {SOUND} ORDER BY id")

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 from hieradjudicate import __version__
 from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.io.store.pg import ddl
 from hieradjudicate.io.store.pg.location import ServerLocation, parse_location
-from hieradjudicate.io.store.pg.store import PgStore, _first_line, _psycopg, connect
+from hieradjudicate.io.store.pg.store import SOUND, PgStore, _first_line, _psycopg, connect
 from hieradjudicate.io.store.records import login_name, utc_now
 
 _DECISION_COLS = ("id", "lexelt", "instance", "tags", "source", "status", "note", "decided_by",
@@ -27,8 +28,11 @@ _FILE_COLS = ("id", "kind", "role", "set_names", "format", "options", "source_pa
               "imported_at", "compression", "active", "data")
 
 
-def publish(path: str | os.PathLike[str], url: str) -> dict[str, int]:
-    """Copy a file project into a new server project; returns counts of what was copied."""
+def publish(path: str | os.PathLike[str], url: str, *, senses: Sequence[tuple[str, str]]) -> dict[str, int]:
+    """Copy a file project into a new server project; returns counts of what was copied.
+
+    ``senses``: every (lexelt, tag) of its inventory, the tags the server will accept
+    (:func:`hieradjudicate.app.team.publish_project` reads them from the project)."""
     from hieradjudicate.io.store.project_store import Store
 
     loc = parse_location(url)
@@ -45,8 +49,7 @@ def publish(path: str | os.PathLike[str], url: str) -> dict[str, int]:
                 if cur.fetchone() is not None:
                     raise ProjectError(f"{loc}: a project {loc.project!r} exists already in "
                                        f"{loc.dbname}; choose another ?project= name")
-                ddl.create_roles(cur, loc)
-                ddl.create_schema(cur, loc)
+                _create(cur, loc)
                 cur.execute("SELECT set_config('search_path', %s, true)", (loc.schema,))
                 meta = {k: v for k, v in src.meta().items() if k not in ("lock_owner", "schema_version")
                         and not k.startswith("decisions_head")}
@@ -75,11 +78,11 @@ def publish(path: str | os.PathLike[str], url: str) -> dict[str, int]:
                     for row in src.conn.execute(f"SELECT {cols} FROM decisions ORDER BY id"):
                         cp.write_row((*row, "file"))
                         counts["decisions"] += 1
-                for table in ("files", "batches", "decisions"):
-                    cur.execute(f"SELECT setval(pg_get_serial_sequence('{loc.schema}.{table}', 'id'),"
-                                f" GREATEST((SELECT max(id) FROM {table}), 1),"
-                                f" (SELECT max(id) FROM {table}) IS NOT NULL)")
-                ddl.secure(cur, loc)
+                with cur.copy("COPY senses (lexelt, sense) FROM STDIN") as cp:
+                    for row in senses:
+                        cp.write_row(row)
+                # ids, rights, checks: from here on every row is written as the program writes it
+                cur.execute("SELECT hieradjudicate.seal_project(%s)", (loc.project,))
             conn.commit()
         except ProjectError:
             conn.rollback()
@@ -88,13 +91,36 @@ def publish(path: str | os.PathLike[str], url: str) -> dict[str, int]:
             conn.rollback()
             hint = ""
             if isinstance(exc, psycopg.errors.InsufficientPrivilege):
-                hint = ("; publishing needs a login that may create roles and schemas (CREATEROLE and "
-                        "CREATE on the database)")
+                hint = ("; the database's administrator names the logins that may publish: "
+                        "hieradjudicate server setup ADMIN_URL --leads LOGIN")
             raise ProjectError(f"{loc}: publishing failed, nothing was stored on the server "
                                f"({_first_line(exc)}){hint}") from None
         finally:
             conn.close()
     return counts
+
+
+def _create(cur: Any, loc: ServerLocation) -> None:
+    """The project's schema and roles, by the database's set-up function (the caller becomes lead)."""
+    from hieradjudicate.io.store.pg.setup import not_set_up
+
+    psycopg = _psycopg()
+    try:
+        cur.execute("SELECT hieradjudicate.create_project(%s)", (loc.project,))
+    except psycopg.Error as exc:
+        why = not_set_up(loc, exc)
+        if why is not None:
+            raise ProjectError(why + "; nothing was stored on the server") from None
+        raise
+
+
+def inventory_senses(inv: Any) -> list[tuple[str, str]]:
+    """Every (lexelt, sense id or alias) of an inventory, tags outside the inventory files included."""
+    out: set[tuple[str, str]] = set()
+    for x, lexelt in enumerate(inv.lexelts):
+        out.update((lexelt, inv.node_id[int(n)]) for n in inv.lexelt_nodes[x])
+        out.update((lexelt, tag) for tag in inv._lookup[x])
+    return sorted(out)
 
 
 def pull(url: str, path: str | os.PathLike[str], *, overwrite: bool = False) -> dict[str, int]:
@@ -133,7 +159,8 @@ def pull(url: str, path: str | os.PathLike[str], *, overwrite: bool = False) -> 
                 batches = read("SELECT id, label, kind, created_by, created_at FROM batches ORDER BY id")
                 conn.executemany("INSERT INTO batches VALUES (?, ?, ?, ?, ?)", batches)
                 counts["batches"] = len(batches)
-                rows = read(f"SELECT {', '.join(_DECISION_COLS)} FROM decisions ORDER BY id")
+                # a row the program cannot use stays out of the file (named by every command)
+                rows = read(f"SELECT {', '.join(_DECISION_COLS)} FROM decisions WHERE {SOUND} ORDER BY id")
                 conn.executemany(f"INSERT INTO decisions ({', '.join(_DECISION_COLS)}) VALUES "
                                  f"({', '.join('?' * len(_DECISION_COLS))})", rows)
                 counts["decisions"] = len(rows)
@@ -146,14 +173,13 @@ def pull(url: str, path: str | os.PathLike[str], *, overwrite: bool = False) -> 
     return counts
 
 
-def grant(url: str, people: dict[str, list[str]]) -> list[str]:
-    """Give logins a role in the project (``{"adjudicator": ["alice"], ...}``); the lead's command.
+def grant(url: str, people: dict[str, list[str]], *, remove: bool = False) -> list[str]:
+    """Give logins a role in the project (``{"adjudicator": ["alice"], ...}``), or take it back
+    (``remove``); the lead's command, through the database's set-up function (no CREATEROLE).
 
     The logins must exist on the server (the database administrator makes them, with their
     passwords); nothing here sees or sets a password.
     """
-    from psycopg import sql
-
     loc = parse_location(url)
     psycopg = _psycopg()
     done = []
@@ -162,19 +188,17 @@ def grant(url: str, people: dict[str, list[str]]) -> list[str]:
             with conn.cursor() as cur:
                 for kind, logins in people.items():
                     for login in logins:
-                        cur.execute("SELECT rolcanlogin FROM pg_roles WHERE rolname = %s", (login,))
-                        found = cur.fetchone()
-                        if found is None or not found[0]:
-                            raise ProjectError(f"{loc}: there is no login {login!r} on the server (the "
-                                               f"administrator creates it: createuser {login})")
-                        cur.execute(sql.SQL("GRANT {} TO {}").format(
-                            sql.Identifier(loc.role(kind)), sql.Identifier(login)))
+                        cur.execute("SELECT hieradjudicate.set_member(%s, %s, %s, %s)",
+                                    (loc.project, kind, login, not remove))
                         done.append(f"{login}: {kind}")
             conn.commit()
         except psycopg.Error as exc:
             conn.rollback()
-            raise ProjectError(f"{loc}: could not give the roles ({_first_line(exc)}); nothing was "
-                               "changed") from None
+            from hieradjudicate.io.store.pg.setup import not_set_up
+
+            verb = "take back" if remove else "give"
+            why = not_set_up(loc, exc) or f"{loc}: could not {verb} the roles ({_first_line(exc)})"
+            raise ProjectError(f"{why}; nothing was changed") from None
     return done
 
 
