@@ -262,10 +262,10 @@ class PgStore(StoredBlobs):
                  {"label": batch_label, "kind": batch_kind, "client_id": str(uuid.uuid4())},
                  "role": self.team_role,
                  "rows": [[*values, str(uuid.uuid4())] for values in rows]}
-        if self.queue.entries():
+        if self.queue.pending():
             self.flush_queue()
-            if self.offline:  # still unreachable: keep the order, queue behind the others
-                return self._keep_offline(entry)
+            if self.queue.pending():  # unreachable, or another process of this login sends the
+                return self._keep_offline(entry, behind=not self.offline)  # queue: keep the order
         try:
             return self._send(entry)
         except ServerUnreachable:
@@ -305,14 +305,19 @@ class PgStore(StoredBlobs):
                                         batch_id, v[8])))
         return out
 
-    def _keep_offline(self, entry: dict[str, Any]) -> list[DecisionRow]:
+    def _keep_offline(self, entry: dict[str, Any], *, behind: bool = False) -> list[DecisionRow]:
+        """Queue a batch (``behind``: the server is reached but another process of this login is
+        sending the queue; it sends this batch too unless it has just let go, then this one does)."""
         try:
             self.queue.append(entry)
         except OSError as exc:
             raise ProjectError(f"{self.location}: the server cannot be reached and the offline queue "
                                f"{self.queue.path} cannot be written ({exc.strerror}); nothing of this "
                                "change was saved") from None
-        self.offline = True
+        if behind:
+            self.flush_queue()
+        else:
+            self.offline = True
         out = []
         for v in entry["rows"]:
             self._provisional -= 1
@@ -321,15 +326,37 @@ class PgStore(StoredBlobs):
         return out
 
     def flush_queue(self) -> int:
-        """Send the queued batches in one transaction (each once); returns how many decisions
-        were sent.  Unreachable: sets :attr:`offline` and returns 0 (the queue stays).
+        """Send the queued batches (each once); returns how many decisions were sent.
+        Unreachable: sets :attr:`offline` and returns 0 (the queue stays).  Another process of
+        this login sending the queue: returns 0 at once (that one sends it all, see :mod:`.queue`).
 
         A batch the server refuses (e.g. the instance was assigned to someone else meanwhile) is
         not lost and does not block the others: it moves to the queue's ``.rejected.jsonl`` file
         and :attr:`rejected` says so (the window shows it)."""
-        entries = self.queue.entries()
-        if not entries:
+        if not self.queue.pending():
             return 0
+        sent = 0
+        with self.queue.sending() as sender:
+            if sender is None:
+                return 0
+            while True:
+                try:
+                    self.conn  # noqa: B018 - offline: fails at once, before the queue is read
+                except ServerUnreachable:
+                    self.offline = True
+                    return sent
+                taken = sender.take()
+                n = self._send_taken(taken.entries) if taken.entries else 0
+                if n is None:
+                    return sent
+                sent += n
+                if sender.drop(taken):
+                    break
+        self.offline = False
+        return sent
+
+    def _send_taken(self, entries: list[dict[str, Any]]) -> int | None:
+        """Send queued batches in one transaction; None when the server cannot be reached."""
         psycopg = _psycopg()
         refused: list[tuple[dict[str, Any], str]] = []
         try:
@@ -344,19 +371,17 @@ class PgStore(StoredBlobs):
                         refused.append((entry, _first_line(exc)))
         except ServerUnreachable:
             self.offline = True
-            return 0
+            return None
         except Exception as exc:  # noqa: BLE001
             if _is_connection_error(exc):
                 self.offline = True
-                return 0
+                return None
             raise self._error("send the offline queue", exc) from None
         if refused:
             self.queue.set_aside(refused)
             n = sum(len(e["rows"]) for e, _ in refused)
             self.rejected = (f"{n} decision(s) made offline were refused by the server ({refused[0][1]}); "
                              f"they are kept in {self.queue.rejected_path}")
-        self.queue.clear()
-        self.offline = False
         return sent
 
     def _latest_sql(self) -> str:
