@@ -415,17 +415,23 @@ class PgStore(StoredBlobs):
         for r in self._read(f"SELECT {COLUMNS} FROM decisions ORDER BY id"):
             yield row_from_db(r)
 
-    def rows_in(self, ranges: Sequence[tuple[int, int]]) -> list[DecisionRow]:
-        """Rows this login may see with ids in the ``(low, high)`` ranges notifications announced.
-
-        Ids are taken when a row is written, not when it commits: a later id may commit first,
-        so a follower asks for the committed ranges, never for "everything above the last id"."""
+    def rows_in(self, ranges: Sequence[tuple[int, int]], limit: int | None = None) -> list[DecisionRow]:
+        """Rows this login may see with ids in the ``(low, high)`` ranges, the first ``limit`` by id
+        (a follower asks for the ranges it has not read: :mod:`hieradjudicate.app.session.horizon`)."""
         if not ranges:
             return []
-        lows, highs = [int(a) for a, _ in ranges], [int(b) for _, b in ranges]
+        ranges = [(int(a), int(b)) for a, b in ranges]
+        # an index range scan from the lowest id asked for, never a scan of the whole history
+        within = " OR ".join(["id BETWEEN %s AND %s"] * len(ranges))
         return [row_from_db(r) for r in self._read(
-            f"SELECT {COLUMNS} FROM decisions d WHERE EXISTS (SELECT 1 FROM unnest(%s::bigint[],"
-            " %s::bigint[]) AS r(lo, hi) WHERE d.id BETWEEN r.lo AND r.hi) ORDER BY id", (lows, highs))]
+            f"SELECT {COLUMNS} FROM decisions WHERE id >= %s AND ({within}) ORDER BY id LIMIT %s",
+            (min(a for a, _ in ranges), *(v for r in ranges for v in r), limit))]
+
+    def snapshot_bounds(self) -> tuple[int, int]:
+        """The server's ``xmin`` (oldest transaction still running) and ``xmax`` (next to start)."""
+        row = self._read("SELECT pg_snapshot_xmin(s)::text::bigint, pg_snapshot_xmax(s)::text::bigint"
+                         " FROM pg_current_snapshot() s")[0]
+        return int(row[0]), int(row[1])
 
     def count_decisions(self) -> int:
         return int(self._read("SELECT count(*) FROM decisions")[0][0])
