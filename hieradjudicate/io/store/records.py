@@ -109,8 +109,11 @@ class FileRecord:
 
 
 
+#: the longest note the program stores (characters); a server refuses a longer one too
+NOTE_MAX = 10_000
+
 #: control characters no stored text may hold (LF, CR and TAB may: notes keep line breaks)
-CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # C1 too: U+009B is a terminal's CSI
 
 
 def check_decision(d: DecisionFields) -> tuple[Any, ...]:
@@ -123,6 +126,9 @@ def check_decision(d: DecisionFields) -> tuple[Any, ...]:
                              f"(0x{ord(CONTROL.search(value).group()):02x}); expected text")
     if not d.lexelt or not d.instance:
         raise ValueError(f"{where}: lexelt and instance must not be empty")
+    if len(d.note or "") > NOTE_MAX:
+        raise ValueError(f"{where}: the note has {len(d.note):,} characters; at most {NOTE_MAX:,} "
+                         "are kept")
     if d.status not in STATUSES:
         raise ValueError(f"{where}: status must be one of {STATUSES}, not {d.status!r}")
     tags = list(d.tags)
