@@ -46,8 +46,9 @@ def cmd_check(args: argparse.Namespace) -> int:
                          indent=2))
     else:
         for f in findings:
-            print(f"{'ok     ' if f.ok else 'DAMAGED'}  {f.check}: {f.detail}")
+            print(f"{'ok     ' if f.ok else 'REFUSED' if f.refused else 'DAMAGED'}  {f.check}: {f.detail}")
         print(f"{args.project}: " + ("sound" if sound else
+                                     "not checked (see above)" if any(f.refused for f in findings) else
                                      "damaged; `hieradjudicate project repair` makes a sound copy of what "
                                      "is intact"))
     return 0 if sound else 1

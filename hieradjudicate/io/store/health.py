@@ -28,6 +28,8 @@ class Finding:
     check: str
     ok: bool
     detail: str
+    #: not damage: the project was not checked (a planted link beside it)
+    refused: bool = False
 
 
 @dataclass
@@ -67,6 +69,9 @@ def check(path: str | Path) -> list[Finding]:
     next command will see); the project itself is not changed.
     """
     p = Path(path)
+    planted = schema.planted_side_file(p)
+    if planted is not None:
+        return [Finding("beside the project", False, planted, refused=True)]
     if p.is_file() and interrupted_save(p):
         first = Finding("interrupted save", True, WARNING.format(journal=f"{p.name}-journal"))
         try:
@@ -218,6 +223,9 @@ def _cache(conn: sqlite3.Connection) -> Finding:
 def salvage(path: str | Path) -> Salvage:
     """Everything of a project that can be trusted, for ``project repair``."""
     p = Path(path)
+    planted = schema.planted_side_file(p)
+    if planted is not None:
+        return [Finding("beside the project", False, planted, refused=True)]
     if p.is_file() and interrupted_save(p):  # we may not write here: roll it back in a copy
         with rolled_back_copy(p) as copy:
             return _salvage(copy)

@@ -144,6 +144,9 @@ def check_header(path: Path) -> None:
         One line naming the file and what is wrong with it.
     """
     name = str(path)
+    planted = planted_side_file(path)
+    if planted is not None:
+        raise ProjectError(planted)
     if not path.exists():
         raise ProjectError(f"{name}: no such file (expected a hieradjudicate project, .hadj)")
     if path.is_dir():
@@ -183,6 +186,28 @@ def check_header(path: Path) -> None:
             f"{name}: the file is truncated ({size} of {page_size * n_pages} bytes); "
             "the project is damaged (restore a backup)"
         )
+
+
+def planted_side_file(path: Path) -> str | None:
+    """What is wrong when ``NAME-journal`` (``-wal``, ``-shm``) beside the project is not a file
+    SQLite made: a symbolic link (SQLite would write through it, or roll the project back from
+    whatever it points to) or anything but a regular file.  None when all is as SQLite left it."""
+    for suffix in ("-journal", "-wal", "-shm"):
+        side = path.with_name(path.name + suffix)
+        if side.is_symlink():
+            try:
+                to = f" to {os.readlink(side)}"
+            except OSError:
+                to = ""
+            what = f"is a symbolic link{to}"
+        elif side.exists() and not side.is_file():
+            what = "is not a regular file"
+        else:
+            continue
+        return (f"{side}: {what}, not the {suffix[1:]} file SQLite writes beside {path.name}; "
+                "the project was not opened (SQLite would follow it). The project itself is not "
+                "damaged by it: remove the link and open the project again")
+    return None
 
 
 def _describe_foreign(head: bytes) -> str:
