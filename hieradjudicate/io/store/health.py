@@ -225,7 +225,7 @@ def salvage(path: str | Path) -> Salvage:
     p = Path(path)
     planted = schema.planted_side_file(p)
     if planted is not None:
-        return [Finding("beside the project", False, planted, refused=True)]
+        raise ProjectError(planted)
     if p.is_file() and interrupted_save(p):  # we may not write here: roll it back in a copy
         with rolled_back_copy(p) as copy:
             return _salvage(copy)
