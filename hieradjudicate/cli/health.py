@@ -20,6 +20,9 @@ def register(psub: Any) -> None:
                         "kept as P.damaged unless -o names another output)")
     p.add_argument("project", metavar="P")
     p.add_argument("-o", "--output", metavar="OUT.hadj", help="write the repaired project here instead")
+    p.add_argument("--input", metavar="PATH", action="append", default=[],
+                   help="the original of an input file whose stored copy is damaged (matched by the "
+                   "SHA-256 recorded at import; repeatable)")
     p.set_defaults(func=cmd_repair)
 
 
@@ -59,9 +62,11 @@ def cmd_repair(args: argparse.Namespace) -> int:
 
     _file_only(args.project, "project repair")
 
-    out = repair_project(args.project, args.output)
+    out = repair_project(args.project, args.output, args.input)
     print(f"repaired project: {out.output} ({out.files} stored input copies, {out.decisions} decision rows, "
           f"{out.runs} stored run(s))")
+    for line in out.rebuilt or ():
+        print(line)
     if out.kept_as is not None:
         print(f"the damaged file is kept as {out.kept_as}")
     if out.flagged:

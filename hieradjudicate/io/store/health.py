@@ -40,6 +40,8 @@ class Salvage:
     settings: dict[str, str] = field(default_factory=dict)
     files: list[tuple[dict[str, Any], bytes]] = field(default_factory=list)  # sound stored copies
     damaged_files: list[str] = field(default_factory=list)  # source paths of damaged copies
+    #: their records (what ``repair --input`` matches an original file against), where readable
+    damaged_records: list[dict[str, Any]] = field(default_factory=list)
     batches: list[tuple[Any, ...]] = field(default_factory=list)
     decisions: list[tuple[Any, ...]] = field(default_factory=list)  # trusted rows, id order
     left_out: list[str] = field(default_factory=list)  # "#17 (bank.n 3): why"
@@ -152,13 +154,19 @@ def _stored_copies(conn: sqlite3.Connection) -> list[Finding]:
 
 
 def _file(conn: sqlite3.Connection, fid: int) -> tuple[dict[str, Any], bytes | None]:
+    """A stored copy's record (its id only when the record cannot be read) and its bytes (None:
+    damaged).  The record is read apart from the bytes: a damaged copy keeps the SHA-256 that an
+    original file is matched against."""
     try:
-        row = conn.execute(f"SELECT {', '.join(_FILE_COLUMNS)}, data FROM files WHERE id = ?",
-                           (fid,)).fetchone()
+        row = conn.execute(f"SELECT {', '.join(_FILE_COLUMNS)} FROM files WHERE id = ?", (fid,)).fetchone()
     except (sqlite3.DatabaseError, UnicodeDecodeError):
         return {"id": fid}, None
-    record = dict(zip(_FILE_COLUMNS, row[:-1], strict=True))
-    return record, unpack_blob(record["compression"], row[-1], record["sha256"])
+    record = dict(zip(_FILE_COLUMNS, row, strict=True))
+    try:
+        blob = conn.execute("SELECT data FROM files WHERE id = ?", (fid,)).fetchone()[0]
+    except sqlite3.DatabaseError:
+        return record, None
+    return record, unpack_blob(record["compression"], blob, record["sha256"])
 
 
 def _has_runs(conn: sqlite3.Connection) -> bool:
@@ -247,6 +255,7 @@ def _salvage(p: Path) -> Salvage:
             record, data = _file(conn, fid)
             if data is None:
                 out.damaged_files.append(str(record.get("source_path", f"file #{fid}")))
+                out.damaged_records.append(record)
             else:
                 out.files.append((record, data))
         out.batches = _batches(conn)
