@@ -67,6 +67,9 @@ def cmd_repair(args: argparse.Namespace) -> int:
           f"{out.runs} stored run(s))")
     for line in out.rebuilt or ():
         print(line)
+    if out.mended_schema:
+        print(f"the schema text of {', '.join(out.mended_schema)} was damaged; the rows were read with it "
+              "as the program writes it")
     if out.kept_as is not None:
         print(f"the damaged file is kept as {out.kept_as}")
     if out.flagged:

@@ -44,6 +44,7 @@ class RepairSummary:
     runs: int = 0  # stored system runs carried over
     runs_left_out: list[str] | None = None  # "NAME: why" of damaged runs not carried over
     rebuilt: list[str] | None = None  # damaged stored copies taken again from their original
+    mended_schema: list[str] | None = None  # tables/indexes whose damaged schema text was mended
 
 
 def _free_name(p: Path) -> Path:
@@ -93,7 +94,7 @@ def repair_project(path: str | os.PathLike[str], output: str | os.PathLike[str] 
         raise
     return RepairSummary(target, kept, len(found.decisions), found.left_out, len(found.files),
                          found.flagged, found.unreadable, len(found.runs), list(found.damaged_runs),
-                         rebuilt)
+                         rebuilt, list(found.mended_schema))
 
 
 def _take_originals(found: Salvage, originals: list[Path]) -> list[str]:

@@ -42,6 +42,8 @@ class Salvage:
     damaged_files: list[str] = field(default_factory=list)  # source paths of damaged copies
     #: their records (what ``repair --input`` matches an original file against), where readable
     damaged_records: list[dict[str, Any]] = field(default_factory=list)
+    #: schema entries whose damaged text was read as the program writes it (names)
+    mended_schema: list[str] = field(default_factory=list)
     batches: list[tuple[Any, ...]] = field(default_factory=list)
     decisions: list[tuple[Any, ...]] = field(default_factory=list)  # trusted rows, id order
     left_out: list[str] = field(default_factory=list)  # "#17 (bank.n 3): why"
@@ -236,8 +238,37 @@ def salvage(path: str | Path) -> Salvage:
         raise ProjectError(planted)
     if p.is_file() and interrupted_save(p):  # we may not write here: roll it back in a copy
         with rolled_back_copy(p) as copy:
-            return _salvage(copy)
-    return _salvage(p)
+            return _salvage_mending(copy)
+    return _salvage_mending(p)
+
+
+def _salvage_mending(p: Path) -> Salvage:
+    """:func:`_salvage`; when the schema text is damaged (SQLite refuses the file, or a table of
+    the program's cannot be read with its columns), from a copy with it mended (:mod:`.schema_mend`)."""
+    from hieradjudicate.io.store.schema_mend import mended_copy
+
+    failure: ProjectError | None = None
+    try:
+        found = _salvage(p)
+        if not (found.chain is not None and _schema_words(found.chain.read_error)):
+            return found
+    except ProjectError as exc:
+        if not _schema_words(str(exc)):
+            raise
+        failure = exc
+    with mended_copy(p) as mended:
+        if mended is None:
+            if failure is not None:
+                raise failure
+            return found
+        copy, names = mended
+        out = _salvage(copy)
+    out.mended_schema = names
+    return out
+
+
+def _schema_words(error: str) -> bool:
+    return any(w in error for w in ("malformed database schema", "no such column", "no such table"))
 
 
 def _salvage(p: Path) -> Salvage:
