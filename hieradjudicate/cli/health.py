@@ -67,6 +67,8 @@ def cmd_repair(args: argparse.Namespace) -> int:
           f"{out.runs} stored run(s))")
     for line in out.rebuilt or ():
         print(line)
+    if out.truncated:
+        print(f"{out.truncated}: every row on the pages that are left was read")
     if out.mended_schema:
         print(f"the schema text of {', '.join(out.mended_schema)} was damaged; the rows were read with it "
               "as the program writes it")

@@ -45,6 +45,7 @@ class RepairSummary:
     runs_left_out: list[str] | None = None  # "NAME: why" of damaged runs not carried over
     rebuilt: list[str] | None = None  # damaged stored copies taken again from their original
     mended_schema: list[str] | None = None  # tables/indexes whose damaged schema text was mended
+    truncated: str = ""  # the file was truncated (what is missing): read padded
 
 
 def _free_name(p: Path) -> Path:
@@ -94,7 +95,7 @@ def repair_project(path: str | os.PathLike[str], output: str | os.PathLike[str] 
         raise
     return RepairSummary(target, kept, len(found.decisions), found.left_out, len(found.files),
                          found.flagged, found.unreadable, len(found.runs), list(found.damaged_runs),
-                         rebuilt, list(found.mended_schema))
+                         rebuilt, list(found.mended_schema), found.truncated)
 
 
 def _take_originals(found: Salvage, originals: list[Path]) -> list[str]:

@@ -44,6 +44,7 @@ class Salvage:
     damaged_records: list[dict[str, Any]] = field(default_factory=list)
     #: schema entries whose damaged text was read as the program writes it (names)
     mended_schema: list[str] = field(default_factory=list)
+    truncated: str = ""  # what check_header said of a truncated file read padded
     batches: list[tuple[Any, ...]] = field(default_factory=list)
     decisions: list[tuple[Any, ...]] = field(default_factory=list)  # trusted rows, id order
     left_out: list[str] = field(default_factory=list)  # "#17 (bank.n 3): why"
@@ -247,7 +248,20 @@ def _salvage_mending(p: Path) -> Salvage:
     the program's cannot be read with its columns), from a copy with it mended (:mod:`.schema_mend`)."""
     from hieradjudicate.io.store.schema_mend import mended_copy
 
+    from hieradjudicate.io.store.schema_mend import padded_copy
+
     failure: ProjectError | None = None
+    try:
+        schema.check_header(p)
+    except ProjectError as exc:
+        if "is truncated" not in str(exc):
+            raise
+        with padded_copy(p) as copy:
+            if copy is None:
+                raise
+            out = _salvage_mending(copy)
+        out.truncated = str(exc).split(": ", 1)[-1]
+        return out
     try:
         found = _salvage(p)
         if not (found.chain is not None and _schema_words(found.chain.read_error)):

@@ -8,6 +8,10 @@ statements), so :func:`mended_copy` puts it back -- only in a private copy, only
 that differs from the program's by at most two bytes of each field (a damaged copy of it, not
 a layout of another version), with ``PRAGMA writable_schema`` -- and the repair reads the rows
 from that copy.  The damaged file is never written.
+
+A truncated file (its header counts more pages than it holds) is read the same way from a copy
+padded to its full length with empty pages (:func:`padded_copy`): the rows on the pages that
+are there are read, the missing ones are named as unreadable.
 """
 
 from __future__ import annotations
@@ -82,3 +86,27 @@ def mended_copy(p: Path) -> Iterator[tuple[Path, list[str]] | None]:
         finally:
             conn.close()
         yield (copy, mended) if mended else None
+
+
+@contextmanager
+def padded_copy(p: Path) -> Iterator[Path | None]:
+    """A private copy of a truncated ``p`` filled with zero bytes up to the length its header
+    gives; None when the header does not say a longer length."""
+    with open(p, "rb") as fh:
+        head = fh.read(100)
+    if len(head) < 100:
+        yield None
+        return
+    page_size = int.from_bytes(head[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    full = page_size * int.from_bytes(head[28:32], "big")
+    size = p.stat().st_size
+    if not size < full <= 64 * size + (1 << 30):  # (a damaged header must not make a huge file)
+        yield None
+        return
+    with tempfile.TemporaryDirectory(prefix="hadj-pad-") as folder:
+        copy = Path(folder) / p.name
+        shutil.copyfile(p, copy)
+        with open(copy, "r+b") as fh:
+            fh.truncate(full)
+        yield copy
