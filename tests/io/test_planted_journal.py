@@ -40,6 +40,8 @@ def test_a_planted_journal_link_is_named_and_never_followed(project: Path, tmp_p
     assert main(["project", "decide", str(project), "bank.n", "bank.n.001", "1.1"]) == 1
     err = capsys.readouterr().err
     assert f"{link}: is a symbolic link" in err and "damaged or not a database" not in err
+    assert main(["project", "repair", str(project), "-o", str(tmp_path / "fixed.hadj")]) == 1
+    assert f"{link}: is a symbolic link" in capsys.readouterr().err
     assert project.read_bytes() == before
     assert target.read_bytes() == b"x" * 4096 if points_to == "a file" else not target.exists()
     link.unlink()
