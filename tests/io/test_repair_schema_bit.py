@@ -24,10 +24,11 @@ def sound(tmp_path_factory: pytest.TempPathFactory) -> tuple[bytes, int]:
     return path.read_bytes(), n
 
 
-# the first byte of the statement, a column name, a keyword, the table's name, an index
+# the first byte of the statement, column names, a keyword, table names, an index
 @pytest.mark.parametrize("text, at, bit", [
     (b"CREATE TABLE decisions", 0, 0), (b"lexelt TEXT", 2, 3), (b"PRIMARY KEY AUTOINCREMENT", 4, 1),
-    (b"CREATE TABLE decisions", 15, 2), (b"CREATE TABLE files", 13, 0), (b"CREATE TABLE files (", 19, 0), (b"CREATE INDEX decisions_instance", 3, 0)])
+    (b"CREATE TABLE decisions", 15, 2), (b"CREATE TABLE files", 13, 0), (b"CREATE TABLE files (", 19, 0),
+    (b"source_path TEXT", 3, 0), (b"CREATE INDEX decisions_instance", 3, 0)])
 def test_repair_keeps_every_decision_when_one_bit_of_the_schema_is_flipped(
         sound: tuple[bytes, int], tmp_path: Path, capsys, text: bytes, at: int, bit: int) -> None:
     data, n = sound
@@ -40,7 +41,7 @@ def test_repair_keeps_every_decision_when_one_bit_of_the_schema_is_flipped(
     fixed = tmp_path / "fixed.hadj"
     assert main(["project", "repair", str(path), "-o", str(fixed)]) == 0
     out = capsys.readouterr().out
-    assert f"{n} decision rows" in out and "schema text of" in out
+    assert f"{n} decision rows" in out
     assert path.read_bytes() == bytes(damaged)
     assert main(["project", "check", str(fixed)]) == 0
     with Session.open(fixed) as s:

@@ -103,6 +103,7 @@ def _check(p: Path) -> list[Finding]:
             out.append(Finding("project", True, f"hieradjudicate project, schema version {version}"))
         except ProjectError as exc:
             return [*out, Finding("project", False, str(exc))]
+        out.append(_schema_text(conn, version))
         out.append(_pragma(conn, "pages", "PRAGMA quick_check(20)"))
         out.append(_pragma(conn, "decisions table and index", "PRAGMA integrity_check(decisions)"))
         out.append(_indexes(conn))
@@ -262,9 +263,11 @@ def _salvage_mending(p: Path) -> Salvage:
             out = _salvage_mending(copy)
         out.truncated = str(exc).split(": ", 1)[-1]
         return out
+    found: Salvage | None = None
     try:
         found = _salvage(p)
-        if not (found.chain is not None and _schema_words(found.chain.read_error)):
+        # a column name of the files table damaged reads as every stored copy damaged
+        if not (found.chain is not None and _schema_words(found.chain.read_error)) and not found.damaged_files:
             return found
     except ProjectError as exc:
         if not _schema_words(str(exc)):
@@ -272,17 +275,33 @@ def _salvage_mending(p: Path) -> Salvage:
         failure = exc
     with mended_copy(p) as mended:
         if mended is None:
-            if failure is not None:
-                raise failure
+            if found is None:
+                raise failure  # type: ignore[misc]
             return found
         copy, names = mended
         out = _salvage(copy)
+    if found is not None and (len(out.decisions) < len(found.decisions)
+                              or len(out.damaged_files) > len(found.damaged_files)):
+        return found  # (the mended copy reads no more than the file itself)
     out.mended_schema = names
     return out
 
 
 def _schema_words(error: str) -> bool:
     return any(w in error for w in ("malformed database schema", "no such column", "no such table"))
+
+
+def _schema_text(conn: sqlite3.Connection, version: int) -> Finding:
+    from hieradjudicate.io.store.schema_mend import damaged_entries
+
+    try:
+        bad = damaged_entries(conn, version)
+    except sqlite3.DatabaseError as exc:
+        return Finding("schema text", False, f"cannot be read ({exc})")
+    if bad:
+        return Finding("schema text", False, f"the statement of {', '.join(bad)} differs from the program's "
+                       "by a damaged byte (`project repair` reads the rows with it as the program writes it)")
+    return Finding("schema text", True, "as the program writes it")
 
 
 def _salvage(p: Path) -> Salvage:

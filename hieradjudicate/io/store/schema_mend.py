@@ -110,3 +110,19 @@ def padded_copy(p: Path) -> Iterator[Path | None]:
         with open(copy, "r+b") as fh:
             fh.truncate(full)
         yield copy
+
+
+def damaged_entries(conn: sqlite3.Connection, version: int) -> list[str]:
+    """Names of schema entries that are near copies of the program's but not equal (a damaged
+    byte that SQLite happens to accept, e.g. a column name: ``project check`` names them)."""
+    if not 1 <= version <= schema.SCHEMA_VERSION:
+        return []
+    ref = reference_entries(version)
+    old = conn.text_factory
+    conn.text_factory = bytes
+    try:
+        rows = conn.execute("SELECT type, name, tbl_name, sql FROM sqlite_master").fetchall()
+    finally:
+        conn.text_factory = old
+    return [(r[1] or b"?").decode("utf-8", "replace") for r in rows
+            if tuple(r) not in ref and any(all(_near(a, b) for a, b in zip(r, e, strict=True)) for e in ref)]
