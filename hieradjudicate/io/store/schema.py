@@ -384,8 +384,30 @@ def recover_journal(p: Path) -> None:
         os.close(fd)
 
 
+def _flock_holder(p: Path) -> int | None:
+    """The pid holding a ``flock`` on ``p``, from ``/proc/locks`` (Linux; None elsewhere)."""
+    try:
+        st = p.stat()
+        with open("/proc/locks", encoding="ascii", errors="replace") as fh:
+            lines = fh.read().splitlines()
+    except OSError:
+        return None
+    want = f":{st.st_ino}"
+    for line in lines:
+        parts = line.split()
+        if len(parts) > 5 and parts[1] == "FLOCK" and parts[5].endswith(want):
+            dev = parts[5][:-len(want)].split(":")
+            try:
+                if len(dev) == 2 and os.makedev(int(dev[0], 16), int(dev[1], 16)) == st.st_dev:
+                    return int(parts[4])
+            except ValueError:
+                continue
+    return None
+
+
 def lock_owner(p: Path) -> str:
-    """Who holds the writer lock, as the project recorded it ("pid 123, user ann")."""
+    """Who holds the writer lock ("pid 123, user ann"): the process the system names as holding
+    it, else as the project recorded it (the record is written with the holder's first change)."""
     try:
         conn = connect(ro_uri(p), uri=True)
         try:
@@ -394,6 +416,17 @@ def lock_owner(p: Path) -> str:
             conn.close()
         owner = json.loads(row[0]) if row else {}
     except (sqlite3.Error, ValueError):
+        owner = {}
+    holder = _flock_holder(p)
+    if holder is not None and owner.get("pid") != holder:
+        try:
+            import pwd
+
+            user = pwd.getpwuid(os.stat(f"/proc/{holder}").st_uid).pw_name
+        except (OSError, KeyError, ImportError):
+            user = ""
+        owner = {"pid": holder, "user": user}
+    if not owner:
         return "pid unknown"
     parts = [f"pid {owner['pid']}" if "pid" in owner else "pid unknown"]
     if owner.get("host") and owner["host"] != socket.gethostname():
