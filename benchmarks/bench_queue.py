@@ -19,9 +19,27 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from hieradjudicate.app.session.decisions import Decision
-from tests.team.test_queue_cost import offline_store
+from hieradjudicate.io.store.pg.location import parse_location
+from hieradjudicate.io.store.pg.store import PgStore
+
+
+class _Gone:
+    """A connection to a server that went away."""
+
+    closed = True
+    broken = True
+
+    def close(self) -> None:
+        pass
+
+
+def offline_store() -> PgStore:
+    store = PgStore(parse_location("postgresql://alice@127.0.0.1:5999/team?project=bench"), _Gone(),
+                    {"adjudicator"}, "alice", None)
+    store.retry_seconds = 1e9
+    store._failed_at = time.monotonic()  # it failed just now: no reconnection is tried
+    return store
 
 
 def main() -> None:
