@@ -20,6 +20,9 @@ def register(psub: Any) -> None:
                         "kept as P.damaged unless -o names another output)")
     p.add_argument("project", metavar="P")
     p.add_argument("-o", "--output", metavar="OUT.hadj", help="write the repaired project here instead")
+    p.add_argument("--input", metavar="PATH", action="append", default=[],
+                   help="the original of an input file whose stored copy is damaged (matched by the "
+                   "SHA-256 recorded at import; repeatable)")
     p.set_defaults(func=cmd_repair)
 
 
@@ -51,10 +54,11 @@ def cmd_check(args: argparse.Namespace) -> int:
                          indent=2))
     else:
         for f in findings:
-            print(f"{'ok     ' if f.ok else 'DAMAGED'}  {f.check}: {f.detail}")
-        print(f"{args.project}: " + ("sound" if sound else "damaged; the rows named are left out of "
-                                     "everything; the lead supersedes one by deciding its instance again"
-                                     if server else
+            print(f"{'ok     ' if f.ok else 'REFUSED' if f.refused else 'DAMAGED'}  {f.check}: {f.detail}")
+        print(f"{args.project}: " + ("sound" if sound else
+                                     "not checked (see above)" if any(f.refused for f in findings) else
+                                     "damaged; the rows named are left out of everything; the lead "
+                                     "supersedes one by deciding its instance again" if server else
                                      "damaged; `hieradjudicate project repair` makes a sound copy of what "
                                      "is intact"))
     return 0 if sound else 1
@@ -65,9 +69,16 @@ def cmd_repair(args: argparse.Namespace) -> int:
 
     _file_only(args.project, "project repair")
 
-    out = repair_project(args.project, args.output)
+    out = repair_project(args.project, args.output, args.input)
     print(f"repaired project: {out.output} ({out.files} stored input copies, {out.decisions} decision rows, "
           f"{out.runs} stored run(s))")
+    for line in out.rebuilt or ():
+        print(line)
+    if out.truncated:
+        print(f"{out.truncated}: every row on the pages that are left was read")
+    if out.mended_schema:
+        print(f"the schema text of {', '.join(out.mended_schema)} was damaged; the rows were read with it "
+              "as the program writes it")
     if out.kept_as is not None:
         print(f"the damaged file is kept as {out.kept_as}")
     if out.flagged:

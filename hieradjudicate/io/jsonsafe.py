@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 from typing import Any
 
 import numpy as np
@@ -134,10 +135,23 @@ def loads(text: str) -> Any:
         return json.loads(text, object_pairs_hook=_pairs)
     except RecursionError:
         raise depth_error(text) from None
+    except json.JSONDecodeError:
+        raise
+    except ValueError:  # an integer longer than Python converts (sys.get_int_max_str_digits())
+        raise long_number_error(text) from None
     except _Duplicate:
         pos, key = _locate(text)[1:]
         raise json.JSONDecodeError(f"duplicate key {key!r} in one object (only one value would "
                                    "be kept); expected each key once", text, pos) from None
+
+
+def long_number_error(text: str) -> json.JSONDecodeError:
+    """The error for a number with more digits than Python converts to an integer."""
+    limit = sys.get_int_max_str_digits() or 4300
+    m = re.search(r"\d{%d,}" % (limit + 1), text)
+    digits = len(m.group()) if m else limit + 1
+    return json.JSONDecodeError(f"a number of {digits:,} digits (at most {limit:,} are read)",
+                                text, m.start() if m else 0)
 
 
 def depth_error(text: str, limit: int = MAX_DEPTH) -> json.JSONDecodeError:

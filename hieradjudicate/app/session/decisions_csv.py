@@ -14,7 +14,12 @@ import os
 from typing import Any
 
 from hieradjudicate.core.errors import HieradjError
-from hieradjudicate.io.store.records import CONTROL
+from hieradjudicate.io.store.records import CONTROL, NOTE_MAX
+
+#: sources the program writes itself, never taken from a file: re-import replaces an
+#: ``auto-agreement`` decision when the annotations change, and ``undo`` marks a withdrawal
+RESERVED_SOURCES = {"auto-agreement": "decisions it took from the annotators' agreement",
+                    "undo": "the rows an undo writes"}
 
 
 def split_tags(session: Any, lexelt: str, cell: str) -> list[str]:
@@ -106,9 +111,16 @@ def read_decisions_csv(path: str, session: Any) -> list[Any]:
         if key in seen:
             raise HieradjError(f"{where}: {key[0]} {key[1]} is already decided on line {seen[key]}")
         seen[key] = line
+        source, note = f.get("source") or "import", f.get("note", "")
+        if source in RESERVED_SOURCES:
+            raise HieradjError(f"{where}: the source {source!r} is the program's own (it marks "
+                               f"{RESERVED_SOURCES[source]}); give another, e.g. import or set:NAME")
+        if len(note) > NOTE_MAX:
+            raise HieradjError(f"{where}: the note has {len(note):,} characters; at most "
+                               f"{NOTE_MAX:,} are kept")
         try:
-            out.append(Decision(key[0], key[1], canonical, f.get("source") or "import", status,
-                                f.get("note", ""), basis={"file": os.path.abspath(path),
+            out.append(Decision(key[0], key[1], canonical, source, status,
+                                note, basis={"file": os.path.abspath(path),
                                                           "line": line}))
         except ValueError as exc:
             raise HieradjError(f"{where}: {str(exc).split(': ', 1)[-1]}") from None

@@ -2,14 +2,16 @@
 
 A :class:`ServerFollower` holds a second connection that ``LISTEN``s on the project's channel
 (the server sends ``NOTIFY`` from a trigger after every committed batch, with the batch's id
-range).  :meth:`poll` (the window calls it every 200 ms; it never blocks) reads the rows of the
-announced ranges (what this login may see: row-level security applies; ids are taken before
-commit, so "every id above the last one seen" would miss a slower transaction) and hands them to
-:meth:`DecisionState.apply_external`, so the table, the live figures and the dashboard move
-as after a local save.  A blind pair's hidden half appears once the pair is complete: after
-one's own decision on a blind instance its history is read again.  When the server cannot be
-reached :attr:`offline` is set and the follower reconnects on a later poll (and the store
-sends its offline queue).
+range).  :meth:`poll` (the window calls it every 200 ms; it never blocks) treats a notification
+as a hint only: any login of the database can send one with any payload.  A notification that
+names no id this session has not read costs no query; otherwise the follower reads the ids it has
+not read (:class:`~hieradjudicate.app.session.horizon.Horizon`: above the highest read, and the
+gaps below it a slower transaction may still fill), at most :attr:`ServerFollower.CHUNK` rows a
+poll, and hands them to :meth:`DecisionState.apply_external`, so the table, the live figures and
+the dashboard move as after a local save.  A blind pair's hidden half appears once the pair is
+complete: after one's own decision on a blind instance its history is read again.  When the
+server cannot be reached :attr:`offline` is set and the follower reconnects on a later poll (and
+the store sends its offline queue).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from hieradjudicate.app.session.horizon import Horizon
 from hieradjudicate.core.errors import ProjectError
 
 
@@ -24,11 +27,23 @@ class ServerFollower:
     """Live updates of one session's server project (see the module)."""
 
     RETRY_SECONDS = 2.0
+    #: at most this many rows read in one poll (a catch-up goes on over the next polls)
+    CHUNK = 2000
+    #: ids below the highest at opening that are still looked at (a slower transaction's)
+    OPEN_LAG = 200
 
     def __init__(self, session: Any) -> None:
         self.session = session
         self.store = session.store
-        self.last_id = self._max_id()
+        top = self._max_id()
+        # what was read at opening (the session loaded every row); the last few ids may still fill
+        recent = [int(r[0]) for r in self.store._read("SELECT id FROM decisions WHERE id > %s",
+                                                       (top - self.OPEN_LAG,))]
+        self.horizon = Horizon(top, recent, safe=max(0, top - self.OPEN_LAG))
+        self.horizon.read((), *self.store.snapshot_bounds())
+        self._more = False
+        #: notifications received (tests wait for theirs to arrive)
+        self.hints = 0
         self.offline = False
         self._conn: Any = None
         self._next_try = 0.0
@@ -67,15 +82,21 @@ class ServerFollower:
                 self._listen()
                 self.store.flush_queue()
                 self.offline = self.store.offline
-                # catch up on what was missed while away: everything above what was seen, and the
-                # notifications from now on
-                ranges = [(self.last_id + 1, 2**62)]
+                self._more = True  # catch up on what was missed while away
             else:
-                ranges = [_range(n.payload) for n in self._conn.notifies(timeout=0)]
-                ranges = [r for r in ranges if r is not None]
-            if not ranges and not self._recheck:
+                for n in self._conn.notifies(timeout=0):
+                    self.hints += 1
+                    hint = _range(n.payload)
+                    if hint is not None and self.horizon.names_something_new(*hint):
+                        self._more = True
+            if not (self._more or self.horizon.settling or self._recheck):
                 return []
-            rows = self.store.rows_in(ranges)
+            rows = []
+            if self._more or self.horizon.settling:
+                rows = self.store.rows_in(self.horizon.ranges(), self.CHUNK)
+                if rows or self.horizon.settling:  # (nothing new: one indexed query, no more)
+                    self.horizon.read((r.id for r in rows), *self.store.snapshot_bounds())
+                self._more = len(rows) == self.CHUNK
             for key in sorted(self._recheck):
                 rows += self.store.history(*key)
             self._recheck.clear()
@@ -93,8 +114,6 @@ class ServerFollower:
                     pass
             return []
         self.offline = self.store.offline
-        if rows:
-            self.last_id = max(self.last_id, max(r.id for r in rows))
         return self.session.decisions.apply_external(rows, current=current)
 
     def close(self) -> None:
@@ -107,11 +126,12 @@ class ServerFollower:
 
 
 def _range(payload: str) -> tuple[int, int] | None:
-    try:
-        low, high = (int(x) for x in payload.split())
-    except ValueError:
+    """A notification's ``low high``; None for anything else (a forged payload is ignored)."""
+    parts = payload.split()
+    if len(parts) != 2 or not all(p.isascii() and p.isdigit() and len(p) <= 19 for p in parts):
         return None
-    return low, high
+    low, high = int(parts[0]), int(parts[1])
+    return (low, high) if low <= high else None
 
 
 def _is_offline(exc: BaseException) -> bool:

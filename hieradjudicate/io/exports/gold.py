@@ -65,7 +65,9 @@ class ExportSummary:
 
 
 #: a control character (older versions stored some in notes) -> its visible Unicode symbol
-VISIBLE_CONTROLS = {c: 0x2400 + c for c in range(0x20) if c not in (9, 10, 13)} | {0x7F: 0x2421}
+VISIBLE_CONTROLS: dict[int, int | str] = ({c: 0x2400 + c for c in range(0x20) if c not in (9, 10, 13)}
+                                          | {0x7F: 0x2421}
+                                          | {c: f"<U+{c:04X}>" for c in range(0x80, 0xA0)})  # no symbol
 
 
 def visible(fields: list[Any]) -> tuple[list[Any], bool]:

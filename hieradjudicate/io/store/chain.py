@@ -75,13 +75,14 @@ class ChainReport:
     read_error: str = ""
     damaged_cells: int = 0  # cells of a damaged page that decode to no row in id order (dropped)
     missing_at_end: int = 0  # rows the recorded head counts that are not there
+    head_problem: str = ""  # the head in meta is missing, unreadable or names another last row
     unchained: int = 0  # rows written before checksums existed (verified from then on)
     rows: list[tuple[Any, ...]] = field(default_factory=list, repr=False)  # as read, with the chain
 
     @property
     def sound(self) -> bool:
         return not (self.bad_ids or self.missing_at_end or self.flagged or self.unreadable
-                    or self.read_error or self.damaged_cells)
+                    or self.read_error or self.damaged_cells or self.head_problem)
 
     @property
     def described(self) -> list[str]:
@@ -119,6 +120,8 @@ class ChainReport:
             parts.append(f"{self.damaged_cells} damaged cell(s) of the decisions table read as no row")
         if self.missing_at_end:
             parts.append(f"{self.missing_at_end} decision row(s) recorded as saved are missing at the end")
+        if self.head_problem:
+            parts.append(f"the head of the checksum chain (meta {HEAD_KEY}) {self.head_problem}")
         return "; ".join(parts) or f"{self.checked} decision row(s) verified"
 
 
@@ -172,7 +175,37 @@ def verify(conn: sqlite3.Connection) -> ChainReport:
         if count is not None and head_last is not None and last_read is not None \
                 and head_last > last_read:
             report.missing_at_end = max(1, count - len(found.rows))
+    report.head_problem = _head_problem(head is not None, fields, found.rows, report)
     return report
+
+
+def _head_problem(present: bool, fields: list[bytes], rows: Sequence[Sequence[Any]],
+                  report: ChainReport) -> str:
+    """What is wrong with the head ``count last_id chain`` (every decision extends it: a damaged
+    head makes each later save fail), or "" when it is what the rows say."""
+    chained = [r for r in rows if r[-1] is not None]
+    if not present:
+        return "is missing" if chained else ""
+    try:
+        text = [f.decode("ascii") for f in fields]
+    except UnicodeDecodeError:
+        return "is not text"
+    if len(text) != 3 or not text[0].isdigit() or not text[1].isdigit() \
+            or len(text[2]) != 64 or any(c not in "0123456789abcdef" for c in text[2]):
+        return f"is not 'count last_id chain' ({' '.join(text)[:80]!r})"
+    if report.unreadable or report.read_error or report.missing_at_end or report.damaged_cells:
+        return ""  # the rows are damaged already: said above
+    if not rows:
+        return "names decisions the project does not have" if int(text[1]) else ""
+    last = rows[-1]
+    last_id = _int(last[0])
+    if int(text[1]) != last_id:
+        return f"names #{text[1]} as the last decision row, not #{last_id}"
+    if int(text[0]) != len(rows):
+        return f"counts {text[0]} decision row(s), not {len(rows)}"
+    if last_id not in report.flagged and _text(last[-1]) != text[2]:
+        return f"does not match the chain of the last decision row #{last_id}"
+    return ""
 
 
 def _end_read(conn: sqlite3.Connection) -> None:

@@ -28,6 +28,8 @@ class Finding:
     check: str
     ok: bool
     detail: str
+    #: not damage: the project was not checked (a planted link beside it)
+    refused: bool = False
 
 
 @dataclass
@@ -38,6 +40,11 @@ class Salvage:
     settings: dict[str, str] = field(default_factory=dict)
     files: list[tuple[dict[str, Any], bytes]] = field(default_factory=list)  # sound stored copies
     damaged_files: list[str] = field(default_factory=list)  # source paths of damaged copies
+    #: their records (what ``repair --input`` matches an original file against), where readable
+    damaged_records: list[dict[str, Any]] = field(default_factory=list)
+    #: schema entries whose damaged text was read as the program writes it (names)
+    mended_schema: list[str] = field(default_factory=list)
+    truncated: str = ""  # what check_header said of a truncated file read padded
     batches: list[tuple[Any, ...]] = field(default_factory=list)
     decisions: list[tuple[Any, ...]] = field(default_factory=list)  # trusted rows, id order
     left_out: list[str] = field(default_factory=list)  # "#17 (bank.n 3): why"
@@ -67,6 +74,9 @@ def check(path: str | Path) -> list[Finding]:
     next command will see); the project itself is not changed.
     """
     p = Path(path)
+    planted = schema.planted_side_file(p)
+    if planted is not None:
+        return [Finding("beside the project", False, planted, refused=True)]
     if p.is_file() and interrupted_save(p):
         first = Finding("interrupted save", True, WARNING.format(journal=f"{p.name}-journal"))
         try:
@@ -93,6 +103,7 @@ def _check(p: Path) -> list[Finding]:
             out.append(Finding("project", True, f"hieradjudicate project, schema version {version}"))
         except ProjectError as exc:
             return [*out, Finding("project", False, str(exc))]
+        out.append(_schema_text(conn, version))
         out.append(_pragma(conn, "pages", "PRAGMA quick_check(20)"))
         out.append(_pragma(conn, "decisions table and index", "PRAGMA integrity_check(decisions)"))
         out.append(_indexes(conn))
@@ -147,13 +158,19 @@ def _stored_copies(conn: sqlite3.Connection) -> list[Finding]:
 
 
 def _file(conn: sqlite3.Connection, fid: int) -> tuple[dict[str, Any], bytes | None]:
+    """A stored copy's record (its id only when the record cannot be read) and its bytes (None:
+    damaged).  The record is read apart from the bytes: a damaged copy keeps the SHA-256 that an
+    original file is matched against."""
     try:
-        row = conn.execute(f"SELECT {', '.join(_FILE_COLUMNS)}, data FROM files WHERE id = ?",
-                           (fid,)).fetchone()
+        row = conn.execute(f"SELECT {', '.join(_FILE_COLUMNS)} FROM files WHERE id = ?", (fid,)).fetchone()
     except (sqlite3.DatabaseError, UnicodeDecodeError):
         return {"id": fid}, None
-    record = dict(zip(_FILE_COLUMNS, row[:-1], strict=True))
-    return record, unpack_blob(record["compression"], row[-1], record["sha256"])
+    record = dict(zip(_FILE_COLUMNS, row, strict=True))
+    try:
+        blob = conn.execute("SELECT data FROM files WHERE id = ?", (fid,)).fetchone()[0]
+    except sqlite3.DatabaseError:
+        return record, None
+    return record, unpack_blob(record["compression"], blob, record["sha256"])
 
 
 def _has_runs(conn: sqlite3.Connection) -> bool:
@@ -218,10 +235,73 @@ def _cache(conn: sqlite3.Connection) -> Finding:
 def salvage(path: str | Path) -> Salvage:
     """Everything of a project that can be trusted, for ``project repair``."""
     p = Path(path)
+    planted = schema.planted_side_file(p)
+    if planted is not None:
+        raise ProjectError(planted)
     if p.is_file() and interrupted_save(p):  # we may not write here: roll it back in a copy
         with rolled_back_copy(p) as copy:
-            return _salvage(copy)
-    return _salvage(p)
+            return _salvage_mending(copy)
+    return _salvage_mending(p)
+
+
+def _salvage_mending(p: Path) -> Salvage:
+    """:func:`_salvage`; when the schema text is damaged (SQLite refuses the file, or a table of
+    the program's cannot be read with its columns), from a copy with it mended (:mod:`.schema_mend`)."""
+    from hieradjudicate.io.store.schema_mend import mended_copy
+
+    from hieradjudicate.io.store.schema_mend import padded_copy
+
+    failure: ProjectError | None = None
+    try:
+        schema.check_header(p)
+    except ProjectError as exc:
+        if "is truncated" not in str(exc):
+            raise
+        with padded_copy(p) as copy:
+            if copy is None:
+                raise
+            out = _salvage_mending(copy)
+        out.truncated = str(exc).split(": ", 1)[-1]
+        return out
+    found: Salvage | None = None
+    try:
+        found = _salvage(p)
+        # a column name of the files table damaged reads as every stored copy damaged
+        if not (found.chain is not None and _schema_words(found.chain.read_error)) and not found.damaged_files:
+            return found
+    except ProjectError as exc:
+        if not _schema_words(str(exc)):
+            raise
+        failure = exc
+    with mended_copy(p) as mended:
+        if mended is None:
+            if found is None:
+                raise failure  # type: ignore[misc]
+            return found
+        copy, names = mended
+        out = _salvage(copy)
+    if found is not None and (len(out.decisions) < len(found.decisions)
+                              or len(out.damaged_files) > len(found.damaged_files)):
+        return found  # (the mended copy reads no more than the file itself)
+    out.mended_schema = names
+    return out
+
+
+def _schema_words(error: str) -> bool:
+    return any(w in error for w in ("malformed database schema", "no such column", "no such table"))
+
+
+def _schema_text(conn: sqlite3.Connection, version: int) -> Finding:
+    from hieradjudicate.io.store.schema_mend import damaged_entries
+
+    try:
+        bad = damaged_entries(conn, version)
+    except sqlite3.DatabaseError as exc:
+        return Finding("schema text", False, f"cannot be read ({exc})")
+    if bad:
+        return Finding("schema text", False, f"the statement of {', '.join(bad)} differs from the program's "
+                       "by a damaged byte (`project repair` reads the rows with it as the program writes it)")
+    return Finding("schema text", True, "as the program writes it")
 
 
 def _salvage(p: Path) -> Salvage:
@@ -239,6 +319,7 @@ def _salvage(p: Path) -> Salvage:
             record, data = _file(conn, fid)
             if data is None:
                 out.damaged_files.append(str(record.get("source_path", f"file #{fid}")))
+                out.damaged_records.append(record)
             else:
                 out.files.append((record, data))
         out.batches = _batches(conn)

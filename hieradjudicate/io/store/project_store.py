@@ -84,6 +84,8 @@ class Store:
         self._lock_fd = lock_fd
         self.schema_version = version
         self.read_only_reason = read_only_reason
+        #: meta rows (who holds the writer lock) written with the first change
+        self._owner: list[tuple[str, str]] | None = None
         # an older project read without upgrading it: columns it does not have yet read as NULL
         self._columns = _DECISION_COLUMNS if version >= 2 else _DECISION_COLUMNS.replace(", basis", ", NULL")
         st = os.stat(path)
@@ -237,10 +239,6 @@ class Store:
                 version = schema.SCHEMA_VERSION
             owner = {"pid": os.getpid(), "host": socket.gethostname(), "user": login_name(),
                      "since": utc_now(), "app_version": __version__}
-            conn.execute("BEGIN IMMEDIATE")
-            conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
-                             [("lock_owner", json.dumps(owner)), ("app_version_last", __version__)])
-            conn.execute("COMMIT")
         except sqlite3.Error as exc:
             assert lock_fd is not None
             os.close(lock_fd)
@@ -250,7 +248,11 @@ class Store:
             assert lock_fd is not None
             os.close(lock_fd)
             raise
-        return cls(p, conn, lock_fd, version, None)
+        store = cls(p, conn, lock_fd, version, None)
+        # recorded with the first change, not at opening: a command that is refused (or only
+        # reads) leaves the file byte for byte as it was
+        store._owner = [("lock_owner", json.dumps(owner)), ("app_version_last", __version__)]
+        return store
 
     @staticmethod
     def _migrate(p: Path, conn: sqlite3.Connection, version: int) -> None:
@@ -316,8 +318,11 @@ class Store:
         except sqlite3.Error as exc:
             raise ProjectError(f"{self.path}: cannot {what} ({exc})") from None
         try:
+            if self._owner:
+                conn.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", self._owner)
             yield conn
             conn.execute("COMMIT")
+            self._owner = None
         except BaseException as exc:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")

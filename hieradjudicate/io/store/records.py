@@ -113,7 +113,7 @@ class FileRecord:
 NOTE_MAX = 10_000
 
 #: control characters no stored text may hold (LF, CR and TAB may: notes keep line breaks)
-CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")  # C1 too: U+009B is a terminal's CSI
 
 
 def check_decision(d: DecisionFields) -> tuple[Any, ...]:

@@ -144,6 +144,9 @@ def check_header(path: Path) -> None:
         One line naming the file and what is wrong with it.
     """
     name = str(path)
+    planted = planted_side_file(path)
+    if planted is not None:
+        raise ProjectError(planted)
     if not path.exists():
         raise ProjectError(f"{name}: no such file (expected a hieradjudicate project, .hadj)")
     if path.is_dir():
@@ -183,6 +186,28 @@ def check_header(path: Path) -> None:
             f"{name}: the file is truncated ({size} of {page_size * n_pages} bytes); "
             "the project is damaged (restore a backup)"
         )
+
+
+def planted_side_file(path: Path) -> str | None:
+    """What is wrong when ``NAME-journal`` (``-wal``, ``-shm``) beside the project is not a file
+    SQLite made: a symbolic link (SQLite would write through it, or roll the project back from
+    whatever it points to) or anything but a regular file.  None when all is as SQLite left it."""
+    for suffix in ("-journal", "-wal", "-shm"):
+        side = path.with_name(path.name + suffix)
+        if side.is_symlink():
+            try:
+                to = f" to {os.readlink(side)}"
+            except OSError:
+                to = ""
+            what = f"is a symbolic link{to}"
+        elif side.exists() and not side.is_file():
+            what = "is not a regular file"
+        else:
+            continue
+        return (f"{side}: {what}, not the {suffix[1:]} file SQLite writes beside {path.name}; "
+                "the project was not opened (SQLite would follow it). The project itself is not "
+                "damaged by it: remove the link and open the project again")
+    return None
 
 
 def _describe_foreign(head: bytes) -> str:
@@ -359,8 +384,30 @@ def recover_journal(p: Path) -> None:
         os.close(fd)
 
 
+def _flock_holder(p: Path) -> int | None:
+    """The pid holding a ``flock`` on ``p``, from ``/proc/locks`` (Linux; None elsewhere)."""
+    try:
+        st = p.stat()
+        with open("/proc/locks", encoding="ascii", errors="replace") as fh:
+            lines = fh.read().splitlines()
+    except OSError:
+        return None
+    want = f":{st.st_ino}"
+    for line in lines:
+        parts = line.split()
+        if len(parts) > 5 and parts[1] == "FLOCK" and parts[5].endswith(want):
+            dev = parts[5][:-len(want)].split(":")
+            try:
+                if len(dev) == 2 and os.makedev(int(dev[0], 16), int(dev[1], 16)) == st.st_dev:
+                    return int(parts[4])
+            except ValueError:
+                continue
+    return None
+
+
 def lock_owner(p: Path) -> str:
-    """Who holds the writer lock, as the project recorded it ("pid 123, user ann")."""
+    """Who holds the writer lock ("pid 123, user ann"): the process the system names as holding
+    it, else as the project recorded it (the record is written with the holder's first change)."""
     try:
         conn = connect(ro_uri(p), uri=True)
         try:
@@ -369,6 +416,17 @@ def lock_owner(p: Path) -> str:
             conn.close()
         owner = json.loads(row[0]) if row else {}
     except (sqlite3.Error, ValueError):
+        owner = {}
+    holder = _flock_holder(p)
+    if holder is not None and owner.get("pid") != holder:
+        try:
+            import pwd
+
+            user = pwd.getpwuid(os.stat(f"/proc/{holder}").st_uid).pw_name
+        except (OSError, KeyError, ImportError):
+            user = ""
+        owner = {"pid": holder, "user": user}
+    if not owner:
         return "pid unknown"
     parts = [f"pid {owner['pid']}" if "pid" in owner else "pid unknown"]
     if owner.get("host") and owner["host"] != socket.gethostname():

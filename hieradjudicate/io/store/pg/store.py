@@ -280,10 +280,10 @@ class PgStore(StoredBlobs):
                  {"label": batch_label, "kind": batch_kind, "client_id": str(uuid.uuid4())},
                  "role": self.team_role,
                  "rows": [[*values, str(uuid.uuid4())] for values in rows]}
-        if self.queue.entries():
+        if self.queue.pending():
             self.flush_queue()
-            if self.offline:  # still unreachable: keep the order, queue behind the others
-                return self._keep_offline(entry)
+            if self.queue.pending():  # unreachable, or another process of this login sends the
+                return self._keep_offline(entry, behind=not self.offline)  # queue: keep the order
         try:
             return self._send(entry)
         except ServerUnreachable:
@@ -323,14 +323,19 @@ class PgStore(StoredBlobs):
                                         batch_id, v[8])))
         return out
 
-    def _keep_offline(self, entry: dict[str, Any]) -> list[DecisionRow]:
+    def _keep_offline(self, entry: dict[str, Any], *, behind: bool = False) -> list[DecisionRow]:
+        """Queue a batch (``behind``: the server is reached but another process of this login is
+        sending the queue; it sends this batch too unless it has just let go, then this one does)."""
         try:
             self.queue.append(entry)
         except OSError as exc:
             raise ProjectError(f"{self.location}: the server cannot be reached and the offline queue "
                                f"{self.queue.path} cannot be written ({exc.strerror}); nothing of this "
                                "change was saved") from None
-        self.offline = True
+        if behind:
+            self.flush_queue()
+        else:
+            self.offline = True
         out = []
         for v in entry["rows"]:
             self._provisional -= 1
@@ -339,15 +344,37 @@ class PgStore(StoredBlobs):
         return out
 
     def flush_queue(self) -> int:
-        """Send the queued batches in one transaction (each once); returns how many decisions
-        were sent.  Unreachable: sets :attr:`offline` and returns 0 (the queue stays).
+        """Send the queued batches (each once); returns how many decisions were sent.
+        Unreachable: sets :attr:`offline` and returns 0 (the queue stays).  Another process of
+        this login sending the queue: returns 0 at once (that one sends it all, see :mod:`.queue`).
 
         A batch the server refuses (e.g. the instance was assigned to someone else meanwhile) is
         not lost and does not block the others: it moves to the queue's ``.rejected.jsonl`` file
         and :attr:`rejected` says so (the window shows it)."""
-        entries = self.queue.entries()
-        if not entries:
+        if not self.queue.pending():
             return 0
+        sent = 0
+        with self.queue.sending() as sender:
+            if sender is None:
+                return 0
+            while True:
+                try:
+                    self.conn  # noqa: B018 - offline: fails at once, before the queue is read
+                except ServerUnreachable:
+                    self.offline = True
+                    return sent
+                taken = sender.take()
+                n = self._send_taken(taken.entries) if taken.entries else 0
+                if n is None:
+                    return sent
+                sent += n
+                if sender.drop(taken):
+                    break
+        self.offline = False
+        return sent
+
+    def _send_taken(self, entries: list[dict[str, Any]]) -> int | None:
+        """Send queued batches in one transaction; None when the server cannot be reached."""
         psycopg = _psycopg()
         refused: list[tuple[dict[str, Any], str]] = []
         try:
@@ -362,19 +389,17 @@ class PgStore(StoredBlobs):
                         refused.append((entry, _first_line(exc)))
         except ServerUnreachable:
             self.offline = True
-            return 0
+            return None
         except Exception as exc:  # noqa: BLE001
             if _is_connection_error(exc):
                 self.offline = True
-                return 0
+                return None
             raise self._error("send the offline queue", exc) from None
         if refused:
             self.queue.set_aside(refused)
             n = sum(len(e["rows"]) for e, _ in refused)
             self.rejected = (f"{n} decision(s) made offline were refused by the server ({refused[0][1]}); "
                              f"they are kept in {self.queue.rejected_path}")
-        self.queue.clear()
-        self.offline = False
         return sent
 
     def _latest_sql(self) -> str:
@@ -407,17 +432,23 @@ class PgStore(StoredBlobs):
     def iter_history(self) -> Iterator[DecisionRow]:
         yield from _rows(self._read(f"SELECT {COLUMNS} FROM decisions WHERE {SOUND} ORDER BY id"))
 
-    def rows_in(self, ranges: Sequence[tuple[int, int]]) -> list[DecisionRow]:
-        """Rows this login may see with ids in the ``(low, high)`` ranges notifications announced.
-
-        Ids are taken when a row is written, not when it commits: a later id may commit first,
-        so a follower asks for the committed ranges, never for "everything above the last id"."""
+    def rows_in(self, ranges: Sequence[tuple[int, int]], limit: int | None = None) -> list[DecisionRow]:
+        """Rows this login may see with ids in the ``(low, high)`` ranges, the first ``limit`` by id
+        (a follower asks for the ranges it has not read: :mod:`hieradjudicate.app.session.horizon`)."""
         if not ranges:
             return []
-        lows, highs = [int(a) for a, _ in ranges], [int(b) for _, b in ranges]
+        ranges = [(int(a), int(b)) for a, b in ranges]
+        # an index range scan from the lowest id asked for, never a scan of the whole history
+        within = " OR ".join(["id BETWEEN %s AND %s"] * len(ranges))
         return _rows(self._read(
-            f"SELECT {COLUMNS} FROM decisions d WHERE {SOUND} AND EXISTS (SELECT 1 FROM unnest(%s::bigint[],"
-            " %s::bigint[]) AS r(lo, hi) WHERE d.id BETWEEN r.lo AND r.hi) ORDER BY id", (lows, highs)))
+            f"SELECT {COLUMNS} FROM decisions WHERE {SOUND} AND id >= %s AND ({within}) ORDER BY id LIMIT %s",
+            (min(a for a, _ in ranges), *(v for r in ranges for v in r), limit)))
+
+    def snapshot_bounds(self) -> tuple[int, int]:
+        """The server's ``xmin`` (oldest transaction still running) and ``xmax`` (next to start)."""
+        row = self._read("SELECT pg_snapshot_xmin(s)::text::bigint, pg_snapshot_xmax(s)::text::bigint"
+                         " FROM pg_current_snapshot() s")[0]
+        return int(row[0]), int(row[1])
 
     def add_senses(self, pairs: Sequence[tuple[str, str]]) -> None:
         """Make (lexelt, tag) pairs of a re-imported input known to the server (the lead's)."""
