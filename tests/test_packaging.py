@@ -144,6 +144,22 @@ def test_sdist_carries_the_resources(tmp_path):
     assert not missing, f"not in the sdist: {missing}"
 
 
+@pytest.mark.skipif(not _has_build_package(),
+                    reason="the check needs the 'build' package (pip install build)")
+def test_python_m_build_prints_no_setuptools_warning(tmp_path):
+    """``python -m build`` (sdist, then the wheel from it) as the README gives it: not one warning
+    (a resource folder Python could import but `packages` did not list made setuptools print four)."""
+    src = _source_copy(tmp_path)
+    env = {k: v for k, v in _clean_env(tmp_path).items() if k != "PYTHONDONTWRITEBYTECODE"}
+    r = subprocess.run([sys.executable, "-m", "build", "-o", str(tmp_path / "dist"), str(src)],
+                       capture_output=True, text=True, timeout=400, cwd=tmp_path, env=env)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]
+    said = [line for line in (r.stdout + r.stderr).splitlines() if re.search(r"warn", line, re.I)]
+    assert not said, "\n".join(said)
+    (whl,) = (tmp_path / "dist").glob("*.whl")
+    assert not [n for n in SHIPPED if n not in zipfile.ZipFile(whl).namelist()]
+
+
 def test_installed_program_works_outside_the_checkout(venv_bin, tmp_path):
     env = _clean_env(tmp_path)
 
