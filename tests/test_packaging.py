@@ -258,3 +258,16 @@ def test_mime_type_and_desktop_entry_agree():
                  if "=" in line)
     assert entry["MimeType"] == "application/x-hieradjudicate-project;"
     assert entry["Exec"] == "hieradjudicate %f" and entry["Icon"] == APP_ID
+
+
+def test_build_bundle_without_the_development_environment_says_what_it_needs(tmp_path):
+    """packaging/build_bundle.sh run with a Python that lacks the program's dependencies stops at
+    once naming them and the command that makes the environment, not with a traceback."""
+    bare = tmp_path / "bare"
+    venv.EnvBuilder(system_site_packages=False, with_pip=False, symlinks=True).create(bare)
+    env = dict(_clean_env(tmp_path), PYTHON=str(bare / "bin" / "python"))
+    r = subprocess.run(["bash", str(ROOT / "packaging" / "build_bundle.sh")], capture_output=True, text=True,
+                       cwd=tmp_path, env=env, timeout=120)
+    assert r.returncode == 1 and r.stdout == ""
+    assert "Traceback" not in r.stderr and "needs the development environment" in r.stderr
+    assert "numpy" in r.stderr and "python3 -m venv .venv" in r.stderr
