@@ -194,16 +194,27 @@ def test_explicit_roles_the_wrong_way_round_warn_of_a_swap(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("policy", ["fine", "leaf"])
-def test_a_system_answering_every_gold_instance_and_more_warns_of_a_swap(capsys, tmp_path, policy):
+def test_a_system_answering_every_gold_instance_and_more_is_named_beside_another_sign(capsys, tmp_path, policy):
     lines = (DEMO / "annotator_ann.key").read_text().splitlines()
-    partial = tmp_path / "ann_part.txt"
+    partial = tmp_path / "lesk_output.txt"  # a name that marks a system's output, answering half
     partial.write_text("\n".join(lines[::2]) + "\n")
     whole = tmp_path / "ann_all.txt"
     whole.write_text("\n".join(lines) + "\n")
     code, out, err = _score(capsys, partial, whole, policy=policy)
-    assert SWAP in err and "every instance" in err
+    assert SWAP in err and "ann_all.txt answers every instance of the gold and 200 the gold lacks" in err
     code, out, err = _score(capsys, whole, partial, policy=policy)
     assert SWAP not in err
+
+
+@pytest.mark.parametrize("policy", ["fine", "leaf"])
+def test_a_gold_smaller_than_the_systems_answers_alone_is_no_swap(capsys, tmp_path, policy):
+    """A gold still being adjudicated (exported with its decided instances) is smaller than a
+    system's answers: coverage alone tells nothing."""
+    lines = (DEMO / "annotator_ann.key").read_text().splitlines()
+    decided = tmp_path / "decided.key"
+    decided.write_text("\n".join(lines[::2]) + "\n")
+    code, out, err = _score(capsys, decided, DEMO / "system_neural.ans", policy=policy)
+    assert code == 0 and SWAP not in err
 
 
 def test_the_demo_the_right_way_round_gives_no_swap_warning(capsys):

@@ -8,9 +8,9 @@ where the files themselves tell (issue #35):
   ``*.ans``, the WSD framework's ``*_example.key.txt``), a system's marks a gold (``*gold*``);
 * *several tags*: a system's lines carry several tags without weights -- the disjunctive
   alternatives of a key -- while the gold has none;
-* *coverage*: a system answers every instance of the gold and a tenth as many again that the gold
-  lacks (two annotators' files differ by a few instances; a key and a partial system's answers by
-  the instances the system left out).
+* *coverage*, said only beside one of those: a system answers every instance of the gold and a
+  tenth as many again that the gold lacks.  Alone it is no sign: a gold still being adjudicated
+  (or exported with its decided instances only) is smaller than a system's answers too.
 
 Weights in the gold are told apart by :func:`~hieradjudicate.app.loading.notes.gold_weights_note`.
 """
@@ -66,10 +66,10 @@ def swap_warning(gold: Shape, systems: list[Shape]) -> str | None:
         signs += [f"{Path(s.path).name} gives several tags without weights on {s.multi_unweighted} "
                   "instance(s), as a key lists the alternatives, while the gold gives one tag everywhere"
                   for s in systems if s.multi_unweighted]
-    signs += [f"{Path(s.path).name} answers every instance of the gold and {s.beyond_gold} the gold lacks"
-              for s in systems if s.answers_all and s.beyond_gold and s.beyond_gold * 10 >= s.gold_total]
     if not signs:
         return None
+    signs += [f"{Path(s.path).name} answers every instance of the gold and {s.beyond_gold} the gold lacks"
+              for s in systems if s.answers_all and s.beyond_gold and s.beyond_gold * 10 >= s.gold_total]
     names = ", ".join(Path(s.path).name for s in systems)
     return (f"--gold {Path(gold.path).name} and --system {names} look swapped: " + "; ".join(signs)
             + ". --gold takes the reference key, --system the answers to score")
