@@ -8,6 +8,9 @@ import pytest
 from hieradjudicate.core.competence import dawid_skene
 from tests.oracles import crowdkit
 
+# crowd-kit's own pandas deprecations (1,300 lines a run), not the product's
+pytestmark = pytest.mark.filterwarnings("ignore:::crowdkit")
+
 
 def crowd(seed: int, n: int = 400, workers: int = 12, X: int = 5, K: int = 4):
     """Workers of different reliability labelling instances of X lexelts with K leaves each."""
