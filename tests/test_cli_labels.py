@@ -131,6 +131,14 @@ def test_agree_with_an_inventory_lacking_lexelts_is_refused(capsys, tmp_path):
     assert code == 1 and "7 lexelt(s)" in err and "absent from the inventory" in err
 
 
+def test_report_from_files_with_an_inventory_lacking_lexelts_is_refused(capsys, tmp_path):
+    inv = _bank_only_inventory(tmp_path)
+    out = tmp_path / "r.html"
+    code, _, err = cli(capsys, "report", "--inventory", inv, "--annotations", f"ann={DEMO / 'annotator_ann.key'}",
+                       "--annotations", f"ben={DEMO / 'annotator_ben.key'}", "-o", out, "--resamples", "0")
+    assert code == 1 and "7 lexelt(s)" in err and not out.exists()
+
+
 def test_senseval3_coarse_with_the_demo_inventory_is_refused_not_the_fine_figure(capsys):
     data = skip_without_realdata("senseval3") / "senseval3"
     inputs = ("--inventory", DEMO / "inventory.txt", "--gold", data / "EnglishLS.test.key",

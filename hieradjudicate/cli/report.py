@@ -191,6 +191,10 @@ def _report(args: argparse.Namespace, started: list) -> int:
         corpus = res.corpus
         if corpus is None:
             raise HieradjError("report: the input files gave no corpus")
+        from hieradjudicate.cli.coverage import corpus_absent, lexelt_policy
+
+        lexelt_policy(args, corpus_absent(corpus), of="the annotations",
+                      consequence="their tags would count as senses of their own, with no level above them")
         golds = [s for s in corpus.sets if s.role == "gold"]
         if len(golds) > 1:  # not the first one behind the user's back
             raise HieradjError(f"report: {len(golds)} sets have the role gold ("
