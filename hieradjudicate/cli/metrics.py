@@ -19,7 +19,8 @@ def register(sub, add_inputs) -> None:
     p = sub.add_parser("agree", help="inter-annotator agreement over leaf distributions (kappa, alpha)")
     add_inputs(p)
     p.add_argument("--granularity", default="leaf", metavar="leaf|top|depth=N",
-                   help="cut of the sense tree the figures are computed at (default: leaf)")
+                   help="cut of the sense tree the figures are computed at (default: leaf; top and depth=N "
+                        "need an --inventory with parents)")
     p.add_argument("--ci", type=non_negative, default=0, metavar="N",
                    help="bootstrap confidence intervals with N resamples")
     p.add_argument("--ci-method", choices=("bca", "percentile"), default="bca",
