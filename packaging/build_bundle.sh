@@ -5,10 +5,39 @@
 #   * the bundled GUI renders the demo window to a PNG under a virtual X server (xvfb-run), and the
 #     PNG is 1280x800 and not blank.
 # Prints the bundle's size and the build time.  Needs xvfb-run (Debian xvfb, xauth).
+#
+# Runs with the development environment's Python: $PYTHON if set, else the active virtual
+# environment's python3, else the checkout's .venv.  Without one it says what it needs (no traceback).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PY=${PYTHON:-python3}
-"$PY" -m PyInstaller --version >/dev/null 2>&1 || "$PY" -m pip install -q pyinstaller
+if [ -n "${PYTHON:-}" ]; then PY=$PYTHON
+elif [ -z "${VIRTUAL_ENV:-}" ] && [ -x .venv/bin/python ]; then PY=.venv/bin/python
+else PY=python3; fi
+setup="python3 -m venv .venv && . .venv/bin/activate && python -m pip install -e '.[test]'"
+if ! missing=$("$PY" - 2>/dev/null <<'PY'
+import importlib.util
+need = ("numpy", "pandas", "PySide6", "pyqtgraph", "cassis", "hieradjudicate")
+print(" ".join(m for m in need if importlib.util.find_spec(m) is None))
+PY
+); then
+  echo "build_bundle.sh: cannot run Python as '$PY'; set PYTHON to the development environment's python" >&2
+  exit 1
+fi
+if [ -n "$missing" ]; then
+  echo "build_bundle.sh: needs the development environment: $PY lacks $missing." >&2
+  echo "  Create it once from the checkout:  $setup" >&2
+  echo "  then run packaging/build_bundle.sh again (it uses .venv, or PYTHON=/path/to/python)." >&2
+  exit 1
+fi
+if ! "$PY" -m PyInstaller --version >/dev/null 2>&1; then
+  if "$PY" -c 'import sys; sys.exit(sys.prefix == sys.base_prefix)'; then  # a virtual environment
+    "$PY" -m pip install -q pyinstaller
+  else
+    echo "build_bundle.sh: needs PyInstaller in the development environment ($PY is not a virtual" \
+         "environment, so nothing is installed into it): $setup && python -m pip install pyinstaller" >&2
+    exit 1
+  fi
+fi
 command -v xvfb-run >/dev/null || { echo "build_bundle.sh: xvfb-run is missing (apt-get install xvfb xauth)" >&2; exit 1; }
 
 start=$(date +%s.%N)

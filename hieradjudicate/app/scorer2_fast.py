@@ -40,15 +40,20 @@ def scan_key(gold: AnnotationSpec, systems: list[AnnotationSpec]) -> Scanned | N
 
 
 def score_file(key: Scanned, spec: AnnotationSpec, *, policy: str, sense_map: SenseMap | None,
-               minimal: bool) -> tuple[str, SensevalScore] | None:
+               minimal: bool, shapes: list | None = None) -> tuple[str, SensevalScore] | None:
     """One answer file scanned, joined and scored, its bytes dropped before scoring; ``None``
-    when it is not clean or cannot be joined exactly on hashes (the strict route decides)."""
+    when it is not clean or cannot be joined exactly on hashes (the strict route decides).
+    ``shapes`` gets the file's :class:`~hieradjudicate.app.loading.swap.Shape` (a swapped gold?)."""
+    from hieradjudicate.app.loading.swap import Shape, multi_unweighted
     from hieradjudicate.io.annotations.read import default_set_name
 
     ans = scan_senseval(spec.path, spec.name or default_set_name(spec.path))
     if ans is None:
         return None
     res = score_scanned(key, ans, policy=policy, sense_map=sense_map, minimal=minimal)
+    if res is not None and shapes is not None:
+        shapes.append(Shape(spec.path, None, multi_unweighted(ans.item, ans.weight, ans.n_items),
+                            res.attempted == res.total, res.unknown_answers, res.total))
     return None if res is None else (ans.set_name, res)
 
 

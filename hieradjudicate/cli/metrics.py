@@ -8,7 +8,9 @@ import sys
 import numpy as np
 
 from hieradjudicate.app.datasets import by_dataset as _by_dataset  # one rule for the command line and the window
+from hieradjudicate.app.loading.swap import Shape, multi_unweighted, swap_warning
 from hieradjudicate.app.textout import csv_text, fmt, json_text, text_table
+from hieradjudicate.cli.coverage import corpus_absent, gold_absent_lexelts, lexelt_policy, need_tree
 from hieradjudicate.cli.options import add_seed_option, non_negative, resample_warning
 from hieradjudicate.core.errors import HieradjError
 
@@ -17,7 +19,8 @@ def register(sub, add_inputs) -> None:
     p = sub.add_parser("agree", help="inter-annotator agreement over leaf distributions (kappa, alpha)")
     add_inputs(p)
     p.add_argument("--granularity", default="leaf", metavar="leaf|top|depth=N",
-                   help="cut of the sense tree the figures are computed at (default: leaf)")
+                   help="cut of the sense tree the figures are computed at (default: leaf; top and depth=N "
+                        "need an --inventory with parents)")
     p.add_argument("--ci", type=non_negative, default=0, metavar="N",
                    help="bootstrap confidence intervals with N resamples")
     p.add_argument("--ci-method", choices=("bca", "percentile"), default="bca",
@@ -61,9 +64,15 @@ def cmd_agree(args: argparse.Namespace) -> int:
     from hieradjudicate.cli.options import reading_policy, specs
 
     depth = parse_granularity(args.granularity)
+    if depth is not None:
+        need_tree(args)  # before reading: no tree, no level above the leaves
     res = load(args.inventory, specs(args), tree_columns=args.tree_columns, downward=args.downward)
     reading_policy(args, res)
     corpus = res.corpus
+    if depth is not None:
+        need_tree(args, corpus.inventory)
+    lexelt_policy(args, corpus_absent(corpus), of="the annotations",
+                  consequence="their tags would count as senses of their own, with no level above them")
     stats = Stats(corpus)
     sets = annotator_sets(corpus, include_systems=args.include_systems)
     note = rater_note(corpus, sets, include_systems=args.include_systems)
@@ -245,6 +254,8 @@ def _senseval_scores(args) -> list[tuple[str, object]]:
                            f"inventory with parents); the inventory given ({given}) has no parent relations. "
                            "Pass --inventory EnglishLS.sensemap (or similar), or use --policy fine")
     if fast is not None:
+        lex = fast.line_lexelt
+        _gold_coverage(args, fast.lexelts, lex, lex[fast.item], fast.tag, fast.tags, records)
         out = _scanned_scores(args, fast, systems, smap, sources)
         if out is not None:
             return out
@@ -256,32 +267,67 @@ def _senseval_scores(args) -> list[tuple[str, object]]:
     answers = [(spec, read_annotation_file(spec)) for spec in systems]
     reading_policy(args, sources=sources + [key] + [a for _, a in answers])
     _one_gold_set(key.path, key.set_names)
+    lexelts, item_lexelt = np.unique(np.asarray(key.item_lexelt, dtype=object), return_inverse=True)
+    _gold_coverage(args, lexelts.tolist(), item_lexelt, item_lexelt[key.item], key.tag, key.tags, records)
     _warn(gold_weights_note(key.path, *weights_given(key)))
-    out = []
+    out, shapes = [], []
     for spec, ans in answers:
         for k, name in enumerate(ans.set_names):  # a table of several systems: each one scored
             res = score_senseval(key, ans, policy=args.policy, sense_map=smap, minimal=args.minimal,
                                  answer_set=k)
             out.append(((spec.name or name) if len(ans.set_names) == 1 else name, res))
+            rows = ans.set == k
+            shapes.append(Shape(spec.path, _given_role(spec, "system"),
+                                multi_unweighted(ans.item[rows], ans.weight[rows], len(ans.item_instance)),
+                                res.attempted == res.total, res.unknown_answers, res.total))
+    _warn(swap_warning(Shape(gold.path, _given_role(gold, "gold"),
+                             multi_unweighted(key.item, key.weight, len(key.item_instance))), shapes))
     return out
+
+
+def _given_role(spec, default: str) -> str | None:
+    """The role written after the path (``PATH:system``) when it is not the option's own."""
+    return spec.role if spec.role != default else None
+
+
+def _gold_coverage(args, lexelts, item_lexelt, label_lexelt, label_tag, tags, records) -> None:
+    """The scorer2 route's :func:`~hieradjudicate.cli.coverage.lexelt_policy` over the gold."""
+    if not args.inventory:
+        return
+    absent, mask = gold_absent_lexelts(lexelts, label_lexelt, label_tag, tags, records)
+    per_lexelt = np.bincount(np.asarray(item_lexelt, dtype=np.int64), minlength=len(lexelts))
+    lexelt_policy(args, absent, of="the gold", consequence=_uncovered(args.policy),
+                  share=(int(per_lexelt[mask].sum()), int(per_lexelt.sum())))
+
+
+def _uncovered(policy: str) -> str:
+    """What scoring does with the senses of a lexelt the inventory lacks."""
+    if policy in ("coarse", "mixed"):
+        return (f"their senses would be scored as groups of their own: the fine figure there, labelled "
+                f"{policy}")
+    return "their tags would be scored as senses of their own, outside any sense tree"
 
 
 def _scanned_scores(args, key, systems, smap, sources) -> list[tuple[str, object]] | None:
     """The scores of clean Senseval files, one answer file in memory at a time; ``None`` when
     a file is not clean or a join on hashes is in doubt (then the strict route reads them all)."""
     from hieradjudicate.app.loading.notes import gold_weights_note, weights_given
+    from hieradjudicate.app.loading.specs import AnnotationSpec
     from hieradjudicate.app.scorer2_fast import score_file
     from hieradjudicate.cli.options import reading_policy
 
-    out = []
+    out, shapes = [], []
     for spec in systems:
-        res = score_file(key, spec, policy=args.policy, sense_map=smap, minimal=args.minimal)
+        res = score_file(key, spec, policy=args.policy, sense_map=smap, minimal=args.minimal, shapes=shapes)
         if res is None:
             return None
         out.append(res)
+        shapes[-1].role = _given_role(spec, "system")
     reading_policy(args, sources=sources)  # the inventories' own dropped lines; clean files have none
     args.gold_ids_at = key.instances
     _warn(gold_weights_note(key.path, *weights_given(key)))
+    _warn(swap_warning(Shape(key.path, _given_role(AnnotationSpec.parse(args.gold, "gold"), "gold"),
+                             multi_unweighted(key.item, key.weight, key.n_items)), shapes))
     return out
 
 
@@ -302,17 +348,43 @@ def _leaf_scores(args):
     from hieradjudicate.cli.options import reading_policy
 
     gold = AnnotationSpec.parse(args.gold, "gold")
-    gold.role = "gold"
-    res = load(args.inventory, [gold] + _system_specs(args), tree_columns=args.tree_columns,
+    gold_role, gold.role = _given_role(gold, "gold"), "gold"
+    system_specs = _system_specs(args)
+    res = load(args.inventory, [gold] + system_specs, tree_columns=args.tree_columns,
                downward=args.downward)
     reading_policy(args, res)
     rep = next(f for f in res.files if f.kind == "annotations")  # the gold: the first annotation file
     _one_gold_set(rep.path, rep.sets)
-    _warn(gold_weights_note(rep.path, rep.weighted_labels, rep.first_weight_line))
     c = res.corpus
-    stats = Stats(c)
     g = next(k for k, s in enumerate(c.sets) if s.role == "gold")
+    per_lexelt = np.bincount(c.inst_lexelt[c.sets[g].rows], minlength=len(c.inventory.lexelts))
+    absent = [x for x in corpus_absent(c) if per_lexelt[c.inventory.lexelt_index(x)]]  # the gold's only
+    lexelt_policy(args, absent, of="the gold", consequence=_uncovered("leaf"),
+                  share=(int(sum(per_lexelt[c.inventory.lexelt_index(x)] for x in absent)), c.sets[g].n))
+    _warn(gold_weights_note(rep.path, rep.weighted_labels, rep.first_weight_line))
+    _warn(swap_warning(_set_shape(c, g, rep, gold_role),
+                       [_set_shape(c, k, f, _given_role(spec, "system"), gold=c.sets[g])
+                        for k, f, spec in _system_sets(c, res.files[-len(system_specs):], system_specs)]))
+    stats = Stats(c)
     return c, [(c.sets[k].name, stats.score(k, g)) for k, s in enumerate(c.sets) if s.role == "system"]
+
+
+def _system_sets(c, files, specs):
+    """``(set index, file report, spec)`` of every system set, in the corpus's order."""
+    by_name = {name: (f, spec) for f, spec in zip(files, specs) for name in f.sets}
+    return [(k, *by_name[s.name]) for k, s in enumerate(c.sets) if s.role == "system" and s.name in by_name]
+
+
+def _set_shape(c, k: int, file, role: str | None, gold=None) -> Shape:
+    """A corpus set's :class:`~hieradjudicate.app.loading.swap.Shape` (coverage against ``gold``);
+    ``file``: its file's report (the set's own weights are normalised, the file says if it gave any)."""
+    s = c.sets[k]
+    shape = Shape(file.path, role, 0 if file.weighted_labels else int((s.n_tags() > 1).sum()))
+    if gold is not None:
+        shape.answers_all = bool(np.isin(gold.rows, s.rows).all())
+        shape.beyond_gold = int(np.setdiff1d(s.rows, gold.rows).size)
+        shape.gold_total = gold.n
+    return shape
 
 
 def cmd_score(args: argparse.Namespace) -> int:

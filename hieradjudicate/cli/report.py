@@ -69,23 +69,84 @@ def _check_tables_dir(folder: Path) -> None:
         raise HieradjError(f"report: cannot make the folder {folder} ({exc.strerror or exc})") from None
 
 
-def _start_competence(corpus, model: str):
-    """The competence estimate as a future (numpy releases the GIL: it overlaps the dashboard's figures);
-    ``None`` when not asked for or with fewer than two annotator sets (the section says so)."""
-    from concurrent.futures import ThreadPoolExecutor
+class _Stopped(Exception):
+    """Raised by the competence estimate's progress callback once the command is interrupted."""
 
+
+class _Background:
+    """The competence estimate in a daemon thread (numpy releases the GIL: it overlaps the dashboard's
+    figures).  Ctrl-C in the main thread does not wait for it: :meth:`stop` ends Dawid & Skene at its
+    next iteration, and a daemon thread does not hold the process's exit (a pool's worker thread is
+    joined at exit: Ctrl-C took 5-6 s on Senseval-3, issue #35)."""
+
+    def __init__(self, fn, *args, **kwargs) -> None:
+        import threading
+
+        self._stop, self._done = threading.Event(), threading.Event()
+        self._value, self._error = None, None
+
+        def run() -> None:
+            try:
+                self._value = fn(*args, **kwargs, progress=self._check)
+            except BaseException as exc:  # handed to the main thread by result()
+                self._error = exc
+            finally:
+                self._done.set()
+        threading.Thread(target=run, name="report-competence", daemon=True).start()
+
+    def _check(self, *_: object) -> None:
+        if self._stop.is_set():
+            raise _Stopped
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def result(self):
+        while not self._done.wait(0.05):  # short waits: Ctrl-C is heard at once
+            pass
+        if self._error is not None:
+            raise self._error
+        return self._value
+
+
+def _start_competence(corpus, model: str) -> _Background | None:
+    """The competence estimate started in the background; ``None`` when not asked for or with fewer
+    than two annotator sets (the section says so)."""
     from hieradjudicate.app.dashboard.competence import estimate
     from hieradjudicate.app.session.batch import annotator_sets
 
     if model == "none" or len(annotator_sets(corpus)) < 2:
         return None
-    pool = ThreadPoolExecutor(max_workers=1)
-    future = pool.submit(estimate, corpus, model=model)
-    pool.shutdown(wait=False)
-    return future
+    return _Background(estimate, corpus, model=model)
+
+
+def _say(what: str) -> None:
+    """One progress line on stderr (a step starts): the user sees where a long report is."""
+    print(f"report: {what}", file=sys.stderr, flush=True)
+
+
+def _step_lines():
+    """A ``progress(done, total, what)`` callback printing each step's name once."""
+    last = [None]
+
+    def progress(done: int, total: int, what: str) -> None:
+        head = what.split(": ", 1)[0]
+        if head != last[0]:
+            last[0] = head
+            _say(head if total and done >= total else f"{head} ...")
+    return progress
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    comp: list = []
+    try:
+        return _report(args, comp)
+    finally:  # Ctrl-C or an error: the estimate stops at its next iteration, and is not waited for
+        for c in comp:
+            c.stop()
+
+
+def _report(args: argparse.Namespace, started: list) -> int:
     from hieradjudicate.app.dashboard.dashboard import Dashboard
     from hieradjudicate.app.dashboard.gold import DecisionTracker
     from hieradjudicate.app.report import crowd
@@ -105,6 +166,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.project:
         if args.inventory or args.annotations:
             raise HieradjError("report: give a project or input files, not both")
+        _say(f"reading {args.project} ...")
         session = _open_project(args.project)
         from hieradjudicate.cli.project import warn_left_out
 
@@ -131,11 +193,16 @@ def cmd_report(args: argparse.Namespace) -> int:
 
         if not args.inventory or not args.annotations:
             raise HieradjError("report: give PROJECT.hadj, or --inventory and --annotations files")
+        _say("reading the input files ...")
         res = load(args.inventory, specs(args), args.contexts, tree_columns=args.tree_columns)
         reading_policy(args, res)
         corpus = res.corpus
         if corpus is None:
             raise HieradjError("report: the input files gave no corpus")
+        from hieradjudicate.cli.coverage import corpus_absent, lexelt_policy
+
+        lexelt_policy(args, corpus_absent(corpus), of="the annotations",
+                      consequence="their tags would count as senses of their own, with no level above them")
         golds = [s for s in corpus.sets if s.role == "gold"]
         if len(golds) > 1:  # not the first one behind the user's back
             raise HieradjError(f"report: {len(golds)} sets have the role gold ("
@@ -144,16 +211,25 @@ def cmd_report(args: argparse.Namespace) -> int:
         title = title or "Agreement report"
     dash = Dashboard(corpus, title=title)
     comp = _start_competence(corpus, args.competence)  # in a thread, beside the other figures
+    if comp is not None:
+        started.append(comp)
+        _say(f"annotator competence ({args.competence}) in the background ...")
     resample_warning(args.resamples, "--resamples")
     seed = {} if args.seed is None else {"seed": args.seed}
-    data = dash.compute(gold, tracker=tracker, measure=args.measure, n_resamples=max(args.resamples, 0), **seed)
-    data.competence = comp.result() if comp is not None else None
+    data = dash.compute(gold, tracker=tracker, measure=args.measure, n_resamples=max(args.resamples, 0),
+                        progress=_step_lines(), **seed)
+    if comp is not None:
+        _say("waiting for the annotator competence ...")
+        data.competence = comp.result()
+    else:
+        data.competence = None
     if args.output:
         confs = []
         if len(dash.group) >= 2:  # one confusion matrix per lexelt, least reliable first
             a, b = dash.pairs_by_shared(dash.group, limit=1)[0]  # the pair with the most common instances
             for bar in data.lexelts.sorted("value")[:40]:
                 confs.append(dash.confusion(a, b, bar.x))
+        _say(f"writing {args.output} ...")
         try:
             path = write_report(data, args.output, title=title, confusions=confs, left_out=left_out,
                                 timeline=timeline)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from hieradjudicate.app.session.commands import CommandStack, Decide
@@ -106,8 +106,7 @@ def test_only_unresolved_and_decided_reliability(tmp_path: Path) -> None:
 def test_vectorised_equals_one_by_one(answers) -> None:
     rows = [("x.n", f"i{n}", f"r{r}", [(t, None) for t in tags])
             for n, per in enumerate(answers) for r, tags in enumerate(per) if tags is not None]
-    if not rows:
-        return
+    assume(rows)  # every answer None: no instance, nothing to check (hypothesis draws another)
     c = build([annotation_source(rows)])
     sg = Suggester(c)
     all_ = sg.suggest()

@@ -1,4 +1,4 @@
-"""Dawid-Skene competence over leaves (#14 item 2) against crowd-kit (test-only oracle)."""
+"""Dawid-Skene competence over leaves (#14 item 2) against crowd-kit (test-only oracle, the oracles extra)."""
 
 from __future__ import annotations
 
@@ -6,6 +6,10 @@ import numpy as np
 import pytest
 
 from hieradjudicate.core.competence import dawid_skene
+from tests.oracles import crowdkit
+
+# crowd-kit's own pandas deprecations (1,300 lines a run), not the product's
+pytestmark = pytest.mark.filterwarnings("ignore:::crowdkit")
 
 
 def crowd(seed: int, n: int = 400, workers: int = 12, X: int = 5, K: int = 4):
@@ -24,7 +28,7 @@ def crowd(seed: int, n: int = 400, workers: int = 12, X: int = 5, K: int = 4):
 def _crowdkit(inst, rater, label, lex, n_iter: int):
     """crowd-kit's DawidSkene run for exactly ``n_iter`` iterations (``tol=-inf``: its own stopping
     rule watches a quantity EM can lower, and stops on its first fall)."""
-    ck = pytest.importorskip("crowdkit.aggregation")
+    ck = crowdkit()
     pd = pytest.importorskip("pandas")
     df = pd.DataFrame({"task": inst, "worker": rater, "label": [f"{x}:{k}" for x, k in zip(lex[inst], label)]})
     ds = ck.DawidSkene(n_iter=n_iter, tol=-np.inf)

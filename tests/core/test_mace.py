@@ -7,10 +7,9 @@ import pandas as pd
 import pytest
 
 from hieradjudicate.core.mace import digamma, mace
+from tests.oracles import crowdkit  # crowd-kit, the oracles extra: each comparison skips without it
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning", "ignore::FutureWarning")
-
-crowdkit = pytest.importorskip("crowdkit.aggregation", reason="crowd-kit is the oracle (the test extra)")
 
 
 def _by_appearance(df: pd.DataFrame) -> pd.DataFrame:
@@ -55,7 +54,7 @@ def test_equals_crowd_kit_on_hard_labels(seed):
     df, _ = _synthetic(seed)
     df = _by_appearance(df)
     L = int(df.label.max()) + 1
-    ck = crowdkit.MACE().fit(df)  # its default: 10 restarts (all from the same seeded start), 50 iterations, VB
+    ck = crowdkit().MACE().fit(df)  # its default: 10 restarts (all from the same seeded start), 50 iterations, VB
     r = _ours(df, L)
     np.testing.assert_allclose(r.accuracy, ck.spamming_[:, 1], atol=1e-9)
     np.testing.assert_allclose(r.posterior, ck.probas_.loc[np.arange(len(r.tasks))].to_numpy(), atol=1e-9)
@@ -125,7 +124,7 @@ def test_equals_crowd_kit_on_masc_lexelts_one_at_a_time(realdata):
         sel = lex_row == x
         df = _by_appearance(pd.DataFrame({"task": inst[sel], "worker": rater[sel], "label": P[sel].argmax(axis=1)}))
         L = int(df.label.max()) + 1
-        ck = crowdkit.MACE(n_restarts=1).fit(df)
+        ck = crowdkit().MACE(n_restarts=1).fit(df)
         r = _ours(df, L)
         np.testing.assert_allclose(r.accuracy, ck.spamming_[:, 1], atol=1e-8)
         np.testing.assert_allclose(r.posterior, ck.probas_.loc[np.arange(len(r.tasks))].to_numpy(), atol=1e-8)
@@ -148,8 +147,8 @@ def test_renaming_workers_changes_crowd_kits_answer_not_ours():
     df = _by_appearance(df)
     rename = {w: f"w{(7 * w + 3) % 12:02d}" for w in range(12)}  # names that do not sort by appearance
     renamed = df.assign(worker=df.worker.map(rename))
-    ck_a = crowdkit.MACE(n_restarts=1).fit(df).probas_.sort_index().to_numpy()
-    ck_b = crowdkit.MACE(n_restarts=1).fit(renamed).probas_.sort_index().to_numpy()
+    ck_a = crowdkit().MACE(n_restarts=1).fit(df).probas_.sort_index().to_numpy()
+    ck_b = crowdkit().MACE(n_restarts=1).fit(renamed).probas_.sort_index().to_numpy()
     assert np.abs(ck_a - ck_b).max() > 0.05
     codes = {n: k for k, n in enumerate(sorted(set(rename.values())))}
     a = _ours(df, 5, max_iter=5000, tol=1e-9)

@@ -144,6 +144,22 @@ def test_sdist_carries_the_resources(tmp_path):
     assert not missing, f"not in the sdist: {missing}"
 
 
+@pytest.mark.skipif(not _has_build_package(),
+                    reason="the check needs the 'build' package (pip install build)")
+def test_python_m_build_prints_no_setuptools_warning(tmp_path):
+    """``python -m build`` (sdist, then the wheel from it) as the README gives it: not one warning
+    (a resource folder Python could import but `packages` did not list made setuptools print four)."""
+    src = _source_copy(tmp_path)
+    env = {k: v for k, v in _clean_env(tmp_path).items() if k != "PYTHONDONTWRITEBYTECODE"}
+    r = subprocess.run([sys.executable, "-m", "build", "-o", str(tmp_path / "dist"), str(src)],
+                       capture_output=True, text=True, timeout=400, cwd=tmp_path, env=env)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-3000:]
+    said = [line for line in (r.stdout + r.stderr).splitlines() if re.search(r"warn", line, re.I)]
+    assert not said, "\n".join(said)
+    (whl,) = (tmp_path / "dist").glob("*.whl")
+    assert not [n for n in SHIPPED if n not in zipfile.ZipFile(whl).namelist()]
+
+
 def test_installed_program_works_outside_the_checkout(venv_bin, tmp_path):
     env = _clean_env(tmp_path)
 
@@ -267,3 +283,16 @@ def test_installed_program_finds_its_own_user_guide(venv_bin, tmp_path):
     assert page.name == "index.md" and page.parent.name == "_guide", page
     assert page.resolve().is_relative_to(venv_bin.parent.resolve()), f"{page} is not from the installed wheel"
     assert (page.parent / "images" / "workbench.png").is_file()
+
+
+def test_build_bundle_without_the_development_environment_says_what_it_needs(tmp_path):
+    """packaging/build_bundle.sh run with a Python that lacks the program's dependencies stops at
+    once naming them and the command that makes the environment, not with a traceback."""
+    bare = tmp_path / "bare"
+    venv.EnvBuilder(system_site_packages=False, with_pip=False, symlinks=True).create(bare)
+    env = dict(_clean_env(tmp_path), PYTHON=str(bare / "bin" / "python"))
+    r = subprocess.run(["bash", str(ROOT / "packaging" / "build_bundle.sh")], capture_output=True, text=True,
+                       cwd=tmp_path, env=env, timeout=120)
+    assert r.returncode == 1 and r.stdout == ""
+    assert "Traceback" not in r.stderr and "needs the development environment" in r.stderr
+    assert "numpy" in r.stderr and "python3 -m venv .venv" in r.stderr

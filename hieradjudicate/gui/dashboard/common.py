@@ -92,6 +92,17 @@ def nan_or(v: Any) -> float:
     return float("nan") if v is None else float(v)
 
 
+def set_line(item: Any, x: Any, y: Any) -> None:
+    """``item.setData(x, y)``, emptied when no point is finite: pyqtgraph takes the bounds of an
+    all-NaN line or scatter with ``np.nanmin`` and warns "All-NaN slice" (issue #35).  NaN points
+    among finite ones stay, as gaps (``connect="finite"``)."""
+    y = np.asarray(y, dtype=float)
+    if np.isfinite(y).any():
+        item.setData(x, y)
+    else:
+        item.setData([], [])
+
+
 def make_plot(*, menu: bool = False) -> pg.PlotWidget:
     """A PlotWidget in the theme's colours, without the SVG-offering scene menu."""
     t = theme()

@@ -22,6 +22,7 @@ from hieradjudicate.gui.dashboard.common import (
     nan_or,
     nearest_slot,
     none_in_view,
+    set_line,
     set_ticks,
     theme,
     view_pos,
@@ -324,7 +325,7 @@ class ProgressPanel(Panel):
         n = len(pr.days)
         x = np.arange(n, dtype=float)
         self.days.set(x, pr.decisions, 0.6, [mix(GOLD_COLOR, theme()["bg"], 0.45)] * n)
-        self.share.setData(x, np.asarray(pr.resolved_share, float))
+        set_line(self.share, x, np.asarray(pr.resolved_share, float))
         labels = [d[5:] if len(d) == 10 else d for d in pr.days]
         set_ticks(self.plot, "bottom", labels, max_labels=12)
         self.plot.setXRange(-0.6, max(n, 1) - 0.4, padding=0)

@@ -27,6 +27,7 @@ from hieradjudicate.gui.dashboard.common import (
     nearest_slot,
     none_in_view,
     scale_lut,
+    set_line,
     set_ticks,
     theme,
     tip,
@@ -188,8 +189,8 @@ class DepthPanel(Panel):
                 for q in qs:
                     qs[q][j] = np.percentile(col, q)
         for q, c in self.bands["curves"].items():
-            c.setData(x, np.nan_to_num(qs[q], nan=0.0) if ok.all() else qs[q])
-        self.bands["median"].setData(x, qs[50])
+            set_line(c, x, np.nan_to_num(qs[q], nan=0.0) if ok.all() else qs[q])
+        set_line(self.bands["median"], x, qs[50])
 
     def update_data(self, data: Any) -> None:
         d = self.data = data.depth
@@ -220,9 +221,9 @@ class DepthPanel(Panel):
             self.pairs_item.setData(np.hstack([np.tile(x, (vals.shape[0], 1)), sep]).ravel(),
                                     np.hstack([vals, sep]).ravel())
         for p, line in enumerate(self.lines):
-            line.setData(x, vals[p] if p < len(vals) else np.full(x.size, np.nan))
+            set_line(line, x, vals[p] if p < len(vals) else np.full(x.size, np.nan))
         gv = np.array([nan_or(v) for v in d.group_values], float)
-        self.group.setData(x, gv)
+        set_line(self.group, x, gv)
         self.set_empty(none_in_view(data) or (None if np.isfinite(gv).any() or np.isfinite(vals).any() else
                        "No level has a defined agreement (no pair of annotators shares an instance here)"))
         set_ticks(self.plot, "bottom", d.levels)

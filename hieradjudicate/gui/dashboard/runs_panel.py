@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from hieradjudicate.core.errors import HieradjError
-from hieradjudicate.gui.dashboard.common import Panel, set_ticks
+from hieradjudicate.gui.dashboard.common import Panel, set_line, set_ticks
 from hieradjudicate.gui.dashboard.gold_plots import _fill, _table
 from hieradjudicate.gui.dashboard.significance_panel import CHANGES_LIMIT, _p
 
@@ -157,7 +157,7 @@ class RunsPanel(Panel):
                               else (None, None, None))] for r in stored])
         x = np.arange(len(self.history), dtype=float)
         for m, line in self.lines.items():
-            line.setData(x, [np.nan if getattr(h, m) is None else getattr(h, m) for h in self.history])
+            set_line(line, x, [np.nan if getattr(h, m) is None else getattr(h, m) for h in self.history])
         set_ticks(self.plot, "bottom", [h.name for h in self.history])
         self.plot.setXRange(-0.5, max(len(self.history), 1) - 0.5, padding=0)
         for combo, default in ((self.base_run, 0), (self.other_run, len(self.history) - 1)):

@@ -1,0 +1,75 @@
+"""Whether ``--gold`` and ``--system`` were given the other way round (no Qt).
+
+A swapped pair is scored without complaint and gives a plausible figure, so the command says so
+where the files themselves tell (issue #35):
+
+* a *role*: the gold given as ``PATH:system``, a system as ``PATH:gold``;
+* a *name*: the gold's file name marks a system's output (``lesk``, ``baseline``, ``responses``,
+  ``*.ans``, the WSD framework's ``*_example.key.txt``), a system's marks a gold (``*gold*``);
+* *several tags*: a system's lines carry several tags without weights -- the disjunctive
+  alternatives of a key -- while the gold has none;
+* *coverage*, said only beside one of those: a system answers every instance of the gold and a
+  tenth as many again that the gold lacks.  Alone it is no sign: a gold still being adjudicated
+  (or exported with its decided instances only) is smaller than a system's answers too.
+
+Weights in the gold are told apart by :func:`~hieradjudicate.app.loading.notes.gold_weights_note`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from hieradjudicate.app.loading.roles import guess_role
+
+
+@dataclass
+class Shape:
+    """What one file of a scoring run shows of its nature."""
+
+    path: str
+    role: str | None = None  # the role written after the path (``PATH:system``), if any
+    multi_unweighted: int = 0  # lines (instances) with several tags and no weight
+    answers_all: bool = False  # a system: every gold instance answered ...
+    beyond_gold: int = 0  # ... and this many instances the gold does not have
+    gold_total: int = 0  # the gold's instances
+
+
+def multi_unweighted(item: np.ndarray, weight: np.ndarray, n_items: int) -> int:
+    """Items with several labels none of which has a weight (``weight`` NaN = none given)."""
+    item = np.asarray(item, dtype=np.int64)
+    if item.size == 0:
+        return 0
+    n = np.bincount(item, minlength=n_items)
+    weighted = np.bincount(item, weights=~np.isnan(np.asarray(weight, dtype=np.float64)), minlength=n_items)
+    return int(((n > 1) & (weighted == 0)).sum())
+
+
+def _named(path: str, role: str) -> bool:
+    got, why = guess_role(path)
+    return got == role and "name" in why or got == role == "system" and "folder" in why
+
+
+def swap_warning(gold: Shape, systems: list[Shape]) -> str | None:
+    """One sentence naming every sign that the gold and a system were swapped, or ``None``."""
+    signs: list[str] = []
+    if gold.role == "system":
+        signs.append(f"the gold is given the role system ({Path(gold.path).name}:system)")
+    signs += [f"a system is given the role gold ({Path(s.path).name}:gold)" for s in systems if s.role == "gold"]
+    if gold.role is None and _named(gold.path, "system"):
+        signs.append(f"the gold's file name marks a system's output ({Path(gold.path).name})")
+    signs += [f"a system's file name marks a gold ({Path(s.path).name})"
+              for s in systems if s.role is None and _named(s.path, "gold")]
+    if gold.multi_unweighted == 0:
+        signs += [f"{Path(s.path).name} gives several tags without weights on {s.multi_unweighted} "
+                  "instance(s), as a key lists the alternatives, while the gold gives one tag everywhere"
+                  for s in systems if s.multi_unweighted]
+    if not signs:
+        return None
+    signs += [f"{Path(s.path).name} answers every instance of the gold and {s.beyond_gold} the gold lacks"
+              for s in systems if s.answers_all and s.beyond_gold and s.beyond_gold * 10 >= s.gold_total]
+    names = ", ".join(Path(s.path).name for s in systems)
+    return (f"--gold {Path(gold.path).name} and --system {names} look swapped: " + "; ".join(signs)
+            + ". --gold takes the reference key, --system the answers to score")
