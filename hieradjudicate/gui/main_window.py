@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from hieradjudicate import __version__
 from hieradjudicate.app.logs import log_exception, log_path
 from hieradjudicate.app.memory import fix_mmap_threshold
+from hieradjudicate.app.session import markers
 from hieradjudicate.app.session.commands import Decide
 from hieradjudicate.app.session.decisions import Decision
 from hieradjudicate.app.session.session import Session
@@ -119,6 +120,9 @@ class MainWindow(ProjectsSection, QMainWindow):
         finally:
             self._update_title()
             self._enable()
+        if markers.flagged(self.session.decisions, decision.lexelt, decision.instance):
+            self.statusBar().showMessage(f"Decided {decision.instance}; it stays flagged, not gold until "
+                                         "you unflag it (F)", 6000)
         if advancing:
             self.next_unresolved()
         self.ws.refresh_if_stale()
@@ -201,37 +205,63 @@ class MainWindow(ProjectsSection, QMainWindow):
             lex, inst = self.wb.key_of(i)
             self._decide(Decision(lex, inst, tuple(dlg.chosen()), source="manual"), True)
 
-    def _with_status(self, status: str, note: str | None = None, advance: bool = False) -> None:
+    def _mark(self, what: str, advance: bool = False, **change) -> None:
+        """Flag, unflag, skip or note the highlighted instance: one edit of its markers
+        (:func:`~hieradjudicate.app.session.markers.edit`), everything else kept."""
+        i = self._current()
+        if i < 0 or self.wb is None or self.session is None or self.ws is None:
+            return
+        lex, inst = self.wb.key_of(i)
+        d = markers.edit(self.session.decisions, lex, inst, **change)
+        if d is None:
+            if change.get("skip") and markers.flagged(self.session.decisions, lex, inst):
+                self.statusBar().showMessage(f"{inst} stays flagged (F unflags); moved on", 5000)
+            if advance and self.auto_advance:
+                self.next_unresolved()
+            return
+        if self.session.read_only:
+            self.statusBar().showMessage("This project is open read-only: nothing can be decided here", 4000)
+            return
+        advancing = advance and self.auto_advance
+        try:
+            with self.ws.moving_on() if advancing else nullcontext():
+                self.session.execute(markers.command(d, what))
+        except Exception as exc:
+            self.ws.refresh_if_stale()
+            self.error("The change was not saved", exc)
+            return
+        finally:
+            self._update_title()
+            self._enable()
+        if advancing:
+            self.next_unresolved()
+        self.ws.refresh_if_stale()
+
+    def flag(self) -> None:
+        """F flags the instance, or unflags a flagged one (the decision under the flag stays)."""
         i = self._current()
         if i < 0 or self.wb is None or self.session is None:
             return
-        lex, inst = self.wb.key_of(i)
-        cur = self.session.decisions.current(lex, inst)
-        tags = cur.tags if cur is not None else ()
-        self._decide(Decision(lex, inst, tags, source=cur.source if cur else "manual", status=status,
-                              note=cur.note if (cur and note is None) else (note or "")), advance)
-
-    def flag(self) -> None:
-        self._with_status("flagged")
+        on = not markers.flagged(self.session.decisions, *self.wb.key_of(i))
+        self._mark("flag" if on else "unflag", flag=on)
+        if not on:
+            self.statusBar().showMessage("Unflagged: the decision (if any) is what the instance keeps", 5000)
 
     def skip(self) -> None:
-        self._with_status("skipped", advance=True)
+        self._mark("skip", advance=True, skip=True)
 
     def edit_note(self) -> None:
         i = self._current()
         if i < 0 or self.wb is None or self.session is None:
             return
         lex, inst = self.wb.key_of(i)
-        cur = self.session.decisions.current(lex, inst)
-        dlg = NoteDialog(cur.note if cur else "", f"{lex} {inst}", self)
+        dlg = NoteDialog(self.session.decisions.note(lex, inst), f"{lex} {inst}", self)
         ok = dlg.exec()
         text = dlg.text()
         dlg.deleteLater()
         self.activateWindow()
-        if ok:
-            # a note on an undecided instance flags it: a note usually means "to discuss"
-            status = cur.status if cur is not None else "flagged"
-            self._with_status(status, note=text)
+        if ok:  # a note is a mark on the instance, never a status: the decision (or none) stays
+            self._mark("note on", note=text)
 
     def undo(self) -> None:
         self._undo_redo(True)
