@@ -45,6 +45,20 @@ from hieradjudicate.gui.workbench.workspace import Workspace
 STATE_VERSION = 1
 
 
+def window_title(name: str, decisions: int, read_only_reason: str = "", waiting: int = 0) -> str:
+    """``demo.hadj — all saved · 1 decision — hieradjudicate``; never "all saved" while decisions
+    made offline wait on this computer for the server."""
+    count = f"{decisions} decision{'' if decisions == 1 else 's'}"
+    if read_only_reason:
+        state = ("read-only: open in another hieradjudicate" if "another hieradjudicate" in read_only_reason
+                 else "read-only")
+    elif waiting:
+        state = f"offline: {waiting} decision{'' if waiting == 1 else 's'} not yet on the server · {count}"
+    else:
+        state = f"all saved · {count}"
+    return f"{name} — {state} — hieradjudicate"
+
+
 class MainWindow(ProjectsSection, QMainWindow):
     def __init__(self) -> None:
         super().__init__()
@@ -360,12 +374,10 @@ class MainWindow(ProjectsSection, QMainWindow):
         if self.session is None:
             self.setWindowTitle("hieradjudicate")
             return
-        n = len(self.session.decisions)
-        reason = self.session.read_only_reason or ""
-        state = (f"all saved · {n} decisions" if not reason
-                 else "read-only: open in another hieradjudicate" if "another hieradjudicate" in reason
-                 else "read-only")
-        self.setWindowTitle(f"{self.session.path.name} — {state} — hieradjudicate")
+        store = self.session.store
+        waiting = len(store.queue) if hasattr(store, "queue") else 0  # made offline, not yet sent
+        self.setWindowTitle(window_title(self.session.path.name, len(self.session.decisions),
+                                         self.session.read_only_reason or "", waiting))
 
     def _enable(self) -> None:
         has = self.session is not None
@@ -382,6 +394,8 @@ class MainWindow(ProjectsSection, QMainWindow):
             self.actions["redo"].setEnabled(commands.can_redo and not self.session.read_only)
             lbl = commands.undo_label
             self.actions["undo"].setText(f"&Undo {lbl}" if lbl else "&Undo")
+        else:  # the start page offers nothing of the project just closed
+            self.actions["undo"].setText("&Undo")
 
     # ------------------------------------------------------------------ state, drops, closing
     def _restore(self) -> None:

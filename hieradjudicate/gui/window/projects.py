@@ -108,6 +108,7 @@ class ProjectsSection:
             self.ws.deleteLater()
         self.ws, self.wb = None, None
         self.stack.setCurrentWidget(self.start)
+        self.statusBar().clearMessage()  # what was said of the closed project is no longer true
         self._update_title()
         self._enable()
 
