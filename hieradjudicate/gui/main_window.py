@@ -191,19 +191,37 @@ class MainWindow(ProjectsSection, QMainWindow):
                               basis={"model": s.weighted_model, "posterior": round(s.weighted_posterior, 4)}), True)
 
     def order_most_uncertain(self) -> None:
-        """Go > Most uncertain first: estimate competence if needed (in the background), then sort."""
+        """Go > Most uncertain first: estimate competence if needed (in the background), then sort.
+
+        While the estimate runs the status bar says that Ctrl+U waits and how far the estimate is;
+        when it arrives the table is sorted and the highlighted instance stays highlighted."""
         work = self.dashboard.work
         if self.ws is None or work is None:
             return
         if self.wb is not None and self.wb.competence is None:
-            self.statusBar().showMessage("Estimating annotator competence in the background…", 5000)
+            self._uncertain_waiting = True
+            self.statusBar().showMessage("Most uncertain first waits for the competence estimate (running in the "
+                                         "background); the highlighted instance stays where it is")
+            try:
+                work.comp.said.connect(self._uncertain_progress, Qt.ConnectionType.UniqueConnection)
+            except (RuntimeError, TypeError):  # already connected
+                pass
+            work.request_competence(then=lambda: self._sort_uncertain(later=True))
+            return
         work.request_competence(then=self._sort_uncertain)
 
-    def _sort_uncertain(self) -> None:
+    def _uncertain_progress(self, text: str) -> None:
+        if getattr(self, "_uncertain_waiting", False):
+            self.statusBar().showMessage(f"Most uncertain first waits for the competence estimate: {text}")
+
+    def _sort_uncertain(self, later: bool = False) -> None:
+        self._uncertain_waiting = False
         if self.ws is None or self.wb is None or self.wb.competence is None:
             return
-        self.ws.sort_most_uncertain()
-        self.statusBar().showMessage(f"Most uncertain first ({self.wb.competence.model} posterior entropy)", 5000)
+        self.ws.sort_most_uncertain(keep_place=later)
+        where = "; the highlighted instance stayed where it was" if later else ""
+        self.statusBar().showMessage(f"Most uncertain first ({self.wb.competence.model} posterior entropy){where}",
+                                     6000)
 
     def pick_senses(self) -> None:
         i = self._current()

@@ -25,3 +25,36 @@ def test_closing_a_project_leaves_no_undo_or_status_of_it(qtbot, demo_project: P
     assert win.statusBar().currentMessage() == ""
     assert win.windowTitle() == "hieradjudicate"
     win.close()
+
+
+def test_ctrl_u_while_competence_runs_says_it_waits_and_keeps_the_highlight(qtbot, private_dirs, tmp_path,
+                                                                            monkeypatch) -> None:
+    import threading
+
+    from hieradjudicate.gui.dashboard import competence_panel
+    from tests.crowd import crowd_project
+    from tests.gui.journey import highlighted
+
+    release = threading.Event()
+    real = competence_panel.estimate
+
+    def held(*args, **kwargs):  # the estimate runs until the test lets it finish
+        release.wait(60)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(competence_panel, "estimate", held)
+    win = open_window(qtbot, crowd_project(tmp_path / "crowd12.hadj", 12))
+    try:
+        for _ in range(3):
+            qtbot.keyClick(win.ws.table, Qt.Key.Key_Down)
+        here = highlighted(win)
+        qtbot.keyClick(win.ws.table, Qt.Key.Key_U, Qt.KeyboardModifier.ControlModifier)
+        assert win.wb.competence is None
+        assert "waits for the competence estimate" in win.statusBar().currentMessage()
+        release.set()
+        qtbot.waitUntil(lambda: win.wb.sort_key == "uncertainty", timeout=60_000)
+        assert highlighted(win) == here  # sorted, and the highlight did not move by itself
+        assert "stayed where it was" in win.statusBar().currentMessage()
+    finally:
+        release.set()
+        win.close()

@@ -244,10 +244,15 @@ class Workspace(QWidget):
         self.select_row(row if row >= 0 or self.wb.view.size == 0 else 0)  # nothing shown: no instance
         self.filter_changed.emit()
 
-    def sort_most_uncertain(self) -> None:
-        """Order the table by the competence model's uncertainty, most uncertain first, from the top."""
+    def sort_most_uncertain(self, *, keep_place: bool = False) -> None:
+        """Order the table by the competence model's uncertainty, most uncertain first, from the top;
+        ``keep_place``: the highlighted instance stays highlighted (an estimate that arrives later
+        never moves the highlight without the user)."""
+        here = self.current
         self.table.horizontalHeader().setSortIndicatorShown(False)  # no column holds this order
         self.model.reorder(lambda: self.wb.set_sort("uncertainty"))
+        if keep_place and here >= 0 and self.select_instance(here):
+            return
         row = self.wb.next_unresolved(-1)
         self.select_row(row if row >= 0 else 0)
 
