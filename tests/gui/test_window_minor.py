@@ -58,3 +58,28 @@ def test_ctrl_u_while_competence_runs_says_it_waits_and_keeps_the_highlight(qtbo
     finally:
         release.set()
         win.close()
+
+
+def test_answer_columns_and_the_gold_fit_a_1024_by_700_window(qtbot, demo_project: Path) -> None:
+    win = open_window(qtbot, demo_project)
+    win.resize(1016, 666)  # a 1024×700 screen less the window frame
+    qtbot.waitUntil(lambda: win.width() <= 1016, timeout=2000)
+    ws, wb = win.ws, win.wb
+    head = ws.table.horizontalHeader()
+    ws.table.horizontalScrollBar().setValue(0)
+    sets = [c for c, k in enumerate(ws.model.keys) if k.startswith("set:")]
+    assert sets
+    for c in sets:  # every answer column in sight without scrolling, on every row
+        assert head.sectionViewportPosition(c) + head.sectionSize(c) <= head.viewport().width(), \
+            ws.model.specs[c].title
+    i = ws.current
+    qtbot.keyClick(ws.table, Qt.Key.Key_1)
+    qtbot.waitUntil(lambda: wb.status[i] == 1, timeout=2000)
+    g = ws.model.keys.index("gold")
+    text = ws.model.data(ws.model.index(wb.row_of(i), g))
+    bold = ws.table.font()
+    bold.setBold(True)
+    from PySide6.QtGui import QFontMetrics
+
+    assert text and QFontMetrics(bold).horizontalAdvance(text) + 8 <= head.sectionSize(g)  # never "docu…"
+    win.close()

@@ -117,6 +117,11 @@ class Workspace(QWidget):
             width = _WIDTHS.get(key, 46)
             if key.startswith("set:"):  # as wide as its usual tag string (short labels), within reason
                 width = max(width, min(100, fm.horizontalAdvance(_typical(wb.cols.set_tags[int(key[4:])])) + 12))
+            elif key == "gold" and wb.cols.set_tags:  # gold tags read like the answers: "document#1", never "docu…"
+                bold = QFont(self.table.font())
+                bold.setBold(True)  # the highlighted row is bold
+                width = max(width, min(110, max(QFontMetrics(bold).horizontalAdvance(_typical(t))
+                                                for t in wb.cols.set_tags) + 14))
             elif key == "lexelt":
                 width = max(width, min(110, fm.horizontalAdvance(max(wb.cols.lexelt_names, key=len, default="")) + 12))
             # and its title, within reason: "[1] lesk (system)" was cut on both sides, "Leaf agr." lost its L
@@ -126,6 +131,14 @@ class Workspace(QWidget):
                 self.table.setItemDelegateForColumn(c, self._middle)
             if key == "kwic" and not wb.corpus.contexts:  # no context in the project: no empty 250 px
                 self.table.setColumnHidden(c, True)
+        # the answers sit beside the gold, before lexelt, instance and context (#31: at 1024 px they were
+        # past the context, off-screen on every row; the panel below shows the whole context anyway);
+        # only the header's visual order moves: the model's columns (and their keys) stay as they are
+        after = self.model.keys.index("gold") if "gold" in self.model.keys else -1
+        for c, key in enumerate(self.model.keys):
+            if after >= 0 and (key.startswith("set:") or key == "answers"):
+                head.moveSection(head.visualIndex(c), head.visualIndex(after) + 1)
+                after = c
         # wide enough for a marked row number ("✓ 44682") from the start: a decision's mark never
         # widens the header (which re-laid out and repainted the whole table at every decision)
         fit_row_header(self.table, wb.corpus.n)
