@@ -83,3 +83,23 @@ def test_answer_columns_and_the_gold_fit_a_1024_by_700_window(qtbot, demo_projec
 
     assert text and QFontMetrics(bold).horizontalAdvance(text) + 8 <= head.sectionSize(g)  # never "docu…"
     win.close()
+
+
+def test_legend_chips_filter_the_rows_and_a_second_click_shows_all(qtbot, demo_project: Path) -> None:
+    win = open_window(qtbot, demo_project)
+    ws, wb = win.ws, win.wb
+    chip = ws.legend.chips[3]  # "≠ disjoint"
+    assert chip.isVisible()
+    qtbot.mouseClick(chip, Qt.MouseButton.LeftButton)
+    expected = sorted(int(i) for i in (wb.cols.category == 3).nonzero()[0])
+    assert 0 < len(expected) < wb.corpus.n
+    assert sorted(wb.view.tolist()) == expected
+    assert chip.isChecked() and ws.category_box.currentData() == (3,)
+    single = ws.legend.chips[-1]
+    qtbot.mouseClick(single, Qt.MouseButton.LeftButton)  # another chip: its rows instead
+    assert sorted(wb.view.tolist()) == sorted(int(i) for i in (wb.cols.category == -1).nonzero()[0])
+    assert single.isChecked() and not chip.isChecked()
+    qtbot.mouseClick(single, Qt.MouseButton.LeftButton)  # again: every row
+    assert wb.view.size == wb.corpus.n and not single.isChecked()
+    assert ws.table.hasFocus()  # the keys still decide the highlighted row
+    win.close()

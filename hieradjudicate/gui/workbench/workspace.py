@@ -32,7 +32,7 @@ from hieradjudicate.gui.workbench.live_panel import LivePanel
 
 CATEGORY_CHOICES = (("All agreement categories", ()), ("Any disagreement", (1, 2, 3)),
                     ("≠ Disjoint", (3,)), ("∩ Overlapping", (2,)), ("⊂ Compatible (granularity)", (1,)),
-                    ("= Identical", (0,)))
+                    ("= Identical", (0,)), ("· Single (fewer than two annotators)", (-1,)))
 STATUS_CHOICES = (("Any status", ()), ("Unresolved", (0,)), ("Resolved", (1,)), ("Flagged", (2,)),
                   ("Skipped", (3,)), ("In conflict (team)", (4,)), ("Not resolved", (0, 2, 3, 4)),
                   ("Has a note", "note"))
@@ -144,10 +144,13 @@ class Workspace(QWidget):
         fit_row_header(self.table, wb.corpus.n)
         self.fill = FillWidth(self.table, self._fill_column, lambda: _WIDTHS.get(self._fill_key(), 46))
         self.legend = Legend()
+        self.legend.chosen.connect(self._legend_chosen)
         self.tree = InventoryTree(wb)
         self.detail = DetailPanel(wb)
         self.live = LivePanel(wb)
         self._build_filter_bar()
+        self.category_box.currentIndexChanged.connect(
+            lambda _k: self.legend.show_filter(tuple(self.category_box.currentData() or ())))
         lay = QVBoxLayout(self)
         lay.setContentsMargins(2, 2, 2, 2)
         lay.addLayout(self.filter_bar)
@@ -268,6 +271,12 @@ class Workspace(QWidget):
             return
         row = self.wb.next_unresolved(-1)
         self.select_row(row if row >= 0 else 0)
+
+    def _legend_chosen(self, code: int) -> None:
+        """A legend chip: only its rows, or all rows again when they are what is shown."""
+        self.set_category(() if tuple(self.category_box.currentData() or ()) == (code,) else (code,))
+        self.legend.show_filter(tuple(self.category_box.currentData() or ()))
+        self.table.setFocus()
 
     def set_category(self, codes: tuple[int, ...]) -> None:
         for k in range(self.category_box.count()):
