@@ -313,3 +313,26 @@ class ReimportDialog(QDialog):
         _message(self.result, "\n".join(self.lines[:12]) + (f"\n… and {len(self.lines) - 12} more"
                                                              if len(self.lines) > 12 else ""))
         self.go.setEnabled(False)  # done: Close (a second press would re-import again)
+
+
+class ImportPreviewDialog(QDialog):
+    """What an import of decisions would do (how many first decisions, how many replaced), asked
+    before anything is recorded -- as Resolve agreed previews its count."""
+
+    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("import_preview_dialog")
+        self.setWindowTitle("Import decisions")
+        self.preview = QLabel(text)
+        self.preview.setObjectName("import_preview")
+        self.preview.setWordWrap(True)
+        self.buttons = QDialogButtonBox()
+        self.import_button = self.buttons.addButton("Import", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.import_button.setObjectName("import_button")
+        self.buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        lay = QVBoxLayout(self)
+        lay.addWidget(self.preview)
+        lay.addWidget(self.buttons)
+        self.resize(560, 160)
