@@ -368,19 +368,49 @@ class Dashboard:
                 + (f"; the system set(s) {', '.join(left)} are not counted as annotators." if left else "."))
 
     def _confusion(self, opt: DashboardOptions, bars: LexeltBars, keep, skey) -> Confusion | None:
-        if opt.confusion_pair is not None:
-            a, b = opt.confusion_pair
-        elif len(self.group) >= 2:
-            a, b = self.pairs_by_shared(self.group, limit=1)[0]
-        else:
+        if opt.confusion_pair is None and len(self.group) < 2:
             return None
         x = opt.confusion_lexelt
         if x is None:
             x = self.default_lexelt(bars)
             if x is None:
                 return None
-        return self._cached(("conf", a, b, x, opt.confusion_depth, skey),
-                            lambda: confusion(self.corpus, a, b, x, opt.confusion_depth, self.groups_at, keep))
+        why = ""
+        if opt.confusion_pair is not None:
+            a, b = opt.confusion_pair
+        else:
+            (a, b), shared = self.best_pair(x)
+            lex = self.corpus.inventory.lexelts[x]
+            how = ("the lexelt with the lowest group agreement" if opt.confusion_lexelt is None
+                   else "the lexelt chosen")
+            why = (f"Opened on {self.corpus.sets[a].name} × {self.corpus.sets[b].name}: of the sets compared, "
+                   f"the pair that answered the most instances of {lex} together ({shared}), on {how} "
+                   "(where a look helps most); choose another pair above.")
+        cf = self._cached(("conf", a, b, x, opt.confusion_depth, skey),
+                          lambda: confusion(self.corpus, a, b, x, opt.confusion_depth, self.groups_at, keep))
+        return replace(cf, pair=(a, b), why=why,
+                       explain=replace(cf.explain, note=" ".join(t for t in (cf.explain.note, why) if t)))
+
+    def best_pair(self, x: int) -> tuple[tuple[int, int], int]:
+        """The pair of the agreement group that answered the most instances of lexelt ``x`` together
+        (ties: the first in project order), and how many: the confusion matrix with the most behind it
+        (a crowd's first two workers often share none of a lexelt)."""
+        key = ("best_pair", x)
+        if key not in self._cache:
+            group = list(self.group)
+            inside = np.flatnonzero(self.corpus.inst_lexelt == x)
+            if not inside.size or len(group) < 2:
+                return (group[0], group[1]) if len(group) >= 2 else (0, 0), 0
+            inc = np.zeros((len(group), inside.size), np.float32)
+            for j, k in enumerate(group):
+                pos = np.searchsorted(inside, self.corpus.sets[k].rows)
+                ok = (pos < inside.size) & (inside[np.minimum(pos, max(inside.size - 1, 0))] == self.corpus.sets[k].rows)
+                inc[j, pos[ok]] = 1.0
+            shared = np.rint(inc @ inc.T).astype(np.int64)
+            iu = np.triu_indices(len(group), 1)
+            best = int(np.argmax(shared[iu])) if iu[0].size else 0
+            self._cache[key] = ((group[int(iu[0][best])], group[int(iu[1][best])]), int(shared[iu][best]))
+        return self._cache[key]
 
     @staticmethod
     def default_lexelt(bars: LexeltBars) -> int | None:
