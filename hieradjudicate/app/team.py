@@ -223,6 +223,7 @@ def figures_table(figs: Sequence[AdjudicatorFigures]) -> tuple[list[str], list[l
               "overlap pairs", "kappa (Scott) 95% CI", "kappa (Cohen) 95% CI", "overturned", "overturn rate"]
     rows = [[f.name, str(f.assigned), str(f.decided), pct(f.progress),
              "—" if f.median_seconds is None else f"{f.median_seconds:.1f}",
-             "—" if f.per_hour is None else f"{f.per_hour:.0f}", str(f.overlap_pairs), ci(f.scott, f.overlap_pairs),
-             ci(f.cohen, f.overlap_pairs), str(f.overturned), pct(f.overturn_rate)] for f in figs]
+             "—" if f.per_hour is None else f"{f.per_hour:.0f}", str(f.overlap_pairs),
+             ci(f.scott, f.overlap_pairs), ci(f.cohen, f.overlap_pairs), str(f.overturned),
+             pct(f.overturn_rate)] for f in figs]
     return header, rows

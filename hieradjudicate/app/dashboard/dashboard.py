@@ -404,7 +404,8 @@ class Dashboard:
             inc = np.zeros((len(group), inside.size), np.float32)
             for j, k in enumerate(group):
                 pos = np.searchsorted(inside, self.corpus.sets[k].rows)
-                ok = (pos < inside.size) & (inside[np.minimum(pos, max(inside.size - 1, 0))] == self.corpus.sets[k].rows)
+                rows = self.corpus.sets[k].rows
+                ok = (pos < inside.size) & (inside[np.minimum(pos, inside.size - 1)] == rows)
                 inc[j, pos[ok]] = 1.0
             shared = np.rint(inc @ inc.T).astype(np.int64)
             iu = np.triu_indices(len(group), 1)

@@ -328,7 +328,8 @@ class PreviewPage(QWizardPage):
         for f in report["files"]:
             n = sum(1 for p in report["errors"] + report["warnings"] if p["file"] == f["path"])
             row = QTreeWidgetItem([f["kind"], os.path.basename(f["path"]),
-                                   "failed" if f["failed"] else (f["format"] or ""), _sets_cell(f["sets"], name_one=True),
+                                   "failed" if f["failed"] else (f["format"] or ""),
+                                   _sets_cell(f["sets"], name_one=True),
                                    str(n) if n else ""])
             row.setToolTip(1, f["path"])
             row.setToolTip(3, _names_tip(f["sets"]))

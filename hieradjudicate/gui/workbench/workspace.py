@@ -117,7 +117,7 @@ class Workspace(QWidget):
             width = _WIDTHS.get(key, 46)
             if key.startswith("set:"):  # as wide as its usual tag string (short labels), within reason
                 width = max(width, min(100, fm.horizontalAdvance(_typical(wb.cols.set_tags[int(key[4:])])) + 12))
-            elif key == "gold" and wb.cols.set_tags:  # gold tags read like the answers: "document#1", never "docu…"
+            elif key == "gold" and wb.cols.set_tags:  # reads like the answers: "document#1", never "docu…"
                 bold = QFont(self.table.font())
                 bold.setBold(True)  # the highlighted row is bold
                 width = max(width, min(110, max(QFontMetrics(bold).horizontalAdvance(_typical(t))
