@@ -103,3 +103,17 @@ def test_legend_chips_filter_the_rows_and_a_second_click_shows_all(qtbot, demo_p
     assert wb.view.size == wb.corpus.n and not single.isChecked()
     assert ws.table.hasFocus()  # the keys still decide the highlighted row
     win.close()
+
+
+def test_column_titles_keep_room_for_the_sort_arrow(qtbot, demo_project: Path) -> None:
+    from PySide6.QtWidgets import QStyle
+
+    win = open_window(qtbot, demo_project)
+    head = win.ws.table.horizontalHeader()
+    arrow = head.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMarkSize, None, head)
+    fm = head.fontMetrics()
+    for c, key in enumerate(win.ws.model.keys):
+        title = win.ws.model.specs[c].title
+        if key in ("agreement", "status", "category") or key.startswith("set:"):  # "Leaf agr." lost its "."
+            assert fm.horizontalAdvance(title) + arrow <= head.sectionSize(c), title
+    win.close()

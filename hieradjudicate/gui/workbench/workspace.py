@@ -112,6 +112,7 @@ class Workspace(QWidget):
         head = self.table.horizontalHeader()
         head_fm = head.fontMetrics()
         margin = head.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, head)
+        arrow = head.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMarkSize, None, head)
         self._middle = MiddleElide(self.table)
         for c, key in enumerate(self.model.keys):
             width = _WIDTHS.get(key, 46)
@@ -125,7 +126,10 @@ class Workspace(QWidget):
             elif key == "lexelt":
                 width = max(width, min(110, fm.horizontalAdvance(max(wb.cols.lexelt_names, key=len, default="")) + 12))
             # and its title, within reason: "[1] lesk (system)" was cut on both sides, "Leaf agr." lost its L
-            width = max(width, min(140, head_fm.horizontalAdvance(self.model.specs[c].title) + 2 * margin + 4))
+            # and room for the sort arrow ("Leaf agr." lost its "." under it); a set's title may take 170
+            cap = 170 if key.startswith("set:") else 140
+            width = max(width, min(cap, head_fm.horizontalAdvance(self.model.specs[c].title) + 2 * margin
+                                   + 4 + arrow))
             self.table.setColumnWidth(c, width)
             if key in ("instance", "lexelt"):  # ids differ at the end: "senseval2…d000.s000.t000"
                 self.table.setItemDelegateForColumn(c, self._middle)
