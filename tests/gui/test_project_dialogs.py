@@ -52,6 +52,10 @@ def test_export_gold_dialog_offers_every_format_and_prints_the_cli_line(qtbot, d
         assert not box.model().item(k).isEnabled()
         assert "file the project was built from" in box.itemData(k, Qt.ItemDataRole.ToolTipRole)
     assert dlg.path.text() == str(demo_project.with_name("demo.gold.key"))
+    # why they are greyed is said in sight, not only in a disabled item's tooltip (issue 31)
+    assert dlg.unavailable.isVisible()
+    assert "Not available here: xmi, labelstudio, prodigy: each writes the gold back into its tool's file" \
+        in dlg.unavailable.text()
     choose_combo(qtbot, box, "csv")  # the default file follows the format
     assert dlg.path.text() == str(demo_project.with_name("demo.gold.csv")) and dlg.unresolved.isEnabled()
     type_into(qtbot, dlg.path, str(demo_project))  # an existing file: said before it is replaced

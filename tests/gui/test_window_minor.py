@@ -117,3 +117,27 @@ def test_column_titles_keep_room_for_the_sort_arrow(qtbot, demo_project: Path) -
         if key in ("agreement", "status", "category") or key.startswith("set:"):  # "Leaf agr." lost its "."
             assert fm.horizontalAdvance(title) + arrow <= head.sectionSize(c), title
     win.close()
+
+
+def test_export_of_the_demo_proposes_a_folder_the_user_chose(qtbot, private_dirs: Path, tmp_path: Path,
+                                                             monkeypatch) -> None:
+    from hieradjudicate.app.demo import data_dir, ensure_demo_project
+    from tests.gui.journey import CTRL_SHIFT, export_gold
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    (tmp_path / "home").mkdir()
+    demo = ensure_demo_project(data_dir() / "demo.hadj")  # where File ▸ Demo keeps it
+    win = open_window(qtbot, demo)
+    qtbot.keyClick(win.ws.table, Qt.Key.Key_E, CTRL_SHIFT)
+    dlg = win.project_ops.export_dialog
+    assert dlg.path.text() == str(tmp_path / "home" / "demo.gold.key")  # not the program's data folder
+    qtbot.mouseClick(dlg.close_button, Qt.MouseButton.LeftButton)
+    (tmp_path / "mine").mkdir()
+    export_gold(qtbot, win, "csv", tmp_path / "mine" / "g.csv")
+    qtbot.keyClick(win.ws.table, Qt.Key.Key_E, CTRL_SHIFT)
+    assert Path(win.project_ops.export_dialog.path.text()).parent == tmp_path / "mine"  # where it went last
+    win.close()
+    again = open_window(qtbot, demo)  # another session: the folder last exported to, not the data folder
+    qtbot.keyClick(again.ws.table, Qt.Key.Key_E, CTRL_SHIFT)
+    assert again.project_ops.export_dialog.path.text() == str(tmp_path / "mine" / "demo.gold.key")
+    again.close()
