@@ -141,3 +141,29 @@ def test_export_of_the_demo_proposes_a_folder_the_user_chose(qtbot, private_dirs
     qtbot.keyClick(again.ws.table, Qt.Key.Key_E, CTRL_SHIFT)
     assert again.project_ops.export_dialog.path.text() == str(tmp_path / "mine" / "demo.gold.key")
     again.close()
+
+
+def test_reference_scores_keep_their_rows_after_switching_from_a_project_without_them(
+        qtbot, demo_project: Path, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from hieradjudicate.app.demo import demo_inputs
+
+    d = demo_inputs()
+    ref = tmp_path / "ref.hadj"
+    subprocess.run([sys.executable, "-m", "hieradjudicate", "project", "new", str(ref), "--inventory",
+                    str(d / "inventory.txt"), "--annotations", f"ann={d / 'annotator_ann.key'}:gold",
+                    "--annotations", f"lesk={d / 'system_lesk.ans'}:system",
+                    "--annotations", f"neural={d / 'system_neural.ans'}:system"], check=True, timeout=300)
+    win = open_window(qtbot, demo_project)  # no reference gold: its dock split is saved on closing
+    win.resize(1900, 1000)
+    assert win.load_project(ref)  # as File ▸ Open does
+    panel = win.ws.live.reference
+    qtbot.waitUntil(lambda: panel.figures is not None and panel.model.rowCount() >= 2, timeout=30_000)
+    qtbot.wait(50)
+    table = panel.table
+    assert table.geometry().bottom() <= panel.height()  # the table lies inside its panel, not under the next
+    rows = sum(table.rowHeight(r) for r in range(min(panel.model.rowCount(), 2)))
+    assert table.viewport().height() >= rows  # both systems' rows in sight, never only the header row
+    win.close()
