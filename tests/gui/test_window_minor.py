@@ -167,3 +167,11 @@ def test_reference_scores_keep_their_rows_after_switching_from_a_project_without
     rows = sum(table.rowHeight(r) for r in range(min(panel.model.rowCount(), 2)))
     assert table.viewport().height() >= rows  # both systems' rows in sight, never only the header row
     win.close()
+
+
+def test_a_small_negative_figure_never_reads_minus_zero() -> None:
+    from hieradjudicate.gui.dashboard.common import fmt
+
+    assert fmt(-0.004, 2) == "-0.004"  # was "-0.00" (lesk × resnik in the pairwise heat map)
+    assert fmt(-0.0004, 2) == "0.00" and fmt(0.004, 2) == "0.00" and fmt(-0.25, 2) == "-0.25"
+    assert fmt(float("nan")) == "undefined" and fmt(-0.0) == "0.000"
