@@ -175,6 +175,7 @@ class ProjectActions:
         def recorded(decisions: list[Any]) -> None:  # read and checked: preview, then the user decides
             if self.window.session is not session:
                 return
+            self._status(f"{Path(path).name} read: nothing imported until you say Import", 0)
             dlg = ImportPreviewDialog(ops.import_preview(session, decisions, path), self.window)
             dlg.accepted.connect(lambda: record(decisions))
             dlg.rejected.connect(lambda: self._status(f"Not imported: {Path(path).name}", 5000))
