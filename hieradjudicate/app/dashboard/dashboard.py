@@ -383,9 +383,10 @@ class Dashboard:
             lex = self.corpus.inventory.lexelts[x]
             how = ("the lexelt with the lowest group agreement" if opt.confusion_lexelt is None
                    else "the lexelt chosen")
-            why = (f"Opened on {self.corpus.sets[a].name} × {self.corpus.sets[b].name}: of the sets compared, "
-                   f"the pair that answered the most instances of {lex} together ({shared}), on {how} "
-                   "(where a look helps most); choose another pair above.")
+            why = "" if len(self.group) < 3 else (  # one pair: nothing was chosen
+                f"Opened on {self.corpus.sets[a].name} × {self.corpus.sets[b].name}: of the sets compared, "
+                f"the pair that answered the most instances of {lex} together ({shared}), on {how} "
+                "(where a look helps most); choose another pair above.")
         cf = self._cached(("conf", a, b, x, opt.confusion_depth, skey),
                           lambda: confusion(self.corpus, a, b, x, opt.confusion_depth, self.groups_at, keep))
         return replace(cf, pair=(a, b), why=why,
