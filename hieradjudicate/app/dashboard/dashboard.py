@@ -35,6 +35,7 @@ from hieradjudicate.app.dashboard.agree import (
     lexelt_bars,
     lexelt_mean_pair,
     pair_categories,
+    pair_sharing_most,
     shared_counts,
 )
 from hieradjudicate.app.dashboard.gold import STATUS_NAMES, UNRESOLVED, DecisionTracker
@@ -398,20 +399,7 @@ class Dashboard:
         (a crowd's first two workers often share none of a lexelt)."""
         key = ("best_pair", x)
         if key not in self._cache:
-            group = list(self.group)
-            inside = np.flatnonzero(self.corpus.inst_lexelt == x)
-            if not inside.size or len(group) < 2:
-                return (group[0], group[1]) if len(group) >= 2 else (0, 0), 0
-            inc = np.zeros((len(group), inside.size), np.float32)
-            for j, k in enumerate(group):
-                pos = np.searchsorted(inside, self.corpus.sets[k].rows)
-                rows = self.corpus.sets[k].rows
-                ok = (pos < inside.size) & (inside[np.minimum(pos, inside.size - 1)] == rows)
-                inc[j, pos[ok]] = 1.0
-            shared = np.rint(inc @ inc.T).astype(np.int64)
-            iu = np.triu_indices(len(group), 1)
-            best = int(np.argmax(shared[iu])) if iu[0].size else 0
-            self._cache[key] = ((group[int(iu[0][best])], group[int(iu[1][best])]), int(shared[iu][best]))
+            self._cache[key] = pair_sharing_most(self.corpus, list(self.group), x)
         return self._cache[key]
 
     @staticmethod
