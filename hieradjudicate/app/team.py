@@ -111,6 +111,11 @@ def plan_assignment(keys: Sequence[Key], adjudicators: Sequence[str], *, overlap
     return out
 
 
+#: fewer overlap pairs than this give kappa without an interval: resampling one pair (or a few) gives a
+#: zero-width or meaningless interval ("-0.500 [-0.500, -0.500]")
+MIN_INTERVAL_PAIRS = 10
+
+
 @dataclass
 class AdjudicatorFigures:
     """The lead's figures of one adjudicator."""
@@ -222,6 +227,9 @@ def figures(corpus: Corpus, assignments: Sequence[tuple[str, str, str, bool]],
         if not mine:
             fig.reasons.append("no blind instance decided by both adjudicators yet")
             continue
+        if len(mine) < MIN_INTERVAL_PAIRS:
+            fig.reasons.append(f"only {len(mine)} overlap pair(s): kappa without an interval (a bootstrap "
+                               f"interval needs at least {MIN_INTERVAL_PAIRS} pairs)")
         pa, lex = _leaf_rows(corpus, [(a[0], _tags(a[3])) for a, _ in mine])
         pb, _ = _leaf_rows(corpus, [(b[0], _tags(b[3])) for _, b in mine])
         fig.scott, fig.cohen = bootstrap_pairwise(pa, pb, lex, n_lexelts=len(corpus.inventory.lexelts),
@@ -235,9 +243,11 @@ def figures_table(figs: Sequence[AdjudicatorFigures]) -> tuple[list[str], list[l
     def pct(x: float | None) -> str:
         return "—" if x is None else f"{100 * x:.1f}%"
 
-    def ci(c: BootstrapCI | None) -> str:
+    def ci(c: BootstrapCI | None, pairs: int) -> str:
         if c is None or c.estimate.value is None:
             return "—"
+        if pairs < MIN_INTERVAL_PAIRS:
+            return f"{c.estimate.value:.3f} (too few pairs for an interval)"
         if c.low is None or c.high is None:
             return f"{c.estimate.value:.3f}"
         return f"{c.estimate.value:.3f} [{c.low:.3f}, {c.high:.3f}]"
@@ -247,6 +257,6 @@ def figures_table(figs: Sequence[AdjudicatorFigures]) -> tuple[list[str], list[l
     rows = [[f.name, str(f.assigned), str(f.decided), pct(f.progress),
              "—" if f.median_seconds is None else f"{f.median_seconds:.1f}",
              "—" if f.per_hour is None else f"{f.per_hour:.0f}", str(f.overlap_pairs),
-             str(f.changed_after_open), ci(f.scott),
-             ci(f.cohen), str(f.overturned), pct(f.overturn_rate)] for f in figs]
+             str(f.changed_after_open), ci(f.scott, f.overlap_pairs), ci(f.cohen, f.overlap_pairs),
+             str(f.overturned), pct(f.overturn_rate)] for f in figs]
     return header, rows

@@ -45,13 +45,20 @@ def register(sub: Any, add_inputs: Callable[..., None]) -> None:
                    help="output format (csv: one row per lexelt)")
     p.set_defaults(func=cmd_status)
 
-    p = psub.add_parser("decide", help="record one decision")
+    p = psub.add_parser("decide", help="record one decision, or change an instance's note or flag",
+                        description="The note and the flag are marks on the instance: they stay through "
+                        "every later decision until changed here (--note '' clears the note, --unflag "
+                        "removes the flag) or in the window.")
     p.add_argument("project", metavar="P")
     p.add_argument("lexelt")
     p.add_argument("instance")
     p.add_argument("tags", nargs="*", metavar="TAG", help="gold tag(s): inventory sense ids")
-    p.add_argument("--note", default="", metavar="TEXT")
-    p.add_argument("--flag", action="store_true", help="flag the instance for review")
+    p.add_argument("--note", default=None, metavar="TEXT",
+                   help="the instance's note ('' clears it; default: the note stays)")
+    mark = p.add_mutually_exclusive_group()
+    mark.add_argument("--flag", action="store_true", help="flag the instance for review")
+    mark.add_argument("--unflag", action="store_true", help="remove the flag")
+    mark.add_argument("--skip", action="store_true", help="mark it skipped (a flagged one stays flagged)")
     p.set_defaults(func=cmd_decide)
 
     p = psub.add_parser("import-decisions", help="record decisions from a CSV file, as one step")
@@ -275,22 +282,30 @@ def _saved_line(row: Any) -> str:
     text = f"saved #{row.id} {row.lexelt} {row.instance} {row.status}"
     if row.tags:
         text += " " + " ".join(row.tags)
-    return text + f" ({row.source})"
+    return text + f" ({row.source})" + (f"; note: {row.note}" if row.note else "")
 
 
 def cmd_decide(args: argparse.Namespace) -> int:
-    from hieradjudicate.app.session.commands import Decide
-    from hieradjudicate.app.session.decisions import Decision
+    from hieradjudicate.app.session import markers
 
-    if not args.tags and not args.flag:
-        print("hieradjudicate project decide: error: give at least one TAG (or --flag)",
-              file=sys.stderr)
+    if args.skip and args.tags:
+        print("hieradjudicate project decide: error: give TAGs or --skip, not both", file=sys.stderr)
+        return 2
+    if not args.tags and not (args.flag or args.unflag or args.skip) and args.note is None:
+        print("hieradjudicate project decide: error: give at least one TAG (or --note, --flag, --unflag, "
+              "--skip)", file=sys.stderr)
         return 2
     with _open(args.project, write=True) as s:
-        tags = _check_tags(s, args.lexelt, args.instance, args.tags, args.project)
-        d = Decision(args.lexelt, args.instance, tags, "manual",
-                     "flagged" if args.flag else "resolved", args.note)
-        for row in s.execute(Decide([d])):
+        tags = _check_tags(s, args.lexelt, args.instance, args.tags, args.project) if args.tags else None
+        flag = True if args.flag else False if args.unflag else None
+        d = markers.edit(s.decisions, args.lexelt, args.instance, tags=tags, skip=args.skip, flag=flag,
+                         note=args.note)
+        if d is None:
+            print(f"{args.lexelt} {args.instance}: unchanged (nothing saved)")
+            return 0
+        what = "decide" if tags else "flag" if args.flag else "unflag" if args.unflag else \
+            "skip" if args.skip else "note on"
+        for row in s.execute(markers.command(d, what)):
             print(_saved_line(row))
     return 0
 

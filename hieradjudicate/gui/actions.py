@@ -67,7 +67,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
                "project_ops.resolve_agreed", "Decide", False,
                "Resolve every unresolved instance all annotator sets agree on, as one undoable step (with a "
                "preview of how many)"),
-    ActionSpec("flag", "&Flag", "F", "flag", "Decide", True, "Flag the instance for discussion"),
+    ActionSpec("flag", "&Flag or unflag", "F", "flag", "Decide", True, "Flag for discussion, or unflag"),
     ActionSpec("skip", "S&kip", "S", "skip", "Decide", True, "Mark as skipped and move on"),
     ActionSpec("note", "&Note…", "E", "edit_note", "Decide", True, "Write a note on the instance"),
     ActionSpec("next", "&Next", "N", "next_unresolved", "Go", True, "Next unresolved instance"),

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 from hieradjudicate import __version__
 from hieradjudicate.app.logs import log_exception, log_path
 from hieradjudicate.app.memory import fix_mmap_threshold
+from hieradjudicate.app.session import markers
 from hieradjudicate.app.session.commands import Decide
 from hieradjudicate.app.session.decisions import Decision
 from hieradjudicate.app.session.session import Session
@@ -34,17 +35,18 @@ from hieradjudicate.gui.project_actions import ProjectActions
 from hieradjudicate.gui.start_page import StartPage
 from hieradjudicate.gui.team_live import ServerPanel
 from hieradjudicate.gui.window_geometry import place, remember
+from hieradjudicate.gui.window.markers import MarkersSection, window_title  # noqa: F401 (tests import it here)
 from hieradjudicate.gui.window.projects import ProjectsSection
 from hieradjudicate.gui.workbench.help_overlay import HelpOverlay
 from hieradjudicate.gui.workbench.pick_dialog import PickDialog
 from hieradjudicate.gui.workbench.read_only_banner import ReadOnlyBanner
-from hieradjudicate.gui.workbench.small_dialogs import GoToDialog, NoteDialog, go_to
+from hieradjudicate.gui.workbench.small_dialogs import GoToDialog, go_to
 from hieradjudicate.gui.workbench.workspace import Workspace
 
 STATE_VERSION = 1
 
 
-class MainWindow(ProjectsSection, QMainWindow):
+class MainWindow(ProjectsSection, MarkersSection, QMainWindow):
     def __init__(self) -> None:
         super().__init__()
         fix_mmap_threshold()  # a crowd's freed temporaries leave the process (see app.memory)
@@ -119,6 +121,9 @@ class MainWindow(ProjectsSection, QMainWindow):
         finally:
             self._update_title()
             self._enable()
+        if markers.flagged(self.session.decisions, decision.lexelt, decision.instance):
+            self.statusBar().showMessage(f"Decided {decision.instance}; it stays flagged, not gold until "
+                                         "you unflag it (F)", 6000)
         if advancing:
             self.next_unresolved()
         self.ws.refresh_if_stale()
@@ -173,19 +178,37 @@ class MainWindow(ProjectsSection, QMainWindow):
                               basis={"model": s.weighted_model, "posterior": round(s.weighted_posterior, 4)}), True)
 
     def order_most_uncertain(self) -> None:
-        """Go > Most uncertain first: estimate competence if needed (in the background), then sort."""
+        """Go > Most uncertain first: estimate competence if needed (in the background), then sort.
+
+        While the estimate runs the status bar says that Ctrl+U waits and how far the estimate is;
+        when it arrives the table is sorted and the highlighted instance stays highlighted."""
         work = self.dashboard.work
         if self.ws is None or work is None:
             return
         if self.wb is not None and self.wb.competence is None:
-            self.statusBar().showMessage("Estimating annotator competence in the background…", 5000)
+            self._uncertain_waiting = True
+            self.statusBar().showMessage("Most uncertain first waits for the competence estimate (running in the "
+                                         "background); the highlighted instance stays where it is")
+            try:
+                work.comp.said.connect(self._uncertain_progress, Qt.ConnectionType.UniqueConnection)
+            except (RuntimeError, TypeError):  # already connected
+                pass
+            work.request_competence(then=lambda: self._sort_uncertain(later=True))
+            return
         work.request_competence(then=self._sort_uncertain)
 
-    def _sort_uncertain(self) -> None:
+    def _uncertain_progress(self, text: str) -> None:
+        if getattr(self, "_uncertain_waiting", False):
+            self.statusBar().showMessage(f"Most uncertain first waits for the competence estimate: {text}")
+
+    def _sort_uncertain(self, later: bool = False) -> None:
+        self._uncertain_waiting = False
         if self.ws is None or self.wb is None or self.wb.competence is None:
             return
-        self.ws.sort_most_uncertain()
-        self.statusBar().showMessage(f"Most uncertain first ({self.wb.competence.model} posterior entropy)", 5000)
+        self.ws.sort_most_uncertain(keep_place=later)
+        where = "; the highlighted instance stayed where it was" if later else ""
+        self.statusBar().showMessage(f"Most uncertain first ({self.wb.competence.model} posterior entropy){where}",
+                                     6000)
 
     def pick_senses(self) -> None:
         i = self._current()
@@ -200,38 +223,6 @@ class MainWindow(ProjectsSection, QMainWindow):
         if accepted and dlg.chosen():
             lex, inst = self.wb.key_of(i)
             self._decide(Decision(lex, inst, tuple(dlg.chosen()), source="manual"), True)
-
-    def _with_status(self, status: str, note: str | None = None, advance: bool = False) -> None:
-        i = self._current()
-        if i < 0 or self.wb is None or self.session is None:
-            return
-        lex, inst = self.wb.key_of(i)
-        cur = self.session.decisions.current(lex, inst)
-        tags = cur.tags if cur is not None else ()
-        self._decide(Decision(lex, inst, tags, source=cur.source if cur else "manual", status=status,
-                              note=cur.note if (cur and note is None) else (note or "")), advance)
-
-    def flag(self) -> None:
-        self._with_status("flagged")
-
-    def skip(self) -> None:
-        self._with_status("skipped", advance=True)
-
-    def edit_note(self) -> None:
-        i = self._current()
-        if i < 0 or self.wb is None or self.session is None:
-            return
-        lex, inst = self.wb.key_of(i)
-        cur = self.session.decisions.current(lex, inst)
-        dlg = NoteDialog(cur.note if cur else "", f"{lex} {inst}", self)
-        ok = dlg.exec()
-        text = dlg.text()
-        dlg.deleteLater()
-        self.activateWindow()
-        if ok:
-            # a note on an undecided instance flags it: a note usually means "to discuss"
-            status = cur.status if cur is not None else "flagged"
-            self._with_status(status, note=text)
 
     def undo(self) -> None:
         self._undo_redo(True)
@@ -347,12 +338,10 @@ class MainWindow(ProjectsSection, QMainWindow):
         if self.session is None:
             self.setWindowTitle("hieradjudicate")
             return
-        n = len(self.session.decisions)
-        reason = self.session.read_only_reason or ""
-        state = (f"all saved · {n} decisions" if not reason
-                 else "read-only: open in another hieradjudicate" if "another hieradjudicate" in reason
-                 else "read-only")
-        self.setWindowTitle(f"{self.session.path.name} — {state} — hieradjudicate")
+        store = self.session.store
+        waiting = len(store.queue) if hasattr(store, "queue") else 0  # made offline, not yet sent
+        self.setWindowTitle(window_title(self.session.path.name, len(self.session.decisions),
+                                         self.session.read_only_reason or "", waiting))
 
     def _enable(self) -> None:
         has = self.session is not None
@@ -369,6 +358,8 @@ class MainWindow(ProjectsSection, QMainWindow):
             self.actions["redo"].setEnabled(commands.can_redo and not self.session.read_only)
             lbl = commands.undo_label
             self.actions["undo"].setText(f"&Undo {lbl}" if lbl else "&Undo")
+        else:  # the start page offers nothing of the project just closed
+            self.actions["undo"].setText("&Undo")
 
     # ------------------------------------------------------------------ state, drops, closing
     def _restore(self) -> None:

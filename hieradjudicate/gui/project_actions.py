@@ -23,7 +23,12 @@ from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.app.progress import Steps
 from hieradjudicate.gui import project_dialogs
 from hieradjudicate.gui.busy import VIEW_SLOTS, StepDialog
-from hieradjudicate.gui.project_dialogs import ExportGoldDialog, ReimportDialog, ResolveAgreedDialog
+from hieradjudicate.gui.project_dialogs import (
+    ExportGoldDialog,
+    ImportPreviewDialog,
+    ReimportDialog,
+    ResolveAgreedDialog,
+)
 from hieradjudicate.gui.workers import BackgroundRunner
 
 
@@ -36,6 +41,7 @@ class ProjectActions:
         self.export_dialog: ExportGoldDialog | None = None
         self.agreed_dialog: ResolveAgreedDialog | None = None
         self.reimport_dialog: ReimportDialog | None = None
+        self.import_dialog: ImportPreviewDialog | None = None
         self.last_message = ""
 
     def _status(self, text: str, ms: int = 10000) -> None:
@@ -155,7 +161,7 @@ class ProjectActions:
         if not path:
             return
 
-        def recorded(decisions: list[Any]) -> None:
+        def record(decisions: list[Any]) -> None:
             if self.window.session is not session:  # the project was closed meanwhile
                 return
             try:
@@ -165,6 +171,15 @@ class ProjectActions:
                 return
             self._edited()
             self._status(message, 0)
+
+        def recorded(decisions: list[Any]) -> None:  # read and checked: preview, then the user decides
+            if self.window.session is not session:
+                return
+            self._status(f"{Path(path).name} read: nothing imported until you say Import", 0)
+            dlg = ImportPreviewDialog(ops.import_preview(session, decisions, path), self.window)
+            dlg.accepted.connect(lambda: record(decisions))
+            dlg.rejected.connect(lambda: self._status(f"Not imported: {Path(path).name}", 5000))
+            self.import_dialog = self._replace(self.import_dialog, dlg)
 
         def failed(exc: BaseException) -> None:
             self._status("No decision was imported", 0)
@@ -211,11 +226,11 @@ class ProjectActions:
     def shutdown(self) -> None:
         self.runner.cancel()
         self._close_progress()
-        for dlg in (self.export_dialog, self.agreed_dialog, self.reimport_dialog):
+        for dlg in (self.export_dialog, self.agreed_dialog, self.reimport_dialog, self.import_dialog):
             if dlg is not None:
                 dlg.close()
                 dlg.deleteLater()
-        self.export_dialog = self.agreed_dialog = self.reimport_dialog = None
+        self.export_dialog = self.agreed_dialog = self.reimport_dialog = self.import_dialog = None
 
 
 def _keys_to(w: Any, ws: Any) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -79,6 +79,7 @@ class ExportGoldDialog(QDialog):
         self.session, self._start = session, start
         self.format = QComboBox()
         self.format.setObjectName("export_format")
+        greyed = []
         for fmt in ops.EXPORT_FORMATS:
             why = ops.export_unavailable(session, fmt)
             self.format.addItem(fmt if why is None else f"{fmt} (not available)", fmt)
@@ -86,6 +87,12 @@ class ExportGoldDialog(QDialog):
                 k = self.format.count() - 1
                 self.format.model().item(k).setEnabled(False)
                 self.format.setItemData(k, f"{fmt}: {why}", Qt.ItemDataRole.ToolTipRole)
+                greyed.append((fmt, why))
+        # why formats are greyed, in sight (a tooltip on a disabled item is found by few)
+        self.unavailable = QLabel(_greyed_text(greyed))
+        self.unavailable.setObjectName("export_unavailable")
+        self.unavailable.setWordWrap(True)
+        self.unavailable.setVisible(bool(greyed))
         self.path = QLineEdit()
         self.path.setObjectName("export_path")
         self.unresolved = QCheckBox("Also write the instances not resolved, with their status")
@@ -107,6 +114,7 @@ class ExportGoldDialog(QDialog):
         self.close_button.clicked.connect(self.reject)
         form = QFormLayout()
         form.addRow("Format:", self.format)
+        form.addRow("", self.unavailable)
         form.addRow("File:", _path_row(self.path, "Export gold to", "All files (*)", True, self))
         form.addRow("", self.unresolved)
         form.addRow("", self.without_left_out)
@@ -142,8 +150,16 @@ class ExportGoldDialog(QDialog):
         return str(self.format.currentData())
 
     def _default_path(self, fmt: str) -> str:
+        """Beside the project; for the demo (kept in the program's own data folder, which the user never
+        chose) in the folder last exported to, else the home folder."""
         p = Path(self.session.path)
-        return str(p.with_name(p.stem + ".gold" + ops.EXPORT_SUFFIX[fmt]))
+        folder = p.parent
+        from hieradjudicate.app.demo import data_dir
+
+        if folder.resolve() == data_dir().resolve():
+            last = QSettings().value("export/folder", "")
+            folder = Path(str(last)) if last and Path(str(last)).is_dir() else Path.home()
+        return str(folder / (p.stem + ".gold" + ops.EXPORT_SUFFIX[fmt]))
 
     def _format_changed(self) -> None:
         fmt = self.chosen_format()
@@ -180,6 +196,7 @@ class ExportGoldDialog(QDialog):
 
     def _done(self, summary: Any) -> None:
         self.summary = summary
+        QSettings().setValue("export/folder", str(Path(self.path.text().strip()).parent))
         _message(self.result, str(summary))
         self._update()
 
@@ -313,3 +330,43 @@ class ReimportDialog(QDialog):
         _message(self.result, "\n".join(self.lines[:12]) + (f"\n… and {len(self.lines) - 12} more"
                                                              if len(self.lines) > 12 else ""))
         self.go.setEnabled(False)  # done: Close (a second press would re-import again)
+
+
+class ImportPreviewDialog(QDialog):
+    """What an import of decisions would do (how many first decisions, how many replaced), asked
+    before anything is recorded -- as Resolve agreed previews its count."""
+
+    def __init__(self, text: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("import_preview_dialog")
+        self.setWindowTitle("Import decisions")
+        self.preview = QLabel(text)
+        self.preview.setObjectName("import_preview")
+        self.preview.setWordWrap(True)
+        self.buttons = QDialogButtonBox()
+        self.import_button = self.buttons.addButton("Import", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.import_button.setObjectName("import_button")
+        self.buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        lay = QVBoxLayout(self)
+        lay.addWidget(self.preview)
+        lay.addWidget(self.buttons)
+        self.resize(560, 160)
+
+
+def _greyed_text(greyed: list[tuple[str, str]]) -> str:
+    """"Not available here: xmi, labelstudio, prodigy: each writes the gold back into its tool's file
+    (…) the project was built from; this project has none" -- one sentence, not one per format."""
+    import re
+
+    tools, other = [], []
+    for fmt, why in greyed:
+        m = re.fullmatch(r"writes the gold back into the (.+) file the project was built from; this project has none",
+                         why)
+        (tools.append((fmt, m.group(1))) if m else other.append(f"{fmt}: {why}"))
+    parts = other
+    if tools:
+        parts = [f"{', '.join(f for f, _ in tools)}: each writes the gold back into its tool's file "
+                 f"({', '.join(t for _, t in tools)}) the project was built from, and this project has none"] + other
+    return "<small>Not available here: " + "; ".join(parts) + ".</small>"

@@ -209,3 +209,4 @@ class ServerPanel(QObject):
         else:
             text = f"Server: {store.login} ({', '.join(sorted(store.roles))})"
         self.label.setText(text)
+        self.window._update_title()  # "all saved" only once nothing waits on this computer

@@ -104,3 +104,43 @@ def resolve_agreed(qtbot, win: MainWindow) -> tuple[str, str]:
     qtbot.mouseClick(dlg.resolve_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not dlg.isVisible(), timeout=10_000)
     return preview, dlg.message
+
+
+def in_dialog(qtbot, name: str, act) -> list:
+    """Run ``act(dialog)`` on the modal dialog ``name`` once it is open (it blocks the caller); returns
+    what was seen (the dialog, and any exception ``act`` raised, after which the dialog is rejected)."""
+    from PySide6.QtCore import QTimer
+
+    seen: list = []
+
+    def drive() -> None:
+        dlg = QApplication.activeModalWidget()
+        if dlg is None or dlg.objectName() != name:
+            QTimer.singleShot(20, drive)
+            return
+        seen.append(dlg)
+        try:
+            dlg.activateWindow()  # as a window manager would: keys typed here are the dialog's
+            qtbot.waitUntil(lambda: QApplication.activeWindow() is dlg, timeout=2000)
+            act(dlg)
+        except BaseException as exc:  # never leave a modal dialog open: the test would hang
+            seen.append(exc)
+            dlg.reject()
+
+    QTimer.singleShot(30, drive)
+    return seen
+
+
+def write_note(qtbot, win: MainWindow, text: str) -> None:
+    """E on the highlighted row, select what the note holds, type ``text`` over it, Ctrl+Enter."""
+
+    def act(dlg) -> None:
+        qtbot.keyClick(dlg.editor, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+        qtbot.keyClick(dlg.editor, Qt.Key.Key_Delete)
+        qtbot.keyClicks(dlg.editor, text)
+        qtbot.keyClick(dlg.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+
+    seen = in_dialog(qtbot, "note_dialog", act)
+    qtbot.keyClick(win.ws.table, Qt.Key.Key_E)
+    assert len(seen) == 1, seen
+    back_to(qtbot, win)

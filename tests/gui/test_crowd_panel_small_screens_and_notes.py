@@ -215,7 +215,9 @@ def test_notes_are_saved_shown_filtered_and_searched(qtbot, demo_project: Path) 
         qtbot.keyClick(dlg.editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
 
     _note(qtbot, w, type_and_save)
-    assert w.session.decisions.current(lex, inst).note == "ask Ann about this"
+    # a note alone is no decision (issue 31): the instance keeps it and stays unresolved
+    assert w.session.decisions.note(lex, inst) == "ask Ann about this"
+    assert w.session.decisions.current(lex, inst) is None and w.wb.status[i] == 0
     assert "ask Ann about this" in w.ws.detail.context.toPlainText()
     col = w.ws.model.keys.index("note")
     assert w.ws.model.data(w.ws.model.index(w.ws.current_row(), col)) == "ask Ann about this"
@@ -245,7 +247,7 @@ def test_notes_are_saved_shown_filtered_and_searched(qtbot, demo_project: Path) 
     w.close()
     s = Session.open(demo_project)  # reopened: the note survived
     try:
-        assert s.decisions.current(lex, inst).note == "ask Ann about this and Ben"
+        assert s.decisions.note(lex, inst) == "ask Ann about this and Ben"
     finally:
         s.close()
 

@@ -52,6 +52,10 @@ def test_export_gold_dialog_offers_every_format_and_prints_the_cli_line(qtbot, d
         assert not box.model().item(k).isEnabled()
         assert "file the project was built from" in box.itemData(k, Qt.ItemDataRole.ToolTipRole)
     assert dlg.path.text() == str(demo_project.with_name("demo.gold.key"))
+    # why they are greyed is said in sight, not only in a disabled item's tooltip (issue 31)
+    assert dlg.unavailable.isVisible()
+    assert "Not available here: xmi, labelstudio, prodigy: each writes the gold back into its tool's file" \
+        in dlg.unavailable.text()
     choose_combo(qtbot, box, "csv")  # the default file follows the format
     assert dlg.path.text() == str(demo_project.with_name("demo.gold.csv")) and dlg.unresolved.isEnabled()
     type_into(qtbot, dlg.path, str(demo_project))  # an existing file: said before it is replaced
@@ -186,11 +190,31 @@ def test_import_decisions_from_csv_and_a_bad_line_named(qtbot, demo_project: Pat
     good.write_text(f"lexelt,instance,tags,note\n{lex},{inst},{tag},from the meeting\n", encoding="utf-8")
     monkeypatch.setattr(project_dialogs, "CHOOSER", lambda *_a: str(good))
     win.actions["import_decisions"].trigger()
+    # read and checked, then previewed: nothing is recorded before the user says Import (issue 31)
+    qtbot.waitUntil(lambda: win.project_ops.import_dialog is not None
+                    and win.project_ops.import_dialog.isVisible(), timeout=20_000)
+    dlg = win.project_ops.import_dialog
+    assert dlg.preview.text().startswith("1 decision(s) in good.csv: 1 for instances without a decision, "
+                                         "0 replace the current decision, 0 equal to it")
+    assert len(win.session.decisions) == 0
+    qtbot.mouseClick(dlg.import_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: win.statusBar().currentMessage().startswith("imported"), timeout=20_000)
     assert win.statusBar().currentMessage() == f"imported 1 decision(s) from {good}"
     i = win.wb.corpus.instance_index(lex, inst)
     assert win.wb.status[i] == 1 and win.wb.gold[i] == tag
     assert win.actions["undo"].text() == "&Undo import good.csv"
+    other = next(t for n in inv.lexelt_nodes[inv.lexelts.index(lex)]
+                 if inv.node_is_leaf[int(n)] and (t := inv.node_id[int(n)]) != tag)
+    again = tmp_path / "again.csv"  # a second import would replace that decision: said, then Cancel
+    again.write_text(f"lexelt,instance,tags\n{lex},{inst},{other}\n", encoding="utf-8")
+    monkeypatch.setattr(project_dialogs, "CHOOSER", lambda *_a: str(again))
+    win.actions["import_decisions"].trigger()
+    qtbot.waitUntil(lambda: win.project_ops.import_dialog is not dlg
+                    and win.project_ops.import_dialog.isVisible(), timeout=20_000)
+    dlg = win.project_ops.import_dialog
+    assert "0 for instances without a decision, 1 replace the current decision" in dlg.preview.text()
+    dlg.reject()
+    assert win.wb.gold[i] == tag and win.statusBar().currentMessage() == "Not imported: again.csv"
 
 
 def test_a_failed_report_does_not_keep_saying_writing(qtbot, demo_project: Path, tmp_path: Path,

@@ -88,6 +88,24 @@ def shared_counts(corpus: Corpus, sets: list[int]) -> np.ndarray:
     return out
 
 
+def pair_sharing_most(corpus: Corpus, group: list[int], x: int) -> tuple[tuple[int, int], int]:
+    """The pair of ``group`` that answered the most instances of lexelt ``x`` together (ties: the
+    first in ``group``'s order) and how many: one product of the sets' incidence on the lexelt."""
+    inside = np.flatnonzero(corpus.inst_lexelt == x)
+    if not inside.size or len(group) < 2:
+        return ((group[0], group[1]) if len(group) >= 2 else (0, 0)), 0
+    inc = np.zeros((len(group), inside.size), np.float32)
+    for j, k in enumerate(group):
+        rows = corpus.sets[k].rows
+        pos = np.searchsorted(inside, rows)
+        ok = (pos < inside.size) & (inside[np.minimum(pos, inside.size - 1)] == rows)
+        inc[j, pos[ok]] = 1.0
+    shared = np.rint(inc @ inc.T).astype(np.int64)
+    iu = np.triu_indices(len(group), 1)
+    best = int(np.argmax(shared[iu]))
+    return (group[int(iu[0][best])], group[int(iu[1][best])]), int(shared[iu][best])
+
+
 def pair_categories(corpus: Corpus, a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
     """Shared instances of sets ``a`` and ``b`` and their category (identical ... disjoint)."""
     sa, sb = corpus.sets[a], corpus.sets[b]

@@ -35,6 +35,7 @@ from hieradjudicate.app.dashboard.agree import (
     lexelt_bars,
     lexelt_mean_pair,
     pair_categories,
+    pair_sharing_most,
     shared_counts,
 )
 from hieradjudicate.app.dashboard.gold import STATUS_NAMES, UNRESOLVED, DecisionTracker
@@ -368,19 +369,38 @@ class Dashboard:
                 + (f"; the system set(s) {', '.join(left)} are not counted as annotators." if left else "."))
 
     def _confusion(self, opt: DashboardOptions, bars: LexeltBars, keep, skey) -> Confusion | None:
-        if opt.confusion_pair is not None:
-            a, b = opt.confusion_pair
-        elif len(self.group) >= 2:
-            a, b = self.pairs_by_shared(self.group, limit=1)[0]
-        else:
+        if opt.confusion_pair is None and len(self.group) < 2:
             return None
         x = opt.confusion_lexelt
         if x is None:
             x = self.default_lexelt(bars)
             if x is None:
                 return None
-        return self._cached(("conf", a, b, x, opt.confusion_depth, skey),
-                            lambda: confusion(self.corpus, a, b, x, opt.confusion_depth, self.groups_at, keep))
+        why = ""
+        if opt.confusion_pair is not None:
+            a, b = opt.confusion_pair
+        else:
+            (a, b), shared = self.best_pair(x)
+            lex = self.corpus.inventory.lexelts[x]
+            how = ("the lexelt with the lowest group agreement" if opt.confusion_lexelt is None
+                   else "the lexelt chosen")
+            why = "" if len(self.group) < 3 else (  # one pair: nothing was chosen
+                f"Opened on {self.corpus.sets[a].name} × {self.corpus.sets[b].name}: of the sets compared, "
+                f"the pair that answered the most instances of {lex} together ({shared}), on {how} "
+                "(where a look helps most); choose another pair above.")
+        cf = self._cached(("conf", a, b, x, opt.confusion_depth, skey),
+                          lambda: confusion(self.corpus, a, b, x, opt.confusion_depth, self.groups_at, keep))
+        return replace(cf, pair=(a, b), why=why,
+                       explain=replace(cf.explain, note=" ".join(t for t in (cf.explain.note, why) if t)))
+
+    def best_pair(self, x: int) -> tuple[tuple[int, int], int]:
+        """The pair of the agreement group that answered the most instances of lexelt ``x`` together
+        (ties: the first in project order), and how many: the confusion matrix with the most behind it
+        (a crowd's first two workers often share none of a lexelt)."""
+        key = ("best_pair", x)
+        if key not in self._cache:
+            self._cache[key] = pair_sharing_most(self.corpus, list(self.group), x)
+        return self._cache[key]
 
     @staticmethod
     def default_lexelt(bars: LexeltBars) -> int | None:

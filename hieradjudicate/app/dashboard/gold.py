@@ -82,8 +82,12 @@ class DecisionTracker:
                 continue
             was = int(self.status[i])
             if row.status == "unresolved":
-                counts[1] += 1
-                self.current.pop(i, None)
+                noted = bool(row.note) and row.source != "reopen"  # a note alone: no decision, kept
+                counts[1] += int(not noted or was != UNRESOLVED)
+                if noted:
+                    self.current[i] = row
+                else:
+                    self.current.pop(i, None)
                 self.status[i] = UNRESOLVED
                 self._set_gold(i, ())
             else:
@@ -149,6 +153,6 @@ class DecisionTracker:
         return sorted(out, key=lambda t: t[1].id)
 
     def noted(self) -> list[tuple[int, DecisionRow]]:
-        """Every instance whose current decision carries a note, oldest first."""
+        """Every instance with a note (a decision's or a note alone), oldest first."""
         out = [(i, r) for i, r in self.current.items() if r.note]
         return sorted(out, key=lambda t: t[1].id)

@@ -257,6 +257,9 @@ class Confusion:
     n: int
     cells: dict[tuple[int, int], np.ndarray]  # instances with pa(r) * pb(c) > 0
     explain: Explain
+    #: the two set indices; with ``why`` when the dashboard chose them (none chosen by the user)
+    pair: tuple[int, int] | None = None
+    why: str = ""
 
     def cell_instances(self, r: int, c: int) -> np.ndarray:
         return self.cells.get((r, c), np.zeros(0, np.int64))
@@ -282,7 +285,8 @@ class Confusion:
         others = f"{rest.size} others"
         gloss = f"the sum of the other {rest.size} senses: " + ", ".join(self.labels[j] for j in rest)
         return Confusion(self.a, self.b, self.lexelt, self.x, self.depth, [self.labels[j] for j in keep] + [others],
-                         [self.glosses[j] for j in keep] + [gloss], M, self.n, cells, self.explain)
+                         [self.glosses[j] for j in keep] + [gloss], M, self.n, cells, self.explain, self.pair,
+                         self.why)
 
 
 @dataclass(frozen=True)

@@ -203,6 +203,11 @@ def validation_report(result: LoadResult) -> dict:
                                "multi_tag": int((s.n_tags() > 1).sum()),
                                "unknown_tags": int(row_outside.sum()),
                                "labels": int(s.tag_node.size)}
+    ann = [s.rows for s in c.sets if s.role == "annotator"]
+    if ann:  # how many annotator sets answered each instance (a crowd: MASC 13-25)
+        per = np.bincount(np.concatenate(ann), minlength=c.n)
+        per = per[per > 0]
+        out["annotators_per_instance"] = [int(per.min()), int(per.max())] if per.size else [0, 0]
     counts = {}
     for s in c.sets:
         for n, k in zip(*np.unique(s.tag_node[inv.node_outside[s.tag_node]], return_counts=True)):
@@ -230,3 +235,30 @@ def apply_downward(corpus: Corpus, spec: str) -> None:
     counts = np.bincount(s.tag_node[on_leaf], minlength=inv.n_nodes).astype(np.float64)
     inv.estimate_downward(counts)
     corpus.rebuild_leaves()
+
+
+#: more sets than this are a crowd: counted and summarised, not named one by one
+NAMED_SETS = 20
+
+
+def sets_summary(report: dict, *, expand: bool = False) -> str:
+    """The sets of a :func:`validation_report` in one line: each named with its role and instances,
+    or for a crowd (more than :data:`NAMED_SETS` of one role) "228 annotator sets (13–25 per instance,
+    17 to 4,812 instances each)" and the other sets named; ``expand`` names every set."""
+    sets = report.get("sets", {})
+    named = [f"{name} ({v['role']}, {v['instances']:,} instances)" for name, v in sets.items()]
+    if expand or len(sets) <= NAMED_SETS:
+        return "; ".join(named)
+    by_role: dict[str, list[tuple[str, dict]]] = {}
+    for name, v in sets.items():
+        by_role.setdefault(v["role"], []).append((name, v))
+    parts = []
+    for role, members in by_role.items():
+        if len(members) <= NAMED_SETS:
+            parts += [f"{name} ({role}, {v['instances']:,} instances)" for name, v in members]
+            continue
+        n = [v["instances"] for _, v in members]
+        per = report.get("annotators_per_instance") if role == "annotator" else None
+        how = f"{per[0]}–{per[1]} per instance, " if per else ""
+        parts.append(f"a crowd of {len(members)} {role} sets ({how}{min(n):,} to {max(n):,} instances each)")
+    return "; ".join(parts)

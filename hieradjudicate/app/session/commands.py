@@ -15,7 +15,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from hieradjudicate.app.session.decisions import Decision, DecisionState
+from hieradjudicate.app.session.decisions import Decision, DecisionState, keep_markers
 from hieradjudicate.io.store.project_store import DecisionRow
 
 
@@ -47,10 +47,16 @@ class Decide(Command):
     current before (unchanged provenance), or withdraws the decision where
     there was none.  When the batch names an instance twice, the last wins
     and the inverse still restores the state from before the batch.
+
+    The note and the flag of an instance stay (:func:`~.decisions.keep_markers`) unless
+    ``markers=False``: the decisions are then written as given (an edit of the markers themselves,
+    an undo or a redo, which restore rows exactly).
     """
 
-    def __init__(self, decisions: Sequence[Decision], label: str | None = None) -> None:
+    def __init__(self, decisions: Sequence[Decision], label: str | None = None, *,
+                 markers: bool = True) -> None:
         self.decisions = list(decisions)
+        self.markers = markers
         if label is None:
             if len(self.decisions) == 1:
                 d = self.decisions[0]
@@ -69,13 +75,16 @@ class Decide(Command):
             if d.key in seen:
                 continue
             seen.add(d.key)
-            row = state.current(*d.key)
+            row = state.current(*d.key) or (state.row(*d.key) if state.note(*d.key) else None)
             previous.append(Decision.from_row(row) if row is not None else _undoing(state, d.key))
         batch_label: str | None = self.label if kind == "do" else f"{kind}: {self.label}"
         if kind == "do" and len(self.decisions) == 1:
             batch_label = None  # a single decision needs no batch row
-        rows = state.record(self.decisions, label=batch_label, kind=kind)
-        return Applied(Decide(previous, self.label), rows)
+        decisions = self.decisions
+        if self.markers and kind == "do":
+            decisions = [keep_markers(d, state.row(*d.key)) for d in decisions]
+        rows = state.record(decisions, label=batch_label, kind=kind)
+        return Applied(Decide(previous, self.label, markers=False), rows)
 
     def __repr__(self) -> str:
         return f"Decide({self.label!r}, {len(self.decisions)} decision(s))"

@@ -9,6 +9,24 @@ one per instance (the latest row) and asks the store for the history.
 An instance without a decision is *unresolved*.  A row with status
 ``unresolved`` withdraws the previous decision (that is what undoing a first
 decision writes), so the state treats it as no decision.
+
+Markers: the note and the flag
+    A note and a flag are the lexicographer's marks on the *instance*, not
+    decisions: they stay through every later decision (a key, a suggestion,
+    a batch, an import) until the user changes them (edits or clears the
+    note, unflags).  Every row holds the instance's whole state, so a later
+    decision carries them forward (:func:`compose`); history, export and
+    both stores read the same rows.
+
+    * The note is the row's ``note``.  A note on an instance without a
+      decision is a row of status ``unresolved`` with that note (a *note
+      row*): the instance stays unresolved -- a note alone is no status --
+      and :meth:`DecisionState.current` still says "no decision".
+    * The flag is status ``flagged``; the row keeps the tags of the decision
+      under it, which is not gold while the flag is on (a flag means "to
+      discuss").  Deciding a flagged instance changes the tags under the
+      flag; skipping it leaves it flagged; only unflagging removes the flag
+      (the decision under it is then resolved, or unresolved without tags).
 """
 
 from __future__ import annotations
@@ -77,6 +95,62 @@ class Decision:
         return cls(lexelt, instance, (), source, "unresolved", note)
 
 
+def is_note_row(row: DecisionRow | Decision | None) -> bool:
+    """A row that only keeps a note on an instance without a decision (status ``unresolved``; the
+    program's own words on a reopened conflict are no note)."""
+    return row is not None and row.status == "unresolved" and bool(row.note) and row.source != "reopen"
+
+
+def compose(lexelt: str, instance: str, shown: DecisionRow | None, *, tags: Sequence[str] | None = None,
+            status: str | None = None, source: str | None = None, basis: Mapping[str, Any] | None = None,
+            flag: bool | None = None, note: str | None = None) -> Decision:
+    """The row that applies one change to an instance and keeps everything the change leaves alone.
+
+    ``shown``: the instance's current row (a decision or a note row; ``None``: nothing yet).
+    ``status``: the decision's own status -- ``resolved``, ``skipped``, ``unresolved`` (no decision);
+    ``tags``, ``source`` and ``basis`` come with a new decision.  ``flag`` and ``note`` set the
+    markers; ``None`` keeps them as they are (the module docstring: a decision never drops them).
+    """
+    real = shown is not None and shown.status != CONFLICT
+    flag0 = real and shown.status == "flagged"
+    tags0 = tuple(shown.tags) if real else ()
+    base0 = shown.status if real else "unresolved"
+    if base0 == "flagged":  # the decision under the flag
+        base0 = "resolved" if tags0 else "unresolved"
+    base = base0 if status is None else status
+    new_tags = tags0 if tags is None else tuple(tags)
+    if base == "unresolved":
+        new_tags = ()
+    on = flag0 if flag is None else flag
+    final = "flagged" if on else base
+    if final == "resolved" and not new_tags:
+        final = "unresolved"
+    keep = real and tags is None
+    if source is None:
+        source = shown.source if keep and shown.source not in ("undo", "reopen") else "manual"
+    if basis is None and keep:
+        basis = shown.basis
+    text = (shown.note if real else "") if note is None else note
+    return Decision(lexelt, instance, new_tags, source, final, text, basis=basis)
+
+
+def keep_markers(d: Decision, shown: DecisionRow | None) -> Decision:
+    """``d`` as a later decision of an instance writes it: with the note and the flag ``shown`` has.
+
+    A note ``d`` gives replaces the note; status ``flagged`` adds the flag; skipping a flagged
+    instance leaves it as it is (flagged, with its tags)."""
+    if shown is None or shown.status == CONFLICT:
+        return d
+    if d.status == "skipped" and shown.status == "flagged":
+        out = compose(d.lexelt, d.instance, shown, note=d.note or None)
+    else:
+        status = ("resolved" if d.tags else None) if d.status == "flagged" else d.status
+        out = compose(d.lexelt, d.instance, shown, tags=d.tags if d.tags or status == "unresolved" else None,
+                      status=status, source=d.source, basis=d.basis, note=d.note or None,
+                      flag=True if d.status == "flagged" else None)
+    return replace(out, decided_by=d.decided_by, decided_at=d.decided_at)
+
+
 class DecisionState:
     """The current decision per instance, kept in step with the store.
 
@@ -97,14 +171,35 @@ class DecisionState:
     def reload(self) -> None:
         """Re-read the current decisions from the store (e.g. a read-only view of a live project)."""
         self._current = {}
-        for row in self.store.latest_decisions(include_withdrawn=False):
+        self._noted = 0
+        for row in self.store.latest_decisions(include_withdrawn=True):
+            self._put(row)
+
+    def _put(self, row: DecisionRow) -> None:
+        """Make ``row`` the instance's current row (a withdrawal without a note: none)."""
+        was = self._current.get(row.key)
+        self._noted -= int(is_note_row(was))
+        if row.status == "unresolved" and not is_note_row(row):
+            self._current.pop(row.key, None)
+        else:
             self._current[row.key] = row
+            self._noted += int(is_note_row(row))
 
     def current(self, lexelt: str, instance: str) -> DecisionRow | None:
-        """The current decision of an instance, or ``None`` when it is unresolved or in conflict
-        (a server project's adjudicators differ: :meth:`status` says ``conflict``)."""
+        """The current decision of an instance, or ``None`` when it is unresolved (a note alone is
+        no decision: :meth:`row` has it) or in conflict (a server project's adjudicators differ:
+        :meth:`status` says ``conflict``)."""
         row = self._current.get((lexelt, instance))
-        return None if row is None or row.status == CONFLICT else row
+        return None if row is None or row.status in (CONFLICT, "unresolved") else row
+
+    def row(self, lexelt: str, instance: str) -> DecisionRow | None:
+        """What stands for the instance now: its decision, its note row or its conflict row."""
+        return self._current.get((lexelt, instance))
+
+    def note(self, lexelt: str, instance: str) -> str:
+        """The instance's note (``""``: none), with or without a decision."""
+        row = self._current.get((lexelt, instance))
+        return row.note if row is not None and row.status != CONFLICT else ""
 
     def conflict_row(self, lexelt: str, instance: str) -> DecisionRow | None:
         """The row standing for an instance in conflict (``None`` when it is not)."""
@@ -121,23 +216,31 @@ class DecisionState:
         return "unresolved" if row is None else row.status
 
     def __len__(self) -> int:
-        return len(self._current)
+        """How many instances have a decision (note rows are no decisions)."""
+        return len(self._current) - self._noted
 
     def __contains__(self, key: object) -> bool:
-        return key in self._current
+        row = self._current.get(key)  # type: ignore[call-overload]
+        return row is not None and row.status != "unresolved"
 
     def __iter__(self) -> Iterator[DecisionRow]:
-        return iter(sorted(self._current.values(), key=lambda r: r.id))
+        """The current decisions (conflict rows included, note rows not: :meth:`rows`), oldest first."""
+        return iter(sorted((r for r in self._current.values() if r.status != "unresolved"),
+                           key=lambda r: r.id))
+
+    def rows(self) -> list[DecisionRow]:
+        """Every current row: decisions, conflict rows and note rows, oldest first."""
+        return sorted(self._current.values(), key=lambda r: r.id)
 
     def snapshot(self) -> dict[Key, Decision]:
-        """Current decisions as plain values (for comparing states)."""
+        """Current decisions and note rows as plain values (for comparing states)."""
         return {k: Decision.from_row(r) for k, r in self._current.items() if r.status != CONFLICT}
 
     def counts(self, instances: Iterable[Key] | None = None) -> Counter[str]:
         """Instances per status; with ``instances`` given, those without a decision count as
         unresolved (and decisions for other keys are ignored)."""
         if instances is None:
-            return Counter(r.status for r in self._current.values())
+            return Counter(r.status for r in self)
         return Counter(self.status(*k) for k in instances)
 
     def history(self, lexelt: str, instance: str) -> list[DecisionRow]:
@@ -177,10 +280,7 @@ class DecisionState:
         rows = self.store.append_decisions(stamped, batch_label=label, batch_kind=kind,
                                            created_by=user)
         for row in rows:
-            if row.status == "unresolved":
-                self._current.pop(row.key, None)
-            else:
-                self._current[row.key] = row
+            self._put(row)
         rows = self._reopened(rows)
         for listener in list(self._listeners):
             listener(rows)
@@ -196,9 +296,8 @@ class DecisionState:
             now = self.store.current_of(keys)
         except Exception:  # noqa: BLE001 - saved; the follower brings the conflict back on its next poll
             return rows
-        for key, row in now.items():
-            if row.status != "unresolved":
-                self._current[key] = row
+        for row in now.values():
+            self._put(row)
         return [now.get(r.key, r) if r.key in keys else r for r in rows]
 
     def apply_external(self, rows: Sequence[DecisionRow], *,
@@ -215,10 +314,7 @@ class DecisionState:
             shown = self._current.get(row.key)
             if shown is not None and shown.id > 0 and shown.id >= row.id:
                 continue
-            if row.status == "unresolved":
-                self._current.pop(row.key, None)
-            else:
-                self._current[row.key] = row
+            self._put(row)
             fresh.append(row)
         if fresh:
             for listener in list(self._listeners):
@@ -233,12 +329,9 @@ class DecisionState:
             shown = self._current.get(key)
             if shown is not None and shown.id < 0:
                 continue  # made offline and not yet on the server: the local row stays
-            if new == shown or (shown is None and new.status == "unresolved"):
+            if new == shown or (shown is None and new.status == "unresolved" and not is_note_row(new)):
                 continue
-            if new.status == "unresolved":
-                self._current.pop(key, None)
-            else:
-                self._current[key] = new
+            self._put(new)
             fresh.append(new)
         fresh.sort(key=lambda r: r.id)
         if fresh:

@@ -149,6 +149,25 @@ def import_decisions(session: Any, path: str) -> str:
     return record_decisions(session, read_decisions_csv(path, session), path)
 
 
+def import_preview(session: Any, decisions: list[Any], path: str) -> str:
+    """What importing ``decisions`` (read from ``path``) would do, before anything is recorded: how
+    many instances get a first decision, how many current decisions it replaces, how many it leaves
+    as they are (the window shows this and asks, as Resolve agreed does)."""
+    last = {(d.lexelt, d.instance): d for d in decisions}
+    new = replaced = same = 0
+    for key, d in last.items():
+        cur = session.decisions.current(*key)
+        if cur is None:
+            new += 1
+        elif (tuple(cur.tags), cur.status) == (tuple(d.tags), d.status):
+            same += 1
+        else:
+            replaced += 1
+    text = (f"{len(last)} decision(s) in {Path(path).name}: {new} for instances without a decision, "
+            f"{replaced} replace the current decision, {same} equal to it")
+    return text + ". Notes and flags already on the instances stay. Undo takes the whole import back."
+
+
 def record_decisions(session: Any, decisions: list[Any], path: str) -> str:
     """Record the decisions read from ``path`` (:func:`read_decisions_csv`) as one undoable step."""
     from hieradjudicate.app.session.commands import Decide

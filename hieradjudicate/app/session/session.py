@@ -295,6 +295,7 @@ class Session:
             rec, data = self._export_source(format)
             return lambda: self._export_into_source(path, format, decisions, rec, data)
         instances = self.instances()
+        decisions = self.decisions.rows()  # with the notes of instances without a decision
         return lambda: export_gold(decisions, instances, path, format=format,
                                    include_unresolved=include_unresolved)
 

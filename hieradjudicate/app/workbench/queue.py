@@ -285,6 +285,11 @@ class Workbench:
             if self.competence is None:
                 raise ValueError("no competence estimate yet: the uncertainty order needs one")
             v = np.nan_to_num(-self.competence.entropy, nan=np.inf)
+        elif key == "kwic":  # the whole sentence, not the clipped snippet ("…f the European [Public]…")
+            texts = np.full(self.corpus.n, "\U0010ffff", dtype=object)  # no context: last
+            for i, c in self.corpus.contexts.items():
+                texts[i] = " ".join(c.text.split()).casefold()
+            v = np.argsort(np.argsort(texts.astype(str), kind="stable"), kind="stable")
         else:
             strings = np.asarray([self.cell(key, i) for i in range(self.corpus.n)], dtype=object)
             v = np.argsort(np.argsort(strings.astype(str), kind="stable"), kind="stable")

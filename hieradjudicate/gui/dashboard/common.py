@@ -85,7 +85,14 @@ def fmt(v: Any, digits: int = 3) -> str:
         f = float(v)
     except (TypeError, ValueError):
         return str(v)
-    return "undefined" if np.isnan(f) else f"{f:.{digits}f}"
+    if np.isnan(f):
+        return "undefined"
+    text = f"{f:.{digits}f}"
+    if text.startswith("-") and not text.strip("-0."):  # "-0.00" (a kappa of -0.004) read as a sign error:
+        text = f"{f:.{digits + 1}f}"  # one more digit shows the value, "-0.004"
+        if not text.strip("-0."):
+            text = f"{0.0:.{digits}f}"  # below even that: zero
+    return text
 
 
 def nan_or(v: Any) -> float:

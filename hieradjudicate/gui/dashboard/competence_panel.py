@@ -163,6 +163,8 @@ class CompetenceEstimator(QObject):
     follow it: :meth:`Workbench.set_competence`)."""
 
     ready = Signal()
+    #: what the estimate says of itself ("… iteration 12 of at most 1000…"), for a user waiting on it
+    said = Signal(str)
 
     def __init__(self, parent: QObject, wb: Any, panel: CompetencePanel | None) -> None:
         super().__init__(parent)
@@ -190,6 +192,7 @@ class CompetenceEstimator(QObject):
 
     def _say(self, text: str, why: str | None = None) -> None:
         self.pending, self.pending_why = text, why
+        self.said.emit(text)
         if self.panel is not None:
             self.panel.set_pending(text, *([why] if why else []))
 

@@ -138,7 +138,7 @@ class DashboardController:
         if self._open is None:
             return
         if self._open.wb.sort_key == "uncertainty":  # another model: the queue follows its order
-            self._open.ws.sort_most_uncertain()
+            self._open.ws.sort_most_uncertain(keep_place=True)  # never moves the highlight by itself
         if self._open.ws.current >= 0:
             self._open.ws.detail.show_instance(self._open.ws.current)
 

@@ -299,7 +299,7 @@ class DashboardView(QWidget):
         for p in (self.heatmap, self.lexelts, self.depth_panel, self.confusion):
             _say_why_not(p, why)  # an empty plot never stands without its reason
         if data.confusion is not None:
-            self.confusion.show_choice(data.confusion, data.options.confusion_pair
+            self.confusion.show_choice(data.confusion, data.options.confusion_pair or data.confusion.pair
                                        or (self.dash.group[0], self.dash.group[1]))
         total = data.timings_ms.get("total", 0.0)
         if key is not None:

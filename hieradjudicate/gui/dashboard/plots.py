@@ -284,6 +284,11 @@ class ConfusionPanel(Panel):
         self.plot.scene().sigMouseClicked.connect(self._clicked)
         self.plot.scene().sigMouseMoved.connect(self._moved)
         self.plot.getPlotItem().getViewBox().sigResized.connect(lambda *_: self._set_column_labels())
+        self.why = QLabel()  # why this pair and lexelt were opened (the dashboard chose them)
+        self.why.setObjectName("confusion_why")
+        self.why.setWordWrap(True)
+        self.why.hide()
+        self.body.insertWidget(self.body.count() - 1, self.why)
 
     def fill_choices(self, set_names: list[str], pairs: list[tuple[int, int]], lexelts: list[str],
                      levels: list[tuple[str, int | None]]) -> None:
@@ -307,11 +312,16 @@ class ConfusionPanel(Panel):
 
     def show_choice(self, cf: Any, pair: tuple[int, int] | None) -> None:
         self._filling = True
+        if pair is not None and self.pair_box.findData(pair) < 0:  # a crowd's box lists the most shared pairs
+            self.pair_box.insertItem(0, f"{cf.a} × {cf.b}", pair)
         for box, val in ((self.pair_box, pair), (self.lexelt_box, cf.x), (self.level_box, cf.depth)):
             k = box.findData(val)
             if k >= 0:
                 box.setCurrentIndex(k)
         self._filling = False
+        why = getattr(cf, "why", "")
+        self.why.setText(f"<small>{why}</small>" if why else "")
+        self.why.setVisible(bool(why))
 
     def _changed(self) -> None:
         if not self._filling:

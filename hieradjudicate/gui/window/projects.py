@@ -72,7 +72,7 @@ class ProjectsSection:
         """The workbench, its docks and the dashboard for the session's corpus."""
         steps = steps if steps is not None else Steps(None, 0)
         within = steps.step(f"Building the instance table of {session.corpus.n:,} instances", 4)
-        self.wb = Workbench(session.corpus, list(session.decisions), progress=within)
+        self.wb = Workbench(session.corpus, session.decisions.rows(), progress=within)
         steps.step("Laying out the workbench")
         self.ws = Workspace(self.wb)
         within = steps.step("Preparing the dashboard")  # its widgets are built when the tab is first shown
@@ -108,6 +108,7 @@ class ProjectsSection:
             self.ws.deleteLater()
         self.ws, self.wb = None, None
         self.stack.setCurrentWidget(self.start)
+        self.statusBar().clearMessage()  # what was said of the closed project is no longer true
         self._update_title()
         self._enable()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import os
 from pathlib import Path
 
@@ -31,7 +32,7 @@ from PySide6.QtWidgets import (
     QWizardPage,
 )
 
-from hieradjudicate.app.loading.load import AnnotationSpec
+from hieradjudicate.app.loading.load import NAMED_SETS, AnnotationSpec, sets_summary
 from hieradjudicate.app.loading.roles import guess_role
 from hieradjudicate.app.loading.sniff import (
     ANNOTATION_FIELDS,
@@ -167,8 +168,8 @@ class FilesPage(QWizardPage):
                 fmt.setToolTip("")
             if self.annotations:
                 sets = self.table.item(r, 2)
-                sets.setText(", ".join(s.sets) if len(s.sets) > 1 else ("one set" if s.sets else ""))
-                sets.setToolTip("\n".join(s.sets))
+                sets.setText(_sets_cell(s.sets))
+                sets.setToolTip(_names_tip(s.sets))
                 name = self.table.item(r, 4)
                 multi = len(s.sets) > 1
                 name.setFlags((name.flags() & ~Qt.ItemFlag.ItemIsEnabled) if multi
@@ -265,6 +266,8 @@ class PreviewPage(QWizardPage):
         self.summary = QLabel()
         self.summary.setObjectName("preview_summary")
         self.summary.setWordWrap(True)
+        self.summary.linkActivated.connect(lambda _link: self.summary.setText(self._expanded))
+        self._expanded = ""
         self.files = QTreeWidget()
         self.files.setObjectName("preview_files")
         self.files.setHeaderLabels(["Kind", "File", "Format", "Sets", "Problems"])
@@ -325,9 +328,11 @@ class PreviewPage(QWizardPage):
         for f in report["files"]:
             n = sum(1 for p in report["errors"] + report["warnings"] if p["file"] == f["path"])
             row = QTreeWidgetItem([f["kind"], os.path.basename(f["path"]),
-                                   "failed" if f["failed"] else (f["format"] or ""), ", ".join(f["sets"]),
+                                   "failed" if f["failed"] else (f["format"] or ""),
+                                   _sets_cell(f["sets"], name_one=True),
                                    str(n) if n else ""])
             row.setToolTip(1, f["path"])
+            row.setToolTip(3, _names_tip(f["sets"]))
             if f["failed"]:
                 row.setForeground(2, QBrush(_ERROR))
             self.files.addTopLevelItem(row)
@@ -342,7 +347,9 @@ class PreviewPage(QWizardPage):
                 self.problems.addItem(item)
         if not report["errors"] and not report["warnings"]:
             self.problems.addItem("No problem found.")
-        sets = "; ".join(f"{name} ({v['role']}, {v['instances']} instances)" for name, v in report["sets"].items())
+        sets = sets_summary(report)
+        if len(report["sets"]) > NAMED_SETS:  # a crowd: counted; its names one click away
+            sets += " (<a href='expand'>name every set</a>)"
         bad = bad_line_count(report)
         if any(f["failed"] for f in report["files"]):
             verdict = "<b style='color:#b00020'>A file could not be read: fix it before creating the project.</b>"
@@ -357,6 +364,8 @@ class PreviewPage(QWizardPage):
                   else f"{report['senses']} senses")
         self.summary.setText(f"{report['lexelts']} lexelts, {senses}, {report['instances']} "
                              f"instances. Sets: {sets or 'none'}.{flat}<br>{verdict}")
+        self._expanded = (f"{report['lexelts']} lexelts, {senses}, {report['instances']} instances. Sets: "
+                          f"{html.escape(sets_summary(report, expand=True)) or 'none'}.{flat}<br>{verdict}")
         self.completeChanged.emit()
 
     def _output_changed(self, text: str) -> None:
@@ -445,3 +454,18 @@ def bad_line_count(report: dict) -> int:
 
 
 FIELDS = {"inventory": INVENTORY_FIELDS, "annotations": ANNOTATION_FIELDS}
+
+
+def _sets_cell(names, *, name_one: bool = False) -> str:
+    """A file's sets in one table cell: named when few, counted for a crowd (228 ids pushed Role and
+    Name off-screen); a single set is "one set" unless ``name_one``."""
+    names = list(names)
+    if len(names) > NAMED_SETS:
+        return f"{len(names)} sets (a crowd)"
+    return ", ".join(names) if len(names) > 1 or name_one else ("one set" if names else "")
+
+
+def _names_tip(names) -> str:
+    names = list(names)
+    shown = names[:40]
+    return "\n".join(shown) + (f"\n… and {len(names) - 40} more" if len(names) > 40 else "")

@@ -392,8 +392,11 @@ class DetailPanel(QWidget):
     def _context_html(self, i: int) -> str:
         lex, inst = self.wb.key_of(i)
         c = self.wb.context(i)
+        status = self.wb.cell('status', i)
+        if status == "flagged" and self.wb.gold[i]:  # the decision under the flag: kept, not gold yet
+            status = f"flagged; decided {self.wb.cell('gold', i)}, not gold until you unflag it (F)"
         title = f"<b>{html.escape(inst)}</b> <span style='color:gray'>({html.escape(lex)}, " \
-                f"{self.wb.cell('status', i)})</span><br>"
+                f"{html.escape(status)})</span><br>"
         note = str(self.wb.note[i])
         if note:
             title += ("<div style='background:#fff4c2; color:black; padding:2px'><b>Note:</b> "

@@ -13,9 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
 from hieradjudicate.app.workbench.columns import CATEGORY_ICONS, CATEGORY_LABELS
 from hieradjudicate.app.workbench.queue import RESOLVED, STATUS_NAMES, Filter, Workbench
@@ -141,20 +141,36 @@ class InstanceModel(QAbstractTableModel):
 
 
 class Legend(QWidget):
-    """What the row colours mean (with the same symbols as the category column)."""
+    """What the row colours mean (with the same symbols as the category column); each chip is a filter:
+    a click shows only its rows, a second click all rows again (``chosen`` says which was clicked)."""
+
+    chosen = Signal(int)
 
     def __init__(self, parent=None) -> None:
         super().__init__(parent)
         lay = QHBoxLayout(self)
         lay.setContentsMargins(4, 0, 4, 0)
         lay.addWidget(QLabel("Rows:"))
+        self.chips: dict[int, QPushButton] = {}
         for code in (3, 2, 1, 0, -1):
-            sw = QLabel(f" {CATEGORY_ICONS[code]} {CATEGORY_LABELS[code]} ")
+            sw = QPushButton(f"{CATEGORY_ICONS[code]} {CATEGORY_LABELS[code]}")
             c: QColor = category_color(code)
-            sw.setStyleSheet(f"background:{c.name()}; border:1px solid #888; padding:1px 4px;")
+            sw.setCheckable(True)
+            sw.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keys stay with the table
+            sw.setCursor(Qt.CursorShape.PointingHandCursor)
+            sw.setStyleSheet(f"QPushButton {{ background:{c.name()}; color:black; border:1px solid #888; "
+                             "padding:1px 6px; } QPushButton:checked { border:2px solid black; font-weight:bold; }")
             sw.setObjectName(f"legend_{CATEGORY_LABELS[code]}")
             sw.setToolTip({3: "no sense in common", 2: "some senses in common",
                            1: "one answer contains the other: granularity only",
-                           0: "same tags", -1: "fewer than two annotators"}[code])
+                           0: "same tags", -1: "fewer than two annotators"}[code]
+                          + " (click: only these rows; click again: all rows)")
+            sw.clicked.connect(lambda _checked=False, code=code: self.chosen.emit(code))
+            self.chips[code] = sw
             lay.addWidget(sw)
         lay.addStretch(1)
+
+    def show_filter(self, codes: tuple[int, ...]) -> None:
+        """Check the chip whose rows the category filter shows alone (none for any other filter)."""
+        for code, sw in self.chips.items():
+            sw.setChecked(tuple(codes) == (code,))

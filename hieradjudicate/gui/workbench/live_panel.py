@@ -185,6 +185,11 @@ class LivePanel(QWidget):
         if reference_golds(wb.corpus):  # a gold given as input: the systems' scores against it, at once
             self.reference = ReferenceScores(wb, compact=True)
             lay.addWidget(self.reference, 3)  # before the decisions' table: the scores the researcher came for
+            # never squeezed to its header row (#31: a dock split restored from a project without a reference
+            # gold gave it 62 px); the dock scrolls instead
+            # (one more line for its title, which wraps in a narrow dock)
+            self.reference.setMinimumHeight(self.reference.minimumSizeHint().height()
+                                            + self.reference.title.fontMetrics().lineSpacing())
             self.reference.start()
         lay.addWidget(QLabel("<b>Precision against your decisions so far</b> <small>(the gold being "
                              "adjudicated)</small>", wordWrap=True))

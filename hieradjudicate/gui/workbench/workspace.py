@@ -32,7 +32,7 @@ from hieradjudicate.gui.workbench.live_panel import LivePanel
 
 CATEGORY_CHOICES = (("All agreement categories", ()), ("Any disagreement", (1, 2, 3)),
                     ("≠ Disjoint", (3,)), ("∩ Overlapping", (2,)), ("⊂ Compatible (granularity)", (1,)),
-                    ("= Identical", (0,)))
+                    ("= Identical", (0,)), ("· Single (fewer than two annotators)", (-1,)))
 STATUS_CHOICES = (("Any status", ()), ("Unresolved", (0,)), ("Resolved", (1,)), ("Flagged", (2,)),
                   ("Skipped", (3,)), ("In conflict (team)", (4,)), ("Not resolved", (0, 2, 3, 4)),
                   ("Has a note", "note"))
@@ -112,29 +112,49 @@ class Workspace(QWidget):
         head = self.table.horizontalHeader()
         head_fm = head.fontMetrics()
         margin = head.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMargin, None, head)
+        arrow = head.style().pixelMetric(QStyle.PixelMetric.PM_HeaderMarkSize, None, head)
         self._middle = MiddleElide(self.table)
         for c, key in enumerate(self.model.keys):
             width = _WIDTHS.get(key, 46)
             if key.startswith("set:"):  # as wide as its usual tag string (short labels), within reason
                 width = max(width, min(100, fm.horizontalAdvance(_typical(wb.cols.set_tags[int(key[4:])])) + 12))
+            elif key == "gold" and wb.cols.set_tags:  # reads like the answers: "document#1", never "docu…"
+                bold = QFont(self.table.font())
+                bold.setBold(True)  # the highlighted row is bold
+                width = max(width, min(110, max(QFontMetrics(bold).horizontalAdvance(_typical(t))
+                                                for t in wb.cols.set_tags) + 14))
             elif key == "lexelt":
                 width = max(width, min(110, fm.horizontalAdvance(max(wb.cols.lexelt_names, key=len, default="")) + 12))
             # and its title, within reason: "[1] lesk (system)" was cut on both sides, "Leaf agr." lost its L
-            width = max(width, min(140, head_fm.horizontalAdvance(self.model.specs[c].title) + 2 * margin + 4))
+            # and room for the sort arrow ("Leaf agr." lost its "." under it); a set's title may take 170
+            cap = 170 if key.startswith("set:") else 140
+            width = max(width, min(cap, head_fm.horizontalAdvance(self.model.specs[c].title) + 2 * margin
+                                   + 4 + arrow))
             self.table.setColumnWidth(c, width)
             if key in ("instance", "lexelt"):  # ids differ at the end: "senseval2…d000.s000.t000"
                 self.table.setItemDelegateForColumn(c, self._middle)
             if key == "kwic" and not wb.corpus.contexts:  # no context in the project: no empty 250 px
                 self.table.setColumnHidden(c, True)
+        # the answers sit beside the gold, before lexelt, instance and context (#31: at 1024 px they were
+        # past the context, off-screen on every row; the panel below shows the whole context anyway);
+        # only the header's visual order moves: the model's columns (and their keys) stay as they are
+        after = self.model.keys.index("gold") if "gold" in self.model.keys else -1
+        for c, key in enumerate(self.model.keys):
+            if after >= 0 and (key.startswith("set:") or key == "answers"):
+                head.moveSection(head.visualIndex(c), head.visualIndex(after) + 1)
+                after = c
         # wide enough for a marked row number ("✓ 44682") from the start: a decision's mark never
         # widens the header (which re-laid out and repainted the whole table at every decision)
         fit_row_header(self.table, wb.corpus.n)
         self.fill = FillWidth(self.table, self._fill_column, lambda: _WIDTHS.get(self._fill_key(), 46))
         self.legend = Legend()
+        self.legend.chosen.connect(self._legend_chosen)
         self.tree = InventoryTree(wb)
         self.detail = DetailPanel(wb)
         self.live = LivePanel(wb)
         self._build_filter_bar()
+        self.category_box.currentIndexChanged.connect(
+            lambda _k: self.legend.show_filter(tuple(self.category_box.currentData() or ())))
         lay = QVBoxLayout(self)
         lay.setContentsMargins(2, 2, 2, 2)
         lay.addLayout(self.filter_bar)
@@ -244,12 +264,23 @@ class Workspace(QWidget):
         self.select_row(row if row >= 0 or self.wb.view.size == 0 else 0)  # nothing shown: no instance
         self.filter_changed.emit()
 
-    def sort_most_uncertain(self) -> None:
-        """Order the table by the competence model's uncertainty, most uncertain first, from the top."""
+    def sort_most_uncertain(self, *, keep_place: bool = False) -> None:
+        """Order the table by the competence model's uncertainty, most uncertain first, from the top;
+        ``keep_place``: the highlighted instance stays highlighted (an estimate that arrives later
+        never moves the highlight without the user)."""
+        here = self.current
         self.table.horizontalHeader().setSortIndicatorShown(False)  # no column holds this order
         self.model.reorder(lambda: self.wb.set_sort("uncertainty"))
+        if keep_place and here >= 0 and self.select_instance(here):
+            return
         row = self.wb.next_unresolved(-1)
         self.select_row(row if row >= 0 else 0)
+
+    def _legend_chosen(self, code: int) -> None:
+        """A legend chip: only its rows, or all rows again when they are what is shown."""
+        self.set_category(() if tuple(self.category_box.currentData() or ()) == (code,) else (code,))
+        self.legend.show_filter(tuple(self.category_box.currentData() or ()))
+        self.table.setFocus()
 
     def set_category(self, codes: tuple[int, ...]) -> None:
         for k in range(self.category_box.count()):

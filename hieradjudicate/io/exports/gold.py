@@ -105,7 +105,7 @@ def export_gold(decisions: Iterable[DecisionLike], instances: Iterable[tuple[str
     Parameters
     ----------
     decisions : the current decision per instance (for several of one instance, the last wins;
-        status ``unresolved`` counts as no decision).
+        status ``unresolved`` counts as no decision; its note, if any, is exported with it).
     instances : every ``(lexelt, instance)`` of the project, so that instances without a
         decision are counted (and exported when asked); ``None`` = only the decided ones.
     path : output file (replaced atomically).
@@ -143,7 +143,7 @@ def export_gold(decisions: Iterable[DecisionLike], instances: Iterable[tuple[str
         elif not include_unresolved:
             left_out[status] += 1
             continue
-        rows.append((key, d if status != "unresolved" else None, status))
+        rows.append((key, d if status != "unresolved" or (d is not None and d.note) else None, status))
     if format == "senseval":
         text = _senseval(rows, str(path))
     elif format == "wsdeval":  # the WSD evaluation framework's key: instance_id key [key ...]
@@ -182,6 +182,8 @@ def _gold_fields(key: tuple[str, str], d: DecisionLike | None, status: str) -> l
     """The CSV columns (:data:`GOLD_COLUMNS`); tags as a list, joined when written as CSV."""
     if d is None:
         return [key[0], key[1], [], status, None, None, None, ""]
+    if status == "unresolved":  # no decision, but the lexicographer's note on the instance
+        return [key[0], key[1], [], status, None, None, None, d.note]
     return [key[0], key[1], list(d.tags), status, d.source, d.decided_by, d.decided_at, d.note]
 
 
