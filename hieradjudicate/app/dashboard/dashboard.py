@@ -59,6 +59,7 @@ from hieradjudicate.app.dashboard.scores import (
     scorable_policies,
     system_scores,
 )
+from hieradjudicate.app.dashboard.reference import reference_view
 from hieradjudicate.app.dashboard.significance import open_ranges, significance_view
 from hieradjudicate.core.agreement import CONGER_MARGINAL_RULE, FLEISS_MISSING_RULE, GWET_FLEISS_RULE, make_layout
 from hieradjudicate.core.dashboard import all_figures
@@ -320,15 +321,20 @@ class Dashboard:
                 t["systems"] = _ms(t0)
                 t0 = time.perf_counter()
                 # 10,000 shuffles per pair and policy: with the intervals (the background pass)
+                # the same settings (seed 0) as compare and the stored runs: app/paired.py
                 sig = significance_view(names, per_policy, g.rows, threshold=opt.threshold,
-                                        seed=opt.seed) if opt.intervals else None
-                if sig is not None and "fine" in per_policy:
-                    sig.open_ranges = open_ranges(c, self.systems, names, g.rows, per_policy["fine"],
-                                                  None if keep is None else np.flatnonzero(keep))
+                                        corpus=c) if opt.intervals else None
+                if sig is not None:
+                    sig.open_ranges = open_ranges(c, self.systems, names, g.rows, per_policy,
+                                                  None if keep is None else np.flatnonzero(keep), self.credit.top)
                 t["significance"] = _ms(t0)
             else:
                 t["systems"] = _ms(t0)
             t0 = time.perf_counter()
+        reference, ref_sig = (self._cached(("reference",), lambda: reference_view(c)) if opt.intervals
+                              else (None, {}))  # inputs: once per project, with the intervals
+        t["reference"] = _ms(t0)
+        t0 = time.perf_counter()
         method = method_text(c, opt.measure)
         method.append(("Sets compared", self.group_note()))
         if policy_note:
@@ -342,7 +348,8 @@ class Dashboard:
             shared.release_P()
         return DashboardData(self.summary(gold), opt, int(c.n if keep is None else keep.sum()), hm, bars,
                              depth, conf, 0 if g is None else g.n, gold_rows, scores, cmp, prog,
-                             method, t, c.instance_key, policy_note, significance=sig)
+                             method, t, c.instance_key, policy_note, significance=sig, reference=reference,
+                             reference_significance=ref_sig)
 
     def _group_figures(self, lf_group, lay):
         """The group's figures, and each lexelt's mean pairwise kappa; the ``(X, m, m)`` per-lexelt pair

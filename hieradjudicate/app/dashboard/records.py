@@ -410,6 +410,10 @@ class DashboardData:
     competence: Any = None
     #: paired significance tests between the systems (:mod:`hieradjudicate.app.dashboard.significance`)
     significance: Any = None
+    #: the systems' scores against a reference gold given as input (a set of role gold), and the paired
+    #: tests against it by reference name (:mod:`hieradjudicate.app.dashboard.reference`): with the intervals
+    reference: Any = None
+    reference_significance: dict = field(default_factory=dict)
 
     def explains(self) -> dict[str, Explain]:
         out = {"heatmap": self.heatmap.explain, "lexelts": self.lexelts.explain, "depth": self.depth.explain,
