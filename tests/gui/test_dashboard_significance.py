@@ -42,8 +42,9 @@ def test_paired_tests_and_gained_lost_open_in_the_workbench(qtbot, win: MainWind
     assert panel.changes.rowCount() == len(changes) > 0
     o = exp.open_ranges  # the demo's gold: the agreed instances; the rest still open
     assert o is not None and f"rest on {o['decided']} decided instance(s); {o['open']} open" in panel.open.text()
-    lo, hi = sorted((-o["pairs"][(0, 1)]["f1"]["low"], -o["pairs"][(0, 1)]["f1"]["high"]))
-    assert f"[{lo:.3f}, {hi:.3f}]" in panel.open.text()
+    f1 = o["by_policy"]["leaf"]["pairs"][(0, 1)]["f1"]  # the policy chosen: leaf (#31 item 4)
+    lo, hi = sorted((-f1["low"], -f1["high"]))
+    assert f"[{lo:.3f}, {hi:.3f}]" in panel.open.text() and "F1 (leaf)" in panel.open.text()
     assert f"{sum(c.change == 'gained' for c in changes)} instance(s) gained" in panel.counts.text()
 
     # the fine policy, chosen with the keyboard
@@ -52,6 +53,9 @@ def test_paired_tests_and_gained_lost_open_in_the_workbench(qtbot, win: MainWind
     assert panel.policy.currentText() == "fine"
     fine = exp.changes("fine", 0, 1)
     assert panel.changes.rowCount() == len(fine)
+    f1 = o["by_policy"]["fine"]["pairs"][(0, 1)]["f1"]  # the "could flip" sentence follows the Policy box
+    lo, hi = sorted((-f1["low"], -f1["high"]))
+    assert f"[{lo:.3f}, {hi:.3f}]" in panel.open.text() and "F1 (fine)" in panel.open.text()
     assert float(_shown(panel)[2][3]) == pytest.approx(-exp.tests["fine"][0].metrics["f1"].difference, abs=5e-4)
 
     # swap the roles: baseline = the second system; the differences change sign
