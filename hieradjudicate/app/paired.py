@@ -89,10 +89,17 @@ def tests_json(t: PairTest) -> dict:
             "holm_over_pairs": t.holm}
 
 
+def p_text(v: float | None) -> str:
+    """A p-value as ``compare`` prints it (four decimals, or ``1.0e-04`` below 1e-4)."""
+    if v is None:
+        return "undefined"
+    return f"{v:.4f}" if v >= 1e-4 else f"{v:.1e}"
+
+
 def group_label(grouping_title: str, group: str) -> str:
     """``all instances``, ``data set semeval2015``, ``part of speech n`` (as ``compare`` prints them)."""
     return group if grouping_title == ALL else f"{grouping_title} {group}"
 
 
 __all__ = ["ALL", "CONFIDENCE", "RESAMPLES", "SEED", "SHUFFLES", "Settings", "group_label", "groupings",
-           "run_tests", "tests_json"]
+           "p_text", "run_tests", "tests_json"]

@@ -349,7 +349,9 @@ class Dashboard:
         return DashboardData(self.summary(gold), opt, int(c.n if keep is None else keep.sum()), hm, bars,
                              depth, conf, 0 if g is None else g.n, gold_rows, scores, cmp, prog,
                              method, t, c.instance_key, policy_note, significance=sig, reference=reference,
-                             reference_significance=ref_sig)
+                             reference_significance=ref_sig,
+                             no_agreement=no_agreement_text(c, self.sets, "in the section \u201cSystem scores "
+                                                            "against the reference gold\u201d"))
 
     def _group_figures(self, lf_group, lay):
         """The group's figures, and each lexelt's mean pairwise kappa; the ``(X, m, m)`` per-lexelt pair
@@ -466,6 +468,20 @@ class Dashboard:
         }
 
 
+def no_agreement_text(corpus: Corpus, sets: list[int], where: str) -> str:
+    """Why the agreement figures (pairwise, per lexelt, by depth, confusions) cannot be computed, in a
+    sentence; "" when there are two sets or more to compare.  ``where``: where the systems' scores
+    against a reference gold are shown ("in the panel above", "in the section ...")."""
+    names = [corpus.sets[k].name for k in sets]
+    if len(names) >= 2:
+        return ""
+    golds = [s.name for s in corpus.sets if s.role == "gold"]
+    has = f"one ({names[0]})" if names else "none"
+    return (f"Not computed: agreement needs at least two sets to compare (annotators or systems); this project "
+            f"has {has}." + (f" The reference gold ({', '.join(golds)}) is not compared: the systems are "
+                             f"scored against it {where}." if golds else ""))
+
+
 def dashboard_data(corpus: Corpus, *, tracker: DecisionTracker | None = None, gold: AnnotationSet | None = None,
                    selection: np.ndarray | None = None, title: str = "", **options: Any) -> DashboardData:
     """One-shot: all dashboard figures (the report and scripts)."""
@@ -477,4 +493,4 @@ def _ms(t0: float) -> float:
 
 
 __all__ = ["MEASURES", "Dashboard", "DashboardData", "DashboardOptions", "DecisionTracker", "dashboard_data",
-           "method_text"]
+           "method_text", "no_agreement_text"]
