@@ -295,6 +295,9 @@ class DashboardView(QWidget):
             self.confusion.fill_choices(names, pairs, list(self.dash.corpus.inventory.lexelts), levels)
         for p in self.panels:
             p.update_data(data.confusion if p is self.confusion else data)  # type: ignore[attr-defined]
+        # the stored runs are scored under the paired panel's policy from the start (its box is filled
+        # with its signals blocked): one policy, one set of figures in both panels (#31 item 4)
+        follow_policy(self.runs, self.significance.policy.currentText())
         why = too_few_sets(self.dash)
         for p in (self.heatmap, self.lexelts, self.depth_panel, self.confusion):
             _say_why_not(p, why)  # an empty plot never stands without its reason

@@ -20,6 +20,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel
 
 from hieradjudicate.app.dashboard.significance import ADJUDICATED
+from hieradjudicate.app.paired import p_text
 
 from hieradjudicate.core.significance import METRICS
 from hieradjudicate.gui.dashboard.common import Panel, fmt, set_ticks
@@ -31,7 +32,7 @@ LABEL = {"precision": "P", "recall": "R", "f1": "F1"}
 
 
 def _p(v: float | None) -> str:
-    return "undefined" if v is None else (f"{v:.4f}" if v >= 1e-4 else f"{v:.1e}")
+    return p_text(v)  # as compare and the report print it
 
 
 class SignificancePanel(Panel):
