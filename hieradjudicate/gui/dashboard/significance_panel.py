@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QHeaderView, QLabel
 
 from hieradjudicate.app.dashboard.significance import ADJUDICATED
 from hieradjudicate.app.paired import p_text
@@ -29,6 +29,8 @@ from hieradjudicate.gui.dashboard.gold_plots import NO_DECISION, NO_GOLD, _fill,
 #: Gained/lost rows shown at most (the CSV/JSON of ``compare`` list them all).
 CHANGES_LIMIT = 5000
 LABEL = {"precision": "P", "recall": "R", "f1": "F1"}
+#: the paired tests' columns (McNemar: the instances only the baseline / only the system gets right)
+TEST_HEADS = ["test", "system - baseline", "interval", "p", "p Holm", "baseline", "system"]
 
 
 def _p(v: float | None) -> str:
@@ -69,13 +71,16 @@ class SignificancePanel(Panel):
         self.plot = self.add_plot(2)
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.getAxis("left").setLabel("system - baseline")
+        self.plot.getAxis("left").enableAutoSIPrefix(False)  # 0.1, not "100 (x0.001)" with a clipped label
         self.zero = pg.InfiniteLine(pos=0, angle=0, pen=pg.mkPen("#888", style=pg.QtCore.Qt.PenStyle.DashLine))
         self.plot.addItem(self.zero)
         self.points = pg.ScatterPlotItem(size=9, brush=pg.mkBrush("#3b7dd8"))
         self.errors = pg.ErrorBarItem(x=np.zeros(0), y=np.zeros(0), pen=pg.mkPen("#3b7dd8", width=2), beam=0.15)
         self.plot.addItem(self.errors)
         self.plot.addItem(self.points)
-        self.tests = _table(["test", "baseline", "system", "system - baseline", "interval", "p", "p Holm"])
+        # the difference, its interval and p first: in a 1024 px window the panel is ~370 px wide (#31)
+        self.tests = _table(TEST_HEADS)
+        self.tests.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.tests.setObjectName("paired_tests")
         self.body.addWidget(self.tests, 2)
         self.open = QLabel(objectName="sig_open")
@@ -174,7 +179,8 @@ class SignificancePanel(Panel):
             self.system.blockSignals(True)
             self.system.setCurrentIndex(1 if self.baseline.currentIndex() == 0 else 0)
             self.system.blockSignals(False)
-        self.settings.setText(f"Against {sig.gold}, {sig.n} instance(s); {sig.settings.text()}: the figures of "
+        against = sig.gold if sig.gold == ADJUDICATED else f"the reference gold {sig.gold}"
+        self.settings.setText(f"Against {against}, {sig.n} instance(s); {sig.settings.text()}: the figures of "
                               "hieradjudicate compare.")
         self.set_explain(sig.explain.text() + "\n\nDouble-click a gained or lost instance: open it in the workbench.")
         self.redraw()
@@ -215,8 +221,8 @@ class SignificancePanel(Panel):
             vb, vs = (v.a, v.b) if base == a else (v.b, v.a)
             diff = None if v.difference is None else sign * v.difference
             ci = (None, None) if v.low is None else sorted((sign * v.low, sign * v.high))
-            rows.append([LABEL[m], vb, vs, diff, "undefined" if ci[0] is None else f"[{fmt(ci[0])}, {fmt(ci[1])}]",
-                         _p(v.p_value), _p(v.p_holm) if t.holm else "-"])
+            rows.append([LABEL[m], diff, "undefined" if ci[0] is None else f"[{fmt(ci[0])}, {fmt(ci[1])}]",
+                         _p(v.p_value), _p(v.p_holm) if t.holm else "-", vb, vs])
             if diff is not None and ci[0] is not None:
                 xs.append(k)
                 ys.append(diff)
@@ -224,9 +230,10 @@ class SignificancePanel(Panel):
                 hi.append(ci[1] - diff)
         mc = t.mcnemar
         only_base, only_sys = (mc.a_only, mc.b_only) if base == a else (mc.b_only, mc.a_only)
-        rows.append(["McNemar (right)", only_base, only_sys, only_sys - only_base, "-", _p(mc.p_value),
-                     _p(mc.p_holm) if t.holm else "-"])
+        rows.append(["McNemar (right)", only_sys - only_base, "-", _p(mc.p_value), _p(mc.p_holm) if t.holm else "-",
+                     only_base, only_sys])
         _fill(self.tests, rows)
+        self.tests.setColumnHidden(TEST_HEADS.index("p Holm"), not t.holm)  # two systems: no correction
         self.set_empty(None if xs else "No difference is defined for this pair here (see the table below)")
         self.points.setData(xs, ys)
         self.errors.setData(x=np.array(xs, float), y=np.array(ys, float), top=np.array(hi, float),
