@@ -30,7 +30,7 @@ from hieradjudicate.gui.dashboard.gold_plots import NO_DECISION, NO_GOLD, _fill,
 CHANGES_LIMIT = 5000
 LABEL = {"precision": "P", "recall": "R", "f1": "F1"}
 #: the paired tests' columns (McNemar: the instances only the baseline / only the system gets right)
-TEST_HEADS = ["test", "system - baseline", "interval", "p", "p Holm", "baseline", "system"]
+TEST_HEADS = ["test", "difference", "interval", "p", "p Holm", "baseline", "system"]
 
 
 def _p(v: float | None) -> str:
@@ -71,7 +71,8 @@ class SignificancePanel(Panel):
         self.plot = self.add_plot(2)
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.getAxis("left").setLabel("system - baseline")
-        self.plot.getAxis("left").enableAutoSIPrefix(False)  # 0.1, not "100 (x0.001)" with a clipped label
+        self.plot.__dict__["no_si_prefix"] = True  # 0.1, not "100 (x0.001)" with a clipped label (#31)
+        self.plot.getAxis("left").enableAutoSIPrefix(False)
         self.zero = pg.InfiniteLine(pos=0, angle=0, pen=pg.mkPen("#888", style=pg.QtCore.Qt.PenStyle.DashLine))
         self.plot.addItem(self.zero)
         self.points = pg.ScatterPlotItem(size=9, brush=pg.mkBrush("#3b7dd8"))
@@ -81,6 +82,9 @@ class SignificancePanel(Panel):
         # the difference, its interval and p first: in a 1024 px window the panel is ~370 px wide (#31)
         self.tests = _table(TEST_HEADS)
         self.tests.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.tests.horizontalHeaderItem(1).setToolTip("system - baseline, with its 95% paired bootstrap interval")
+        self.tests.horizontalHeaderItem(5).setToolTip("the baseline's value (McNemar: instances only it gets right)")
+        self.tests.horizontalHeaderItem(6).setToolTip("the system's value (McNemar: instances only it gets right)")
         self.tests.setObjectName("paired_tests")
         self.body.addWidget(self.tests, 2)
         self.open = QLabel(objectName="sig_open")
