@@ -51,8 +51,9 @@ def section(data: Any, tables: dict, render, explain) -> str:
                    f"project has {systems} ({esc(', '.join(ref.systems)) or 'none'}).</p>")
     for name, view in tests.items():
         out.append(f"<h3>Paired significance tests against the reference gold {esc(name)}</h3>")
-        out.append(f"<p>{esc(view.settings.text())}; every pair over all {view.n} instances, within each data "
-                   "set and each part of speech"
+        groups = list(view.groups.get(view.policies[0], {}))
+        out.append(f"<p>{esc(view.settings.text())}; every pair over all {view.n} instances and within each "
+                   f"group ({esc(', '.join(groups[1:]) or 'none')})"
                    + ("; p Holm = Holm's correction over the pairs of each group" if len(view.names) > 2 else "")
                    + ".</p>")
         out.append(explain(view.explain))
