@@ -185,3 +185,30 @@ def test_the_report_on_wsd_all_carries_lesks_per_data_set_scores(tmp_path) -> No
         for ds, v in [("all", printed), *printed["by_dataset"].items()]:
             cells = "".join(f'<td class="num">{x:.3f}</td>' for x in (v["precision"], v["recall"], v["f1"]))
             assert f"<td>{ds}</td>{cells}" in section, (policy, ds)
+
+
+def test_three_systems_holm_over_the_pairs_as_compare(tmp_path) -> None:
+    """More than two systems: every pair, Holm's correction over the pairs of each group, as compare."""
+    d = _data()
+    gold = d / "semeval2015.gold.key.txt"
+    lesk, resnik = d / "semeval2015.lesk_example.key.txt", d / "semeval2015.resnik_example.key.txt"
+    # a third system: lesk's answer on every other instance of the key, resnik's on the rest
+    ids = [ln.split()[0] for ln in gold.read_text().splitlines() if ln.strip()]
+    pick = {i: k % 2 for k, i in enumerate(ids)}
+    lines = [ln for src, side in ((lesk, 0), (resnik, 1)) for ln in src.read_text().splitlines()
+             if ln.strip() and pick.get(ln.split()[0]) == side]
+    mixed = tmp_path / "mix.key"
+    mixed.write_text("\n".join(lines) + "\n")
+    project = tmp_path / "three.hadj"
+    systems = [("lesk", lesk), ("resnik", resnik), ("mix", mixed)]
+    cli("project", "new", str(project), "--inventory", WORDNET, "--annotations", f"gold={gold}:gold",
+        *[a for name, path in systems for a in ("--annotations", f"{name}={path}:system")])
+    with Session.open(str(project), read_only=True) as s:
+        data = Dashboard(s.corpus).compute(intervals=True, n_resamples=0)
+    view = data.reference_significance["gold"]
+    assert view.names == ["lesk", "resnik", "mix"]
+    printed = compare_json(str(gold), systems, "fine")
+    assert check_equal(view, printed, "fine") == 5 * 3  # three pairs in each of the five groups
+    t = view.groups["fine"]["all instances"]
+    assert all(x.holm == 3 and x.metrics["f1"].p_holm is not None for x in t)
+    assert "p Holm" in render_report(data)
