@@ -110,3 +110,42 @@ def test_the_quick_pass_leaves_the_tests_to_the_intervals_pass(corpus, data) -> 
     dash, tracker, _ = data
     quick = dash.compute(tracker=tracker, n_resamples=0, intervals=False)
     assert quick.significance is None and quick.comparison is not None
+
+
+@pytest.mark.parametrize("policy", ["leaf", "fine", "coarse", "mixed"])
+def test_each_policys_open_range_is_compares(tmp_path, capsys, policy: str) -> None:
+    """#31 item 4: the paired panel's "could flip" sentence gave the fine range under every policy's
+    table; now each policy has its range, the one ``compare --gold P.hadj --policy`` prints."""
+    import json
+
+    from hieradjudicate.app.session.session import Session
+    from hieradjudicate.cli.entry import main
+    from tests.conftest import DEMO
+
+    path = tmp_path / "demo.hadj"
+    args = ["project", "new", str(path), "--inventory", str(DEMO / "inventory.txt")]
+    for name in ("annotator_ann.key", "annotator_ben.key", "annotator_cho.key"):
+        args += ["--annotations", str(DEMO / name)]
+    systems = [("lesk", DEMO / "system_lesk.ans"), ("neural", DEMO / "system_neural.ans")]
+    for name, p in systems:
+        args += ["--annotations", f"{name}={p}:system"]
+    assert main(args) == 0
+    assert main(["project", "resolve-agreed", str(path)]) == 0
+    with Session.open(str(path), read_only=True) as s:
+        tracker = DecisionTracker(s.corpus, s.store.iter_history())
+        d = Dashboard(s.corpus).compute(tracker=tracker, n_resamples=0, intervals=True)
+    capsys.readouterr()
+    assert main(["compare", "--gold", str(path), "--inventory", str(DEMO / "inventory.txt"), "--policy", policy,
+                 *[a for n, p in systems for a in ("--system", f"{n}={p}")], "--shuffles", "1", "--resamples", "1",
+                 "--format", "json"]) == 0
+    a = json.loads(capsys.readouterr().out)["adjudication"]
+    o = d.significance.open_ranges
+    assert (o["decided"], o["open"]) == (a["decided"], a["open"]) and o["open"] > 0
+    mine = o["by_policy"][policy]
+    assert mine["joint"] == a["joint"]
+    for m in METRICS:
+        got, want = mine["pairs"][(0, 1)][m], a["pairs"][0][m]
+        assert (got["low"], got["high"]) == pytest.approx((want["low"], want["high"]), abs=1e-9)
+        assert got["could_flip"] == want["could_flip"]
+        for name in ("lesk", "neural"):
+            assert mine["systems"][name][m] == pytest.approx(a["systems"][name][m], abs=1e-9)
