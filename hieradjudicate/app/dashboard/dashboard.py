@@ -133,6 +133,9 @@ class Dashboard:
         self._credit: TreeCredit | None = None
         self._leaf_dist: np.ndarray | None = None
         self._nearest: NearestGold | None = None
+        #: where the scores against a reference gold are kept once computed (the window's workbench: its
+        #: reference panel computes the same ones); None: this dashboard computes its own
+        self.reference_holder: object | None = None
         sets = corpus.sets
         self.sets = [k for k, s in enumerate(sets) if s.role != "gold"]
         ann = [k for k, s in enumerate(sets) if s.role == "annotator"]
@@ -331,7 +334,7 @@ class Dashboard:
             else:
                 t["systems"] = _ms(t0)
             t0 = time.perf_counter()
-        reference, ref_sig = (self._cached(("reference",), lambda: reference_view(c)) if opt.intervals
+        reference, ref_sig = (self._cached(("reference",), lambda: reference_view(c, holder=self.reference_holder)) if opt.intervals
                               else (None, {}))  # inputs: once per project, with the intervals
         t["reference"] = _ms(t0)
         t0 = time.perf_counter()

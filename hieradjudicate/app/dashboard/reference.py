@@ -15,6 +15,7 @@ from hieradjudicate.app.paired import Settings
 from hieradjudicate.app.stats import Stats
 from hieradjudicate.app.workbench.reference import (
     ReferenceFigures,
+    cached_reference_scores,
     instance_scores,
     reference_golds,
     reference_scores,
@@ -23,15 +24,16 @@ from hieradjudicate.app.workbench.reference import (
 from hieradjudicate.core.model import Corpus
 
 
-def reference_view(corpus: Corpus, settings: Settings | None = None
+def reference_view(corpus: Corpus, settings: Settings | None = None, holder: object | None = None
                    ) -> tuple[ReferenceFigures | None, dict[str, SignificanceView]]:
     """``(scores against every reference gold, {reference gold name: paired tests})``; ``(None, {})``
-    without a set of role gold.  A reference with fewer than two systems has no tests (none listed)."""
+    without a set of role gold.  A reference with fewer than two systems has no tests (none listed).
+    ``holder``: where the scores are kept once computed (the window's reference panel shares them)."""
     golds = reference_golds(corpus)
     if not golds:
         return None, {}
     stats = Stats(corpus)
-    figures = reference_scores(corpus, stats)
+    figures = reference_scores(corpus, stats) if holder is None else cached_reference_scores(holder, corpus)
     systems = [k for k, s in enumerate(corpus.sets) if s.role == "system"]
     tests: dict[str, SignificanceView] = {}
     if len(systems) < 2 or systems != scored_sets(corpus):

@@ -93,6 +93,8 @@ class DashboardWork(QObject):
         self.session, self.wb = session, wb
         corpus = session.corpus
         self.dash = Dashboard(corpus, title=Path(str(getattr(session, "path", "project"))).stem)
+        # the scores against a reference gold: the ones the reference panel computes (once per project)
+        self.dash.reference_holder = wb
         self.ci_dash = copy.copy(self.dash)  # shares the figure cache, has its own nearest-gold state
         self.ci_dash._nearest = None
         self.tracker = DecisionTracker(corpus, session.store.iter_history())
