@@ -202,7 +202,7 @@ class Panel(QFrame):
             item.setVisible(bool(text))
             for ax in ("left", "bottom", "right"):  # no numbers, and no "(x0.001)" after a title
                 p.getPlotItem().getAxis(ax).setStyle(showValues=not text)
-                p.getPlotItem().getAxis(ax).enableAutoSIPrefix(not text and not p.__dict__.get("no_si_prefix"))
+                p.getPlotItem().getAxis(ax).enableAutoSIPrefix(not text)
             _centre_empty(p)
 
     def empty_text(self, plot: pg.PlotWidget) -> str:

@@ -71,8 +71,7 @@ class SignificancePanel(Panel):
         self.plot = self.add_plot(2)
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.getAxis("left").setLabel("system - baseline")
-        self.plot.__dict__["no_si_prefix"] = True  # 0.1, not "100 (x0.001)" with a clipped label (#31)
-        self.plot.getAxis("left").enableAutoSIPrefix(False)
+        self.plot.getAxis("left").setSIPrefixEnableRanges(())  # 0.1, not "100 (x0.001)" with a clipped label
         self.zero = pg.InfiniteLine(pos=0, angle=0, pen=pg.mkPen("#888", style=pg.QtCore.Qt.PenStyle.DashLine))
         self.plot.addItem(self.zero)
         self.points = pg.ScatterPlotItem(size=9, brush=pg.mkBrush("#3b7dd8"))
