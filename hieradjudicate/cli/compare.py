@@ -150,23 +150,6 @@ def _gold_depth(corpus, gold_inst: np.ndarray) -> np.ndarray:
     return depth[at].astype(str)
 
 
-def _groupings(args, lex, lex_code, lexelts, ids_at, n: int):
-    from hieradjudicate.app.datasets import FRAMEWORK_ID
-    from hieradjudicate.core.figures import lexelt_pos
-    from hieradjudicate.core.regression import Grouping, grouping
-
-    out = []
-    if n and all(FRAMEWORK_ID.match(str(i)) for i in ids_at(np.array([0, n - 1]))):
-        prefix = np.char.partition(np.asarray(ids_at(np.arange(n)), dtype=str), ".")[:, 0]
-        if len(np.unique(prefix)) > 1:
-            out.append(grouping("data set", prefix))
-    pos_of = np.asarray([lexelt_pos(x) for x in lexelts] or [""], dtype=str)
-    out.append(grouping("part of speech", pos_of[lex_code] if n else np.array([], str)))
-    if args.by_lexelt:
-        out.append(Grouping("lexelt", np.asarray(lex_code, np.int64), list(lexelts)))
-    return out
-
-
 def _open_ranges(args, names, scores, attempted, gold_info) -> dict:
     """Each system's P, R, F1 over every outcome of the open instances, and (fine, coarse, leaf)
     the range of every pair's difference over the joint outcomes (:mod:`hieradjudicate.core.open_range`,
@@ -284,7 +267,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
 def _compare(args, gold_info) -> int:
     from hieradjudicate.cli.compare_groups import regression_groups
     from hieradjudicate.core.comparison import compare_systems
-    from hieradjudicate.core.regression import regression, tests_by_group
+    from hieradjudicate.app.paired import Settings, groupings, run_tests, tests_json
+    from hieradjudicate.core.regression import regression
     from hieradjudicate.core.significance import pairs_of
 
     names, scores, attempted, lex, lex_code, lexelts, ids_at, extra = _scores(args)
@@ -301,11 +285,10 @@ def _compare(args, gold_info) -> int:
                       "both_wrong": float(pw.neither[a, b]), "undefined": pw.reason(a, b)})
     d = cmp.difficulty
     unsolved = d.unsolved.tolist()
-    groups = _groupings(args, lex, lex_code, lexelts, ids_at, n)
+    groups = groupings(ids_at, n, lex_code, lexelts, by_lexelt=args.by_lexelt)
     test_pairs = [(0, b) for b in range(1, len(names))] if args.baseline else pairs_of(len(names))
-    tests = tests_by_group(scores, attempted, names, test_pairs, groups, shuffles=args.shuffles,
-                           resamples=args.resamples, seed=args.seed, threshold=args.threshold,
-                           correct=cmp.correct)
+    tests = run_tests(scores, attempted, names, groups, test_pairs,
+                      Settings(args.shuffles, args.resamples, args.seed, threshold=args.threshold))
     out = {"policy": args.policy, "threshold": args.threshold, "systems": names, "instances": n,
            "accuracy": dict(zip(names, [None if cmp.accuracy is None else float(v) for v in cmp.accuracy])),
            "pairs": pairs, "optimal_combination": cmp.optimal_all,
@@ -314,7 +297,7 @@ def _compare(args, gold_info) -> int:
            "unsolved": len(unsolved),
            "unsolved_instances": [[str(lex[i]), str(x)] for i, x in zip(unsolved[:1000], ids_at(np.array(unsolved[:1000], dtype=np.int64)))],
            "by_lexelt": {k: (None if v is None else float(v)) for k, v in d.by_lexelt.items()},
-           "tests": {g: {name: [_test_dict(t) for t in ts] for name, ts in by.items()} for g, by in tests.items()},
+           "tests": {g: {name: [tests_json(t) for t in ts] for name, ts in by.items()} for g, by in tests.items()},
            "test_settings": {"shuffles": args.shuffles, "resamples": args.resamples, "seed": args.seed,
                              "confidence": 0.95, "holm": len(test_pairs) > 1}}
     if args.baseline:
@@ -343,16 +326,6 @@ def _compare(args, gold_info) -> int:
 
 def _num(v) -> float | None:
     return None if np.isnan(v) else float(v)
-
-
-def _test_dict(t) -> dict:
-    return {"a": t.a, "b": t.b, "n": t.n,
-            **{m: {"a": v.a, "b": v.b, "difference": v.difference, "ci": [v.low, v.high],
-                   "p_randomization": v.p_value, "p_holm": v.p_holm, "undefined_shuffles": v.n_undefined_shuffles,
-                   "undefined": v.reason} for m, v in t.metrics.items()},
-            "mcnemar": {"a_only": t.mcnemar.a_only, "b_only": t.mcnemar.b_only, "p": t.mcnemar.p_value,
-                        "p_holm": t.mcnemar.p_holm},
-            "holm_over_pairs": t.holm}
 
 
 def _print(args, out: dict) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from hieradjudicate.app.paired import p_text
 from hieradjudicate.app.textout import fmt, text_table
 from hieradjudicate.core.regression import ALL
 from hieradjudicate.core.significance import METRICS
@@ -12,9 +13,7 @@ TEXT_CHANGES = 20
 
 
 def _p(v) -> str:
-    if v is None:
-        return "undefined"
-    return f"{v:.4f}" if v >= 1e-4 else f"{v:.1e}"
+    return p_text(v)  # as the window and the report print it
 
 
 def tests_text(out: dict) -> str:

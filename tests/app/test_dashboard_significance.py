@@ -11,6 +11,7 @@ from hieradjudicate.app.dashboard.dashboard import Dashboard
 from hieradjudicate.app.dashboard.gold import DecisionTracker
 from hieradjudicate.app.dashboard.scores import TreeCredit, policy_scores
 from hieradjudicate.app.dashboard.tables import tables
+from hieradjudicate.app.paired import SEED
 from hieradjudicate.app.report.html import render_report
 from hieradjudicate.core.scoring import score_leaf
 from hieradjudicate.core.significance import METRICS, paired_test
@@ -44,7 +45,7 @@ def test_tests_rest_on_every_policys_per_instance_scores(corpus, data) -> None: 
                 per.append(policy_scores(credit, s, gold, policy))
         np.testing.assert_allclose(sig.scores[policy], np.vstack([p[0] for p in per]), atol=1e-12)
         (t,) = sig.tests[policy]
-        ref = paired_test(per[0][0], per[1][0], per[0][1], per[1][1], names=tuple(names), seed=d.options.seed)
+        ref = paired_test(per[0][0], per[1][0], per[0][1], per[1][1], names=tuple(names), seed=SEED)  # compare's seed, not the agreement bootstrap's
         for m in METRICS:
             assert t.metrics[m] == ref.metrics[m]
         assert t.mcnemar == ref.mcnemar and t.holm == 0  # two systems: no correction claimed
@@ -71,11 +72,12 @@ def test_gained_and_lost_are_the_mcnemar_counts_and_name_instances(corpus, data)
 def test_tables_and_report_carry_the_tests(data) -> None:
     _, _, d = data
     heads, rows = tables(d)["paired_tests"]
-    assert heads[:4] == ["policy", "a", "b", "test"] and "p_Holm" in heads
-    assert len(rows) == len(d.significance.policies) * (len(METRICS) + 1)
-    f1 = next(r for r in rows if r[0] == "fine" and r[3] == "f1")
+    assert heads[:6] == ["gold", "policy", "group", "a", "b", "test"] and "p_Holm" in heads
+    groups = len(d.significance.groups["fine"])  # every instance and each part of speech
+    assert groups >= 2 and len(rows) == len(d.significance.policies) * groups * (len(METRICS) + 1)
+    f1 = next(r for r in rows if r[1] == "fine" and r[2] == "all instances" and r[5] == "f1")
     t = d.significance.tests["fine"][0].metrics["f1"]
-    assert f1[6] == t.difference and f1[9] == t.p_value
+    assert f1[8] == t.difference and f1[11] == t.p_value
     page = render_report(d)
     assert "Paired significance tests" in page and "approximate randomization" in page
 
@@ -88,6 +90,7 @@ def test_open_instances_bound_the_figures(corpus, data) -> None:  # noqa: F811
     sig = d.significance
     o = sig.open_ranges
     gold = tracker.gold_set()
+    o = {**o, **o["by_policy"]["fine"]}  # the fine policy's ranges
     assert o["decided"] == gold.n and o["open"] == corpus.n - gold.n > 0
     fine = sig.scores["fine"]
     for j, name in enumerate(sig.names):
@@ -107,3 +110,42 @@ def test_the_quick_pass_leaves_the_tests_to_the_intervals_pass(corpus, data) -> 
     dash, tracker, _ = data
     quick = dash.compute(tracker=tracker, n_resamples=0, intervals=False)
     assert quick.significance is None and quick.comparison is not None
+
+
+@pytest.mark.parametrize("policy", ["leaf", "fine", "coarse", "mixed"])
+def test_each_policys_open_range_is_compares(tmp_path, capsys, policy: str) -> None:
+    """#31 item 4: the paired panel's "could flip" sentence gave the fine range under every policy's
+    table; now each policy has its range, the one ``compare --gold P.hadj --policy`` prints."""
+    import json
+
+    from hieradjudicate.app.session.session import Session
+    from hieradjudicate.cli.entry import main
+    from tests.conftest import DEMO
+
+    path = tmp_path / "demo.hadj"
+    args = ["project", "new", str(path), "--inventory", str(DEMO / "inventory.txt")]
+    for name in ("annotator_ann.key", "annotator_ben.key", "annotator_cho.key"):
+        args += ["--annotations", str(DEMO / name)]
+    systems = [("lesk", DEMO / "system_lesk.ans"), ("neural", DEMO / "system_neural.ans")]
+    for name, p in systems:
+        args += ["--annotations", f"{name}={p}:system"]
+    assert main(args) == 0
+    assert main(["project", "resolve-agreed", str(path)]) == 0
+    with Session.open(str(path), read_only=True) as s:
+        tracker = DecisionTracker(s.corpus, s.store.iter_history())
+        d = Dashboard(s.corpus).compute(tracker=tracker, n_resamples=0, intervals=True)
+    capsys.readouterr()
+    assert main(["compare", "--gold", str(path), "--inventory", str(DEMO / "inventory.txt"), "--policy", policy,
+                 *[a for n, p in systems for a in ("--system", f"{n}={p}")], "--shuffles", "1", "--resamples", "1",
+                 "--format", "json"]) == 0
+    a = json.loads(capsys.readouterr().out)["adjudication"]
+    o = d.significance.open_ranges
+    assert (o["decided"], o["open"]) == (a["decided"], a["open"]) and o["open"] > 0
+    mine = o["by_policy"][policy]
+    assert mine["joint"] == a["joint"]
+    for m in METRICS:
+        got, want = mine["pairs"][(0, 1)][m], a["pairs"][0][m]
+        assert (got["low"], got["high"]) == pytest.approx((want["low"], want["high"]), abs=1e-9)
+        assert got["could_flip"] == want["could_flip"]
+        for name in ("lesk", "neural"):
+            assert mine["systems"][name][m] == pytest.approx(a["systems"][name][m], abs=1e-9)

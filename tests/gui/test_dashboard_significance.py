@@ -34,16 +34,17 @@ def test_paired_tests_and_gained_lost_open_in_the_workbench(qtbot, win: MainWind
     assert [r[0] for r in rows] == ["P", "R", "F1", "McNemar (right)"]
     for k, m in enumerate(METRICS):
         v = t.metrics[m]
-        assert float(rows[k][3]) == pytest.approx(-v.difference, abs=5e-4)
-        assert rows[k][5] == (f"{v.p_value:.4f}" if v.p_value >= 1e-4 else f"{v.p_value:.1e}")
+        assert float(rows[k][1]) == pytest.approx(-v.difference, abs=5e-4)
+        assert rows[k][3] == (f"{v.p_value:.4f}" if v.p_value >= 1e-4 else f"{v.p_value:.1e}")
     np.testing.assert_allclose(panel.points.data["y"], [-t.metrics[m].difference for m in METRICS])
-    assert int(rows[3][1]) == t.mcnemar.a_only and int(rows[3][2]) == t.mcnemar.b_only
+    assert int(rows[3][5]) == t.mcnemar.a_only and int(rows[3][6]) == t.mcnemar.b_only
     changes = exp.changes("leaf", 0, 1)
     assert panel.changes.rowCount() == len(changes) > 0
     o = exp.open_ranges  # the demo's gold: the agreed instances; the rest still open
     assert o is not None and f"rest on {o['decided']} decided instance(s); {o['open']} open" in panel.open.text()
-    lo, hi = sorted((-o["pairs"][(0, 1)]["f1"]["low"], -o["pairs"][(0, 1)]["f1"]["high"]))
-    assert f"[{lo:.3f}, {hi:.3f}]" in panel.open.text()
+    f1 = o["by_policy"]["leaf"]["pairs"][(0, 1)]["f1"]  # the policy chosen: leaf (#31 item 4)
+    lo, hi = sorted((-f1["low"], -f1["high"]))
+    assert f"[{lo:.3f}, {hi:.3f}]" in panel.open.text() and "F1 (leaf)" in panel.open.text()
     assert f"{sum(c.change == 'gained' for c in changes)} instance(s) gained" in panel.counts.text()
 
     # the fine policy, chosen with the keyboard
@@ -52,7 +53,10 @@ def test_paired_tests_and_gained_lost_open_in_the_workbench(qtbot, win: MainWind
     assert panel.policy.currentText() == "fine"
     fine = exp.changes("fine", 0, 1)
     assert panel.changes.rowCount() == len(fine)
-    assert float(_shown(panel)[2][3]) == pytest.approx(-exp.tests["fine"][0].metrics["f1"].difference, abs=5e-4)
+    f1 = o["by_policy"]["fine"]["pairs"][(0, 1)]["f1"]  # the "could flip" sentence follows the Policy box
+    lo, hi = sorted((-f1["low"], -f1["high"]))
+    assert f"[{lo:.3f}, {hi:.3f}]" in panel.open.text() and "F1 (fine)" in panel.open.text()
+    assert float(_shown(panel)[2][1]) == pytest.approx(-exp.tests["fine"][0].metrics["f1"].difference, abs=5e-4)
 
     # swap the roles: baseline = the second system; the differences change sign
     panel.baseline.setFocus()
@@ -61,7 +65,7 @@ def test_paired_tests_and_gained_lost_open_in_the_workbench(qtbot, win: MainWind
     panel.system.setFocus()
     qtbot.keyClick(panel.system, Qt.Key.Key_Up)
     assert panel.system.currentIndex() == 0
-    assert float(_shown(panel)[2][3]) == pytest.approx(exp.tests["fine"][0].metrics["f1"].difference, abs=5e-4)
+    assert float(_shown(panel)[2][1]) == pytest.approx(exp.tests["fine"][0].metrics["f1"].difference, abs=5e-4)
     swapped = exp.changes("fine", 1, 0)
     assert {c.change for c in swapped} <= {"gained", "lost"}
     assert sorted(c.instance for c in swapped) == sorted(c.instance for c in fine)
@@ -104,6 +108,11 @@ def test_add_a_run_in_the_window_and_its_history(qtbot, win: MainWindow, tmp_pat
 
     panel = win.dashboard.view.runs
     assert panel.table.rowCount() == 0 and "No run stored" in panel.state.text()
+    # the runs start under the paired panel's policy (leaf); the fine policy, chosen with the keyboard
+    assert panel.policy.currentText() == win.dashboard.view.significance.policy.currentText() == "leaf"
+    panel.policy.setFocus()
+    qtbot.keyClick(panel.policy, Qt.Key.Key_Down)
+    assert panel.policy.currentText() == "fine"
     win.dashboard.view.findChild(QScrollArea, "dash_scroll").ensureWidgetVisible(panel)
     for name, path, note in (("lesk", DEMO / "system_lesk.ans", "first try"), ("", DEMO / "system_neural.ans", "")):
         qtbot.mouseClick(panel.add_button, Qt.MouseButton.LeftButton)

@@ -60,6 +60,7 @@ from hieradjudicate.app.dashboard.scores import (
     scorable_policies,
     system_scores,
 )
+from hieradjudicate.app.dashboard.reference import reference_view
 from hieradjudicate.app.dashboard.significance import open_ranges, significance_view
 from hieradjudicate.core.agreement import CONGER_MARGINAL_RULE, FLEISS_MISSING_RULE, GWET_FLEISS_RULE, make_layout
 from hieradjudicate.core.dashboard import all_figures
@@ -133,6 +134,9 @@ class Dashboard:
         self._credit: TreeCredit | None = None
         self._leaf_dist: np.ndarray | None = None
         self._nearest: NearestGold | None = None
+        #: where the scores against a reference gold are kept once computed (the window's workbench: its
+        #: reference panel computes the same ones); None: this dashboard computes its own
+        self.reference_holder: object | None = None
         sets = corpus.sets
         self.sets = [k for k, s in enumerate(sets) if s.role != "gold"]
         ann = [k for k, s in enumerate(sets) if s.role == "annotator"]
@@ -321,15 +325,20 @@ class Dashboard:
                 t["systems"] = _ms(t0)
                 t0 = time.perf_counter()
                 # 10,000 shuffles per pair and policy: with the intervals (the background pass)
+                # the same settings (seed 0) as compare and the stored runs: app/paired.py
                 sig = significance_view(names, per_policy, g.rows, threshold=opt.threshold,
-                                        seed=opt.seed) if opt.intervals else None
-                if sig is not None and "fine" in per_policy:
-                    sig.open_ranges = open_ranges(c, self.systems, names, g.rows, per_policy["fine"],
-                                                  None if keep is None else np.flatnonzero(keep))
+                                        corpus=c) if opt.intervals else None
+                if sig is not None:
+                    sig.open_ranges = open_ranges(c, self.systems, names, g.rows, per_policy,
+                                                  None if keep is None else np.flatnonzero(keep), self.credit.top)
                 t["significance"] = _ms(t0)
             else:
                 t["systems"] = _ms(t0)
             t0 = time.perf_counter()
+        reference, ref_sig = (self._cached(("reference",), lambda: reference_view(c, holder=self.reference_holder)) if opt.intervals
+                              else (None, {}))  # inputs: once per project, with the intervals
+        t["reference"] = _ms(t0)
+        t0 = time.perf_counter()
         method = method_text(c, opt.measure)
         method.append(("Sets compared", self.group_note()))
         if policy_note:
@@ -343,7 +352,10 @@ class Dashboard:
             shared.release_P()
         return DashboardData(self.summary(gold), opt, int(c.n if keep is None else keep.sum()), hm, bars,
                              depth, conf, 0 if g is None else g.n, gold_rows, scores, cmp, prog,
-                             method, t, c.instance_key, policy_note, significance=sig)
+                             method, t, c.instance_key, policy_note, significance=sig, reference=reference,
+                             reference_significance=ref_sig,
+                             no_agreement=no_agreement_text(c, self.sets, "in the section \u201cSystem scores "
+                                                            "against the reference gold\u201d"))
 
     def _group_figures(self, lf_group, lay):
         """The group's figures, and each lexelt's mean pairwise kappa; the ``(X, m, m)`` per-lexelt pair
@@ -479,6 +491,20 @@ class Dashboard:
         }
 
 
+def no_agreement_text(corpus: Corpus, sets: list[int], where: str) -> str:
+    """Why the agreement figures (pairwise, per lexelt, by depth, confusions) cannot be computed, in a
+    sentence; "" when there are two sets or more to compare.  ``where``: where the systems' scores
+    against a reference gold are shown ("in the panel above", "in the section ...")."""
+    names = [corpus.sets[k].name for k in sets]
+    if len(names) >= 2:
+        return ""
+    golds = [s.name for s in corpus.sets if s.role == "gold"]
+    has = f"one ({names[0]})" if names else "none"
+    return (f"Not computed: agreement needs at least two sets to compare (annotators or systems); this project "
+            f"has {has}." + (f" The reference gold ({', '.join(golds)}) is not compared: the systems are "
+                             f"scored against it {where}." if golds else ""))
+
+
 def dashboard_data(corpus: Corpus, *, tracker: DecisionTracker | None = None, gold: AnnotationSet | None = None,
                    selection: np.ndarray | None = None, title: str = "", **options: Any) -> DashboardData:
     """One-shot: all dashboard figures (the report and scripts)."""
@@ -490,4 +516,4 @@ def _ms(t0: float) -> float:
 
 
 __all__ = ["MEASURES", "Dashboard", "DashboardData", "DashboardOptions", "DecisionTracker", "dashboard_data",
-           "method_text"]
+           "method_text", "no_agreement_text"]

@@ -414,6 +414,13 @@ class DashboardData:
     competence: Any = None
     #: paired significance tests between the systems (:mod:`hieradjudicate.app.dashboard.significance`)
     significance: Any = None
+    #: the systems' scores against a reference gold given as input (a set of role gold), and the paired
+    #: tests against it by reference name (:mod:`hieradjudicate.app.dashboard.reference`): with the intervals
+    reference: Any = None
+    reference_significance: dict = field(default_factory=dict)
+    #: why the agreement figures (pairwise, per lexelt, by depth, confusions) are not computed ("" when
+    #: they are: two sets or more to compare), as the window says it
+    no_agreement: str = ""
 
     def explains(self) -> dict[str, Explain]:
         out = {"heatmap": self.heatmap.explain, "lexelts": self.lexelts.explain, "depth": self.depth.explain,

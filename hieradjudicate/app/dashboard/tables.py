@@ -144,6 +144,16 @@ def _tables(data: DashboardData) -> dict[str, Table]:
 
         heads, rows = table_rows(data.significance)
         out["paired_tests"] = ([h.replace(" ", "_").replace("-", "minus") for h in heads], rows)
+    if data.reference is not None:  # a reference gold given as input: the window's first panel
+        from hieradjudicate.app.report.reference import score_rows
+
+        out["reference_scores"] = score_rows(data.reference)
+    if data.reference_significance:
+        from hieradjudicate.app.dashboard.significance import table_rows
+
+        got = [table_rows(v) for v in data.reference_significance.values()]
+        out["paired_tests_reference"] = ([h.replace(" ", "_").replace("-", "minus") for h in got[0][0]],
+                                         [r for _, rows in got for r in rows])
     pr = data.progress
     out["progress_days"] = (["day", "decisions", "withdrawals", "resolved_at_end", "resolved_share"],
                             [[day, n, w, r, s] for day, n, w, r, s in

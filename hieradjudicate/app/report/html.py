@@ -29,6 +29,10 @@ from hieradjudicate.app.report.competence import section as competence_section
 from hieradjudicate.app.report.confusion import confusion_html
 from hieradjudicate.app.report.csvout import export_tables  # noqa: F401  (its home before; the CLI's import)
 from hieradjudicate.app.report.hbars import lexelt_section
+from hieradjudicate.app.report.reference import KEY as REFERENCE_KEY
+from hieradjudicate.app.report.reference import TITLE as REFERENCE_TITLE
+from hieradjudicate.app.report.reference import paired_table
+from hieradjudicate.app.report.reference import section as reference_section
 from hieradjudicate.app.report.style import CSS
 from hieradjudicate.app.report.svg import bar_chart_svg, esc, heatmap_svg, line_plot_svg
 from hieradjudicate.app.report.timeline_section import section as timeline_section
@@ -106,13 +110,12 @@ def _summary(data: Any, set_colors: dict[str, str], tables_href: str | None = No
     lb = data.lexelts
     prog = data.progress
     resolved = prog.status_counts.get("resolved", 0)
-    cards = [
-        (f"{s['instances']}", "instances"), (f"{s['lexelts']}", "lexelts"),
+    agreement = [] if getattr(data, "no_agreement", "") else [  # one set: nothing to agree (said below)
         (_n(lb.overall.value), f"{'alpha' if lb.measure == 'alpha' else 'Fleiss kappa'} (all lexelts)"),
         (f"[{_n(lb.overall.low)}, {_n(lb.overall.high)}]", "95% bootstrap interval"),
-        (_n(lb.macro), "macro mean over lexelts"),
-        (f"{resolved} / {prog.total}", "instances resolved"),
-    ]
+        (_n(lb.macro), "macro mean over lexelts")]
+    cards = [(f"{s['instances']}", "instances"), (f"{s['lexelts']}", "lexelts"), *agreement,
+             (f"{resolved} / {prog.total}", "instances resolved")]
     if prog.status_counts.get("conflict"):  # a server project's adjudicators differ: not resolved
         cards.append((f"{prog.status_counts['conflict']}", "in conflict (the lead decides)"))
     out = ['<div class="cards">', *[f'<div class="card"><div class="v">{v}</div><div class="l">{esc(label)}</div>'
@@ -212,9 +215,27 @@ def _gold(data: Any, tables: dict, set_colors: dict[str, str], tables_href: str 
     return svg + (_explain(rows[0].explain) if rows else "") + _table(h, t)
 
 
+def _no_scores_text(data: Any) -> str:
+    """Why the systems have no scores against the adjudicated gold, in words (and where their scores
+    against a reference gold are, when there is one)."""
+    systems = list(data.summary.get("systems", []))
+    if not systems:
+        why = "there is no system in this project (no set was given the role system)"
+    elif not data.gold_n:
+        why = (f"no decision has been marked resolved yet, so {', '.join(systems)} cannot be scored against the "
+               "adjudicated gold")
+    else:
+        why = "no decided instance is in view"
+    ref = getattr(data, "reference", None)
+    there = "" if ref is None or not ref.rows else (
+        f" Their scores against the reference gold {', '.join(ref.golds)} (given as input) are in the section "
+        f"\u201cSystem scores against the reference gold\u201d above.")
+    return f"<p>No system scores against the adjudicated gold: {esc(why)}.{esc(there)}</p>"
+
+
 def _systems(data: Any, tables: dict, set_colors: dict[str, str]) -> str:
     if not data.scores:
-        return "<p>No system scores: there are no systems, or no gold yet.</p>"
+        return _no_scores_text(data)
     policies = list(dict.fromkeys(s.policy for s in data.scores))
     systems = list(dict.fromkeys(s.system for s in data.scores))
     by = {(s.system, s.policy): s for s in data.scores}
@@ -251,9 +272,9 @@ def _systems(data: Any, tables: dict, set_colors: dict[str, str]) -> str:
                            f"{_ids(data, idx)}</details>")
     if data.significance is not None:
         out.append("<h3>Paired significance tests</h3>")
+        out.append(f"<p>{esc(data.significance.settings.text())}: the figures of hieradjudicate compare.</p>")
         out.append(_explain(data.significance.explain))
-        hs, ts = tables["paired_tests"]
-        out.append(_table(hs, ts))
+        out.append(paired_table(data.significance, _table))
     return "".join(out)
 
 
@@ -333,19 +354,24 @@ def render_report(data: Any, *, title: str = "Annotation agreement report", conf
         + esc("; ".join(left_out[:50]) + ("; ..." if len(left_out) > 50 else "")) + "</p>")
     sel = "" if data.selection_n == data.summary["instances"] else \
         f" Figures cover a selection of {data.selection_n} instance(s)."
+    # fewer than two sets to compare: the window says why in place of the four agreement figures, and so
+    # does the report (no 1 x 1 "pairwise agreement" square, no table of undefined rows)
+    none = f'<p class="muted">{esc(data.no_agreement)}</p>' if getattr(data, "no_agreement", "") else ""
+    ref = reference_section(data, tables, _table, _explain)
     sections = [
         ("summary", "Project summary", _summary(data, set_colors, tables_href)),
-        ("pairwise", "Pairwise agreement of all sets",
-         crowd.heatmap_section(data, tables, tables_href, _table, _explain) if many else _heatmap(data, tables)),
-        ("lexelts", "Agreement per lexelt", _lexelts(data, tables)),
-        ("depth", "Agreement against the depth of the sense tree",
+        *([(REFERENCE_KEY, REFERENCE_TITLE, ref)] if ref else []),
+        ("pairwise", "Pairwise agreement of all sets", none or (
+         crowd.heatmap_section(data, tables, tables_href, _table, _explain) if many else _heatmap(data, tables))),
+        ("lexelts", "Agreement per lexelt", none or _lexelts(data, tables)),
+        ("depth", "Agreement against the depth of the sense tree", none or (
          crowd.depth_section(data, tables, tables_href, _table, _explain) if many
-         else _depth(data, tables, set_colors)),
-        ("confusion", "Which senses get confused",
+         else _depth(data, tables, set_colors))),
+        ("confusion", "Which senses get confused", none or (
          "".join(_confusion(data, cf) for cf in (confusions or ([data.confusion] if data.confusion else [])))
-         or "<p>No annotator pair to compare.</p>"),
+         or "<p>No annotator pair to compare.</p>")),
         ("gold", "Agreement with the adjudicated gold", _gold(data, tables, set_colors, tables_href)),
-        ("systems", "System scores against the gold", _systems(data, tables, set_colors)),
+        ("systems", "System scores against the adjudicated gold", _systems(data, tables, set_colors)),
         ("progress", "Adjudication progress", _progress(data, tables)),
         ("competence", "Annotator competence and instance difficulty",
          competence_section(data, tables, tables_href, _table, _explain)),

@@ -83,19 +83,14 @@ def reference_scores(corpus: Corpus, stats: Stats | None = None) -> ReferenceFig
     lexelts = corpus.inventory.lexelts
     for g in golds:
         gold = corpus.sets[g]
-        leaf = stats.scores(systems, g) if "leaf" in policies else []
         strata = corpus.inst_lexelt[gold.rows]
+        per = {policy: instance_scores(corpus, stats, credit, g, systems, policy) for policy in policies}
         for j, k in enumerate(systems):
             s = corpus.sets[k]
             for policy in policies:
-                if policy == "leaf":
-                    r = leaf[j]
-                    score, att, rows, fig = r.instance_score, r.instance_attempted, r.gold_instances, \
-                        r.figures.overall
-                else:
-                    assert credit is not None
-                    score, att = policy_scores(credit, s, gold, policy)
-                    rows, fig = gold.rows, corpus_figures(score, att, strata, lexelts).overall
+                rows, scores, attempted = per[policy]
+                score, att = scores[j], attempted[j]
+                fig = corpus_figures(score, att, strata, lexelts).overall
                 out.rows.append(ReferenceScore(s.name, gold.name, policy, ALL_DATA, fig.precision, fig.recall,
                                                fig.coverage, fig.f1, float(fig.attempted), int(fig.total)))
                 for name, d in by_dataset(lambda rr: inst_ids[rr], rows, score, att).items():
@@ -103,6 +98,26 @@ def reference_scores(corpus: Corpus, stats: Stats | None = None) -> ReferenceFig
                     out.rows.append(ReferenceScore(s.name, gold.name, policy, name, _f(d["precision"]),
                                                    _f(d["recall"]), cov, _f(d["f1"]), d["attempted"], d["total"]))
     return out
+
+
+def instance_scores(corpus: Corpus, stats: Stats, credit: TreeCredit | None, g: int, systems: list[int],
+                    policy: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(rows, score, attempted)`` of ``systems`` against reference gold ``g`` under ``policy``: the
+    gold's instances (corpus indices) and the (systems, rows) score (NaN: not answered) and attempted
+    matrices -- what the figures above and the paired tests against the reference rest on."""
+    gold = corpus.sets[g]
+    score = np.full((len(systems), gold.n), np.nan)
+    att = np.zeros((len(systems), gold.n))
+    if policy == "leaf":
+        for j, r in enumerate(stats.scores(systems, g)):
+            if not np.array_equal(r.gold_instances, gold.rows):  # the leaf scores are over the gold's rows
+                raise AssertionError("leaf scores not over the reference gold's instances")
+            score[j], att[j] = r.instance_score, r.instance_attempted
+        return gold.rows, score, att
+    assert credit is not None
+    for j, k in enumerate(systems):
+        score[j], att[j] = policy_scores(credit, corpus.sets[k], gold, policy)
+    return gold.rows, score, att
 
 
 def _f(v: float | None) -> float | None:

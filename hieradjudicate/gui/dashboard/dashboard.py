@@ -97,6 +97,7 @@ class DashboardView(QWidget):
         self.last: dict[str, float] = {}
         self.panels: list[Panel] = []
         self.reference: ReferencePanel | None = None
+        self._runs_followed = False
         self._tell = progress or (lambda _done, _total, _what: None)
         self.grid = build_frame(self)  # the controls, the side panel; the grid the panels go into
         self.first = FirstFigures(self)  # the steps and a bar until the first figures are drawn
@@ -295,6 +296,12 @@ class DashboardView(QWidget):
             self.confusion.fill_choices(names, pairs, list(self.dash.corpus.inventory.lexelts), levels)
         for p in self.panels:
             p.update_data(data.confusion if p is self.confusion else data)  # type: ignore[attr-defined]
+        # the stored runs are scored under the paired panel's policy from the start (its box is filled
+        # with its signals blocked): one policy, one set of figures in both panels (#31 item 4); later
+        # the paired panel's changes are followed, and a choice in the runs panel is kept
+        if not self._runs_followed and self.significance.policy.currentText():
+            self._runs_followed = True
+            follow_policy(self.runs, self.significance.policy.currentText())
         why = too_few_sets(self.dash)
         for p in (self.heatmap, self.lexelts, self.depth_panel, self.confusion):
             _say_why_not(p, why)  # an empty plot never stands without its reason

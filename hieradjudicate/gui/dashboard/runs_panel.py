@@ -183,8 +183,8 @@ class RunsPanel(Panel):
     def show_changes(self) -> None:
         """Gained/lost instances of the chosen run against the baseline run (the chosen policy), with the
         paired test of F1; a double-click on an instance opens it in the workbench."""
+        from hieradjudicate.app.paired import ALL, run_tests
         from hieradjudicate.core.comparison import correct_matrix
-        from hieradjudicate.core.significance import paired_test
 
         a, b = self.base_run.currentIndex(), self.other_run.currentIndex()
         if a < 0 or b < 0 or a == b or a >= len(self.history) or b >= len(self.history):
@@ -204,13 +204,16 @@ class RunsPanel(Panel):
                 sa, sb = ha.score[j], hb.score[j]
                 rows.append([change, *keys(i), None if np.isnan(sa) else float(sa), None if np.isnan(sb) else float(sb)])
         _fill(self.changes, rows)
-        t = paired_test(ha.score, hb.score, ha.attempted_per_instance, hb.attempted_per_instance,
-                        names=(ha.name, hb.name))
+        # the paired panel's and compare's tests, settings and seed (app/paired.py): the same figures
+        (t,) = run_tests(np.vstack([ha.score, hb.score]), np.vstack([ha.attempted_per_instance,
+                                                                     hb.attempted_per_instance]),
+                         [ha.name, hb.name])[ALL][ALL]
         f1 = t.metrics["f1"]
         diff = "undefined" if f1.difference is None else f"{-f1.difference:+.3f}"
+        ci = "" if f1.low is None else f", interval [{-f1.high:.3f}, {-f1.low:.3f}]"
         self.verdict.setText(f"{hb.name} against {ha.name} ({self.policy.currentText()}): {t.mcnemar.b_only} gained, {t.mcnemar.a_only} "
-                             f"lost; F1 {diff} (randomization p = {_p(f1.p_value)}, {t.shuffles:,} shuffles; "
-                             f"McNemar p = {_p(t.mcnemar.p_value)}).")
+                             f"lost; F1 {diff}{ci} (randomization p = {_p(f1.p_value)}, {t.shuffles:,} shuffles, "
+                             f"seed {t.seed}; McNemar p = {_p(t.mcnemar.p_value)}).")
 
     def _open(self, row: int, _col: int) -> None:
         if 0 <= row < len(self.change_rows):

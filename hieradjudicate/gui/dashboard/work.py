@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 from PySide6.QtCore import QObject, Signal
 
-from hieradjudicate.app.dashboard.dashboard import Dashboard, DashboardData
+from hieradjudicate.app.dashboard.dashboard import Dashboard, DashboardData, no_agreement_text
 from hieradjudicate.app.dashboard.gold import DecisionTracker
 from hieradjudicate.gui.dashboard.competence_panel import CompetenceEstimator
 from hieradjudicate.gui.workers import BackgroundRunner
@@ -78,15 +78,8 @@ def compute(dash: Dashboard, snap: TrackerSnapshot, selection: np.ndarray | None
 
 def too_few_sets(dash: Dashboard) -> str:
     """Why the agreement figures (pairwise, per lexelt, by depth, confusions) cannot be computed, in a
-    sentence; "" when there are two sets or more to compare."""
-    names = [dash.corpus.sets[k].name for k in dash.sets]
-    if len(names) >= 2:
-        return ""
-    golds = [s.name for s in dash.corpus.sets if s.role == "gold"]
-    has = f"one ({names[0]})" if names else "none"
-    return (f"Not computed: agreement needs at least two sets to compare (annotators or systems); this project "
-            f"has {has}." + (f" The reference gold ({', '.join(golds)}) is not compared: the systems are "
-                             "scored against it in the panel above." if golds else ""))
+    sentence; "" when there are two sets or more to compare (the report says the same)."""
+    return no_agreement_text(dash.corpus, dash.sets, "in the panel above")
 
 
 class DashboardWork(QObject):
@@ -100,6 +93,8 @@ class DashboardWork(QObject):
         self.session, self.wb = session, wb
         corpus = session.corpus
         self.dash = Dashboard(corpus, title=Path(str(getattr(session, "path", "project"))).stem)
+        # the scores against a reference gold: the ones the reference panel computes (once per project)
+        self.dash.reference_holder = wb
         self.ci_dash = copy.copy(self.dash)  # shares the figure cache, has its own nearest-gold state
         self.ci_dash._nearest = None
         self.tracker = DecisionTracker(corpus, session.store.iter_history())
