@@ -7,7 +7,11 @@ sense is ``k_true``), and each lexelt a prior over its leaves.  EM alternates:
 * E-step: the posterior of every instance over its lexelt's leaves,
   ``log prior[x] + sum over its labels of  sum_k p(k) log E[w, x, k, :]``;
 * M-step: ``E`` from the posteriors (clipped at ``1e-10`` where the annotator
-  used a leaf, normalised over the observed leaves), priors = mean posterior.
+  used a leaf, normalised over the observed leaves), priors = mean posterior
+  (clipped at ``1e-10``), except that a leaf no label of the lexelt uses keeps
+  prior 0: clipped, it became a class every annotator confuses uniformly, free
+  to absorb instances nobody gave it (MASC ``number-n`` 4.7 went to the unused
+  sense 0 with posterior 1.000).
 
 It starts from the (soft) majority vote and stops when a plain EM iteration
 moves no confusion probability and no prior by ``tol`` or more (after at least

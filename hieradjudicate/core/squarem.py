@@ -100,10 +100,11 @@ def squarem(e_step: Callable, m_step: Callable, theta: np.ndarray, *, max_iter: 
             # a probability extrapolated to zero or below is no parameter: the step is shortened (halfway
             # to plain EM's) until none is
             prop = theta + 2 * a * r + a * a * v
-            while a > 1.01 and not np.all(prop > 0):
+            free = theta != 0  # a prior fixed at 0 (an unused leaf) stays 0: r = v = 0 there
+            while a > 1.01 and not np.all(prop[free] > 0):
                 a = 1.0 + (a - 1.0) / 2
                 prop = theta + 2 * a * r + a * a * v
-            if np.all(prop > 0):
+            if np.all(prop[free] > 0):
                 pp, _ = e_step(prop)
                 cand = step(pp)
                 pc, llc = e_step(cand)

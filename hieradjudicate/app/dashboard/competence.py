@@ -32,7 +32,8 @@ MODELS = {"ds": "Dawid & Skene", "mace": "MACE"}
 METHODS = {
     "ds": ("Dawid & Skene (1979) EM over the leaves of each lexelt: each annotator has a confusion matrix "
            "per lexelt, each lexelt a prior over its leaves; a leaf of another lexelt is impossible and a "
-           "label spread over several leaves (a tag on an inner sense, weighted tags) splits its vote. "
+           "label spread over several leaves (a tag on an inner sense, weighted tags) splits its vote; a "
+           "leaf that no label of its lexelt uses keeps prior 0, so it is never an instance's answer. "
            "Started from the majority vote, {accel}, stopped when a plain EM iteration moves no "
            "confusion probability or prior by {tol:g} or more (at least {min_iter}, at most {max_iter} EM "
            "iterations; otherwise reported as not converged). Competence = expected share of a set's labels that are right, +/- sqrt(a(1-a)/n) "
