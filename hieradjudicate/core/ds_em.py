@@ -194,6 +194,15 @@ class DSModel:
             out[g.tasks, :g.n] = post.T
         return out
 
+    def padded_into(self, theta: np.ndarray, counts: np.ndarray, pri: np.ndarray) -> None:
+        """Write this model's confusion rows into ``counts`` ((W X K, K), zeros elsewhere) and its lexelts'
+        priors into ``pri`` (X, K), as :meth:`padded` gives them: a used row's padding columns are
+        normalised EPS, i.e. 1 / (rows of its (annotator, lexelt))."""
+        for g in self.groups:
+            counts[g.rows, g.n:] = (1.0 / np.repeat(g.wx_len, g.wx_len))[:, None]
+            counts[g.rows, :g.n] = theta[g.e_off:g.p_off].reshape(g.n, -1).T
+            pri[g.lexelts, :g.n] = theta[g.p_off:g.p_off + g.lexelts.size * g.n].reshape(g.n, -1).T
+
     def padded(self, theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(errors (W, X, K, K), priors (X, K))`` as the padded code had them: a used confusion row is
         EPS beyond its lexelt's leaves (normalised like the rest), a lexelt without instances has EPS priors."""
