@@ -13,13 +13,16 @@ sense is ``k_true``), and each lexelt a prior over its leaves.  EM alternates:
   to absorb instances nobody gave it (MASC ``number-n`` 4.7 went to the unused
   sense 0 with posterior 1.000).
 
-It starts from the (soft) majority vote and stops when a plain EM iteration
-moves no confusion probability and no prior by ``tol`` or more (after at least
-``min_iter`` iterations), or after ``max_iter`` EM iterations, *not converged*.
-By default the iterations are accelerated by SQUAREM
-(:mod:`hieradjudicate.core.squarem`: an extrapolation is kept only where the
-marginal log-likelihood does not fall, and convergence is still tested on a
-plain EM step); MASC converges in 679 EM iterations instead of 1,099.
+It starts from the (soft) majority vote and runs each lexelt on its own
+(:mod:`hieradjudicate.core.ds_parts`: lexelts share no parameter), until its
+parameters and posteriors are estimated within ``tol`` of the fixed point
+(:mod:`hieradjudicate.core.squarem`: the largest move of a plain EM step over one
+minus the observed rate), confirmed by a restart from slightly noised
+posteriors that must come back (a saddle's plateau also looks converged:
+MASC ``say-v``), after at least ``min_iter`` EM steps, or after ``max_iter``,
+*not converged*.  By default the steps are accelerated by SQUAREM (an
+extrapolation is kept only where the marginal log-likelihood does not fall,
+and convergence is tested on plain EM steps).
 ``accelerate=False`` runs plain EM (crowd-kit's run, iteration for iteration).
 It monitors the marginal log-likelihood per label, which EM never lowers.
 crowd-kit's ``DawidSkene`` stops instead on the first iteration whose "evidence

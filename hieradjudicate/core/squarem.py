@@ -14,8 +14,10 @@ parameters *and* the posteriors, is below ``tol``::
 
     distance = max(max |F(theta) - theta|, max |post(theta) - post(previous)|) / (1 - lambda)
 
-where ``lambda`` is the larger of the last two observed ratios of successive
-plain-step lengths (and the distance is infinite when that ratio is 1 or more),
+where ``lambda`` is the largest of the last :data:`RATES` observed ratios of successive
+plain-step lengths (and the distance is infinite when that ratio is 1 or more:
+a run that creeps at a constant pace, as EM does towards a boundary, is not
+converged however small its steps),
 after at least ``min_iter`` EM steps.  A competence is a mean of posteriors, so
 it is bounded with them.  The old rule (a step moving no parameter by ``tol``)
 stopped where the rate was near 1 and the fixed point still far (MASC ``say-v``
@@ -45,6 +47,7 @@ import numpy as np
 
 STEP_MAX0 = 1.0  # the package's step.max0
 MSTEP = 4.0  # the package's mstep: how fast step_max grows after a full step is taken
+RATES = 5  #: the rate of convergence is the largest of this many last observed ratios
 
 
 @dataclass
@@ -70,14 +73,13 @@ class Distance:
     """The distance estimate of the module docstring, fed with successive pairs of plain steps."""
 
     def __init__(self) -> None:
-        self.last_rate = 0.0
+        self.rates: list[float] = []
 
     def __call__(self, c1: float, c2: float, d_post: float) -> float:
         """``c1``, ``c2``: the largest moves of two successive plain steps; ``d_post``: the posteriors'
         largest move between them.  Returns the estimated distance after the first step."""
-        rate = c2 / c1 if c1 > 0 else 0.0
-        lam = max(rate, self.last_rate)
-        self.last_rate = rate
+        self.rates = [*self.rates[-(RATES - 1):], c2 / c1 if c1 > 0 else 0.0]
+        lam = max(self.rates)
         return max(c2, d_post) / (1.0 - lam) if lam < 1.0 else float("inf")
 
 
