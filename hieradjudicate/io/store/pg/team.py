@@ -80,9 +80,9 @@ def team_members(store: PgStore) -> dict[str, list[str]]:
 
 def adjudicator_rows(store: PgStore) -> list[tuple[Any, ...]]:
     """Every adjudicator decision: (lexelt, instance, decided_by, tags, status, id, committed_at
-    as seconds since the epoch)."""
+    as seconds since the epoch, batch)."""
     return store._read("SELECT lexelt, instance, decided_by, tags, status, id,"
-                       " extract(epoch FROM committed_at)::float8 FROM decisions"
+                       " extract(epoch FROM committed_at)::float8, batch FROM decisions"
                        " WHERE team_role = 'adjudicator' ORDER BY id")
 
 
