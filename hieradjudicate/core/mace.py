@@ -203,4 +203,4 @@ def mace(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.nda
         entropy = -np.where(q > 0, q * np.log2(np.where(q > 0, q, 1.0)), 0.0).sum(axis=1)
     priors = np.where(valid, 1.0 / np.maximum(n_leaves, 1)[:, None], 0.0)
     return Competence(workers, spam[:, 1].copy(), sd, n_w, tasks, q, entropy, xi, priors, it, converged,
-                      history, change, dist)
+                      history, change, dist, float(it))
