@@ -64,14 +64,11 @@ DEFAULT_NOISE = 0.5  # the start: uniform on [1, 1 + 1 + noise) then normalised,
 
 
 def digamma(x: np.ndarray) -> np.ndarray:
-    """The digamma function for ``x > 0`` (recurrence up to 6, then the asymptotic series; error < 1e-13)."""
-    x = np.asarray(x, dtype=np.float64).copy()
-    out = np.zeros_like(x)
-    small = x < 6.0
-    while small.any():
-        out[small] -= 1.0 / x[small]
-        x[small] += 1.0
-        small = x < 6.0
+    """The digamma function for ``x > 0``: ``psi(x) = psi(x + 6) - sum_{i<6} 1 / (x + i)``, then the
+    asymptotic series at ``x + 6 >= 6`` (error < 1e-13)."""
+    x = np.asarray(x, dtype=np.float64)
+    out = -(1.0 / x + 1.0 / (x + 1.0) + 1.0 / (x + 2.0) + 1.0 / (x + 3.0) + 1.0 / (x + 4.0) + 1.0 / (x + 5.0))
+    x = x + 6.0
     inv = 1.0 / x
     inv2 = inv * inv
     series = inv2 * (1 / 12 - inv2 * (1 / 120 - inv2 * (1 / 252 - inv2 * (1 / 240 - inv2 * (1 / 132)))))
@@ -146,6 +143,9 @@ def mace(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.nda
     wt_by_key = np.bincount(strat_key, weights=wt_e, minlength=W * X * K)
     hard = bool((wt_e == 1.0).all())  # one leaf per label (a crowd's usual case): no weights to apply
 
+    wt_u = wt_by_key[ukey]  # each distinct key's total label weight
+    n_u = ukey.size
+
     def e_step(spam: np.ndarray, xi: np.ndarray, with_loglik: bool = False):
         ratio = spam[w_u, 0] / spam[w_u, 1] * xi.ravel()[ukey]  # a / b = (1 - theta) xi / theta
         lr = np.log(np.maximum(ratio, 1e-300))
@@ -157,13 +157,14 @@ def mace(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.nda
         s = z.sum(axis=1, keepdims=True)
         q = z / s
         loglik = float("nan")
-        if with_loglik:  # log a = log b + log(a / b)
-            C = np.bincount(t_e, weights=wt_e * (np.log(spam[w_e, 1]) + lr[inv]), minlength=T)
-            loglik = float((np.log(s[:, 0]) + top[:, 0] + C).sum())
-        know = q.ravel()[tk_key] * (1.0 / (1.0 + ratio))[inv]  # q b / (a + b)
+        if with_loglik:  # log a = log b + log(a / b), summed per key: one figure, no pass over the labels
+            loglik = float((np.log(s[:, 0]) + top[:, 0]).sum() + wt_u @ (np.log(spam[w_u, 1]) + lr))
+        # knowing: q b / (a + b) per label; b / (a + b) is the key's, so it multiplies the key's sum of q
+        qe = q.ravel()[tk_key]
         if not hard:
-            know *= wt_e
-        know_by_key = np.bincount(strat_key, weights=know, minlength=W * X * K)
+            qe *= wt_e
+        know_by_key = np.zeros(W * X * K)
+        know_by_key[ukey] = np.bincount(inv, weights=qe, minlength=n_u) / (1.0 + ratio)
         return q, loglik, know_by_key
 
     q, loglik, know_k = e_step(spam, xi)
