@@ -73,22 +73,25 @@ def _confirmed(model: DSModel, run: Callable, theta: np.ndarray, *, max_iter: in
     steps = fit.iterations
     rng = np.random.default_rng(0)
     for _ in range(PROBES):
-        if not fit.converged or tol <= 0 or steps >= max_iter:
+        if not fit.converged or tol <= 0:
             break
         mixed = []
         for z in fit.posts:
             noise = rng.random(z.shape)
             mixed.append((1.0 - PROBE) * z + PROBE * noise / noise.sum(axis=0))
-        probe = run(model.e_step, model.m_step, model.m_step(mixed), max_iter=max_iter - steps, tol=tol,
-                    min_iter=min_iter)
+        probe = run(model.e_step, model.m_step, model.m_step(mixed), max_iter=max_iter, tol=tol, min_iter=min_iter)
         steps += probe.iterations
-        if probe.converged and posts_change(probe.posts, fit.posts) <= AGREE * tol:
+        if not probe.converged:  # the restart did not settle: the convergence is not confirmed
+            fit.converged = False
             break
-        if not probe.converged or probe.loglik[-1] > fit.loglik[-1]:
-            probe.loglik[:0] = fit.loglik
-            fit = probe
-        else:
+        if posts_change(probe.posts, fit.posts) <= AGREE * tol:
             break
+        if probe.loglik[-1] <= fit.loglik[-1]:  # elsewhere, but no higher: keep the first
+            break
+        # escaped to a higher log-likelihood: go on from there; the history stays monotone (the
+        # restart's own start, below where the first run ended, is left out)
+        probe.loglik = fit.loglik + [v for v in probe.loglik if v > fit.loglik[-1]]
+        fit = probe
     fit.steps = steps  # the work done, probes included (``iterations`` stays the returned run's own)
     return fit
 
