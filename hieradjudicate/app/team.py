@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from hieradjudicate.core.bootstrap import DEFAULT_RESAMPLES, BootstrapCI, bootstrap_pairwise
+from hieradjudicate.core.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, BootstrapCI, bootstrap_pairwise
 from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.core.leaves import leaf_vectors
 from hieradjudicate.core.model import Corpus
@@ -167,14 +167,22 @@ def _leaf_rows(corpus: Corpus, items: Sequence[tuple[str, tuple[str, ...]]]) -> 
 
 def figures(corpus: Corpus, assignments: Sequence[tuple[str, str, str, bool]],
             adjudicator_rows: Sequence[tuple[Any, ...]], lead_rows: Sequence[tuple[Any, ...]], *,
-            n_resamples: int = DEFAULT_RESAMPLES) -> list[AdjudicatorFigures]:
-    """Per adjudicator (see the module); rows as :mod:`hieradjudicate.io.store.pg.team` reads them."""
+            n_resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> list[AdjudicatorFigures]:
+    """Per adjudicator (see the module); rows as :mod:`hieradjudicate.io.store.pg.team` reads them.
+
+    A row's eighth field, when given, is the time its blind pair opened (None: not an open blind
+    pair) and its ninth its batch.  Speed counts only decisions written one per step: the rows of an import or any other step that writes many at once carry one commit time,
+    which is no adjudication speed (one import read as about 148 million decisions an hour)."""
     people = sorted({a[2] for a in assignments} | {r[2] for r in adjudicator_rows})
     out = {p: AdjudicatorFigures(p) for p in people}
     latest: dict[tuple[str, str, str], tuple[Any, ...]] = {}
     blind_answer: dict[tuple[str, str, str], tuple[Any, ...]] = {}  # given while the pair was blind
     changed: set[tuple[str, str, str]] = set()
     times: dict[str, list[float]] = defaultdict(list)
+    per_batch: dict[Any, int] = defaultdict(int)
+    for row in adjudicator_rows:
+        if len(row) > 8 and row[8] is not None:
+            per_batch[row[8]] += 1
     for row in adjudicator_rows:  # id order
         key = (row[0], row[1], row[2])
         latest[key] = row
@@ -184,7 +192,8 @@ def figures(corpus: Corpus, assignments: Sequence[tuple[str, str, str, bool]],
         elif key in blind_answer and (row[3], row[4]) != (blind_answer[key][3], blind_answer[key][4]):
             changed.add(key)
         out[row[2]].decisions += 1
-        times[row[2]].append(float(row[6]))
+        if len(row) <= 8 or row[8] is None or per_batch[row[8]] == 1:
+            times[row[2]].append(float(row[6]))
     current = {k: r for k, r in latest.items() if r[4] != "unresolved"}
     for lex, inst, person, _blind in assignments:
         out[person].assigned += 1
@@ -233,7 +242,7 @@ def figures(corpus: Corpus, assignments: Sequence[tuple[str, str, str, bool]],
         pa, lex = _leaf_rows(corpus, [(a[0], _tags(a[3])) for a, _ in mine])
         pb, _ = _leaf_rows(corpus, [(b[0], _tags(b[3])) for _, b in mine])
         fig.scott, fig.cohen = bootstrap_pairwise(pa, pb, lex, n_lexelts=len(corpus.inventory.lexelts),
-                                                  n_resamples=n_resamples)
+                                                  n_resamples=n_resamples, seed=seed)
     return [out[p] for p in people]
 
 
@@ -260,3 +269,19 @@ def figures_table(figs: Sequence[AdjudicatorFigures]) -> tuple[list[str], list[l
              str(f.changed_after_open), ci(f.scott, f.overlap_pairs), ci(f.cohen, f.overlap_pairs),
              str(f.overturned), pct(f.overturn_rate)] for f in figs]
     return header, rows
+
+
+def figures_json(figs: Sequence[AdjudicatorFigures], *, n_resamples: int, seed: int) -> dict[str, Any]:
+    """The figures as numbers (``None`` where undefined, with the reasons), for ``--format json``."""
+
+    def ci(c: BootstrapCI | None) -> dict[str, Any] | None:
+        if c is None or c.estimate.value is None:
+            return None
+        return {"estimate": float(c.estimate.value), "low": c.low, "high": c.high}
+
+    return {"resamples": n_resamples, "seed": seed, "level": 0.95, "adjudicators": [
+        {"adjudicator": f.name, "assigned": f.assigned, "decided": f.decided, "progress": f.progress,
+         "median_seconds_per_decision": f.median_seconds, "decisions_per_hour": f.per_hour,
+         "overlap_pairs": f.overlap_pairs, "kappa_scott": ci(f.scott), "kappa_cohen": ci(f.cohen),
+         "overturned": f.overturned, "overturn_rate": f.overturn_rate, "reasons": list(f.reasons)}
+        for f in figs]}

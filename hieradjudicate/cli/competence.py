@@ -36,14 +36,15 @@ def register(sub: Any, add_inputs: Any) -> None:
                    help="also list the N most uncertain instances (their posterior and entropy); with --format "
                    "csv their table follows the sets' table after an empty line")
     p.add_argument("--max-iter", type=positive, default=None, metavar="N",
-                   help="iterations at most (default: Dawid & Skene 1000 EM iterations, MACE 200); a run that "
+                   help="iterations at most (default: Dawid & Skene 5000 EM steps per lexelt, MACE 2000); a run that "
                    "stops there is reported as not converged")
     p.add_argument("--plain-em", action="store_true",
                    help="Dawid & Skene without SQUAREM acceleration (crowd-kit's run, iteration for iteration; "
                    "about 1.6 times as many iterations)")
     p.add_argument("--tol", type=non_negative_float, default=None, metavar="X",
-                   help="converged when no parameter (confusion probability, prior; MACE: theta, strategy) "
-                   "moves by X or more in an iteration (default 1e-5; 0 runs --max-iter iterations)")
+                   help="converged when every parameter (confusion probability, prior; MACE: theta, strategy) "
+                   "and posterior is estimated within X of the fixed point (default 1e-7; 0 runs --max-iter "
+                   "iterations)")
     p.set_defaults(func=cmd_competence)
 
 
@@ -106,7 +107,10 @@ def cmd_competence(args: argparse.Namespace) -> int:
              float(res.stderr[k])] for k in order]
     out: dict[str, Any] = {
         "model": MODELS[args.model], "method": method, "measure": measure, "sets_note": note, "instances": len(res.tasks), "labels": len(inst),
-        "iterations": res.iterations, "converged": res.converged, "last_change": res.change if np.isfinite(res.change) else None, "seconds": round(seconds, 3),
+        "iterations": res.iterations, "converged": res.converged,
+        "last_change": res.change if np.isfinite(res.change) else None,
+        "distance_from_fixed_point": res.distance if np.isfinite(res.distance) else None,
+        "seconds": round(seconds, 3),
         "sets": [dict(zip(("set", "labels", "competence", "stderr"), r, strict=True)) for r in rows],
         "difficulty": {"mean_entropy_bits": float(res.entropy.mean()),
                        "quantiles": {q: float(np.quantile(res.entropy, q)) for q in (0.5, 0.9, 0.99)}}}
@@ -124,7 +128,7 @@ def cmd_competence(args: argparse.Namespace) -> int:
                                           "entropy_bits": float(res.entropy[t])})
     if not res.converged:
         print(f"hieradjudicate: warning: {MODELS[args.model]} stopped after {res.iterations} iterations "
-              f"without converging (a parameter still moved by {res.change:.2g} in the last one; "
+              f"without converging (estimated {res.distance:.2g} from the fixed point; "
               "--max-iter N runs longer, --tol X sets the criterion)", file=sys.stderr)
     if args.format == "json":
         print(json_text(out))

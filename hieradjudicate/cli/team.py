@@ -18,6 +18,8 @@ def _names(text: str) -> list[str]:
 
 
 def register(psub: Any) -> None:
+    from hieradjudicate.cli.options import add_seed_option
+
     p = psub.add_parser("publish", help="copy a .hadj project (inputs, decisions, history) into a new "
                         "project on a PostgreSQL server; you become its lead")
     p.add_argument("project", metavar="P.hadj")
@@ -57,7 +59,8 @@ def register(psub: Any) -> None:
                         "intervals, overturn rate")
     p.add_argument("url", metavar="URL")
     p.add_argument("--format", choices=("text", "csv", "json"), default="text")
-    p.add_argument("--resamples", type=int, default=1000, metavar="N", help="bootstrap resamples")
+    p.add_argument("--resamples", type=int, default=1000, metavar="N", help="bootstrap resamples (default 1000)")
+    add_seed_option(p, "20240601")
     p.set_defaults(func=cmd_progress)
 
 
@@ -168,20 +171,25 @@ def cmd_conflicts(args: argparse.Namespace) -> int:
 
 def cmd_progress(args: argparse.Namespace) -> int:
     from hieradjudicate.app.session.session import Session
-    from hieradjudicate.app.team import figures, figures_table
+    from hieradjudicate.app.team import figures, figures_json, figures_table
     from hieradjudicate.app.textout import csv_text, json_text, text_table
+    from hieradjudicate.cli.options import resample_warning
+    from hieradjudicate.core.bootstrap import DEFAULT_SEED
     from hieradjudicate.io.store.pg.team import adjudicator_rows, assigned, lead_rows, require_lead
 
     _server(args.url)
+    n_resamples = max(args.resamples, 0)
+    seed = DEFAULT_SEED if args.seed is None else args.seed
+    resample_warning(n_resamples, "--resamples")
     with Session.open(args.url, read_only=True) as s:
         require_lead(s.store, "see every adjudicator's figures")
         figs = figures(s.corpus, assigned(s.store), adjudicator_rows(s.store), lead_rows(s.store),
-                       n_resamples=max(args.resamples, 0))
+                       n_resamples=n_resamples, seed=seed)
     header, rows = figures_table(figs)
     if args.format == "csv":
         sys.stdout.write(csv_text(header, rows))
     elif args.format == "json":
-        print(json_text([dict(zip(header, r, strict=True)) for r in rows]))
+        print(json_text(figures_json(figs, n_resamples=n_resamples, seed=seed)))
     else:
         print(text_table(header, rows))
         for f in figs:

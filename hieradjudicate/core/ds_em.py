@@ -1,5 +1,8 @@
 """The Dawid & Skene EM map on compact arrays (used by :func:`hieradjudicate.core.competence.dawid_skene`).
 
+A leaf that no label of a lexelt gives any weight has prior 0 there (so posterior 0 on every
+instance); only the priors of used leaves are clipped at EPS.
+
 A lexelt with ``n`` leaves needs only ``n`` columns, and an annotator only the
 confusion rows of the leaves it used in that lexelt; padding every sum to the
 widest lexelt (MASC: 17 leaves where the label-weighted mean is 9.8) and every
@@ -85,6 +88,7 @@ class _Group:
     t_wt: np.ndarray | None
     t_start: np.ndarray  # where each local task's entries start
     t_ids: np.ndarray  # the local task of each of those runs (a task whose labels are all zero has none)
+    used: np.ndarray | None = None  # (n, lexelts): a label of the lexelt gives the leaf weight (else its prior is 0)
     b_runs: _Runs | None = None  # the M-step's sums over b_start, in pieces
     t_runs: _Runs | None = None  # the E-step's sums over t_start, in pieces
     e_off: int = 0  # offset of the confusion rows in the flat parameter vector
@@ -128,6 +132,10 @@ class DSModel:
             g = _Group(n, g_tasks, ls, gx[ls], np.diff(np.r_[ls, g_tasks.size]).astype(float), rows, wx_start,
                        np.diff(np.r_[wx_start, rows.size]), local[t_e[eb]], None if hard else wt_e[eb], b_start,
                        np.searchsorted(rows, block[et]), None if hard else wt_e[et], t_start, lt[t_start])
+            g.used = np.zeros((n, g.lexelts.size), bool)
+            pos = np.searchsorted(g.lexelts, x_e[eb])
+            on = (wt_e[eb] > 0) & (k_e[eb] < n)
+            g.used[k_e[eb][on], pos[on]] = True
             g.b_runs = _Runs(b_start, eb.size)
             g.t_runs = _Runs(t_start, et.size)
             g.e_off = off
@@ -150,7 +158,9 @@ class DSModel:
                 counts /= np.maximum(np.repeat(norm, g.wx_len, axis=1), EPS * EPS)
                 theta[g.e_off:g.p_off] = counts.ravel()
             pri = np.add.reduceat(post, g.lex_start, axis=1) / np.maximum(g.lex_count, 1)
-            theta[g.p_off:g.p_off + pri.size] = np.maximum(pri, EPS).ravel()
+            # a leaf no label of the lexelt gives weight keeps prior 0: clipped at EPS it would be a class
+            # every annotator confuses uniformly, free to absorb instances no one gave it (MASC number-n)
+            theta[g.p_off:g.p_off + pri.size] = np.where(g.used, np.maximum(pri, EPS), 0.0).ravel()
         return theta
 
     def e_step(self, theta: np.ndarray) -> tuple[list[np.ndarray], float]:
@@ -183,6 +193,15 @@ class DSModel:
         for g, post in zip(self.groups, posts):
             out[g.tasks, :g.n] = post.T
         return out
+
+    def padded_into(self, theta: np.ndarray, counts: np.ndarray, pri: np.ndarray) -> None:
+        """Write this model's confusion rows into ``counts`` ((W X K, K), zeros elsewhere) and its lexelts'
+        priors into ``pri`` (X, K), as :meth:`padded` gives them: a used row's padding columns are
+        normalised EPS, i.e. 1 / (rows of its (annotator, lexelt))."""
+        for g in self.groups:
+            counts[g.rows, g.n:] = (1.0 / np.repeat(g.wx_len, g.wx_len))[:, None]
+            counts[g.rows, :g.n] = theta[g.e_off:g.p_off].reshape(g.n, -1).T
+            pri[g.lexelts, :g.n] = theta[g.p_off:g.p_off + g.lexelts.size * g.n].reshape(g.n, -1).T
 
     def padded(self, theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(errors (W, X, K, K), priors (X, K))`` as the padded code had them: a used confusion row is

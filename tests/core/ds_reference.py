@@ -103,6 +103,10 @@ def dawid_skene_padded(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_
     block = (w_e * X + x_e) * K + k_e  # (worker, lexelt, observed leaf)
     used = np.zeros(W * X * K, bool)
     used[block] = True
+    # #36: a leaf no label of its lexelt uses keeps prior 0 (a lexelt without labels: EPS, as before)
+    leaf_used = np.zeros((X, K), bool)
+    leaf_used[x_e, k_e] = True
+    prior_free = valid & (leaf_used | ~leaf_used.any(axis=1, keepdims=True))
     # entries grouped by confusion row and by instance once, so that every sum is one reduceat
     by_block = np.argsort(block, kind="stable")
     b_sorted = block[by_block]
@@ -132,7 +136,7 @@ def dawid_skene_padded(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_
         pri = np.zeros((X, K))
         pri[xs[starts]] = np.add.reduceat(post[order], starts, axis=0)
         pri /= np.maximum(np.bincount(x_task, minlength=X), 1)[:, None]
-        return E, np.where(valid, np.maximum(pri, EPS), 0.0)
+        return E, np.where(prior_free, np.maximum(pri, EPS), 0.0)
 
     def loglik(E: np.ndarray, pri: np.ndarray) -> np.ndarray:
         with np.errstate(divide="ignore"):

@@ -119,9 +119,11 @@ def test_assign_conflicts_and_progress_on_the_command_line(cluster, published: s
     code, out, err = cli("project", "assign", u, "--adjudicators", "alice,bob,carol")
     assert code == 0 and out.startswith("assigned 0 open instance(s)")  # nothing twice
     code, out, err = cli("project", "progress", u, "--format", "json", "--resamples", "0")
-    rows = json.loads(out)
+    rows = json.loads(out)["adjudicators"]  # numbers, not formatted strings (#36)
     assert [r["adjudicator"] for r in rows] == ["alice", "bob", "carol"]
-    assert sum(int(r["assigned"]) for r in rows) == n_open + round(0.1 * unresolved) and all(r["decided"] == "0" for r in rows)
+    assert sum(r["assigned"] for r in rows) == n_open + round(0.1 * unresolved) and all(r["decided"] == 0 for r in rows)
+    code, out, err = cli("project", "progress", u, "--format", "json", "--resamples", "200", "--seed", "3")
+    assert code == 0 and "--resamples 200: with fewer than 1000 resamples" in err and json.loads(out)["seed"] == 3
     code, out, err = cli("project", "conflicts", u)
     assert code == 0 and out.startswith("0 instance(s) in conflict")
     code, out, err = cli("project", "conflicts", url(cluster, "vic", published))

@@ -84,11 +84,11 @@ def team_members(store: PgStore) -> dict[str, list[str]]:
 
 def adjudicator_rows(store: PgStore) -> list[tuple[Any, ...]]:
     """Every adjudicator decision: (lexelt, instance, decided_by, tags, status, id, committed_at
-    as seconds since the epoch, and when its blind pair opened, same unit; None when it is not
-    on an open blind pair)."""
+    as seconds since the epoch, when its blind pair opened, same unit (None when it is not on an
+    open blind pair), and its batch)."""
     return store._read("SELECT d.lexelt, d.instance, d.decided_by, d.tags, d.status, d.id,"
-                       " extract(epoch FROM d.committed_at)::float8, extract(epoch FROM p.opened)::float8"
-                       " FROM decisions d LEFT JOIN blind_pairs() p ON p.lexelt = d.lexelt"
+                       " extract(epoch FROM d.committed_at)::float8, extract(epoch FROM p.opened)::float8,"
+                       " d.batch FROM decisions d LEFT JOIN blind_pairs() p ON p.lexelt = d.lexelt"
                        f" AND p.instance = d.instance WHERE d.team_role = 'adjudicator' AND {sound_sql('d')}"
                        " ORDER BY d.id")
 
