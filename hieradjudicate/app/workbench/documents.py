@@ -71,8 +71,9 @@ class SenseInfo:
 
 
 def senses_in_question(wb: Any, i: int) -> list[SenseInfo]:
-    """Every sense of instance ``i``'s lexelt, the ones some set chose first (in the order of the
-    inventory otherwise), each with its gloss split into definition and examples."""
+    """Every sense (leaf) of instance ``i``'s lexelt, and any group a set chose, the ones some set chose
+    first (in the order of the inventory otherwise), each with its gloss split into definition and
+    examples."""
     inv = wb.corpus.inventory
     x = int(wb.cols.lexelt[i])
     short = node_short_labels(inv)
@@ -81,7 +82,10 @@ def senses_in_question(wb: Any, i: int) -> list[SenseInfo]:
         for t in a.tags:
             chosen.setdefault(t, []).append(a.name)
     out = []
+    leaves = set(inv.lexelt_leaf_nodes[x].tolist())
     for n in inv.lexelt_nodes[x].tolist():
+        if n not in leaves and inv.label(n) not in chosen:  # a group (WordNet's lexicographer file)
+            continue
         definition, examples = split_gloss(inv.node_gloss[n] or "")
         out.append(SenseInfo(short[n], inv.node_id[n], definition, examples, chosen.get(inv.label(n), [])))
     out.sort(key=lambda s: not s.chosen_by)  # stable: the chosen first, each group in inventory order

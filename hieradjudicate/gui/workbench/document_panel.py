@@ -32,6 +32,7 @@ from hieradjudicate.io.contexts.document import DocumentView
 #: sentences shown before and after the target's when "Whole document" is off
 AROUND = 2
 SAME_LIGHT, SAME_DARK = "#cfe3ff", "#23456e"
+TARGET_ROW_LIGHT, TARGET_ROW_DARK = "#fff8d6", "#3d3418"
 
 
 def sentences_html(view: DocumentView, first: int, last: int, number_of: dict[str, int]) -> str:
@@ -57,12 +58,9 @@ def sentences_html(view: DocumentView, first: int, last: int, number_of: dict[st
             pos = m.end
         out.append(html.escape(s.text[pos:]))
         body = "".join(out)
-        if k == view.at:
-            body = f"<div style='border-left:3px solid {head_color()}; padding-left:4px'>{body}</div>"
-        else:
-            body = f"<div>{body}</div>"
-        rows.append(f"<p style='margin:0 0 6px 0'><span style='color:gray; font-size:9pt'>{k + 1}</span> {body}</p>")
-    return "".join(rows)
+        shade = f" bgcolor='{TARGET_ROW_DARK if is_dark() else TARGET_ROW_LIGHT}'" if k == view.at else ""
+        rows.append(f"<tr{shade}><td align=right style='color:gray; font-size:9pt'>{k + 1}</td><td>{body}</td></tr>")
+    return "<table cellspacing=0 cellpadding=3>" + "".join(rows) + "</table>"
 
 
 def senses_html(senses: list[SenseInfo]) -> str:
@@ -104,6 +102,8 @@ class DocumentDialog(QDialog):
         self.text.anchorClicked.connect(self._link)
         self.same = QListWidget()
         self.same.setObjectName("document_same_lemma")
+        self.same.setWordWrap(True)
+        self.same.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.same.itemActivated.connect(self._go_item)
         self.same.itemClicked.connect(self._go_item)
         self.same_label = QLabel()
@@ -173,7 +173,8 @@ class DocumentDialog(QDialog):
         self.same_label.setText(f"<b>{len(v.same_lemma)}</b> other instance(s) of <b>{html.escape(v.target.lexelt)}"
                                 f"</b> in this document (click to go)")
         for x in v.same_lemma:
-            item = QListWidgetItem(f"{number_of[x]}. {x}  — {self._sentence_of(x)}")
+            item = QListWidgetItem(f"{number_of[x]}. {self._sentence_of(x)}")
+            item.setToolTip(x)
             item.setData(Qt.ItemDataRole.UserRole, x)
             self.same.addItem(item)
 
