@@ -4,12 +4,16 @@ instance's lexelt with their definitions, examples and the sets that chose them.
 
 from __future__ import annotations
 
+import tempfile
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from hieradjudicate.app.session.stored_inputs import effective_files
+from hieradjudicate.app.session.stored_inputs import effective_files, safe_name
 from hieradjudicate.core.gloss_parts import split_gloss
 from hieradjudicate.core.labels import node_short_labels
+from hieradjudicate.io.contexts.cas_documents import index_uima
 from hieradjudicate.io.contexts.document import DocumentIndex, index_wsd_xml
 
 #: Why a project's inputs carry no documents, by the format of what it holds.
@@ -19,8 +23,9 @@ _NO_DOCUMENT = {
     "wsbest-uses": "The WSbest uses table carries one sentence per instance, not whole documents",
     "masc": "MASC's crowd file carries no sentences",
     "wide-table": "The wide table of labels carries no sentences",
-    "uima-xmi": "The INCEpTION/UIMA export's documents are shown one sentence per instance here",
-    "webanno-tsv": "The WebAnno TSV's documents are shown one sentence per instance here",
+    "uima-xmi": "The INCEpTION/UIMA export holds none of this project's instances",
+    "webanno-tsv": "WebAnno TSV documents are not read as whole documents yet (the instance panel shows "
+                   "each instance's sentence)",
 }
 
 
@@ -33,8 +38,10 @@ class DocumentContext:
     sources: list[str] = field(default_factory=list)
 
 
-def document_context(store: Any) -> DocumentContext:
-    """Index every stored WSD-framework XML copy of ``store``; else say why there are no documents.
+def document_context(store: Any, instances: Callable[[], Iterable[tuple[str, str]]] | None = None
+                     ) -> DocumentContext:
+    """Index every stored WSD-framework XML copy of ``store`` (or, without one, every INCEpTION/UIMA
+    export, marking the project's ``instances()``, (lexelt, id) pairs); else say why there are none.
 
     Raises
     ------
@@ -49,6 +56,17 @@ def document_context(store: Any) -> DocumentContext:
         for f in xml:
             index.merge(index_wsd_xml(store.file_bytes(f.id), f.source_path))
         return DocumentContext(index, "", [f.source_path for f in xml])
+    cas = [f for f in files if f.kind == "annotations" and f.format == "uima-xmi"]
+    if cas and instances is not None:
+        pairs = list(instances())
+        index = DocumentIndex()
+        with tempfile.TemporaryDirectory(prefix="hadj-doc-") as tmp:
+            for k, f in enumerate(cas):
+                target = Path(tmp) / safe_name(f.source_path, k)
+                target.write_bytes(store.file_bytes(f.id))
+                index.merge(index_uima(str(target), pairs))
+        if len(index):
+            return DocumentContext(index, "", [f.source_path for f in cas])
     for f in files:
         if f.format in _NO_DOCUMENT and f.kind in ("contexts", "annotations"):
             return DocumentContext(None, _NO_DOCUMENT[f.format] + ": no surrounding sentences to show.")

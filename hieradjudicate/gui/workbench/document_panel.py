@@ -54,6 +54,8 @@ def sentences_html(view: DocumentView, first: int, last: int, number_of: dict[st
                          f"{html.escape(s.text[m.start:m.end])}</a><sup>{number_of[m.instance]}</sup>")
             else:
                 continue
+            if m.start < pos:  # overlapping spans (an export may hold them): the first one is marked
+                continue
             out.append(html.escape(s.text[pos:m.start]) + piece)
             pos = m.end
         out.append(html.escape(s.text[pos:]))
@@ -138,11 +140,18 @@ class DocumentDialog(QDialog):
         if self.context is None:
             QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
             try:
-                self.context = document_context(session.store)
+                self.context = document_context(session.store, lambda: self._instances(session))
             finally:
                 QApplication.restoreOverrideCursor()
         self.instance = i
         self.refresh()
+
+    @staticmethod
+    def _instances(session):
+        """The project's (lexelt, id) pairs: an INCEpTION export's instance ids locate them."""
+        corpus = session.corpus
+        lexelts = corpus.inventory.lexelts
+        return zip([lexelts[x] for x in corpus.inst_lexelt.tolist()], corpus.inst_id, strict=True)
 
     def follow(self, i: int) -> None:
         if self.isVisible() and i >= 0 and self.session is not None:
