@@ -99,3 +99,9 @@ def test_d_on_a_project_without_documents_says_so(qtbot, private_dirs: Path):
     qtbot.waitUntil(dlg.isVisible, timeout=2000)
     assert "without a contexts file" in dlg.text.toPlainText() and "no document context" in dlg.title.text()
     assert dlg.same.count() == 0 and dlg.senses.toPlainText().strip()
+    # closing the project (File > Close, Ctrl+F4) closes the panel with it
+    win.activateWindow()
+    back_to(qtbot, win)
+    qtbot.keyClick(win.ws.table, Qt.Key.Key_F4, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: win.session is None, timeout=3000)
+    qtbot.waitUntil(lambda: not dlg.isVisible(), timeout=3000)

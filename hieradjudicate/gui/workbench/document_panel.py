@@ -243,6 +243,7 @@ def show_document(window) -> None:
         dlg = window.document_dialog = DocumentDialog(window)
     if getattr(dlg, "_following", None) is not window.ws:
         window.ws.instance_changed.connect(dlg.follow)
+        window.ws.destroyed.connect(dlg.close)  # the project closed: nothing to follow
         dlg._following = window.ws
     try:
         dlg.show_for(window.session, i)
