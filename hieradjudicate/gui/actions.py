@@ -75,6 +75,9 @@ ACTIONS: tuple[ActionSpec, ...] = (
                "Previous unresolved instance"),
     ActionSpec("goto", "&Go to instance…", "Ctrl+G", "go_to_instance", "Go", False,
                "Select an instance by its lexelt and id (e.g. work-n 1.1)"),
+    ActionSpec("document", "Document &context…", "D", "show_document", "Go", False,
+               "The sentences around the instance or its whole document, the other instances of its lemma "
+               "marked, and its senses' definitions and examples"),
     ActionSpec("auto", "Move on after &deciding", None, "toggle_auto_advance", "Go"),
     ActionSpec("uncertain", "Most &uncertain first", "Ctrl+U", "order_most_uncertain", "Go", False,
                "Order the instances by the competence model's uncertainty (posterior entropy), "

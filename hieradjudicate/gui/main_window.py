@@ -37,6 +37,7 @@ from hieradjudicate.gui.team_live import ServerPanel
 from hieradjudicate.gui.window_geometry import place, remember
 from hieradjudicate.gui.window.markers import MarkersSection, window_title  # noqa: F401 (tests import it here)
 from hieradjudicate.gui.window.projects import ProjectsSection
+from hieradjudicate.gui.workbench.document_panel import show_document
 from hieradjudicate.gui.workbench.help_overlay import HelpOverlay
 from hieradjudicate.gui.workbench.pick_dialog import PickDialog
 from hieradjudicate.gui.workbench.read_only_banner import ReadOnlyBanner
@@ -276,6 +277,9 @@ class MainWindow(ProjectsSection, MarkersSection, QMainWindow):
         self.activateWindow()
         if ok:
             go_to(self.ws, text, lambda msg: self.statusBar().showMessage(msg, 6000))
+
+    def show_document(self) -> None:
+        show_document(self)  # Go > Document context (D): gui.workbench.document_panel
 
     def toggle_auto_advance(self, on: bool) -> None:
         self.auto_advance = bool(on)
