@@ -126,7 +126,11 @@ def build_actions(window: QMainWindow) -> dict[str, QAction]:
     for spec in ACTIONS:
         act = QAction(spec.text, window)
         act.setObjectName(f"action_{spec.id}")
-        if spec.shortcut is not None:
+        if isinstance(spec.shortcut, QKeySequence.StandardKey):
+            # every binding of the platform's standard key (Close is Ctrl+F4 *and* Ctrl+W on
+            # Linux; QKeySequence(StandardKey) keeps only the first)
+            act.setShortcuts(spec.shortcut)
+        elif spec.shortcut is not None:
             act.setShortcut(QKeySequence(spec.shortcut))
         if spec.toolbar and spec.shortcut is not None and spec.id not in ("undo", "redo"):
             act.setIconText(f"{spec.text.replace('&', '').rstrip('…')} [{shortcut_text(spec)}]")
