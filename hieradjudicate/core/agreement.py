@@ -92,13 +92,16 @@ class Layout:
         return int(self.P.shape[1])
 
     def pairable(self) -> Layout:
-        """The same layout restricted to instances with at least two annotations (computed once)."""
+        """The same layout restricted to instances with at least two annotations (computed once).
+        The layout itself when every instance has two: not kept in its own cache, where it would
+        be a reference cycle that keeps a temporary layout's arrays until the garbage collector runs
+        (MASC: a depth cut's layout, ~60 MB, after every dashboard computation)."""
+        if not len(self.seg_m) or int(self.seg_m.min()) >= 2:
+            return self
         return self._pairable
 
     @cached_property
     def _pairable(self) -> Layout:
-        if not len(self.seg_m) or int(self.seg_m.min()) >= 2:
-            return self
         keep = self.seg_m[self.row_seg] >= 2
         return _layout_sorted(self.inst[keep], self.rater[keep], self.P[keep], self.row_lex[keep], self.n_lexelts)
 
@@ -181,15 +184,20 @@ class Layout:
 
     @cached_property
     def row_sq(self) -> np.ndarray:
-        """``|p_r|^2`` per row."""
+        """``|p_r|^2`` per row (read-only; one shared 1 for every row of unit vectors, not an array
+        of ones: MASC 8.7 MB per layout)."""
         if self.onehot_leaf is not None:
-            return np.ones(self.R)
+            return np.broadcast_to(np.float64(1.0), (self.R,))
         return np.einsum("rk,rk->r", self.P, self.P)
 
     @cached_property
     def seg_sq(self) -> np.ndarray:
-        """``sum_r |p_r,i|^2`` per instance."""
-        return np.add.reduceat(self.row_sq, self.seg_start) if len(self.seg_start) else np.zeros(0)
+        """``sum_r |p_r,i|^2`` per instance (the count of rows when every row is a unit vector)."""
+        if not len(self.seg_start):
+            return np.zeros(0)
+        if self.onehot_leaf is not None:
+            return self.seg_m.astype(np.float64)  # sums of ones: exact counts
+        return np.add.reduceat(self.row_sq, self.seg_start)
 
 
 def _layout_sorted(inst: np.ndarray, rater: np.ndarray, P: np.ndarray | None, row_lex: np.ndarray, X: int,

@@ -150,7 +150,7 @@ class LeafLayout(Layout):
     @cached_property
     def _pairable(self) -> Layout:
         leaf = self.__dict__.get("onehot_leaf")
-        if self.__dict__.get("_P") is not None or leaf is None or not len(self.seg_m) or int(self.seg_m.min()) >= 2:
+        if self.__dict__.get("_P") is not None or leaf is None:
             return super()._pairable
         keep = self.seg_m[self.row_seg] >= 2
         return LeafLayout.of(self.inst[keep], self.rater[keep], leaf[keep], self.n_leaves, self.row_lex[keep],
