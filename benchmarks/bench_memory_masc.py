@@ -75,6 +75,7 @@ class PeakSampler(threading.Thread):
                         where += [f"      {Path(f.filename).name}:{f.lineno} {f.name}: {(f.line or '')[:90]}"
                                   for f in own[-5:]]
                 self.where = where
+                del frames, frame  # else the sampled frames, and every array they hold, outlive the peak
             time.sleep(0.002)
 
 

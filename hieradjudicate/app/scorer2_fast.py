@@ -9,7 +9,9 @@ ranges and joined on hashes confirmed byte for byte, and the same
 :func:`~hieradjudicate.core.senseval.score_columns` scores them.  Anything
 unusual -- a comment, a tab, a weight out of range, a duplicate, a hash
 collision -- sends every file down the strict route, which reports it exactly.
-One answer file is in memory at a time, and its bytes are dropped once joined:
+Each file is read once, whole (the check that it is annotations at all reads the head of those
+bytes, not the file again); one answer file is in memory at a time, and its bytes are dropped
+once joined:
 394,400 answers score in 0.53 s and 130 MiB end to end (the C program: 0.56-0.62 s,
 94 MiB; ``benchmarks/bench_score.py``).
 """
@@ -20,23 +22,32 @@ import numpy as np
 
 from hieradjudicate.app.loading.specs import AnnotationSpec
 from hieradjudicate.core.senseval import MAX_EXAMPLES, Labels, SenseMap, SensevalScore, score_columns
-from hieradjudicate.io.annotations.senseval_scan import Scanned, align, scan_senseval
+from hieradjudicate.io.annotations.senseval_scan import Scanned, align, read_clean_bytes, scan_senseval
+
+_HEAD = 1 << 16  # what annotation_misfit reads of a file
 
 
 def _plain(spec: AnnotationSpec) -> bool:
-    from hieradjudicate.app.loading.sniff import annotation_misfit
+    return spec.format in (None, "senseval") and not spec.columns
 
-    return spec.format in (None, "senseval") and not spec.columns and annotation_misfit(spec.path) is None
+
+def _scan(spec: AnnotationSpec) -> Scanned | None:
+    """``spec``'s file read once and scanned; ``None`` when it is not clean Senseval annotations."""
+    from hieradjudicate.app.loading.sniff import annotation_misfit
+    from hieradjudicate.io.annotations.read import default_set_name
+
+    data = read_clean_bytes(spec.path)
+    if data is None or annotation_misfit(spec.path, head=bytes(data[:min(_HEAD, len(data) - 8)])) is not None:
+        return None
+    return scan_senseval(spec.path, spec.name or default_set_name(spec.path), data)
 
 
 def scan_key(gold: AnnotationSpec, systems: list[AnnotationSpec]) -> Scanned | None:
     """The key read as clean Senseval when it and every answer file may be (Senseval, no
     column mapping); ``None`` sends every file to the strict reader."""
-    from hieradjudicate.io.annotations.read import default_set_name
-
     if not systems or not all(_plain(s) for s in [gold, *systems]):
         return None
-    return scan_senseval(gold.path, gold.name or default_set_name(gold.path))
+    return _scan(gold)
 
 
 def score_file(key: Scanned, spec: AnnotationSpec, *, policy: str, sense_map: SenseMap | None,
@@ -45,9 +56,8 @@ def score_file(key: Scanned, spec: AnnotationSpec, *, policy: str, sense_map: Se
     when it is not clean or cannot be joined exactly on hashes (the strict route decides).
     ``shapes`` gets the file's :class:`~hieradjudicate.app.loading.swap.Shape` (a swapped gold?)."""
     from hieradjudicate.app.loading.swap import Shape, multi_unweighted
-    from hieradjudicate.io.annotations.read import default_set_name
 
-    ans = scan_senseval(spec.path, spec.name or default_set_name(spec.path))
+    ans = _scan(spec)
     if ans is None:
         return None
     res = score_scanned(key, ans, policy=policy, sense_map=sense_map, minimal=minimal)

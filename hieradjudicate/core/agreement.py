@@ -18,7 +18,7 @@ Artstein & Poesio (2008), Computational Linguistics 34(4).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 import numpy as np
@@ -92,13 +92,16 @@ class Layout:
         return int(self.P.shape[1])
 
     def pairable(self) -> Layout:
-        """The same layout restricted to instances with at least two annotations (computed once)."""
+        """The same layout restricted to instances with at least two annotations (computed once).
+        The layout itself when every instance has two: not kept in its own cache, where it would
+        be a reference cycle that keeps a temporary layout's arrays until the garbage collector runs
+        (MASC: a depth cut's layout, ~60 MB, after every dashboard computation)."""
+        if not len(self.seg_m) or int(self.seg_m.min()) >= 2:
+            return self
         return self._pairable
 
     @cached_property
     def _pairable(self) -> Layout:
-        if not len(self.seg_m) or int(self.seg_m.min()) >= 2:
-            return self
         keep = self.seg_m[self.row_seg] >= 2
         return _layout_sorted(self.inst[keep], self.rater[keep], self.P[keep], self.row_lex[keep], self.n_lexelts)
 
@@ -131,6 +134,20 @@ class Layout:
         if len(nz):
             out[nz] = np.add.reduceat(V, self.lex_segs[nz], axis=0)
         return out
+
+    def take(self, rows: np.ndarray | slice, one_lexelt: bool = False) -> Layout:
+        """The layout of rows ``rows`` (increasing positions or a slice: a subset of sorted rows
+        stays sorted), equal to :func:`make_layout` of those rows; a crowd's layout stays one leaf
+        per row (see :class:`~hieradjudicate.core.layout_tags.LeafLayout`).  ``one_lexelt``: every
+        row in lexelt 0 of a layout of one lexelt (``make_layout`` with an ``inst_lexelt`` of zeros)."""
+        lex, X = self._taken_lexelts(rows, one_lexelt)
+        P = self.rows_P(rows.start, rows.stop) if isinstance(rows, slice) else self.P[rows]
+        return _layout_sorted(self.inst[rows], self.rater[rows], P, lex, X)
+
+    def _taken_lexelts(self, rows: np.ndarray | slice, one_lexelt: bool) -> tuple[np.ndarray, int]:
+        if one_lexelt:
+            return np.zeros(len(self.inst[rows]), np.int64), 1
+        return self.row_lex[rows], self.n_lexelts
 
     def release_P(self) -> None:
         """Drop ``P`` when it can be made again from what the layout keeps (see
@@ -167,15 +184,20 @@ class Layout:
 
     @cached_property
     def row_sq(self) -> np.ndarray:
-        """``|p_r|^2`` per row."""
+        """``|p_r|^2`` per row (read-only; one shared 1 for every row of unit vectors, not an array
+        of ones: MASC 8.7 MB per layout)."""
         if self.onehot_leaf is not None:
-            return np.ones(self.R)
+            return np.broadcast_to(np.float64(1.0), (self.R,))
         return np.einsum("rk,rk->r", self.P, self.P)
 
     @cached_property
     def seg_sq(self) -> np.ndarray:
-        """``sum_r |p_r,i|^2`` per instance."""
-        return np.add.reduceat(self.row_sq, self.seg_start) if len(self.seg_start) else np.zeros(0)
+        """``sum_r |p_r,i|^2`` per instance (the count of rows when every row is a unit vector)."""
+        if not len(self.seg_start):
+            return np.zeros(0)
+        if self.onehot_leaf is not None:
+            return self.seg_m.astype(np.float64)  # sums of ones: exact counts
+        return np.add.reduceat(self.row_sq, self.seg_start)
 
 
 def _layout_sorted(inst: np.ndarray, rater: np.ndarray, P: np.ndarray | None, row_lex: np.ndarray, X: int,
@@ -427,6 +449,9 @@ class PairwiseMatrix:
     lexelt_sum_a: np.ndarray | None = None
     lexelt_pe_scott: np.ndarray | None = None
     lexelt_pe_cohen: np.ndarray | None = None
+    #: each lexelt's mean pairwise Cohen kappa over the pairs defined in it, ``(X,)`` (NaN: none);
+    #: kept with ``per_lexelt=True`` or ``"mean"`` (which keeps no ``(X, m, m)`` table)
+    lexelt_mean_cohen: np.ndarray | None = None
 
     def mean_kappa(self, variant: str = "cohen") -> Estimate:
         """Mean over unordered pairs with a defined kappa (Light's kappa for ``"cohen"``)."""
@@ -613,7 +638,7 @@ def _pair_stats_sparse(
 
 def pairwise_matrix(
     inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.ndarray, *,
-    n_raters: int | None = None, n_lexelts: int | None = None, per_lexelt: bool = False,
+    n_raters: int | None = None, n_lexelts: int | None = None, per_lexelt: bool | str = False,
     layout: Layout | None = None,
 ) -> PairwiseMatrix:
     """Pairwise ``Pr(A)``, both ``Pr(E)`` and both kappas for every pair of raters.
@@ -636,8 +661,11 @@ def pairwise_matrix(
         Lexelt of each instance.
     n_raters, n_lexelts : int, optional
         ``m`` and ``X`` (default: inferred).
-    per_lexelt : bool, default False
-        Keep the ``(X, m, m)`` per-lexelt statistics (needed by :meth:`PairwiseMatrix.pair`).
+    per_lexelt : bool or "mean", default False
+        Keep the ``(X, m, m)`` per-lexelt statistics (needed by :meth:`PairwiseMatrix.pair`);
+        ``"mean"``: keep only each lexelt's mean pairwise Cohen kappa
+        (:attr:`PairwiseMatrix.lexelt_mean_cohen`), not the four tables (a crowd: 228 raters in
+        46 lexelts, 76 MB and as much again for their mean).
     layout : Layout, optional
         :func:`make_layout` of these arrays, when the caller already has it
         (the other arguments are then not looked at).
@@ -662,12 +690,17 @@ def _iter_pair_stats(lay: Layout, m: int):  # type: ignore[no-untyped-def]
             yield (x, *_lexelt_pair_stats(lay, x, r0, r1, present))
 
 
-def _pairwise_assemble(stats, m: int, X: int, per_lexelt: bool) -> PairwiseMatrix:  # type: ignore[no-untyped-def]
-    """The :class:`PairwiseMatrix` from per-lexelt ``(x, raters_x, n_ab, sum_a, S[l, a, b])``."""
+def _pairwise_assemble(stats, m: int, X: int, per_lexelt: bool | str) -> PairwiseMatrix:  # type: ignore[no-untyped-def]
+    """The :class:`PairwiseMatrix` from per-lexelt ``(x, raters_x, n_ab, sum_a, S[l, a, b])``
+    (``per_lexelt``: see :func:`pairwise_matrix`)."""
     N = np.zeros((m, m))
     SA, WS, WC = np.zeros((m, m)), np.zeros((m, m)), np.zeros((m, m))
     MS, MC, CS, CC = np.zeros((m, m)), np.zeros((m, m)), np.zeros((m, m)), np.zeros((m, m))
-    keep = (np.zeros((X, m, m)), np.zeros((X, m, m)), np.zeros((X, m, m)), np.zeros((X, m, m))) if per_lexelt else None
+    keep = (np.zeros((X, m, m)), np.zeros((X, m, m)), np.zeros((X, m, m)), np.zeros((X, m, m))) \
+        if per_lexelt is True else None
+    iu = np.triu_indices(m, 1) if per_lexelt else None
+    # each lexelt's defined kappas by pair, laid out as the tables' k[:, iu[0], iu[1]] is (column-major)
+    pair_kappa = np.full((X, len(iu[0])), np.nan, order="F") if iu is not None else None
     for x, raters_x, n_ab, sum_a, S in stats:
         # S[l, a, b]: Pr_x(E) Cohen = S_ab . S_ba / n^2, Scott = |S_ab + S_ba|^2 / (4 n^2)
         cross = S[0] * S[0].T
@@ -691,10 +724,21 @@ def _pairwise_assemble(stats, m: int, X: int, per_lexelt: bool) -> PairwiseMatri
             kap, ok = defined_kappa(obs, pe, shared)
             acc[ix] += kap
             cnt[ix] += ok
+            if pair_kappa is not None and pe is pe_c:
+                full = np.full((m, m), np.nan)
+                full[ix] = np.where(ok, kap, np.nan)
+                pair_kappa[x] = full[iu]
         if keep is not None:
             for arr, val in zip(keep, (n_ab, sum_a, pe_s, pe_c)):
                 arr[x][ix] = val
-    return matrix_from_sums(N, SA, WS, WC, MS, CS, MC, CC, keep)
+    pm = matrix_from_sums(N, SA, WS, WC, MS, CS, MC, CC, keep)
+    if pair_kappa is None:
+        return pm
+    # the mean over each lexelt's unordered pairs with a defined kappa, summed as the mean over the
+    # kept tables sums them (an (X, pairs) array in the same memory order: the same value to the bit)
+    n_def = (~np.isnan(pair_kappa)).sum(axis=1)
+    mean = np.where(n_def > 0, np.nansum(pair_kappa, axis=1) / np.maximum(n_def, 1), np.nan)
+    return replace(pm, lexelt_mean_cohen=mean)
 
 
 @dataclass(frozen=True)

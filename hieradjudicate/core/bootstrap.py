@@ -311,18 +311,20 @@ def _fleiss_ci(T: np.ndarray, n_x: np.ndarray, K: int, est: Estimate, level: flo
 def bootstrap_fleiss(
     inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.ndarray, *,
     n_lexelts: int | None = None, n_resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
-    level: float = 0.95, method: str = DEFAULT_METHOD,
+    level: float = 0.95, method: str = DEFAULT_METHOD, layout: Layout | None = None,
 ) -> BootstrapCI:
     """Interval (BCa by default) of Fleiss' (soft) kappa.
 
     Resampling units are the pairable instances (``m_i >= 2``), stratified
     by lexelt; statistics per instance ``[P_i, s_i, m_i]``, from which
     each resample's ``Pr(A)``, ``pbar_x`` and ``Pr(E)`` follow exactly.
+    ``layout``: :func:`make_layout` of the arrays when the caller has it (they are then not
+    looked at; a crowd's one-leaf-per-row layout is read without its dense ``P``).
     """
-    full = make_layout(inst, rater, P, inst_lexelt, n_lexelts=n_lexelts)
+    full = layout if layout is not None else make_layout(inst, rater, P, inst_lexelt, n_lexelts=n_lexelts)
     lay = full.pairable()
     est = fleiss_agreement(full).kappa  # Conger's chance agreement is not needed here
-    X, K = lay.n_lexelts, lay.P.shape[1]
+    X, K = lay.n_lexelts, lay.n_leaves
     if lay.R == 0:
         return _ci(est, np.zeros(n_resamples), np.zeros(n_resamples, bool), level, seed, method)
     V = _fleiss_V(lay)
@@ -353,18 +355,18 @@ def bootstrap_alpha(
     inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.ndarray, *,
     distance: Distance = "nominal", lexelt_chance: str = "within", n_lexelts: int | None = None,
     n_resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED, level: float = 0.95,
-    method: str = DEFAULT_METHOD,
+    method: str = DEFAULT_METHOD, layout: Layout | None = None,
 ) -> BootstrapCI:
     """Interval (BCa by default) of Krippendorff's alpha (nominal or a fixed distance matrix).
 
     Resampling units are the pairable instances, stratified by lexelt;
     statistics per instance ``[do_i, s_i]`` (see :class:`~hieradjudicate.core.alpha.AlphaStats`).
     The ordinal metric depends on the marginals of each resample and is not
-    offered here.
+    offered here.  ``layout``: as for :func:`bootstrap_fleiss`.
     """
     if isinstance(distance, str) and distance != "nominal":
         raise ValueError("bootstrap_alpha supports 'nominal' or a distance matrix")
-    full = make_layout(inst, rater, P, inst_lexelt, n_lexelts=n_lexelts)
+    full = layout if layout is not None else make_layout(inst, rater, P, inst_lexelt, n_lexelts=n_lexelts)
     point = krippendorff_alpha(inst, rater, P, inst_lexelt, distance=distance,
                                lexelt_chance=lexelt_chance, layout=full, coincidences=False)
     lay = full.pairable()

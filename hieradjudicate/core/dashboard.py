@@ -76,7 +76,7 @@ def complete_design(lay: Layout) -> np.ndarray | None:
 
 def all_figures(
     inst: np.ndarray, rater: np.ndarray, P: np.ndarray | None, inst_lexelt: np.ndarray, *,
-    n_raters: int | None = None, n_lexelts: int | None = None, per_lexelt: bool = False,
+    n_raters: int | None = None, n_lexelts: int | None = None, per_lexelt: bool | str = False,
     distance: Distance = "nominal", lexelt_chance: str = "within", coincidences: bool = True,
     layout: Layout | None = None,
 ) -> DashboardFigures:
@@ -113,7 +113,7 @@ def all_figures(
     )
 
 
-def _uniform_figures(lay: Layout, c: int, m: int, per_lexelt: bool, al: AlphaResult) -> DashboardFigures:
+def _uniform_figures(lay: Layout, c: int, m: int, per_lexelt: bool | str, al: AlphaResult) -> DashboardFigures:
     """Every instance has ``c >= 2`` raters (not always the same): Fleiss' ``P_i`` with a constant ``m_i``.
 
     Conger's chance agreement is :func:`~hieradjudicate.core.agreement.conger_chance`
@@ -131,10 +131,10 @@ def _uniform_figures(lay: Layout, c: int, m: int, per_lexelt: bool, al: AlphaRes
 
 
 def _complete_figures(
-    lay: Layout, perm: np.ndarray, m: int, per_lexelt: bool, distance: Distance, lexelt_chance: str,
+    lay: Layout, perm: np.ndarray, m: int, per_lexelt: bool | str, distance: Distance, lexelt_chance: str,
     coincidences: bool,
 ) -> DashboardFigures:
-    X, K, c = lay.n_lexelts, lay.P.shape[1], len(perm)
+    X, K, c = lay.n_lexelts, lay.n_leaves, len(perm)
     order = np.argsort(perm)  # order[j]: position of the j-th smallest rater
     raters_x = perm[order]
     n_x = np.diff(lay.lex_segs).astype(np.float64)
@@ -145,7 +145,7 @@ def _complete_figures(
     for x in np.flatnonzero(n_x).tolist():
         r0, r1 = int(lay.lex_rows[x]), int(lay.lex_rows[x + 1])
         nx = int(n_x[x])
-        Yt = lay.P[r0:r1].reshape(nx, c * K)
+        Yt = lay.rows_P(r0, r1).reshape(nx, c * K)
         G = (Yt.T @ Yt).reshape(c, K, c, K)
         traces[x] = np.einsum("akbk->ab", G)
         tot[x] = (ones[:nx] @ Yt).reshape(c, K)

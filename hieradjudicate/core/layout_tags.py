@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from dataclasses import fields
 from functools import cached_property
 
 from hieradjudicate.core.agreement import Layout, _layout_sorted, block_positions
@@ -121,6 +122,22 @@ class LeafLayout(Layout):
         out[np.arange(len(leaf)), leaf] = 1.0  # the same rows as P[r0:r1], made alone
         return out
 
+    @classmethod
+    def like(cls, lay: Layout, leaf: np.ndarray, K: int) -> LeafLayout:
+        """The rows and segments of ``lay`` (its arrays shared, not made again) with leaf ``leaf``
+        of ``K`` per row: what :meth:`of` gives for the same rows, without its sort bookkeeping."""
+        out = cls(**{f.name: (None if f.name == "P" else getattr(lay, f.name)) for f in fields(Layout)})
+        out.__dict__["onehot_leaf"] = leaf
+        out.__dict__["_K"] = K
+        return out
+
+    def take(self, rows: np.ndarray | slice, one_lexelt: bool = False) -> Layout:
+        leaf = self.__dict__.get("onehot_leaf")
+        if leaf is None:
+            return super().take(rows, one_lexelt)
+        lex, X = self._taken_lexelts(rows, one_lexelt)
+        return LeafLayout.of(self.inst[rows], self.rater[rows], leaf[rows], self.n_leaves, lex, X)
+
     @P.setter
     def P(self, value: np.ndarray | None) -> None:  # the dataclass's __init__ sets the field
         self.__dict__["_P"] = value
@@ -133,7 +150,7 @@ class LeafLayout(Layout):
     @cached_property
     def _pairable(self) -> Layout:
         leaf = self.__dict__.get("onehot_leaf")
-        if self.__dict__.get("_P") is not None or leaf is None or not len(self.seg_m) or int(self.seg_m.min()) >= 2:
+        if self.__dict__.get("_P") is not None or leaf is None:
             return super()._pairable
         keep = self.seg_m[self.row_seg] >= 2
         return LeafLayout.of(self.inst[keep], self.rater[keep], leaf[keep], self.n_leaves, self.row_lex[keep],

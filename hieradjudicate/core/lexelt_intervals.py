@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from hieradjudicate.core.agreement import fleiss_agreement, make_layout, multi_rater_agreement
+from hieradjudicate.core.agreement import Layout, fleiss_agreement, make_layout, multi_rater_agreement
 from hieradjudicate.core.bca import DEFAULT_METHOD
 from hieradjudicate.core.bootstrap import (
     DEFAULT_RESAMPLES,
@@ -31,16 +31,18 @@ def fleiss_intervals(
     inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.ndarray, *,
     n_lexelts: int | None = None, n_resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
     level: float = 0.95, method: str = DEFAULT_METHOD, lexelt_kappas: list | None = None,
+    layout: Layout | None = None,
 ) -> tuple[BootstrapCI, list[BootstrapCI | None]]:
     """The overall interval (equal to :func:`bootstrap_fleiss` with the same seed) and each lexelt's
     (``None`` for a lexelt without pairable instances), all from one stratified resampling.
 
     ``lexelt_kappas``: each lexelt's Fleiss kappa (an ``Estimate``) when the caller has them
-    (:func:`multi_rater_agreement`'s ``lexelt_fleiss``); computed otherwise.
+    (:func:`multi_rater_agreement`'s ``lexelt_fleiss``); computed otherwise.  ``layout``:
+    :func:`make_layout` of the arrays when the caller has it (they are then not looked at).
     """
-    full = make_layout(inst, rater, P, inst_lexelt, n_lexelts=n_lexelts)
+    full = layout if layout is not None else make_layout(inst, rater, P, inst_lexelt, n_lexelts=n_lexelts)
     lay = full.pairable()
-    X, K = lay.n_lexelts, lay.P.shape[1]
+    X, K = lay.n_lexelts, lay.n_leaves
     est = fleiss_agreement(full).kappa
     if lay.R == 0:
         none = np.zeros(n_resamples, bool)
@@ -51,7 +53,7 @@ def fleiss_intervals(
     n_x = np.bincount(lex, minlength=X).astype(np.float64)
     overall = _fleiss_ci(T, n_x, K, est, level, seed, method, V, lex)
     if lexelt_kappas is None:
-        lexelt_kappas = [f.kappa for f in multi_rater_agreement(inst, rater, P, inst_lexelt, layout=full).lexelt_fleiss]
+        lexelt_kappas = [f.kappa for f in multi_rater_agreement(None, None, None, None, layout=full).lexelt_fleiss]
     bounds = np.searchsorted(lex, np.arange(X + 1))
     out: list[BootstrapCI | None] = []
     for x in range(X):

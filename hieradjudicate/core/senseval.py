@@ -44,6 +44,10 @@ from hieradjudicate.core.scoring import Figures, GroupedFigures, corpus_figures
 
 POLICIES = ("fine", "coarse", "mixed")
 MAX_EXAMPLES = 20
+#: How an unweighted answer of several tags scores (printed under ``score``'s table and the dashboard's)
+SPLIT_CREDIT = ("An answer with several tags and no weights splits its one point among them (each tag "
+                "weighs 1/n, and only the matching ones score): two tags, one of them right, earn 0.5 -- the "
+                "rule of scorer2 and of the WSD evaluation framework's scorer (Raganato et al. 2017)")
 
 
 @dataclass

@@ -1,9 +1,11 @@
 """Agreement figures of the dashboard that do not depend on decisions (1)-(4).
 
-Each function takes the long-form annotations (``inst, rater, P``) of the
-chosen sets, already restricted to the instance selection, and calls the
-metrics of :mod:`hieradjudicate.core` - so every number drawn is a number the
-metrics API gives.  Results are cached by :class:`~hieradjudicate.app.dashboard.dashboard.Dashboard`.
+Each function takes the layout of the chosen sets' annotations (sorted by lexelt and instance,
+already restricted to the instance selection) and calls the metrics of :mod:`hieradjudicate.core`
+- so every number drawn is a number the metrics API gives.  A crowd's layout holds one leaf per
+row (:class:`~hieradjudicate.core.layout_tags.LeafLayout`): no figure here makes its dense
+``(R, K)`` leaf vectors (MASC: 147 MB).  Results are cached by
+:class:`~hieradjudicate.app.dashboard.dashboard.Dashboard`.
 """
 
 from __future__ import annotations
@@ -27,7 +29,6 @@ from hieradjudicate.app.dashboard.records import (
 from hieradjudicate.app.dashboard.thin import group_thin, pair_thin
 from hieradjudicate.core.agreement import (
     Layout,
-    make_layout,
     multi_rater_agreement,
     pairwise_matrix,
 )
@@ -63,9 +64,25 @@ def level_name(depth: int | None) -> str:
     return "leaves" if depth is None else f"depth {depth}"
 
 
-def _alpha_pair(inst, rater, P, lex, X, a, b):
-    sel = (rater == a) | (rater == b)
-    return krippendorff_alpha(inst[sel], rater[sel], P[sel], lex, n_lexelts=X, coincidences=False)
+class PairRows:
+    """The rows of each rater of a layout, to make the layout of any pair of raters (its rows in
+    layout order) without a pass over every row per pair."""
+
+    def __init__(self, lay: Layout, m: int) -> None:
+        self.lay = lay
+        self.order = np.argsort(lay.rater, kind="stable")  # each rater's rows, increasing
+        self.bounds = np.searchsorted(lay.rater[self.order], np.arange(m + 1))
+
+    def layout(self, a: int, b: int) -> Layout:
+        """The layout of raters ``a`` and ``b``: :func:`make_layout` of their rows."""
+        o, k = self.order, self.bounds
+        rows = np.sort(np.concatenate([o[k[a]:k[a + 1]], o[k[b]:k[b + 1]]]))
+        return self.lay.take(rows)
+
+    def alpha(self, a: int, b: int):  # type: ignore[no-untyped-def]
+        """Krippendorff's alpha of raters ``a`` and ``b``."""
+        return krippendorff_alpha(None, None, None, None, n_lexelts=self.lay.n_lexelts, coincidences=False,
+                                  layout=self.layout(a, b))
 
 
 def shared_counts(corpus: Corpus, sets: list[int]) -> np.ndarray:
@@ -116,21 +133,21 @@ def pair_categories(corpus: Corpus, a: int, b: int) -> tuple[np.ndarray, np.ndar
     return shared, cat
 
 
-def heatmap(corpus: Corpus, sets: list[int], long_form, measure: str,
+def heatmap(corpus: Corpus, sets: list[int], lay: Layout, measure: str,
             pair_categories, keep: np.ndarray | None, pm=None) -> Heatmap:
     """Pairwise kappa (Cohen or Scott) or alpha of every pair of ``sets`` (1).
 
     ``pair_categories(a, b)`` (corpus set indices) gives a pair's shared
     instances and categories; it is called only for the cells a user hovers
     or clicks (and for the report's tables), never for all pairs up front.
-    ``pm`` is the :func:`pairwise_matrix` of ``long_form`` when the caller has it.
+    ``lay``: the layout of ``sets`` (rater ``j`` = ``sets[j]``); ``pm`` its :func:`pairwise_matrix`
+    when the caller has it.
     """
-    inst, rater, P = long_form
     X = len(corpus.inventory.lexelts)
     lex = corpus.inst_lexelt
     m = len(sets)
     if pm is None:
-        pm = pairwise_matrix(inst, rater, P, lex, n_raters=m, n_lexelts=X)
+        pm = pairwise_matrix(None, None, None, lex, n_raters=m, n_lexelts=X, layout=lay)
     names = [corpus.sets[k].name for k in sets]
     reasons: dict[tuple[int, int], str] = {}
     iu = np.triu_indices(m, 1)
@@ -139,12 +156,13 @@ def heatmap(corpus: Corpus, sets: list[int], long_form, measure: str,
         observed = np.ma.masked_all((m, m))
         expected = np.ma.masked_all((m, m))
         none_reason = None
+        rows = PairRows(lay, m)
         for a, b in zip(*iu):  # a pair sharing nothing has no alpha: one call says why, for all of them
             a, b = int(a), int(b)
             if not pm.n[a, b] and none_reason is not None:
                 reasons[(a, b)] = none_reason
                 continue
-            r = _alpha_pair(inst, rater, P, lex, X, a, b)
+            r = rows.alpha(a, b)
             for arr, v in ((value, r.alpha.value),
                            (observed, None if r.observed_disagreement is None else 1 - r.observed_disagreement),
                            (expected, None if r.expected_disagreement is None else 1 - r.expected_disagreement)):
@@ -201,13 +219,16 @@ def heatmap(corpus: Corpus, sets: list[int], long_form, measure: str,
 
     hm = Heatmap(list(sets), names, [corpus.sets[k].role for k in sets], measure, value, pm.n.copy(),
                  observed, expected, reasons, pair_data, exp, LazyCells(m, cell), all_counts,
-                 thin_note=group_thin(inst, lex, X), pair_thin=thin)
+                 thin_note=group_thin(lay.inst, lex, X), pair_thin=thin)
     return hm
 
 
 def lexelt_mean_pair(pm, m: int) -> np.ndarray:
     """Each lexelt's mean pairwise Cohen kappa over the pairs defined in it, ``(X,)`` (NaN: none),
-    from the per-lexelt sufficient statistics of ``pm`` (``per_lexelt=True``) at once."""
+    from the per-lexelt sufficient statistics of ``pm`` (``per_lexelt=True``) at once, or as
+    ``pm`` kept it (``per_lexelt="mean"``)."""
+    if pm.lexelt_mean_cohen is not None:
+        return pm.lexelt_mean_cohen
     ln = pm.lexelt_n.astype(float)
     with np.errstate(invalid="ignore", divide="ignore"):
         obs_x = pm.lexelt_sum_a / np.maximum(ln, 1.0)
@@ -219,38 +240,34 @@ def lexelt_mean_pair(pm, m: int) -> np.ndarray:
         return np.where(n_def > 0, np.nansum(kp, axis=1) / np.maximum(n_def, 1), np.nan)
 
 
-def lexelt_bars(corpus: Corpus, group: list[int], long_form, measure: str, n_resamples: int,
+def lexelt_bars(corpus: Corpus, group: list[int], lay: Layout, measure: str, n_resamples: int,
                 seed: int = DEFAULT_SEED, figs=None, mean_pair: np.ndarray | None = None) -> LexeltBars:
     """Per-lexelt Fleiss kappa or alpha of the annotator group with bootstrap intervals (2).
 
-    ``figs``: :func:`all_figures` of ``long_form`` (``per_lexelt=True`` unless ``mean_pair``, the
-    :func:`lexelt_mean_pair` of its pairwise matrix, is given) when the caller has it.
+    ``lay``: the layout of ``group``'s annotations; ``figs``: its :func:`all_figures`
+    (``per_lexelt=True`` or ``"mean"`` unless ``mean_pair``, the :func:`lexelt_mean_pair` of its
+    pairwise matrix, is given) when the caller has it.
     """
-    inst, rater, P = long_form
     X = len(corpus.inventory.lexelts)
     lex = corpus.inst_lexelt
     if figs is None:
-        figs = all_figures(inst, rater, P, lex, n_raters=len(group), n_lexelts=X, per_lexelt=True,
-                           coincidences=False)
+        figs = all_figures(None, None, None, lex, n_raters=len(group), n_lexelts=X, per_lexelt="mean",
+                           coincidences=False, layout=lay)
     multi, alpha, pm = figs.multi, figs.alpha, figs.pairwise
     names = [corpus.sets[k].name for k in group]
     use_alpha = measure == "alpha"
-    row_lex = lex[inst]
     boot = bootstrap_alpha if use_alpha else bootstrap_fleiss
     formula = ALPHA_FORMULA if use_alpha else f"{FLEISS_FORMULA}; kappa = {KAPPA_FORMULA}"
     gname = MEASURE_NAMES["alpha" if use_alpha else "fleiss"]
 
-    one_lexelt = np.zeros(lex.size, np.int64)
-    # the rows of one lexelt: a slice when the long form comes sorted (the dashboard's), else a mask
-    bounds = np.searchsorted(row_lex, np.arange(X + 1)) if np.all(row_lex[1:] >= row_lex[:-1]) else None
-
-    def interval(sel: np.ndarray | slice | None) -> tuple[float | None, float | None]:
+    def interval(sel: slice | None) -> tuple[float | None, float | None]:
         if n_resamples <= 0:
             return None, None
         if sel is None:
-            ci = boot(inst, rater, P, lex, n_lexelts=X, n_resamples=n_resamples, seed=seed)
+            ci = boot(None, None, None, lex, n_lexelts=X, n_resamples=n_resamples, seed=seed, layout=lay)
         else:  # one lexelt: the same draws as stratified resampling with the other strata empty
-            ci = boot(inst[sel], rater[sel], P[sel], one_lexelt, n_lexelts=1, n_resamples=n_resamples, seed=seed)
+            ci = boot(None, None, None, None, n_lexelts=1, n_resamples=n_resamples, seed=seed,
+                      layout=lay.take(sel, one_lexelt=True))
         return ci.low, ci.high
 
     if mean_pair is None:
@@ -260,13 +277,12 @@ def lexelt_bars(corpus: Corpus, group: list[int], long_form, measure: str, n_res
     overall_ci = None
     if n_resamples > 0 and not use_alpha:
         # Fleiss: one stratified resampling gives every lexelt's interval and the overall one
-        ov, per = fleiss_intervals(inst, rater, P, lex, n_lexelts=X, n_resamples=n_resamples, seed=seed,
-                                   lexelt_kappas=[f.kappa for f in multi.lexelt_fleiss])
+        ov, per = fleiss_intervals(None, None, None, lex, n_lexelts=X, n_resamples=n_resamples, seed=seed,
+                                   lexelt_kappas=[f.kappa for f in multi.lexelt_fleiss], layout=lay)
         cis = {x: (per[x].low, per[x].high) if per[x] is not None else (None, None) for x in shown}
         overall_ci = (ov.low, ov.high)
     else:  # alpha: one bootstrap per lexelt, two at a time (their draws and products release the GIL)
-        rows_of = [slice(int(bounds[x]), int(bounds[x + 1])) if bounds is not None else row_lex == x
-                   for x in shown]
+        rows_of = [slice(int(lay.lex_rows[x]), int(lay.lex_rows[x + 1])) for x in shown]
         with ThreadPoolExecutor(max_workers=2) as pool:
             cis = dict(zip(shown, pool.map(interval, rows_of)))
     for x in shown:
@@ -305,16 +321,14 @@ def _f(v: float | None) -> str:
     return "undefined" if v is None else f"{v:.3f}"
 
 
-def depth_curve(corpus: Corpus, group: list[int], long_form, measure: str, groups_at, *,
-                layout: Layout | None = None, figs=None) -> DepthCurve:
+def depth_curve(corpus: Corpus, group: list[int], lay: Layout, measure: str, groups_at, *,
+                figs=None) -> DepthCurve:
     """Agreement of every pair and of the group at each cut of the tree (3).
 
-    ``layout`` (:func:`make_layout` of ``long_form``) and ``figs`` (its
-    :func:`all_figures`, for the leaves) spare recomputing what the other
-    figures computed; each cut reuses the layout's order with rolled-up leaf
-    vectors.  Pairs' explain records are made when a point is hovered.
+    ``lay``: the layout of ``group``'s annotations; ``figs`` (its :func:`all_figures`, for the
+    leaves) spares recomputing what the other figures computed; each cut reuses the layout's order
+    with rolled-up leaf vectors.  Pairs' explain records are made when a point is hovered.
     """
-    inst, rater, P = long_form
     X = len(corpus.inventory.lexelts)
     lex = corpus.inst_lexelt
     D = corpus.inventory.max_depth()
@@ -332,19 +346,16 @@ def depth_curve(corpus: Corpus, group: list[int], long_form, measure: str, group
     gex: dict[tuple[int, int], Explain] = {}
     use_alpha = measure == "alpha"
     gname = MEASURE_NAMES["alpha" if use_alpha else "fleiss"]
-    lay = layout if layout is not None else make_layout(inst, rater, P, lex, n_lexelts=X)
     for j, d in enumerate(depths):
-        if d is None:
-            lay_d, Pd = lay, P
-        else:  # the same order, leaf vectors rolled up; the unsorted rows only for the pairs' alpha
-            lay_d = _rolled_layout(lay, *groups_at(d))
-            Pd = rollup(P, lex[inst], *groups_at(d)) if use_alpha else P
+        # the same order, leaf vectors rolled up
+        lay_d = lay if d is None else _rolled_layout(lay, *groups_at(d))
         pm = figs.pairwise if (d is None and figs is not None) else \
-            pairwise_matrix(inst, rater, Pd, lex, n_raters=m, n_lexelts=X, layout=lay_d)
+            pairwise_matrix(None, None, None, lex, n_raters=m, n_lexelts=X, layout=lay_d)
         pn[:, j] = pm.n[iu]
         if use_alpha:
+            rows = PairRows(lay_d, m)
             for p, (a, b) in enumerate(pairs):
-                v = _alpha_pair(inst, rater, Pd, lex, X, a, b).alpha.value if pm.n[a, b] else None
+                v = rows.alpha(a, b).alpha.value if pm.n[a, b] else None
                 if v is not None:
                     vals[p, j] = v
         else:
@@ -355,11 +366,11 @@ def depth_curve(corpus: Corpus, group: list[int], long_form, measure: str, group
                                                     else pm.expected_scott, float)[iu], np.nan)
         if use_alpha:
             r = figs.alpha if (d is None and figs is not None) else \
-                krippendorff_alpha(inst, rater, Pd, lex, n_lexelts=X, coincidences=False, layout=lay_d)
+                krippendorff_alpha(None, None, None, lex, n_lexelts=X, coincidences=False, layout=lay_d)
             gv, gobs, gexp, n_g = r.alpha.value, None, None, int(r.alpha.n)
         else:
             mr = (figs.multi if (d is None and figs is not None) else
-                  multi_rater_agreement(inst, rater, Pd, lex, n_lexelts=X, layout=lay_d)).fleiss
+                  multi_rater_agreement(None, None, None, lex, n_lexelts=X, layout=lay_d)).fleiss
             gv, gobs, gexp, n_g = mr.kappa.value, mr.observed, mr.expected, mr.n
         gvals.append(gv)
         gn.append(n_g)
@@ -389,14 +400,15 @@ def _rolled_layout(lay: Layout, group: np.ndarray, n_groups: np.ndarray) -> Layo
     """``lay`` with its leaf vectors rolled up to the groups of a cut (same order).
 
     When every row is one leaf (a crowd's labels) the rolled-up row is one group of mass 1, and
-    the layout is made from each row's group (:class:`LeafLayout`): no dense ``(R, G)`` array
-    (MASC: 1.08 M rows, 83 MiB at depth 1), the same figures to the last bit."""
+    the layout is made from each row's group (:class:`LeafLayout`, its segments shared with
+    ``lay``): no dense ``(R, G)`` array (MASC: 1.08 M rows, 83 MiB at depth 1), the same figures
+    to the last bit."""
     leaf = lay.onehot_leaf
     if leaf is not None and lay.R:
         g = np.asarray(group, np.int64)[lay.row_lex, leaf]
         if bool((g >= 0).all()):
             G = int(np.max(n_groups)) if np.size(n_groups) else 0
-            return LeafLayout.of(lay.inst, lay.rater, g, G, lay.row_lex, lay.n_lexelts)
+            return LeafLayout.like(lay, g, G)
     return replace(lay, P=rollup(lay.P, lay.row_lex, group, n_groups))
 
 

@@ -62,7 +62,7 @@ from hieradjudicate.app.dashboard.scores import (
 )
 from hieradjudicate.app.dashboard.reference import reference_view
 from hieradjudicate.app.dashboard.significance import open_ranges, significance_view
-from hieradjudicate.core.agreement import CONGER_MARGINAL_RULE, FLEISS_MISSING_RULE, GWET_FLEISS_RULE, make_layout
+from hieradjudicate.core.agreement import CONGER_MARGINAL_RULE, FLEISS_MISSING_RULE, GWET_FLEISS_RULE
 from hieradjudicate.core.dashboard import all_figures
 from hieradjudicate.core.granularity import CATEGORY_NAMES, worst_category
 from hieradjudicate.core.model import AnnotationSet, Corpus
@@ -204,30 +204,19 @@ class Dashboard:
         g = self.groups_at(depth)
         return g[0], g[1]
 
-    def long_form(self, sets: list[int], keep: np.ndarray | None, skey: Any):
-        """The annotations of ``sets`` in long form, sorted by (lexelt, instance) as their layout.
-
-        Only the sorted copy is kept (MASC: 1.08 M rows x 17 leaves, 147 MB per
-        copy): every figure is independent of the order of the rows, and the
-        metrics find the rows already sorted and copy nothing.
-        """
-        lay = self.layout(sets, keep, skey)[3]
-        return lay.inst, lay.rater, lay.P
-
     def layout(self, sets: list[int], keep: np.ndarray | None, skey: Any):
-        """``(inst, rater, P, Layout)`` of ``sets`` restricted to ``keep`` (cached)."""
+        """The :class:`~hieradjudicate.core.agreement.Layout` of ``sets`` restricted to ``keep``
+        (cached): the rows sorted by (lexelt, instance), a crowd's one leaf per row -- the figures
+        never make its dense ``P`` (MASC: 1.08 M rows x 17 leaves, 147 MB)."""
         key = ("lf", tuple(sets), skey)
         if key not in self._cache:
             lay = self.corpus.layout(sets)  # one sorted copy, shared with the workbench's live figures
             if keep is not None:  # a subset of sorted rows is sorted: the layout copies nothing more
-                sel = keep[lay.inst]
-                lay = make_layout(lay.inst[sel], lay.rater[sel], lay.P[sel], self.corpus.inst_lexelt,
-                                  n_lexelts=lay.n_lexelts)
-            else:  # the corpus' shared layout: a crowd's P is made for the figures and dropped after
+                lay = lay.take(np.flatnonzero(keep[lay.inst]))
+            else:  # the corpus' shared layout: a P some reader made is dropped after the figures
                 self._shared.append(lay)
             self._cache[key] = lay
-        lay = self._cache[key]
-        return lay.inst, lay.rater, lay.P, lay
+        return self._cache[key]
 
     def _cached(self, key: Any, fn):
         if key not in self._cache:
@@ -269,30 +258,29 @@ class Dashboard:
         t: dict[str, float] = {}
         t0 = time.perf_counter()
         steps.step(COMPUTE_STEPS[0].format(sets=f"{len(self.group)} set" + ("s" * (len(self.group) != 1))), 3)
-        lf_all = self.long_form(self.sets, keep, skey)
-        lf_group = self.long_form(self.group, keep, skey) if self.group != self.sets else lf_all
+        lay_all = self.layout(self.sets, keep, skey)
         # one layout and one pass of the group's figures serve the heat map (when every set is in
         # the group), the per-lexelt bars and the depth curve's leaves
-        lay = self.layout(self.group, keep, skey)[3]
-        figs, mean_pair = self._cached(("figs", skey), lambda: self._group_figures(lf_group, lay))
+        lay = self.layout(self.group, keep, skey)
+        figs, mean_pair = self._cached(("figs", skey), lambda: self._group_figures(lay))
         t["group figures"] = _ms(t0)
         t0 = time.perf_counter()
         steps.step(COMPUTE_STEPS[1])
         hm = self._cached(("hm", opt.measure, skey),
-                          lambda: heatmap(c, self.sets, lf_all, opt.measure, self.pair_categories, keep,
+                          lambda: heatmap(c, self.sets, lay_all, opt.measure, self.pair_categories, keep,
                                           pm=figs.pairwise if self.group == self.sets else None))
         t["heatmap"] = _ms(t0)
         t0 = time.perf_counter()
         steps.step(COMPUTE_STEPS[2])
         bars = self._cached(("lex", opt.measure == "alpha", opt.n_resamples, opt.seed, skey),
-                            lambda: lexelt_bars(c, self.group, lf_group, opt.measure, opt.n_resamples, opt.seed,
+                            lambda: lexelt_bars(c, self.group, lay, opt.measure, opt.n_resamples, opt.seed,
                                                 figs=figs, mean_pair=mean_pair))
         t["lexelts"] = _ms(t0)
         t0 = time.perf_counter()
         steps.step(COMPUTE_STEPS[3])
         depth = self._cached(("depth", opt.measure, skey),
-                             lambda: depth_curve(c, self.group, lf_group, opt.measure, self._rollup_groups,
-                                                 layout=lay, figs=figs))
+                             lambda: depth_curve(c, self.group, lay, opt.measure, self._rollup_groups,
+                                                 figs=figs))
         t["depth"] = _ms(t0)
         t0 = time.perf_counter()
         steps.step(COMPUTE_STEPS[4])
@@ -357,15 +345,14 @@ class Dashboard:
                              no_agreement=no_agreement_text(c, self.sets, "in the section \u201cSystem scores "
                                                             "against the reference gold\u201d"))
 
-    def _group_figures(self, lf_group, lay):
-        """The group's figures, and each lexelt's mean pairwise kappa; the ``(X, m, m)`` per-lexelt pair
-        tables those come from are dropped (a crowd: 4 x 45 x 228 x 228 floats, 75 MB)."""
+    def _group_figures(self, lay):
+        """The group's figures, and each lexelt's mean pairwise kappa, computed lexelt by lexelt:
+        no ``(X, m, m)`` per-lexelt pair table is kept for it (a crowd: 4 x 46 x 228 x 228 floats,
+        76 MB, and as much again for their mean)."""
         c = self.corpus
-        figs = all_figures(*lf_group, c.inst_lexelt, n_raters=len(self.group), n_lexelts=len(c.inventory.lexelts),
-                           per_lexelt=True, coincidences=False, layout=lay)
-        mean_pair = lexelt_mean_pair(figs.pairwise, len(self.group))
-        slim = replace(figs.pairwise, lexelt_n=None, lexelt_sum_a=None, lexelt_pe_scott=None, lexelt_pe_cohen=None)
-        return replace(figs, pairwise=slim), mean_pair
+        figs = all_figures(None, None, None, c.inst_lexelt, n_raters=len(self.group),
+                           n_lexelts=len(c.inventory.lexelts), per_lexelt="mean", coincidences=False, layout=lay)
+        return figs, lexelt_mean_pair(figs.pairwise, len(self.group))
 
     def group_note(self) -> str:
         """Which sets the group figures (per-lexelt bars, depth curve) compare, in words; says so

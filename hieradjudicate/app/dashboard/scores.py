@@ -25,6 +25,7 @@ from hieradjudicate.core.inventory import Inventory
 from hieradjudicate.core.model import AnnotationSet, Corpus
 from hieradjudicate.core.score_bootstrap import bootstrap_scores
 from hieradjudicate.core.scoring import LeafScore, corpus_figures, nearest_gold_distance, score_leaf
+from hieradjudicate.core.senseval import SPLIT_CREDIT
 
 POLICIES = ("leaf", "fine", "coarse", "mixed")
 POLICY_TEXT = {
@@ -34,9 +35,6 @@ POLICY_TEXT = {
     "mixed": ("Senseval mixed: 1 for the gold tag or a more specific sense under it; for a less specific "
               "answer the downward probability of the gold tag under it (1/(b1*b2*...))"),
 }
-SPLIT_CREDIT = ("An answer with several tags and no weights splits its one point among them (each tag "
-                "weighs 1/n, and only the matching ones score): two tags, one of them right, earn 0.5 -- the "
-                "rule of scorer2 and of the WSD evaluation framework's scorer (Raganato et al. 2017)")
 SCORE_FORMULA = ("precision = sum of scores / attempted, recall = sum of scores / gold instances, "
                  "coverage = attempted / gold instances, F1 = 2PR / (P + R). " + SPLIT_CREDIT)
 

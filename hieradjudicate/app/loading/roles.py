@@ -27,8 +27,10 @@ def name_words(path: str) -> list[str]:
     return [w for w in re.split(r"[^a-z0-9]+", Path(path).name.lower()) if w]
 
 
-def guess_role(path: str) -> tuple[str, str]:
-    """``(role, why)`` for an annotation file; ``why`` says what decided it, for the wizard's tooltip."""
+def guess_role(path: str, *, content: bool = True) -> tuple[str, str]:
+    """``(role, why)`` for an annotation file; ``why`` says what decided it, for the wizard's tooltip.
+
+    ``content=False`` goes by the name and folder alone (the file is not opened)."""
     p = Path(path)
     words = name_words(path)
     low = p.name.lower()
@@ -43,7 +45,7 @@ def guess_role(path: str) -> tuple[str, str]:
         return "system", f"the file name says {hit[0]}: a system's output"
     if low.endswith(SYSTEM_SUFFIXES):
         return "system", f"{p.suffix} files are systems' answers (Senseval)"
-    if weighted_answers(path):
+    if content and weighted_answers(path):
         return "system", "its answers carry weights (tag/probability): a system's output"
     return "annotator", "nothing marks it as a system's output or a gold standard"
 

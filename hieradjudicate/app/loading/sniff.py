@@ -69,6 +69,10 @@ def head_text(path: str, limit: int = _HEAD_BYTES) -> str:
     if raw[:2] == b"\x1f\x8b":
         with gzip.open(path, "rb") as gz:
             raw = gz.read(limit)
+    return _decoded(raw)
+
+
+def _decoded(raw: bytes) -> str:
     return raw.decode("utf-8-sig", errors="replace").replace("\r\n", "\n")
 
 
@@ -196,8 +200,12 @@ def _sensemap_shaped(lines: list[str]) -> bool:
             and len(set(firsts)) >= 0.9 * len(firsts))
 
 
-def annotation_misfit(path: str) -> str | None:
+def annotation_misfit(path: str, head: bytes | None = None) -> str | None:
     """Why ``path`` is recognisably *not* an annotation file, or ``None``.
+
+    ``head``: the file's first :data:`_HEAD_BYTES` bytes (or all of a shorter file) when the caller
+    has read them (``score``'s clean Senseval files are read once, whole): the file is then not
+    opened again.
 
     Without this, a contexts XML given as a gold key had its ``<instance id=...>``
     lines taken as key lines (#13), a sense map's ``sense 2 parent`` lines as
@@ -211,16 +219,21 @@ def annotation_misfit(path: str) -> str | None:
     from hieradjudicate.io.annotations.tables import first_line, guess_separator, split_header
     from hieradjudicate.io.annotations.sniffing import is_uima
 
-    if not os.path.isfile(path):
-        return None  # the reader names a missing file, a folder, a pipe (opening a FIFO would block)
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read(4096)
-        if is_uima(raw):
+    if head is not None and head[:2] != b"\x1f\x8b":  # (a gzip file's head is read from the file)
+        if is_uima(head[:4096]):
             return None
-        text = head_text(path)
-    except OSError:
-        return None  # the reader names a missing or unreadable file
+        text = _decoded(head[:_HEAD_BYTES])
+    else:
+        if not os.path.isfile(path):
+            return None  # the reader names a missing file, a folder, a pipe (opening a FIFO would block)
+        try:
+            with open(path, "rb") as fh:
+                raw = fh.read(4096)
+            if is_uima(raw):
+                return None
+            text = head_text(path)
+        except OSError:
+            return None  # the reader names a missing or unreadable file
     head = text.lstrip("\ufeff \t\r\n")
     if head.startswith("<"):
         if "<instance" in text and "<context" in text:

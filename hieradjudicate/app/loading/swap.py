@@ -48,7 +48,7 @@ def multi_unweighted(item: np.ndarray, weight: np.ndarray, n_items: int) -> int:
 
 
 def _named(path: str, role: str) -> bool:
-    got, why = guess_role(path)
+    got, why = guess_role(path, content=False)  # the name and folder only: the scan read the content
     return got == role and "name" in why or got == role == "system" and "folder" in why
 
 

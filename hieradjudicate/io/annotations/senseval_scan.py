@@ -168,9 +168,16 @@ def _separators(b: np.ndarray) -> np.ndarray:
     return np.concatenate(parts) if parts else np.zeros(0, np.int32)
 
 
-def scan_senseval(path: str, set_name: str) -> Scanned | None:
-    """Read a clean Senseval file (see the module docstring); ``None`` when it is not clean."""
-    data = _read_clean_bytes(path)
+def read_clean_bytes(path: str) -> bytearray | None:
+    """The bytes of ``path`` and 8 zero bytes, read once, for :func:`scan_senseval`; ``None`` when
+    the file cannot be clean (not a regular file, too large, a ``!!`` comment)."""
+    return _read_clean_bytes(path)
+
+
+def scan_senseval(path: str, set_name: str, data: bytearray | None = None) -> Scanned | None:
+    """Read a clean Senseval file (see the module docstring); ``None`` when it is not clean.
+    ``data``: its :func:`read_clean_bytes` when the caller has read them (not read again)."""
+    data = _read_clean_bytes(path) if data is None else data
     if data is None or not _is_senseval(data, path):
         return None
     n = len(data) - 8
