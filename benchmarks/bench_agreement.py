@@ -25,17 +25,17 @@ from typing import Any
 
 import numpy as np
 
-from hieradjudicate.core.agreement import multi_rater_agreement, pairwise_matrix
-from hieradjudicate.core.alpha import krippendorff_alpha
+from hieradjudicate.core.agreement.agreement import multi_rater_agreement, pairwise_matrix
+from hieradjudicate.core.agreement.alpha import krippendorff_alpha
 
 try:
     from hieradjudicate.core.dashboard import all_figures as dashboard_figures
 except ImportError:  # older checkouts (for before/after figures)
     dashboard_figures = None
-from hieradjudicate.core.bootstrap import bootstrap_alpha, bootstrap_fleiss, bootstrap_pairwise
+from hieradjudicate.core.agreement.bootstrap import bootstrap_alpha, bootstrap_fleiss, bootstrap_pairwise
 
 try:
-    from hieradjudicate.core.bootstrap import bootstrap_figures
+    from hieradjudicate.core.agreement.bootstrap import bootstrap_figures
 except ImportError:  # older checkouts
     bootstrap_figures = None
 

@@ -14,7 +14,7 @@ import time
 
 import numpy as np
 
-from hieradjudicate.core.bootstrap import bootstrap_pairwise
+from hieradjudicate.core.agreement.bootstrap import bootstrap_pairwise
 
 JOINT = np.array([[0.30, 0.05, 0.02], [0.04, 0.25, 0.06], [0.03, 0.05, 0.20]])
 

@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _bench_util import realdata  # noqa: E402
 from bench_score import repeat_file, timed_run  # noqa: E402
 
-from hieradjudicate.core.significance import METRICS, paired_test  # noqa: E402
+from hieradjudicate.core.compare.significance import METRICS, paired_test  # noqa: E402
 
 
 def second_system(lesk: Path, gold: Path, out: Path) -> None:

@@ -3,7 +3,7 @@
     python benchmarks/bench_competence.py [--project masc.hadj] [--plain] [--no-mace]
 
 First the cost of one Dawid & Skene EM iteration, before (the padded code, kept as the test oracle
-tests/core/ds_reference.py) and now (compact arrays: core/ds_em.py), as (time of 11 iterations -
+tests/core/ds_reference.py) and now (compact arrays: core/crowd/ds_em.py), as (time of 11 iterations -
 time of 1) / 10, so that the set-up is not counted.  Then the estimates to their stopping rule:
 Dawid & Skene accelerated (SQUAREM, the default), with ``--plain`` also plain EM, and MACE.
 
@@ -41,8 +41,8 @@ def main() -> int:
     ap.add_argument("--no-mace", action="store_true")
     args = ap.parse_args()
     from hieradjudicate.app.memory import fix_mmap_threshold
-    from hieradjudicate.core.competence import dawid_skene
-    from hieradjudicate.core.mace import mace
+    from hieradjudicate.core.crowd.competence import dawid_skene
+    from hieradjudicate.core.crowd.mace import mace
 
     fix_mmap_threshold()
     if args.project:

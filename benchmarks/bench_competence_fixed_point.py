@@ -51,8 +51,8 @@ def main() -> int:
     ap.add_argument("--tight", action="store_true", help="also the tol=1e-12 runs and the deviations from them")
     ap.add_argument("--crowdkit", type=int, default=0, metavar="N", help="crowd-kit beside ours on N words")
     args = ap.parse_args()
-    from hieradjudicate.core.competence import dawid_skene
-    from hieradjudicate.core.mace import mace
+    from hieradjudicate.core.crowd.competence import dawid_skene
+    from hieradjudicate.core.crowd.mace import mace
 
     c, inst, rater, leaf = masc()
     K, nl = c.inventory.K, c.inventory.n_leaves

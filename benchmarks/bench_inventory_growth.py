@@ -20,7 +20,7 @@ from pathlib import Path
 # import this checkout's package, not whichever one is installed
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from hieradjudicate.core.inventory_builder import InventoryBuilder
+from hieradjudicate.core.inventory.inventory_builder import InventoryBuilder
 from hieradjudicate.io.inventories.read import read_inventory
 
 

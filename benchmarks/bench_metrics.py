@@ -24,7 +24,7 @@ from bench_dashboard import generate  # noqa: E402
 
 from hieradjudicate.app.loading.load import AnnotationSpec, load  # noqa: E402
 from hieradjudicate.app.stats import Stats  # noqa: E402
-from hieradjudicate.core.bootstrap import bootstrap_figures  # noqa: E402
+from hieradjudicate.core.agreement.bootstrap import bootstrap_figures  # noqa: E402
 
 
 def main() -> None:

@@ -33,7 +33,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from hieradjudicate.core.senseval import POLICIES, SenseMap, score_senseval
+from hieradjudicate.core.scoring.senseval import POLICIES, SenseMap, score_senseval
 from hieradjudicate.io.annotations.read import read_annotations
 from hieradjudicate.io.inventories.read import read_inventory
 

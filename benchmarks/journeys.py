@@ -380,7 +380,7 @@ class Journey:
         """File ▸ Import decisions (CSV)… with one decision per instance (the first set's answer)."""
         import csv
 
-        from hieradjudicate.gui import project_dialogs
+        from hieradjudicate.gui.project import project_dialogs
 
         c = win.session.corpus
         ids = c.inventory.node_id

@@ -5,10 +5,10 @@ Every place that tests two systems calls :func:`run_tests` with the same setting
 (:data:`SHUFFLES`, :data:`RESAMPLES`, :data:`SEED`: ``compare``'s defaults), the same groupings
 (:func:`groupings`: the whole evaluation, each data set of the WSD framework's ``ALL`` files, each
 part of speech) and the same correctness rule (``score >= threshold``,
-:func:`~hieradjudicate.core.comparison.correct_matrix`), so one seed gives one set of figures in
+:func:`~hieradjudicate.core.compare.comparison.correct_matrix`), so one seed gives one set of figures in
 the window, the report and on the command line (#31 item 4: the paired panel used the agreement
 bootstrap's seed, 20240601, the stored-runs panel and ``compare`` 0; and the draws depended on the
-order the two systems were given in, fixed in :func:`~hieradjudicate.core.significance.paired_test`).
+order the two systems were given in, fixed in :func:`~hieradjudicate.core.compare.significance.paired_test`).
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hieradjudicate.core.comparison import correct_matrix
-from hieradjudicate.core.regression import ALL, Grouping, grouping, tests_by_group
-from hieradjudicate.core.significance import PairTest, pairs_of
+from hieradjudicate.core.compare.comparison import correct_matrix
+from hieradjudicate.core.compare.regression import ALL, Grouping, grouping, tests_by_group
+from hieradjudicate.core.compare.significance import PairTest, pairs_of
 
 #: approximate randomization shuffles, paired bootstrap resamples, their seed, the interval's level
 SHUFFLES = 10_000
@@ -51,7 +51,7 @@ def groupings(ids_at: Callable[[np.ndarray], Sequence], n: int, lex_code: np.nda
     speech`` (from each lexelt's suffix) and, when asked, ``lexelt``.  ``ids_at(idx)`` gives the
     instance ids of scored instances ``idx``; ``lex_code[i]`` the lexelt (index into ``lexelts``)."""
     from hieradjudicate.app.datasets import FRAMEWORK_ID
-    from hieradjudicate.core.figures import lexelt_pos
+    from hieradjudicate.core.scoring.figures import lexelt_pos
 
     out = []
     if n and all(FRAMEWORK_ID.match(str(i)) for i in ids_at(np.array([0, n - 1]))):

@@ -94,7 +94,7 @@ def run_history(session: Any, policy: str = "fine") -> list[RunFigures]:
     empty without runs or without a resolved decision.
 
     Scored as ``compare --gold P.hadj --inventory INV --policy POLICY`` scores them: fine, coarse
-    and mixed as scorer2 (:func:`~hieradjudicate.core.senseval.score_senseval`, the sense map from
+    and mixed as scorer2 (:func:`~hieradjudicate.core.scoring.senseval.score_senseval`, the sense map from
     the project's stored inventory copies), leaf on a corpus of the inventory, the gold and the
     run (:meth:`~hieradjudicate.app.stats.Stats.score`).  Coarse and mixed without a sense
     hierarchy are refused (:class:`HieradjError`), as ``compare`` refuses them."""
@@ -121,7 +121,7 @@ def run_history(session: Any, policy: str = "fine") -> list[RunFigures]:
             if policy == "leaf":
                 out.append(_leaf(r, key, ans, inventories, every))
                 continue
-            from hieradjudicate.core.senseval import score_senseval
+            from hieradjudicate.core.scoring.senseval import score_senseval
 
             res = score_senseval(key, ans, policy=policy, sense_map=smap)
             at = positions(every, key.item_lexelt, key.item_instance)  # key item -> instance
@@ -139,7 +139,7 @@ def _inventories(session: Any) -> list[Any]:
 
 def _sense_map(inventories: list[Any], policy: str) -> Any:
     """The sense map of the project's inventories, as ``compare`` builds it from ``--inventory``."""
-    from hieradjudicate.core.senseval import SenseMap
+    from hieradjudicate.core.scoring.senseval import SenseMap
 
     records = [r for inv in inventories for r in inv.senses]
     smap = SenseMap.from_records(r for r in records if r.parent is not None or r.branching is not None)

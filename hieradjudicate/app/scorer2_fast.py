@@ -6,7 +6,7 @@ instance id: 0.9 s and 296 MB for 394,400 answers against a key of as many
 lines).  When the key and every answer file are *clean*
 (:mod:`hieradjudicate.io.annotations.senseval_scan`), they are read as byte
 ranges and joined on hashes confirmed byte for byte, and the same
-:func:`~hieradjudicate.core.senseval.score_columns` scores them.  Anything
+:func:`~hieradjudicate.core.scoring.senseval.score_columns` scores them.  Anything
 unusual -- a comment, a tab, a weight out of range, a duplicate, a hash
 collision -- sends every file down the strict route, which reports it exactly.
 Each file is read once, whole (the check that it is annotations at all reads the head of those
@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from hieradjudicate.app.loading.specs import AnnotationSpec
-from hieradjudicate.core.senseval import MAX_EXAMPLES, Labels, SenseMap, SensevalScore, score_columns
+from hieradjudicate.core.scoring.senseval import MAX_EXAMPLES, Labels, SenseMap, SensevalScore, score_columns
 from hieradjudicate.io.annotations.senseval_scan import Scanned, align, read_clean_bytes, scan_senseval
 
 _HEAD = 1 << 16  # what annotation_misfit reads of a file
@@ -69,7 +69,7 @@ def score_file(key: Scanned, spec: AnnotationSpec, *, policy: str, sense_map: Se
 
 def score_scanned(key: Scanned, ans: Scanned, *, policy: str, sense_map: SenseMap | None,
                   minimal: bool) -> SensevalScore | None:
-    """:func:`~hieradjudicate.core.senseval.score_senseval`'s result for scanned files;
+    """:func:`~hieradjudicate.core.scoring.senseval.score_senseval`'s result for scanned files;
     ``None`` when they cannot be joined exactly on hashes (the strict route decides).
     ``ans`` keeps only its labels afterwards."""
     if policy != "fine" and sense_map is None:

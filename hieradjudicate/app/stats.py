@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from hieradjudicate.core.agreement import CONGER_MARGINAL_RULE, FLEISS_MISSING_RULE, GWET_FLEISS_RULE, make_layout
+from hieradjudicate.core.agreement.agreement import CONGER_MARGINAL_RULE, FLEISS_MISSING_RULE, GWET_FLEISS_RULE, make_layout
 from hieradjudicate.core.dashboard import all_figures
 from hieradjudicate.core.model import AnnotationSet, Corpus
-from hieradjudicate.core.undefined import Estimate
+from hieradjudicate.core.stats.undefined import Estimate
 from hieradjudicate.io.annotations.build import gc_paused
 
 # core.granularity and core.scoring are imported where used: ``agree`` at the leaves needs neither
@@ -70,7 +70,7 @@ class Stats:
             sel = keep[inst]
             inst, rater, P = inst[sel], rater[sel], P[sel]
         if depth is not None:
-            from hieradjudicate.core.granularity import rollup
+            from hieradjudicate.core.agreement.granularity import rollup
 
             group, n_groups = self.groups(depth)
             P = rollup(P, c.inst_lexelt[inst], group, n_groups)
@@ -209,12 +209,12 @@ class Stats:
 
     def scores(self, systems: list[int], gold: int, *, instances: np.ndarray | None = None) -> list:
         """Leaf-policy scores of several sets against one gold set (cached per set), computed together
-        with :func:`~hieradjudicate.core.scoring.score_leaf_many` (the same figures as one by one)."""
+        with :func:`~hieradjudicate.core.scoring.scoring.score_leaf_many` (the same figures as one by one)."""
         sel = None if instances is None else instances.tobytes()
         keys = [("score", k, gold, sel) for k in systems]
         todo = [k for k, key in zip(systems, keys) if key not in self._cache]
         if todo:
-            from hieradjudicate.core.scoring import nearest_gold_distance, score_leaf_many
+            from hieradjudicate.core.scoring.scoring import nearest_gold_distance, score_leaf_many
 
             c = self.corpus
             g = c.sets[gold]
@@ -238,7 +238,7 @@ class Stats:
 
 def _reasons(pm, ia: np.ndarray, ib: np.ndarray) -> list[str | None]:
     """Why each pair's kappa is undefined (Cohen's reason, else Scott's; ``None`` when defined)."""
-    from hieradjudicate.core.undefined import REASONS
+    from hieradjudicate.core.stats.undefined import REASONS
 
     cohen = pm.reason_cohen[ia, ib].astype(np.int64)
     code = np.where(cohen != 0, cohen, pm.reason_scott[ia, ib].astype(np.int64))

@@ -19,9 +19,9 @@ from typing import Any
 
 import numpy as np
 
-from hieradjudicate.core.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, BootstrapCI, bootstrap_pairwise
+from hieradjudicate.core.agreement.bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, BootstrapCI, bootstrap_pairwise
 from hieradjudicate.core.errors import HieradjError
-from hieradjudicate.core.leaves import leaf_vectors
+from hieradjudicate.core.inventory.leaves import leaf_vectors
 from hieradjudicate.core.model import Corpus
 
 #: a pause longer than this between two decisions of one person is a break, not work

@@ -16,11 +16,11 @@ from hieradjudicate.app.textout import csv_text, fmt, json_text, text_table
 from hieradjudicate.cli.compare_out import changes_rows, history_text, regression_text, tests_rows, tests_text
 from hieradjudicate.cli.options import positive, unit_interval
 from hieradjudicate.core.errors import HieradjError
-from hieradjudicate.core.significance import METRICS
+from hieradjudicate.core.compare.significance import METRICS
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 #: policies whose difference range is worked out over the joint outcomes of the open instances
-JOINT = ("fine", "coarse")  # and leaf, by the subtree recursion (core/open_range_tree.py)
+JOINT = ("fine", "coarse")  # and leaf, by the subtree recursion (core/scoring/open_range_tree.py)
 
 
 def register(sub, add_inputs) -> None:
@@ -152,12 +152,12 @@ def _gold_depth(corpus, gold_inst: np.ndarray) -> np.ndarray:
 
 def _open_ranges(args, names, scores, attempted, gold_info) -> dict:
     """Each system's P, R, F1 over every outcome of the open instances, and (fine, coarse, leaf)
-    the range of every pair's difference over the joint outcomes (:mod:`hieradjudicate.core.open_range`,
-    :mod:`hieradjudicate.core.open_range_tree`); mixed: from each system's own range."""
+    the range of every pair's difference over the joint outcomes (:mod:`hieradjudicate.core.scoring.open_range`,
+    :mod:`hieradjudicate.core.scoring.open_range_tree`); mixed: from each system's own range."""
     from hieradjudicate.app.loading.load import read_annotation_file
     from hieradjudicate.app.loading.specs import AnnotationSpec
     from hieradjudicate.app.runs import positions
-    from hieradjudicate.core.open_range import difference_range, normalise, system_range
+    from hieradjudicate.core.scoring.open_range import difference_range, normalise, system_range
 
     open_keys = gold_info["open"]
     tags: dict[str, int] = {}
@@ -185,7 +185,7 @@ def _open_ranges(args, names, scores, attempted, gold_info) -> dict:
     for a in range(len(names)):
         for b in range(a + 1, len(names)):
             if leaf is not None:
-                from hieradjudicate.core.open_range_tree import leaf_difference_range
+                from hieradjudicate.core.scoring.open_range_tree import leaf_difference_range
 
                 d = leaf_difference_range(leaf[0], leaf[1], leaf[2][a], leaf[2][b], n_dec)
             elif out["joint"]:
@@ -246,7 +246,7 @@ def _history(args, threshold) -> list[dict]:
         sub = argparse.Namespace(**{**vars(args), "system": specs})
         names, scores, attempted, *_ = _scores(sub)
     out = []
-    from hieradjudicate.core.significance import _metric
+    from hieradjudicate.core.compare.significance import _metric
 
     for k, (r, _) in enumerate(blobs):
         n = scores.shape[1]
@@ -266,10 +266,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 def _compare(args, gold_info) -> int:
     from hieradjudicate.cli.compare_groups import regression_groups
-    from hieradjudicate.core.comparison import compare_systems
+    from hieradjudicate.core.compare.comparison import compare_systems
     from hieradjudicate.app.paired import Settings, groupings, run_tests, tests_json
-    from hieradjudicate.core.regression import regression
-    from hieradjudicate.core.significance import pairs_of
+    from hieradjudicate.core.compare.regression import regression
+    from hieradjudicate.core.compare.significance import pairs_of
 
     names, scores, attempted, lex, lex_code, lexelts, ids_at, extra = _scores(args)
     if len(set(names)) < len(names):

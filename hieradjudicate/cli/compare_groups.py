@@ -28,7 +28,7 @@ def joined(lexelts, ids) -> np.ndarray:
 def project_categories(session) -> tuple[np.ndarray, np.ndarray]:
     """``(sorted keys "lexelt\\0instance", category name per key)`` of every instance of an open project."""
     from hieradjudicate.app.dashboard.dashboard import Dashboard
-    from hieradjudicate.core.granularity import CATEGORY_NAMES
+    from hieradjudicate.core.agreement.granularity import CATEGORY_NAMES
 
     every = session.instances()
     worst = np.asarray(Dashboard(session.corpus).worst_category, np.int64)
@@ -70,7 +70,7 @@ def regression_groups(args, groups, lex_code, lexelts, extra, gold_info, lex, id
                       ) -> tuple[list, list[str]]:
     """The test groupings and, for gained/lost, lexelt (always), sense depth and agreement
     category; with a sentence for each of the last two that cannot be given."""
-    from hieradjudicate.core.regression import Grouping, grouping
+    from hieradjudicate.core.compare.regression import Grouping, grouping
 
     out, notes = list(groups), []
     if not any(g.title == "lexelt" for g in out):

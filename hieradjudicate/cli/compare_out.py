@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from hieradjudicate.app.paired import p_text
 from hieradjudicate.app.textout import fmt, text_table
-from hieradjudicate.core.regression import ALL
-from hieradjudicate.core.significance import METRICS
+from hieradjudicate.core.compare.regression import ALL
+from hieradjudicate.core.compare.significance import METRICS
 
 LABEL = {"precision": "P", "recall": "R", "f1": "F1"}
 #: Gained/lost instances listed in the text output per system (JSON and CSV list all).

@@ -1,6 +1,6 @@
 """``hieradjudicate competence``: whom to trust, and which instances are hardest (no Qt).
 
-Dawid & Skene over the leaves of each lexelt (:mod:`hieradjudicate.core.competence`), or MACE
+Dawid & Skene over the leaves of each lexelt (:mod:`hieradjudicate.core.crowd.competence`), or MACE
 (``--model mace``), from a project or from files as ``agree`` reads them.  Per annotator set: its
 labels, its competence (Dawid & Skene: the expected share of its labels that are right, with the
 standard error; MACE: the probability that it knows the answer, with its posterior s.d.); per
@@ -71,9 +71,9 @@ def cmd_competence(args: argparse.Namespace) -> int:
 
     from hieradjudicate.app.dashboard.competence import MEASURES, MODELS, method_text
     from hieradjudicate.app.session.batch import annotator_sets, rater_note
-    from hieradjudicate.core.competence import dawid_skene
+    from hieradjudicate.core.crowd.competence import dawid_skene
     from hieradjudicate.core.layout_tags import unit_leaves
-    from hieradjudicate.core.mace import mace
+    from hieradjudicate.core.crowd.mace import mace
 
     if args.plain_em and args.model == "mace":
         raise HieradjError("--plain-em applies to Dawid & Skene (--model ds); MACE is not accelerated")

@@ -60,7 +60,7 @@ def gold_absent_lexelts(lexelts: list[str], label_lexelt: np.ndarray, label_tag:
     """The gold's lexelts the inventory records do not cover, and a mask over ``lexelts``.
 
     A record names its lexelt, or (a Senseval sense map) none: it then belongs to the lexelt whose
-    tags use its sense, as :class:`~hieradjudicate.core.inventory.Inventory` attaches it."""
+    tags use its sense, as :class:`~hieradjudicate.core.inventory.inventory.Inventory` attaches it."""
     named = {r.lexelt for r in records if r.lexelt is not None}
     free = {r.sense for r in records if r.lexelt is None}
     covered = np.asarray([x in named for x in lexelts], dtype=bool)

@@ -110,8 +110,8 @@ def cmd_agree(args: argparse.Namespace) -> int:
 
 def _agree_ci(stats, sets, depth, n_resamples: int, instances=None, method: str = "bca",
               seed: int | None = None) -> dict:
-    from hieradjudicate.core.bca import METHOD_TEXT
-    from hieradjudicate.core.bootstrap import DEFAULT_SEED, bootstrap_figures
+    from hieradjudicate.core.stats.bca import METHOD_TEXT
+    from hieradjudicate.core.agreement.bootstrap import DEFAULT_SEED, bootstrap_figures
 
     seed = DEFAULT_SEED if seed is None else seed
     c = stats.corpus
@@ -223,7 +223,7 @@ def _senseval_scores(args) -> list[tuple[str, object]]:
     from hieradjudicate.app.loading.specs import AnnotationSpec
     from hieradjudicate.app.scorer2_fast import scan_key
     from hieradjudicate.cli.options import reading_policy
-    from hieradjudicate.core.senseval import SenseMap, score_senseval
+    from hieradjudicate.core.scoring.senseval import SenseMap, score_senseval
     from hieradjudicate.io.inventories.read import read_inventory
     from hieradjudicate.io.inventories.wordnet import read_wordnet, wordnet_folder
 
@@ -417,7 +417,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         if by_dataset:
             entry["by_dataset"] = by_dataset
         if getattr(args, "ci", 0):
-            from hieradjudicate.core.score_bootstrap import bootstrap_scores
+            from hieradjudicate.core.scoring.score_bootstrap import bootstrap_scores
 
             score = np.nan_to_num(r.instance_score, nan=0.0)
             seed = 0 if args.seed is None else args.seed
@@ -440,7 +440,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     if args.format == "csv":
         sys.stdout.write(csv_text(keys, rows))
     else:
-        from hieradjudicate.core.senseval import SPLIT_CREDIT  # not the dashboard's modules (0.1-0.2 s)
+        from hieradjudicate.core.scoring.senseval import SPLIT_CREDIT  # not the dashboard's modules (0.1-0.2 s)
 
         print(f"policy {args.policy}" + (" (minimal)" if args.minimal else ""))
         print(text_table(heads, rows))

@@ -174,7 +174,7 @@ def cmd_progress(args: argparse.Namespace) -> int:
     from hieradjudicate.app.team import figures, figures_json, figures_table
     from hieradjudicate.app.textout import csv_text, json_text, text_table
     from hieradjudicate.cli.options import resample_warning
-    from hieradjudicate.core.bootstrap import DEFAULT_SEED
+    from hieradjudicate.core.agreement.bootstrap import DEFAULT_SEED
     from hieradjudicate.io.store.pg.team import adjudicator_rows, assigned, lead_rows, require_lead
 
     _server(args.url)

@@ -1,6 +1,6 @@
 """Annotation sets and the corpus: every answer as a leaf vector, computed in one step.
 
-A :class:`Corpus` holds the compiled :class:`~hieradjudicate.core.inventory.Inventory`,
+A :class:`Corpus` holds the compiled :class:`~hieradjudicate.core.inventory.inventory.Inventory`,
 the instances (lexelt + id) and the annotation sets.  An :class:`AnnotationSet`
 stores, for the instances it annotated (``rows``, sorted global instance
 indices), its tags as CSR arrays of global nodes with normalised weights, and
@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from hieradjudicate.core.errors import Problem
-from hieradjudicate.core.inventory import Inventory
-from hieradjudicate.core.inventory_builder import InventoryBuilder
-from hieradjudicate.core.leaves import leaf_vectors, tag_set_signature
+from hieradjudicate.core.inventory.inventory import Inventory
+from hieradjudicate.core.inventory.inventory_builder import InventoryBuilder
+from hieradjudicate.core.inventory.leaves import leaf_vectors, tag_set_signature
 from hieradjudicate.core.records import ROLES, AnnotationSource, Context
 
 _LAYOUT_LOCK = threading.Lock()
@@ -47,7 +47,7 @@ class AnnotationSet:
 
     @property
     def signature(self) -> np.ndarray:
-        """``(R,)`` hash of each row's tag *set* (see :func:`~hieradjudicate.core.leaves.tag_set_signature`);
+        """``(R,)`` hash of each row's tag *set* (see :func:`~hieradjudicate.core.inventory.leaves.tag_set_signature`);
         computed on first use for a set made by :class:`CorpusBuilder`."""
         if self._signature is None and self._inventory is not None:
             self._signature = tag_set_signature(self.tag_ptr, self.tag_node)
@@ -196,7 +196,7 @@ class Corpus:
         return inst, rater, P, chosen
 
     def layout(self, sets: list[int]):
-        """The long form of ``sets`` sorted as :func:`~hieradjudicate.core.agreement.make_layout` sorts it
+        """The long form of ``sets`` sorted as :func:`~hieradjudicate.core.agreement.agreement.make_layout` sorts it
         (raters numbered as :meth:`long_form` numbers them), made once per set of sets.
 
         The workbench's live figures and the dashboard read the same copy: with
@@ -205,7 +205,7 @@ class Corpus:
         the order of the rows.  Annotations never change while a corpus is open.
         """
         # imported here: agreement never imports the model, and the model needs it only for this
-        from hieradjudicate.core.agreement import layout_from_blocks
+        from hieradjudicate.core.agreement.agreement import layout_from_blocks
         from hieradjudicate.core.layout_tags import layout_from_tags
 
         wanted = set(sets)

@@ -45,7 +45,7 @@ class CategoryColor:
     strong: str  # bars and lines, both themes
 
 
-#: Category code (as in :mod:`hieradjudicate.core.granularity`; -1 = fewer than two answers).
+#: Category code (as in :mod:`hieradjudicate.core.agreement.granularity`; -1 = fewer than two answers).
 CATEGORY_COLORS: dict[int, CategoryColor] = {
     0: CategoryColor("identical", "identical", "#d4edd4", "#24492a", "#2e9d4a"),
     1: CategoryColor("compatible", "compatible (granularity only)", "#fff3b0", "#5c5520", "#c9a400"),

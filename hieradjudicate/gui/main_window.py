@@ -31,9 +31,9 @@ from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.gui.actions import DECIDING, build_actions
 from hieradjudicate.gui.dashboard.controller import DashboardController
 from hieradjudicate.gui.dock_layout import DockFitter
-from hieradjudicate.gui.project_actions import ProjectActions
-from hieradjudicate.gui.start_page import StartPage
-from hieradjudicate.gui.team_live import ServerPanel
+from hieradjudicate.gui.project.project_actions import ProjectActions
+from hieradjudicate.gui.project.start_page import StartPage
+from hieradjudicate.gui.team.team_live import ServerPanel
 from hieradjudicate.gui.window_geometry import place, remember
 from hieradjudicate.gui.window.markers import MarkersSection, window_title  # noqa: F401 (tests import it here)
 from hieradjudicate.gui.window.projects import ProjectsSection

@@ -8,7 +8,7 @@ import pytest
 from hieradjudicate.app.dashboard.competence import estimate
 from hieradjudicate.app.session.session import Session
 from hieradjudicate.app.workbench.queue import Workbench
-from hieradjudicate.core.competence import dawid_skene
+from hieradjudicate.core.crowd.competence import dawid_skene
 from tests.crowd import crowd_project
 
 

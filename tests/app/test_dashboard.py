@@ -14,12 +14,12 @@ from hieradjudicate.app.loading.load import load
 from hieradjudicate.app.stats import Stats
 from hieradjudicate.app.workbench.columns import pair_category
 from hieradjudicate.app.workbench.queue import Filter, Workbench
-from hieradjudicate.core.agreement import multi_rater_agreement, pairwise_agreement, pairwise_matrix
-from hieradjudicate.core.alpha import krippendorff_alpha
-from hieradjudicate.core.comparison import compare_systems
-from hieradjudicate.core.granularity import expected_confusion, rollup, rollup_confusion
-from hieradjudicate.core.lexelt_intervals import fleiss_intervals
-from hieradjudicate.core.scoring import score_leaf
+from hieradjudicate.core.agreement.agreement import multi_rater_agreement, pairwise_agreement, pairwise_matrix
+from hieradjudicate.core.agreement.alpha import krippendorff_alpha
+from hieradjudicate.core.compare.comparison import compare_systems
+from hieradjudicate.core.agreement.granularity import expected_confusion, rollup, rollup_confusion
+from hieradjudicate.core.agreement.lexelt_intervals import fleiss_intervals
+from hieradjudicate.core.scoring.scoring import score_leaf
 from hieradjudicate.io.store.project_store import DecisionRow
 
 TOL = 1e-12

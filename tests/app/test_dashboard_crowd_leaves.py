@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 from hieradjudicate.app.dashboard.dashboard import Dashboard
-from hieradjudicate.core.agreement import make_layout
-from hieradjudicate.core.alpha import krippendorff_alpha
-from hieradjudicate.core.bootstrap import bootstrap_alpha
+from hieradjudicate.core.agreement.agreement import make_layout
+from hieradjudicate.core.agreement.alpha import krippendorff_alpha
+from hieradjudicate.core.agreement.bootstrap import bootstrap_alpha
 from hieradjudicate.core.layout_tags import LeafLayout
 from hieradjudicate.core.model import CorpusBuilder
 from hieradjudicate.core.records import InventorySource, SenseRecord

@@ -13,8 +13,8 @@ from hieradjudicate.app.dashboard.scores import TreeCredit, policy_scores
 from hieradjudicate.app.dashboard.tables import tables
 from hieradjudicate.app.paired import SEED
 from hieradjudicate.app.report.html import render_report
-from hieradjudicate.core.scoring import score_leaf
-from hieradjudicate.core.significance import METRICS, paired_test
+from hieradjudicate.core.scoring.scoring import score_leaf
+from hieradjudicate.core.compare.significance import METRICS, paired_test
 from tests.app.test_dashboard import _rows, corpus  # noqa: F401  (the module fixture)
 
 

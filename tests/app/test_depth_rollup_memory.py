@@ -10,8 +10,8 @@ import numpy as np
 from hieradjudicate.app.dashboard.agree import _rolled_layout
 from hieradjudicate.app.session.session import Session
 from hieradjudicate.app.workbench.columns import group_category
-from hieradjudicate.core.agreement import make_layout, multi_rater_agreement, pairwise_matrix
-from hieradjudicate.core.granularity import rollup
+from hieradjudicate.core.agreement.agreement import make_layout, multi_rater_agreement, pairwise_matrix
+from hieradjudicate.core.agreement.granularity import rollup
 from hieradjudicate.core.layout_tags import LeafLayout
 from tests.crowd import crowd_project
 

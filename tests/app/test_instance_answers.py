@@ -13,7 +13,7 @@ from hieradjudicate.app.session.session import Session
 from hieradjudicate.app.workbench.goto import find_instance
 from hieradjudicate.app.workbench.instance_answers import MAX_BARS, top_leaves
 from hieradjudicate.app.workbench.queue import Workbench
-from hieradjudicate.core.labels import is_none_sense
+from hieradjudicate.core.inventory.labels import is_none_sense
 from tests.conftest import skip_without_realdata
 from tests.crowd import crowd_project
 

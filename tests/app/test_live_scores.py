@@ -171,7 +171,7 @@ def test_live_agreement_reads_the_compact_layout_and_equals_the_long_form(crowd2
     """A crowd's layout holds one leaf per row (no dense P): the live agreement of the whole view and
     of a filter is computed from it (a filter's rows keep their leaves, live.py asks for no P) and its
     figures are those of the dense long form to the bit.  (Krippendorff's alpha still reads ``P`` per
-    lexelt when the design is not complete: core/alpha.py.)"""
+    lexelt when the design is not complete: core/agreement/alpha.py.)"""
     from hieradjudicate.app.session.session import Session
     from hieradjudicate.app.workbench.live import agreement_figures
     from hieradjudicate.core.layout_tags import LeafLayout

@@ -20,7 +20,7 @@ from hieradjudicate.app.dashboard.dashboard import Dashboard
 from hieradjudicate.app.dashboard.gold import DecisionTracker
 from hieradjudicate.app.report.html import render_report
 from hieradjudicate.app.session.session import Session
-from hieradjudicate.core.significance import METRICS
+from hieradjudicate.core.compare.significance import METRICS
 from tests.conftest import skip_without_realdata
 
 WORDNET = "/usr/share/wordnet"

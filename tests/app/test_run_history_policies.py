@@ -35,7 +35,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_history_equals_compare_under_each_policy(project: Path, capsys, policy: str) -> None:
     from hieradjudicate.app.runs import run_history
     from hieradjudicate.app.session.session import Session
-    from hieradjudicate.core.comparison import correct_matrix
+    from hieradjudicate.core.compare.comparison import correct_matrix
 
     capsys.readouterr()
     assert main(["compare", "--gold", str(project), "--inventory", str(DEMO / "inventory.txt"), "--policy", policy,

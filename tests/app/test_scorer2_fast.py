@@ -18,7 +18,7 @@ import pytest
 from hieradjudicate.app.loading.specs import AnnotationSpec
 from hieradjudicate.app.scorer2_fast import scan_key, score_file
 from hieradjudicate.cli.entry import main
-from hieradjudicate.core.senseval import SenseMap, score_senseval
+from hieradjudicate.core.scoring.senseval import SenseMap, score_senseval
 from hieradjudicate.io.annotations import senseval_scan
 from hieradjudicate.io.annotations.read import read_annotations
 from hieradjudicate.io.annotations.senseval_scan import align, scan_senseval

@@ -34,7 +34,7 @@ def _expected(project: Path, instances: list[dict]) -> tuple[dict, dict]:
     """Per change, the count by category and by the depth of the deepest gold tag, from the project."""
     from hieradjudicate.app.dashboard.dashboard import Dashboard
     from hieradjudicate.app.session.session import Session
-    from hieradjudicate.core.granularity import CATEGORY_NAMES
+    from hieradjudicate.core.agreement.granularity import CATEGORY_NAMES
 
     with Session.open(project, read_only=True) as s:
         worst = Dashboard(s.corpus).worst_category

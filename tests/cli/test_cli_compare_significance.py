@@ -203,7 +203,7 @@ def test_gained_and_lost_by_lexelt_depth_and_category(project: Path, capsys) -> 
     (the inventory's tree) and per agreement category (the project's annotators), each summing up."""
     from hieradjudicate.app.dashboard.dashboard import Dashboard
     from hieradjudicate.app.session.session import Session
-    from hieradjudicate.core.granularity import CATEGORY_NAMES
+    from hieradjudicate.core.agreement.granularity import CATEGORY_NAMES
 
     out = run_json(capsys, "compare", "--gold", str(project), "--inventory", str(DEMO / "inventory.txt"),
                    "--system", f"neural={DEMO / 'system_neural.ans'}", "--baseline", "lesk", "--shuffles", "500")

@@ -47,7 +47,7 @@ def test_mace_model_prints_theta_from_core_mace(capsys) -> None:
 
     from hieradjudicate.app.loading.load import load
     from hieradjudicate.app.loading.specs import AnnotationSpec
-    from hieradjudicate.core.mace import mace
+    from hieradjudicate.core.crowd.mace import mace
 
     assert main(["competence", *FILES, "--format", "json", "--model", "mace"]) == 0
     out = json.loads(capsys.readouterr().out)

@@ -1,5 +1,5 @@
 """Test oracle: Dawid & Skene as hieradjudicate computed it before the compact arrays of
-hieradjudicate/core/ds_em.py (padded to K leaves, one (W, X, K, K) table), kept verbatim so
+hieradjudicate/core/crowd/ds_em.py (padded to K leaves, one (W, X, K, K) table), kept verbatim so
 that tests/core/test_ds_em.py can show the figures did not change."""
 
 from __future__ import annotations

@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hieradjudicate.core.agreement import make_layout, multi_rater_agreement, pairwise_agreement
-from hieradjudicate.core.alpha import krippendorff_alpha
-from hieradjudicate.core.bootstrap import (
+from hieradjudicate.core.agreement.agreement import make_layout, multi_rater_agreement, pairwise_agreement
+from hieradjudicate.core.agreement.alpha import krippendorff_alpha
+from hieradjudicate.core.agreement.bootstrap import (
     bootstrap_alpha,
     bootstrap_fleiss,
     bootstrap_pairwise,
@@ -115,7 +115,7 @@ def test_ordinal_alpha_bootstrap_refused() -> None:
 
 def test_bootstrap_figures_equals_single_figure_functions() -> None:
     """One shared set of draws gives exactly the intervals of the separate calls (with missing data)."""
-    from hieradjudicate.core.bootstrap import bootstrap_figures
+    from hieradjudicate.core.agreement.bootstrap import bootstrap_figures
 
     for data in (correlated(5, n=120), correlated(6, n=90, m=4)):
         inst, rater, P, lex = data
@@ -140,7 +140,7 @@ def test_bootstrap_figures_equals_single_figure_functions() -> None:
 def test_pair_intervals_beyond_the_draw_limit_are_named_not_computed() -> None:
     """A crowd project (MASC: 12.7 M shared instance-pairs) gets Fleiss and alpha intervals and a
     sentence instead of hours of pair resampling; below the limit the pairs are computed."""
-    from hieradjudicate.core.bootstrap import bootstrap_figures
+    from hieradjudicate.core.agreement.bootstrap import bootstrap_figures
 
     inst, rater, P, lex = correlated(5, n=120)
     small = bootstrap_figures(inst, rater, P, lex, n_lexelts=4, n_resamples=50)
@@ -153,7 +153,7 @@ def test_pair_intervals_beyond_the_draw_limit_are_named_not_computed() -> None:
 
 
 def test_a_pair_sharing_no_instance_has_no_interval() -> None:
-    from hieradjudicate.core.bootstrap import bootstrap_figures
+    from hieradjudicate.core.agreement.bootstrap import bootstrap_figures
 
     inst = np.array([0, 0, 1, 1, 2, 2])
     rater = np.array([0, 1, 0, 1, 2, 3])

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hieradjudicate.core.agreement import make_layout, multi_rater_agreement, pairwise_matrix
-from hieradjudicate.core.alpha import krippendorff_alpha
+from hieradjudicate.core.agreement.agreement import make_layout, multi_rater_agreement, pairwise_matrix
+from hieradjudicate.core.agreement.alpha import krippendorff_alpha
 from hieradjudicate.core.dashboard import all_figures, complete_design
 
 

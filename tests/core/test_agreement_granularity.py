@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hieradjudicate.core.agreement import multi_rater_agreement
-from hieradjudicate.core.granularity import (
+from hieradjudicate.core.agreement.agreement import multi_rater_agreement
+from hieradjudicate.core.agreement.granularity import (
     expected_confusion,
     rollup,
     rollup_confusion,

@@ -7,9 +7,9 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
-from hieradjudicate.core.agreement import multi_rater_agreement, pairwise_agreement, pairwise_matrix
-from hieradjudicate.core.alpha import krippendorff_alpha
-from hieradjudicate.core.granularity import (
+from hieradjudicate.core.agreement.agreement import multi_rater_agreement, pairwise_agreement, pairwise_matrix
+from hieradjudicate.core.agreement.alpha import krippendorff_alpha
+from hieradjudicate.core.agreement.granularity import (
     COMPATIBLE,
     DISJOINT,
     IDENTICAL,

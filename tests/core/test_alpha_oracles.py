@@ -11,7 +11,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from hieradjudicate.core.alpha import (
+from hieradjudicate.core.agreement.alpha import (
     interval_distance,
     krippendorff_alpha,
     ordinal_distance,

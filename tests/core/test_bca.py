@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hieradjudicate.core.agreement import make_layout, multi_rater_agreement, pairwise_agreement
-from hieradjudicate.core.alpha import alpha_stats, krippendorff_alpha
-from hieradjudicate.core.bca import acceleration, bias_correction, interval
-from hieradjudicate.core.bootstrap import (
+from hieradjudicate.core.agreement.agreement import make_layout, multi_rater_agreement, pairwise_agreement
+from hieradjudicate.core.agreement.alpha import alpha_stats, krippendorff_alpha
+from hieradjudicate.core.stats.bca import acceleration, bias_correction, interval
+from hieradjudicate.core.agreement.bootstrap import (
     _alpha_stat,
     _fleiss_stat,
     _fleiss_V,
@@ -18,7 +18,7 @@ from hieradjudicate.core.bootstrap import (
     bootstrap_pairwise,
     jackknife,
 )
-from hieradjudicate.core.score_bootstrap import bootstrap_scores
+from hieradjudicate.core.scoring.score_bootstrap import bootstrap_scores
 from tests.core.test_agreement_bootstrap import correlated, pair_arrays
 
 

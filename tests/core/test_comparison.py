@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from sklearn.metrics import cohen_kappa_score
 
-from hieradjudicate.core.comparison import (
+from hieradjudicate.core.compare.comparison import (
     best_subsets,
     compare_systems,
     correct_matrix,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hieradjudicate.core.competence import dawid_skene
+from hieradjudicate.core.crowd.competence import dawid_skene
 from tests.oracles import crowdkit
 
 # crowd-kit's own pandas deprecations (1,300 lines a run), not the product's

@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from hieradjudicate.core.competence import dawid_skene
-from hieradjudicate.core.mace import mace
+from hieradjudicate.core.crowd.competence import dawid_skene
+from hieradjudicate.core.crowd.mace import mace
 from tests.core.fixed_point.make_reference import masc_word
 from tests.conftest import skip_without_realdata
 

@@ -3,7 +3,7 @@
 ``Pr(E)`` is the mean over all ordered pairs of distinct annotators of
 ``P_r . P_r'``, each with its own marginal taken over every instance it
 labelled (single-rated instances included: the rule of
-:data:`~hieradjudicate.core.agreement.CONGER_MARGINAL_RULE`).  Checked against
+:data:`~hieradjudicate.core.agreement.agreement.CONGER_MARGINAL_RULE`).  Checked against
 irrCAC's published values (Gwet 2014; afergadis/irrCAC ``test/unit/irrCAC/raw``,
 quoted in the shared oracles' ``expected_values.json``) and a hand computation.
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from hieradjudicate.core.agreement import (
+from hieradjudicate.core.agreement.agreement import (
     CONGER_MARGINAL_RULE,
     conger_chance,
     make_layout,

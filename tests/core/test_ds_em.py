@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hieradjudicate.core.competence import dawid_skene
+from hieradjudicate.core.crowd.competence import dawid_skene
 from tests.core.ds_reference import dawid_skene_padded
 from tests.core.test_competence import crowd
 
@@ -69,8 +69,8 @@ def test_masc_subset_equals_the_padded_code(realdata) -> None:
 
 
 def _model(seed: int):
-    from hieradjudicate.core.competence import EPS, _start
-    from hieradjudicate.core.ds_em import DSModel
+    from hieradjudicate.core.crowd.competence import EPS, _start
+    from hieradjudicate.core.crowd.ds_em import DSModel
 
     inst, rater, P, lex, n_leaves = _soft(seed)
     tasks, t_of = np.unique(inst, return_inverse=True)
@@ -84,7 +84,7 @@ def _model(seed: int):
 
 @pytest.mark.parametrize("seed", [3, 4])
 def test_squarem_converges_only_on_a_plain_em_step_and_never_lowers_the_likelihood(seed: int) -> None:
-    from hieradjudicate.core.squarem import plain_em, squarem
+    from hieradjudicate.core.crowd.squarem import plain_em, squarem
 
     m, theta0 = _model(seed)
     tol = 1e-8

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from hieradjudicate.core.agreement import (
+from hieradjudicate.core.agreement.agreement import (
     FLEISS_MISSING_RULE,
     GWET_FLEISS_RULE,
     gwet_fleiss_chance,

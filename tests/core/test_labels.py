@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hieradjudicate.core.labels import (
+from hieradjudicate.core.inventory.labels import (
     MAX_LEN,
     elide,
     gloss_words,
@@ -69,7 +69,7 @@ def test_gloss_words():
 
 
 def test_node_labels_of_an_inventory_with_self_leaves():
-    from hieradjudicate.core.inventory_builder import InventoryBuilder
+    from hieradjudicate.core.inventory.inventory_builder import InventoryBuilder
     from hieradjudicate.core.records import SenseRecord
 
     b = InventoryBuilder()
@@ -96,7 +96,7 @@ def test_a_key_that_looks_like_a_numbered_label_does_not_collide():
 def test_wordnet_glosses_give_wordnets_own_sense_numbers() -> None:
     """The WordNet inventory groups senses by supersense, so tree order is not WordNet's order: the
     gloss's 'document#3:' is the number to show (the label said document#4 beside a document#3 gloss)."""
-    from hieradjudicate.core.labels import short_labels
+    from hieradjudicate.core.inventory.labels import short_labels
 
     keys = ["document%1:10:00::", "document%1:10:01::", "document%1:21:00::"]
     glosses = ["document#1: writing", "document#2: a computer file", "document#3: a written account"]
@@ -107,7 +107,7 @@ def test_wordnet_glosses_give_wordnets_own_sense_numbers() -> None:
 def test_numbered_senses_with_a_gloss_read_lemma_n() -> None:
     """MASC's inventory numbers the senses of a word (its ids are WordNet's sense numbers of the lemma):
     a chart reads add#1, never a bare 1; sense 0 ("none of the above") reads as what it is."""
-    from hieradjudicate.core.labels import lexelt_lemma, short_labels
+    from hieradjudicate.core.inventory.labels import lexelt_lemma, short_labels
 
     assert [lexelt_lemma(x) for x in ("add-v", "bank.n", "fair-j", "ice_cream-n", "Q42", "well-")] == [
         "add", "bank", "fair", "ice_cream", "Q42", "well-"]
@@ -120,7 +120,7 @@ def test_numbered_senses_with_a_gloss_read_lemma_n() -> None:
 def test_an_inventory_numbering_its_own_hierarchy_keeps_its_numbers() -> None:
     """The demo's bank.n numbers its senses 1, 1.1, 1.2, 4: '4' is not WordNet's bank#4, so no lemma#N
     there; MASC's flat numbers (1, 3, 0 with glosses) do read lemma#N."""
-    from hieradjudicate.core.labels import short_labels
+    from hieradjudicate.core.inventory.labels import short_labels
 
     keys, gl = ["1", "1.1", "1.2", "4"], ["money", "bank", "building", "row"]
     assert short_labels(keys, glosses=gl, lemma="bank") == ["1", "1.1", "1.2", "4"]

@@ -11,8 +11,8 @@ import weakref
 
 import numpy as np
 
-from hieradjudicate.core.agreement import make_layout
-from hieradjudicate.core.alpha import krippendorff_alpha
+from hieradjudicate.core.agreement.agreement import make_layout
+from hieradjudicate.core.agreement.alpha import krippendorff_alpha
 from hieradjudicate.core.layout_tags import LeafLayout
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from hieradjudicate.core.agreement import multi_rater_agreement
-from hieradjudicate.core.bootstrap import bootstrap_fleiss
-from hieradjudicate.core.lexelt_intervals import fleiss_intervals
+from hieradjudicate.core.agreement.agreement import multi_rater_agreement
+from hieradjudicate.core.agreement.bootstrap import bootstrap_fleiss
+from hieradjudicate.core.agreement.lexelt_intervals import fleiss_intervals
 
 
 def _corpus(seed: int = 0, X: int = 5, per: int = 80, m: int = 4, K: int = 4):

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from hieradjudicate.core.mace import digamma, mace
+from hieradjudicate.core.crowd.mace import digamma, mace
 from tests.oracles import crowdkit  # crowd-kit, the oracles extra: each comparison skips without it
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning", "ignore::FutureWarning")

@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from hieradjudicate.core.competence import _unique_inverse, dawid_skene
-from hieradjudicate.core.leaves import leaf_vectors
+from hieradjudicate.core.crowd.competence import _unique_inverse, dawid_skene
+from hieradjudicate.core.inventory.leaves import leaf_vectors
 
 
 def _crowd(seed: int, n: int = 600, workers: int = 30, X: int = 7, K: int = 6):
@@ -177,8 +177,8 @@ def test_alpha_of_a_one_leaf_per_row_layout_makes_no_whole_p_and_equals_the_dens
     """Krippendorff's alpha on an incomplete design (a crowd: not every worker labels every item) reads
     each lexelt's rows of ``P`` alone: the layout's whole ``P`` (MASC: 147 MB) is never made, and every
     figure -- alpha, per lexelt, the coincidences -- is the dense layout's to the bit."""
-    from hieradjudicate.core.agreement import make_layout
-    from hieradjudicate.core.alpha import krippendorff_alpha
+    from hieradjudicate.core.agreement.agreement import make_layout
+    from hieradjudicate.core.agreement.alpha import krippendorff_alpha
     from hieradjudicate.core.layout_tags import LeafLayout
 
     inst, rater, label, lex, n_leaves, K = _crowd(seed)
@@ -197,7 +197,7 @@ def test_alpha_of_a_one_leaf_per_row_layout_makes_no_whole_p_and_equals_the_dens
 def test_mace_from_leaves_equals_the_one_hot_p(seed: int) -> None:
     """MACE from each label's leaf (a crowd's labels; MASC's one-hot P is 147 MB, and MACE's scan of it
     doubled its peak) gives every figure of MACE on the one-hot ``P``, to the bit."""
-    from hieradjudicate.core.mace import mace
+    from hieradjudicate.core.crowd.mace import mace
 
     inst, rater, label, lex, n_leaves, K = _crowd(seed)
     P = np.eye(K)[label]

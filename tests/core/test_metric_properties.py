@@ -14,10 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hieradjudicate.core.agreement import multi_rater_agreement, pairwise_agreement, pairwise_matrix
-from hieradjudicate.core.alpha import krippendorff_alpha
-from hieradjudicate.core.granularity import rollup, specific_agreement
-from hieradjudicate.core.undefined import Estimate
+from hieradjudicate.core.agreement.agreement import multi_rater_agreement, pairwise_agreement, pairwise_matrix
+from hieradjudicate.core.agreement.alpha import krippendorff_alpha
+from hieradjudicate.core.agreement.granularity import rollup, specific_agreement
+from hieradjudicate.core.stats.undefined import Estimate
 
 TOL = 1e-10
 Data = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]

@@ -11,10 +11,10 @@ import pytest
 
 from hieradjudicate.app.loading.load import load
 from hieradjudicate.app.loading.specs import AnnotationSpec
-from hieradjudicate.core.agreement import layout_from_blocks, make_layout
+from hieradjudicate.core.agreement.agreement import layout_from_blocks, make_layout
 from hieradjudicate.core.dashboard import all_figures
 from hieradjudicate.core.layout_tags import LeafLayout
-from hieradjudicate.core.leaves import leaf_vectors, tag_set_signature
+from hieradjudicate.core.inventory.leaves import leaf_vectors, tag_set_signature
 
 TREE = ("node_id\tparent_id\tnode_type\tlabel\n"
         "w1-n\t\tlemma\tw1\nw1-n#1\tw1-n\tsense\ta\nw1-n#1.1\tw1-n#1\tsense\taa\nw1-n#1.2\tw1-n#1\tsense\tab\n"

@@ -8,7 +8,7 @@ import itertools
 import numpy as np
 import pytest
 
-from hieradjudicate.core.open_range import METRICS, difference_range, normalise, system_range
+from hieradjudicate.core.scoring.open_range import METRICS, difference_range, normalise, system_range
 
 TAGS = 4  # tags 0..2 answered by someone; tag 3 by nobody
 

@@ -9,7 +9,7 @@ import itertools
 import numpy as np
 import pytest
 
-from hieradjudicate.core.open_range import METRICS, difference_range, normalise
+from hieradjudicate.core.scoring.open_range import METRICS, difference_range, normalise
 
 #: a sense tree: tags 0-2 under top 0, 3-4 under top 3, 5 alone (answered by nobody)
 TOP = np.array([0, 0, 0, 3, 3, 5])

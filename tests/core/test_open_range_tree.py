@@ -8,7 +8,7 @@ import itertools
 import numpy as np
 import pytest
 
-from hieradjudicate.core.open_range_tree import subtree_extremes
+from hieradjudicate.core.scoring.open_range_tree import subtree_extremes
 
 
 def random_tree(rng) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from hieradjudicate.core.agreement import bennett_s, multi_rater_agreement, pairwise_agreement
-from hieradjudicate.core.alpha import interval_distance, krippendorff_alpha, ratio_distance
-from hieradjudicate.core.undefined import Estimate
+from hieradjudicate.core.agreement.agreement import bennett_s, multi_rater_agreement, pairwise_agreement
+from hieradjudicate.core.agreement.alpha import interval_distance, krippendorff_alpha, ratio_distance
+from hieradjudicate.core.stats.undefined import Estimate
 
 
 class Study:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hieradjudicate.core.agreement import make_layout, pairwise_matrix
+from hieradjudicate.core.agreement.agreement import make_layout, pairwise_matrix
 from hieradjudicate.core.dashboard import all_figures
 from hieradjudicate.core.layout_tags import LeafLayout
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from hieradjudicate.core.regression import ALL, Grouping, grouping, regression
-from hieradjudicate.core.regression import tests_by_group as by_group  # (not collected as a test)
-from hieradjudicate.core.significance import paired_test
+from hieradjudicate.core.compare.regression import ALL, Grouping, grouping, regression
+from hieradjudicate.core.compare.regression import tests_by_group as by_group  # (not collected as a test)
+from hieradjudicate.core.compare.significance import paired_test
 
 
 def systems(n: int = 240, seed: int = 0):

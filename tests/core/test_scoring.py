@@ -7,7 +7,7 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
-from hieradjudicate.core.scoring import corpus_figures, figures, lexelt_pos, score_leaf
+from hieradjudicate.core.scoring.scoring import corpus_figures, figures, lexelt_pos, score_leaf
 
 LEAVES = ["A.1a", "A.1b", "A.2", "B.1", "B.2", "B.3"]
 # Figure 1: D(tag) as leaf vectors, built by hand.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hieradjudicate.core.score_bootstrap import bootstrap_scores, paired_bootstrap, resample_indices
+from hieradjudicate.core.scoring.score_bootstrap import bootstrap_scores, paired_bootstrap, resample_indices
 
 
 @pytest.fixture

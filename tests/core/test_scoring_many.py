@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hieradjudicate.core.scoring import (
+from hieradjudicate.core.scoring.scoring import (
     Figures,
     GroupedFigures,
     LeafScore,

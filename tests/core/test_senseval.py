@@ -7,7 +7,7 @@ import pytest
 
 from hieradjudicate.core.errors import InventoryError
 from hieradjudicate.core.records import AnnotationSource, SenseRecord
-from hieradjudicate.core.senseval import SenseMap, score_senseval
+from hieradjudicate.core.scoring.senseval import SenseMap, score_senseval
 
 
 def source(lines: list[str], path: str = "mem") -> AnnotationSource:

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hieradjudicate.core.records import AnnotationSource
-from hieradjudicate.core.senseval import SenseMap, score_senseval
+from hieradjudicate.core.scoring.senseval import SenseMap, score_senseval
 
 SENSES = ["1", "1.1", "1.2", "1.1a", "2", "2.1", "2.2", "2.3", "3", "U"]
 PARENT = {"1.1": "1", "1.2": "1", "1.1a": "1.1", "2.1": "2", "2.2": "2", "2.3": "2"}

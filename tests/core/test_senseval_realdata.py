@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from hieradjudicate.core.senseval import SenseMap, score_senseval
+from hieradjudicate.core.scoring.senseval import SenseMap, score_senseval
 from hieradjudicate.io.annotations.read import read_annotations
 from hieradjudicate.io.inventories.read import read_inventory
 

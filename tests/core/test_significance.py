@@ -9,7 +9,7 @@ import itertools
 import numpy as np
 import pytest
 
-from hieradjudicate.core.significance import (
+from hieradjudicate.core.compare.significance import (
     METRICS,
     _metric,
     group_rows,

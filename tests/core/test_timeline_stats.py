@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hieradjudicate.core.timeline_stats import finish_forecast, mean_difference
+from hieradjudicate.core.stats.timeline_stats import finish_forecast, mean_difference
 
 
 @pytest.mark.parametrize("paired", [False, True])
@@ -45,8 +45,8 @@ def test_forecast_is_open_over_the_mean_daily_progress() -> None:
 def test_share_interval_is_the_stratified_bootstrap_of_a_share() -> None:
     """Against the per-instance bootstrap of the same share (bootstrap_scores' precision): the two
     draw differently, so their ends agree to the Monte Carlo error, not to the bit."""
-    from hieradjudicate.core.score_bootstrap import bootstrap_scores
-    from hieradjudicate.core.timeline_stats import share_interval
+    from hieradjudicate.core.scoring.score_bootstrap import bootstrap_scores
+    from hieradjudicate.core.stats.timeline_stats import share_interval
 
     rng = np.random.default_rng(3)
     strata = rng.integers(0, 12, 900)

@@ -7,8 +7,8 @@ import itertools
 import numpy as np
 import pytest
 
-from hieradjudicate.core.agreement import layout_from_blocks, make_layout
-from hieradjudicate.core.granularity import (
+from hieradjudicate.core.agreement.agreement import layout_from_blocks, make_layout
+from hieradjudicate.core.agreement.granularity import (
     COMPATIBLE,
     DISJOINT,
     IDENTICAL,
@@ -59,7 +59,7 @@ def test_categories_and_single_answers():
 
 
 def test_pairs_are_built_blockwise_without_changing_the_answer(monkeypatch):
-    import hieradjudicate.core.granularity as g
+    import hieradjudicate.core.agreement.granularity as g
 
     rng = np.random.default_rng(3)
     n, R, K = 30, 600, 6

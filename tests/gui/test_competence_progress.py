@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from hieradjudicate.core import competence
+from hieradjudicate.core.crowd import competence
 from hieradjudicate.gui.dashboard.competence_panel import CompetencePanel
 from hieradjudicate.gui.main_window import MainWindow
 from tests.crowd import crowd_project

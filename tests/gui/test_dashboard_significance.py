@@ -11,7 +11,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox, QScrollArea
 
-from hieradjudicate.core.significance import METRICS
+from hieradjudicate.core.compare.significance import METRICS
 from hieradjudicate.gui.main_window import MainWindow
 from tests.conftest import DEMO
 from tests.gui.test_dashboard import _expected, decided_demo, win  # noqa: F401  (fixtures)

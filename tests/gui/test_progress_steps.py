@@ -243,7 +243,7 @@ def test_open_recent_drop_and_the_command_line_show_the_steps(qtbot, demo_projec
     from PySide6.QtCore import QMimeData, QPointF, QUrl
     from PySide6.QtGui import QDragEnterEvent, QDropEvent
 
-    from hieradjudicate.gui.start_page import remember_project
+    from hieradjudicate.gui.project.start_page import remember_project
 
     remember_project(str(demo_project.resolve()))
     win = _window(qtbot)

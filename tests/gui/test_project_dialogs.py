@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 from hieradjudicate.app.demo import DEMO_SETS, demo_inputs
 from hieradjudicate.app.loading.load import AnnotationSpec
 from hieradjudicate.app.session.session import Session
-from hieradjudicate.gui import project_dialogs
+from hieradjudicate.gui.project import project_dialogs
 from tests.conftest import ROOT
 from tests.gui.journey import CTRL_SHIFT, back_to, choose_combo, export_gold, open_window, resolve_agreed, type_into
 

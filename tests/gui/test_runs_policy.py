@@ -32,7 +32,7 @@ def _shown_f1(panel) -> list[float]:
 
 def test_runs_follow_the_dashboard_policy(qtbot, win: MainWindow) -> None:  # noqa: F811
     from hieradjudicate.app.runs import run_history
-    from hieradjudicate.core.comparison import correct_matrix
+    from hieradjudicate.core.compare.comparison import correct_matrix
 
     _add_runs(qtbot, win)
     dv = win.dashboard.view

@@ -10,7 +10,7 @@ from collections import defaultdict
 import pytest
 
 from hieradjudicate.core.errors import FormatError
-from hieradjudicate.core.gloss_parts import split_gloss
+from hieradjudicate.core.inventory.gloss_parts import split_gloss
 from hieradjudicate.io.contexts.document import index_wsd_xml
 from hieradjudicate.io.contexts.read import read_contexts
 

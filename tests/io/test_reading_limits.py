@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from hieradjudicate.core.errors import FormatError
-from hieradjudicate.core.inventory_builder import InventoryBuilder
+from hieradjudicate.core.inventory.inventory_builder import InventoryBuilder
 from hieradjudicate.io.annotations.read import read_annotations
 from hieradjudicate.io.contexts.read import read_contexts
 from hieradjudicate.io.inventories.read import read_inventory

@@ -20,7 +20,7 @@ from hieradjudicate.app.session.decisions import Decision
 from hieradjudicate.app.session.session import Session
 from hieradjudicate.cli.entry import main
 from hieradjudicate.gui.main_window import MainWindow
-from hieradjudicate.gui.team_live import ServerDialog
+from hieradjudicate.gui.team.team_live import ServerDialog
 from hieradjudicate.io.store.pg.store import PgStore
 from hieradjudicate.io.store.pg.team import write_assignments
 from tests.gui.conftest import private_dirs  # noqa: F401

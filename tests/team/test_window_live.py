@@ -16,7 +16,7 @@ from hieradjudicate.app.session.commands import Decide  # noqa: E402
 from hieradjudicate.app.session.decisions import Decision  # noqa: E402
 from hieradjudicate.app.session.session import Session  # noqa: E402
 from hieradjudicate.gui.main_window import MainWindow  # noqa: E402
-from hieradjudicate.gui.team_live import ServerDialog  # noqa: E402
+from hieradjudicate.gui.team.team_live import ServerDialog  # noqa: E402
 from hieradjudicate.io.store.pg.store import PgStore  # noqa: E402
 from hieradjudicate.io.store.pg.team import write_assignments  # noqa: E402
 from tests.gui.conftest import private_dirs  # noqa: E402,F401

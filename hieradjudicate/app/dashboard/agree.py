@@ -27,20 +27,20 @@ from hieradjudicate.app.dashboard.records import (
     fnum,
 )
 from hieradjudicate.app.dashboard.thin import group_thin, pair_thin
-from hieradjudicate.core.agreement import (
+from hieradjudicate.core.agreement.agreement import (
     Layout,
     multi_rater_agreement,
     pairwise_matrix,
 )
-from hieradjudicate.core.alpha import krippendorff_alpha
-from hieradjudicate.core.bootstrap import DEFAULT_SEED, bootstrap_alpha, bootstrap_fleiss
+from hieradjudicate.core.agreement.alpha import krippendorff_alpha
+from hieradjudicate.core.agreement.bootstrap import DEFAULT_SEED, bootstrap_alpha, bootstrap_fleiss
 from hieradjudicate.core.dashboard import all_figures
-from hieradjudicate.core.granularity import instance_disagreement, pair_category_counts, rollup
-from hieradjudicate.core.labels import node_short_labels
+from hieradjudicate.core.agreement.granularity import instance_disagreement, pair_category_counts, rollup
+from hieradjudicate.core.inventory.labels import node_short_labels
 from hieradjudicate.core.layout_tags import LeafLayout
-from hieradjudicate.core.lexelt_intervals import fleiss_intervals
+from hieradjudicate.core.agreement.lexelt_intervals import fleiss_intervals
 from hieradjudicate.core.model import Corpus
-from hieradjudicate.core.undefined import REASONS
+from hieradjudicate.core.stats.undefined import REASONS
 
 POOLED = ("pooled over lexelts: chance agreement computed within each lexelt and combined "
           "as the instance-weighted mean")

@@ -25,7 +25,7 @@ import numpy as np
 from hieradjudicate.app.dashboard.records import Explain
 from hieradjudicate.app.memory import release_free_memory
 from hieradjudicate.app.session.batch import annotator_sets
-from hieradjudicate.core.labels import node_short_labels
+from hieradjudicate.core.inventory.labels import node_short_labels
 from hieradjudicate.core.model import Corpus
 
 MODELS = {"ds": "Dawid & Skene", "mace": "MACE"}
@@ -61,7 +61,7 @@ ACCEL = {True: "accelerated by SQUAREM (Varadhan & Roland 2008; an extrapolation
 
 def method_text(model: str, max_iter: int | None = None, tol: float | None = None, accelerate: bool = True) -> str:
     """The method text of ``model`` with the stopping rule actually used (defaults where ``None``)."""
-    from hieradjudicate.core import competence, mace
+    from hieradjudicate.core.crowd import competence, mace
 
     default = competence.MAX_ITER if model == "ds" else mace.MAX_ITER
     return METHODS[model].format(accel=ACCEL[accelerate], tol=competence.TOL if tol is None else tol, min_iter=competence.MIN_ITER,
@@ -154,9 +154,9 @@ def estimate(corpus: Corpus, sets: list[int] | None = None, *, model: str = "ds"
     lay = corpus.layout(sets)  # the rows as every other figure reads them (rater = position in sets)
     t0 = time.perf_counter()
     if model == "ds":
-        from hieradjudicate.core.competence import dawid_skene as fit
+        from hieradjudicate.core.crowd.competence import dawid_skene as fit
     else:
-        from hieradjudicate.core.mace import mace as fit  # type: ignore[no-redef]
+        from hieradjudicate.core.crowd.mace import mace as fit  # type: ignore[no-redef]
     stop: dict = {k: v for k, v in (("max_iter", max_iter), ("tol", tol)) if v is not None}
     if model == "ds" and progress is not None:
         stop["progress"] = progress

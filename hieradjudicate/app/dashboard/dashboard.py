@@ -62,9 +62,9 @@ from hieradjudicate.app.dashboard.scores import (
 )
 from hieradjudicate.app.dashboard.reference import reference_view
 from hieradjudicate.app.dashboard.significance import open_ranges, significance_view
-from hieradjudicate.core.agreement import CONGER_MARGINAL_RULE, FLEISS_MISSING_RULE, GWET_FLEISS_RULE
+from hieradjudicate.core.agreement.agreement import CONGER_MARGINAL_RULE, FLEISS_MISSING_RULE, GWET_FLEISS_RULE
 from hieradjudicate.core.dashboard import all_figures
-from hieradjudicate.core.granularity import CATEGORY_NAMES, worst_category
+from hieradjudicate.core.agreement.granularity import CATEGORY_NAMES, worst_category
 from hieradjudicate.core.model import AnnotationSet, Corpus
 
 
@@ -205,7 +205,7 @@ class Dashboard:
         return g[0], g[1]
 
     def layout(self, sets: list[int], keep: np.ndarray | None, skey: Any):
-        """The :class:`~hieradjudicate.core.agreement.Layout` of ``sets`` restricted to ``keep``
+        """The :class:`~hieradjudicate.core.agreement.agreement.Layout` of ``sets`` restricted to ``keep``
         (cached): the rows sorted by (lexelt, instance), a crowd's one leaf per row -- the figures
         never make its dense ``P`` (MASC: 1.08 M rows x 17 leaves, 147 MB)."""
         key = ("lf", tuple(sets), skey)

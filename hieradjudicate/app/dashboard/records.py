@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from hieradjudicate.core.bootstrap import DEFAULT_SEED
+from hieradjudicate.core.agreement.bootstrap import DEFAULT_SEED
 
 
 def fnum(v: Any) -> float | None:

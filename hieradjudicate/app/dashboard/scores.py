@@ -19,13 +19,13 @@ from hieradjudicate.app.dashboard.records import (
     SystemComparisonView,
     fnum,
 )
-from hieradjudicate.core.agreement import pairwise_agreement
-from hieradjudicate.core.comparison import compare_systems
-from hieradjudicate.core.inventory import Inventory
+from hieradjudicate.core.agreement.agreement import pairwise_agreement
+from hieradjudicate.core.compare.comparison import compare_systems
+from hieradjudicate.core.inventory.inventory import Inventory
 from hieradjudicate.core.model import AnnotationSet, Corpus
-from hieradjudicate.core.score_bootstrap import bootstrap_scores
-from hieradjudicate.core.scoring import LeafScore, corpus_figures, nearest_gold_distance, score_leaf
-from hieradjudicate.core.senseval import SPLIT_CREDIT
+from hieradjudicate.core.scoring.score_bootstrap import bootstrap_scores
+from hieradjudicate.core.scoring.scoring import LeafScore, corpus_figures, nearest_gold_distance, score_leaf
+from hieradjudicate.core.scoring.senseval import SPLIT_CREDIT
 
 POLICIES = ("leaf", "fine", "coarse", "mixed")
 POLICY_TEXT = {

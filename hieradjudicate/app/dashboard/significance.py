@@ -4,7 +4,7 @@ For every scoring policy the dashboard shows (leaf, fine, coarse, mixed) and eve
 systems: the difference in P, R and F1 with its paired bootstrap interval, the approximate
 randomization p-value on the same metric, McNemar's exact test on per-instance correctness,
 Holm's correction over the pairs when there are more than two systems
-(:mod:`hieradjudicate.core.significance`).  :meth:`SignificanceView.changes` gives the
+(:mod:`hieradjudicate.core.compare.significance`).  :meth:`SignificanceView.changes` gives the
 instances one system gained and lost against another (the window's gained/lost table).
 """
 
@@ -17,8 +17,8 @@ import numpy as np
 
 from hieradjudicate.app.dashboard.records import Explain
 from hieradjudicate.app.paired import ALL, RESAMPLES, SHUFFLES, Settings, group_label, groupings, run_tests
-from hieradjudicate.core.comparison import correct_matrix
-from hieradjudicate.core.significance import METRICS, PairTest, pairs_of
+from hieradjudicate.core.compare.comparison import correct_matrix
+from hieradjudicate.core.compare.significance import METRICS, PairTest, pairs_of
 
 #: the gold of the tests when it is the decisions marked resolved (else the reference gold's name)
 ADJUDICATED = "the adjudicated gold"
@@ -46,7 +46,7 @@ class SignificanceView:
     explain: Explain
     #: the gold still being adjudicated: ``{"decided", "open", "by_policy": {policy: {"systems": {name:
     #: {metric: [low, high]}}, "pairs": {(a, b): {metric: {...}}}, "joint": bool}}}``
-    #: (:mod:`hieradjudicate.core.open_range`, :mod:`hieradjudicate.core.open_range_tree`)
+    #: (:mod:`hieradjudicate.core.scoring.open_range`, :mod:`hieradjudicate.core.scoring.open_range_tree`)
     open_ranges: dict | None = None
     #: policy -> group label ("all instances", "data set senseval2", "part of speech n") -> tests
     groups: dict[str, dict[str, list[PairTest]]] = field(default_factory=dict)
@@ -128,8 +128,8 @@ def open_ranges(corpus: Any, systems: list[int], names: list[str], gold_rows: np
     instances in view, default all), as ``compare --gold P.hadj`` works them out: each system's range
     and each pair's range of the difference (joint under leaf, fine and coarse -- ``top`` maps a
     sense to its top-level sense -- and from each system's own range under mixed)."""
-    from hieradjudicate.core.open_range import difference_range, normalise, system_range
-    from hieradjudicate.core.open_range_tree import leaf_difference_range
+    from hieradjudicate.core.scoring.open_range import difference_range, normalise, system_range
+    from hieradjudicate.core.scoring.open_range_tree import leaf_difference_range
 
     open_mask = np.ones(corpus.n, bool) if universe is None else np.isin(np.arange(corpus.n), universe)
     open_mask[np.asarray(gold_rows, np.int64)] = False

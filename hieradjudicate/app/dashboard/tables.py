@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from hieradjudicate.app.dashboard.records import DashboardData, fnum
-from hieradjudicate.core.granularity import CATEGORY_NAMES
+from hieradjudicate.core.agreement.granularity import CATEGORY_NAMES
 
 Table = tuple[list[str], list[list[Any]]]
 MAX_LISTED = 200

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from hieradjudicate.app.report.svg import esc, heatmap_svg
-from hieradjudicate.core.labels import without_rank
+from hieradjudicate.core.inventory.labels import without_rank
 from hieradjudicate.core.palette import scale_color
 
 MAX_SENSES = 15  # rows (and columns) drawn, "N others" included

@@ -66,7 +66,7 @@ def paired_table(view: Any, render) -> str:
     ``compare`` prints them: per policy, group and pair, P, R and F1 (both values, a - b, the interval,
     p) and McNemar; p-values to four decimals (``1.0e-04`` below), p Holm with more than two systems."""
     from hieradjudicate.app.paired import p_text
-    from hieradjudicate.core.significance import METRICS
+    from hieradjudicate.core.compare.significance import METRICS
 
     label = {"precision": "P", "recall": "R", "f1": "F1"}
     holm = len(view.names) > 2

@@ -13,7 +13,7 @@ import html
 import math
 from collections.abc import Sequence
 
-from hieradjudicate.core.labels import elide
+from hieradjudicate.core.inventory.labels import elide
 from hieradjudicate.core.palette import scale_color, text_color_on
 
 FONT = 12

@@ -11,12 +11,12 @@ shows at that moment:
 * each set's leaf score against the gold decided so far (the figure of the
   dashboard's "agreement with the gold" table, kept incrementally by
   :class:`~hieradjudicate.app.timeline.scores.IncrementalScores`), with its BCa interval
-  (:func:`~hieradjudicate.core.score_bootstrap.bootstrap_scores`) for the
+  (:func:`~hieradjudicate.core.scoring.score_bootstrap.bootstrap_scores`) for the
   systems and, when there are few, for the annotator sets;
 * how often the gold overturns the annotators' majority: among resolved
   instances where more than half of the annotator sets that answered gave the
   same tag set, the share whose gold is another tag set (BCa interval of the
-  stratified bootstrap, drawn per lexelt: :func:`~hieradjudicate.core.timeline_stats.share_interval`).
+  stratified bootstrap, drawn per lexelt: :func:`~hieradjudicate.core.stats.timeline_stats.share_interval`).
 
 The replay reads each row once; each point scores again only the answers of the instances
 decided in it.
@@ -38,8 +38,8 @@ from hieradjudicate.app.dashboard.gold import STATUS_NAMES
 from hieradjudicate.app.timeline.replay import Replay
 from hieradjudicate.app.timeline.scores import IncrementalScores
 from hieradjudicate.core.model import Corpus
-from hieradjudicate.core.score_bootstrap import bootstrap_scores
-from hieradjudicate.core.timeline_stats import share_interval
+from hieradjudicate.core.scoring.score_bootstrap import bootstrap_scores
+from hieradjudicate.core.stats.timeline_stats import share_interval
 from hieradjudicate.io.store.records import DecisionRow
 
 BY_CHOICES = ("day", "week")  # or a positive integer N: every N decision rows

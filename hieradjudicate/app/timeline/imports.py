@@ -10,7 +10,7 @@ kappa (Cohen and Scott), Fleiss' kappa, Davies & Fleiss' (Conger's) kappa
 and Krippendorff's alpha, Fleiss' kappa per lexelt (``fleiss:LEXELT``), each
 set's mean kappa with the others, and the BCa
 intervals of Fleiss' kappa and alpha
-(:func:`~hieradjudicate.core.bootstrap.bootstrap_figures`).
+(:func:`~hieradjudicate.core.agreement.bootstrap.bootstrap_figures`).
 
 The newest state is the corpus the project has open (never rebuilt).  An
 older state is rebuilt from its stored copies once: its figures are kept in
@@ -30,7 +30,7 @@ import numpy as np
 from hieradjudicate.app.session.stored_inputs import effective_files
 from hieradjudicate.app.stats import Stats
 from hieradjudicate.app.timeline.decisions import Figure
-from hieradjudicate.core.bootstrap import bootstrap_figures
+from hieradjudicate.core.agreement.bootstrap import bootstrap_figures
 from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.core.model import Corpus
 from hieradjudicate.io.store.records import FileRecord
@@ -87,7 +87,7 @@ def group_of(corpus: Corpus) -> list[int]:
 def corpus_figures(corpus: Corpus, *, n_resamples: int = 1000, seed: int | None = None,
                    stats: Stats | None = None) -> tuple[list[str], dict[str, Figure], dict[str, float | None]]:
     """The group figures of one corpus (see the module docstring); ``stats``: the caller's cached ones."""
-    from hieradjudicate.core.bootstrap import DEFAULT_SEED
+    from hieradjudicate.core.agreement.bootstrap import DEFAULT_SEED
 
     stats = stats or Stats(corpus)
     group = group_of(corpus)

@@ -34,10 +34,10 @@ from hieradjudicate.app.dashboard.gold import RESOLVED
 from hieradjudicate.app.timeline.decisions import majority, overturn_outcomes
 from hieradjudicate.app.timeline.imports import group_of, import_events
 from hieradjudicate.app.timeline.replay import Replay
-from hieradjudicate.core.agreement import make_layout
+from hieradjudicate.core.agreement.agreement import make_layout
 from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.core.model import Corpus
-from hieradjudicate.core.timeline_stats import Difference, Forecast, finish_forecast, fleiss_difference, \
+from hieradjudicate.core.stats.timeline_stats import Difference, Forecast, finish_forecast, fleiss_difference, \
     mean_difference
 from hieradjudicate.io.store.records import DecisionRow, utc_now
 

@@ -3,7 +3,7 @@
 :class:`~hieradjudicate.app.dashboard.gold.DecisionTracker` keeps the state row by row (one
 write into an ``n x K`` array per row: on MASC's 44,682 decisions most of a timeline's time).
 :class:`Replay` reads each row once (its instance, status and known tags), computes every row's
-gold leaf vector in one pass (:func:`~hieradjudicate.core.leaves.leaf_vectors`), and keeps only
+gold leaf vector in one pass (:func:`~hieradjudicate.core.inventory.leaves.leaf_vectors`), and keeps only
 the latest row per instance (``np.maximum.at`` over each new stretch of rows).  The state it gives
 -- status per instance, the gold set with its leaves and tag-set signatures -- follows the
 tracker's rules exactly: ``unresolved`` withdraws, only ``resolved`` rows with at least one tag of
@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from hieradjudicate.app.dashboard.gold import RESOLVED, STATUS_NAMES
-from hieradjudicate.core.leaves import leaf_vectors, tag_set_signature
+from hieradjudicate.core.inventory.leaves import leaf_vectors, tag_set_signature
 from hieradjudicate.core.model import AnnotationSet, Corpus
 from hieradjudicate.io.store.records import DecisionRow
 

@@ -1,7 +1,7 @@
 """Every set's leaf score against the gold so far, kept incrementally over the decision points.
 
 The leaf score of an answer is the mass its leaf vector puts inside the gold region of its
-instance (Melamed & Resnik; :func:`~hieradjudicate.core.scoring.score_leaf`); a set's score
+instance (Melamed & Resnik; :func:`~hieradjudicate.core.scoring.scoring.score_leaf`); a set's score
 (precision) is the sum of its answers' scores over the gold instances it answered divided by
 their attempted weight -- what ``score_leaf`` computes as the overall precision.  Between two
 points only the instances with a new decision change their gold, so only their answers are

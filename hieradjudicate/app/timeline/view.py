@@ -17,7 +17,7 @@ from hieradjudicate.app.timeline.imports import ImportPoint, import_timeline
 from hieradjudicate.app.timeline.marks import Marker, forecast, fleiss_before_after, markers, \
     overturn_before_after
 from hieradjudicate.core.errors import ProjectError
-from hieradjudicate.core.timeline_stats import Difference, Forecast
+from hieradjudicate.core.stats.timeline_stats import Difference, Forecast
 
 PENDING = Difference(None, None, None, None, None, False, 0, 0, "", "being computed")
 NO_DATES = ("The timeline rests on import and decision times only: the inputs carry no dates of their "

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from hieradjudicate.app.session.batch import annotator_sets
-from hieradjudicate.core.granularity import CATEGORY_NAMES, instance_disagreement, worst_category  # noqa: F401
-from hieradjudicate.core.labels import node_short_labels
+from hieradjudicate.core.agreement.granularity import CATEGORY_NAMES, instance_disagreement, worst_category  # noqa: F401
+from hieradjudicate.core.inventory.labels import node_short_labels
 from hieradjudicate.core.model import AnnotationSet, Corpus
 
 #: Category code of an instance fewer than two annotators answered.

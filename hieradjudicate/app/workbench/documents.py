@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from hieradjudicate.app.session.stored_inputs import effective_files, safe_name
-from hieradjudicate.core.gloss_parts import split_gloss
-from hieradjudicate.core.labels import node_short_labels
+from hieradjudicate.core.inventory.gloss_parts import split_gloss
+from hieradjudicate.core.inventory.labels import node_short_labels
 from hieradjudicate.io.contexts.cas_documents import index_uima
 from hieradjudicate.io.contexts.document import DocumentIndex, index_wsd_xml
 

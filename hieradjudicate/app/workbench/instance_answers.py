@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from hieradjudicate.core.labels import node_short_labels
+from hieradjudicate.core.inventory.labels import node_short_labels
 from hieradjudicate.core.model import Corpus
 
 

@@ -14,11 +14,11 @@ import numpy as np
 from hieradjudicate.app.session.batch import annotator_sets, rater_note
 from hieradjudicate.app.workbench.live_scores import SetScore, score_keeper
 from hieradjudicate.app.workbench.queue import RESOLVED, Workbench
-from hieradjudicate.core.agreement import make_layout
+from hieradjudicate.core.agreement.agreement import make_layout
 from hieradjudicate.core.dashboard import all_figures
 from hieradjudicate.core.layout_tags import LeafLayout
-from hieradjudicate.core.scoring import score_leaf
-from hieradjudicate.core.undefined import Estimate
+from hieradjudicate.core.scoring.scoring import score_leaf
+from hieradjudicate.core.stats.undefined import Estimate
 
 
 @dataclass
@@ -135,7 +135,7 @@ def set_scores(wb: Workbench, decided: np.ndarray | None = None,
 
 def full_set_scores(wb: Workbench, decided: np.ndarray | None = None,
                     gold_leaves: np.ndarray | None = None) -> list[SetScore]:
-    """The definition of :func:`set_scores`: :func:`~hieradjudicate.core.scoring.score_leaf` of
+    """The definition of :func:`set_scores`: :func:`~hieradjudicate.core.scoring.scoring.score_leaf` of
     every set against the decided instances, computed afresh (one pass per set; the tests compare)."""
     if decided is None:
         decided = np.flatnonzero(wb.status == RESOLVED)

@@ -2,7 +2,7 @@
 
 The live panel shows, after every decision, each set's Melamed & Resnik leaf precision against
 the decisions so far (:func:`~hieradjudicate.app.workbench.live.full_set_scores` is the
-definition: :func:`~hieradjudicate.core.scoring.score_leaf` of every set).  Computed afresh that
+definition: :func:`~hieradjudicate.core.scoring.scoring.score_leaf` of every set).  Computed afresh that
 is one scoring pass per set -- a crowd's 228 sets took 100-200 ms in the worker after every key
 (MASC), and the sets' dense leaf vectors (147 MB) were kept for it.
 
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hieradjudicate.core.leaves import leaf_vectors
+from hieradjudicate.core.inventory.leaves import leaf_vectors
 from hieradjudicate.core.model import Corpus
 
 

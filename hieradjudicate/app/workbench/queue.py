@@ -30,7 +30,7 @@ from hieradjudicate.app.workbench.columns import (
 from hieradjudicate.app.workbench.instance_answers import AnswerGroup, LeafVotes, answer_groups, leaf_votes
 from hieradjudicate.app.workbench.search import text_mask
 from hieradjudicate.app.workbench.suggest import Suggester
-from hieradjudicate.core.labels import is_none_sense, node_short_labels, short_tag
+from hieradjudicate.core.inventory.labels import is_none_sense, node_short_labels, short_tag
 from hieradjudicate.core.model import Corpus
 from hieradjudicate.io.store.project_store import DecisionRow
 

@@ -20,7 +20,7 @@ from hieradjudicate.app.dashboard.scores import POLICY_TEXT, TreeCredit, policy_
 from hieradjudicate.app.datasets import by_dataset
 from hieradjudicate.app.stats import Stats
 from hieradjudicate.core.model import Corpus
-from hieradjudicate.core.scoring import corpus_figures
+from hieradjudicate.core.scoring.scoring import corpus_figures
 
 ALL_DATA = ""  # the ``dataset`` of a row over every instance of the reference
 

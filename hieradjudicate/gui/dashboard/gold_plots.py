@@ -13,7 +13,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QTableWidget, QTableWidgetItem, QWidget
 
-from hieradjudicate.core.granularity import CATEGORY_NAMES
+from hieradjudicate.core.agreement.granularity import CATEGORY_NAMES
 from hieradjudicate.core.palette import CATEGORY_COLORS, GOLD_COLOR, mix, set_color
 from hieradjudicate.gui.dashboard.common import (
     Panel,

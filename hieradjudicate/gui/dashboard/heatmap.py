@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit
 
-from hieradjudicate.core.labels import elide
+from hieradjudicate.core.inventory.labels import elide
 from hieradjudicate.core.palette import scale_color, text_color_on
 from hieradjudicate.core.seriation import cluster_order, mean_order
 from hieradjudicate.gui.dashboard.common import (

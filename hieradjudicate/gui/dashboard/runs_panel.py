@@ -184,7 +184,7 @@ class RunsPanel(Panel):
         """Gained/lost instances of the chosen run against the baseline run (the chosen policy), with the
         paired test of F1; a double-click on an instance opens it in the workbench."""
         from hieradjudicate.app.paired import ALL, run_tests
-        from hieradjudicate.core.comparison import correct_matrix
+        from hieradjudicate.core.compare.comparison import correct_matrix
 
         a, b = self.base_run.currentIndex(), self.other_run.currentIndex()
         if a < 0 or b < 0 or a == b or a >= len(self.history) or b >= len(self.history):

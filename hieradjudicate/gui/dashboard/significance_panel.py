@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QHeaderView, QLabel
 from hieradjudicate.app.dashboard.significance import ADJUDICATED
 from hieradjudicate.app.paired import p_text
 
-from hieradjudicate.core.significance import METRICS
+from hieradjudicate.core.compare.significance import METRICS
 from hieradjudicate.gui.dashboard.common import Panel, fmt, set_ticks
 from hieradjudicate.gui.dashboard.gold_plots import NO_DECISION, NO_GOLD, _fill, _table, why_no_systems
 

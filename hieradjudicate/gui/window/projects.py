@@ -20,7 +20,7 @@ from hieradjudicate.app.session.session import Session
 from hieradjudicate.app.workbench.queue import Workbench
 from hieradjudicate.gui.busy import SCALE, VIEW_SLOTS, StepDialog
 from hieradjudicate.gui.dock_layout import scrolling
-from hieradjudicate.gui.start_page import remember_project
+from hieradjudicate.gui.project.start_page import remember_project
 from hieradjudicate.gui.workbench.workspace import Workspace
 from hieradjudicate.io.store.locations import is_server_location
 

@@ -18,7 +18,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 
 from hieradjudicate.app.workbench.instance_answers import AnswerGroup, LeafVotes
 from hieradjudicate.app.workbench.queue import Workbench
-from hieradjudicate.core.labels import gloss_words, node_short_labels, tooltip, without_rank
+from hieradjudicate.core.inventory.labels import gloss_words, node_short_labels, tooltip, without_rank
 from hieradjudicate.gui.colors import GOLD, set_color
 
 _Index = QModelIndex | QPersistentModelIndex

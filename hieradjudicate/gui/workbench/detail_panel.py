@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 
 from hieradjudicate.app.workbench.instance_answers import MAX_BARS, top_leaves
 from hieradjudicate.app.workbench.queue import ROLE_SHORT, Answer, Workbench
-from hieradjudicate.core.labels import (
+from hieradjudicate.core.inventory.labels import (
     gloss_words,
     node_short_labels,
     tooltip,

@@ -8,7 +8,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from hieradjudicate.app.workbench.queue import Workbench
-from hieradjudicate.core.labels import node_short_labels, tooltip
+from hieradjudicate.core.inventory.labels import node_short_labels, tooltip
 from hieradjudicate.gui.colors import GOLD
 from hieradjudicate.gui.workbench.fill_width import FillWidth
 

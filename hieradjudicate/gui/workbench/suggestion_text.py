@@ -5,7 +5,7 @@ from __future__ import annotations
 import html
 
 from hieradjudicate.app.workbench.queue import Workbench
-from hieradjudicate.core.labels import short_tag
+from hieradjudicate.core.inventory.labels import short_tag
 
 
 def suggestion_html(wb: Workbench, i: int) -> str:

@@ -51,8 +51,8 @@ def summary(res, c, word: str) -> dict:
 
 
 def main() -> None:
-    from hieradjudicate.core.competence import dawid_skene
-    from hieradjudicate.core.mace import mace
+    from hieradjudicate.core.crowd.competence import dawid_skene
+    from hieradjudicate.core.crowd.mace import mace
 
     out = {"tol": TIGHT}
     inst, rater, leaf, c = masc_word("say-v")

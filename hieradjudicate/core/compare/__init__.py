@@ -1,0 +1,1 @@
+"""Comparing systems: Pedersen's system agreement, paired significance tests, the regression view."""

@@ -1,0 +1,152 @@
+"""Dawid & Skene run lexelt by lexelt (used by :func:`hieradjudicate.core.crowd.competence.dawid_skene`).
+
+Lexelts share no parameter (a confusion matrix is per annotator *and lexelt*, a prior per lexelt),
+so the EM of a corpus is one independent EM per lexelt, and its fixed point is theirs.  Run as one
+EM (as before #36) every lexelt took as many iterations as the slowest (MASC: ``common-j`` needs
+~1,700 accelerated EM steps where most words settle in 40-200), one SQUAREM step length served
+all of them, and "converged" was one test over all.  Here the lexelts are split into *parts*
+(one lexelt each, lexelts with fewer than :data:`PART_LABELS` label entries packed together so
+that a corpus of many small lexelts does not pay a Python loop per lexelt and iteration), each
+part is its own :class:`hieradjudicate.core.crowd.ds_em.DSModel`, accelerated and stopped on its own,
+and the figures are put back together.  A part holds its lexelts' entries in their original
+order, so every sum adds the same terms in the same order as one model over all would.
+
+The run's ``iterations`` is the largest number of EM steps a part made, ``converged`` that every
+part converged, ``change`` and ``distance`` the largest over the parts, and the log-likelihood
+history the sum over parts (a part that has stopped keeps its last value).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from hieradjudicate.core.crowd.ds_em import EPS, DSModel
+
+#: lexelts with fewer label entries than this are packed together into one part
+PART_LABELS = 1 << 13
+#: a converged run is restarted from its posteriors mixed with this share of noise (see _confirmed)
+PROBE = 1e-2
+#: the restart must come back within this many times the tolerance
+AGREE = 10.0
+PROBES = 3
+
+
+@dataclass
+class PartsFit:
+    post: np.ndarray  # (T, K)
+    errors: np.ndarray  # (W, X, K, K)
+    priors: np.ndarray  # (X, K)
+    iterations: int
+    converged: bool
+    change: float
+    distance: float
+    loglik: list[float]
+    extrapolations: int
+    label_passes: float = 0.0  # EM steps made (probes included) weighted by the parts' labels: the work in full passes
+
+
+def _parts(per_x: np.ndarray) -> np.ndarray:
+    """The part of every lexelt: lexelts in order, a part closed once it holds PART_LABELS entries."""
+    part = np.zeros(per_x.size, np.int64)
+    p, held = 0, 0
+    for x, n in enumerate(per_x.tolist()):  # a loop over lexelts, not over labels
+        if n and held >= PART_LABELS:
+            p, held = p + 1, 0
+        part[x] = p
+        held += n
+    return part
+
+
+def _confirmed(model: DSModel, run: Callable, theta: np.ndarray, *, max_iter: int, tol: float, min_iter: int,
+               progress: Callable[[int, int], object] | None):
+    """``run`` to convergence, then probed: restarted from its posteriors mixed with a little noise
+    (:data:`PROBE`), it must come back to the same point (within :data:`AGREE` x tol) -- a stable fixed
+    point does, a saddle's plateau, where EM also slows down and looks converged, does not (the restart
+    leaves along the unstable direction).  An escaped run goes on from where the restart converged (a
+    higher log-likelihood), probed again; at most :data:`PROBES` probes."""
+    from hieradjudicate.core.crowd.squarem import posts_change
+
+    fit = run(model.e_step, model.m_step, theta, max_iter=max_iter, tol=tol, min_iter=min_iter, progress=progress)
+    steps = fit.iterations
+    rng = np.random.default_rng(0)
+    for _ in range(PROBES):
+        if not fit.converged or tol <= 0:
+            break
+        mixed = []
+        for z in fit.posts:
+            noise = rng.random(z.shape)
+            mixed.append((1.0 - PROBE) * z + PROBE * noise / noise.sum(axis=0))
+        probe = run(model.e_step, model.m_step, model.m_step(mixed), max_iter=max_iter, tol=tol, min_iter=min_iter)
+        steps += probe.iterations
+        if not probe.converged:  # the restart did not settle: the convergence is not confirmed
+            fit.converged = False
+            break
+        if posts_change(probe.posts, fit.posts) <= AGREE * tol:
+            break
+        if probe.loglik[-1] <= fit.loglik[-1]:  # elsewhere, but no higher: keep the first
+            break
+        # escaped to a higher log-likelihood: go on from there; the history stays monotone (the
+        # restart's own start, below where the first run ended, is left out)
+        probe.loglik = fit.loglik + [v for v in probe.loglik if v > fit.loglik[-1]]
+        fit = probe
+    fit.steps = steps  # the work done, probes included (``iterations`` stays the returned run's own)
+    return fit
+
+
+def fit_parts(x_task: np.ndarray, t_e: np.ndarray, w_e: np.ndarray, k_e: np.ndarray, wt_e: np.ndarray,
+              n_leaves: np.ndarray, W: int, K: int, start: np.ndarray, run: Callable, *, max_iter: int,
+              tol: float, min_iter: int, progress: Callable[[int, int], object] | None = None) -> PartsFit:
+    """EM (``run``: :func:`~hieradjudicate.core.squarem.squarem` or ``plain_em``) part by part from the
+    normalised start ``start`` (T, K); entries ``(task, worker, observed leaf, weight)``."""
+    T, X = len(x_task), len(n_leaves)
+    n_leaves = np.asarray(n_leaves, np.int64)
+    x_e = x_task[t_e]
+    per_x = np.bincount(x_e, minlength=X)
+    part_x = _parts(per_x)
+    n_parts = int(part_x.max(initial=0)) + 1
+    e_order = np.argsort(part_x[x_e].astype(np.int32), kind="stable")
+    e_bounds = np.r_[0, np.cumsum(np.bincount(part_x[x_e], minlength=n_parts))]
+    t_order = np.argsort(part_x[x_task].astype(np.int32), kind="stable")
+    t_bounds = np.r_[0, np.cumsum(np.bincount(part_x[x_task], minlength=n_parts))]
+    local = np.empty(T, np.int64)
+    post = np.zeros((T, K))
+    counts = np.zeros((W * X * K, K))
+    valid = np.arange(K)[None, :] < n_leaves[:, None]
+    priors = np.where(valid, EPS, 0.0)  # a lexelt without instances: EPS over its leaves
+    total = max(int(t_e.size), 1)
+    iterations, converged, change, distance, kept, steps = 0, True, 0.0, 0.0, 0, 0
+    histories = []
+    for p in range(n_parts):
+        tasks = t_order[t_bounds[p]:t_bounds[p + 1]]
+        e = e_order[e_bounds[p]:e_bounds[p + 1]]
+        if not tasks.size:
+            continue
+        local[tasks] = np.arange(tasks.size)
+        model = DSModel(None, tasks.size, x_task[tasks], w_e[e], local[t_e[e]], k_e[e], wt_e[e], n_leaves, W, K)
+        tell = progress
+        if progress is not None and n_parts > 1:  # the bar moves with the share of labels done
+            before, share = e_bounds[p] / total, e.size / total
+
+            def tell(k: int, n: int, before=before, share=share) -> None:
+                progress(min(int(max_iter * (before + share * k / max(n, 1))), max_iter), max_iter)
+        fit = _confirmed(model, run, model.m_step(model.start(start[tasks])), max_iter=max_iter, tol=tol,
+                         min_iter=min_iter, progress=tell)
+        post[tasks] = model.posterior(fit.posts)[:tasks.size]
+        model.padded_into(fit.theta, counts, priors)
+        iterations = max(iterations, fit.iterations)
+        steps += fit.steps * e.size
+        converged = converged and fit.converged
+        change = max(change, fit.change) if np.isfinite(fit.change) else fit.change
+        distance = max(distance, fit.distance)
+        kept += fit.extrapolations
+        histories.append(np.asarray(fit.loglik))
+    n_hist = max((h.size for h in histories), default=0)
+    loglik = np.zeros(n_hist)
+    for h in histories:
+        if h.size:
+            loglik += np.r_[h, np.full(n_hist - h.size, h[-1])]
+    return PartsFit(post, counts.reshape(W, X, K, K), priors, iterations, converged, change, distance,
+                    loglik.tolist(), kept, steps / total)

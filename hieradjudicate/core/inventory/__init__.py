@@ -1,0 +1,1 @@
+"""The sense inventory: the tree, its builder, leaf ids, readable labels."""

@@ -1,0 +1,181 @@
+"""Intervals of a change over time: before/after differences and the finishing date (issue 32).
+
+* :func:`mean_difference` -- the difference of two means (a share of 0/1
+  outcomes, a mean score) after minus before.  *Paired* when both sides hold
+  the same instances (one resample of the instances draws both sides:
+  :func:`~hieradjudicate.core.scoring.score_bootstrap.paired_bootstrap`), *unpaired*
+  otherwise (each side resampled on its own, within its lexelts, with seeds
+  ``seed`` and ``seed + 1``; the interval is the percentile interval of the
+  replicate differences).
+* :func:`fleiss_difference` -- Fleiss' (soft) kappa after minus before, from
+  the per-instance statistics of :mod:`hieradjudicate.core.agreement.bootstrap`.
+  Paired when the two layouts hold the same pairable instances: the same
+  draws (same lexelt sizes, same seed) resample both, and the BCa interval
+  takes the jackknife of the difference; unpaired otherwise.
+* :func:`finish_forecast` -- from the progress per calendar day, the days
+  until ``open`` instances are done; the interval resamples the days (BCa,
+  jackknife over days).
+
+Pure numpy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from hieradjudicate.core.agreement.agreement import Layout, fleiss_agreement
+from hieradjudicate.core.stats.bca import interval
+from hieradjudicate.core.agreement.bootstrap import _fleiss_stat, _fleiss_V, jackknife, resampled_sums
+from hieradjudicate.core.scoring.score_bootstrap import paired_bootstrap, resample_indices
+
+
+@dataclass(frozen=True)
+class Difference:
+    before: float | None
+    after: float | None
+    difference: float | None
+    low: float | None
+    high: float | None
+    paired: bool
+    n_before: int
+    n_after: int
+    method: str
+    why: str | None = None
+
+
+def _percentile(reps: np.ndarray, level: float) -> tuple[float | None, float | None]:
+    ok = reps[np.isfinite(reps)]
+    if not ok.size:
+        return None, None
+    q = (1.0 - level) / 2.0
+    lo, hi = np.quantile(ok, [q, 1.0 - q])
+    return float(lo), float(hi)
+
+
+def _means(y: np.ndarray, strata: np.ndarray, n_resamples: int, seed: int) -> np.ndarray:
+    code = np.unique(strata, return_inverse=True)[1].reshape(-1)
+    return np.concatenate([y[idx].mean(axis=1) for idx in
+                           resample_indices(code, n_resamples=n_resamples, seed=seed)])
+
+
+def mean_difference(y_before: np.ndarray, y_after: np.ndarray, strata_before: np.ndarray,
+                    strata_after: np.ndarray, *, paired: bool, n_resamples: int = 1000, seed: int = 0,
+                    level: float = 0.95) -> Difference:
+    """``mean(y_after) - mean(y_before)`` with its bootstrap interval (see the module docstring).
+
+    Paired needs the two sides in the same instance order (``strata_before`` is then used)."""
+    yb, ya = np.asarray(y_before, np.float64), np.asarray(y_after, np.float64)
+    nb, na = int(yb.size), int(ya.size)
+    if not nb or not na:
+        return Difference(float(yb.mean()) if nb else None, float(ya.mean()) if na else None, None, None,
+                          None, paired, nb, na, "", "one side has no instance")
+    mb, ma = float(yb.mean()), float(ya.mean())
+    if n_resamples <= 0:
+        return Difference(mb, ma, ma - mb, None, None, paired, nb, na, "", "no resamples")
+    if paired:
+        if nb != na:
+            raise ValueError(f"paired sides of {nb} and {na} instances; expected the same instances")
+        r = paired_bootstrap(ya, yb, strata=strata_before, metric="recall", n_resamples=n_resamples,
+                             seed=seed, confidence=level).difference
+        return Difference(mb, ma, ma - mb, r.low, r.high, True, nb, na, "paired percentile bootstrap")
+    reps = _means(ya, np.asarray(strata_after), n_resamples, seed + 1) - \
+        _means(yb, np.asarray(strata_before), n_resamples, seed)
+    lo, hi = _percentile(reps, level)
+    return Difference(mb, ma, ma - mb, lo, hi, False, nb, na, "unpaired percentile bootstrap")
+
+
+def fleiss_difference(before: Layout, after: Layout, *, n_resamples: int = 1000, seed: int = 0,
+                      level: float = 0.95) -> Difference:
+    """Fleiss' kappa of ``after`` minus ``before`` with its bootstrap interval (module docstring)."""
+    lb, la = before.pairable(), after.pairable()
+    kb, ka = fleiss_agreement(before).kappa.value, fleiss_agreement(after).kappa.value
+    nb, na = int(lb.seg_inst.size), int(la.seg_inst.size)
+    paired = nb == na and lb.n_lexelts == la.n_lexelts and np.array_equal(lb.seg_inst, la.seg_inst)
+    if kb is None or ka is None or not lb.R or not la.R:
+        return Difference(kb, ka, None, None, None, paired, nb, na, "",
+                          "kappa undefined on one side")
+    if n_resamples <= 0:
+        return Difference(kb, ka, ka - kb, None, None, paired, nb, na, "", "no resamples")
+    X, K = la.n_lexelts, la.P.shape[1]
+    stat = _fleiss_stat(K)
+    Vb, Va = _fleiss_V(lb), _fleiss_V(la)
+    nxb = np.bincount(lb.seg_lex, minlength=X).astype(np.float64)
+    nxa = np.bincount(la.seg_lex, minlength=X).astype(np.float64)
+    Tb = resampled_sums(Vb, lb.seg_lex, X, n_resamples, seed)
+    Ta = resampled_sums(Va, la.seg_lex, X, n_resamples, seed if paired else seed + 1)
+    (rb, okb), = stat(Tb, nxb)
+    (ra, oka), = stat(Ta, nxa)
+    ok = okb & oka
+    diff = ra[ok] - rb[ok]
+    est = ka - kb
+    if paired:
+        (jb, jokb, _), = jackknife(stat, Vb, lb.seg_lex, X)
+        (ja, joka, _), = jackknife(stat, Va, la.seg_lex, X)
+        jok = jokb & joka
+        lo, hi, used = interval(diff, est, level, "bca", (ja - jb)[jok], lb.seg_lex[jok])
+        return Difference(kb, ka, est, lo, hi, True, nb, na, f"paired {used} bootstrap")
+    lo, hi = _percentile(diff, level)
+    return Difference(kb, ka, est, lo, hi, False, nb, na, "unpaired percentile bootstrap")
+
+
+@dataclass(frozen=True)
+class Forecast:
+    open: int
+    per_day: float | None  # mean progress per calendar day
+    days: float | None  # expected days until done
+    days_low: float | None
+    days_high: float | None
+    n_days: int
+    why: str | None = None
+
+
+def finish_forecast(progress_per_day: np.ndarray, open_: int, *, n_resamples: int = 1000, seed: int = 0,
+                    level: float = 0.95) -> Forecast:
+    """Days until ``open_`` instances are done at the mean of ``progress_per_day`` (one value per
+    calendar day, zeros included); the interval resamples the days.  A resample whose mean progress
+    is not positive never finishes: it counts as infinitely long (an open upper end, ``None``)."""
+    d = np.asarray(progress_per_day, np.float64)
+    if open_ <= 0:
+        return Forecast(open_, float(d.mean()) if d.size else None, 0.0, 0.0, 0.0, int(d.size))
+    if d.size < 2:
+        return Forecast(open_, float(d.mean()) if d.size else None, None, None, None, int(d.size),
+                        "fewer than two days of decisions")
+    rate = float(d.mean())
+    if rate <= 0:
+        return Forecast(open_, rate, None, None, None, int(d.size), "no progress so far")
+    if n_resamples <= 0:
+        return Forecast(open_, rate, open_ / rate, None, None, int(d.size), "no resamples")
+    rng = np.random.default_rng(seed)
+    reps = d[rng.integers(0, d.size, size=(n_resamples, d.size))].mean(axis=1)
+    days = np.where(reps > 0, open_ / np.where(reps > 0, reps, 1.0), np.inf)
+    jack = (d.sum() - d) / (d.size - 1)
+    jdays = np.where(jack > 0, open_ / np.where(jack > 0, jack, 1.0), np.inf)
+    fin = np.isfinite(jdays)
+    lo, hi, _ = interval(np.minimum(days, 1e12), open_ / rate, level, "bca", jdays[fin] if fin.sum() > 1 else None)
+    return Forecast(open_, rate, open_ / rate, lo, None if hi >= 1e12 else hi, int(d.size))
+
+
+def share_interval(y: np.ndarray, strata: np.ndarray, *, n_resamples: int = 1000, seed: int = 0,
+                   level: float = 0.95) -> tuple[float | None, float | None, str]:
+    """BCa interval of the share of ones among 0/1 outcomes ``y``, resampled within ``strata``.
+
+    Drawing ``n_x`` outcomes with replacement from a stratum holding ``k_x`` ones gives
+    Binomial(``n_x``, ``k_x / n_x``) ones: the stratified bootstrap of a share, drawn per stratum
+    and resample (``X x B`` numbers) instead of per instance (``n x B``: MASC's 44,682 decided
+    instances cost seconds per point).  The acceleration is from the jackknife within strata
+    (leaving one instance out is closed-form).
+    """
+    y = np.asarray(y, np.float64)
+    if not y.size:
+        return None, None, ""
+    code = np.unique(np.asarray(strata), return_inverse=True)[1].reshape(-1)
+    n_x = np.bincount(code).astype(np.int64)
+    k_x = np.bincount(code, weights=y)
+    rng = np.random.default_rng(seed)
+    ones = rng.binomial(n_x[None, :], (k_x / n_x)[None, :], size=(n_resamples, n_x.size))
+    reps = ones.sum(axis=1) / y.size
+    est = float(y.mean())
+    jack = (y.sum() - y) / max(y.size - 1, 1)
+    return interval(reps, est, level, "bca", jack, code)
