@@ -16,6 +16,7 @@ from hieradjudicate.app.timeline.team import team_timeline
 from hieradjudicate.cli.entry import main
 from hieradjudicate.io.store.pg.location import parse_location
 from hieradjudicate.io.store.pg.team import adjudicator_rows, assigned, lead_rows, write_assignments
+from tests.gui.conftest import private_dirs  # noqa: F401
 from tests.team.conftest import url
 
 sklearn_metrics = pytest.importorskip("sklearn.metrics")
@@ -137,3 +138,43 @@ def test_project_timeline_measure_people_shows_the_team_figures(cluster, three_d
     d = json.loads(capsys.readouterr().out)
     assert [p["label"] for p in d["team"]["points"]] == ["2026-03-01", "2026-03-02", "2026-03-03"]
     assert {x["adjudicator"] for x in d["team"]["forecasts"]} == {"alice", "bob", "carol"}
+
+
+@pytest.mark.parametrize("login, shown", [("lead", True), ("alice", False)])
+def test_the_timeline_tab_shows_the_lead_each_adjudicator_over_time(qtbot, private_dirs, cluster, three_days,
+                                                                   login: str, shown: bool) -> None:  # noqa: F811
+    pytest.importorskip("PySide6")
+    from PySide6.QtCore import Qt
+
+    from hieradjudicate.gui.main_window import MainWindow
+
+    project, keys = three_days
+    win = MainWindow()
+    qtbot.addWidget(win)
+    assert win.load_project(url(cluster, login, project))
+    win.show()
+    qtbot.waitExposed(win)
+    tabs = win.dashboard.tabs
+    k_tab = next(j for j in range(tabs.count()) if tabs.tabText(j) == "Timeline")
+    bar = tabs.tabBar()
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(k_tab).center())
+    page = win.dashboard.timeline
+    qtbot.waitUntil(lambda: page.view is not None, timeout=60_000)
+    team = page.team
+    if not shown:  # an adjudicator sees no one's figures
+        assert not team.isVisible() and team.timeline is None
+        win.close_project()
+        return
+    qtbot.waitUntil(lambda: team.timeline is not None, timeout=60_000)
+    assert team.isVisible()
+    t = team.table
+    head = [t.horizontalHeaderItem(c).text() for c in range(t.columnCount())]
+    cells = {(t.item(r, 0).text(), t.item(r, 1).text()): {h: t.item(r, c).text() for c, h in enumerate(head)}
+             for r in range(t.rowCount())}
+    assert {day for day, _ in cells} == {"2026-03-01", "2026-03-02", "2026-03-03"}
+    expect = _oracle([s for s in PLAN if s[0] <= 2], keys)["alice"]
+    assert cells[("2026-03-02", "alice")]["kappa (Cohen) 95% CI"].startswith(f"{expect['kappa']:.3f}")
+    last = _oracle(PLAN, keys)["bob"]
+    assert cells[("2026-03-03", "bob")]["overturn rate"] == f"{100 * last['rate']:.1f}% (n = {last['decided']})"
+    assert "alice: 1 of 8 open" in team.forecasts.text() and "2026-03-04" in team.forecasts.text()
+    win.close_project()
