@@ -55,7 +55,8 @@ def three_days(cluster, published: str):  # type: ignore[no-untyped-def]
     return published, keys
 
 
-def _oracle(plan_upto: list[tuple[int, str, int, str]], keys) -> dict[str, dict[str, float | int | None]]:  # type: ignore[no-untyped-def]
+def _oracle(plan_upto: list[tuple[int, str, int, str]],
+            keys: object) -> dict[str, dict[str, float | int | None]]:
     """Per adjudicator, from the plan alone: decided, overturned, overlap pairs and Cohen's kappa."""
     answer: dict[tuple[str, int], tuple[int, str]] = {}  # (who, i) -> (order, tag)
     lead: dict[int, list[tuple[int, str]]] = {}
@@ -138,6 +139,12 @@ def test_project_timeline_measure_people_shows_the_team_figures(cluster, three_d
     d = json.loads(capsys.readouterr().out)
     assert [p["label"] for p in d["team"]["points"]] == ["2026-03-01", "2026-03-02", "2026-03-03"]
     assert {x["adjudicator"] for x in d["team"]["forecasts"]} == {"alice", "bob", "carol"}
+    code = main(["project", "timeline", url(cluster, "lead", project), "--measure", "people", "--resamples", "0"])
+    out = capsys.readouterr().out
+    assert code == 0 and "forecast alice: 1 of 8 assigned open at 2.333 decided per calendar day: done about " \
+        "2026-03-04" in out, out
+    assert "forecast carol: all 2 assigned decided" in out
+    assert "kappa_cohen:carol" in out and "None" not in out  # no overlap: "undefined", as every figure says
 
 
 @pytest.mark.parametrize("login, shown", [("lead", True), ("alice", False)])
@@ -177,4 +184,5 @@ def test_the_timeline_tab_shows_the_lead_each_adjudicator_over_time(qtbot, priva
     last = _oracle(PLAN, keys)["bob"]
     assert cells[("2026-03-03", "bob")]["overturn rate"] == f"{100 * last['rate']:.1f}% (n = {last['decided']})"
     assert "alice: 1 of 8 open" in team.forecasts.text() and "2026-03-04" in team.forecasts.text()
+    assert "carol: all 2 decided" in team.forecasts.text()
     win.close_project()

@@ -208,7 +208,7 @@ def _wide(headers: list[str], rows: list[list[Any]]) -> tuple[list[str], list[li
     for point, at, m, v, lo, hi, _n in rows:
         if m not in cols:
             cols.append(m)
-        cell = fmt(v) if isinstance(v, float) else str(v)
+        cell = fmt(v) if isinstance(v, float) or v is None else str(v)
         if lo is not None and hi is not None:
             cell += f" [{fmt(lo)}, {fmt(hi)}]"
         lines.setdefault((point, at), {})[m] = cell

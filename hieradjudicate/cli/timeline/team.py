@@ -34,7 +34,9 @@ def forecast_lines(team: dict[str, Any]) -> list[str]:
 
     out = [team["note"]]
     for f in team["forecasts"]:
-        if f["expected"]:
+        if f["open"] == 0:
+            out.append(f"forecast {f['adjudicator']}: all {f['assigned']} assigned decided")
+        elif f["expected"]:
             ci = f" (95% interval {f['earliest']} to {f['latest'] or 'open-ended'})" if f["earliest"] else ""
             out.append(f"forecast {f['adjudicator']}: {f['open']} of {f['assigned']} assigned open at "
                        f"{fmt(f['per_day'])} decided per calendar day: done about {f['expected']}{ci}")

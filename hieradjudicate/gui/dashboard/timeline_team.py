@@ -90,7 +90,9 @@ class TeamTimelinePanel(QWidget):
         self.table.resizeColumnsToContents()
         out = []
         for f in t.forecasts:
-            if f.expected:
+            if f.open == 0:
+                out.append(f"{f.name}: all {f.assigned} decided")
+            elif f.expected:
                 ci = f" (95% interval {f.earliest} to {f.latest or 'open-ended'})" if f.earliest else ""
                 out.append(f"{f.name}: {f.open} of {f.assigned} open at {f.forecast.per_day:.1f} a day, done about "
                            f"<b>{f.expected}</b>{ci}")
