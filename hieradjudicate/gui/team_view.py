@@ -105,14 +105,17 @@ class TeamView(QDialog):
             store = session.store
             require_lead(store, "see the team's figures and conflicts")
             figs = figures(session.corpus, assigned(store), adjudicator_rows(store), lead_rows(store))
-            return figs, conflicts(store)
+            return figs, conflicts(store), store.damaged_rows()
 
         self.runner.start(work, self._show, failed=lambda exc: self.note.setText(str(exc)))
 
     def _show(self, result: tuple[Any, Any]) -> None:
         from hieradjudicate.app.team import figures_table
 
-        figs, queue = result
+        figs, queue, damaged = result
+        note = getattr(getattr(self.window, "server", None), "damaged", None)
+        if note is not None:  # rows written since the project was opened are named too
+            note.show_rows(damaged)
         header, rows = figures_table(figs)
         _fill(self.figures, header, rows)
         _fill(self.conflicts, ["lexelt", "instance", "adjudicator", "status", "tags", "note",

@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("PySide6")
 
 from PySide6.QtCore import Qt  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtWidgets import QApplication, QPushButton  # noqa: E402
 
 from hieradjudicate.app.session.commands import Decide  # noqa: E402
 from hieradjudicate.app.session.decisions import Decision  # noqa: E402
@@ -100,4 +100,21 @@ def test_the_lead_sees_an_answer_changed_after_unblinding(qtbot, private_dirs, c
     assert counts == {"alice": "1", "bob": "0"}
     view.close()
     QApplication.processEvents()
+    win.close_project()
+
+
+def test_a_row_damaged_after_opening_is_named_when_the_team_view_refreshes(qtbot, private_dirs, cluster,
+                                                                           published: str,
+                                                                           queue_dir: Path) -> None:  # noqa: F811
+    win = _open(qtbot, cluster, "lead", published)
+    win.actions["team"].trigger()  # Go > Team progress and conflicts…
+    view = win.server.team_view
+    qtbot.waitUntil(lambda: view.refreshed == 1, timeout=8000)
+    assert not win.server.damaged.isVisible()
+    rid = _plant_damaged_row(cluster, published)
+    view.findChild(QPushButton, "team_refresh").click()
+    qtbot.waitUntil(lambda: view.refreshed == 2, timeout=8000)
+    assert win.server.damaged.isVisible() and win.server.damaged.rows == (
+        f"#{rid} (bank.n bank.n.003): its tags are not a list of sense ids",)
+    view.close()
     win.close_project()
