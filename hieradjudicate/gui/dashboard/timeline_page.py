@@ -93,6 +93,9 @@ class TimelinePage(QWidget):
         self.generation = self.view_generation = 0
         self._rebuilt_result: Any = None
         self.details = QTextBrowser(objectName="timeline_details")
+        from hieradjudicate.gui.dashboard.timeline_team import TeamTimelinePanel
+
+        self.team = TeamTimelinePanel(self)  # a server project's lead: the adjudicators over time
         lay = QVBoxLayout(self)
         lay.addLayout(top)
         lay.addWidget(self.note)
@@ -101,6 +104,7 @@ class TimelinePage(QWidget):
         lay.addWidget(self.decisions_plot, 3)
         lay.addWidget(self.hover)
         lay.addWidget(self.details, 2)
+        lay.addWidget(self.team, 2)
         self.add_button.clicked.connect(self.add_marker)
         self.show_all.clicked.connect(self.show_every_instance)
         self.marker_label.returnPressed.connect(self.add_marker)
@@ -129,6 +133,8 @@ class TimelinePage(QWidget):
                         lambda view: self._decided(gen, view), failed=self._failed)
         self.runner.start(lambda _report: rebuilt_parts(copies, corpus, marks, n_resamples=RESAMPLES),
                           lambda result: self._rebuilt(gen, result), failed=self._rebuild_failed)
+        if hasattr(s.store, "location"):
+            self.team.refresh(s, by, RESAMPLES)
 
     def _decided(self, gen: int, view: TimelineView) -> None:
         if gen != self.generation:  # superseded by a newer refresh

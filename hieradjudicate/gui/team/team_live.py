@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from hieradjudicate.core.errors import HieradjError
+from hieradjudicate.gui.damaged_rows import DamagedRowsNote
 
 POLL_MS = 200
 
@@ -95,6 +96,7 @@ class ServerPanel(QObject):
         self.label = QLabel("", window, objectName="server_state")
         self.label.hide()
         window.statusBar().addPermanentWidget(self.label)
+        self.damaged = DamagedRowsNote(window)  # the server's rows the program cannot use
         self.timer = QTimer(self)
         self.timer.setInterval(POLL_MS)
         self.timer.timeout.connect(self.poll)
@@ -150,6 +152,7 @@ class ServerPanel(QObject):
         self.detach()
         if not hasattr(session.store, "location"):
             return  # a .hadj file
+        self.damaged.show_rows(getattr(session.store, "left_out", ()))
         from hieradjudicate.app.session.follow import ServerFollower
 
         try:
@@ -180,6 +183,7 @@ class ServerPanel(QObject):
             self.follower.close()
             self.follower = None
         self.label.hide()
+        self.damaged.show_rows(())
 
     def poll(self) -> None:
         if self.follower is None:

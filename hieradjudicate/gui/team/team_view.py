@@ -29,6 +29,9 @@ from PySide6.QtWidgets import (
 from hieradjudicate.gui.workers import BackgroundRunner
 
 REFRESH_SECONDS = 0.8
+#: the conflict queue's mark of a blind answer the person changed after the pair opened (the
+#: answer shown is the one given while blind, as ``project conflicts`` says)
+CHANGED = "yes"
 
 
 def _table(parent: QWidget, name: str) -> QTableWidget:
@@ -102,24 +105,32 @@ class TeamView(QDialog):
             store = session.store
             require_lead(store, "see the team's figures and conflicts")
             figs = figures(session.corpus, assigned(store), adjudicator_rows(store), lead_rows(store))
-            return figs, conflicts(store)
+            return figs, conflicts(store), store.damaged_rows()
 
         self.runner.start(work, self._show, failed=lambda exc: self.note.setText(str(exc)))
 
     def _show(self, result: tuple[Any, Any]) -> None:
         from hieradjudicate.app.team import figures_table
 
-        figs, queue = result
+        figs, queue, damaged = result
+        note = getattr(getattr(self.window, "server", None), "damaged", None)
+        if note is not None:  # rows written since the project was opened are named too
+            note.show_rows(damaged)
         header, rows = figures_table(figs)
         _fill(self.figures, header, rows)
-        _fill(self.conflicts, ["lexelt", "instance", "adjudicator", "status", "tags", "note"],
-              [[c.lexelt, c.instance, c.decided_by, c.status, " ".join(json.loads(c.tags)), c.note]
-               for c in queue])
+        _fill(self.conflicts, ["lexelt", "instance", "adjudicator", "status", "tags", "note",
+                               "changed after unblinding"],
+              [[c.lexelt, c.instance, c.decided_by, c.status, " ".join(json.loads(c.tags)), c.note,
+                CHANGED if c.changed else ""] for c in queue])
         self._keys = [(c.lexelt, c.instance) for c in queue]
         n = len(set(self._keys))
         self.tabs.setTabText(1, f"Conflicts ({n})")
         reasons = [f"{f.name}: {r}" for f in figs for r in f.reasons]
-        self.note.setText(f"{n} instance(s) in conflict; kappa on the overlap with BCa 95 % intervals"
+        changed = sum(1 for c in queue if c.changed)
+        self.note.setText(f"{n} instance(s) in conflict"
+                          + (f" ({changed} answer(s) changed after unblinding: the answer given blind "
+                             "is shown)" if changed else "")
+                          + "; kappa on the overlap with BCa 95 % intervals"
                           + ("; " + "; ".join(reasons) if reasons else ""))
         self.refreshed += 1
 

@@ -94,6 +94,8 @@ def adjudicator_rows(store: PgStore) -> list[tuple[Any, ...]]:
 
 
 def lead_rows(store: PgStore) -> list[tuple[Any, ...]]:
-    """The lead's decisions made in the server project: (lexelt, instance, tags, status, id)."""
-    return store._read("SELECT lexelt, instance, tags, status, id FROM decisions"
+    """The lead's decisions made in the server project: (lexelt, instance, tags, status, id,
+    committed_at as seconds since the epoch)."""
+    return store._read("SELECT lexelt, instance, tags, status, id, extract(epoch FROM committed_at)::float8"
+                       " FROM decisions"
                        f" WHERE team_role = 'lead' AND {SOUND} ORDER BY id")
