@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hieradjudicate.core.agreement.agreement import agreement
+from hieradjudicate.core.agreement import agreement
 
 
 def sparse_data(seed: int) -> tuple[np.ndarray, ...]:

@@ -26,9 +26,9 @@ from hieradjudicate.app.dashboard.gold import RESOLVED
 from hieradjudicate.app.team import AdjudicatorFigures, figures
 from hieradjudicate.app.timeline.decisions import Figure, parse_by, week_of
 from hieradjudicate.app.timeline.marks import forecast
-from hieradjudicate.core.bootstrap import BootstrapCI
+from hieradjudicate.core.agreement.bootstrap import BootstrapCI
 from hieradjudicate.core.model import Corpus
-from hieradjudicate.core.timeline_stats import Forecast
+from hieradjudicate.core.stats.timeline_stats import Forecast
 
 
 @dataclass(frozen=True)
