@@ -49,7 +49,7 @@ def second_system(lesk: Path, gold: Path, out: Path) -> None:
 def tests_alone(argv_py: list[str]) -> None:
     """The paired tests of the whole evaluation alone (no reading), in process."""
     from hieradjudicate.cli.entry import build_parser
-    from hieradjudicate.cli.compare import _scores
+    from hieradjudicate.cli.evaluation.compare import _scores
 
     args = build_parser("compare").parse_args(argv_py)
     names, scores, attempted, *_ = _scores(args)

@@ -68,7 +68,7 @@ def main() -> int:
         QCoreApplication.setOrganizationName("hieradjudicate-bench")
         app = QApplication.instance() or QApplication([])
         QSettings.setPath(QSettings.Format.NativeFormat, QSettings.Scope.UserScope, str(folder / "settings"))
-        import hieradjudicate.gui.workbench.live_panel as live_panel
+        import hieradjudicate.gui.workbench.panels.live_panel as live_panel
         from hieradjudicate.gui.main_window import MainWindow
 
         win = MainWindow()

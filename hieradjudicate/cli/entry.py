@@ -21,8 +21,8 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-#: The commands of each group module (cli/<group>.py registers them).
-COMMAND_GROUPS = {"validate": ("validate",), "metrics": ("agree", "score"), "compare": ("compare",),
+#: The commands of each group module (hieradjudicate.cli.<group> registers them).
+COMMAND_GROUPS = {"validate": ("validate",), "metrics": ("agree", "score"), "evaluation.compare": ("compare",),
                   "competence": ("competence",), "project": ("project", "server"), "report": ("report",)}
 
 

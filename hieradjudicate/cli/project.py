@@ -17,7 +17,8 @@ from typing import Any
 
 from hieradjudicate.app.session.decisions_csv import check_tags as _check_tags
 from hieradjudicate.app.session.decisions_csv import read_decisions_csv  # noqa: F401 (tests use it here)
-from hieradjudicate.cli import health, runs, team, timeline
+from hieradjudicate.cli import health, team, timeline
+from hieradjudicate.cli.evaluation import runs
 from hieradjudicate.cli.options import add_skip_option, positive
 from hieradjudicate.core.errors import HieradjError, ProjectError
 

@@ -288,7 +288,7 @@ def test_go_to_instance_hidden_by_the_filter(qtbot, demo_project: Path) -> None:
 
 # ---------------------------------------------------------------- 3. labels
 def test_chart_labels_are_lemma_n_and_many_leaves_stay_readable(qtbot) -> None:
-    from hieradjudicate.gui.workbench.detail_panel import LeafChart
+    from hieradjudicate.gui.workbench.panels.detail_panel import LeafChart
 
     chart = LeafChart()
     qtbot.addWidget(chart)

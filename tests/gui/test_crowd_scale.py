@@ -66,7 +66,7 @@ def test_leaf_chart_labels_never_overprint(qtbot) -> None:
     import numpy as np
     from PySide6.QtGui import QFontMetrics
 
-    from hieradjudicate.gui.workbench.detail_panel import LeafChart
+    from hieradjudicate.gui.workbench.panels.detail_panel import LeafChart
 
     chart = LeafChart()
     qtbot.addWidget(chart)

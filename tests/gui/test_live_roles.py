@@ -8,7 +8,7 @@ from hieradjudicate.app.loading.load import load
 from hieradjudicate.app.loading.specs import AnnotationSpec
 from hieradjudicate.app.workbench.live import agreement_figures
 from hieradjudicate.app.workbench.queue import Workbench
-from hieradjudicate.gui.workbench.live_panel import LivePanel
+from hieradjudicate.gui.workbench.panels.live_panel import LivePanel
 from tests.conftest import DEMO
 
 

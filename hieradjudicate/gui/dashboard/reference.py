@@ -1,6 +1,6 @@
 """The dashboard's panel of system scores against the reference gold given as input (#21 item 3).
 
-The same widget as the live panel's (:mod:`hieradjudicate.gui.workbench.reference_panel`), in a
+The same widget as the live panel's (:mod:`hieradjudicate.gui.workbench.panels.reference_panel`), in a
 dashboard frame with its explanation; the figures are computed once per project and shared.
 """
 
@@ -10,7 +10,7 @@ from typing import Any
 
 from hieradjudicate.app.dashboard.scores import SCORE_FORMULA
 from hieradjudicate.gui.dashboard.common import Panel
-from hieradjudicate.gui.workbench.reference_panel import ReferenceScores
+from hieradjudicate.gui.workbench.panels.reference_panel import ReferenceScores
 
 
 class ReferencePanel(Panel):

@@ -24,11 +24,11 @@ from PySide6.QtWidgets import (
 )
 
 from hieradjudicate.app.workbench.queue import Filter, Workbench
-from hieradjudicate.gui.workbench.detail_panel import DetailPanel
+from hieradjudicate.gui.workbench.panels.detail_panel import DetailPanel
 from hieradjudicate.gui.workbench.fill_width import FillWidth
 from hieradjudicate.gui.workbench.instance_model import STATUS_MARKS, InstanceModel, InstanceRole, Legend
 from hieradjudicate.gui.workbench.inventory_tree import InventoryTree
-from hieradjudicate.gui.workbench.live_panel import LivePanel
+from hieradjudicate.gui.workbench.panels.live_panel import LivePanel
 
 CATEGORY_CHOICES = (("All agreement categories", ()), ("Any disagreement", (1, 2, 3)),
                     ("≠ Disjoint", (3,)), ("∩ Overlapping", (2,)), ("⊂ Compatible (granularity)", (1,)),

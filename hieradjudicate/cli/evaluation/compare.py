@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from hieradjudicate.app.textout import csv_text, fmt, json_text, text_table
-from hieradjudicate.cli.compare_out import changes_rows, history_text, regression_text, tests_rows, tests_text
+from hieradjudicate.cli.evaluation.compare_out import changes_rows, history_text, regression_text, tests_rows, tests_text
 from hieradjudicate.cli.options import positive, unit_interval
 from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.core.compare.significance import METRICS
@@ -73,7 +73,7 @@ def _project_gold(args, tmp: Path) -> dict:
     """``--gold P.hadj``: the resolved decisions become the gold key; every other instance of the
     project is open (still being adjudicated)."""
     from hieradjudicate.app.runs import positions
-    from hieradjudicate.cli.compare_groups import project_categories
+    from hieradjudicate.cli.evaluation.compare_groups import project_categories
 
     with _open_project(args.gold) as s:
         key = tmp / "adjudicated.key"
@@ -265,7 +265,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def _compare(args, gold_info) -> int:
-    from hieradjudicate.cli.compare_groups import regression_groups
+    from hieradjudicate.cli.evaluation.compare_groups import regression_groups
     from hieradjudicate.core.compare.comparison import compare_systems
     from hieradjudicate.app.paired import Settings, groupings, run_tests, tests_json
     from hieradjudicate.core.compare.regression import regression

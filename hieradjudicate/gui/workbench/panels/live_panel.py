@@ -50,7 +50,7 @@ from hieradjudicate.app.workbench.queue import Workbench
 from hieradjudicate.app.workbench.reference import reference_golds
 from hieradjudicate.core.agreement.fleiss_missing import FLEISS_MISSING_RULE
 from hieradjudicate.core.stats.undefined import Estimate
-from hieradjudicate.gui.workbench.reference_panel import ReferenceScores
+from hieradjudicate.gui.workbench.panels.reference_panel import ReferenceScores
 from hieradjudicate.gui.workbench.rows_model import RowsModel
 from hieradjudicate.gui.workers import BackgroundRunner
 

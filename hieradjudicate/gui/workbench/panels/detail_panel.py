@@ -28,7 +28,7 @@ from hieradjudicate.core.inventory.labels import (
     without_rank,
 )
 from hieradjudicate.gui.colors import GOLD, head_color, is_dark, set_color
-from hieradjudicate.gui.workbench.crowd_detail import VoteModel, groups_html
+from hieradjudicate.gui.workbench.panels.crowd_detail import VoteModel, groups_html
 from hieradjudicate.gui.workbench.fill_width import FillWidth
 from hieradjudicate.gui.workbench.suggestion_text import suggestion_html
 
