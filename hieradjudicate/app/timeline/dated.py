@@ -31,6 +31,7 @@ from hieradjudicate.core.agreement import fleiss_agreement, make_layout, pairwis
 
 WEEK = 7 * 86400.0
 MONDAY = 4 * 86400.0  # 1970-01-05, the first Monday after the epoch
+DATED_FORMATS = ("labelstudio", "prodigy", "long-table")  # the formats that can say when an answer was made
 GAP_CAP = 600.0  # seconds: a longer gap between two answers of one annotator is a break
 DATED_NOTE = ("Agreement by week of annotation rests on the dates inside the inputs ({what}); a week's "
               "figures count the answers made in it (weeks start Monday 00:00 UTC).")
@@ -73,7 +74,7 @@ def input_sources(store: Any) -> list[Any]:
     from hieradjudicate.app.loading.load import AnnotationSpec, read_annotation_file
     from hieradjudicate.app.session.stored_inputs import _extract, _set_name, effective_files
 
-    files = effective_files(store.files("annotations"))
+    files = [f for f in effective_files(store.files("annotations")) if (f.format or "") in DATED_FORMATS]
     if not files:
         return []
     with tempfile.TemporaryDirectory(prefix="hadj-") as tmp:
@@ -246,3 +247,10 @@ def as_json(d: DatedTimeline | None) -> dict[str, Any] | None:
                        "seconds_per_item": p.seconds_per_item,
                        "seconds_per_item_by": p.seconds_per_item_by} for p in d.weeks]}
 
+
+
+def with_dates(note: str, d: DatedTimeline | None) -> str:
+    """The timeline's note: ``note`` (import and decision times only) where the inputs carry no dates."""
+    if d is None:
+        return note
+    return "The timeline rests on import and decision times; " + d.note[0].lower() + d.note[1:]
