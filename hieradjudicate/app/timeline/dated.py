@@ -75,13 +75,31 @@ def input_sources(store: Any) -> list[Any]:
     from hieradjudicate.app.session.stored_inputs import _extract, _set_name, effective_files
 
     files = [f for f in effective_files(store.files("annotations")) if (f.format or "") in DATED_FORMATS]
+    data = {f.id: store.file_bytes(f.id) for f in files}
+    files = [f for f in files if f.format != "long-table" or _has_time_column(data[f.id], f.options.get("columns"))]
     if not files:
         return []
     with tempfile.TemporaryDirectory(prefix="hadj-") as tmp:
-        paths = _extract(store, files, Path(tmp))
+        paths = _extract(store, files, Path(tmp), data)
         return [read_annotation_file(AnnotationSpec(p, _set_name(f), f.role or "annotator",
                                                     f.options.get("format"), f.options.get("columns")))
                 for p, f in zip(paths, files, strict=True)]
+
+
+def _has_time_column(data: bytes, columns: Any) -> bool:
+    """Whether a stored long table's header names a date column (else it is not read again)."""
+    import gzip
+
+    from hieradjudicate.io.annotations.tables import first_line, guess_separator, resolve_columns, split_header
+    from hieradjudicate.io.textfile import decode_text
+
+    if data[:2] == b"\x1f\x8b":
+        data = gzip.decompress(data)
+    try:
+        line = first_line(decode_text(data[:65536], "the stored copy"))
+        return "time" in resolve_columns(split_header(line, guess_separator(line) or ","), columns)
+    except Exception:  # anything odd: read it again as the project does, which names the problem
+        return True
 
 
 def dated_answers(corpus: Any, sources: list[Any]) -> DatedAnswers | None:
