@@ -248,3 +248,24 @@ def test_a_long_tables_date_column_reaches_the_timeline_and_a_table_without_one_
     for p in d.weeks:
         mean_k, _ = oracle_week(answers, p.week)
         assert same(p.figures["mean_kappa_cohen"].value, mean_k)
+
+
+def test_the_dated_answers_are_kept_in_the_project_and_read_again_when_the_copies_change(tmp_path, monkeypatch):
+    import hieradjudicate.app.timeline.dated as dated_mod
+    from hieradjudicate.app.timeline.dated import DATED_CACHE, as_json, cache_key
+
+    answers = make_answers(seed=4, n=30)
+    s = make_project(tmp_path, answers)
+    try:
+        first = as_json(project_dated(s.store, s.corpus))
+        assert s.store.get_arrays(DATED_CACHE) is not None
+        real = dated_mod.input_sources
+        monkeypatch.setattr(dated_mod, "input_sources", lambda store: pytest.fail("read again"))
+        assert as_json(project_dated(s.store, s.corpus)) == first  # from the project's copy
+        key = cache_key(s.store)
+        monkeypatch.setattr(dated_mod, "cache_key", lambda store: key + [["another copy"]])
+        calls = []
+        monkeypatch.setattr(dated_mod, "input_sources", lambda store: calls.append(1) or real(store))
+        assert as_json(project_dated(s.store, s.corpus)) == first and calls == [1]
+    finally:
+        s.close()

@@ -18,6 +18,7 @@ module reads them again (:func:`input_sources`), places each dated answer on its
 
 from __future__ import annotations
 
+import json
 import tempfile
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -27,10 +28,13 @@ from typing import Any
 import numpy as np
 
 from hieradjudicate.app.timeline.decisions import Figure
+from hieradjudicate.app.session.stored_inputs import effective_files
 from hieradjudicate.core.agreement import fleiss_agreement, make_layout, pairwise_matrix
+from hieradjudicate.core.errors import ProjectError
 
 WEEK = 7 * 86400.0
 MONDAY = 4 * 86400.0  # 1970-01-05, the first Monday after the epoch
+DATED_CACHE = "timeline-dated-answers"  # the project's copy of the dated answers (a cache)
 DATED_FORMATS = ("labelstudio", "prodigy", "long-table")  # the formats that can say when an answer was made
 GAP_CAP = 600.0  # seconds: a longer gap between two answers of one annotator is a break
 DATED_NOTE = ("Agreement by week of annotation rests on the dates inside the inputs ({what}); a week's "
@@ -72,7 +76,7 @@ def input_sources(store: Any) -> list[Any]:
     """The annotation sources read again from the project's stored copies (as the project reads them:
     same format and columns), in load order."""
     from hieradjudicate.app.loading.load import AnnotationSpec, read_annotation_file
-    from hieradjudicate.app.session.stored_inputs import _extract, _set_name, effective_files
+    from hieradjudicate.app.session.stored_inputs import _extract, _set_name
 
     files = [f for f in effective_files(store.files("annotations")) if (f.format or "") in DATED_FORMATS]
     data = {f.id: store.file_bytes(f.id) for f in files}
@@ -143,7 +147,21 @@ def week_label(w: int) -> str:
     return datetime.fromtimestamp(MONDAY + w * WEEK, tz=timezone.utc).strftime("%Y-%m-%d")
 
 
-def _long_form(corpus: Any, group: list[int], k: np.ndarray, row: np.ndarray) -> tuple[np.ndarray, ...]:
+class _Leaves:
+    """Each set's leaf vectors, computed once per timeline (not once per week and annotator)."""
+
+    def __init__(self, corpus: Any) -> None:
+        self.corpus = corpus
+        self.held: dict[int, np.ndarray] = {}
+
+    def rows(self, k: int, r: np.ndarray) -> np.ndarray:
+        if k not in self.held:
+            self.held[k] = self.corpus.sets[k].leaves_once()
+        return self.held[k][r]
+
+
+def _long_form(corpus: Any, group: list[int], k: np.ndarray, row: np.ndarray,
+               leaves: _Leaves | None = None) -> tuple[np.ndarray, ...]:
     """(inst, rater, P) of the given answers (set ``k``, row ``row``), raters numbered by ``group``."""
     inst_parts, rater_parts, P_parts = [], [], []
     for j, kk in enumerate(group):
@@ -152,15 +170,16 @@ def _long_form(corpus: Any, group: list[int], k: np.ndarray, row: np.ndarray) ->
             s = corpus.sets[kk]
             inst_parts.append(s.rows[r])
             rater_parts.append(np.full(r.size, j, np.int64))
-            P_parts.append(s.leaves_rows(r))
+            P_parts.append(s.leaves_rows(r) if leaves is None else leaves.rows(kk, r))
     if not inst_parts:
         K = max(corpus.inventory.K, 1)
         return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, K))
     return np.concatenate(inst_parts), np.concatenate(rater_parts), np.concatenate(P_parts)
 
 
-def _figures(corpus: Any, group: list[int], k: np.ndarray, row: np.ndarray) -> tuple[Figure, Figure, Any]:
-    inst, rater, P = _long_form(corpus, group, k, row)
+def _figures(corpus: Any, group: list[int], k: np.ndarray, row: np.ndarray,
+             leaves: _Leaves | None = None) -> tuple[Figure, Figure, Any]:
+    inst, rater, P = _long_form(corpus, group, k, row, leaves)
     X = len(corpus.inventory.lexelts)
     if inst.size == 0:
         none = Figure(None, why="no answers")
@@ -174,7 +193,8 @@ def _figures(corpus: Any, group: list[int], k: np.ndarray, row: np.ndarray) -> t
             Figure(fl.kappa.value, n=int(fl.n), why=why if fl.kappa.value is not None else "undefined"), pm)
 
 
-def _drift(corpus: Any, group: list[int], ans: DatedAnswers, in_week: np.ndarray) -> dict[str, Figure]:
+def _drift(corpus: Any, group: list[int], ans: DatedAnswers, in_week: np.ndarray,
+           leaves: _Leaves | None = None) -> dict[str, Figure]:
     """Each annotator's mean Cohen's kappa with the others on the instances they answered that week."""
     out: dict[str, Figure] = {}
     for j, kk in enumerate(group):
@@ -191,7 +211,7 @@ def _drift(corpus: Any, group: list[int], ans: DatedAnswers, in_week: np.ndarray
             pos = pos[pos >= 0]
             ks.append(np.full(pos.size, other, np.int64))
             rows.append(pos)
-        _, _, pm = _figures(corpus, group, np.concatenate(ks), np.concatenate(rows))
+        _, _, pm = _figures(corpus, group, np.concatenate(ks), np.concatenate(rows), leaves)
         if pm is None:
             continue
         kap = np.ma.masked_invalid(np.ma.asarray(pm.kappa_cohen[j], dtype=np.float64))
@@ -236,23 +256,58 @@ def dated_timeline(corpus: Any, ans: DatedAnswers | None) -> DatedTimeline | Non
     wk = week_of(ans.time)
     secs, how = item_seconds(ans)
     weeks: list[WeekPoint] = []
+    leaves = _Leaves(corpus)
     for w in np.unique(wk).tolist():  # a loop over weeks
         in_week = wk == w
         sel = in_week & np.isin(ans.set_index, group)
-        mc, fl, _ = _figures(corpus, group, ans.set_index[sel], ans.row[sel])
+        mc, fl, _ = _figures(corpus, group, ans.set_index[sel], ans.row[sel], leaves)
         by = {corpus.sets[kk].name: _median(secs[in_week & (ans.set_index == kk)])
               for kk in np.unique(ans.set_index[in_week]).tolist()}
         weeks.append(WeekPoint(week_label(w), int(in_week.sum()), {"mean_kappa_cohen": mc, "fleiss": fl},
-                               _drift(corpus, group, ans, in_week), _median(secs[in_week]), by))
+                               _drift(corpus, group, ans, in_week, leaves), _median(secs[in_week]), by))
     what = ("time per item from Label Studio's lead_time" if how == "lead_time" else
             f"time per item from the gaps between an annotator's consecutive answers; gaps over "
             f"{GAP_CAP / 60:g} minutes are taken as breaks and left out")
     return DatedTimeline(weeks, DATED_NOTE.format(what=what), how)
 
 
+def cache_key(store: Any) -> list[Any]:
+    """What the dated answers depend on: every stored copy in effect (the corpus's rows too)."""
+    return [[f.id, f.kind, f.sha256, f.role] for f in effective_files(store.files())]
+
+
+def cached_answers(store: Any) -> tuple[bool, DatedAnswers | None]:
+    """``(True, answers)`` when the project keeps the dated answers of its present copies (``None``:
+    the inputs carry no dates), ``(False, None)`` otherwise."""
+    got = store.get_arrays(DATED_CACHE) if hasattr(store, "get_arrays") else None
+    if got is None or got[1].get("key") != json.loads(json.dumps(cache_key(store))):
+        return False, None
+    a, meta = got
+    if meta.get("none"):
+        return True, None
+    return True, DatedAnswers(a["set_index"], a["row"], a["time"], a["lead"])
+
+
+def save_answers(store: Any, ans: DatedAnswers | None) -> None:
+    """Keep the dated answers in the project when it can be written (a cache: refused, nothing lost)."""
+    if not hasattr(store, "put_arrays") or getattr(store, "read_only", True):
+        return
+    arrays = {} if ans is None else {"set_index": ans.set_index, "row": ans.row, "time": ans.time,
+                                     "lead": ans.lead}
+    try:
+        store.put_arrays(DATED_CACHE, arrays, {"key": cache_key(store), "none": ans is None})
+    except ProjectError:
+        pass
+
+
 def project_dated(store: Any, corpus: Any) -> DatedTimeline | None:
-    """:func:`dated_timeline` of an open project, from its stored copies."""
-    return dated_timeline(corpus, dated_answers(corpus, input_sources(store)))
+    """:func:`dated_timeline` of an open project, from its stored copies (read again the first time,
+    then kept in the project when it can be written)."""
+    hit, ans = cached_answers(store)
+    if not hit:
+        ans = dated_answers(corpus, input_sources(store))
+        save_answers(store, ans)
+    return dated_timeline(corpus, ans)
 
 
 def as_json(d: DatedTimeline | None) -> dict[str, Any] | None:

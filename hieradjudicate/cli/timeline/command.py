@@ -102,7 +102,8 @@ def cmd_timeline(args: argparse.Namespace) -> int:
     if args.resamples < 0:
         raise HieradjError(f"--resamples {args.resamples}: expected 0 or more")
     measures = _measures(args, imports)
-    with _open_for_cache(args.project) if imports or args.format == "json" else _open(args.project, write=False) as s:
+    cache = imports or args.format == "json" or any(is_dated(m) for m in measures)  # kept: older states, dates
+    with _open_for_cache(args.project) if cache else _open(args.project, write=False) as s:
         v = project_timeline(s.store, s.corpus, by=by, n_resamples=args.resamples, seed=args.seed,
                              imports=imports or args.format == "json")
     d = as_json(v)

@@ -16,7 +16,15 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
-from hieradjudicate.app.timeline.dated import DatedTimeline, dated_answers, dated_timeline, input_sources
+from hieradjudicate.app.timeline.dated import (
+    DatedTimeline,
+    cached_answers,
+    dated_answers,
+    dated_timeline,
+    input_sources,
+    save_answers,
+)
+from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.gui.workers import BackgroundRunner
 
 MAX_DRIFT_LINES = 8  # a crowd's drift is in the command line's csv/json, not 200 lines on one plot
@@ -50,12 +58,26 @@ class DatedPanel(QWidget):
         self.generation = self.done = 0  # the last refresh and the last one computed
         self.setVisible(False)
 
-    def refresh(self, copies: Any, corpus: Any) -> None:
-        """Read the stored copies again (``copies`` holds their bytes: any thread) and compute."""
+    def refresh(self, store: Any, copies: Any, corpus: Any) -> None:
+        """The dated answers the project keeps (read here: the store stays in this thread), else read
+        again from the stored copies (``copies`` holds their bytes: any thread); computed off it."""
         self.generation += 1
         gen = self.generation
-        self.runner.start(lambda _report: dated_timeline(corpus, dated_answers(corpus, input_sources(copies))),
-                          lambda d: self._done(gen, d), failed=self._failed)
+        try:
+            hit, kept = cached_answers(store)
+        except HieradjError:
+            hit, kept = False, None
+
+        def work(_report: Any) -> tuple[Any, DatedTimeline | None]:
+            ans = kept if hit else dated_answers(corpus, input_sources(copies))
+            return ans, dated_timeline(corpus, ans)
+
+        def done(result: tuple[Any, DatedTimeline | None]) -> None:
+            if not hit:
+                save_answers(store, result[0])
+            self._done(gen, result[1])
+
+        self.runner.start(work, done, failed=self._failed)
 
     def _failed(self, exc: BaseException) -> None:
         self.setVisible(True)

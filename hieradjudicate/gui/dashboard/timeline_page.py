@@ -132,7 +132,7 @@ class TimelinePage(QWidget):
                         lambda view: self._decided(gen, view), failed=self._failed)
         self.runner.start(lambda _report: rebuilt_parts(copies, corpus, marks, n_resamples=RESAMPLES),
                           lambda result: self._rebuilt(gen, result), failed=self._rebuild_failed)
-        self.dated.refresh(copies, corpus)
+        self.dated.refresh(s.store, copies, corpus)
 
     def _decided(self, gen: int, view: TimelineView) -> None:
         if gen != self.generation:  # superseded by a newer refresh

@@ -39,16 +39,13 @@ def date_seconds(value: object) -> float:
     t = value.strip()
     if not t:
         return math.nan
-    try:
-        x = float(t)
-    except ValueError:
-        x = None
-    if x is not None:
-        return _number(x, value)
-    try:
+    try:  # the common case first: ISO 8601, as Label Studio writes it (no exception raised and caught)
         d = datetime.fromisoformat(t)
     except ValueError:
-        raise ValueError(f"date {value!r} is not a date; {EXPECTED_DATE}") from None
+        try:
+            return _number(float(t), value)
+        except ValueError:
+            raise ValueError(f"date {value!r} is not a date; {EXPECTED_DATE}") from None
     if d.tzinfo is None:
         d = d.replace(tzinfo=timezone.utc)
     return d.timestamp()
