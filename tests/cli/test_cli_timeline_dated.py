@@ -67,3 +67,20 @@ def test_a_project_without_dates_says_the_timeline_rests_on_import_and_decision_
     assert "rests on import and decision times only" in out and "By week of annotation" not in out
     assert main(["project", "timeline", str(proj), "--by", "week", "--measure", "drift"]) == 0
     assert "no dates inside the inputs" in capsys.readouterr().out
+
+
+def test_the_report_shows_agreement_by_week_of_annotation_as_the_command_line_prints_it(dated_project, tmp_path,
+                                                                                       capsys):
+    proj, answers = dated_project
+    assert main(["project", "timeline", str(proj), "--format", "json", "--resamples", "0"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert main(["report", str(proj), "-o", str(tmp_path / "r.html"), "--resamples", "0"]) == 0
+    html = (tmp_path / "r.html").read_text()
+    sec = html[html.index('<section id="timeline">'):]
+    sec = sec[:sec.index("</section>")]
+    assert "Agreement by week of annotation" in sec and "dates inside the inputs" in sec
+    for p in d["dated"]["weeks"]:
+        k = p["figures"]["mean_kappa_cohen"]["value"]
+        drift = [f["value"] for f in p["drift"].values() if f["value"] is not None]
+        assert f"<td>{p['week']}</td>" in sec and f"{k:.3f}" in sec
+        assert all(f"{v:.3f}" in sec for v in drift)
