@@ -8,7 +8,10 @@ One set per annotator (``completed_by``: an id, or a user object whose e-mail na
 ``predictions=annotator``, or ``gold``; ``predictions=skip`` leaves them out), and a warning says
 how many were read and as what.  ``choices`` results give tags; ``taxonomy`` results give paths, whose
 last element is the tag (a path is the hierarchy's answer: the inventory decides its node).
-Cancelled annotations (``was_cancelled``) are skipped and counted in a warning.
+Cancelled annotations (``was_cancelled``) are skipped and counted in a warning.  Each annotation's
+``created_at`` (else ``updated_at``) and ``lead_time`` are kept (see :mod:`.times`); Prodigy's
+``_timestamp`` too.  They are metadata the tool writes, optional: one that cannot be read is left
+out with a warning naming the task (or line) and the answer is kept.
 
 Prodigy: one task per line with ``options`` and ``accept`` (the ids chosen), ``answer``
 (``accept``; ``reject``/``ignore`` are not sense answers: counted in a warning) and the
