@@ -82,6 +82,10 @@ class AnnotationSource:
     # set name -> role the file itself gives it (Label Studio predictions: system), overriding the
     # role given for the file
     set_roles: dict[str, str] = field(default_factory=dict)
+    # when each label's answer was made (UTC seconds) and the seconds spent on it, per label row, where
+    # the file says (Label Studio, Prodigy, a table's date column): NaN where absent, None for none
+    time: np.ndarray | None = None
+    lead_time: np.ndarray | None = None
 
     @property
     def n_labels(self) -> int:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from hieradjudicate.app.report.svg import esc, line_plot_svg
+from hieradjudicate.app.report.timeline_dated import dated_section
 
 COLORS = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860")
 
@@ -57,6 +58,7 @@ def section(view: Any, table: Any) -> str:
                          [[p.label, p.decisions, p.withdrawals, p.counts.get("resolved", 0),
                            p.counts.get("flagged", 0), p.counts.get("open", 0), _tips([p.overturn])[0]]
                           for p in dec]))
+    out.append(dated_section(getattr(view, "dated", None), table))  # the dates inside the inputs
     rows = []
     for m, ba in zip(view.markers, view.before_after):
         for k, name in (("overturn", "gold overturns the majority"), ("fleiss", "Fleiss' kappa")):

@@ -12,6 +12,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from hieradjudicate.app.timeline.dated import as_json as dated_json
 from hieradjudicate.app.timeline.decisions import DecisionTimeline, decision_timeline
 from hieradjudicate.app.timeline.imports import ImportPoint, import_timeline
 from hieradjudicate.app.timeline.marks import Marker, forecast, fleiss_before_after, markers, \
@@ -21,7 +22,7 @@ from hieradjudicate.core.stats.timeline_stats import Difference, Forecast
 
 PENDING = Difference(None, None, None, None, None, False, 0, 0, "", "being computed")
 NO_DATES = ("The timeline rests on import and decision times only: the inputs carry no dates of their "
-            "own (annotation times from Label Studio or Prodigy files are not read yet).")
+            "own (Label Studio's created_at, Prodigy's _timestamp, a table's date column).")
 
 
 @dataclass
@@ -34,10 +35,11 @@ class TimelineView:
     dates: tuple[str | None, str | None, str | None]  # expected, earliest, latest finishing day
     note: str
     seconds: dict[str, float] = field(default_factory=dict)
+    dated: Any = None  # dated.DatedTimeline: agreement by week of annotation, where the inputs carry dates
 
 
 def project_timeline(store: Any, corpus: Any, *, by: str | int = "day", n_resamples: int = 1000, seed: int | None = None,
-                     imports: bool = True, compare: bool = True, stats: Any = None) -> TimelineView:
+                     imports: bool = True, compare: bool = True, stats: Any = None, dated: bool = True) -> TimelineView:
     """The timeline of an open project (``store`` and ``corpus`` as the session holds them).
 
     The window computes the same in two parts off its thread: :func:`decisions_view` from the rows
@@ -62,6 +64,18 @@ def project_timeline(store: Any, corpus: Any, *, by: str | int = "day", n_resamp
             ba["fleiss"] = fleiss_before_after(store, corpus, m.at, n_resamples=n_resamples,
                                                seed=0 if seed is None else seed)
     v.seconds["Fleiss before/after"] = round(time.perf_counter() - t0, 3)
+    if dated:  # the dates inside the inputs, read again from the stored copies that can hold them
+        from hieradjudicate.app.timeline.dated import project_dated, with_dates
+
+        t0 = time.perf_counter()
+        try:
+            v.dated = project_dated(store, corpus)
+        except ProjectError:
+            if not hasattr(store, "location"):
+                raise
+            v.dated = None  # a team member without access to the stored copies
+        v.note = with_dates(v.note, v.dated)
+        v.seconds["dates inside the inputs"] = round(time.perf_counter() - t0, 3)
     return v
 
 
@@ -117,4 +131,5 @@ def as_json(v: TimelineView) -> dict[str, Any]:
                           **{k: asdict(d) for k, d in ba.items()}} for m, ba in zip(v.markers, v.before_after)],
         "forecast": {**asdict(f), "expected": v.dates[0], "earliest": v.dates[1], "latest": v.dates[2]},
         "seconds": v.seconds,
+        "dated": dated_json(v.dated),
     }

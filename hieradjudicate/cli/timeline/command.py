@@ -6,6 +6,8 @@ import argparse
 import sys
 from typing import Any
 
+from hieradjudicate.cli.timeline.dated import DATED_MEASURES, dated_rows, dated_text, is_dated
+
 IMPORT_MEASURES = ("mean_kappa_cohen", "mean_kappa_scott", "fleiss", "conger", "alpha")
 DECISION_MEASURES = ("resolved", "flagged", "skipped", "open", "decisions", "withdrawals", "people", "overturn",
                      "scores")
@@ -20,7 +22,9 @@ def register(psub: Any) -> None:
                         "(default day)")
     p.add_argument("--measure", action="append", default=[], metavar="NAME",
                    help="figures shown (repeatable): " + ", ".join(IMPORT_MEASURES) + " or fleiss:LEXELT (imports); "
-                        + ", ".join(DECISION_MEASURES) + " or score:SET (decisions); default all")
+                        + ", ".join(DECISION_MEASURES) + " or score:SET (decisions); "
+                        + ", ".join(DATED_MEASURES) + " or drift:SET (by week of annotation, where the inputs "
+                        "carry dates); default all")
     p.add_argument("--format", choices=("text", "csv", "json"), default="text")
     p.add_argument("--seed", type=int, default=None, help="seed of the bootstrap intervals (default fixed)")
     p.add_argument("--resamples", type=int, default=1000, metavar="N",
@@ -75,11 +79,12 @@ def _measures(args: argparse.Namespace, imports: bool) -> list[str]:
     from hieradjudicate.core.errors import HieradjError
 
     allowed = IMPORT_MEASURES if imports else DECISION_MEASURES
-    chosen = args.measure or list(allowed)
+    chosen = args.measure or [*allowed, *DATED_MEASURES]
     for m in chosen:
-        if m not in allowed and not m.startswith("score:" if not imports else "fleiss:"):
+        if m not in allowed and not is_dated(m) and not m.startswith("score:" if not imports else "fleiss:"):
             raise HieradjError(f"--measure {m!r} with --by {args.by}: expected one of {', '.join(allowed)}"
-                               + (" or fleiss:LEXELT" if imports else " or score:SET"))
+                               + (" or fleiss:LEXELT" if imports else " or score:SET") + ", "
+                               + ", ".join(DATED_MEASURES) + " or drift:SET")
     return chosen
 
 
@@ -97,7 +102,8 @@ def cmd_timeline(args: argparse.Namespace) -> int:
     if args.resamples < 0:
         raise HieradjError(f"--resamples {args.resamples}: expected 0 or more")
     measures = _measures(args, imports)
-    with _open_for_cache(args.project) if imports or args.format == "json" else _open(args.project, write=False) as s:
+    cache = imports or args.format == "json" or any(is_dated(m) for m in measures)  # kept: older states, dates
+    with _open_for_cache(args.project) if cache else _open(args.project, write=False) as s:
         v = project_timeline(s.store, s.corpus, by=by, n_resamples=args.resamples, seed=args.seed,
                              imports=imports or args.format == "json")
         team = None if imports else _team(s, by, args, measures)
@@ -107,13 +113,17 @@ def cmd_timeline(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json_text(d))
         return 0
-    headers, rows = _table(d, measures, imports)
+    dated = [m for m in measures if is_dated(m)]
+    headers, rows = _table(d, [m for m in measures if not is_dated(m)], imports)
     if args.format == "csv":
+        rows = rows + dated_rows(d, dated)
         from hieradjudicate.app.textout import csv_text
 
         sys.stdout.write(csv_text(headers, rows))
         return 0
-    print(_text(d, headers, rows))
+    out = _text(d, headers, rows) if rows or len(dated) < len(measures) else d["note"]
+    asked = dated and (d.get("dated") or any(is_dated(m) for m in args.measure))  # by default: only when dated
+    print(out + ("\n" + "\n".join(dated_text(d, dated, _wide)) if asked else ""))
     return 0
 
 

@@ -32,6 +32,7 @@ from hieradjudicate.app.timeline.imports import StoredCopies
 from hieradjudicate.app.timeline.marks import markers
 from hieradjudicate.app.timeline.view import TimelineView, decisions_view, rebuilt_parts
 from hieradjudicate.core.errors import HieradjError
+from hieradjudicate.gui.dashboard.timeline_dated import DatedPanel
 from hieradjudicate.gui.workers import BackgroundRunner
 
 RESAMPLES = 1000
@@ -96,12 +97,14 @@ class TimelinePage(QWidget):
         from hieradjudicate.gui.dashboard.timeline_team import TeamTimelinePanel
 
         self.team = TeamTimelinePanel(self)  # a server project's lead: the adjudicators over time
+        self.dated = DatedPanel(self, ready=lambda _d: self._dated_note())  # the dates inside the inputs
         lay = QVBoxLayout(self)
         lay.addLayout(top)
         lay.addWidget(self.note)
         lay.addWidget(self.rebuilding)
         lay.addWidget(self.imports_plot, 3)
         lay.addWidget(self.decisions_plot, 3)
+        lay.addWidget(self.dated, 3)
         lay.addWidget(self.hover)
         lay.addWidget(self.details, 2)
         lay.addWidget(self.team, 2)
@@ -135,6 +138,7 @@ class TimelinePage(QWidget):
                           lambda result: self._rebuilt(gen, result), failed=self._rebuild_failed)
         if hasattr(s.store, "location"):
             self.team.refresh(s, by, RESAMPLES)
+        self.dated.refresh(s.store, copies, corpus)
 
     def _decided(self, gen: int, view: TimelineView) -> None:
         if gen != self.generation:  # superseded by a newer refresh
@@ -168,6 +172,12 @@ class TimelinePage(QWidget):
     def _failed(self, exc: BaseException) -> None:
         self.note.setText(f"The timeline could not be computed: {exc}")
 
+    def _dated_note(self) -> None:
+        if self.view is not None:
+            from hieradjudicate.app.timeline.dated import with_dates
+
+            self.note.setText(with_dates(self.view.note, self.dated.result))
+
     def _rebuild_failed(self, exc: BaseException) -> None:
         self.rebuilding.setText(f"Agreement at each import could not be computed: {exc}")
 
@@ -193,7 +203,7 @@ class TimelinePage(QWidget):
         assert v is not None
         times = [p.event.at for p in v.imports] + [p.end for p in v.decisions.points]
         self.origin = min(map(_t, times)) if times else 0.0
-        self.note.setText(v.note)
+        self._dated_note()
         self.points = {"imports": [], "decisions": []}
         colours = ("#4c72b0", "#55a868", "#dd8452", "#c44e52")
         ip = self.imports_plot

@@ -144,6 +144,8 @@ class Parsed:
     instance_hash: np.ndarray | None = None  # uint64 per candidate
     one_label_per_unit: bool = False  # label_unit is 0..n_units-1 (the packed reader's pairs)
     set_roles: dict[str, str] = field(default_factory=dict)  # set name -> role the file itself implies
+    unit_time: np.ndarray | None = None  # float64 per unit: UTC seconds, NaN when absent (times.py)
+    unit_lead: np.ndarray | None = None  # float64 per unit: seconds spent (Label Studio's lead_time)
 
 
 def factorize(values) -> tuple[np.ndarray, np.ndarray]:
@@ -248,7 +250,12 @@ def _source(p: Parsed, path: str, fmt: str, log: ProblemLog, set_names: list[str
         line=p.unit_line.astype(np.int64, copy=False), problems=sorted(log.problems, key=lambda q: q.line or 0),
         skipped_lines=log.skipped_lines, duplicates=0,
         comments={u: c for u, c in p.comments.items() if 0 <= u < unit_item.size},  # label u is unit u
+        time=_per_label(p.unit_time, p.label_unit), lead_time=_per_label(p.unit_lead, p.label_unit),
     )
+
+
+def _per_label(per_unit: np.ndarray | None, label_unit: np.ndarray) -> np.ndarray | None:
+    return None if per_unit is None else np.asarray(per_unit, dtype=np.float64)[label_unit]
 
 
 def build_source(
@@ -330,6 +337,8 @@ def build_source(
         skipped_lines=log.skipped_lines,
         duplicates=duplicates,
         comments=comments,
+        time=_per_label(p.unit_time, label_unit),
+        lead_time=_per_label(p.unit_lead, label_unit),
     )
 
 

@@ -8,7 +8,10 @@ One set per annotator (``completed_by``: an id, or a user object whose e-mail na
 ``predictions=annotator``, or ``gold``; ``predictions=skip`` leaves them out), and a warning says
 how many were read and as what.  ``choices`` results give tags; ``taxonomy`` results give paths, whose
 last element is the tag (a path is the hierarchy's answer: the inventory decides its node).
-Cancelled annotations (``was_cancelled``) are skipped and counted in a warning.
+Cancelled annotations (``was_cancelled``) are skipped and counted in a warning.  Each annotation's
+``created_at`` (else ``updated_at``) and ``lead_time`` are kept (see :mod:`.times`); Prodigy's
+``_timestamp`` too.  They are metadata the tool writes, optional: one that cannot be read is left
+out with a warning naming the task (or line) and the answer is kept.
 
 Prodigy: one task per line with ``options`` and ``accept`` (the ids chosen), ``answer``
 (``accept``; ``reject``/``ignore`` are not sense answers: counted in a warning) and the
@@ -32,6 +35,7 @@ from typing import Any
 from hieradjudicate.core.errors import FormatError, ProblemLog
 from hieradjudicate.io import jsonsafe
 from hieradjudicate.io.annotations.build import Parsed
+from hieradjudicate.io.annotations.times import date_seconds, nan_array, seconds_problem
 from hieradjudicate.io.annotations.sniffing import (  # noqa: F401 (their home before)
     PRODIGY_KEYS,
     looks_like_labelstudio,
@@ -55,9 +59,11 @@ class _Rows:
         self.sets: dict[str, int] = {}
         self.tags: dict[str, int] = {}
         self.seen: set[tuple[int, str, str]] = set()
+        self.unit_time: list[float] = []
+        self.unit_lead: list[float] = []
 
     def add(self, set_name: str, lexelt: str, instance: str, tags: Iterable[str], line: int,
-            log: ProblemLog, where: str) -> None:
+            log: ProblemLog, where: str, time: float = math.nan, lead: float = math.nan) -> None:
         k = self.sets.setdefault(set_name, len(self.sets))
         tags = [t for t in dict.fromkeys(t.strip() for t in tags) if t]
         if not tags:
@@ -73,14 +79,45 @@ class _Rows:
         self.instances.append(instance)
         self.unit_set.append(k)
         self.unit_line.append(line)
+        self.unit_time.append(time)
+        self.unit_lead.append(lead)
         for t in tags:
             self.label_unit.append(u)
             self.label_tag.append(self.tags.setdefault(t, len(self.tags)))
 
     def parsed(self) -> Parsed:
-        return Parsed.from_rows(self.lexelts, self.instances, self.unit_set, self.unit_line,
-                                self.label_unit, self.label_tag, [math.nan] * len(self.label_tag),
-                                list(self.sets), list(self.tags))
+        p = Parsed.from_rows(self.lexelts, self.instances, self.unit_set, self.unit_line,
+                             self.label_unit, self.label_tag, [math.nan] * len(self.label_tag),
+                             list(self.sets), list(self.tags))
+        p.unit_time = nan_array(self.unit_time, len(self.unit_line))
+        p.unit_lead = nan_array(self.unit_lead, len(self.unit_line))
+        return p
+
+
+def _when(obj: Mapping[str, Any], keys: tuple[str, ...], log: ProblemLog, line: int | None,
+          where: str) -> float:
+    """The first of ``keys`` that holds a date, as UTC seconds (NaN when none does).  The dates are
+    optional metadata the tool writes: a malformed one is left out with a warning (the answer itself
+    is sound and is kept; a timeline without that date is still right about the others)."""
+    for k in keys:
+        if obj.get(k) is None:
+            continue
+        try:
+            t = date_seconds(obj[k])
+        except ValueError as exc:
+            log.warning(line, f"{where}: {k}: {exc}; the date is left out (the answer is kept)")
+            continue
+        if not math.isnan(t):
+            return t
+    return math.nan
+
+
+def _lead(a: Mapping[str, Any], log: ProblemLog, where: str) -> float:
+    problem = seconds_problem(a.get("lead_time"))
+    if problem is not None:
+        log.warning(None, f"{where}: {problem}; left out (the answer is kept)")
+        return math.nan
+    return math.nan if a.get("lead_time") is None else float(a["lead_time"])
 
 
 def _text(value: Any) -> str | None:
@@ -160,7 +197,9 @@ def parse_labelstudio(text: str, log: ProblemLog, columns: Mapping[str, str] | N
                         continue
                 tags = _ls_tags(a.get("result") or [], columns.get("choice"), log, where)
                 if tags is not None:
-                    rows.add(name, lexelt, instance, tags, 0, log, f"{where}, {name}")
+                    at = f"{where}, {name}"
+                    rows.add(name, lexelt, instance, tags, 0, log, at,
+                             _when(a, ("created_at", "updated_at"), log, None, at), _lead(a, log, at))
     if cancelled:
         log.warning(None, f"{cancelled} cancelled annotation(s) skipped (was_cancelled)")
     parsed = rows.parsed()
@@ -249,7 +288,8 @@ def parse_prodigy(text: str, set_name: str, log: ProblemLog, columns: Mapping[st
             log.error(lineno, "'accept' must be a list of option ids (the senses chosen)")
             continue
         who = _text(task.get("_annotator_id")) or _text(task.get("_session_id")) or set_name
-        rows.add(who, lexelt, instance, [str(a) for a in accept], lineno, log, where)
+        rows.add(who, lexelt, instance, [str(a) for a in accept], lineno, log, where,
+                 _when(task, ("_timestamp",), log, lineno, where))
     for answer, n in sorted(not_accepted.items()):
         log.warning(None, f"{n} task(s) answered {answer!r} skipped (only 'accept' answers choose senses)")
     return rows.parsed()

@@ -18,14 +18,16 @@ from typing import Any
 
 from hieradjudicate.core.errors import FormatError, ProblemLog
 from hieradjudicate.io.annotations.build import Parsed, TagTable, weight_problem
+from hieradjudicate.io.annotations.times import date_seconds, nan_array
 
-FIELDS = ("lexelt", "instance", "annotator", "tag", "weight", "labels")
+FIELDS = ("lexelt", "instance", "annotator", "tag", "weight", "labels", "time")
 SYNONYMS: dict[str, tuple[str, ...]] = {
     "lexelt": ("lexelt", "lemma", "word", "word_pos", "target", "lexical_item"),
     "instance": ("instance", "instance_id", "item", "item_id", "id"),
     "annotator": ("annotator", "annotator_id", "coder", "worker", "worker_id", "rater", "set", "system"),
     "tag": ("tag", "tags", "sense", "senses", "sense_id", "label", "selected_sense_keys"),
     "weight": ("weight", "score", "probability", "confidence"),
+    "time": ("time", "date", "timestamp", "created_at", "annotated_at"),  # when the answer was made (long tables)
 }
 WSBEST = {"lexelt": "lemma", "instance": "item_id", "annotator": "annotator_id", "tag": "selected_sense_keys"}
 MASC_COLUMNS = ("word_pos", "form_id", "sentence_id", "labels")
@@ -171,6 +173,8 @@ def parse_long(text: str, fmt: str, columns: Mapping[str, str] | None, sep: str 
     label_unit: list[int] = []
     label_tag: list[int] = []
     label_weight: list[float] = []
+    time_col = fields.get("time")
+    unit_time: list[float] = []
     for lineno, row in rows:
         if len(row) != len(header):
             log.error(lineno, f"found {len(row)} field(s); expected {len(header)} as in the header {header}")
@@ -193,6 +197,12 @@ def parse_long(text: str, fmt: str, columns: Mapping[str, str] | None, sep: str 
         if not row_tags:
             log.error(lineno, f"no tag in {values['tag']!r}; expected tags separated by ';'")
             continue
+        if time_col is not None:  # a column of the table: a date it cannot read is an error, as a weight
+            try:
+                unit_time.append(date_seconds(values["time"]))
+            except ValueError as exc:
+                log.error(lineno, f"{exc} (column {time_col + 1} {header[time_col]!r})")
+                continue
         unit = len(unit_line)
         lexelts.append(values["lexelt"])
         instances.append(values["instance"])
@@ -201,5 +211,7 @@ def parse_long(text: str, fmt: str, columns: Mapping[str, str] | None, sep: str 
         label_unit.extend([unit] * len(row_tags))
         label_tag.extend(tags.code(t) for t in row_tags)
         label_weight.extend([weight] * len(row_tags))
-    return Parsed.from_rows(lexelts, instances, unit_set, unit_line, label_unit, label_tag, label_weight,
-                            sets.names, tags.names)
+    p = Parsed.from_rows(lexelts, instances, unit_set, unit_line, label_unit, label_tag, label_weight,
+                         sets.names, tags.names)
+    p.unit_time = nan_array(unit_time if time_col is not None else None, len(unit_line))
+    return p

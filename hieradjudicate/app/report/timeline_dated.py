@@ -1,0 +1,41 @@
+"""The report's part of the timeline for the dates inside the inputs (issue 32): agreement by week
+of annotation, each annotator's drift and the time spent per item, as
+:mod:`hieradjudicate.app.timeline.dated` computes them (nothing where the inputs carry no dates)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hieradjudicate.app.report.svg import esc, line_plot_svg
+
+COLORS = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3", "#8c8c8c",
+          "#ccb974", "#64b5cd")
+MAX_DRIFT = 8  # lines on one plot; a crowd's drift is in the table of `project timeline --format csv`
+
+
+def _f(v: Any) -> str:
+    return "undefined" if v is None else f"{v:.3f}" if isinstance(v, float) else str(v)
+
+
+def dated_section(dated: Any, table: Any) -> str:
+    """HTML of the weeks; ``table(headers, rows)`` is the report's table maker."""
+    if dated is None or not dated.weeks:
+        return ""
+    weeks = dated.weeks
+    x = [w.week for w in weeks]
+    names = list(dict.fromkeys(n for w in weeks for n in w.drift))
+    series = [("mean pairwise kappa", [w.figures["mean_kappa_cohen"].value for w in weeks], COLORS[0], False),
+              ("Fleiss' kappa", [w.figures["fleiss"].value for w in weeks], COLORS[1], False)]
+    if len(names) <= MAX_DRIFT:
+        series += [(f"drift {n}", [w.drift[n].value if n in w.drift else None for w in weeks],
+                    COLORS[(2 + j) % len(COLORS)], True) for j, n in enumerate(names)]
+    tips = [[f"{label}: {_f(v)}" for v in ys] for label, ys, _, _ in series]
+    out = ["<h3>Agreement by week of annotation</h3>", f"<p>{esc(dated.note)}</p>",
+           line_plot_svg(x, series, tooltips=tips, label="agreement by week of annotation", y_label="kappa")]
+    shown = names if len(names) <= MAX_DRIFT else []
+    out.append(table(["week", "answers", "mean pairwise kappa", "Fleiss' kappa", "seconds per item",
+                      *[f"drift {n}" for n in shown]],
+                     [[w.week, w.answers, _f(w.figures["mean_kappa_cohen"].value), _f(w.figures["fleiss"].value),
+                       _f(w.seconds_per_item), *[_f(w.drift[n].value) if n in w.drift else "" for n in shown]]
+                      for w in weeks]))
+    return "".join(out)

@@ -1,0 +1,123 @@
+"""The Timeline tab's part for the dates inside the inputs (issue 32): agreement by week of
+annotation (mean pairwise Cohen's kappa, Fleiss' kappa), each annotator's drift (their agreement
+with the others on the instances they answered that week) and the time spent per item.  Computed by
+:mod:`hieradjudicate.app.timeline.dated` in another thread from the stored copies; hidden where the
+inputs carry no dates (the page's note then says the timeline rests on import and decision times)."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from datetime import datetime, timezone
+from typing import Any
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+
+from hieradjudicate.app.timeline.dated import (
+    DatedTimeline,
+    cached_answers,
+    dated_answers,
+    dated_timeline,
+    input_sources,
+    save_answers,
+)
+from hieradjudicate.core.errors import HieradjError
+from hieradjudicate.gui.workers import BackgroundRunner
+
+MAX_DRIFT_LINES = 8  # a crowd's drift is in the command line's csv/json, not 200 lines on one plot
+COLOURS = ("#4c72b0", "#55a868", "#dd8452", "#c44e52", "#8172b3", "#937860", "#da8bc3", "#8c8c8c",
+           "#ccb974", "#64b5cd")
+
+
+def _day(week: str) -> float:
+    return datetime.strptime(week, "%Y-%m-%d").replace(tzinfo=timezone.utc).timestamp() / 86400.0
+
+
+class DatedPanel(QWidget):
+    """Plot and summary of the dated answers; ``ready`` hears the result (or ``None``: no dates)."""
+
+    def __init__(self, parent: QWidget | None = None, *, ready: Callable[[DatedTimeline | None], None] | None = None):
+        super().__init__(parent)
+        self.setObjectName("timeline_dated")
+        self.result: DatedTimeline | None = None
+        self.ready = ready
+        self.plot = pg.PlotWidget(title="Agreement by week of annotation (the dates inside the inputs)")
+        self.plot.setLabel("bottom", "weeks since the first week annotated")
+        self.plot.addLegend(offset=(-10, 10))
+        self.plot.showGrid(y=True, alpha=0.2)
+        self.summary = QLabel(objectName="timeline_dated_summary", wordWrap=True)
+        self.summary.setTextFormat(Qt.TextFormat.RichText)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.plot, 3)
+        lay.addWidget(self.summary)
+        self.runner = BackgroundRunner(self)
+        self.generation = self.done = 0  # the last refresh and the last one computed
+        self.setVisible(False)
+
+    def refresh(self, store: Any, copies: Any, corpus: Any) -> None:
+        """The dated answers the project keeps (read here: the store stays in this thread), else read
+        again from the stored copies (``copies`` holds their bytes: any thread); computed off it."""
+        self.generation += 1
+        gen = self.generation
+        try:
+            hit, kept = cached_answers(store)
+        except HieradjError:
+            hit, kept = False, None
+
+        def work(_report: Any) -> tuple[Any, DatedTimeline | None]:
+            ans = kept if hit else dated_answers(corpus, input_sources(copies))
+            return ans, dated_timeline(corpus, ans)
+
+        def done(result: tuple[Any, DatedTimeline | None]) -> None:
+            if not hit:
+                save_answers(store, result[0])
+            self._done(gen, result[1])
+
+        self.runner.start(work, done, failed=self._failed)
+
+    def _failed(self, exc: BaseException) -> None:
+        self.setVisible(True)
+        self.plot.clear()
+        self.summary.setText(html.escape(f"Agreement by week of annotation could not be computed: {exc}"))
+
+    def _done(self, gen: int, d: DatedTimeline | None) -> None:
+        if gen != self.generation:
+            return
+        self.result, self.done = d, gen
+        self.setVisible(d is not None)
+        if d is not None:
+            self._draw(d)
+        if self.ready is not None:
+            self.ready(d)
+
+    def _draw(self, d: DatedTimeline) -> None:
+        p = self.plot
+        p.clear()
+        x0 = _day(d.weeks[0].week)
+        x = np.array([(_day(w.week) - x0) / 7.0 for w in d.weeks])
+        series = [("mean pairwise kappa", [w.figures["mean_kappa_cohen"].value for w in d.weeks], 3),
+                  ("Fleiss' kappa", [w.figures["fleiss"].value for w in d.weeks], 3)]
+        names = list(dict.fromkeys(n for w in d.weeks for n in w.drift))
+        if len(names) <= MAX_DRIFT_LINES:
+            series += [(f"drift {n}", [w.drift[n].value if n in w.drift else None for w in d.weeks], 1)
+                       for n in names]
+        for j, (name, ys, width) in enumerate(series):
+            y = np.array([np.nan if v is None else v for v in ys], float)
+            ok = ~np.isnan(y)
+            if ok.any():
+                p.plot(x[ok], y[ok], pen=pg.mkPen(COLOURS[j % len(COLOURS)], width=width), symbol="o",
+                       symbolSize=6 if width > 1 else 4, name=name)
+        rows = []
+        for w in d.weeks:
+            secs = "" if w.seconds_per_item is None else f"{w.seconds_per_item:.1f} s per item"
+            k = w.figures["mean_kappa_cohen"].value
+            rows.append(f"<tr><td>{w.week}</td><td>{w.answers} answers</td>"
+                        f"<td>kappa {'undefined' if k is None else f'{k:.3f}'}</td><td>{secs}</td></tr>")
+        more = ("" if len(names) <= MAX_DRIFT_LINES else
+                f"<br>{len(names)} annotators: their drift is in <code>project timeline --measure drift "
+                "--format csv</code>.")
+        self.summary.setText(f"<small>{html.escape(d.note)}</small><table>{''.join(rows)}</table>{more}")
