@@ -79,7 +79,7 @@ def main() -> None:
     from PySide6.QtWidgets import QApplication
 
     from hieradjudicate.app.session.session import Session
-    from hieradjudicate.gui.dashboard.timeline_page import TimelinePage
+    from hieradjudicate.gui.dashboard.timeline.timeline_page import TimelinePage
 
     app = QApplication.instance() or QApplication([])
     with Session.open(path, read_only=True) as s:

@@ -72,7 +72,7 @@ def specs(args: argparse.Namespace, attr: str = "annotations", role: str = "anno
         if bad:
             raise HieradjError(f"--json-fields: unknown field {bad[0]!r}; expected lexelt, instance, choice "
                                "or predictions")
-        from hieradjudicate.io.annotations.labelstudio import PREDICTION_ROLES
+        from hieradjudicate.io.annotations.tools.labelstudio import PREDICTION_ROLES
 
         if fields.get("predictions", "system") not in PREDICTION_ROLES:
             raise HieradjError(f"--json-fields: predictions={fields['predictions']!r}; expected "

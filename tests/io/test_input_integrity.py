@@ -23,7 +23,7 @@ DEMO = ROOT / "resources" / "demo"
 
 # ------------------------------------------------------------------ JSON
 def _parse_labelstudio(text: str):
-    from hieradjudicate.io.annotations.labelstudio import parse_labelstudio
+    from hieradjudicate.io.annotations.tools.labelstudio import parse_labelstudio
 
     return parse_labelstudio(text, ProblemLog("tasks.json"))
 
@@ -76,7 +76,7 @@ def _zip(members: dict[str, bytes]) -> bytes:
 
 def test_the_total_inflated_size_of_an_archive_is_limited(tmp_path: Path, monkeypatch) -> None:
     """Each member under the per-member limit, together far over the input limit."""
-    from hieradjudicate.io.annotations.uima import iter_cas_files
+    from hieradjudicate.io.annotations.tools.uima import iter_cas_files
 
     monkeypatch.setenv("HIERADJ_MAX_INPUT_BYTES", "3000000")
     path = tmp_path / "docs.zip"
@@ -87,7 +87,7 @@ def test_the_total_inflated_size_of_an_archive_is_limited(tmp_path: Path, monkey
 
 def test_a_member_whose_header_lies_about_its_size(tmp_path: Path) -> None:
     """The header says 100 bytes; the data inflate to 400,000: a message, not an internal error."""
-    from hieradjudicate.io.annotations.uima import iter_cas_files
+    from hieradjudicate.io.annotations.tools.uima import iter_cas_files
 
     data = bytearray(_zip({"TypeSystem.xml": b"<x/>", "d.xmi": b"<a/>" * 100_000}))
     for sig, at in ((b"PK\x03\x04", 22), (b"PK\x01\x02", 24)):  # local header, central directory
@@ -105,7 +105,7 @@ def test_a_member_whose_header_lies_about_its_size(tmp_path: Path) -> None:
 
 
 def test_a_document_with_too_many_elements_is_refused(tmp_path: Path, monkeypatch) -> None:
-    from hieradjudicate.io.annotations.uima import CasFile, load_cas
+    from hieradjudicate.io.annotations.tools.uima import CasFile, load_cas
 
     monkeypatch.setenv("HIERADJ_MAX_XML_ELEMENTS", "1000")
     with pytest.raises(FormatError, match="more than 1,000 XML elements"):

@@ -118,7 +118,7 @@ def test_json_lines_are_counted_per_line_not_as_one_document(tmp_path, monkeypat
 
 def test_a_single_xmi_file_with_too_many_elements_is_refused_while_it_is_read(tmp_path, monkeypatch) -> None:
     """An .xmi outside a zip was read whole (up to 512 MiB) before its elements were counted."""
-    from hieradjudicate.io.annotations.uima import iter_cas_files
+    from hieradjudicate.io.annotations.tools.uima import iter_cas_files
 
     monkeypatch.setenv("HIERADJ_MAX_XML_ELEMENTS", "50000")
     n = 400_000

@@ -13,7 +13,7 @@ from hieradjudicate.app.loading.load import load
 from hieradjudicate.app.loading.specs import AnnotationSpec
 from hieradjudicate.core.errors import FormatError
 from hieradjudicate.io.annotations.read import read_annotations
-from hieradjudicate.io.annotations.uima import survey
+from hieradjudicate.io.annotations.tools.uima import survey
 from tests.conftest import realdata_dir, realdata_problem, skip_without_realdata
 
 NE = {"layer": "NamedEntity", "feature": "identifier"}

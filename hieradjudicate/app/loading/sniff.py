@@ -135,8 +135,8 @@ JSON_FIELDS = ("lexelt", "instance", "choice")
 def _offer_fields(out: Sniffed) -> None:
     """What the mapping step offers for formats that are not tables: the layers and string
     features of XMI files (with counts), the task keys and controls of Label Studio/Prodigy."""
-    from hieradjudicate.io.annotations.labelstudio import field_candidates, looks_like_labelstudio
-    from hieradjudicate.io.annotations.uima import is_uima, survey
+    from hieradjudicate.io.annotations.tools.labelstudio import field_candidates, looks_like_labelstudio
+    from hieradjudicate.io.annotations.tools.uima import is_uima, survey
 
     if not os.path.isfile(out.path):
         return  # reading it below names the problem (missing, a folder, a pipe)

@@ -51,7 +51,7 @@ def store_copies(store: Store, result: LoadResult, specs: list[AnnotationSpec],
             continue
         check_storable(report.path)
         if report.format == "uima-xmi":  # one .xmi file: its type system is kept with it
-            from hieradjudicate.io.annotations.uima import bundle_single_xmi
+            from hieradjudicate.io.annotations.tools.uima import bundle_single_xmi
 
             data = bundle_single_xmi(report.path)
         source = report.path

@@ -100,7 +100,7 @@ class DashboardController:
         page = QWidget(objectName="dashboard_page")
         QVBoxLayout(page).setContentsMargins(0, 0, 0, 0)
         tabs.addTab(page, "Dashboard")
-        from hieradjudicate.gui.dashboard.timeline_page import attach_timeline
+        from hieradjudicate.gui.dashboard.timeline.timeline_page import attach_timeline
 
         self.timeline = attach_timeline(tabs, session, ws)  # the Timeline tab (issue 32)
         self._open = _Open(session, wb, ws, tabs, page, work)

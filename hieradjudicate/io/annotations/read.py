@@ -25,13 +25,13 @@ Formats (``AnnotationSource.format``), detected from the content:
     One object per line: ``{"lexelt", "instance", "set", "tags"}``.
 ``labelstudio``, ``prodigy``
     Label Studio's JSON export and Prodigy's JSONL, one set per annotator; see
-    :mod:`hieradjudicate.io.annotations.labelstudio`.
+    :mod:`hieradjudicate.io.annotations.tools.labelstudio`.
 ``webanno-tsv``
     WebAnno TSV 3 (WebAnno's and INCEpTION's tab-separated export), by layer and feature; see
-    :mod:`hieradjudicate.io.annotations.webanno_tsv`.
+    :mod:`hieradjudicate.io.annotations.tools.webanno_tsv`.
 ``uima-xmi``
     INCEpTION/WebAnno UIMA CAS XMI: one file, a zip of files, or a whole project export
-    (one set per annotator); see :mod:`hieradjudicate.io.annotations.uima`.
+    (one set per annotator); see :mod:`hieradjudicate.io.annotations.tools.uima`.
 
 Detection: the first non-blank line starting with ``{`` means JSON Lines; a
 first line whose cells (split at a tab, else the commonest of ``, ; |``)
@@ -206,7 +206,7 @@ def _read(
                               "4 KB); expected an INCEpTION/WebAnno .xmi file or a zip of them, or "
                               "one of the text formats", file=path, line=1)
         if fmt == "uima-xmi" or is_uima(head):
-            from hieradjudicate.io.annotations.uima import parse_uima
+            from hieradjudicate.io.annotations.tools.uima import parse_uima
 
             fmt = "uima-xmi"
             result = parse_uima(path, set_name, log, columns)
@@ -225,15 +225,15 @@ def _read(
 
         parsed = parse_wsd_key(text, set_name, log)
     elif fmt == "jsonl":
-        from hieradjudicate.io.annotations.jsonl import parse_jsonl
+        from hieradjudicate.io.annotations.tools.jsonl import parse_jsonl
 
         parsed = parse_jsonl(text, set_name, log)
     elif fmt == "webanno-tsv":
-        from hieradjudicate.io.annotations.webanno_tsv import parse_webanno_tsv
+        from hieradjudicate.io.annotations.tools.webanno_tsv import parse_webanno_tsv
 
         parsed, contexts = parse_webanno_tsv(text, path, set_name, log, columns)
     elif fmt in ("labelstudio", "prodigy"):
-        from hieradjudicate.io.annotations.labelstudio import parse_labelstudio, parse_prodigy
+        from hieradjudicate.io.annotations.tools.labelstudio import parse_labelstudio, parse_prodigy
 
         parsed = (parse_labelstudio(text, log, columns) if fmt == "labelstudio"
                   else parse_prodigy(text, set_name, log, columns))

@@ -1,7 +1,7 @@
 """Whole documents of an INCEpTION/UIMA export (XMI with its type system, or a project zip): each
 document's text cut at its sentence layer, with the instances the annotation reader made of it
 marked (their ids are ``document:begin-end``, character offsets into the document's text; see
-:mod:`hieradjudicate.io.annotations.uima`).  Read on demand; cassis is imported only here."""
+:mod:`hieradjudicate.io.annotations.tools.uima`).  Read on demand; cassis is imported only here."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ SENTENCE = "de.tudarmstadt.ukp.dkpro.core.api.segmentation.type.Sentence"
 def index_uima(path: str, instances: Iterable[tuple[str, str]]) -> DocumentIndex:
     """Index the documents of the export at ``path`` that hold some of ``instances`` ((lexelt, id)
     pairs of the project).  A document annotated by several users is read once (its text is one)."""
-    from hieradjudicate.io.annotations.uima import iter_cas_files, load_cas
+    from hieradjudicate.io.annotations.tools.uima import iter_cas_files, load_cas
 
     wanted: dict[str, list[tuple[int, int, str, str]]] = defaultdict(list)
     for lexelt, inst in instances:

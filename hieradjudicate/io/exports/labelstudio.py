@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from hieradjudicate.io.annotations.labelstudio import _key, _text
+from hieradjudicate.io.annotations.tools.labelstudio import _key, _text
 from hieradjudicate.io.exports.gold import ExportSummary, write_text_atomic
 from hieradjudicate.io.store.records import DecisionFields
 from hieradjudicate.io.textfile import read_text

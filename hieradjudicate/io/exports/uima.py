@@ -5,7 +5,7 @@ sentences, tokens and every other layer stay as they were); the spans of the sen
 replaced by the resolved decisions (one span per tag, stacked where a decision keeps several
 tags) and the whole is written as one zip: ``<document>.xmi`` per document and the
 ``TypeSystem.xml`` — the archive INCEpTION imports as UIMA CAS XMI (and that
-:mod:`hieradjudicate.io.annotations.uima` reads back as one set).  Unresolved instances have no
+:mod:`hieradjudicate.io.annotations.tools.uima` reads back as one set).  Unresolved instances have no
 span in the export; the summary counts them.  Written to a temporary file and renamed.
 """
 
@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from hieradjudicate.core.errors import ProjectError
-from hieradjudicate.io.annotations.uima import CasFile, iter_cas_files, load_cas, resolve_layer
+from hieradjudicate.io.annotations.tools.uima import CasFile, iter_cas_files, load_cas, resolve_layer
 from hieradjudicate.io.atomic import write_atomic
 from hieradjudicate.io.exports.gold import ExportSummary
 from hieradjudicate.io.store.records import DecisionFields

@@ -32,7 +32,7 @@ from hieradjudicate.app.timeline.imports import StoredCopies
 from hieradjudicate.app.timeline.marks import markers
 from hieradjudicate.app.timeline.view import TimelineView, decisions_view, rebuilt_parts
 from hieradjudicate.core.errors import HieradjError
-from hieradjudicate.gui.dashboard.timeline_dated import DatedPanel
+from hieradjudicate.gui.dashboard.timeline.timeline_dated import DatedPanel
 from hieradjudicate.gui.workers import BackgroundRunner
 
 RESAMPLES = 1000
@@ -94,7 +94,7 @@ class TimelinePage(QWidget):
         self.generation = self.view_generation = 0
         self._rebuilt_result: Any = None
         self.details = QTextBrowser(objectName="timeline_details")
-        from hieradjudicate.gui.dashboard.timeline_team import TeamTimelinePanel
+        from hieradjudicate.gui.dashboard.timeline.timeline_team import TeamTimelinePanel
 
         self.team = TeamTimelinePanel(self)  # a server project's lead: the adjudicators over time
         self.dated = DatedPanel(self, ready=lambda _d: self._dated_note())  # the dates inside the inputs

@@ -1,0 +1,1 @@
+"""The dashboard's Timeline tab: the figures over time, the dates inside the inputs, and the lead's team over time."""
