@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QComboBox, QLabel
 
 from hieradjudicate.app.dashboard.thin import FEW_INSTANCES  # one threshold for every panel
 from hieradjudicate.core.palette import scale_color, text_color_on
+from hieradjudicate.core.tags_only import NO_INVENTORY
 from hieradjudicate.gui.dashboard.common import (
     Panel,
     TextPool,
@@ -235,8 +236,11 @@ class DepthPanel(Panel):
             set_line(line, x + self.offsets[p], vals[p] if p < len(vals) else np.full(x.size, np.nan))
         gv = np.array([nan_or(v) for v in d.group_values], float)
         set_line(self.group, x, gv)
-        self.set_empty(none_in_view(data) or (None if np.isfinite(gv).any() or np.isfinite(vals).any() else
-                       "No level has a defined agreement (no pair of annotators shares an instance here)"))
+        flat = (getattr(data, "summary", None) or {}).get("inventory", {}).get("senses", 1) == 0
+        self.set_empty(none_in_view(data) or (
+            f"{NO_INVENTORY}:\nno sense tree, so no depth to cut it at" if flat else None) or (
+            None if np.isfinite(gv).any() or np.isfinite(vals).any() else
+            "No level has a defined agreement (no pair of annotators shares an instance here)"))
         set_ticks(self.plot, "bottom", d.levels)
         finite = np.concatenate([vals[np.isfinite(vals)], gv[np.isfinite(gv)], [0.0, 1.0]])
         self.plot.setYRange(min(0.0, float(finite.min())), 1.0, padding=0.05)

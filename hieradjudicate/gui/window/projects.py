@@ -83,6 +83,7 @@ class ProjectsSection:
         self.stack.addWidget(host)
         self.stack.setCurrentWidget(host)
         self.docks["tree"].setWidget(self.ws.tree)
+        self.docks["tree"].setWindowTitle("Tags (no inventory)" if self.ws.tree.flat else "Sense inventory")
         self.docks["live"].setWidget(scrolling(self.ws.live))  # a short dock scrolls, never overprints
         self.docks["detail"].setWidget(self.ws.detail)
         for d in self.docks.values():
