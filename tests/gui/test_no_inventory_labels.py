@@ -51,6 +51,9 @@ def test_a_project_without_inventory_names_tags_and_says_there_is_none(qtbot, tm
     assert seen["chart"] and all("each tag" in t and "sense" not in t for t in seen["chart"])
     assert seen["placeholder"] == "Search tags…"
     assert _depth_sentence(win, qtbot).startswith(NO_INVENTORY)
+    depth = win.dashboard.view.depth_panel  # the sentence alone: no point or legend under it
+    assert all(len(line.yData if line.yData is not None else []) == 0 for line in [*depth.lines, depth.group])
+    assert not depth.legend.isVisible()
     win.close_project()
     QApplication.processEvents()
     gc.collect()

@@ -224,6 +224,7 @@ class DepthPanel(Panel):
             self.group = self.plot.plot([], [], pen=pg.mkPen(fg, width=3.5), symbol="s", symbolSize=8,
                                         symbolBrush=fg, symbolPen=None, name=f"group ({d.group_name})",
                                         connect="finite")
+            self.group.setZValue(-1)  # under the pairs' points: a pair with the group's figure stays in sight
         vals = np.ma.filled(np.ma.asarray(d.pair_values, float), np.nan).reshape(len(d.pairs), x.size)
         self.offsets = np.zeros(len(d.pairs)) if self.bands else pair_offsets(len(d.pairs))
         if self.bands:
@@ -237,6 +238,11 @@ class DepthPanel(Panel):
         gv = np.array([nan_or(v) for v in d.group_values], float)
         set_line(self.group, x, gv)
         flat = (getattr(data, "summary", None) or {}).get("inventory", {}).get("senses", 1) == 0
+        if flat:  # no tree: the sentence alone, not one point and a legend under it
+            for item in (*self.lines, self.group, self.pairs_item):
+                if item is not None:
+                    item.setData([], [])
+        self.legend.setVisible(not flat)
         self.set_empty(none_in_view(data) or (
             f"{NO_INVENTORY}:\nno sense tree, so no depth to cut it at" if flat else None) or (
             None if np.isfinite(gv).any() or np.isfinite(vals).any() else
