@@ -100,10 +100,7 @@ def cmd_timeline(args: argparse.Namespace) -> int:
     with _open_for_cache(args.project) if imports or args.format == "json" else _open(args.project, write=False) as s:
         v = project_timeline(s.store, s.corpus, by=by, n_resamples=args.resamples, seed=args.seed,
                              imports=imports or args.format == "json")
-        team = None if imports else _team(s, by, args, measures)
     d = as_json(v)
-    if team is not None:
-        d["team"] = team
     if args.format == "json":
         print(json_text(d))
         return 0
@@ -115,16 +112,6 @@ def cmd_timeline(args: argparse.Namespace) -> int:
         return 0
     print(_text(d, headers, rows))
     return 0
-
-
-def _team(session: Any, by: str | int, args: argparse.Namespace, measures: list[str]) -> dict[str, Any] | None:
-    """The lead's per-adjudicator timeline of a server project (None for a file project, another
-    login, or when neither ``people`` nor json is asked for)."""
-    if "lead" not in getattr(session.store, "roles", ()) or ("people" not in measures and args.format != "json"):
-        return None
-    from hieradjudicate.cli.timeline.team import team_json
-
-    return team_json(session, by, n_resamples=args.resamples, seed=0 if args.seed is None else args.seed)
 
 
 def _open_for_cache(path: str) -> Any:
@@ -182,8 +169,6 @@ def _table(d: dict[str, Any], measures: list[str], imports: bool) -> tuple[list[
                 rows.append([p["label"], p["end"], m, p["counts"].get(m, 0), None, None, None])
             elif m == "overturn":
                 rows.append([p["label"], p["end"], m, *_cells(p["overturn"])])
-            elif m == "people" and "team" in d:  # a server project's adjudicators: below
-                continue
             elif m == "people":  # decisions per adjudicator (decided_by)
                 for who, k in p["by_person"].items():
                     rows.append([p["label"], p["end"], f"decisions:{who}", k, None, None, None])
@@ -192,10 +177,6 @@ def _table(d: dict[str, Any], measures: list[str], imports: bool) -> tuple[list[
                     rows.append([p["label"], p["end"], f"score:{name}", *_cells(f)])
             elif m[6:] in p["scores"]:
                 rows.append([p["label"], p["end"], m, *_cells(p["scores"][m[6:]])])
-    if "people" in measures and "team" in d:
-        from hieradjudicate.cli.timeline.team import team_rows
-
-        rows += team_rows(d["team"])
     return headers, rows
 
 
@@ -239,10 +220,6 @@ def _text(d: dict[str, Any], headers: list[str], rows: list[list[Any]]) -> str:
             out.append(f"  {name}: {fmt(x['before'])} -> {fmt(x['after'])}, difference {fmt(x['difference'])} "
                        f"[{fmt(x['low'])}, {fmt(x['high'])}] ({'paired by instance' if x['paired'] else 'unpaired'}, "
                        f"{x['n_before']} / {x['n_after']} instances, {x['method']})")
-    if "team" in d:
-        from hieradjudicate.cli.timeline.team import forecast_lines
-
-        out += forecast_lines(d["team"])
     f = d["forecast"]
     if f["expected"]:
         ci = f" (95% interval {f['earliest']} to {f['latest'] or 'open-ended'})" if f["earliest"] else ""
