@@ -58,6 +58,13 @@ class CompetencePanel(Panel):
         self.plots += [self.sets_plot, self.hist_plot]
         row.addWidget(self.sets_plot, 3)
         row.addWidget(self.hist_plot, 2)
+        # the figure explains itself before its estimate is in (the estimate runs in the background
+        # and can take a while on a crowd); the model's own method text replaces this when it is
+        self.set_explain("Each annotator set's estimated competence (left) and how uncertain each "
+                         "instance's sense is (right: the entropy of its posterior over the senses), by "
+                         "the model chosen in the box. The estimate is computed in the background; its "
+                         "method, stopping rule and distance from the fixed point are given here once "
+                         "it is done.")
         self.sets_plot.setMouseEnabled(x=False, y=False)
         self.sets_plot.getAxis("left").setLabel("competence")
         self.sets_plot.getAxis("bottom").setLabel("annotator sets, sorted")
