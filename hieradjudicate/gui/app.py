@@ -37,22 +37,6 @@ def _excepthook(exc_type, exc, tb) -> None:
 
 def run(target: str | None, *, screenshot: str | None = None, fresh_demo: bool = False,
         tab: str = "workbench") -> int:
-    import os
-
-    # a screenshot run fixes the geometry and answers no dialog -- for its own duration only: the
-    # command line can run in-process (tests, scripts) and a later window must remember its size
-    saved = {k: os.environ.get(k) for k in ("HIERADJ_FIXED_GEOMETRY", "HIERADJ_NO_DIALOGS")}
-    try:
-        return _run(target, screenshot=screenshot, fresh_demo=fresh_demo, tab=tab)
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-
-
-def _run(target: str | None, *, screenshot: str | None, fresh_demo: bool, tab: str) -> int:
     app = make_app()
     from hieradjudicate.gui.main_window import MainWindow
 
