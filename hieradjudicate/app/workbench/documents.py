@@ -4,6 +4,7 @@ instance's lexelt with their definitions, examples and the sets that chose them.
 
 from __future__ import annotations
 
+import gzip
 import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -13,8 +14,11 @@ from typing import Any
 from hieradjudicate.app.session.stored_inputs import effective_files, safe_name
 from hieradjudicate.core.inventory.gloss_parts import split_gloss
 from hieradjudicate.core.inventory.labels import node_short_labels
+from hieradjudicate.io.annotations.tools.webanno_tsv import document_name
 from hieradjudicate.io.contexts.cas_documents import index_uima
 from hieradjudicate.io.contexts.document import DocumentIndex, index_wsd_xml
+from hieradjudicate.io.contexts.webanno_documents import index_webanno_tsv
+from hieradjudicate.io.textfile import decode_text
 
 #: Why a project's inputs carry no documents, by the format of what it holds.
 _NO_DOCUMENT = {
@@ -24,8 +28,7 @@ _NO_DOCUMENT = {
     "masc": "MASC's crowd file carries no sentences",
     "wide-table": "The wide table of labels carries no sentences",
     "uima-xmi": "The INCEpTION/UIMA export holds none of this project's instances",
-    "webanno-tsv": "WebAnno TSV documents are not read as whole documents yet (the instance panel shows "
-                   "each instance's sentence)",
+    "webanno-tsv": "The WebAnno TSV files hold none of this project's instances",
 }
 
 
@@ -41,7 +44,8 @@ class DocumentContext:
 def document_context(store: Any, instances: Callable[[], Iterable[tuple[str, str]]] | None = None
                      ) -> DocumentContext:
     """Index every stored WSD-framework XML copy of ``store`` (or, without one, every INCEpTION/UIMA
-    export, marking the project's ``instances()``, (lexelt, id) pairs); else say why there are none.
+    export and WebAnno TSV file, marking the project's ``instances()``, (lexelt, id) pairs); else say
+    why there are none.
 
     Raises
     ------
@@ -57,7 +61,8 @@ def document_context(store: Any, instances: Callable[[], Iterable[tuple[str, str
             index.merge(index_wsd_xml(store.file_bytes(f.id), f.source_path))
         return DocumentContext(index, "", [f.source_path for f in xml])
     cas = [f for f in files if f.kind == "annotations" and f.format == "uima-xmi"]
-    if cas and instances is not None:
+    tsv = [f for f in files if f.kind == "annotations" and f.format == "webanno-tsv"]
+    if (cas or tsv) and instances is not None:
         pairs = list(instances())
         index = DocumentIndex()
         with tempfile.TemporaryDirectory(prefix="hadj-doc-") as tmp:
@@ -65,8 +70,14 @@ def document_context(store: Any, instances: Callable[[], Iterable[tuple[str, str
                 target = Path(tmp) / safe_name(f.source_path, k)
                 target.write_bytes(store.file_bytes(f.id))
                 index.merge(index_uima(str(target), pairs))
+        for f in tsv:  # one document per file; several sets of one document are one document
+            if document_name(f.source_path) not in index.documents:
+                raw = store.file_bytes(f.id)
+                if raw[:2] == b"\x1f\x8b":
+                    raw = gzip.decompress(raw)
+                index.merge(index_webanno_tsv(decode_text(raw, f.source_path), f.source_path, pairs))
         if len(index):
-            return DocumentContext(index, "", [f.source_path for f in cas])
+            return DocumentContext(index, "", [f.source_path for f in cas + tsv])
     for f in files:
         if f.format in _NO_DOCUMENT and f.kind in ("contexts", "annotations"):
             return DocumentContext(None, _NO_DOCUMENT[f.format] + ": no surrounding sentences to show.")

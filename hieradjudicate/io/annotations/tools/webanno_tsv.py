@@ -90,9 +90,7 @@ def parse_webanno_tsv(text: str, path: str, set_name: str, log: ProblemLog,
         raise log.fail(None, f"no span layer {layer!r} with feature {feature!r} declared in the header "
                        f"(declared: {', '.join(t.rsplit('.', 1)[-1] + ' / ' + f for t, f in span_cols) or 'none'})")
     col = 3 + matches[0]
-    doc = os.path.basename(path)
-    for suffix in (".gz", ".tsv", ".txt"):
-        doc = doc.removesuffix(suffix)
+    doc = document_name(path)
     spans: dict[tuple[str, int], _Span] = {}  # (id or line-unique key) -> span
     order: list[tuple[str, int]] = []
     tokens: list[tuple[int, int, str]] = []
@@ -167,6 +165,15 @@ def parse_webanno_tsv(text: str, path: str, set_name: str, log: ProblemLog,
     parsed = Parsed.from_rows(lexelts, instances, [0] * len(unit_line), unit_line, label_unit, label_tag,
                               [math.nan] * len(label_tag), [set_name], list(tags))
     return parsed, list(contexts.values())
+
+
+def document_name(path: str) -> str:
+    """The document an instance id names (``document:begin-end``): the file's name without its
+    ``.gz``/``.tsv``/``.txt`` suffixes."""
+    doc = os.path.basename(path)
+    for suffix in (".gz", ".tsv", ".txt"):
+        doc = doc.removesuffix(suffix)
+    return doc
 
 
 def _bad_offsets(begin: int, end: int, token: str, previous_end: int) -> str:
