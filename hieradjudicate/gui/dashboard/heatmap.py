@@ -167,8 +167,23 @@ class HeatmapPanel(Panel):
         if m == 1:
             return "One set shown: a pair needs two" + (" (clear the sets box)" if len(self.hm.names) > 1 else "")
         if not np.isfinite(values[~np.eye(m, dtype=bool)]).any():
-            return "No pair of these sets answered an instance in common"
+            return self._all_undefined()
         return ""
+
+    def _all_undefined(self) -> str:
+        """Why no pair shown has a figure: none shares an instance, or (as ``hieradjudicate agree``
+        says of them) the figure is undefined on what they share, with the reason and how many."""
+        hm, idx = self.hm, self.shown
+        n = np.asarray(hm.n)[np.ix_(idx, idx)]
+        if not n[~np.eye(idx.size, dtype=bool)].any():
+            return "No pair of these sets answered an instance in common"
+        pairs = [(int(a), int(b)) for a, b in zip(*np.triu_indices(idx.size, 1)) if n[a, b]]
+        why = sorted({hm.reasons.get((min(int(idx[a]), int(idx[b])), max(int(idx[a]), int(idx[b]))), "")
+                      for a, b in pairs} - {""})
+        shared = int(max(n[a, b] for a, b in pairs))
+        return (f"Undefined for {'every pair' if len(pairs) > 1 else 'the pair'} shown, as "
+                f"'hieradjudicate agree' says: {'; '.join(why) or 'no defined figure'} "
+                f"(the sets share {'up to ' if len(pairs) > 1 else ''}{shared} instances)")
 
     def _set_ticks(self) -> None:
         """Set names on both axes, every k-th so that labels never overprint (again on resize)."""
@@ -206,6 +221,14 @@ class HeatmapPanel(Panel):
         head = (f"{hm.names[a]} × {hm.names[b]}: {fmt(None if np.ma.is_masked(v) or np.isnan(v) else float(v))}"
                 f", n={int(hm.n[a, b])}")
         reason = hm.reasons.get((min(a, b), max(a, b)))
+        po, pe = hm.observed[a, b], hm.expected[a, b]
+        if hm.measure != "alpha" and not (np.ma.is_masked(po) or np.ma.is_masked(pe) or np.isnan(po) or np.isnan(pe)):
+            head += f" (Pr(A) {fmt(float(po))}, Pr(E) {fmt(float(pe))}, as 'hieradjudicate agree' lists them)"
+            if abs(float(po) - float(pe)) < 1e-9 and not hm.pair_counts(a, b)[1:].any():
+                head += (". The two answer alike on every shared instance, yet agree no more than chance: "
+                         "where a lexelt has one tag in use its chance agreement is 1 (it adds nothing), and "
+                         "an instance given several tags is spread over them, so that two identical answers "
+                         "{X, Y} agree 1/2, as chance does")
         thin = hm.pair_thin(a, b) if hm.pair_thin is not None else ""
         return head + (f" ({reason})" if reason else "") + (f". {thin[0].upper() + thin[1:]}." if thin else "")
 

@@ -125,7 +125,8 @@ class LexeltPanel(Panel):
         self.title_label.setToolTip(ci)
         self.note.setText(lexelt_note(n, int(few.sum()), lb.overall.value, lb.macro, self.rows_shown()))
         self.set_empty(none_in_view(data) or (None if np.isfinite(values).any() else
-                       "No lexelt has a defined figure here (fewer than two annotators per instance?)"))
+                       "No lexelt has a defined figure here" + (f": {lb.overall.reason}" if lb.overall.reason
+                                                                else " (fewer than two annotators per instance?)")))
         self.set_explain(lb.explain.text() + f"\nPooled: {fmt(lb.overall.value)}; macro mean: {fmt(lb.macro)}"
                          "\n\nClick a bar: filter the workbench to that lexelt.")
 
@@ -225,7 +226,10 @@ class DepthPanel(Panel):
         gv = np.array([nan_or(v) for v in d.group_values], float)
         set_line(self.group, x, gv)
         self.set_empty(none_in_view(data) or (None if np.isfinite(gv).any() or np.isfinite(vals).any() else
-                       "No level has a defined agreement (no pair of annotators shares an instance here)"))
+                       "No level has a defined agreement " + (
+                           f"on the {max(d.group_n)} instances annotated twice or more: chance agreement is 1 "
+                           "at every level (a single category in use), the figure is 0/0" if max(d.group_n, default=0)
+                           else "(no pair of annotators shares an instance here)")))
         set_ticks(self.plot, "bottom", d.levels)
         finite = np.concatenate([vals[np.isfinite(vals)], gv[np.isfinite(gv)], [0.0, 1.0]])
         self.plot.setYRange(min(0.0, float(finite.min())), 1.0, padding=0.05)
