@@ -16,6 +16,8 @@ _CATEGORY = {
 # Okabe-Ito, distinguishable with the common colour-vision deficiencies
 SET_COLORS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000"]
 GOLD = "#b8860b"
+#: the tags a flagged instance holds (its decision, not gold until unflagged): grey, never gold
+HELD = "#7a7a9a"
 HEAD_LIGHT, HEAD_DARK = "#ffe066", "#8a6d00"
 
 

@@ -51,7 +51,7 @@ class InventoryTree(QWidget):
         self.tree.setColumnCount(4)
         self.tree.setHeaderLabels(["Sense", "Here", "Uses", "Gloss"])
         self.tree.headerItem().setToolTip(1, "which sets (by number) chose this sense for the selected "
-                                             "instance; ★ = the gold")
+                                             "instance; ★ = the gold; ⚑ = held under a flag, not gold yet")
         self.tree.headerItem().setToolTip(2, "how often each set used the sense in this lexelt "
                                              "(sets in table order)")
         self.tree.setUniformRowHeights(True)
@@ -100,10 +100,11 @@ class InventoryTree(QWidget):
                 node = inv.lookup(x, t.replace(" (itself)", "#self"))
                 if node >= 0:
                     marks.setdefault(node, []).append(str(j + 1) if j < 9 else getattr(a, "name", "·"))
+        star = "⚑" if self.wb.cell("status", i) == "flagged" else "★"  # a flag's tags are no gold
         for t in str(self.wb.gold[i]).split():
             node = inv.lookup(x, t)
             if node >= 0:
-                marks.setdefault(node, []).append("★")
+                marks.setdefault(node, []).append(star)
         # only the items whose marks change are touched: each change repaints and the columns are
         # measured again only then (the next instance of a lexelt often has the same marks)
         changed = False

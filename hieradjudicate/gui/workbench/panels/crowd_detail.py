@@ -19,7 +19,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from hieradjudicate.app.workbench.instance_answers import AnswerGroup, LeafVotes
 from hieradjudicate.app.workbench.queue import Workbench
 from hieradjudicate.core.inventory.labels import gloss_words, node_short_labels, tooltip, without_rank
-from hieradjudicate.gui.colors import GOLD, set_color
+from hieradjudicate.gui.colors import GOLD, HELD, set_color
 
 _Index = QModelIndex | QPersistentModelIndex
 #: voters named in a group before "and N more"
@@ -50,6 +50,15 @@ def groups_html(groups: list[AnswerGroup], voters: int, competence: bool) -> str
     return "".join(rows)
 
 
+HELD_TIP = "Held under the flag: the decision you made, not gold until you unflag it (F)"
+
+
+def gold_mark(held: bool) -> str:
+    """The sense tables' mark of a decided sense: ``★ gold``, or ``⚑ held`` under a flag (a flagged
+    instance's tags are no gold decision until it is unflagged)."""
+    return "⚑ held" if held else "★ gold"
+
+
 class VoteModel(QAbstractTableModel):
     """Senses of the lexelt in tree order × (votes, share, posterior, gold) for one crowd instance."""
 
@@ -65,6 +74,7 @@ class VoteModel(QAbstractTableModel):
         self.share = np.zeros(0)
         self.posterior = np.zeros(0)
         self.gold = np.zeros(0, bool)
+        self.held = False  # the marked senses are what a flag holds, not gold
         self._gold_brush = QBrush(QColor(GOLD))
         self._italic = QFont()
         self._italic.setItalic(True)
@@ -132,9 +142,11 @@ class VoteModel(QAbstractTableModel):
             return None
         if c == 4:
             if role == Qt.ItemDataRole.DisplayRole:
-                return "★ gold" if self.gold[r] else ""
+                return gold_mark(self.held) if self.gold[r] else ""
+            if role == Qt.ItemDataRole.ToolTipRole and self.gold[r] and self.held:
+                return HELD_TIP
             if role == Qt.ItemDataRole.ForegroundRole and self.gold[r]:
-                return self._gold_brush
+                return QBrush(QColor(HELD)) if self.held else self._gold_brush
             return None
         v = (self.votes, self.share, self.posterior)[c - 1][r]
         if role == Qt.ItemDataRole.DisplayRole:

@@ -27,8 +27,8 @@ from hieradjudicate.core.inventory.labels import (
     tooltip,
     without_rank,
 )
-from hieradjudicate.gui.colors import GOLD, head_color, is_dark, set_color
-from hieradjudicate.gui.workbench.panels.crowd_detail import VoteModel, groups_html
+from hieradjudicate.gui.colors import GOLD, HELD, head_color, is_dark, set_color
+from hieradjudicate.gui.workbench.panels.crowd_detail import HELD_TIP, VoteModel, gold_mark, groups_html
 from hieradjudicate.gui.workbench.fill_width import FillWidth
 from hieradjudicate.gui.workbench.suggestion_text import suggestion_html
 
@@ -55,6 +55,8 @@ class LeafModel(QAbstractTableModel):
         self.is_leaf = np.zeros(0, bool)
         self.mass = np.zeros((0, 0))  # (rows, sets)
         self.gold = np.zeros(0, bool)
+        #: the marked senses are the tags a flag holds (not a gold decision until unflagged)
+        self.held = False
         self.set_names: list[str] = []
         self.role_marks: list[str] = []  # " (system)", " (reference gold)"; "" for an annotator
         self._shade: dict[tuple[int, int], QBrush] = {}
@@ -129,11 +131,13 @@ class LeafModel(QAbstractTableModel):
             return None
         if c == n + 1:
             if role == Qt.ItemDataRole.DisplayRole:
-                return "★ gold" if self.gold[r] else ""
+                return gold_mark(self.held) if self.gold[r] else ""
+            if role == Qt.ItemDataRole.ToolTipRole and self.gold[r] and self.held:
+                return HELD_TIP
             if role == GoldRole:
                 return bool(self.gold[r])
             if role == Qt.ItemDataRole.ForegroundRole and self.gold[r]:
-                return self._gold_brush
+                return QBrush(QColor(HELD)) if self.held else self._gold_brush
             return None
         if not 1 <= c <= n:
             return None
@@ -178,6 +182,7 @@ class LeafChart(pg.PlotWidget):
         self.setXRange(0, 1.05, padding=0)
         self.getAxis("bottom").setTicks([[(v, f"{v:g}") for v in (0, 0.5, 1.0)], [(v, "") for v in (0.25, 0.75)]])
         self.bars: list[pg.BarGraphItem] = []
+        self.held = False  # the framed senses are a flag's held tags, not gold
         self.gold_bars = pg.BarGraphItem(x0=[], y=[], width=1.0, height=0.92, brush=None,
                                          pen=pg.mkPen(GOLD, width=2, style=Qt.PenStyle.DashLine))
         self.addItem(self.gold_bars)
@@ -210,11 +215,14 @@ class LeafChart(pg.PlotWidget):
             self.bars.append(b)
 
     @staticmethod
-    def legend_html(names: list[str], numbered: bool = True) -> str:
-        """Colour key of the bars (a label above the plot: never covers a bar)."""
+    def legend_html(names: list[str], numbered: bool = True, held: bool = False) -> str:
+        """Colour key of the bars (a label above the plot: never covers a bar); the frame is the gold,
+        or under a flag the tags it holds (``held``), which are no gold decision."""
         keys = [f"<span style='color:{set_color(k).name()}; font-size:14pt'>■</span>&nbsp;"
                 + (f"[{k + 1}]&nbsp;" if numbered else "") + html.escape(name) for k, name in enumerate(names)]
-        return "&nbsp;&nbsp; ".join(keys) + f"&nbsp;&nbsp; <span style='color:{GOLD}'>┅ gold</span>"
+        frame = (f"<span style='color:{HELD}'>┈ held under the flag (not gold)</span>" if held
+                 else f"<span style='color:{GOLD}'>┅ gold</span>")
+        return "&nbsp;&nbsp; ".join(keys) + "&nbsp;&nbsp; " + frame
 
     def rows_fit(self) -> int:
         """How many rows the plot's height holds with every label readable (at least three)."""
@@ -222,9 +230,15 @@ class LeafChart(pg.PlotWidget):
         height = vb.height() if vb.height() > 20 else self.height() - 40
         return max(3, int(height // (QFontMetrics(self.font()).height() + self.ROW_PX)))
 
-    def show_data(self, labels: list[str], P: np.ndarray, gold: np.ndarray, tips: list[str] | None = None) -> None:
+    def show_data(self, labels: list[str], P: np.ndarray, gold: np.ndarray, tips: list[str] | None = None,
+                  held: bool = False) -> None:
         """``P`` (leaves, sets), one column per bar item.  More leaves than rows fit (``make.v``: 49):
-        the largest (gold first) and one row summing the rest, so every row is labelled."""
+        the largest (gold first) and one row summing the rest, so every row is labelled.  ``held``:
+        ``gold`` is what a flag holds, framed apart (dotted, grey), not as gold."""
+        if held != self.held:
+            self.held = held
+            self.gold_bars.setOpts(pen=pg.mkPen(HELD, width=2, style=Qt.PenStyle.DotLine) if held
+                                   else pg.mkPen(GOLD, width=2, style=Qt.PenStyle.DashLine))
         self._data = (list(labels), P, gold, tips)
         self._draw()
 
@@ -320,7 +334,8 @@ class DetailPanel(QWidget):
         chart_box = QWidget()
         cl = QVBoxLayout(chart_box)
         cl.setContentsMargins(0, 0, 0, 0)
-        key = QLabel(LeafChart.legend_html(names, numbered=not self.crowd))
+        key = self.chart_key = QLabel(LeafChart.legend_html(names, numbered=not self.crowd))
+        self._key_names = names
         key.setObjectName("chart_legend")
         key.setWordWrap(True)
         cl.addWidget(QLabel("<b>Votes for each leaf sense</b>" if self.crowd
@@ -347,6 +362,9 @@ class DetailPanel(QWidget):
         self.instance = i
         wb = self.wb
         gold = wb.gold_region(i)
+        held = wb.cell("status", i) == "flagged" and bool(gold.any())  # a flag's tags are no gold decision
+        self.leaf_model.held = held
+        self.chart_key.setText(LeafChart.legend_html(self._key_names, numbered=not self.crowd, held=held))
         self.context.setHtml(self._context_html(i))
         self.suggestion.setText(suggestion_html(wb, i))
         inv = wb.corpus.inventory
@@ -367,7 +385,7 @@ class DetailPanel(QWidget):
             self.answers_view.setHtml(self._answers_html(answers))
             self.leaf_model.update(wb, i, shown, gold)
             P = np.stack([a.leaves for a in shown], axis=1) if shown else np.zeros((leaves.size, 0))
-        self.chart.show_data(labels, P, gold, tips)
+        self.chart.show_data(labels, P, gold, tips, held=held)
         self._sense_column()
 
     def _sense_column(self) -> None:
