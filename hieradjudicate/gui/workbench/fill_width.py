@@ -74,3 +74,22 @@ class FillWidth(QObject):
                 head.resizeSection(col, want)
         finally:
             self._busy = False
+
+
+def least_in_sight(view: QAbstractItemView, column: Callable[[], int], own: Callable[[], int] | int,
+                   share: float = 0.6) -> Callable[[], int]:
+    """A :class:`FillWidth` ``least`` for ``column()``: its ``own`` width, or down to ``share`` of it
+    when that is all it takes for every other visible column to be in sight (a 1760 px window cut the
+    instance table's Note column off for 50 px, the sense table's Gold column for 30); when more is
+    missing (a narrow screen) it keeps its own width and the view scrolls."""
+    def least() -> int:
+        base = own() if callable(own) else own
+        col = column()
+        head = view.header() if isinstance(view, QTreeView) else view.horizontalHeader()
+        if col < 0 or col >= head.count():
+            return base
+        others = sum(head.sectionSize(c) for c in range(head.count()) if c != col and not head.isSectionHidden(c))
+        left = view.viewport().width() - others
+        return min(base, left) if left >= int(base * share) else base
+    return least
+

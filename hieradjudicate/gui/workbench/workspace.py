@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from hieradjudicate.app.workbench.queue import Filter, Workbench
 from hieradjudicate.gui.workbench.panels.detail_panel import DetailPanel
-from hieradjudicate.gui.workbench.fill_width import FillWidth
+from hieradjudicate.gui.workbench.fill_width import FillWidth, least_in_sight
 from hieradjudicate.gui.workbench.instance_model import STATUS_MARKS, InstanceModel, InstanceRole, Legend
 from hieradjudicate.gui.workbench.inventory_tree import InventoryTree
 from hieradjudicate.gui.workbench.panels.live_panel import LivePanel
@@ -146,7 +146,8 @@ class Workspace(QWidget):
         # wide enough for a marked row number ("✓ 44682") from the start: a decision's mark never
         # widens the header (which re-laid out and repainted the whole table at every decision)
         fit_row_header(self.table, wb.corpus.n)
-        self.fill = FillWidth(self.table, self._fill_column, lambda: _WIDTHS.get(self._fill_key(), 46))
+        self.fill = FillWidth(self.table, self._fill_column, least_in_sight(
+            self.table, self._fill_column, lambda: _WIDTHS.get(self._fill_key(), 46)))
         self.legend = Legend()
         self.legend.chosen.connect(self._legend_chosen)
         self.tree = InventoryTree(wb)

@@ -29,7 +29,7 @@ from hieradjudicate.core.inventory.labels import (
 )
 from hieradjudicate.gui.colors import GOLD, HELD, head_color, is_dark, set_color
 from hieradjudicate.gui.workbench.panels.crowd_detail import HELD_TIP, VoteModel, gold_mark, groups_html
-from hieradjudicate.gui.workbench.fill_width import FillWidth
+from hieradjudicate.gui.workbench.fill_width import FillWidth, least_in_sight
 from hieradjudicate.gui.workbench.suggestion_text import suggestion_html
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -395,7 +395,7 @@ class DetailPanel(QWidget):
         head.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
         # (#23: the table stopped short of a 1920 px window's edge; the set columns scrolled out of sight)
         if not hasattr(self, "_fill"):
-            self._fill = FillWidth(self.leaf_table, lambda: 0, 120)
+            self._fill = FillWidth(self.leaf_table, lambda: 0, least_in_sight(self.leaf_table, lambda: 0, 120))
         self._fill.fit()
 
     def show_none(self, reason: str) -> None:
