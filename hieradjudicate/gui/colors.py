@@ -18,6 +18,7 @@ SET_COLORS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", 
 GOLD = "#b8860b"
 #: the tags a flagged instance holds (its decision, not gold until unflagged): grey, never gold
 HELD = "#7a7a9a"
+HELD_TIP = "Held under the flag: the decision you made, not gold until you unflag it (F)"
 HEAD_LIGHT, HEAD_DARK = "#ffe066", "#8a6d00"
 
 

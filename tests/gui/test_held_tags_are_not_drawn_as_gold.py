@@ -1,6 +1,7 @@
 """A flagged instance's decided tags are held under the flag, not a gold decision: the probability chart
 frames them grey and dotted and its key says "held under the flag (not gold)", the sense table and the
-sense tree mark them ⚑ held, not ★ gold; F unflags and they are gold again.  Real keys on the demo."""
+sense tree mark them ⚑ held, not ★ gold, the instance table's Gold cell is grey italics; F unflags and
+they are gold again.  Real keys on the demo."""
 
 from __future__ import annotations
 
@@ -19,6 +20,15 @@ def _marks(ws) -> list[str]:
     col = m.columnCount() - 1
     assert m.headerData(col, Qt.Orientation.Horizontal) == "Gold"
     return [m.data(m.index(r, col)) for r in range(m.rowCount()) if m.data(m.index(r, col))]
+
+
+def _table_gold(ws, i: int) -> tuple:
+    """The font, text colour and tooltip of instance ``i``'s Gold cell in the instance table."""
+    m = ws.model
+    ix = m.index(ws.wb.row_of(i), m.keys.index("gold"))
+    brush = m.data(ix, Qt.ItemDataRole.ForegroundRole)
+    return (m.data(ix, Qt.ItemDataRole.FontRole), brush.color().name() if brush is not None else "",
+            m.data(ix, Qt.ItemDataRole.ToolTipRole) or "")
 
 
 def _key(ws) -> str:
@@ -55,6 +65,9 @@ def test_a_flagged_instances_tags_are_drawn_as_held_not_gold_until_unflagged(qtb
     assert (color, style) == (HELD.lower(), Qt.PenStyle.DotLine) and n >= 1
     assert _marks(ws) and set(_marks(ws)) == {"⚑ held"}
     assert _tree_marks(ws) == {"⚑"}
+    # the instance table's Gold cell: the tags in grey italics, its tooltip says they are held
+    font, color, tip = _table_gold(ws, i)
+    assert font.italic() and not font.bold() and color == HELD.lower() and "not gold until you unflag" in tip
     # F unflags: the same tags are now the gold, drawn and marked as gold
     qtbot.keyClick(ws.table, Qt.Key.Key_F)
     if ws.current != i:
@@ -64,4 +77,6 @@ def test_a_flagged_instances_tags_are_drawn_as_held_not_gold_until_unflagged(qtb
     color, style, n = _frame(ws)
     assert (color, style) == (GOLD.lower(), Qt.PenStyle.DashLine) and n >= 1
     assert set(_marks(ws)) == {"★ gold"} and _tree_marks(ws) == {"★"}
+    font, color, tip = _table_gold(ws, i)
+    assert font.bold() and not font.italic() and color != HELD.lower() and not tip
     win.close()

@@ -18,8 +18,8 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
 from hieradjudicate.app.workbench.columns import CATEGORY_ICONS, CATEGORY_LABELS
-from hieradjudicate.app.workbench.queue import RESOLVED, STATUS_NAMES, Filter, Workbench
-from hieradjudicate.gui.colors import category_brushes, category_color
+from hieradjudicate.app.workbench.queue import FLAGGED, RESOLVED, STATUS_NAMES, Filter, Workbench
+from hieradjudicate.gui.colors import HELD, HELD_TIP, category_brushes, category_color
 
 CategoryRole = Qt.ItemDataRole.UserRole + 1
 InstanceRole = Qt.ItemDataRole.UserRole + 2
@@ -38,6 +38,8 @@ class InstanceModel(QAbstractTableModel):
         self._bold = QFont()
         self._bold.setBold(True)
         self._done = QBrush(QColor(110, 110, 110))
+        self._held, self._held_brush = QFont(), QBrush(QColor(HELD))  # a flag's tags: no gold decision
+        self._held.setItalic(True)
 
     # -- shape
     def rowCount(self, parent: _Index = QModelIndex()) -> int:
@@ -73,17 +75,24 @@ class InstanceModel(QAbstractTableModel):
             return self.wb.cell(self.keys[col], i)
         if role == Qt.ItemDataRole.BackgroundRole:
             return self._brushes[int(self.wb.cols.category[i])]
+        held = self.wb.status[i] == FLAGGED and self.keys[col] == "gold"
         if role == Qt.ItemDataRole.ForegroundRole and self.wb.status[i] == RESOLVED:
             return self._done  # decided rows read quieter than the ones still to do
+        if role == Qt.ItemDataRole.ForegroundRole and held:
+            return self._held_brush
         if role == CategoryRole:
             return int(self.wb.cols.category[i])
         if role == InstanceRole:
             return i
         if role == Qt.ItemDataRole.FontRole:
             key = self.keys[col]
+            if held:
+                return self._held  # italic, not the bold of a gold decision
             return self._bold if key == "gold" or (key == "status" and self.wb.status[i] != 0) else None
         if role == Qt.ItemDataRole.ToolTipRole:
             key = self.keys[col]
+            if held and self.wb.gold[i]:
+                return HELD_TIP
             if key == "kwic":
                 c = self.wb.context(i)
                 return c.text if c is not None else None

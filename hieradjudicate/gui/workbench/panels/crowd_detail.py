@@ -19,7 +19,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from hieradjudicate.app.workbench.instance_answers import AnswerGroup, LeafVotes
 from hieradjudicate.app.workbench.queue import Workbench
 from hieradjudicate.core.inventory.labels import gloss_words, node_short_labels, tooltip, without_rank
-from hieradjudicate.gui.colors import GOLD, HELD, set_color
+from hieradjudicate.gui.colors import GOLD, HELD, HELD_TIP, set_color
 
 _Index = QModelIndex | QPersistentModelIndex
 #: voters named in a group before "and N more"
@@ -48,9 +48,6 @@ def groups_html(groups: list[AnswerGroup], voters: int, competence: bool) -> str
                     f"<br><span style='color:gray'>{html.escape(voters_text(g, competence))}</span></td></tr>")
     rows.append("</table>")
     return "".join(rows)
-
-
-HELD_TIP = "Held under the flag: the decision you made, not gold until you unflag it (F)"
 
 
 def gold_mark(held: bool) -> str:

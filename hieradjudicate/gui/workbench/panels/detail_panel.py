@@ -27,8 +27,8 @@ from hieradjudicate.core.inventory.labels import (
     tooltip,
     without_rank,
 )
-from hieradjudicate.gui.colors import GOLD, HELD, head_color, is_dark, set_color
-from hieradjudicate.gui.workbench.panels.crowd_detail import HELD_TIP, VoteModel, gold_mark, groups_html
+from hieradjudicate.gui.colors import GOLD, HELD, HELD_TIP, head_color, is_dark, set_color
+from hieradjudicate.gui.workbench.panels.crowd_detail import VoteModel, gold_mark, groups_html
 from hieradjudicate.gui.workbench.fill_width import FillWidth, least_in_sight
 from hieradjudicate.gui.workbench.suggestion_text import suggestion_html
 
