@@ -226,10 +226,8 @@ class DepthPanel(Panel):
         gv = np.array([nan_or(v) for v in d.group_values], float)
         set_line(self.group, x, gv)
         self.set_empty(none_in_view(data) or (None if np.isfinite(gv).any() or np.isfinite(vals).any() else
-                       "No level has a defined agreement " + (
-                           f"on the {max(d.group_n)} instances annotated twice or more: chance agreement is 1 "
-                           "at every level (a single category in use), the figure is 0/0" if max(d.group_n, default=0)
-                           else "(no pair of annotators shares an instance here)")))
+                       "No level has a defined agreement " + (_why_no_level(d) if max(d.group_n, default=0)
+                                                              else "(no pair of annotators shares an instance here)")))
         set_ticks(self.plot, "bottom", d.levels)
         finite = np.concatenate([vals[np.isfinite(vals)], gv[np.isfinite(gv)], [0.0, 1.0]])
         self.plot.setYRange(min(0.0, float(finite.min())), 1.0, padding=0.05)
@@ -441,3 +439,13 @@ class ConfusionPanel(Panel):
 
 
 __all__ = ["PAIR_COLORS", "ConfusionPanel", "DepthPanel", "LexeltPanel"]
+
+
+def _why_no_level(d) -> str:
+    """Why a depth curve whose group shares instances has no figure at any level, in agree's words."""
+    if d.measure == "alpha":
+        return (f"on the {max(d.group_n)} pairable values: expected disagreement D_e is 0 at every level "
+                "(a single category in use), alpha is 0/0")
+    return (f"on the {max(d.group_n)} instances annotated twice or more: chance agreement Pr(E) is 1 at "
+            "every level (a single category in use), kappa is 0/0")
+
