@@ -90,6 +90,9 @@ def run_script(name: str, quick: bool, timeout: float) -> list[dict]:
     if not path.exists():
         return [{"figure": name, "ours": None, "peer": None, "unit": "", "target": None,
                  "note": "skipped: the script is not in this checkout"}]
+    if PREFIX.strip() not in path.read_text(encoding="utf-8", errors="replace"):
+        return [{"figure": name, "ours": None, "peer": None, "unit": "", "target": None,
+                 "note": f"skipped: the script prints no {PREFIX.strip()} line (not run)"}]
     env = dict(os.environ)
     root = str(HERE.parent)
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
