@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from hieradjudicate.io.annotations.build import TagTable
-from hieradjudicate.io.annotations.bytewords import iter_masked_words, masked_words, same_bytes
+from hieradjudicate.io.annotations.bytewords import iter_cover_words, same_bytes
 from hieradjudicate.io.annotations.bytewords import token_hash as _hash
 from hieradjudicate.io.annotations.bytewords import words_view as _words
 from hieradjudicate.io.annotations.senseval import split_tag
@@ -57,16 +57,25 @@ class Scanned:
     line_lexelt: np.ndarray  # per line: index into lexelts
     inst_start: np.ndarray
     inst_len: np.ndarray
-    inst_hash: np.ndarray
     tags: list[str]
     item: np.ndarray
     tag: np.ndarray
     weight: np.ndarray
 
     n_items: int = field(init=False)  # lines (kept when the per-line arrays are dropped)
+    _inst_hash: np.ndarray | None = field(init=False, default=None, repr=False)
 
     def __post_init__(self) -> None:
         self.n_items = int(self.inst_start.size)
+
+    @property
+    def inst_hash(self) -> np.ndarray:
+        """A 64-bit hash of each line's instance id, made when first asked for (a file whose lines
+        are the key's, in its order, is joined without one)."""
+        if self._inst_hash is None:
+            words = _words(self.data)
+            self._inst_hash = _hash(iter_cover_words(words, self.inst_start, self.inst_len), self.inst_len)
+        return self._inst_hash
 
     @property
     def line(self) -> np.ndarray:
@@ -84,20 +93,21 @@ class Scanned:
     def keep_labels_only(self) -> None:
         """Drop the bytes and the per-line ids once joined (only the labels are scored)."""
         self.data = bytearray(8)
-        self.inst_start = self.inst_len = self.inst_hash = self.line_lexelt = np.zeros(0, np.int32)
+        self.inst_start = self.inst_len = self.line_lexelt = np.zeros(0, np.int32)
+        self._inst_hash = None
 
 
 def _factorize(parts: list[np.ndarray], length: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
     """Codes of the tokens in order of first appearance, and one token index per code;
     ``None`` when two different tokens share a hash (never for tokens of 8 bytes or fewer,
-    whose word is the token itself).  ``parts`` are the tokens' :func:`masked_words`."""
+    whose word is the token itself).  ``parts`` are the tokens' :func:`iter_cover_words`."""
     key = parts[0] if len(parts) == 1 else _hash(parts, length)
     _, first, inv = np.unique(key, return_index=True, return_inverse=True)
     del key, _
     inv = inv.reshape(-1)
-    if len(parts) > 1:  # every token equal to the first one of its hash, word by word
+    if len(parts) > 1:  # every token equal to the first one of its hash: its length, word by word
         rep = first[inv]
-        if not all(np.array_equal(m, m[rep]) for m in parts):
+        if not (np.array_equal(length, length[rep]) and all(np.array_equal(m, m[rep]) for m in parts)):
             return None
     by_appearance = np.argsort(first, kind="stable")
     rank = np.empty_like(by_appearance)
@@ -111,7 +121,7 @@ def _distinct(data: bytearray, words: np.ndarray, start: np.ndarray, length: np.
     ``None`` when two different tokens share a hash.  Tokens in runs (lexelts of a file
     grouped by word) are compared with their neighbour only, and each run's token decoded."""
     n = start.size
-    parts = masked_words(words, start, length)
+    parts = list(iter_cover_words(words, start, length))
     change = length[1:] != length[:-1]
     for m in parts:
         change |= m[1:] != m[:-1]
@@ -218,7 +228,6 @@ def scan_senseval(path: str, set_name: str, data: bytearray | None = None) -> Sc
         return None
     line_lexelt, lexelts = lex
     inst_start, inst_len = tok_start[first + 1], tok_len[first + 1]
-    inst_hash = _hash(iter_masked_words(words, inst_start, inst_len), inst_len)
     n_lines = first.size
     if int(count.max()) == 3:
         tag_tok = first + 2
@@ -248,8 +257,7 @@ def scan_senseval(path: str, set_name: str, data: bytearray | None = None) -> Sc
     nan = np.isnan(weight)
     if nan.any() and not nan.all():  # one unweighted tag makes the whole answer unweighted
         weight[(np.bincount(item, weights=nan, minlength=n_lines) > 0)[item]] = np.nan
-    return Scanned(path, set_name, data, lexelts, line_lexelt, inst_start, inst_len, inst_hash,
-                   table.names, item, t_tag[tok_codes], weight)
+    return Scanned(path, set_name, data, lexelts, line_lexelt, inst_start, inst_len, table.names, item, t_tag[tok_codes], weight)
 
 
 def align(key: Scanned, ans: Scanned) -> tuple[np.ndarray, np.ndarray, list[str]] | None:
@@ -267,18 +275,15 @@ def align(key: Scanned, ans: Scanned) -> tuple[np.ndarray, np.ndarray, list[str]
     a_map = np.array([code.get(s, -1) for s in ans.lexelts], dtype=np.int64)
     klex, alex = k_map[key.line_lexelt], a_map[ans.line_lexelt]
     k_comb = key.inst_hash + klex.astype(np.uint64) * _MIX
-    a_comb = ans.inst_hash + alex.astype(np.uint64) * _MIX
-    if a_comb.size == k_comb.size and bool(np.array_equal(a_comb, k_comb)):  # the key's lines, in its order
-        del a_comb
+    if (alex.size == klex.size and np.array_equal(alex, klex) and np.array_equal(ans.inst_len, key.inst_len)
+            and same_bytes(_words(ans.data), ans.inst_start, key.inst_start, ans.inst_len, _words(key.data))):
+        # the key's lines, in its order (compared byte for byte: no hash of the answers needed)
         k_sorted = np.sort(k_comb)
         if bool(np.any(k_sorted[1:] == k_sorted[:-1])):
             return None  # maybe a duplicate instance: the strict reader warns
-        del k_sorted, k_comb
-        if not (np.array_equal(alex, klex) and np.array_equal(ans.inst_len, key.inst_len)
-                and same_bytes(_words(ans.data), ans.inst_start, key.inst_start, ans.inst_len, _words(key.data))):
-            return None  # a hash collision
         return klex, np.arange(klex.size, dtype=np.int64), lexelts
     else:
+        a_comb = ans.inst_hash + alex.astype(np.uint64) * _MIX
         order = np.argsort(k_comb, kind="stable")
         k_sorted = k_comb[order]
         del k_comb
