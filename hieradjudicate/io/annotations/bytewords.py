@@ -82,3 +82,4 @@ def same_bytes(words: np.ndarray, a: np.ndarray, b: np.ndarray, length: np.ndarr
     words_b = words if words_b is None else words_b
     return all(np.array_equal(x, y) for x, y in zip(iter_cover_words(words, a, length),
                                                        iter_cover_words(words_b, b, length)))
+

@@ -260,6 +260,17 @@ def scan_senseval(path: str, set_name: str, data: bytearray | None = None) -> Sc
     return Scanned(path, set_name, data, lexelts, line_lexelt, inst_start, inst_len, table.names, item, t_tag[tok_codes], weight)
 
 
+def _compared(words_a: np.ndarray, a: np.ndarray, words_b: np.ndarray, b: np.ndarray, length: np.ndarray,
+              same: list[bool]):
+    """The ``b`` tokens' :func:`iter_cover_words`, each step compared with the ``a`` tokens' on the
+    way: ``same[0]`` ends ``False`` when a token differs (:func:`same_bytes` and the reads of a hash
+    of ``b`` at once)."""
+    for x, y in zip(iter_cover_words(words_a, a, length), iter_cover_words(words_b, b, length)):
+        if same[0] and not np.array_equal(x, y):
+            same[0] = False
+        yield y
+
+
 def align(key: Scanned, ans: Scanned) -> tuple[np.ndarray, np.ndarray, list[str]] | None:
     """Join the answers to the key on (lexelt, instance), exactly.
 
@@ -274,10 +285,19 @@ def align(key: Scanned, ans: Scanned) -> tuple[np.ndarray, np.ndarray, list[str]
     k_map = np.array([code[s] for s in key.lexelts], dtype=np.int64)
     a_map = np.array([code.get(s, -1) for s in ans.lexelts], dtype=np.int64)
     klex, alex = k_map[key.line_lexelt], a_map[ans.line_lexelt]
+    same = False
+    if alex.size == klex.size and np.array_equal(alex, klex) and np.array_equal(ans.inst_len, key.inst_len):
+        if key._inst_hash is None:  # the key's hash from the same reads as the comparison
+            seen = [True]
+            words = _compared(_words(ans.data), ans.inst_start, _words(key.data), key.inst_start, key.inst_len, seen)
+            key._inst_hash = _hash(words, key.inst_len)
+            for _ in words:  # whatever the hash did not read is compared too
+                pass
+            same = seen[0]
+        else:
+            same = same_bytes(_words(ans.data), ans.inst_start, key.inst_start, ans.inst_len, _words(key.data))
     k_comb = key.inst_hash + klex.astype(np.uint64) * _MIX
-    if (alex.size == klex.size and np.array_equal(alex, klex) and np.array_equal(ans.inst_len, key.inst_len)
-            and same_bytes(_words(ans.data), ans.inst_start, key.inst_start, ans.inst_len, _words(key.data))):
-        # the key's lines, in its order (compared byte for byte: no hash of the answers needed)
+    if same:  # the key's lines, in its order (compared byte for byte: no hash of the answers needed)
         k_sorted = np.sort(k_comb)
         if bool(np.any(k_sorted[1:] == k_sorted[:-1])):
             return None  # maybe a duplicate instance: the strict reader warns
