@@ -46,7 +46,9 @@ def iter_cover_words(words: np.ndarray, start: np.ndarray, length: np.ndarray):
     ``min(j, L - 8)`` (the last one overlaps the one before, ending at the token's end); a shorter
     token gives its masked word at every step.  Two tokens *of the same length* are equal exactly
     when all their words are (the offsets are a function of the length), so a comparison or a hash
-    of these words must include the length.  About a third cheaper than :func:`iter_masked_words`."""
+    of these words must include the length.  About a third cheaper than :func:`iter_masked_words`
+    (and cheaper still where most tokens are much shorter than the longest: only the longer ones are
+    read at the later steps).  The arrays yielded are the caller's to read, not to change."""
     if length.size == 0:
         return
     lmax = int(length.max())
@@ -56,7 +58,16 @@ def iter_cover_words(words: np.ndarray, start: np.ndarray, length: np.ndarray):
         s0 = np.minimum(start[short], words.size - 1)
         short_words = words[s0] & LOW_BYTES[length[short]]
     last = length - 8
+    m = None
     for j in range(0, lmax, 8):
+        longer = np.count_nonzero(length > j) if j else length.size
+        if m is not None and longer < 0.6 * length.size:
+            # most tokens end before byte j: their word is the step before's; only the longer ones are read
+            sub = np.flatnonzero(length > j)
+            m = m.copy()
+            m[sub] = words[start[sub] + np.minimum(last[sub], j)]
+            yield m
+            continue
         at = start + np.minimum(last, j) if j else (start if short is None else start.copy())
         if short is not None:
             at[short] = 0  # any readable word: replaced below
