@@ -52,28 +52,20 @@ def iter_cover_words(words: np.ndarray, start: np.ndarray, length: np.ndarray):
     if length.size == 0:
         return
     lmax = int(length.max())
-    short = np.flatnonzero(length < 8) if int(length.min()) < 8 else None
-    short_words = None
-    if short is not None:
-        s0 = np.minimum(start[short], words.size - 1)
-        short_words = words[s0] & LOW_BYTES[length[short]]
+    short = int(length.min()) < 8
     last = length - 8
     m = None
     for j in range(0, lmax, 8):
-        longer = np.count_nonzero(length > j) if j else length.size
-        if m is not None and longer < 0.6 * length.size:
-            # most tokens end before byte j: their word is the step before's; only the longer ones are read
+        if m is None:  # every token's first word; a token shorter than 8 bytes masked to its length
+            m = words[start]
+            if short:
+                m &= LOW_BYTES[np.minimum(length, 8)]
+        elif not short and np.count_nonzero(length > j) >= 0.6 * length.size:
+            m = words[start + np.minimum(last, j)]
+        else:  # the tokens that end before byte j keep the word of the step before; the others are read
             sub = np.flatnonzero(length > j)
             m = m.copy()
             m[sub] = words[start[sub] + np.minimum(last[sub], j)]
-            yield m
-            continue
-        at = start + np.minimum(last, j) if j else (start if short is None else start.copy())
-        if short is not None:
-            at[short] = 0  # any readable word: replaced below
-        m = words[at]
-        if short is not None:
-            m[short] = short_words
         yield m
 
 
