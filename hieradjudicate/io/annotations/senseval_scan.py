@@ -178,6 +178,50 @@ def _separators(b: np.ndarray) -> np.ndarray:
     return np.concatenate(parts) if parts else np.zeros(0, np.int32)
 
 
+def _three_columns(end: np.ndarray):
+    """:func:`_lines` for a file of three tokens a line, from each line's token ends (n x 3)."""
+    line_start = np.empty(end.shape[0], dtype=np.int32)
+    line_start[0] = 0
+    line_start[1:] = end[:-1, 2] + 1
+    inst_start, tag_start = end[:, 0] + 1, end[:, 1] + 1
+    lex_len, inst_len, tag_len = end[:, 0] - line_start, end[:, 1] - inst_start, end[:, 2] - tag_start
+    longest = max(int(lex_len.max()), int(inst_len.max()), int(tag_len.max()))
+    if longest > max_id_chars() or int((end[:, 2] - line_start).max()) > max_line_bytes():
+        return None
+    return line_start, lex_len, inst_start, inst_len, tag_start, tag_len, np.arange(end.shape[0], dtype=np.int64)
+
+
+def _lines(tok_end: np.ndarray, is_nl: np.ndarray):
+    """Per line, from the ends of its tokens (``is_nl``: a line's last one): the lexelt's and the
+    instance's starts and lengths, and per tag its start, length and line (``item``); ``None``
+    when a line has fewer than three tokens or a token or line is too long."""
+    tok_start = np.empty_like(tok_end)
+    tok_start[0] = 0
+    tok_start[1:] = tok_end[:-1] + 1
+    tok_len = tok_end - tok_start
+    last = np.flatnonzero(is_nl).astype(np.int32)  # each line's last token
+    first = np.empty_like(last)
+    first[0] = 0
+    first[1:] = last[:-1] + 1
+    count = last - first + 1
+    if int(count.min()) < 3:
+        return None
+    if int(tok_len.max()) > max_id_chars() or int((tok_end[last] - tok_start[first]).max()) > max_line_bytes():
+        return None
+    del last
+    n_lines = first.size
+    if int(count.max()) == 3:
+        tag_tok = first + 2
+        item = np.arange(n_lines, dtype=np.int64)
+    else:
+        n_tags = count - 2
+        item = np.repeat(np.arange(n_lines, dtype=np.int64), n_tags)
+        tag_tok = (np.arange(item.size, dtype=np.int32)
+                   + np.repeat(first + 2 - (np.cumsum(n_tags, dtype=np.int32) - n_tags), n_tags))
+    return (tok_start[first], tok_len[first], tok_start[first + 1], tok_len[first + 1],
+            tok_start[tag_tok], tok_len[tag_tok], item)
+
+
 def read_clean_bytes(path: str) -> bytearray | None:
     """The bytes of ``path`` and 8 zero bytes, read once, for :func:`scan_senseval`; ``None`` when
     the file cannot be clean (not a regular file, too large, a ``!!`` comment)."""
@@ -206,40 +250,25 @@ def scan_senseval(path: str, set_name: str, data: bytearray | None = None) -> Sc
         tok_end = sep
     else:
         tok_end, is_nl = np.append(sep, np.int32(n)), np.append(is_nl, True)
-    tok_start = np.empty_like(tok_end)
-    tok_start[0] = 0
-    tok_start[1:] = tok_end[:-1] + 1
-    tok_len = tok_end - tok_start
-    del sep
-    last = np.flatnonzero(is_nl).astype(np.int32)  # each line's last token
-    del is_nl
-    first = np.empty_like(last)
-    first[0] = 0
-    first[1:] = last[:-1] + 1
-    count = last - first + 1
-    if int(count.min()) < 3:
+    m = tok_end.size
+    if m % 3 == 0 and np.count_nonzero(is_nl) == m // 3 and bool(is_nl[2::3].all()):
+        # every line "lexelt instance tag" (the usual answer file): its tokens by column, no gathers
+        del is_nl
+        got = _three_columns(tok_end.reshape(-1, 3))
+    else:
+        got = _lines(tok_end, is_nl)
+        del is_nl
+    del tok_end, sep
+    if got is None:
         return None
-    if int(tok_len.max()) > max_id_chars() or int((tok_end[last] - tok_start[first]).max()) > max_line_bytes():
-        return None
-    del tok_end, last
+    lex_start, lex_len, inst_start, inst_len, tag_start, tag_len, item = got
+    n_lines = inst_start.size
     words = _words(data)
-    lex = _distinct(data, words, tok_start[first], tok_len[first])
+    lex = _distinct(data, words, lex_start, lex_len)
+    del lex_start, lex_len
     if lex is None:
         return None
     line_lexelt, lexelts = lex
-    inst_start, inst_len = tok_start[first + 1], tok_len[first + 1]
-    n_lines = first.size
-    if int(count.max()) == 3:
-        tag_tok = first + 2
-        item = np.arange(n_lines, dtype=np.int64)
-    else:
-        n_tags = count - 2
-        item = np.repeat(np.arange(n_lines, dtype=np.int64), n_tags)
-        tag_tok = (np.arange(item.size, dtype=np.int32)
-                   + np.repeat(first + 2 - (np.cumsum(n_tags, dtype=np.int32) - n_tags), n_tags))
-    del first, count
-    tag_start, tag_len = tok_start[tag_tok], tok_len[tag_tok]
-    del tok_start, tok_len, tag_tok
     tok = _distinct(data, words, tag_start, tag_len)
     del tag_start, tag_len
     if tok is None:
