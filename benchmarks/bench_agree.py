@@ -62,7 +62,8 @@ def _env() -> dict[str, str]:
 
 
 def run_once(argv: list[str]) -> tuple[float, float, float]:
-    """Wall time (s), peak RSS (MiB) and CPU time (s, user + system) of one ``python -m hieradjudicate ARGV`` (output discarded)."""
+    """Wall time (s), peak RSS (MiB) and CPU time (s, user + system) of one
+    ``python -m hieradjudicate ARGV`` (output discarded)."""
     t0 = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "hieradjudicate", *argv], stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, env=_env())
@@ -157,7 +158,7 @@ def main() -> None:
         tmp_cache = tempfile.TemporaryDirectory()
         args.bytecode_cache = tmp_cache.name
     PYC_PREFIX = args.bytecode_cache
-    compiled = "modules compiled once (--bytecode-cache)" if PYC_PREFIX else (
+    compiled = "modules compiled once (a bytecode cache)" if PYC_PREFIX else (
         "modules compiled at every start (PYTHONDONTWRITEBYTECODE)" if os.environ.get("PYTHONDONTWRITEBYTECODE")
         else "bytecode as the environment has it")
     print(f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs; python {sys.version.split()[0]}; {compiled}")

@@ -286,7 +286,8 @@ def scan_senseval(path: str, set_name: str, data: bytearray | None = None) -> Sc
     nan = np.isnan(weight)
     if nan.any() and not nan.all():  # one unweighted tag makes the whole answer unweighted
         weight[(np.bincount(item, weights=nan, minlength=n_lines) > 0)[item]] = np.nan
-    return Scanned(path, set_name, data, lexelts, line_lexelt, inst_start, inst_len, table.names, item, t_tag[tok_codes], weight)
+    return Scanned(path, set_name, data, lexelts, line_lexelt, inst_start, inst_len, table.names, item,
+                   t_tag[tok_codes], weight)
 
 
 def _compared(words_a: np.ndarray, a: np.ndarray, words_b: np.ndarray, b: np.ndarray, length: np.ndarray,
