@@ -70,12 +70,21 @@ def iter_cover_words(words: np.ndarray, start: np.ndarray, length: np.ndarray):
 
 
 def token_hash(parts, length: np.ndarray) -> np.ndarray:
-    """A 64-bit hash of tokens given as :func:`masked_words` (a filter: equal tokens, equal hash)."""
-    h = length.astype(np.uint64) * _K0
-    for m in parts:
-        h ^= m
-        h *= _K1
-        h ^= h >> np.uint64(31)
+    """A 64-bit hash of tokens given as :func:`masked_words` or :func:`iter_cover_words` (a filter:
+    equal tokens, equal hash).  Step ``j`` is mixed in only for the tokens that have bytes there
+    (``length > 8 j``), so a token's hash is its own, whatever the longest token beside it: a key
+    and an answer file whose longest ids differ hash the same id alike."""
+    h = length.astype(np.uint64)
+    h *= _K0
+    for step, m in enumerate(parts):
+        g = h ^ m
+        g *= _K1
+        g ^= g >> np.uint64(31)
+        longer = length > 8 * step
+        if step == 0 or bool(longer.all()):
+            h = g
+        else:
+            np.copyto(h, g, where=longer)
     return h
 
 

@@ -313,7 +313,7 @@ def align(key: Scanned, ans: Scanned) -> tuple[np.ndarray, np.ndarray, list[str]
     lexelts = sorted(key.lexelts)
     code = {s: i for i, s in enumerate(lexelts)}
     k_map = np.array([code[s] for s in key.lexelts], dtype=np.int64)
-    a_map = np.array([code.get(s, -1) for s in ans.lexelts], dtype=np.int64)
+    a_map = np.array([code.get(s, -1) for s in ans.lexelts], dtype=np.int32)  # only compared here
     klex, alex = k_map[key.line_lexelt], a_map[ans.line_lexelt]
     same = False
     if alex.size == klex.size and np.array_equal(alex, klex) and np.array_equal(ans.inst_len, key.inst_len):
@@ -326,14 +326,19 @@ def align(key: Scanned, ans: Scanned) -> tuple[np.ndarray, np.ndarray, list[str]
             same = seen[0]
         else:
             same = same_bytes(_words(ans.data), ans.inst_start, key.inst_start, ans.inst_len, _words(key.data))
-    k_comb = key.inst_hash + klex.astype(np.uint64) * _MIX
+    k_comb = klex.astype(np.uint64)  # key.inst_hash + klex * _MIX, made in place
+    k_comb *= _MIX
+    k_comb += key.inst_hash
     if same:  # the key's lines, in its order (compared byte for byte: no hash of the answers needed)
-        k_sorted = np.sort(k_comb)
-        if bool(np.any(k_sorted[1:] == k_sorted[:-1])):
+        k_comb.sort()
+        if bool(np.any(k_comb[1:] == k_comb[:-1])):
             return None  # maybe a duplicate instance: the strict reader warns
+        del k_comb
         return klex, np.arange(klex.size, dtype=np.int64), lexelts
     else:
-        a_comb = ans.inst_hash + alex.astype(np.uint64) * _MIX
+        a_comb = alex.astype(np.uint64)  # -1 (not in the key) wraps: no key line has it
+        a_comb *= _MIX
+        a_comb += ans.inst_hash
         order = np.argsort(k_comb, kind="stable")
         k_sorted = k_comb[order]
         del k_comb
