@@ -38,6 +38,7 @@ from hieradjudicate.io.annotations.senseval import split_tag
 from hieradjudicate.io.textfile import max_id_chars, max_input_bytes, max_line_bytes
 
 _MIX = np.uint64(0x9E3779B97F4A7C15)
+_BLOCK = 1 << 16  # lines compared and hashed at once (a hash is the token's own, whatever its block)
 _HEAD = 65536
 
 
@@ -317,13 +318,16 @@ def align(key: Scanned, ans: Scanned) -> tuple[np.ndarray, np.ndarray, list[str]
     klex, alex = k_map[key.line_lexelt], a_map[ans.line_lexelt]
     same = False
     if alex.size == klex.size and np.array_equal(alex, klex) and np.array_equal(ans.inst_len, key.inst_len):
-        if key._inst_hash is None:  # the key's hash from the same reads as the comparison
-            seen = [True]
-            words = _compared(_words(ans.data), ans.inst_start, _words(key.data), key.inst_start, key.inst_len, seen)
-            key._inst_hash = _hash(words, key.inst_len)
-            for _ in words:  # whatever the hash did not read is compared too
-                pass
-            same = seen[0]
+        if key._inst_hash is None:  # the key's hash from the same reads as the comparison, a block at a time
+            seen, h = [True], np.empty(klex.size, dtype=np.uint64)
+            wa, wk = _words(ans.data), _words(key.data)
+            for at in range(0, klex.size, _BLOCK):
+                rows = slice(at, at + _BLOCK)
+                words = _compared(wa, ans.inst_start[rows], wk, key.inst_start[rows], key.inst_len[rows], seen)
+                h[rows] = _hash(words, key.inst_len[rows])
+                for _ in words:  # whatever the hash did not read is compared too
+                    pass
+            key._inst_hash, same = h, seen[0]
         else:
             same = same_bytes(_words(ans.data), ans.inst_start, key.inst_start, ans.inst_len, _words(key.data))
     k_comb = klex.astype(np.uint64)  # key.inst_hash + klex * _MIX, made in place
