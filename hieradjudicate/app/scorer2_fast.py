@@ -13,7 +13,7 @@ collision -- sends every file down the strict route, which reports it exactly.
 Each file is read once, whole (the check that it is annotations at all reads the head of those
 bytes, not the file again); one answer file is in memory at a time, and its bytes are dropped
 once joined:
-394,400 answers score in 0.83-0.93 times the C program's CPU time, in 127 MiB against its
+394,400 answers score in 0.77-0.93 times the C program's CPU time, in 125-127 MiB against its
 94 MiB (``benchmarks/bench_score.py``, on a loaded machine).
 """
 
