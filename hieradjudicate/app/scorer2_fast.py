@@ -5,15 +5,16 @@ The strict route reads every file into an
 instance id: 0.9 s and 296 MB for 394,400 answers against a key of as many
 lines).  When the key and every answer file are *clean*
 (:mod:`hieradjudicate.io.annotations.senseval_scan`), they are read as byte
-ranges and joined on hashes confirmed byte for byte, and the same
+ranges and joined byte for byte (an answer file in the key's order) or on hashes
+confirmed byte for byte, and the same
 :func:`~hieradjudicate.core.scoring.senseval.score_columns` scores them.  Anything
 unusual -- a comment, a tab, a weight out of range, a duplicate, a hash
 collision -- sends every file down the strict route, which reports it exactly.
 Each file is read once, whole (the check that it is annotations at all reads the head of those
 bytes, not the file again); one answer file is in memory at a time, and its bytes are dropped
 once joined:
-394,400 answers score in 0.53 s and 130 MiB end to end (the C program: 0.56-0.62 s,
-94 MiB; ``benchmarks/bench_score.py``).
+394,400 answers score in 0.77-0.93 times the C program's CPU time, in 125-127 MiB against its
+94 MiB (``benchmarks/bench_score.py``, on a loaded machine).
 """
 
 from __future__ import annotations

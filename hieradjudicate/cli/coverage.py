@@ -67,5 +67,5 @@ def gold_absent_lexelts(lexelts: list[str], label_lexelt: np.ndarray, label_tag:
     if free and label_tag.size:
         tag_free = np.asarray([t in free for t in tags], dtype=bool)
         hit = np.asarray(label_lexelt, dtype=np.int64)[tag_free[np.asarray(label_tag, dtype=np.int64)]]
-        covered[np.unique(hit)] = True
+        covered[hit] = True  # a scatter, not np.unique: no sort of every label (nor numpy.ma's import)
     return sorted(x for x, c in zip(lexelts, covered) if not c), ~covered

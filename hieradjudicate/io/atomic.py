@@ -25,10 +25,10 @@ from __future__ import annotations
 import errno
 import os
 import re
-import secrets
-import signal
-import tempfile
 from pathlib import Path
+
+# secrets, signal and tempfile are imported where used: every command's start sweeps (sweep_pending)
+# and most never write a file
 
 _TMP = re.compile(r"^\..+\.(\d+)-[^.]+\.tmp$")
 
@@ -54,6 +54,8 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> Path:
                 _kill_at("temporary")
                 _kill_at("written")
         if tmp is None:
+            import tempfile
+
             fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.{os.getpid()}-", suffix=".tmp",
                                        dir=folder)
             try:
@@ -83,6 +85,8 @@ def write_atomic(path: str | os.PathLike[str], data: str | bytes) -> Path:
 def _kill_at(moment: str) -> None:
     """Tests only: die by SIGKILL at ``moment`` when ``HIERADJ_TEST_KILL_AT`` names it."""
     if os.environ.get("HIERADJ_TEST_KILL_AT") == moment:
+        import signal
+
         os.kill(os.getpid(), signal.SIGKILL)
 
 
@@ -97,7 +101,9 @@ def _record(folder: Path, name: str) -> Path | None:
     try:
         where = pending_dir()
         where.mkdir(parents=True, exist_ok=True)
-        path = where / f"{os.getpid()}-{secrets.token_hex(6)}"
+        from secrets import token_hex
+
+        path = where / f"{os.getpid()}-{token_hex(6)}"
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
     except OSError:
         return None  # the next write of the same file still sweeps it
@@ -118,13 +124,15 @@ def sweep_pending() -> int:
     folder for that name and removes the record.  Returns the records handled;
     never raises (a start must not fail for this).
     """
-    from hieradjudicate.io.store.sidecars import pid_alive
-
     where = pending_dir()
     try:
         names = os.listdir(where)
     except OSError:
         return 0
+    if not names:
+        return 0
+    from hieradjudicate.io.store.sidecars import pid_alive
+
     done = 0
     for n in names:
         pid = n.split("-", 1)[0]
@@ -176,7 +184,9 @@ def _write_all(fd: int, payload: bytes) -> None:
 def _link_fresh(fd: int, folder: Path, name: str) -> str | None:
     """A fresh name for the unnamed file; ``None`` where the file system cannot (overlay: EXDEV)."""
     for _ in range(100):
-        tmp = str(folder / f".{name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+        from secrets import token_hex
+
+        tmp = str(folder / f".{name}.{os.getpid()}-{token_hex(4)}.tmp")
         try:
             os.link(f"/proc/self/fd/{fd}", tmp, follow_symlinks=True)
             return tmp

@@ -213,3 +213,17 @@ def test_a_weighted_gold_and_unknown_answers_warn_alike_by_either_route(tmp_path
     assert "weights" in by_bytes.err and "2 answer line(s) name an instance that is not in the gold (first: a.n a.n.9, zz.n zz.n.1)" in by_bytes.err
     assert json.loads(by_bytes.out)["systems"][0]["unknown_answers"] == 2
     assert (json.loads(by_bytes.out), by_bytes.err) == (json.loads(by_strict.out), by_strict.err)
+
+
+def test_answers_whose_ids_are_all_shorter_than_the_keys_longest_still_join(tmp_path):
+    """A hash that depended on the longest id of its file left every answer of such a file unscored."""
+    key, ans = tmp_path / "key.txt", tmp_path / "ans.txt"
+    key.write_text("a.n a.n.short 1\na.n a.n.a-much-longer-instance-id-than-eight-bytes 2\n")
+    ans.write_text("a.n a.n.short 1\n")
+    joined = align(scan_senseval(str(key), "k"), scan_senseval(str(ans), "a"))
+    assert joined is not None
+    assert joined[1].tolist() == [0]
+    got = fast(key, ans, "fine", None)
+    assert got is not None
+    assert_same(strict(key, ans, "fine", None), got, key)
+    assert (got.unknown_answers, got.recall) == (0, 0.5)

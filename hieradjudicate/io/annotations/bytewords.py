@@ -40,13 +40,51 @@ def iter_masked_words(words: np.ndarray, start: np.ndarray, length: np.ndarray):
         yield m
 
 
+def iter_cover_words(words: np.ndarray, start: np.ndarray, length: np.ndarray):
+    """Words that cover each token, one array per 8 bytes of the longest, with no mask where it can
+    be done without: a token of ``L >= 8`` bytes gives, at step ``j``, its word at offset
+    ``min(j, L - 8)`` (the last one overlaps the one before, ending at the token's end); a shorter
+    token gives its masked word at every step.  Two tokens *of the same length* are equal exactly
+    when all their words are (the offsets are a function of the length), so a comparison or a hash
+    of these words must include the length.  About a third cheaper than :func:`iter_masked_words`
+    (and cheaper still where most tokens are much shorter than the longest: only the longer ones are
+    read at the later steps).  The arrays yielded are the caller's to read, not to change."""
+    if length.size == 0:
+        return
+    lmax = int(length.max())
+    short = int(length.min()) < 8
+    last = length - 8
+    m = None
+    for j in range(0, lmax, 8):
+        if m is None:  # every token's first word; a token shorter than 8 bytes masked to its length
+            m = words[start]
+            if short:
+                m &= LOW_BYTES[np.minimum(length, 8)]
+        elif not short and np.count_nonzero(length > j) >= 0.6 * length.size:
+            m = words[start + np.minimum(last, j)]
+        else:  # the tokens that end before byte j keep the word of the step before; the others are read
+            sub = np.flatnonzero(length > j)
+            m = m.copy()
+            m[sub] = words[start[sub] + np.minimum(last[sub], j)]
+        yield m
+
+
 def token_hash(parts, length: np.ndarray) -> np.ndarray:
-    """A 64-bit hash of tokens given as :func:`masked_words` (a filter: equal tokens, equal hash)."""
-    h = length.astype(np.uint64) * _K0
-    for m in parts:
-        h ^= m
-        h *= _K1
-        h ^= h >> np.uint64(31)
+    """A 64-bit hash of tokens given as :func:`masked_words` or :func:`iter_cover_words` (a filter:
+    equal tokens, equal hash).  Step ``j`` is mixed in only for the tokens that have bytes there
+    (``length > 8 j``), so a token's hash is its own, whatever the longest token beside it: a key
+    and an answer file whose longest ids differ hash the same id alike."""
+    h = length.astype(np.uint64)
+    h *= _K0
+    for step, m in enumerate(parts):
+        g = h ^ m
+        g *= _K1
+        g ^= g >> np.uint64(31)
+        longer = length > 8 * step
+        if step == 0 or bool(longer.all()):
+            h = g
+        else:
+            np.copyto(h, g, where=longer)
     return h
 
 
@@ -54,5 +92,6 @@ def same_bytes(words: np.ndarray, a: np.ndarray, b: np.ndarray, length: np.ndarr
                words_b: np.ndarray | None = None) -> bool:
     """Whether token ``[a, a+length)`` equals token ``[b, b+length)`` for every row (exact)."""
     words_b = words if words_b is None else words_b
-    return all(np.array_equal(x, y) for x, y in zip(iter_masked_words(words, a, length),
-                                                       iter_masked_words(words_b, b, length)))
+    return all(np.array_equal(x, y) for x, y in zip(iter_cover_words(words, a, length),
+                                                       iter_cover_words(words_b, b, length)))
+
