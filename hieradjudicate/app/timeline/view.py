@@ -47,7 +47,10 @@ def project_timeline(store: Any, corpus: Any, *, by: str | int = "day", n_resamp
     crowd's take a minute)."""
     t0 = time.perf_counter()
     rows = list(store.iter_history())
-    v = decisions_view(corpus, rows, markers(store), by=by, n_resamples=n_resamples, seed=seed, compare=compare)
+    key, kept = kept_points(store, by, n_resamples, seed)
+    v = decisions_view(corpus, rows, markers(store), by=by, n_resamples=n_resamples, seed=seed, compare=compare,
+                       resume=kept, key=key)
+    keep_points(store, v, kept)
     v.seconds = {"read decisions": round(time.perf_counter() - t0 - sum(v.seconds.values()), 3), **v.seconds}
     t0 = time.perf_counter()
     if imports:
@@ -79,14 +82,37 @@ def project_timeline(store: Any, corpus: Any, *, by: str | int = "day", n_resamp
     return v
 
 
+def kept_points(store: Any, by: str | int, n_resamples: int, seed: int | None) -> tuple[str | None, Any]:
+    """The key of the decision points' checkpoint and the one the project keeps (None: none); read
+    in the store's thread, handed to :func:`decisions_view`."""
+    from hieradjudicate.app.timeline.decisions import MAX_INTERVAL_SETS, parse_by
+    from hieradjudicate.app.timeline.resume import content_key, load, make_key
+
+    by = parse_by(by)
+    key = make_key(content_key(store), by, n_resamples, 0 if seed is None else seed, MAX_INTERVAL_SETS)
+    return key, load(store, key, by)
+
+
+def keep_points(store: Any, v: TimelineView, kept: Any) -> None:
+    """Keep the view's checkpoint in the project when it moved on (the store's thread)."""
+    from hieradjudicate.app.timeline.resume import save
+
+    cp = v.decisions.checkpoint
+    if cp is not None and cp is not kept:
+        save(store, cp, v.decisions.by)
+
+
 def decisions_view(corpus: Any, rows: list[Any], marks: list[Marker], *, by: str | int = "day",
-                   n_resamples: int = 1000, seed: int | None = None, compare: bool = True) -> TimelineView:
+                   n_resamples: int = 1000, seed: int | None = None, compare: bool = True, resume: Any = None,
+                   key: str | None = None) -> TimelineView:
     """The decision points, the markers' overturn before/after and the forecast, from rows and markers
-    already read (no store: any thread); the import points and Fleiss before/after are left pending."""
+    already read (no store: any thread); the import points and Fleiss before/after are left pending.
+    ``resume``/``key``: the decision points' checkpoint kept in the project and the key of the one to keep
+    (:func:`kept_points`)."""
     t: dict[str, float] = {}
     seed = 0 if seed is None else seed
     t0 = time.perf_counter()
-    dec = decision_timeline(corpus, rows, by=by, n_resamples=n_resamples, seed=seed)
+    dec = decision_timeline(corpus, rows, by=by, n_resamples=n_resamples, seed=seed, resume=resume, key=key)
     t["decision points"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     ba: list[dict[str, Difference]] = []
