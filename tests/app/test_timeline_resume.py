@@ -95,3 +95,24 @@ def test_the_kept_points_belong_to_the_inputs_they_were_computed_from(project: S
     other = project_timeline(project.store, project.corpus, by="day", n_resamples=0, imports=False, compare=False,
                              dated=False).decisions
     assert all(p.overturn.low is None for p in other.points)
+
+
+def test_every_import_point_and_fleiss_before_after_is_kept_by_content_and_read_back_equal(
+        project: Session, tmp_path, monkeypatch) -> None:  # noqa: F811
+    from hieradjudicate.app.timeline import imports, marks
+    from tests.app.test_reimport import edit_key
+
+    edit_key(tmp_path / "src" / "annotator_ben.key", tmp_path / "ben_v2.key", {"bank.n.002": "4", "bank.n.008": "4"})
+    project.reimport("ben", tmp_path / "ben_v2.key")
+    marks.add_marker(project.store, "v2", project.store.files(active_only=False)[-1].imported_at)
+    first = project_timeline(project.store, project.corpus, n_resamples=R)
+    assert len(project.store.get_arrays(imports.CACHE)[1]) == 2  # the newest state's figures too
+
+    def computed(*_a, **_k):
+        raise AssertionError("computed again")
+    monkeypatch.setattr(imports, "corpus_figures", computed)
+    monkeypatch.setattr(marks, "fleiss_difference", computed)
+    again = project_timeline(project.store, project.corpus, n_resamples=R)
+    assert [p.figures for p in again.imports] == [p.figures for p in first.imports]
+    assert again.before_after[0]["fleiss"] == first.before_after[0]["fleiss"]
+    assert first.before_after[0]["fleiss"].difference is not None

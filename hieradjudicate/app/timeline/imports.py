@@ -13,10 +13,12 @@ intervals of Fleiss' kappa and alpha
 (:func:`~hieradjudicate.core.agreement.bootstrap.bootstrap_figures`).
 
 The newest state is the corpus the project has open (never rebuilt).  An
-older state is rebuilt from its stored copies once: its figures are kept in
-the project's array cache (``timeline-imports``) when the project is
-writable, so later views read them (they never change: the copies are
-kept as they were imported).  No Qt.
+older state is rebuilt from its stored copies once.  Every state's figures,
+the newest's too, are kept in the project's array cache (``timeline-imports``)
+when the project is writable, keyed by the content of its copies (SHA-256),
+so later views read them (they never change: the copies are kept as they
+were imported) and a state whose copies are the same as another's is computed
+once.  No Qt.
 """
 
 from __future__ import annotations
@@ -154,7 +156,10 @@ class ImportPlan:
     location: Any  # the store (only its name, in a message, when a copy cannot be read)
 
     def key(self, e: ImportEvent) -> str:
-        return f"{','.join(map(str, e.files))}|{self.n_resamples}|{self.seed}"
+        """The state's content (each copy's SHA-256, kind and role: the same files give the same
+        figures, whichever import brought them), the resamples and the seed."""
+        files = ",".join(f"{self.files[i].sha256}:{self.files[i].kind}:{self.files[i].role}" for i in e.files)
+        return f"v2|{files}|{self.n_resamples}|{self.seed}"
 
 
 def import_plan(store: Any, *, n_resamples: int = 1000, seed: int | None = None,
@@ -166,7 +171,7 @@ def import_plan(store: Any, *, n_resamples: int = 1000, seed: int | None = None,
     plan = ImportPlan(events, by_id, dict(stored[1]), {}, n_resamples, seed, store)
     if fetch:
         for e in events[:-1]:
-            if plan.key(e) not in plan.known:
+            if plan.key(e) not in plan.known and plan.key(e) != plan.key(events[-1]):
                 for i in e.files:
                     if i not in plan.data:
                         plan.data[i] = store.file_bytes(i)
@@ -186,11 +191,13 @@ def compute_import_points(plan: ImportPlan, corpus: Corpus, *, stats: Stats | No
     added: dict[str, Any] = {}
     for j, e in enumerate(plan.events):
         key = plan.key(e)
-        if j == len(plan.events) - 1:
+        if key in plan.known or key in added:  # kept (or met earlier in this plan): the same content
+            out.append(_from_json(e, plan.known.get(key) or added[key]))
+        elif j == len(plan.events) - 1:  # the newest: the corpus the project has open, never rebuilt
             names, figs, per_set = corpus_figures(corpus, n_resamples=plan.n_resamples, seed=plan.seed, stats=stats)
-            out.append(ImportPoint(e, corpus.n, names, figs, per_set))
-        elif key in plan.known:
-            out.append(_from_json(e, plan.known[key]))
+            p = ImportPoint(e, corpus.n, names, figs, per_set)
+            added[key] = _to_json(p)
+            out.append(p)
         else:
             old = rebuild(plan.location, [plan.files[i] for i in e.files])
             names, figs, per_set = corpus_figures(old, n_resamples=plan.n_resamples, seed=plan.seed)
@@ -238,7 +245,11 @@ class StoredCopies:
         self.path = getattr(store, "path", "the project")
         self.read_only = True  # nothing is written through it
         self._files = store.files(active_only=False)
+        from hieradjudicate.app.timeline.marks import DIFFERENCES
+
         self._cache = store.get_arrays(CACHE) if hasattr(store, "get_arrays") else None
+        self._differences = store.get_arrays(DIFFERENCES) if hasattr(store, "get_arrays") else None
+        self.held: dict[str, Any] = {}  # Fleiss before/after computed in the thread, for the owner to keep
         self._bytes = {f.id: store.file_bytes(f.id) for f in self._files}
 
     def files(self, kind: str | None = None, *, active_only: bool = True) -> list[FileRecord]:
@@ -248,4 +259,16 @@ class StoredCopies:
         return self._bytes[file_id]
 
     def get_arrays(self, name: str) -> Any:
-        return self._cache if name == CACHE else None
+        from hieradjudicate.app.timeline.marks import DIFFERENCES
+
+        return self._cache if name == CACHE else self._differences if name == DIFFERENCES else None
+
+    def keep_held(self, store: Any) -> None:
+        """Write what the thread computed into ``store`` (the owner's thread; a cache: refused, nothing lost)."""
+        from hieradjudicate.app.timeline.marks import DIFFERENCES, _kept_differences
+
+        if self.held and hasattr(store, "put_arrays") and not getattr(store, "read_only", True):
+            try:
+                store.put_arrays(DIFFERENCES, {}, {**_kept_differences(store), **self.held})
+            except ProjectError:
+                pass

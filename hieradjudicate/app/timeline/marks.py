@@ -142,9 +142,14 @@ def fleiss_before_after(store: Any, corpus: Corpus, at: str, *, n_resamples: int
     if before[-1].files == events[-1].files:
         return Difference(None, None, None, None, None, False, 0, 0, "",
                           "no import after the marker: the annotations are the same on both sides")
+    by_id = {f.id: f for f in store.files(active_only=False)}
+    key = _state_key(by_id, before[-1].files) + "->" + _state_key(by_id, events[-1].files) + \
+        f"|{n_resamples}|{seed}"
+    kept = _kept_differences(store)
+    if key in kept:  # the same copies on both sides: the same figures (they never change)
+        return Difference(**kept[key])
     if rebuild is None:
         from hieradjudicate.app.session.stored_inputs import reload_corpus as rebuild
-    by_id = {f.id: f for f in store.files(active_only=False)}
     old = rebuild(store, [by_id[i] for i in before[-1].files])
     X = len(corpus.inventory.lexelts)
 
@@ -163,7 +168,39 @@ def fleiss_before_after(store: Any, corpus: Corpus, at: str, *, n_resamples: int
     # fleiss_difference pairs the sides when they hold the same pairable instances
     lb = make_layout(ib, rb, Pb, corpus.inst_lexelt, n_lexelts=X)
     la = make_layout(ia, ra, Pa, corpus.inst_lexelt, n_lexelts=X)
-    return fleiss_difference(lb, la, n_resamples=n_resamples, seed=seed)
+    d = fleiss_difference(lb, la, n_resamples=n_resamples, seed=seed)
+    _keep_difference(store, key, d)
+    return d
+
+
+DIFFERENCES = "timeline-fleiss-before-after"  # the project's cache of the Fleiss differences, by content
+
+
+def _state_key(by_id: dict[int, Any], files: tuple[int, ...]) -> str:
+    return ",".join(f"{by_id[i].sha256}:{by_id[i].kind}:{by_id[i].role}" for i in files)
+
+
+def _kept_differences(store: Any) -> dict[str, Any]:
+    got = store.get_arrays(DIFFERENCES) if hasattr(store, "get_arrays") else None
+    return dict(got[1]) if got else {}
+
+
+def _keep_difference(store: Any, key: str, d: Difference) -> None:
+    """Kept in the project when it can be written; from a thread's copy of the store
+    (:class:`~hieradjudicate.app.timeline.imports.StoredCopies`), held for its owner to write."""
+    from dataclasses import asdict
+
+    from hieradjudicate.core.errors import ProjectError
+
+    if hasattr(store, "held"):
+        store.held[key] = asdict(d)
+        return
+    if not hasattr(store, "put_arrays") or getattr(store, "read_only", True):
+        return
+    try:
+        store.put_arrays(DIFFERENCES, {}, {**_kept_differences(store), key: asdict(d)})
+    except ProjectError:
+        pass
 
 
 def progress_per_day(day_resolved: dict[str, int]) -> tuple[list[str], np.ndarray]:

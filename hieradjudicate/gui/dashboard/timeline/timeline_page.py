@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from hieradjudicate.app.timeline.imports import StoredCopies
 from hieradjudicate.app.timeline.marks import markers
-from hieradjudicate.app.timeline.view import TimelineView, decisions_view, rebuilt_parts
+from hieradjudicate.app.timeline.view import TimelineView, decisions_view, keep_points, kept_points, rebuilt_parts
 from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.gui.dashboard.timeline.timeline_dated import DatedPanel
 from hieradjudicate.gui.workers import BackgroundRunner
@@ -93,6 +93,7 @@ class TimelinePage(QWidget):
         self.fast = BackgroundRunner(self)  # the decisions' figures
         self.generation = self.view_generation = 0
         self._rebuilt_result: Any = None
+        self._copies: StoredCopies | None = None
         self.details = QTextBrowser(objectName="timeline_details")
         from hieradjudicate.gui.dashboard.timeline.timeline_team import TeamTimelinePanel
 
@@ -132,17 +133,21 @@ class TimelinePage(QWidget):
         self._rebuilt_result = None
         self.note.setText("Computing the timeline...")
         self.rebuilding.setText("Agreement at each import: being computed...")
-        self.fast.start(lambda _report: decisions_view(corpus, rows, marks, by=by, n_resamples=RESAMPLES),
-                        lambda view: self._decided(gen, view), failed=self._failed)
+        key, kept = kept_points(s.store, by, RESAMPLES, None)  # the closed points kept in the project
+        self._copies = copies
+        self.fast.start(lambda _report: decisions_view(corpus, rows, marks, by=by, n_resamples=RESAMPLES,
+                                                       resume=kept, key=key),
+                        lambda view: self._decided(gen, view, kept), failed=self._failed)
         self.runner.start(lambda _report: rebuilt_parts(copies, corpus, marks, n_resamples=RESAMPLES),
                           lambda result: self._rebuilt(gen, result), failed=self._rebuild_failed)
         if hasattr(s.store, "location"):
             self.team.refresh(s, by, RESAMPLES)
         self.dated.refresh(s.store, copies, corpus)
 
-    def _decided(self, gen: int, view: TimelineView) -> None:
+    def _decided(self, gen: int, view: TimelineView, kept: Any = None) -> None:
         if gen != self.generation:  # superseded by a newer refresh
             return
+        keep_points(self.session.store, view, kept)  # the closed points, for the next view
         self.view, self.view_generation = view, gen
         if self._rebuilt_result is not None:
             self._merge(self._rebuilt_result)
@@ -161,6 +166,8 @@ class TimelinePage(QWidget):
 
             save_import_cache(self.session.store, import_plan(self.session.store, n_resamples=RESAMPLES,
                                                               fetch=False), added)
+        if self._copies is not None:
+            self._copies.keep_held(self.session.store)
         self.rebuilding.setText("")
 
     def _merge(self, result: Any) -> None:
