@@ -17,8 +17,18 @@ def _f(v: Any) -> str:
     return "undefined" if v is None else f"{v:.3f}" if isinstance(v, float) else str(v)
 
 
-def dated_section(dated: Any, table: Any) -> str:
-    """HTML of the weeks; ``table(headers, rows)`` is the report's table maker."""
+def _middles(weeks: list[str]) -> list[str]:
+    """The Thursday of each week (its middle), YYYY-MM-DD."""
+    from datetime import date, timedelta
+
+    return [(date.fromisoformat(w) + timedelta(days=3)).isoformat() for w in weeks]
+
+
+def dated_section(dated: Any, table: Any, markers: Any = ()) -> str:
+    """HTML of the weeks; ``table(headers, rows)`` is the report's table maker; ``markers`` drawn where
+    they fall among the weeks (each week's point at its middle)."""
+    from hieradjudicate.app.report.timeline_section import marker_positions
+
     if dated is None or not dated.weeks:
         return ""
     weeks = dated.weeks
@@ -31,7 +41,8 @@ def dated_section(dated: Any, table: Any) -> str:
                     COLORS[(2 + j) % len(COLORS)], True) for j, n in enumerate(names)]
     tips = [[f"{label}: {_f(v)}" for v in ys] for label, ys, _, _ in series]
     out = ["<h3>Agreement by week of annotation</h3>", f"<p>{esc(dated.note)}</p>",
-           line_plot_svg(x, series, tooltips=tips, label="agreement by week of annotation", y_label="kappa")]
+           line_plot_svg(x, series, tooltips=tips, label="agreement by week of annotation", y_label="kappa",
+                         markers=marker_positions([f"{w}T12:00:00+00:00" for w in _middles(x)], list(markers)))]
     shown = names if len(names) <= MAX_DRIFT else []
     out.append(table(["week", "answers", "mean pairwise kappa", "Fleiss' kappa", "seconds per item",
                       *[f"drift {n}" for n in shown]],

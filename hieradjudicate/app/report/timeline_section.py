@@ -4,6 +4,7 @@ line plots (inline, as every chart of the report)."""
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import Any
 
 from hieradjudicate.app.report.svg import esc, line_plot_svg
@@ -21,6 +22,36 @@ def _tips(figs: list[Any]) -> list[str]:
             else f"{_f(x.value)} (n = {x.n}){'; ' + x.why if x.why else ''}" for x in figs]
 
 
+def _sec(iso: str) -> float:
+    from datetime import datetime, timezone
+
+    d = datetime.fromisoformat(iso.replace("Z", "+00:00"))
+    return (d if d.tzinfo else d.replace(tzinfo=timezone.utc)).timestamp()
+
+
+def marker_positions(times: list[str], markers: list[Any]) -> list[tuple[float, str]]:
+    """Each marker's place among the points at ``times`` (ISO, ascending), in points: between the last
+    point before it and the first after it, by time (the plots' x axis is the points, not the clock)."""
+    try:
+        ts = [_sec(t) for t in times]
+        at = [_sec(m.at) for m in markers]
+    except (ValueError, AttributeError, TypeError):  # a point without a time: no place for a marker
+        return []
+    out = []
+    for x, m in zip(at, markers):
+        j = bisect_left(ts, x)
+        if j == 0 or j == len(ts):
+            pos = -0.5 if j == 0 else len(ts) - 0.5
+        else:
+            pos = j - 1 + ((x - ts[j - 1]) / (ts[j] - ts[j - 1]) if ts[j] > ts[j - 1] else 0.5)
+        out.append((pos, m.label))
+    return out
+
+
+def _band(figs: list[Any]) -> list[tuple[Any, Any]]:
+    return [(x.low, x.high) if x is not None else (None, None) for x in figs]
+
+
 def section(view: Any, table: Any) -> str:
     """The section's HTML; ``table(headers, rows)`` is the report's table maker."""
     out = [f"<p>{esc(view.note)}</p>"]
@@ -35,7 +66,9 @@ def section(view: Any, table: Any) -> str:
         series = [(label, [p.figures[k].value for p in pts], COLORS[j], False) for j, (k, label) in enumerate(names)]
         tips = [[f"{label}: {t}" for t in _tips([p.figures[k] for p in pts])] for k, label in names]
         out.append("<h3>Annotator agreement at each import</h3>")
-        out.append(line_plot_svg(x, series, tooltips=tips, label="agreement at each import", y_label="kappa"))
+        out.append(line_plot_svg(x, series, tooltips=tips, label="agreement at each import", y_label="kappa",
+                                 intervals=[_band([p.figures[k] for p in pts]) for k, _ in names],
+                                 markers=marker_positions([p.event.at for p in pts], view.markers)))
         out.append(table(["import", "time", "instances", *[label for _, label in names]],
                          [[p.event.label, p.event.at, p.n_instances,
                            *[_tips([p.figures[k]])[0] for k, _ in names]] for p in pts]))
@@ -53,12 +86,14 @@ def section(view: Any, table: Any) -> str:
                 *[[f"{n}: {t}" for t in _tips([p.scores[n] for p in dec])] for n in systems]]
         out.append(f"<h3>The adjudication by {esc(view.decisions.by)}</h3>")
         out.append(line_plot_svg(x, series, tooltips=tips, y_range=(0.0, 1.0), label="adjudication over time",
-                                 y_label="share"))
+                                 y_label="share", intervals=[None, _band([p.overturn for p in dec]),
+                                                             *[_band([p.scores.get(n) for p in dec]) for n in systems]],
+                                 markers=marker_positions([p.end for p in dec], view.markers)))
         out.append(table(["point", "decisions", "withdrawals", "resolved", "flagged", "open", "overturn"],
                          [[p.label, p.decisions, p.withdrawals, p.counts.get("resolved", 0),
                            p.counts.get("flagged", 0), p.counts.get("open", 0), _tips([p.overturn])[0]]
                           for p in dec]))
-    out.append(dated_section(getattr(view, "dated", None), table))  # the dates inside the inputs
+    out.append(dated_section(getattr(view, "dated", None), table, view.markers))  # the dates inside the inputs
     rows = []
     for m, ba in zip(view.markers, view.before_after):
         for k, name in (("overturn", "gold overturns the majority"), ("fleiss", "Fleiss' kappa")):
