@@ -72,7 +72,7 @@ def project_timeline(store: Any, corpus: Any, *, by: str | int = "day", n_resamp
 
         t0 = time.perf_counter()
         try:
-            v.dated = project_dated(store, corpus)
+            v.dated = project_dated(store, corpus, n_resamples=n_resamples, seed=0 if seed is None else seed)
         except ProjectError:
             if not hasattr(store, "location"):
                 raise

@@ -142,6 +142,7 @@ class TimelinePage(QWidget):
                           lambda result: self._rebuilt(gen, result), failed=self._rebuild_failed)
         if hasattr(s.store, "location"):
             self.team.refresh(s, by, RESAMPLES)
+        self.dated.markers = marks  # drawn on the weeks' plot too
         self.dated.refresh(s.store, copies, corpus)
 
     def _decided(self, gen: int, view: TimelineView, kept: Any = None) -> None:
