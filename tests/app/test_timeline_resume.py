@@ -116,3 +116,17 @@ def test_every_import_point_and_fleiss_before_after_is_kept_by_content_and_read_
     assert [p.figures for p in again.imports] == [p.figures for p in first.imports]
     assert again.before_after[0]["fleiss"] == first.before_after[0]["fleiss"]
     assert first.before_after[0]["fleiss"].difference is not None
+
+
+def test_overturn_before_after_from_the_timelines_replay_equals_its_own(project: Session) -> None:  # noqa: F811
+    from hieradjudicate.app.timeline.marks import overturn_before_after
+
+    rows = list(project.store.iter_history())
+    _view(project)
+    _decide_day(project, "2026-03-06", project.instances()[30:34], ("2",))
+    rows = list(project.store.iter_history())
+    tl = _view(project)  # taken up from the kept points: its replay restored, then forked from the start
+    for at in ("2026-03-03T00:00:00.000Z", "2026-03-05T10:00:00.000Z"):
+        own = overturn_before_after(project.corpus, rows, at, n_resamples=R)
+        assert overturn_before_after(project.corpus, rows, at, n_resamples=R, timeline=tl) == own
+        assert own.difference is not None

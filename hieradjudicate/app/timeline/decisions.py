@@ -85,6 +85,8 @@ class DecisionTimeline:
     day_resolved: dict[str, int] = field(default_factory=dict)  # resolved instances at each day's end
     status: np.ndarray = field(repr=False, default_factory=lambda: np.zeros(0, np.int8))  # now, per instance
     checkpoint: Any = field(repr=False, default=None)  # resume.Checkpoint: the closed points, to keep
+    replay: Any = field(repr=False, default=None)  # the Replay of the rows (a marker's before/after forks it)
+    majority: Any = field(repr=False, default=None)  # (has, signature) per instance: the annotators' majority
 
     def column(self, name: str) -> list[float | None]:
         """One figure over the points: ``resolved``, ``decisions``, ``overturn``, ``score:<set>``."""
@@ -240,7 +242,7 @@ def decision_timeline(corpus: Corpus, rows: Iterable[DecisionRow], *, by: str | 
     note = ("The timeline rests on the times decisions were saved (decided_at, UTC); the inputs "
             "carry no dates of their own.")
     return DecisionTimeline(str(by), points, [corpus.sets[k].name for k in sets], corpus.n, note, day_resolved,
-                            tracker.status.copy(), checkpoint)
+                            tracker.status.copy(), checkpoint, tracker, (has_major, major_sig))
 
 
 def _fits(cp: Any, rows: Sequence[DecisionRow], bins: list[tuple[str, int, int]], n: int) -> bool:

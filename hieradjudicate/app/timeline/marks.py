@@ -92,13 +92,18 @@ def _sorted_rows(rows: Iterable[DecisionRow]) -> list[DecisionRow]:
 
 
 def overturn_before_after(corpus: Corpus, rows: Iterable[DecisionRow], at: str, *, n_resamples: int = 1000,
-                          seed: int = 0) -> Difference:
-    """The overturn share before and after the marker at ``at`` (module docstring)."""
-    rows = _sorted_rows(rows)
-    ann = [k for k, s in enumerate(corpus.sets) if s.role == "annotator"]
-    has, sig = majority(corpus, ann)
+                          seed: int = 0, timeline: Any = None) -> Difference:
+    """The overturn share before and after the marker at ``at`` (module docstring).  ``timeline``: the
+    :class:`~hieradjudicate.app.timeline.decisions.DecisionTimeline` of the same rows, whose replay and
+    majority are taken instead of being computed again."""
+    if timeline is not None and timeline.replay is not None:
+        replay, (has, sig) = timeline.replay.fork(), timeline.majority
+        rows = replay.rows
+    else:
+        rows = _sorted_rows(rows)
+        has, sig = majority(corpus, [k for k, s in enumerate(corpus.sets) if s.role == "annotator"])
+        replay = Replay(corpus, rows)
     cut = next((j for j, r in enumerate(rows) if (r.decided_at or "") >= at), len(rows))
-    replay = Replay(corpus, rows)
     replay.advance(cut)
     g = replay.gold_set()
     empty = (np.zeros(0, np.int64), np.zeros(0))

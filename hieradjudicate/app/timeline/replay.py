@@ -53,6 +53,14 @@ class Replay:
         self.last = np.full(corpus.n, -1, np.int64)
         self.done = 0
 
+    def fork(self) -> Replay:
+        """A replay of the same rows back at their start (the rows' arrays shared, not computed again)."""
+        other = object.__new__(Replay)
+        other.__dict__.update(self.__dict__)
+        other.last = np.full(self.corpus.n, -1, np.int64)
+        other.done = 0
+        return other
+
     def restore(self, last: np.ndarray, done: int) -> None:
         """Take up the state kept after the first ``done`` rows (``last``: the row in effect per
         instance then, as :attr:`last` held it), so that only the rows after them are replayed."""

@@ -117,7 +117,7 @@ def decisions_view(corpus: Any, rows: list[Any], marks: list[Marker], *, by: str
     t0 = time.perf_counter()
     ba: list[dict[str, Difference]] = []
     if compare:
-        ba = [{"overturn": overturn_before_after(corpus, rows, m.at, n_resamples=n_resamples, seed=seed),
+        ba = [{"overturn": overturn_before_after(corpus, rows, m.at, n_resamples=n_resamples, seed=seed, timeline=dec),
                "fleiss": PENDING} for m in marks]
     t["overturn before/after"] = time.perf_counter() - t0
     t0 = time.perf_counter()
