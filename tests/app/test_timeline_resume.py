@@ -130,3 +130,23 @@ def test_overturn_before_after_from_the_timelines_replay_equals_its_own(project:
         own = overturn_before_after(project.corpus, rows, at, n_resamples=R)
         assert overturn_before_after(project.corpus, rows, at, n_resamples=R, timeline=tl) == own
         assert own.difference is not None
+
+
+def test_the_tab_reads_no_stored_copy_once_every_older_state_is_kept(project: Session, tmp_path) -> None:  # noqa: F811
+    from hieradjudicate.app.timeline.imports import StoredCopies
+    from hieradjudicate.app.timeline.marks import add_marker, markers
+    from hieradjudicate.app.timeline.view import rebuilt_parts
+    from tests.app.test_reimport import edit_key
+
+    edit_key(tmp_path / "src" / "annotator_ben.key", tmp_path / "ben_v2.key", {"bank.n.002": "4"})
+    project.reimport("ben", tmp_path / "ben_v2.key")
+    add_marker(project.store, "v2", project.store.files(active_only=False)[-1].imported_at)
+    marks = markers(project.store)
+    first = StoredCopies(project.store, marks, n_resamples=R)
+    assert first._bytes  # the state before the re-import is to be rebuilt: its copies are read
+    points, added, diffs = rebuilt_parts(first, project.corpus, marks, n_resamples=R)
+    project_timeline(project.store, project.corpus, n_resamples=R)  # keeps every state and difference
+    again = StoredCopies(project.store, marks, n_resamples=R)
+    assert again._bytes == {}
+    points2, _, diffs2 = rebuilt_parts(again, project.corpus, marks, n_resamples=R)
+    assert [p.figures for p in points2] == [p.figures for p in points] and diffs2 == diffs

@@ -48,6 +48,17 @@ def marker_positions(times: list[str], markers: list[Any]) -> list[tuple[float, 
     return out
 
 
+def _short(labels: list[str]) -> list[str]:
+    """Day and week labels without their year when every point is in the same one (the axis has room
+    for ``05-01``, not for ``2026-05-01``); the year is in the section's table."""
+    import re
+
+    years = {m.group(1) for t in labels for m in [re.search(r"(\d{4})-\d{2}-\d{2}", t)] if m}
+    if len(years) != 1 or not all(re.search(r"\d{4}-\d{2}-\d{2}", t) for t in labels):
+        return labels
+    return [re.sub(r"\d{4}-(\d{2}-\d{2})", r"\1", t) for t in labels]
+
+
 def _band(figs: list[Any]) -> list[tuple[Any, Any]]:
     return [(x.low, x.high) if x is not None else (None, None) for x in figs]
 
@@ -74,7 +85,7 @@ def section(view: Any, table: Any) -> str:
                            *[_tips([p.figures[k]])[0] for k, _ in names]] for p in pts]))
     dec = view.decisions.points
     if dec:
-        x = [p.label for p in dec]
+        x = _short([p.label for p in dec])
         share = [p.counts.get("resolved", 0) / max(view.decisions.n_instances, 1) for p in dec]
         systems = [n for n in view.decisions.sets if dec[-1].scores.get(n) and dec[-1].scores[n].low is not None][:4]
         series = [("resolved share", share, COLORS[0], False),

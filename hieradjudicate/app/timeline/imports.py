@@ -241,16 +241,34 @@ class StoredCopies:
     in another thread.  It answers what :func:`import_plan` and
     :func:`~hieradjudicate.app.session.stored_inputs.reload_corpus` ask of a store."""
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: Any, marks: list[Any] | None = None, *, n_resamples: int = 1000,
+                 seed: int | None = None, dated: bool = True) -> None:
+        """``marks`` given: only the copies still needed are read -- those of the older states not kept
+        (the import points, the markers' Fleiss before/after at ``n_resamples`` and ``seed``) and,
+        with ``dated``, those that can carry dates when the project keeps none of their dates."""
+        from hieradjudicate.app.timeline.marks import DIFFERENCES, files_to_rebuild
+
         self.path = getattr(store, "path", "the project")
         self.read_only = True  # nothing is written through it
         self._files = store.files(active_only=False)
-        from hieradjudicate.app.timeline.marks import DIFFERENCES
-
         self._cache = store.get_arrays(CACHE) if hasattr(store, "get_arrays") else None
         self._differences = store.get_arrays(DIFFERENCES) if hasattr(store, "get_arrays") else None
         self.held: dict[str, Any] = {}  # Fleiss before/after computed in the thread, for the owner to keep
-        self._bytes = {f.id: store.file_bytes(f.id) for f in self._files}
+        if marks is None:
+            wanted = {f.id for f in self._files}
+        else:
+            plan = import_plan(self, n_resamples=n_resamples, seed=seed, fetch=False)
+            last = plan.key(plan.events[-1]) if plan.events else None
+            wanted = {i for e in plan.events[:-1] if plan.key(e) not in plan.known and plan.key(e) != last
+                      for i in e.files}
+            wanted |= files_to_rebuild(self, marks, n_resamples=n_resamples, seed=0 if seed is None else seed)
+            if dated:
+                from hieradjudicate.app.timeline.dated import DATED_FORMATS, cached_answers
+
+                if not cached_answers(store)[0]:
+                    wanted |= {f.id for f in effective_files(self.files("annotations"))
+                               if (f.format or "") in DATED_FORMATS}
+        self._bytes = {i: store.file_bytes(i) for i in sorted(wanted)}
 
     def files(self, kind: str | None = None, *, active_only: bool = True) -> list[FileRecord]:
         return [f for f in self._files if (kind is None or f.kind == kind) and (f.active or not active_only)]

@@ -148,8 +148,7 @@ def fleiss_before_after(store: Any, corpus: Corpus, at: str, *, n_resamples: int
         return Difference(None, None, None, None, None, False, 0, 0, "",
                           "no import after the marker: the annotations are the same on both sides")
     by_id = {f.id: f for f in store.files(active_only=False)}
-    key = _state_key(by_id, before[-1].files) + "->" + _state_key(by_id, events[-1].files) + \
-        f"|{n_resamples}|{seed}"
+    key = difference_key(by_id, before[-1].files, events[-1].files, n_resamples, seed)
     kept = _kept_differences(store)
     if key in kept:  # the same copies on both sides: the same figures (they never change)
         return Difference(**kept[key])
@@ -179,6 +178,28 @@ def fleiss_before_after(store: Any, corpus: Corpus, at: str, *, n_resamples: int
 
 
 DIFFERENCES = "timeline-fleiss-before-after"  # the project's cache of the Fleiss differences, by content
+
+
+def difference_key(by_id: dict[int, Any], before: tuple[int, ...], now: tuple[int, ...], n_resamples: int,
+                   seed: int) -> str:
+    """What a Fleiss before/after depends on: the content of both states, the resamples and the seed."""
+    return f"{_state_key(by_id, before)}->{_state_key(by_id, now)}|{n_resamples}|{seed}"
+
+
+def files_to_rebuild(store: Any, marks: list[Marker], *, n_resamples: int, seed: int) -> set[int]:
+    """The stored copies the markers' Fleiss before/after still need (none when all are kept)."""
+    events = import_events(store)
+    if not events:
+        return set()
+    by_id = {f.id: f for f in store.files(active_only=False)}
+    kept = _kept_differences(store)
+    out: set[int] = set()
+    for m in marks:
+        before = [e for e in events if e.at < m.at]
+        if before and before[-1].files != events[-1].files and \
+                difference_key(by_id, before[-1].files, events[-1].files, n_resamples, seed) not in kept:
+            out |= set(before[-1].files)
+    return out
 
 
 def _state_key(by_id: dict[int, Any], files: tuple[int, ...]) -> str:

@@ -81,7 +81,7 @@ class TimelinePage(QWidget):
         self.decisions_plot = pg.PlotWidget(title="The adjudication (share) and the gold overturning the majority")
         for p in (self.imports_plot, self.decisions_plot):
             p.setLabel("bottom", "days since the first event")
-            p.addLegend(offset=(-10, 10))
+            p.addLegend(offset=(-10, 10), brush=pg.mkBrush(0, 0, 0, 170))  # lines show through, text reads
             p.showGrid(y=True, alpha=0.2)
             p.scene().sigMouseMoved.connect(lambda pos, p=p: self._hover(p, pos))
         self.decisions_plot.scene().sigMouseClicked.connect(self._clicked)
@@ -124,7 +124,7 @@ class TimelinePage(QWidget):
         try:
             rows = list(s.store.iter_history())
             marks = markers(s.store)
-            copies = StoredCopies(s.store)
+            copies = StoredCopies(s.store, marks, n_resamples=RESAMPLES)  # only the copies still needed
         except HieradjError as exc:
             self.note.setText(f"No timeline: {exc}")
             return
