@@ -85,6 +85,7 @@ class TimelinePage(QWidget):
             p.showGrid(y=True, alpha=0.2)
             p.scene().sigMouseMoved.connect(lambda pos, p=p: self._hover(p, pos))
         self.decisions_plot.scene().sigMouseClicked.connect(self._clicked)
+        self.imports_plot.scene().sigMouseClicked.connect(self._clicked_import)
         self.decisions_plot.setXLink(self.imports_plot)  # one time axis: a marker stands at one x in both
         self.hover = QLabel(objectName="timeline_hover")
         self.rebuilding = QLabel(objectName="timeline_rebuilding")
@@ -220,7 +221,7 @@ class TimelinePage(QWidget):
             x = np.array([self._x(p.event.at) for p in v.imports])
             for j, (key, name) in enumerate((("fleiss", "Fleiss' kappa"), ("alpha", "Krippendorff's alpha"))):
                 self._series(ip, "imports", x, [p.figures[key] for p in v.imports], name, colours[j],
-                             [p.event.label for p in v.imports])
+                             [p.event.label for p in v.imports], " (click: the instances its sets answer)")
         dp = self.decisions_plot
         dp.clear()
         pts = v.decisions.points
@@ -252,7 +253,7 @@ class TimelinePage(QWidget):
         self.details.setHtml(self._details_html())
 
     def _series(self, plot: Any, key: str, x: np.ndarray, figs: list[Any], name: str, colour: str,
-                labels: list[str]) -> None:
+                labels: list[str], tail: str = "") -> None:
         y = np.array([np.nan if f is None or f.value is None else f.value for f in figs], float)
         ok = ~np.isnan(y)
         if not ok.any():
@@ -264,7 +265,7 @@ class TimelinePage(QWidget):
         if ci.any():
             plot.addItem(pg.ErrorBarItem(x=x[ci], y=y[ci], top=hi[ci] - y[ci], bottom=y[ci] - lo[ci],
                                          beam=0.1, pen=pg.mkPen(colour)))
-        self.points[key] += [(float(x[j]), float(y[j]), f"{labels[j]}: {name} {_fig(figs[j])}", int(j))
+        self.points[key] += [(float(x[j]), float(y[j]), f"{labels[j]}: {name} {_fig(figs[j])}{tail}", int(j))
                              for j in np.flatnonzero(ok)]
 
     def _nearest(self, plot: Any, pos: Any) -> tuple[float, float, str, int] | None:
@@ -288,6 +289,30 @@ class TimelinePage(QWidget):
         hit = self._nearest(self.decisions_plot, ev.scenePos())
         if hit is not None and self.view is not None:
             self.filter_to(hit[3])
+
+    def _clicked_import(self, ev: Any) -> None:
+        hit = self._nearest(self.imports_plot, ev.scenePos())
+        if hit is not None and self.view is not None:
+            self.filter_to_import(hit[3])
+
+    def filter_to_import(self, k: int) -> None:
+        """The workbench shows the instances the sets of import ``k`` answer (as the project holds
+        them now), and the Workbench tab."""
+        if self.ws is None or self.view is None:
+            return
+        e = self.view.imports[k].event
+        c = self.session.corpus
+        sets = [s for s in c.sets if s.name in set(e.sets)]
+        inst = np.unique(np.concatenate([s.rows for s in sets])) if sets else np.zeros(0, np.int64)
+        self._show(tuple(int(i) for i in inst), f"the {inst.size} instances answered by the sets of '{e.label}'")
+
+    def _show(self, instances: tuple[int, ...], what: str) -> None:
+        self.ws.clear_filter()
+        self.ws.set_only(instances)
+        self.show_all.setEnabled(True)
+        self.hover.setText(f"The workbench shows {what}")
+        if self.tabs is not None:
+            self.tabs.setCurrentIndex(0)
 
     def filter_to(self, k: int) -> None:
         """The workbench shows the instances decided in point ``k`` (and the Workbench tab)."""
