@@ -269,3 +269,33 @@ def test_the_dated_answers_are_kept_in_the_project_and_read_again_when_the_copie
         assert as_json(project_dated(s.store, s.corpus)) == first and calls == [1]
     finally:
         s.close()
+
+
+def test_before_after_a_marker_compares_the_answers_made_on_each_side_of_it(tmp_path, capsys):
+    from hieradjudicate.app.timeline.dated import _long_form
+    from hieradjudicate.app.timeline.marks import add_marker
+    from hieradjudicate.app.timeline.view import project_timeline
+    from hieradjudicate.cli.entry import main
+    from hieradjudicate.core.agreement.agreement import fleiss_agreement, make_layout
+
+    answers = make_answers()
+    s = make_project(tmp_path, answers)
+    cut = START + timedelta(days=14) - timedelta(hours=9)  # the third week's Monday 00:00 UTC
+    add_marker(s.store, "guidelines v2", cut.strftime("%Y-%m-%dT%H:%M"))
+    v = project_timeline(s.store, s.corpus, n_resamples=300, imports=False)
+    d = v.before_after[0]["made"]
+    c = s.corpus
+    group = list(range(len(c.sets)))
+    want = []
+    for side in ([x for x in answers if x["at"] < cut], [x for x in answers if x["at"] >= cut]):
+        k = np.array([c.sets.index(c.get_set(x["who"])) for x in side])
+        row = np.array([int(c.get_set(x["who"]).position([c.instance_index("bank.n", x["inst"])])[0]) for x in side])
+        inst, rater, P = _long_form(c, group, k, row)
+        want.append(fleiss_agreement(make_layout(inst, rater, P, c.inst_lexelt, n_lexelts=1)).kappa.value)
+    assert d.before == pytest.approx(want[0], abs=1e-12) and d.after == pytest.approx(want[1], abs=1e-12)
+    assert not d.paired and d.low < d.difference < d.high
+    path = str(s.path)
+    s.close()
+    assert main(["project", "timeline", path, "--resamples", "300"]) == 0
+    out = capsys.readouterr().out
+    assert "Fleiss' kappa of the answers made before / after it" in out and "unpaired" in out

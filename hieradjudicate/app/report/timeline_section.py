@@ -107,7 +107,9 @@ def section(view: Any, table: Any) -> str:
     out.append(dated_section(getattr(view, "dated", None), table, view.markers))  # the dates inside the inputs
     rows = []
     for m, ba in zip(view.markers, view.before_after):
-        for k, name in (("overturn", "gold overturns the majority"), ("fleiss", "Fleiss' kappa")):
+        from hieradjudicate.app.timeline.view import BEFORE_AFTER
+
+        for k, name in [kn for kn in BEFORE_AFTER if kn[0] in ba]:
             d = ba[k]
             rows.append([m.label, name, d.before, d.after, d.difference,
                          "" if d.low is None else f"[{_f(d.low)}, {_f(d.high)}]",

@@ -312,14 +312,41 @@ def save_answers(store: Any, ans: DatedAnswers | None) -> None:
         pass
 
 
-def project_dated(store: Any, corpus: Any, *, n_resamples: int = 1000, seed: int = 0) -> DatedTimeline | None:
-    """:func:`dated_timeline` of an open project, from its stored copies (read again the first time,
-    then kept in the project when it can be written)."""
+def project_answers(store: Any, corpus: Any) -> DatedAnswers | None:
+    """The dated answers of an open project, from its stored copies (read again the first time, then
+    kept in the project when it can be written); ``None``: the inputs carry no dates."""
     hit, ans = cached_answers(store)
     if not hit:
         ans = dated_answers(corpus, input_sources(store))
         save_answers(store, ans)
-    return dated_timeline(corpus, ans, n_resamples=n_resamples, seed=seed)
+    return ans
+
+
+def project_dated(store: Any, corpus: Any, *, n_resamples: int = 1000, seed: int = 0) -> DatedTimeline | None:
+    """:func:`dated_timeline` of an open project (:func:`project_answers`)."""
+    return dated_timeline(corpus, project_answers(store, corpus), n_resamples=n_resamples, seed=seed)
+
+
+def made_before_after(corpus: Any, ans: DatedAnswers | None, at: str, *, n_resamples: int = 1000,
+                      seed: int = 0) -> Any:
+    """Fleiss' kappa of the answers made after the marker at ``at`` minus that of the answers made
+    before it (the dates inside the inputs), with its bootstrap interval
+    (:func:`~hieradjudicate.core.stats.timeline_stats.fleiss_difference`: paired by instance when the
+    same instances are pairable on both sides, unpaired otherwise).  ``None`` without dated answers."""
+    from hieradjudicate.app.timeline.imports import group_of
+    from hieradjudicate.core.stats.timeline_stats import fleiss_difference
+
+    if ans is None or ans.n == 0:
+        return None
+    cut = datetime.fromisoformat(at.replace("Z", "+00:00")).timestamp()
+    group = group_of(corpus)
+    X = len(corpus.inventory.lexelts)
+    lays = []
+    for side in (ans.time < cut, ans.time >= cut):
+        sel = side & np.isin(ans.set_index, group)
+        inst, rater, P = _long_form(corpus, group, ans.set_index[sel], ans.row[sel])
+        lays.append(make_layout(inst, rater, P, corpus.inst_lexelt, n_lexelts=X))
+    return fleiss_difference(lays[0], lays[1], n_resamples=n_resamples, seed=seed)
 
 
 def as_json(d: DatedTimeline | None) -> dict[str, Any] | None:

@@ -20,6 +20,9 @@ from hieradjudicate.app.timeline.marks import Marker, forecast, fleiss_before_af
 from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.core.stats.timeline_stats import Difference, Forecast
 
+#: the before/after comparisons of a marker: key in ``before_after[j]`` and what it compares
+BEFORE_AFTER = (("overturn", "gold overturns the majority"), ("fleiss", "Fleiss' kappa"),
+                ("made", "Fleiss' kappa of the answers made before / after it (the dates inside the inputs)"))
 PENDING = Difference(None, None, None, None, None, False, 0, 0, "", "being computed")
 NO_DATES = ("The timeline rests on import and decision times only: the inputs carry no dates of their "
             "own (Label Studio's created_at, Prodigy's _timestamp, a table's date column).")
@@ -68,15 +71,22 @@ def project_timeline(store: Any, corpus: Any, *, by: str | int = "day", n_resamp
                                                seed=0 if seed is None else seed)
     v.seconds["Fleiss before/after"] = round(time.perf_counter() - t0, 3)
     if dated:  # the dates inside the inputs, read again from the stored copies that can hold them
-        from hieradjudicate.app.timeline.dated import project_dated, with_dates
+        from hieradjudicate.app.timeline.dated import dated_timeline, made_before_after, project_answers, with_dates
 
         t0 = time.perf_counter()
+        seed0 = 0 if seed is None else seed
         try:
-            v.dated = project_dated(store, corpus, n_resamples=n_resamples, seed=0 if seed is None else seed)
+            ans = project_answers(store, corpus)
         except ProjectError:
             if not hasattr(store, "location"):
                 raise
-            v.dated = None  # a team member without access to the stored copies
+            ans = None  # a team member without access to the stored copies
+        v.dated = dated_timeline(corpus, ans, n_resamples=n_resamples, seed=seed0)
+        if compare and ans is not None:  # agreement of the answers made before and after each marker
+            for m, ba in zip(v.markers, v.before_after):
+                made = made_before_after(corpus, ans, m.at, n_resamples=n_resamples, seed=seed0)
+                if made is not None:
+                    ba["made"] = made
         v.note = with_dates(v.note, v.dated)
         v.seconds["dates inside the inputs"] = round(time.perf_counter() - t0, 3)
     return v

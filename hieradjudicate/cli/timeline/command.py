@@ -240,7 +240,9 @@ def _text(d: dict[str, Any], headers: list[str], rows: list[list[Any]]) -> str:
         out.append(f"marker {m['at']}: {m['label']}")
     for ba in d["before_after"]:
         out.append(f"before/after {ba['marker']['label']} ({ba['marker']['at']}):")
-        for k, name in (("overturn", "gold overturns the majority"), ("fleiss", "Fleiss' kappa")):
+        from hieradjudicate.app.timeline.view import BEFORE_AFTER
+
+        for k, name in [kn for kn in BEFORE_AFTER if kn[0] in ba]:
             x = ba[k]
             if x["difference"] is None:
                 out.append(f"  {name}: {x['why']}")

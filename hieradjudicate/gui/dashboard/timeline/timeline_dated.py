@@ -22,6 +22,7 @@ from hieradjudicate.app.timeline.dated import (
     dated_answers,
     dated_timeline,
     input_sources,
+    made_before_after,
     save_answers,
 )
 from hieradjudicate.core.errors import HieradjError
@@ -64,6 +65,7 @@ class DatedPanel(QWidget):
         self.plot.scene().sigMouseMoved.connect(self._hover)
         self.points: list[tuple[float, float, str]] = []  # drawn points: x, y, hover text
         self.markers: list[Any] = []  # the page's markers (set before a refresh)
+        self.before_after: list[Any] = []  # (marker, Difference): the answers made before / after it
         self.hover = QLabel(objectName="timeline_dated_hover")
         self.summary = QLabel(objectName="timeline_dated_summary", wordWrap=True)
         self.summary.setTextFormat(Qt.TextFormat.RichText)
@@ -86,13 +88,17 @@ class DatedPanel(QWidget):
         except HieradjError:
             hit, kept = False, None
 
-        def work(_report: Any) -> tuple[Any, DatedTimeline | None]:
-            ans = kept if hit else dated_answers(corpus, input_sources(copies))
-            return ans, dated_timeline(corpus, ans)
+        marks = list(self.markers)
 
-        def done(result: tuple[Any, DatedTimeline | None]) -> None:
+        def work(_report: Any) -> tuple[Any, DatedTimeline | None, list[Any]]:
+            ans = kept if hit else dated_answers(corpus, input_sources(copies))
+            made = [(m, made_before_after(corpus, ans, m.at)) for m in marks] if ans is not None else []
+            return ans, dated_timeline(corpus, ans), made
+
+        def done(result: tuple[Any, DatedTimeline | None, list[Any]]) -> None:
             if not hit:
                 save_answers(store, result[0])
+            self.before_after = result[2]
             self._done(gen, result[1])
 
         self.runner.start(work, done, failed=self._failed)
@@ -166,4 +172,17 @@ class DatedPanel(QWidget):
         more = ("" if len(names) <= MAX_DRIFT_LINES else
                 f"<br>{len(names)} annotators: their drift is in <code>project timeline --measure drift "
                 "--format csv</code>.")
-        self.summary.setText(f"<small>{html.escape(d.note)}</small><table>{''.join(rows)}</table>{more}")
+        made = []
+        for m, x in self.before_after:
+            if x is None:
+                continue
+            if x.difference is None:
+                made.append(f"{html.escape(m.label)}: {html.escape(x.why or 'undefined')}")
+                continue
+            made.append(f"<b>{html.escape(m.label)}</b>: Fleiss' kappa of the answers made before / after it "
+                        f"{x.before:.3f} &rarr; {x.after:.3f}, difference {x.difference:+.3f} [{x.low:.3f}, "
+                        f"{x.high:.3f}] ({'paired by instance' if x.paired else 'unpaired'}, {x.n_before} / "
+                        f"{x.n_after} instances)")
+        made_html = "<br>".join(made)
+        self.summary.setText(f"<small>{html.escape(d.note)}</small><table>{''.join(rows)}</table>{more}"
+                             + (f"<br>{made_html}" if made_html else ""))
