@@ -60,7 +60,7 @@ class DatedPanel(QWidget):
         self.ready = ready
         self.plot = pg.PlotWidget(title="Agreement by week of annotation (the dates inside the inputs)")
         self.plot.setLabel("bottom", "weeks since the first week annotated")
-        self.plot.addLegend(offset=(-10, 10))
+        self.plot.addLegend(offset=(-10, 10), brush=pg.mkBrush(0, 0, 0, 170))  # lines show through, text reads
         self.plot.showGrid(y=True, alpha=0.2)
         self.plot.scene().sigMouseMoved.connect(self._hover)
         self.points: list[tuple[float, float, str]] = []  # drawn points: x, y, hover text

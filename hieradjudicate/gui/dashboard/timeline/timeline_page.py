@@ -225,6 +225,7 @@ class TimelinePage(QWidget):
         dp = self.decisions_plot
         dp.clear()
         pts = v.decisions.points
+        dp.setVisible(bool(pts))  # no decision yet: its room goes to the plots that have points
         if pts:
             x = np.array([self._x(p.end) for p in pts])
             n = max(v.decisions.n_instances, 1)
@@ -353,6 +354,8 @@ class TimelinePage(QWidget):
                        f"<b>{v.dates[0]}</b>{ci}.</p>")
         else:
             out.append(f"<p>Forecast: {f.open} open; {f.why or 'done'}.</p>")
+        if not v.decisions.points:
+            out.append("<p>No decision saved yet: the adjudication's plot appears with the first.</p>")
         return "".join(out)
 
 
