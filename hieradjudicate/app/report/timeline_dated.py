@@ -4,6 +4,7 @@ of annotation, each annotator's drift and the time spent per item, as
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import Any
 
 from hieradjudicate.app.report.svg import esc, line_plot_svg
@@ -15,6 +16,32 @@ MAX_DRIFT = 8  # lines on one plot; a crowd's drift is in the table of `project 
 
 def _f(v: Any) -> str:
     return "undefined" if v is None else f"{v:.3f}" if isinstance(v, float) else str(v)
+
+
+def _sec(iso: str) -> float:
+    from datetime import datetime, timezone
+
+    d = datetime.fromisoformat(iso.replace("Z", "+00:00"))
+    return (d if d.tzinfo else d.replace(tzinfo=timezone.utc)).timestamp()
+
+
+def marker_positions(times: list[str], markers: list[Any]) -> list[tuple[float, str]]:
+    """Each marker's place among the points at ``times`` (ISO, ascending), in points: between the last
+    point before it and the first after it, by time (the plots' x axis is the points, not the clock)."""
+    try:
+        ts = [_sec(t) for t in times]
+        at = [_sec(m.at) for m in markers]
+    except (ValueError, AttributeError, TypeError):  # a point without a time: no place for a marker
+        return []
+    out = []
+    for x, m in zip(at, markers):
+        j = bisect_left(ts, x)
+        if j == 0 or j == len(ts):
+            pos = -0.5 if j == 0 else len(ts) - 0.5
+        else:
+            pos = j - 1 + ((x - ts[j - 1]) / (ts[j] - ts[j - 1]) if ts[j] > ts[j - 1] else 0.5)
+        out.append((pos, m.label))
+    return out
 
 
 def _fv(x: Any) -> str:
@@ -34,7 +61,6 @@ def _middles(weeks: list[str]) -> list[str]:
 def dated_section(dated: Any, table: Any, markers: Any = ()) -> str:
     """HTML of the weeks; ``table(headers, rows)`` is the report's table maker; ``markers`` drawn where
     they fall among the weeks (each week's point at its middle)."""
-    from hieradjudicate.app.report.timeline_section import marker_positions
 
     if dated is None or not dated.weeks:
         return ""

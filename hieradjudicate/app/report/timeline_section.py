@@ -4,11 +4,10 @@ line plots (inline, as every chart of the report)."""
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from typing import Any
 
 from hieradjudicate.app.report.svg import esc, line_plot_svg
-from hieradjudicate.app.report.timeline_dated import dated_section
+from hieradjudicate.app.report.timeline_dated import dated_section, marker_positions
 
 COLORS = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860")
 
@@ -20,32 +19,6 @@ def _f(v: Any) -> str:
 def _tips(figs: list[Any]) -> list[str]:
     return [f"{_f(x.value)} [{_f(x.low)}, {_f(x.high)}] (n = {x.n})" if x.low is not None
             else f"{_f(x.value)} (n = {x.n}){'; ' + x.why if x.why else ''}" for x in figs]
-
-
-def _sec(iso: str) -> float:
-    from datetime import datetime, timezone
-
-    d = datetime.fromisoformat(iso.replace("Z", "+00:00"))
-    return (d if d.tzinfo else d.replace(tzinfo=timezone.utc)).timestamp()
-
-
-def marker_positions(times: list[str], markers: list[Any]) -> list[tuple[float, str]]:
-    """Each marker's place among the points at ``times`` (ISO, ascending), in points: between the last
-    point before it and the first after it, by time (the plots' x axis is the points, not the clock)."""
-    try:
-        ts = [_sec(t) for t in times]
-        at = [_sec(m.at) for m in markers]
-    except (ValueError, AttributeError, TypeError):  # a point without a time: no place for a marker
-        return []
-    out = []
-    for x, m in zip(at, markers):
-        j = bisect_left(ts, x)
-        if j == 0 or j == len(ts):
-            pos = -0.5 if j == 0 else len(ts) - 0.5
-        else:
-            pos = j - 1 + ((x - ts[j - 1]) / (ts[j] - ts[j - 1]) if ts[j] > ts[j - 1] else 0.5)
-        out.append((pos, m.label))
-    return out
 
 
 def _short(labels: list[str]) -> list[str]:

@@ -312,6 +312,13 @@ def save_answers(store: Any, ans: DatedAnswers | None) -> None:
         pass
 
 
+def files_without_kept_dates(store: Any) -> set[int]:
+    """The stored copies that can carry dates, when the project keeps none of their dates (to read)."""
+    if cached_answers(store)[0]:
+        return set()
+    return {f.id for f in effective_files(store.files("annotations")) if (f.format or "") in DATED_FORMATS}
+
+
 def project_answers(store: Any, corpus: Any) -> DatedAnswers | None:
     """The dated answers of an open project, from its stored copies (read again the first time, then
     kept in the project when it can be written); ``None``: the inputs carry no dates."""

@@ -36,6 +36,7 @@ import numpy as np
 
 from hieradjudicate.app.dashboard.gold import STATUS_NAMES
 from hieradjudicate.app.timeline.replay import Replay
+from hieradjudicate.app.timeline.resume import Checkpoint, fingerprint
 from hieradjudicate.app.timeline.scores import IncrementalScores
 from hieradjudicate.core.model import Corpus
 from hieradjudicate.core.scoring.score_bootstrap import bootstrap_scores
@@ -179,8 +180,6 @@ def decision_timeline(corpus: Corpus, rows: Iterable[DecisionRow], *, by: str | 
     fits these rows: only the points after it are computed); ``key``: the key of the checkpoint handed
     back (None: none).
     """
-    from hieradjudicate.app.timeline.resume import Checkpoint, fingerprint
-
     by = parse_by(by)
     rows = sorted(rows, key=lambda r: r.decided_at or "")  # stable: saving order within a time
     sets = [k for k, s in enumerate(corpus.sets) if s.role != "gold"]
@@ -245,10 +244,15 @@ def decision_timeline(corpus: Corpus, rows: Iterable[DecisionRow], *, by: str | 
                             tracker.status.copy(), checkpoint, tracker, (has_major, major_sig))
 
 
+def point_from_json(d: dict[str, Any], instances: np.ndarray) -> DecisionPoint:
+    """A point from its plain form (as :mod:`~hieradjudicate.app.timeline.resume` keeps it)."""
+    return DecisionPoint(d["label"], d["start"], d["end"], int(d["decisions"]), int(d["withdrawals"]),
+                         dict(d["counts"]), Figure(**d["overturn"]), {k: Figure(**f) for k, f in d["scores"].items()},
+                         instances, dict(d["by_person"]))
+
+
 def _fits(cp: Any, rows: Sequence[DecisionRow], bins: list[tuple[str, int, int]], n: int) -> bool:
     """Whether the checkpoint ``cp`` covers the first bins of these rows (same rows, same cuts)."""
-    from hieradjudicate.app.timeline.resume import fingerprint
-
     if cp is None or not cp.stops or cp.last.size != n or len(cp.stops) >= len(bins):  # the last: always
         return False
     m = len(cp.stops)

@@ -235,6 +235,40 @@ def import_timeline(store: Any, corpus: Corpus, *, n_resamples: int = 1000, seed
     return points
 
 
+DIFFERENCES = "timeline-fleiss-before-after"  # the project's cache of the Fleiss differences, by content
+
+
+def difference_key(by_id: dict[int, Any], before: tuple[int, ...], now: tuple[int, ...], n_resamples: int,
+                   seed: int) -> str:
+    """What a Fleiss before/after depends on: the content of both states, the resamples and the seed."""
+    return f"{_state_key(by_id, before)}->{_state_key(by_id, now)}|{n_resamples}|{seed}"
+
+
+def files_to_rebuild(store: Any, marks: list[Any], *, n_resamples: int, seed: int) -> set[int]:
+    """The stored copies the markers' Fleiss before/after still need (none when all are kept)."""
+    events = import_events(store)
+    if not events:
+        return set()
+    by_id = {f.id: f for f in store.files(active_only=False)}
+    kept = _kept_differences(store)
+    out: set[int] = set()
+    for m in marks:
+        before = [e for e in events if e.at < m.at]
+        if before and before[-1].files != events[-1].files and \
+                difference_key(by_id, before[-1].files, events[-1].files, n_resamples, seed) not in kept:
+            out |= set(before[-1].files)
+    return out
+
+
+def _state_key(by_id: dict[int, Any], files: tuple[int, ...]) -> str:
+    return ",".join(f"{by_id[i].sha256}:{by_id[i].kind}:{by_id[i].role}" for i in files)
+
+
+def _kept_differences(store: Any) -> dict[str, Any]:
+    got = store.get_arrays(DIFFERENCES) if hasattr(store, "get_arrays") else None
+    return dict(got[1]) if got else {}
+
+
 class StoredCopies:
     """The store's file records, its timeline cache and the bytes of every stored copy, read at once
     (in the store's thread: a SQLite connection stays in its thread) for the import points computed
@@ -242,12 +276,10 @@ class StoredCopies:
     :func:`~hieradjudicate.app.session.stored_inputs.reload_corpus` ask of a store."""
 
     def __init__(self, store: Any, marks: list[Any] | None = None, *, n_resamples: int = 1000,
-                 seed: int | None = None, dated: bool = True) -> None:
+                 seed: int | None = None, also: set[int] | frozenset[int] = frozenset()) -> None:
         """``marks`` given: only the copies still needed are read -- those of the older states not kept
-        (the import points, the markers' Fleiss before/after at ``n_resamples`` and ``seed``) and,
-        with ``dated``, those that can carry dates when the project keeps none of their dates."""
-        from hieradjudicate.app.timeline.marks import DIFFERENCES, files_to_rebuild
-
+        (the import points, the markers' Fleiss before/after at ``n_resamples`` and ``seed``) and
+        ``also`` (e.g. :func:`~hieradjudicate.app.timeline.dated.files_without_kept_dates`)."""
         self.path = getattr(store, "path", "the project")
         self.read_only = True  # nothing is written through it
         self._files = store.files(active_only=False)
@@ -262,12 +294,7 @@ class StoredCopies:
             wanted = {i for e in plan.events[:-1] if plan.key(e) not in plan.known and plan.key(e) != last
                       for i in e.files}
             wanted |= files_to_rebuild(self, marks, n_resamples=n_resamples, seed=0 if seed is None else seed)
-            if dated:
-                from hieradjudicate.app.timeline.dated import DATED_FORMATS, cached_answers
-
-                if not cached_answers(store)[0]:
-                    wanted |= {f.id for f in effective_files(self.files("annotations"))
-                               if (f.format or "") in DATED_FORMATS}
+            wanted |= set(also)
         self._bytes = {i: store.file_bytes(i) for i in sorted(wanted)}
 
     def files(self, kind: str | None = None, *, active_only: bool = True) -> list[FileRecord]:
@@ -277,14 +304,10 @@ class StoredCopies:
         return self._bytes[file_id]
 
     def get_arrays(self, name: str) -> Any:
-        from hieradjudicate.app.timeline.marks import DIFFERENCES
-
         return self._cache if name == CACHE else self._differences if name == DIFFERENCES else None
 
     def keep_held(self, store: Any) -> None:
         """Write what the thread computed into ``store`` (the owner's thread; a cache: refused, nothing lost)."""
-        from hieradjudicate.app.timeline.marks import DIFFERENCES, _kept_differences
-
         if self.held and hasattr(store, "put_arrays") and not getattr(store, "read_only", True):
             try:
                 store.put_arrays(DIFFERENCES, {}, {**_kept_differences(store), **self.held})

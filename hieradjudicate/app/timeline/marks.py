@@ -32,7 +32,8 @@ import numpy as np
 
 from hieradjudicate.app.dashboard.gold import RESOLVED
 from hieradjudicate.app.timeline.decisions import majority, overturn_outcomes
-from hieradjudicate.app.timeline.imports import group_of, import_events
+from hieradjudicate.app.timeline.imports import DIFFERENCES, _kept_differences, difference_key, group_of, \
+    import_events
 from hieradjudicate.app.timeline.replay import Replay
 from hieradjudicate.core.agreement.agreement import make_layout
 from hieradjudicate.core.errors import HieradjError
@@ -175,40 +176,6 @@ def fleiss_before_after(store: Any, corpus: Corpus, at: str, *, n_resamples: int
     d = fleiss_difference(lb, la, n_resamples=n_resamples, seed=seed)
     _keep_difference(store, key, d)
     return d
-
-
-DIFFERENCES = "timeline-fleiss-before-after"  # the project's cache of the Fleiss differences, by content
-
-
-def difference_key(by_id: dict[int, Any], before: tuple[int, ...], now: tuple[int, ...], n_resamples: int,
-                   seed: int) -> str:
-    """What a Fleiss before/after depends on: the content of both states, the resamples and the seed."""
-    return f"{_state_key(by_id, before)}->{_state_key(by_id, now)}|{n_resamples}|{seed}"
-
-
-def files_to_rebuild(store: Any, marks: list[Marker], *, n_resamples: int, seed: int) -> set[int]:
-    """The stored copies the markers' Fleiss before/after still need (none when all are kept)."""
-    events = import_events(store)
-    if not events:
-        return set()
-    by_id = {f.id: f for f in store.files(active_only=False)}
-    kept = _kept_differences(store)
-    out: set[int] = set()
-    for m in marks:
-        before = [e for e in events if e.at < m.at]
-        if before and before[-1].files != events[-1].files and \
-                difference_key(by_id, before[-1].files, events[-1].files, n_resamples, seed) not in kept:
-            out |= set(before[-1].files)
-    return out
-
-
-def _state_key(by_id: dict[int, Any], files: tuple[int, ...]) -> str:
-    return ",".join(f"{by_id[i].sha256}:{by_id[i].kind}:{by_id[i].role}" for i in files)
-
-
-def _kept_differences(store: Any) -> dict[str, Any]:
-    got = store.get_arrays(DIFFERENCES) if hasattr(store, "get_arrays") else None
-    return dict(got[1]) if got else {}
 
 
 def _keep_difference(store: Any, key: str, d: Difference) -> None:

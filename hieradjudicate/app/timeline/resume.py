@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -74,20 +74,16 @@ def make_key(content: list[Any] | None, by: str | int, n_resamples: int, seed: i
     return None if content is None else json.dumps([VERSION, content, str(by), n_resamples, seed, max_sets])
 
 
-def _figure(d: dict[str, Any]) -> Any:
-    from hieradjudicate.app.timeline.decisions import Figure
-
-    return Figure(**d)
-
-
 def _point_json(p: Any) -> dict[str, Any]:
     return {"label": p.label, "start": p.start, "end": p.end, "decisions": p.decisions, "withdrawals": p.withdrawals,
             "counts": p.counts, "overturn": p.overturn.as_dict(), "by_person": p.by_person,
             "scores": {k: f.as_dict() for k, f in p.scores.items()}}
 
 
-def load(store: Any, key: str | None, by: str | int) -> Checkpoint | None:
-    """The checkpoint kept under ``key`` (None: none, another key, or unreadable)."""
+def load(store: Any, key: str | None, by: str | int,
+         point: Callable[[dict[str, Any], np.ndarray], Any]) -> Checkpoint | None:
+    """The checkpoint kept under ``key`` (None: none, another key, or unreadable); ``point(d,
+    instances)`` makes a point of its plain form (:func:`~hieradjudicate.app.timeline.decisions.point_from_json`)."""
     if key is None or not hasattr(store, "get_arrays"):
         return None
     try:
@@ -96,16 +92,10 @@ def load(store: Any, key: str | None, by: str | int) -> Checkpoint | None:
         return None
     if got is None or got[1].get("key") != key:
         return None
-    from hieradjudicate.app.timeline.decisions import DecisionPoint
-
     a, meta = got
     try:
         ptr = a["instances_ptr"]
-        points = [DecisionPoint(d["label"], d["start"], d["end"], int(d["decisions"]), int(d["withdrawals"]),
-                                dict(d["counts"]), _figure(d["overturn"]),
-                                {k: _figure(f) for k, f in d["scores"].items()},
-                                a["instances"][ptr[j]:ptr[j + 1]].astype(np.int64), dict(d["by_person"]))
-                  for j, d in enumerate(meta["points"])]
+        points = [point(d, a["instances"][ptr[j]:ptr[j + 1]].astype(np.int64)) for j, d in enumerate(meta["points"])]
         return Checkpoint(key, [int(x) for x in meta["stops"]], str(meta["fingerprint"]), points,
                           {k: int(v) for k, v in meta["day_resolved"].items()}, a["last"].astype(np.int64),
                           a["sums"], a["atts"], a["n"].astype(np.int64), a["has_major"].astype(bool),

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from hieradjudicate.app.timeline.dated import files_without_kept_dates
 from hieradjudicate.app.timeline.imports import StoredCopies
 from hieradjudicate.app.timeline.marks import markers
 from hieradjudicate.app.timeline.view import TimelineView, decisions_view, keep_points, kept_points, rebuilt_parts
@@ -125,7 +126,8 @@ class TimelinePage(QWidget):
         try:
             rows = list(s.store.iter_history())
             marks = markers(s.store)
-            copies = StoredCopies(s.store, marks, n_resamples=RESAMPLES)  # only the copies still needed
+            copies = StoredCopies(s.store, marks, n_resamples=RESAMPLES,  # only the copies still needed
+                                  also=files_without_kept_dates(s.store))
         except HieradjError as exc:
             self.note.setText(f"No timeline: {exc}")
             return
