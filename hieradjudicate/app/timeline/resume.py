@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from hieradjudicate.core.errors import ProjectError
+from hieradjudicate.core.errors import HieradjError, ProjectError
 from hieradjudicate.io.store.records import DecisionRow
 
 VERSION = 1
@@ -66,7 +66,7 @@ def content_key(store: Any) -> list[Any] | None:
 
     try:
         return [[f.sha256, f.kind, f.role] for f in effective_files(store.files())]
-    except (ProjectError, AttributeError):
+    except (HieradjError, AttributeError):  # e.g. a team member the server does not show the copies
         return None
 
 
@@ -88,7 +88,7 @@ def load(store: Any, key: str | None, by: str | int,
         return None
     try:
         got = store.get_arrays(PREFIX + str(by))
-    except (ProjectError, ValueError, OSError, KeyError):
+    except (HieradjError, ValueError, OSError, KeyError):
         return None
     if got is None or got[1].get("key") != key:
         return None
@@ -117,5 +117,5 @@ def save(store: Any, cp: Checkpoint, by: str | int) -> None:
             "points": [_point_json(p) for p in cp.points]}
     try:
         store.put_arrays(PREFIX + str(by), arrays, meta)
-    except ProjectError:
+    except HieradjError:  # refused (read-only, a server that keeps no cache for this login): nothing lost
         pass
