@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from hieradjudicate.core.errors import HieradjError, ProjectError
+from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.io.store.records import DecisionRow
 
 VERSION = 1
