@@ -98,13 +98,19 @@ def corpus_figures(corpus: Corpus, *, n_resamples: int = 1000, seed: int | None 
         none = Figure(None, why="fewer than two sets to compare")
         return names, {k: none for k in FIGURES}, {}
     pm, multi, alpha = stats.agreement(group)
-    fl, ci_a = None, None
+    fl, ci_a, per_lexelt = None, None, [None] * len(multi.lexelt_fleiss)
     if n_resamples > 0:
+        from hieradjudicate.core.agreement.lexelt_intervals import fleiss_intervals
+
         lay = stats.layout(group)
+        s0 = DEFAULT_SEED if seed is None else seed
         b = bootstrap_figures(lay.inst, lay.rater, lay.P, corpus.inst_lexelt, pairs=[],
-                              n_lexelts=len(corpus.inventory.lexelts), n_resamples=n_resamples,
-                              seed=DEFAULT_SEED if seed is None else seed)
+                              n_lexelts=len(corpus.inventory.lexelts), n_resamples=n_resamples, seed=s0)
         fl, ci_a = b.fleiss, b.alpha
+        # each lexelt's Fleiss interval, as the dashboard's lexelt table draws it (one stratified resampling)
+        _, per_lexelt = fleiss_intervals(None, None, None, corpus.inst_lexelt, n_lexelts=len(corpus.inventory.lexelts),
+                                         n_resamples=n_resamples, seed=s0,
+                                         lexelt_kappas=[f.kappa for f in multi.lexelt_fleiss], layout=lay)
 
     def fig(value: float | None, n: float, ci: Any = None, why: str | None = None) -> Figure:
         if ci is not None:
@@ -121,9 +127,10 @@ def corpus_figures(corpus: Corpus, *, n_resamples: int = 1000, seed: int | None 
         "alpha": fig(alpha.alpha.value, alpha.n_pairable, ci_a, None if ci_a else no_ci),
     }
     lexelts = corpus.inventory.lexelts
-    for x, ag in enumerate(multi.lexelt_fleiss):  # per lexelt: "fleiss:bank.n" (no interval)
+    for x, ag in enumerate(multi.lexelt_fleiss):  # per lexelt: "fleiss:bank.n", with its interval
         if ag.n > 0:
-            figures[f"fleiss:{lexelts[x]}"] = Figure(ag.kappa.value, n=int(ag.n), why="per lexelt (no interval)")
+            ci = per_lexelt[x] if x < len(per_lexelt) else None
+            figures[f"fleiss:{lexelts[x]}"] = fig(ag.kappa.value, ag.n, ci, None if ci else no_ci)
     k = np.ma.masked_invalid(np.ma.asarray(pm.kappa_cohen, dtype=np.float64))
     m = len(group)
     k = np.ma.array(k, mask=np.ma.getmaskarray(k) | np.eye(m, dtype=bool))
