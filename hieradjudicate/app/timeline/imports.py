@@ -166,7 +166,7 @@ class ImportPlan:
         """The state's content (each copy's SHA-256, kind and role: the same files give the same
         figures, whichever import brought them), the resamples and the seed."""
         files = ",".join(f"{self.files[i].sha256}:{self.files[i].kind}:{self.files[i].role}" for i in e.files)
-        return f"v2|{files}|{self.n_resamples}|{self.seed}"
+        return f"v3|{files}|{self.n_resamples}|{self.seed}"  # v3: each lexelt with its interval
 
 
 def import_plan(store: Any, *, n_resamples: int = 1000, seed: int | None = None,
