@@ -299,3 +299,27 @@ def test_before_after_a_marker_compares_the_answers_made_on_each_side_of_it(tmp_
     assert main(["project", "timeline", path, "--resamples", "300"]) == 0
     out = capsys.readouterr().out
     assert "Fleiss' kappa of the answers made before / after it" in out and "unpaired" in out
+
+
+def test_a_prodigy_files_timestamps_give_agreement_by_week_equal_to_scikit_learn(tmp_path):
+    answers = make_answers(seed=5)
+    lines = [json.dumps({"text": x["inst"], "meta": {"lexelt": "bank.n", "instance": x["inst"]},
+                         "accept": [x["sense"]], "answer": "accept", "_annotator_id": x["who"],
+                         "_timestamp": int(x["at"].timestamp())}) for x in answers]
+    (tmp_path / "prodigy.jsonl").write_text("\n".join(lines) + "\n")
+    inv = tmp_path / "inventory.txt"
+    inv.write_text("# lexelt bank.n\n1: one\n2: two\n3: three\n")
+    s = Session.create(tmp_path / "p.hadj", [str(inv)], [AnnotationSpec(str(tmp_path / "prodigy.jsonl"), name="pd")])
+    try:
+        d = project_dated(s.store, s.corpus, n_resamples=200)
+    finally:
+        s.close()
+    assert d is not None and d.time_source == "gaps"  # Prodigy gives no lead time
+    assert [p.week for p in d.weeks] == sorted({monday(x["at"]) for x in answers})
+    for p in d.weeks:
+        mean_k, drift = oracle_week(answers, p.week)
+        assert same(p.figures["mean_kappa_cohen"].value, mean_k)
+        assert p.drift.keys() == drift.keys()
+        for who, k in drift.items():
+            assert same(p.drift[who].value, k), (p.week, who)
+            assert p.drift[who].low is not None and p.drift[who].low <= k <= p.drift[who].high
