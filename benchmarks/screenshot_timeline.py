@@ -1,7 +1,11 @@
 """The README's picture of the Timeline tab: the demo project decided over ten days, with a
 re-import of one annotator's file and a "guidelines v2" marker between them.
 
-    PYTHONPATH=. python benchmarks/screenshot_timeline.py [OUT.png]   (default benchmarks/timeline.png)
+    PYTHONPATH=. python benchmarks/screenshot_timeline.py [OUT.png] [--sizes 1024x700,1920x1080]
+
+OUT defaults to benchmarks/timeline.png (the README's, 1280x800).  ``--sizes`` also shoots the window
+at each size (OUT-WxH.png) and the HTML report's timeline section as headless Chromium shows it
+(timeline-report-WxH.png beside OUT).
 
 Runs off screen (QT_QPA_PLATFORM=offscreen unless a display is set); 1280x800 as the other shots.
 """
@@ -66,10 +70,43 @@ def build(folder: Path) -> Path:
     return path
 
 
+def report_shots(path: Path, folder: Path, sizes: list[tuple[int, int]]) -> None:
+    """The HTML report's timeline section, as a browser shows it at each size (headless Chromium)."""
+    import subprocess
+
+    from hieradjudicate.cli.entry import main as cli
+
+    html = folder / "timeline-report.html"
+    assert cli(["report", str(path), "-o", str(html)]) == 0
+    browser = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+    if browser is None:
+        print(f"wrote {html} (no Chromium here to take its picture)")
+        return
+    text = html.read_text()  # the section alone, with the report's styles (a #fragment shoots blank)
+    sec = text[text.index('<section id="timeline">'):]
+    page = folder / "timeline-report-section.html"
+    page.write_text(text[:text.index("<body")] + "<body>" + sec[:sec.index("</section>") + 10] + "</body></html>")
+    for w, h in sizes:
+        out = folder / f"timeline-report-{w}x{h}.png"
+        subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                        f"--window-size={w},{h}", f"--screenshot={out}", page.as_uri()],
+                       check=True, capture_output=True, timeout=120)
+        print(f"wrote {out}")
+
+
 def main() -> None:
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("out", nargs="?", type=Path, default=ROOT / "benchmarks" / "timeline.png")
+    ap.add_argument("--sizes", default="", metavar="WxH,...",
+                    help="also shoot the window at these sizes, and the report's timeline section "
+                         "(e.g. 1024x700,1920x1080), beside OUT")
+    a = ap.parse_args()
     if not os.environ.get("DISPLAY"):
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    out = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "benchmarks" / "timeline.png"
+    out = a.out
+    sizes = [(1280, 800)] + [tuple(int(v) for v in x.split("x")) for x in a.sizes.split(",") if x]
     from PySide6.QtWidgets import QApplication
 
     from hieradjudicate.gui.main_window import MainWindow
@@ -87,14 +124,20 @@ def main() -> None:
 
         page = win.dashboard.timeline
         app.processEvents()
-        while page.view is None or page.fast.busy or page.runner.busy:  # computed off the GUI thread
+        while page.view is None or page.fast.busy or page.runner.busy or page.dated.runner.busy:  # off the GUI thread
             app.processEvents()
             time.sleep(0.05)
-        for _ in range(20):
-            app.processEvents()
-        win.grab().save(str(out))
+        for k, (w, h) in enumerate(sizes):
+            win.resize(w, h)
+            for _ in range(20):
+                app.processEvents()
+                time.sleep(0.01)
+            target = out if k == 0 else out.with_name(f"{out.stem}-{w}x{h}{out.suffix}")
+            win.grab().save(str(target))
+            print(f"wrote {target} (window {win.width()}x{win.height()})")
         win.close()
-    print(f"wrote {out}")
+        if len(sizes) > 1:
+            report_shots(path, out.parent, sizes[1:])
 
 
 if __name__ == "__main__":

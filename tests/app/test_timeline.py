@@ -329,7 +329,7 @@ def test_the_windows_threaded_parts_equal_the_direct_ones(project: Session, tmp_
     marks = markers(project.store)
     points, added, diffs = rebuilt_parts(StoredCopies(project.store), project.corpus, marks, n_resamples=200)
     direct = import_timeline(project.store, project.corpus, n_resamples=200, cache=False)
-    assert [p.figures for p in points] == [p.figures for p in direct] and len(added) == 1
+    assert [p.figures for p in points] == [p.figures for p in direct] and len(added) == 2  # the newest too
     d = fleiss_before_after(project.store, project.corpus, at, n_resamples=200, seed=0)
     assert diffs == [d] and d.paired
 
@@ -348,3 +348,20 @@ def test_a_project_without_decisions_has_a_timeline_that_says_so(tmp_path: Path,
     assert main(["project", "timeline", str(tmp_path / "p.hadj"), "--format", "json", "--resamples", "50"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["points"] == [] and d["forecast"]["open"] == 400 and len(d["imports"]) == 1
+
+
+def test_each_lexelts_fleiss_at_an_import_carries_the_dashboards_interval(project: Session) -> None:
+    from hieradjudicate.app.timeline.imports import group_of
+    from hieradjudicate.core.agreement.lexelt_intervals import fleiss_intervals
+
+    pts = import_timeline(project.store, project.corpus, n_resamples=300, seed=5, cache=False)
+    c = project.corpus
+    inst, rater, P, _ = c.long_form(sets=group_of(c))
+    _, per = fleiss_intervals(inst, rater, P, c.inst_lexelt, n_lexelts=len(c.inventory.lexelts), n_resamples=300,
+                              seed=5)
+    got = {k[7:]: f for k, f in pts[-1].figures.items() if k.startswith("fleiss:")}
+    assert got and all(f.low is not None for f in got.values())
+    for x, lex in enumerate(c.inventory.lexelts):
+        if lex in got:
+            assert (got[lex].low, got[lex].high) == pytest.approx((per[x].low, per[x].high), abs=1e-12)
+            assert got[lex].low <= got[lex].value <= got[lex].high

@@ -269,3 +269,57 @@ def test_the_dated_answers_are_kept_in_the_project_and_read_again_when_the_copie
         assert as_json(project_dated(s.store, s.corpus)) == first and calls == [1]
     finally:
         s.close()
+
+
+def test_before_after_a_marker_compares_the_answers_made_on_each_side_of_it(tmp_path, capsys):
+    from hieradjudicate.app.timeline.dated import _long_form
+    from hieradjudicate.app.timeline.marks import add_marker
+    from hieradjudicate.app.timeline.view import project_timeline
+    from hieradjudicate.cli.entry import main
+    from hieradjudicate.core.agreement.agreement import fleiss_agreement, make_layout
+
+    answers = make_answers()
+    s = make_project(tmp_path, answers)
+    cut = START + timedelta(days=14) - timedelta(hours=9)  # the third week's Monday 00:00 UTC
+    add_marker(s.store, "guidelines v2", cut.strftime("%Y-%m-%dT%H:%M"))
+    v = project_timeline(s.store, s.corpus, n_resamples=300, imports=False)
+    d = v.before_after[0]["made"]
+    c = s.corpus
+    group = list(range(len(c.sets)))
+    want = []
+    for side in ([x for x in answers if x["at"] < cut], [x for x in answers if x["at"] >= cut]):
+        k = np.array([c.sets.index(c.get_set(x["who"])) for x in side])
+        row = np.array([int(c.get_set(x["who"]).position([c.instance_index("bank.n", x["inst"])])[0]) for x in side])
+        inst, rater, P = _long_form(c, group, k, row)
+        want.append(fleiss_agreement(make_layout(inst, rater, P, c.inst_lexelt, n_lexelts=1)).kappa.value)
+    assert d.before == pytest.approx(want[0], abs=1e-12) and d.after == pytest.approx(want[1], abs=1e-12)
+    assert not d.paired and d.low < d.difference < d.high
+    path = str(s.path)
+    s.close()
+    assert main(["project", "timeline", path, "--resamples", "300"]) == 0
+    out = capsys.readouterr().out
+    assert "Fleiss' kappa of the answers made before / after it" in out and "unpaired" in out
+
+
+def test_a_prodigy_files_timestamps_give_agreement_by_week_equal_to_scikit_learn(tmp_path):
+    answers = make_answers(seed=5)
+    lines = [json.dumps({"text": x["inst"], "meta": {"lexelt": "bank.n", "instance": x["inst"]},
+                         "accept": [x["sense"]], "answer": "accept", "_annotator_id": x["who"],
+                         "_timestamp": int(x["at"].timestamp())}) for x in answers]
+    (tmp_path / "prodigy.jsonl").write_text("\n".join(lines) + "\n")
+    inv = tmp_path / "inventory.txt"
+    inv.write_text("# lexelt bank.n\n1: one\n2: two\n3: three\n")
+    s = Session.create(tmp_path / "p.hadj", [str(inv)], [AnnotationSpec(str(tmp_path / "prodigy.jsonl"), name="pd")])
+    try:
+        d = project_dated(s.store, s.corpus, n_resamples=200)
+    finally:
+        s.close()
+    assert d is not None and d.time_source == "gaps"  # Prodigy gives no lead time
+    assert [p.week for p in d.weeks] == sorted({monday(x["at"]) for x in answers})
+    for p in d.weeks:
+        mean_k, drift = oracle_week(answers, p.week)
+        assert same(p.figures["mean_kappa_cohen"].value, mean_k)
+        assert p.drift.keys() == drift.keys()
+        for who, k in drift.items():
+            assert same(p.drift[who].value, k), (p.week, who)
+            assert p.drift[who].low is not None and p.drift[who].low <= k <= p.drift[who].high

@@ -27,3 +27,25 @@ def test_report_and_cli_show_the_same_timeline(project: Session, tmp_path: Path,
     assert d["forecast"]["expected"] in sec
     assert main(["project", "timeline", path, "--by", "import", "--measure", "nope"]) == 1
     assert "--measure 'nope'" in capsys.readouterr().err
+
+
+def test_the_reports_timeline_plots_draw_the_marker_between_the_days_around_it(project: Session,  # noqa: F811
+                                                                              tmp_path: Path) -> None:
+    import re
+
+    add_marker(project.store, "guidelines v2", "2026-03-04T12:00")  # between the 2nd and the 3rd day
+    path = str(project.path)
+    project.close()
+    assert main(["report", path, "-o", str(tmp_path / "r.html"), "--resamples", "200"]) == 0
+    html = (tmp_path / "r.html").read_text()
+    sec = html[html.index('<section id="timeline">'):]
+    sec = sec[:sec.index("</section>")]
+    plots = re.findall(r"<svg.*?</svg>", sec, flags=re.S)
+    days = next(p for p in plots if "adjudication over time" in p)
+    marker = re.search(r'<g class="marker"><title>guidelines v2</title><line x1="([\d.]+)"', days)
+    assert marker is not None
+    # the day points' x (the resolved-share series' circles, in order) and the marker between the 2nd and 3rd
+    xs = [float(x) for x in re.findall(r'<circle cx="([\d.]+)"[^>]*fill="#4c72b0"', days)]
+    assert len(xs) == 3 and xs[1] < float(marker.group(1)) < xs[2]
+    # each day's overturn point carries its interval: a whisker per defined point
+    assert days.count('class="interval"') >= 3

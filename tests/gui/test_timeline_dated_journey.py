@@ -58,3 +58,33 @@ def test_timeline_tab_without_dates_keeps_the_sentence_and_hides_the_panel(qtbot
                     timeout=60_000)
     assert "import and decision times only" in page.note.text()
     assert not page.dated.isVisible() and page.dated.result is None
+
+
+def test_weeks_plot_draws_the_marker_and_hovering_a_drift_point_gives_its_interval(qtbot, tmp_path) -> None:
+    from datetime import timedelta
+
+    import pyqtgraph as pg
+    from PySide6.QtCore import QPointF
+
+    from hieradjudicate.app.timeline.marks import add_marker
+    from tests.app.test_timeline_dated import START
+
+    s = make_project(tmp_path, make_answers(seed=8))
+    add_marker(s.store, "guidelines v2", (START + timedelta(days=13)).strftime("%Y-%m-%d"))
+    path = s.path
+    s.close()
+    page = _open_timeline(qtbot, path)
+    qtbot.waitUntil(lambda: page.view is not None and page.dated.result is not None, timeout=60_000)
+    plot = page.dated.plot.getPlotItem()
+    lines = [i for i in plot.items if isinstance(i, pg.InfiniteLine)]
+    assert [ln.objectName() for ln in lines] == ["marker:guidelines v2"] and 1.0 < lines[0].value() < 2.0
+    assert any(isinstance(i, pg.ErrorBarItem) for i in plot.items)  # the intervals
+    last = page.dated.result.weeks[-1]
+    f = last.drift["cho"]
+    assert f.low is not None and f.low < f.value < f.high
+    x = float(len(page.dated.result.weeks) - 1)
+    qtbot.waitUntil(lambda: plot.vb.sceneBoundingRect().contains(plot.vb.mapViewToScene(QPointF(x, f.value))),
+                    timeout=10_000)  # the panel laid out once shown
+    page.dated.plot.scene().sigMouseMoved.emit(plot.vb.mapViewToScene(QPointF(x, f.value)))
+    assert f"{f.value:.3f} [{f.low:.3f}, {f.high:.3f}]" in page.dated.hover.text()
+    assert "answers made before / after it" in page.dated.summary.text()

@@ -77,3 +77,28 @@ def test_timeline_tab_draws_the_days_and_takes_a_marker(qtbot, project: Session)
     win.close()
     with Store.open(path, read_only=True) as st:  # the marker is in the project
         assert [(m.label, m.at) for m in markers(st)] == [("guidelines v2", "2026-03-03T00:00:00.000Z")]
+
+
+def test_clicking_an_import_point_shows_the_instances_its_sets_answer(qtbot, project: Session,  # noqa: F811
+                                                                      tmp_path: Path) -> None:
+    from tests.app.test_reimport import edit_key
+
+    edit_key(tmp_path / "src" / "annotator_ben.key", tmp_path / "ben_v2.key", {"bank.n.002": "4"})
+    project.reimport("ben", tmp_path / "ben_v2.key")
+    path, n = project.path, project.corpus.n
+    ben = sorted(int(i) for i in project.corpus.get_set("ben").rows)
+    project.close()
+    win = open_window(qtbot, path)
+    tabs = win.dashboard.tabs
+    k_tab = next(j for j in range(tabs.count()) if tabs.tabText(j) == "Timeline")
+    bar = tabs.tabBar()
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(k_tab).center())
+    page = win.dashboard.timeline
+    qtbot.waitUntil(lambda: page.view is not None and len(page.view.imports) == 2, timeout=60_000)
+    reimport = page.view.imports[1]
+    assert reimport.event.label.startswith("re-import of ben")
+    at = plot_pos(page.imports_plot, page._x(reimport.event.at), reimport.figures["fleiss"].value)
+    qtbot.mouseClick(page.imports_plot.viewport(), Qt.MouseButton.LeftButton, pos=at)
+    qtbot.waitUntil(lambda: tabs.currentIndex() == 0, timeout=5000)
+    assert sorted(int(i) for i in win.ws.wb.view) == ben and len(ben) < n
+    win.close()

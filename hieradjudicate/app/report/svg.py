@@ -252,12 +252,21 @@ def _group_labels(groups: Sequence[str], gw: float) -> tuple[list[str], int, int
     return names, 35, step
 
 
+MARKER_COLOR = "#8172b3"  # the Timeline tab's marker colour
+
+
 def line_plot_svg(x_labels: Sequence[str], series: Sequence[tuple[str, Sequence[float | None], str, bool]], *,
                   tooltips: Sequence[Sequence[str]] | None = None, y_range: tuple[float, float] | None = None,
                   y_label: str = "", label: str = "line plot", width: int = 720, height: int = 300,
-                  empty: str = "") -> str:
-    """Lines over categorical x positions; ``series`` = (name, values, colour, dashed).  Gaps at ``None``."""
+                  empty: str = "", intervals: Sequence[Sequence[tuple[float | None, float | None]] | None] = (),
+                  markers: Sequence[tuple[float, str]] = ()) -> str:
+    """Lines over categorical x positions; ``series`` = (name, values, colour, dashed).  Gaps at ``None``.
+
+    ``intervals[s]``: each point's (low, high) of series ``s`` drawn as a whisker (None: none);
+    ``markers``: (position, label) vertical dashed lines, the position in points (0 the first, 1.5
+    half-way between the second and the third)."""
     flat = [v for _, vals, _, _ in series for v in vals if v is not None]
+    flat += [b for band in intervals if band for pair in band for b in pair if b is not None]
     if not x_labels or not flat:
         return empty_chart(empty or f"Nothing to draw in the {label}: no value is defined.")
     lo, hi = y_range if y_range else (min([0.0, *flat]), max([1.0, *flat]))
@@ -285,6 +294,18 @@ def line_plot_svg(x_labels: Sequence[str], series: Sequence[tuple[str, Sequence[
     for j, xl in enumerate(x_labels):
         body.append(f'<g><title>{esc(xl)}</title>' + _text(px(j), top + ph + 16, fit_text(xl, pw / n - 6), "middle")
                     + "</g>")
+    for pos, text in markers:  # under the lines; its label at the top, inside the plot
+        mx = min(max(px(pos), left), left + pw)
+        body.append(f'<g class="marker"><title>{esc(text)}</title><line x1="{mx:.1f}" x2="{mx:.1f}" y1="{top}" '
+                    f'y2="{top + ph}" stroke="{MARKER_COLOR}" stroke-width="2" stroke-dasharray="5 3"/>'
+                    + _text(mx + 3, top + 10, fit_text(text, max(40.0, left + pw - mx - 6)), "start",
+                            f'style="fill: {MARKER_COLOR}"') + "</g>")
+    for s, band in enumerate(intervals):
+        color = series[s][2]
+        for j, (lo_j, hi_j) in enumerate(band or ()):
+            if lo_j is not None and hi_j is not None:
+                body.append(f'<line class="interval" x1="{px(j):.1f}" x2="{px(j):.1f}" y1="{py(lo_j):.1f}" '
+                            f'y2="{py(hi_j):.1f}" stroke="{color}" stroke-opacity="0.55" stroke-width="1.5"/>')
     for s, (name, vals, color, dashed) in enumerate(series):
         dash = ' stroke-dasharray="6 4"' if dashed else ""
         seg: list[str] = []

@@ -67,12 +67,13 @@ class Session:
     from_cache : whether the corpus came from the cached arrays (else it was re-read).
     """
 
-    def __init__(self, store: Store, corpus: Corpus, *, from_cache: bool) -> None:
+    def __init__(self, store: Store, corpus: Corpus, *, from_cache: bool, decisions: bool = True) -> None:
         self.store = store
         self.corpus = corpus
         self.from_cache = from_cache
-        self.decisions = DecisionState(store)
-        self.commands = CommandStack(self.decisions)
+        # decisions=False: a reader of the stored history alone (`project timeline`), no edits
+        self.decisions = DecisionState(store) if decisions else None  # type: ignore[assignment]
+        self.commands = CommandStack(self.decisions) if decisions else None  # type: ignore[assignment]
         self._corpus_listeners: list[Callable[[Corpus], None]] = []
 
     # ------------------------------------------------------------- creating
@@ -150,10 +151,12 @@ class Session:
 
     @classmethod
     def open(cls, path: str | os.PathLike[str], *, read_only: bool = False,
-             progress: Progress | None = None) -> Session:
+             progress: Progress | None = None, decisions: bool = True) -> Session:
         """Open a project: corpus from the cache when valid, else re-read from the stored copies.
 
-        ``progress(done, total, what)`` hears each named step (see :mod:`hieradjudicate.app.progress`)."""
+        ``progress(done, total, what)`` hears each named step (see :mod:`hieradjudicate.app.progress`).
+        ``decisions=False``: the current decisions are not read (no :attr:`decisions`, no edits: a
+        command that reads the stored history itself saves their reading)."""
         steps = Steps(progress, cls.OPEN_SLOTS)
         steps.step("Opening the project file")
         store = open_store(path, read_only=read_only)  # a .hadj file or a server URL
@@ -179,7 +182,7 @@ class Session:
                     write_cache(store, corpus)
             steps.skip_to(cls.OPEN_SLOTS - 1)
             steps.step("Reading the decisions")
-            return cls(store, corpus, from_cache=from_cache)
+            return cls(store, corpus, from_cache=from_cache, decisions=decisions)
         except BaseException:
             store.close()
             raise

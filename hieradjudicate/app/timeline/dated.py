@@ -178,48 +178,57 @@ def _long_form(corpus: Any, group: list[int], k: np.ndarray, row: np.ndarray,
 
 
 def _figures(corpus: Any, group: list[int], k: np.ndarray, row: np.ndarray,
-             leaves: _Leaves | None = None) -> tuple[Figure, Figure, Any]:
+             leaves: _Leaves | None = None, n_resamples: int = 0, seed: int = 0) -> tuple[Figure, Figure]:
+    """The week's mean pairwise Cohen's kappa (a mean of pairs: no interval, as at each import) and
+    Fleiss' kappa with its BCa interval (the import points' machinery)."""
+    from hieradjudicate.core.agreement.bootstrap import bootstrap_fleiss
+
     inst, rater, P = _long_form(corpus, group, k, row, leaves)
     X = len(corpus.inventory.lexelts)
     if inst.size == 0:
         none = Figure(None, why="no answers")
-        return none, none, None
+        return none, none
     lay = make_layout(inst, rater, P, corpus.inst_lexelt, n_lexelts=X)
     pm = pairwise_matrix(inst, rater, P, corpus.inst_lexelt, n_raters=len(group), n_lexelts=X, layout=lay)
     mc = pm.mean_kappa("cohen")
     fl = fleiss_agreement(lay)
-    why = "no interval (by week of annotation)"
-    return (Figure(mc.value, n=int(mc.n or 0), why=why if mc.value is not None else "no pair with a defined kappa"),
-            Figure(fl.kappa.value, n=int(fl.n), why=why if fl.kappa.value is not None else "undefined"), pm)
+    fig_fl = Figure(fl.kappa.value, n=int(fl.n), why="undefined" if fl.kappa.value is None else "no resamples")
+    if fl.kappa.value is not None and n_resamples > 0:
+        ci = bootstrap_fleiss(inst, rater, P, corpus.inst_lexelt, n_lexelts=X, n_resamples=n_resamples, seed=seed,
+                              layout=lay)
+        fig_fl = Figure(fl.kappa.value, ci.low, ci.high, int(fl.n), ci.reason)
+    why = "mean of the pairs (no interval)" if mc.value is not None else "no pair with a defined kappa"
+    return Figure(mc.value, n=int(mc.n or 0), why=why), fig_fl
 
 
 def _drift(corpus: Any, group: list[int], ans: DatedAnswers, in_week: np.ndarray,
-           leaves: _Leaves | None = None) -> dict[str, Figure]:
-    """Each annotator's mean Cohen's kappa with the others on the instances they answered that week."""
+           leaves: _Leaves | None = None, n_resamples: int = 0, seed: int = 0) -> dict[str, Figure]:
+    """Each annotator's mean Cohen's kappa with the others on the instances they answered that week
+    (whenever the other answered them), with its BCa interval
+    (:func:`~hieradjudicate.core.stats.timeline_stats.mean_kappa_with_others`)."""
+    from hieradjudicate.core.stats.timeline_stats import mean_kappa_with_others
+
+    leaves = leaves or _Leaves(corpus)
     out: dict[str, Figure] = {}
-    for j, kk in enumerate(group):
+    for kk in group:
         mine = in_week & (ans.set_index == kk)
         if not mine.any():
             continue
         s = corpus.sets[kk]
         insts = s.rows[ans.row[mine]]
-        ks, rows = [np.full(int(mine.sum()), kk, np.int64)], [ans.row[mine]]
+        pa = leaves.rows(kk, ans.row[mine])
+        others = []
         for other in group:
             if other == kk:
                 continue
             pos = corpus.sets[other].position(insts)
-            pos = pos[pos >= 0]
-            ks.append(np.full(pos.size, other, np.int64))
-            rows.append(pos)
-        _, _, pm = _figures(corpus, group, np.concatenate(ks), np.concatenate(rows), leaves)
-        if pm is None:
-            continue
-        kap = np.ma.masked_invalid(np.ma.asarray(pm.kappa_cohen[j], dtype=np.float64))
-        kap[j] = np.ma.masked
-        vals = kap.compressed()
-        n_inst = int(insts.size)
-        out[s.name] = (Figure(float(vals.mean()), n=n_inst, why="mean kappa with the others (no interval)")
-                       if vals.size else Figure(None, n=n_inst, why="no other annotator with a defined kappa"))
+            if (pos >= 0).any():
+                pb = np.zeros_like(pa)
+                pb[pos >= 0] = leaves.rows(other, pos[pos >= 0])
+                others.append((pos >= 0, pb))
+        value, low, high, why = mean_kappa_with_others(pa, others, corpus.inst_lexelt[insts],
+                                                       n_resamples=n_resamples, seed=seed)
+        out[s.name] = Figure(value, low, high, int(insts.size), why)
     return out
 
 
@@ -246,8 +255,10 @@ def _median(x: np.ndarray) -> float | None:
     return float(np.median(x)) if x.size else None
 
 
-def dated_timeline(corpus: Any, ans: DatedAnswers | None) -> DatedTimeline | None:
-    """The week points; ``None`` when no answer is dated."""
+def dated_timeline(corpus: Any, ans: DatedAnswers | None, *, n_resamples: int = 1000,
+                   seed: int = 0) -> DatedTimeline | None:
+    """The week points; ``None`` when no answer is dated.  ``n_resamples``: of each week's Fleiss
+    kappa and each drift point's BCa interval (0: none)."""
     if ans is None or ans.n == 0:
         return None
     from hieradjudicate.app.timeline.imports import group_of
@@ -260,11 +271,12 @@ def dated_timeline(corpus: Any, ans: DatedAnswers | None) -> DatedTimeline | Non
     for w in np.unique(wk).tolist():  # a loop over weeks
         in_week = wk == w
         sel = in_week & np.isin(ans.set_index, group)
-        mc, fl, _ = _figures(corpus, group, ans.set_index[sel], ans.row[sel], leaves)
+        mc, fl = _figures(corpus, group, ans.set_index[sel], ans.row[sel], leaves, n_resamples, seed)
         by = {corpus.sets[kk].name: _median(secs[in_week & (ans.set_index == kk)])
               for kk in np.unique(ans.set_index[in_week]).tolist()}
         weeks.append(WeekPoint(week_label(w), int(in_week.sum()), {"mean_kappa_cohen": mc, "fleiss": fl},
-                               _drift(corpus, group, ans, in_week, leaves), _median(secs[in_week]), by))
+                               _drift(corpus, group, ans, in_week, leaves, n_resamples, seed),
+                               _median(secs[in_week]), by))
     what = ("time per item from Label Studio's lead_time" if how == "lead_time" else
             f"time per item from the gaps between an annotator's consecutive answers; gaps over "
             f"{GAP_CAP / 60:g} minutes are taken as breaks and left out")
@@ -300,14 +312,48 @@ def save_answers(store: Any, ans: DatedAnswers | None) -> None:
         pass
 
 
-def project_dated(store: Any, corpus: Any) -> DatedTimeline | None:
-    """:func:`dated_timeline` of an open project, from its stored copies (read again the first time,
-    then kept in the project when it can be written)."""
+def files_without_kept_dates(store: Any) -> set[int]:
+    """The stored copies that can carry dates, when the project keeps none of their dates (to read)."""
+    if cached_answers(store)[0]:
+        return set()
+    return {f.id for f in effective_files(store.files("annotations")) if (f.format or "") in DATED_FORMATS}
+
+
+def project_answers(store: Any, corpus: Any) -> DatedAnswers | None:
+    """The dated answers of an open project, from its stored copies (read again the first time, then
+    kept in the project when it can be written); ``None``: the inputs carry no dates."""
     hit, ans = cached_answers(store)
     if not hit:
         ans = dated_answers(corpus, input_sources(store))
         save_answers(store, ans)
-    return dated_timeline(corpus, ans)
+    return ans
+
+
+def project_dated(store: Any, corpus: Any, *, n_resamples: int = 1000, seed: int = 0) -> DatedTimeline | None:
+    """:func:`dated_timeline` of an open project (:func:`project_answers`)."""
+    return dated_timeline(corpus, project_answers(store, corpus), n_resamples=n_resamples, seed=seed)
+
+
+def made_before_after(corpus: Any, ans: DatedAnswers | None, at: str, *, n_resamples: int = 1000,
+                      seed: int = 0) -> Any:
+    """Fleiss' kappa of the answers made after the marker at ``at`` minus that of the answers made
+    before it (the dates inside the inputs), with its bootstrap interval
+    (:func:`~hieradjudicate.core.stats.timeline_stats.fleiss_difference`: paired by instance when the
+    same instances are pairable on both sides, unpaired otherwise).  ``None`` without dated answers."""
+    from hieradjudicate.app.timeline.imports import group_of
+    from hieradjudicate.core.stats.timeline_stats import fleiss_difference
+
+    if ans is None or ans.n == 0:
+        return None
+    cut = datetime.fromisoformat(at.replace("Z", "+00:00")).timestamp()
+    group = group_of(corpus)
+    X = len(corpus.inventory.lexelts)
+    lays = []
+    for side in (ans.time < cut, ans.time >= cut):
+        sel = side & np.isin(ans.set_index, group)
+        inst, rater, P = _long_form(corpus, group, ans.set_index[sel], ans.row[sel])
+        lays.append(make_layout(inst, rater, P, corpus.inst_lexelt, n_lexelts=X))
+    return fleiss_difference(lays[0], lays[1], n_resamples=n_resamples, seed=seed)
 
 
 def as_json(d: DatedTimeline | None) -> dict[str, Any] | None:

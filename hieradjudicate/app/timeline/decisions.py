@@ -36,6 +36,7 @@ import numpy as np
 
 from hieradjudicate.app.dashboard.gold import STATUS_NAMES
 from hieradjudicate.app.timeline.replay import Replay
+from hieradjudicate.app.timeline.resume import Checkpoint, fingerprint
 from hieradjudicate.app.timeline.scores import IncrementalScores
 from hieradjudicate.core.model import Corpus
 from hieradjudicate.core.scoring.score_bootstrap import bootstrap_scores
@@ -84,6 +85,9 @@ class DecisionTimeline:
     note: str  # what the timeline rests on
     day_resolved: dict[str, int] = field(default_factory=dict)  # resolved instances at each day's end
     status: np.ndarray = field(repr=False, default_factory=lambda: np.zeros(0, np.int8))  # now, per instance
+    checkpoint: Any = field(repr=False, default=None)  # resume.Checkpoint: the closed points, to keep
+    replay: Any = field(repr=False, default=None)  # the Replay of the rows (a marker's before/after forks it)
+    majority: Any = field(repr=False, default=None)  # (has, signature) per instance: the annotators' majority
 
     def column(self, name: str) -> list[float | None]:
         """One figure over the points: ``resolved``, ``decisions``, ``overturn``, ``score:<set>``."""
@@ -165,26 +169,40 @@ def _bins(rows: Sequence[DecisionRow], by: str | int) -> list[tuple[str, int, in
 
 def decision_timeline(corpus: Corpus, rows: Iterable[DecisionRow], *, by: str | int = "day",
                       n_resamples: int = 1000, seed: int = 0,
-                      max_interval_sets: int = MAX_INTERVAL_SETS) -> DecisionTimeline:
+                      max_interval_sets: int = MAX_INTERVAL_SETS, resume: Any = None,
+                      key: str | None = None) -> DecisionTimeline:
     """The adjudication's figures at the end of each bin of decision rows (see the module docstring).
 
     Rows are taken in time order (``decided_at``, ties in saving order: the saving order whenever
     the clock did not go back), so the last point is the state the dashboard shows now.
-    ``n_resamples=0`` leaves every interval out.
+    ``n_resamples=0`` leaves every interval out.  ``resume``: a
+    :class:`~hieradjudicate.app.timeline.resume.Checkpoint` of an earlier view (taken up when it still
+    fits these rows: only the points after it are computed); ``key``: the key of the checkpoint handed
+    back (None: none).
     """
     by = parse_by(by)
     rows = sorted(rows, key=lambda r: r.decided_at or "")  # stable: saving order within a time
     sets = [k for k, s in enumerate(corpus.sets) if s.role != "gold"]
     ann = [k for k, s in enumerate(corpus.sets) if s.role == "annotator"]
     with_ci = [k for k in sets if corpus.sets[k].role == "system" or len(ann) <= max_interval_sets]
-    has_major, major_sig = majority(corpus, ann)
+    bins = _bins(rows, by)
+    cp = resume if _fits(resume, rows, bins, corpus.n) else None
+    has_major, major_sig = (cp.has_major, cp.major_sig) if cp is not None else majority(corpus, ann)
     tracker = Replay(corpus, rows)
     inc = IncrementalScores(corpus, sets)
     points: list[DecisionPoint] = []
+    day_resolved: dict[str, int] = {}
+    first = 0
+    if cp is not None:  # the closed points kept: replay only the rows after them
+        points, day_resolved, first = list(cp.points), dict(cp.day_resolved), len(cp.points)
+        tracker.restore(cp.last, cp.stop)
+        later = tracker.inst[cp.stop:]
+        inc.restore(cp.sums, cp.atts, cp.n, tracker.gold_set(), np.unique(later[later >= 0]),
+                    [u for u, k in enumerate(sets) if k in with_ci])
     days = [(r.decided_at or "unknown")[:10] for r in rows]
     day_ends = {j for j in range(1, len(rows)) if days[j] != days[j - 1]} | {len(rows)}
-    day_resolved: dict[str, int] = {}
-    for label, a, b in _bins(rows, by):
+    checkpoint = cp
+    for j_bin, (label, a, b) in enumerate(bins[first:], first):
         chunk = rows[a:b]
         # the bin in segments cut at the ends of days: the resolved count at each day's end (the forecast)
         cuts = sorted({a, b} | {j for j in day_ends if a < j < b})
@@ -216,10 +234,31 @@ def decision_timeline(corpus: Corpus, rows: Iterable[DecisionRow], *, by: str | 
         points.append(DecisionPoint(label, chunk[0].decided_at, chunk[-1].decided_at, len(chunk) - withdrawals,
                                     withdrawals, named, overturn, scores, np.unique(np.concatenate(touched)),
                                     dict(sorted(people.items()))))
+        if key is not None and j_bin == len(bins) - 2:  # the last closed point: keep the state here
+            checkpoint = Checkpoint(key, [x[2] for x in bins[:j_bin + 1]], fingerprint(rows, b), list(points),
+                                    dict(day_resolved), tracker.last.copy(), inc.sums.copy(), inc.atts.copy(),
+                                    inc.n.copy(), has_major, major_sig)
     note = ("The timeline rests on the times decisions were saved (decided_at, UTC); the inputs "
             "carry no dates of their own.")
     return DecisionTimeline(str(by), points, [corpus.sets[k].name for k in sets], corpus.n, note, day_resolved,
-                            tracker.status.copy())
+                            tracker.status.copy(), checkpoint, tracker, (has_major, major_sig))
+
+
+def point_from_json(d: dict[str, Any], instances: np.ndarray) -> DecisionPoint:
+    """A point from its plain form (as :mod:`~hieradjudicate.app.timeline.resume` keeps it)."""
+    return DecisionPoint(d["label"], d["start"], d["end"], int(d["decisions"]), int(d["withdrawals"]),
+                         dict(d["counts"]), Figure(**d["overturn"]), {k: Figure(**f) for k, f in d["scores"].items()},
+                         instances, dict(d["by_person"]))
+
+
+def _fits(cp: Any, rows: Sequence[DecisionRow], bins: list[tuple[str, int, int]], n: int) -> bool:
+    """Whether the checkpoint ``cp`` covers the first bins of these rows (same rows, same cuts)."""
+    if cp is None or not cp.stops or cp.last.size != n or len(cp.stops) >= len(bins):  # the last: always
+        return False
+    m = len(cp.stops)
+    if [b for _, _, b in bins[:m]] != cp.stops or [lab for lab, _, _ in bins[:m]] != [p.label for p in cp.points]:
+        return False
+    return fingerprint(rows, cp.stop) == cp.fingerprint
 
 
 def _score_figure(inc: IncrementalScores, u: int, gold: Any, total: float, attempted: float, n: int,

@@ -13,10 +13,12 @@ intervals of Fleiss' kappa and alpha
 (:func:`~hieradjudicate.core.agreement.bootstrap.bootstrap_figures`).
 
 The newest state is the corpus the project has open (never rebuilt).  An
-older state is rebuilt from its stored copies once: its figures are kept in
-the project's array cache (``timeline-imports``) when the project is
-writable, so later views read them (they never change: the copies are
-kept as they were imported).  No Qt.
+older state is rebuilt from its stored copies once.  Every state's figures,
+the newest's too, are kept in the project's array cache (``timeline-imports``)
+when the project is writable, keyed by the content of its copies (SHA-256),
+so later views read them (they never change: the copies are kept as they
+were imported) and a state whose copies are the same as another's is computed
+once.  No Qt.
 """
 
 from __future__ import annotations
@@ -96,13 +98,19 @@ def corpus_figures(corpus: Corpus, *, n_resamples: int = 1000, seed: int | None 
         none = Figure(None, why="fewer than two sets to compare")
         return names, {k: none for k in FIGURES}, {}
     pm, multi, alpha = stats.agreement(group)
-    fl, ci_a = None, None
+    fl, ci_a, per_lexelt = None, None, [None] * len(multi.lexelt_fleiss)
     if n_resamples > 0:
+        from hieradjudicate.core.agreement.lexelt_intervals import fleiss_intervals
+
         lay = stats.layout(group)
+        s0 = DEFAULT_SEED if seed is None else seed
         b = bootstrap_figures(lay.inst, lay.rater, lay.P, corpus.inst_lexelt, pairs=[],
-                              n_lexelts=len(corpus.inventory.lexelts), n_resamples=n_resamples,
-                              seed=DEFAULT_SEED if seed is None else seed)
+                              n_lexelts=len(corpus.inventory.lexelts), n_resamples=n_resamples, seed=s0)
         fl, ci_a = b.fleiss, b.alpha
+        # each lexelt's Fleiss interval, as the dashboard's lexelt table draws it (one stratified resampling)
+        _, per_lexelt = fleiss_intervals(None, None, None, corpus.inst_lexelt, n_lexelts=len(corpus.inventory.lexelts),
+                                         n_resamples=n_resamples, seed=s0,
+                                         lexelt_kappas=[f.kappa for f in multi.lexelt_fleiss], layout=lay)
 
     def fig(value: float | None, n: float, ci: Any = None, why: str | None = None) -> Figure:
         if ci is not None:
@@ -119,9 +127,10 @@ def corpus_figures(corpus: Corpus, *, n_resamples: int = 1000, seed: int | None 
         "alpha": fig(alpha.alpha.value, alpha.n_pairable, ci_a, None if ci_a else no_ci),
     }
     lexelts = corpus.inventory.lexelts
-    for x, ag in enumerate(multi.lexelt_fleiss):  # per lexelt: "fleiss:bank.n" (no interval)
+    for x, ag in enumerate(multi.lexelt_fleiss):  # per lexelt: "fleiss:bank.n", with its interval
         if ag.n > 0:
-            figures[f"fleiss:{lexelts[x]}"] = Figure(ag.kappa.value, n=int(ag.n), why="per lexelt (no interval)")
+            ci = per_lexelt[x] if x < len(per_lexelt) else None
+            figures[f"fleiss:{lexelts[x]}"] = fig(ag.kappa.value, ag.n, ci, None if ci else no_ci)
     k = np.ma.masked_invalid(np.ma.asarray(pm.kappa_cohen, dtype=np.float64))
     m = len(group)
     k = np.ma.array(k, mask=np.ma.getmaskarray(k) | np.eye(m, dtype=bool))
@@ -154,7 +163,10 @@ class ImportPlan:
     location: Any  # the store (only its name, in a message, when a copy cannot be read)
 
     def key(self, e: ImportEvent) -> str:
-        return f"{','.join(map(str, e.files))}|{self.n_resamples}|{self.seed}"
+        """The state's content (each copy's SHA-256, kind and role: the same files give the same
+        figures, whichever import brought them), the resamples and the seed."""
+        files = ",".join(f"{self.files[i].sha256}:{self.files[i].kind}:{self.files[i].role}" for i in e.files)
+        return f"v3|{files}|{self.n_resamples}|{self.seed}"  # v3: each lexelt with its interval
 
 
 def import_plan(store: Any, *, n_resamples: int = 1000, seed: int | None = None,
@@ -166,7 +178,7 @@ def import_plan(store: Any, *, n_resamples: int = 1000, seed: int | None = None,
     plan = ImportPlan(events, by_id, dict(stored[1]), {}, n_resamples, seed, store)
     if fetch:
         for e in events[:-1]:
-            if plan.key(e) not in plan.known:
+            if plan.key(e) not in plan.known and plan.key(e) != plan.key(events[-1]):
                 for i in e.files:
                     if i not in plan.data:
                         plan.data[i] = store.file_bytes(i)
@@ -186,11 +198,13 @@ def compute_import_points(plan: ImportPlan, corpus: Corpus, *, stats: Stats | No
     added: dict[str, Any] = {}
     for j, e in enumerate(plan.events):
         key = plan.key(e)
-        if j == len(plan.events) - 1:
+        if key in plan.known or key in added:  # kept (or met earlier in this plan): the same content
+            out.append(_from_json(e, plan.known.get(key) or added[key]))
+        elif j == len(plan.events) - 1:  # the newest: the corpus the project has open, never rebuilt
             names, figs, per_set = corpus_figures(corpus, n_resamples=plan.n_resamples, seed=plan.seed, stats=stats)
-            out.append(ImportPoint(e, corpus.n, names, figs, per_set))
-        elif key in plan.known:
-            out.append(_from_json(e, plan.known[key]))
+            p = ImportPoint(e, corpus.n, names, figs, per_set)
+            added[key] = _to_json(p)
+            out.append(p)
         else:
             old = rebuild(plan.location, [plan.files[i] for i in e.files])
             names, figs, per_set = corpus_figures(old, n_resamples=plan.n_resamples, seed=plan.seed)
@@ -228,18 +242,67 @@ def import_timeline(store: Any, corpus: Corpus, *, n_resamples: int = 1000, seed
     return points
 
 
+DIFFERENCES = "timeline-fleiss-before-after"  # the project's cache of the Fleiss differences, by content
+
+
+def difference_key(by_id: dict[int, Any], before: tuple[int, ...], now: tuple[int, ...], n_resamples: int,
+                   seed: int) -> str:
+    """What a Fleiss before/after depends on: the content of both states, the resamples and the seed."""
+    return f"{_state_key(by_id, before)}->{_state_key(by_id, now)}|{n_resamples}|{seed}"
+
+
+def files_to_rebuild(store: Any, marks: list[Any], *, n_resamples: int, seed: int) -> set[int]:
+    """The stored copies the markers' Fleiss before/after still need (none when all are kept)."""
+    events = import_events(store)
+    if not events:
+        return set()
+    by_id = {f.id: f for f in store.files(active_only=False)}
+    kept = _kept_differences(store)
+    out: set[int] = set()
+    for m in marks:
+        before = [e for e in events if e.at < m.at]
+        if before and before[-1].files != events[-1].files and \
+                difference_key(by_id, before[-1].files, events[-1].files, n_resamples, seed) not in kept:
+            out |= set(before[-1].files)
+    return out
+
+
+def _state_key(by_id: dict[int, Any], files: tuple[int, ...]) -> str:
+    return ",".join(f"{by_id[i].sha256}:{by_id[i].kind}:{by_id[i].role}" for i in files)
+
+
+def _kept_differences(store: Any) -> dict[str, Any]:
+    got = store.get_arrays(DIFFERENCES) if hasattr(store, "get_arrays") else None
+    return dict(got[1]) if got else {}
+
+
 class StoredCopies:
     """The store's file records, its timeline cache and the bytes of every stored copy, read at once
     (in the store's thread: a SQLite connection stays in its thread) for the import points computed
     in another thread.  It answers what :func:`import_plan` and
     :func:`~hieradjudicate.app.session.stored_inputs.reload_corpus` ask of a store."""
 
-    def __init__(self, store: Any) -> None:
+    def __init__(self, store: Any, marks: list[Any] | None = None, *, n_resamples: int = 1000,
+                 seed: int | None = None, also: set[int] | frozenset[int] = frozenset()) -> None:
+        """``marks`` given: only the copies still needed are read -- those of the older states not kept
+        (the import points, the markers' Fleiss before/after at ``n_resamples`` and ``seed``) and
+        ``also`` (e.g. :func:`~hieradjudicate.app.timeline.dated.files_without_kept_dates`)."""
         self.path = getattr(store, "path", "the project")
         self.read_only = True  # nothing is written through it
         self._files = store.files(active_only=False)
         self._cache = store.get_arrays(CACHE) if hasattr(store, "get_arrays") else None
-        self._bytes = {f.id: store.file_bytes(f.id) for f in self._files}
+        self._differences = store.get_arrays(DIFFERENCES) if hasattr(store, "get_arrays") else None
+        self.held: dict[str, Any] = {}  # Fleiss before/after computed in the thread, for the owner to keep
+        if marks is None:
+            wanted = {f.id for f in self._files}
+        else:
+            plan = import_plan(self, n_resamples=n_resamples, seed=seed, fetch=False)
+            last = plan.key(plan.events[-1]) if plan.events else None
+            wanted = {i for e in plan.events[:-1] if plan.key(e) not in plan.known and plan.key(e) != last
+                      for i in e.files}
+            wanted |= files_to_rebuild(self, marks, n_resamples=n_resamples, seed=0 if seed is None else seed)
+            wanted |= set(also)
+        self._bytes = {i: store.file_bytes(i) for i in sorted(wanted)}
 
     def files(self, kind: str | None = None, *, active_only: bool = True) -> list[FileRecord]:
         return [f for f in self._files if (kind is None or f.kind == kind) and (f.active or not active_only)]
@@ -248,4 +311,12 @@ class StoredCopies:
         return self._bytes[file_id]
 
     def get_arrays(self, name: str) -> Any:
-        return self._cache if name == CACHE else None
+        return self._cache if name == CACHE else self._differences if name == DIFFERENCES else None
+
+    def keep_held(self, store: Any) -> None:
+        """Write what the thread computed into ``store`` (the owner's thread; a cache: refused, nothing lost)."""
+        if self.held and hasattr(store, "put_arrays") and not getattr(store, "read_only", True):
+            try:
+                store.put_arrays(DIFFERENCES, {}, {**_kept_differences(store), **self.held})
+            except ProjectError:
+                pass

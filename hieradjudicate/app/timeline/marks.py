@@ -32,7 +32,8 @@ import numpy as np
 
 from hieradjudicate.app.dashboard.gold import RESOLVED
 from hieradjudicate.app.timeline.decisions import majority, overturn_outcomes
-from hieradjudicate.app.timeline.imports import group_of, import_events
+from hieradjudicate.app.timeline.imports import DIFFERENCES, _kept_differences, difference_key, group_of, \
+    import_events
 from hieradjudicate.app.timeline.replay import Replay
 from hieradjudicate.core.agreement.agreement import make_layout
 from hieradjudicate.core.errors import HieradjError
@@ -92,13 +93,18 @@ def _sorted_rows(rows: Iterable[DecisionRow]) -> list[DecisionRow]:
 
 
 def overturn_before_after(corpus: Corpus, rows: Iterable[DecisionRow], at: str, *, n_resamples: int = 1000,
-                          seed: int = 0) -> Difference:
-    """The overturn share before and after the marker at ``at`` (module docstring)."""
-    rows = _sorted_rows(rows)
-    ann = [k for k, s in enumerate(corpus.sets) if s.role == "annotator"]
-    has, sig = majority(corpus, ann)
+                          seed: int = 0, timeline: Any = None) -> Difference:
+    """The overturn share before and after the marker at ``at`` (module docstring).  ``timeline``: the
+    :class:`~hieradjudicate.app.timeline.decisions.DecisionTimeline` of the same rows, whose replay and
+    majority are taken instead of being computed again."""
+    if timeline is not None and timeline.replay is not None:
+        replay, (has, sig) = timeline.replay.fork(), timeline.majority
+        rows = replay.rows
+    else:
+        rows = _sorted_rows(rows)
+        has, sig = majority(corpus, [k for k, s in enumerate(corpus.sets) if s.role == "annotator"])
+        replay = Replay(corpus, rows)
     cut = next((j for j, r in enumerate(rows) if (r.decided_at or "") >= at), len(rows))
-    replay = Replay(corpus, rows)
     replay.advance(cut)
     g = replay.gold_set()
     empty = (np.zeros(0, np.int64), np.zeros(0))
@@ -142,9 +148,13 @@ def fleiss_before_after(store: Any, corpus: Corpus, at: str, *, n_resamples: int
     if before[-1].files == events[-1].files:
         return Difference(None, None, None, None, None, False, 0, 0, "",
                           "no import after the marker: the annotations are the same on both sides")
+    by_id = {f.id: f for f in store.files(active_only=False)}
+    key = difference_key(by_id, before[-1].files, events[-1].files, n_resamples, seed)
+    kept = _kept_differences(store)
+    if key in kept:  # the same copies on both sides: the same figures (they never change)
+        return Difference(**kept[key])
     if rebuild is None:
         from hieradjudicate.app.session.stored_inputs import reload_corpus as rebuild
-    by_id = {f.id: f for f in store.files(active_only=False)}
     old = rebuild(store, [by_id[i] for i in before[-1].files])
     X = len(corpus.inventory.lexelts)
 
@@ -163,7 +173,27 @@ def fleiss_before_after(store: Any, corpus: Corpus, at: str, *, n_resamples: int
     # fleiss_difference pairs the sides when they hold the same pairable instances
     lb = make_layout(ib, rb, Pb, corpus.inst_lexelt, n_lexelts=X)
     la = make_layout(ia, ra, Pa, corpus.inst_lexelt, n_lexelts=X)
-    return fleiss_difference(lb, la, n_resamples=n_resamples, seed=seed)
+    d = fleiss_difference(lb, la, n_resamples=n_resamples, seed=seed)
+    _keep_difference(store, key, d)
+    return d
+
+
+def _keep_difference(store: Any, key: str, d: Difference) -> None:
+    """Kept in the project when it can be written; from a thread's copy of the store
+    (:class:`~hieradjudicate.app.timeline.imports.StoredCopies`), held for its owner to write."""
+    from dataclasses import asdict
+
+    from hieradjudicate.core.errors import ProjectError
+
+    if hasattr(store, "held"):
+        store.held[key] = asdict(d)
+        return
+    if not hasattr(store, "put_arrays") or getattr(store, "read_only", True):
+        return
+    try:
+        store.put_arrays(DIFFERENCES, {}, {**_kept_differences(store), key: asdict(d)})
+    except ProjectError:
+        pass
 
 
 def progress_per_day(day_resolved: dict[str, int]) -> tuple[list[str], np.ndarray]:

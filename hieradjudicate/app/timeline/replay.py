@@ -53,6 +53,22 @@ class Replay:
         self.last = np.full(corpus.n, -1, np.int64)
         self.done = 0
 
+    def fork(self) -> Replay:
+        """A replay of the same rows back at their start (the rows' arrays shared, not computed again)."""
+        other = object.__new__(Replay)
+        other.__dict__.update(self.__dict__)
+        other.last = np.full(self.corpus.n, -1, np.int64)
+        other.done = 0
+        return other
+
+    def restore(self, last: np.ndarray, done: int) -> None:
+        """Take up the state kept after the first ``done`` rows (``last``: the row in effect per
+        instance then, as :attr:`last` held it), so that only the rows after them are replayed."""
+        if last.shape != self.last.shape or not 0 <= done <= self.code.size:
+            raise ValueError("the kept state does not fit these rows")
+        self.last = np.asarray(last, np.int64).copy()
+        self.done = int(done)
+
     def advance(self, stop: int) -> np.ndarray:
         """Take rows up to ``stop`` (exclusive) into account; returns the instances they touch."""
         seg = np.arange(self.done, stop, dtype=np.int64)

@@ -62,14 +62,25 @@ class IncrementalScores:
         self.atts -= np.bincount(self.j[old], weights=self.att[old], minlength=m)
         self.n -= np.bincount(self.j[old], minlength=m)
         self.counted[idx] = False
-        if gold is None or not gold.n:
+        idx = self._score(gold, idx)
+        if not idx.size:
             return
+        jj = self.j[idx]
+        self.sums += np.bincount(jj, weights=self.score[idx], minlength=m)
+        self.atts += np.bincount(jj, weights=self.att[idx], minlength=m)
+        self.n += np.bincount(jj, minlength=m)
+
+    def _score(self, gold: AnnotationSet | None, idx: np.ndarray) -> np.ndarray:
+        """Score the answers ``idx`` against ``gold`` and mark those on a gold instance counted;
+        returns them (the sums are the caller's)."""
+        if gold is None or not gold.n or not idx.size:
+            return idx[:0]
         g = np.searchsorted(gold.rows, self.inst[idx])
         g = np.minimum(g, gold.n - 1)
         hit = gold.rows[g] == self.inst[idx]
         idx, g = idx[hit], g[hit]
         if not idx.size:
-            return
+            return idx
         region = gold.leaves[g] > 0
         jj = self.j[idx]
         for u in np.unique(jj).tolist():  # one gather per set with answers among the changed
@@ -77,9 +88,20 @@ class IncrementalScores:
             P = self.corpus.sets[self.sets[u]].leaves_rows(self.row[idx[sel]])
             self.score[idx[sel]] = np.einsum("ij,ij->i", P, region[sel])
         self.counted[idx] = True
-        self.sums += np.bincount(jj, weights=self.score[idx], minlength=m)
-        self.atts += np.bincount(jj, weights=self.att[idx], minlength=m)
-        self.n += np.bincount(jj, minlength=m)
+        return idx
+
+    def restore(self, sums: np.ndarray, atts: np.ndarray, n: np.ndarray, gold: AnnotationSet | None,
+                instances: np.ndarray, whole: Sequence[int] = ()) -> None:
+        """Take up per-set sums kept at an earlier point whose gold was ``gold``; the answers of
+        ``instances`` (those the rows after that point touch) get their scores against it, so that
+        :meth:`update` can move them out, and so do all the answers of the sets ``whole`` (positions
+        in ``sets``: those whose per-instance scores make an interval).  No other answer is read."""
+        self.sums, self.atts = np.array(sums, np.float64), np.array(atts, np.float64)
+        self.n = np.array(n, np.int64)
+        idx = self._answers(np.asarray(instances, np.int64))
+        if len(whole):
+            idx = np.union1d(idx, np.flatnonzero(np.isin(self.j, np.asarray(whole, np.int64))))
+        self._score(gold, idx)
 
     def figures(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(score sum, attempted sum, answered count)`` per set over the gold instances."""

@@ -20,6 +20,9 @@ from hieradjudicate.app.timeline.marks import Marker, forecast, fleiss_before_af
 from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.core.stats.timeline_stats import Difference, Forecast
 
+#: the before/after comparisons of a marker: key in ``before_after[j]`` and what it compares
+BEFORE_AFTER = (("overturn", "gold overturns the majority"), ("fleiss", "Fleiss' kappa"),
+                ("made", "Fleiss' kappa of the answers made before / after it (the dates inside the inputs)"))
 PENDING = Difference(None, None, None, None, None, False, 0, 0, "", "being computed")
 NO_DATES = ("The timeline rests on import and decision times only: the inputs carry no dates of their "
             "own (Label Studio's created_at, Prodigy's _timestamp, a table's date column).")
@@ -47,7 +50,10 @@ def project_timeline(store: Any, corpus: Any, *, by: str | int = "day", n_resamp
     crowd's take a minute)."""
     t0 = time.perf_counter()
     rows = list(store.iter_history())
-    v = decisions_view(corpus, rows, markers(store), by=by, n_resamples=n_resamples, seed=seed, compare=compare)
+    key, kept = kept_points(store, by, n_resamples, seed)
+    v = decisions_view(corpus, rows, markers(store), by=by, n_resamples=n_resamples, seed=seed, compare=compare,
+                       resume=kept, key=key)
+    keep_points(store, v, kept)
     v.seconds = {"read decisions": round(time.perf_counter() - t0 - sum(v.seconds.values()), 3), **v.seconds}
     t0 = time.perf_counter()
     if imports:
@@ -65,33 +71,63 @@ def project_timeline(store: Any, corpus: Any, *, by: str | int = "day", n_resamp
                                                seed=0 if seed is None else seed)
     v.seconds["Fleiss before/after"] = round(time.perf_counter() - t0, 3)
     if dated:  # the dates inside the inputs, read again from the stored copies that can hold them
-        from hieradjudicate.app.timeline.dated import project_dated, with_dates
+        from hieradjudicate.app.timeline.dated import dated_timeline, made_before_after, project_answers, with_dates
 
         t0 = time.perf_counter()
+        seed0 = 0 if seed is None else seed
         try:
-            v.dated = project_dated(store, corpus)
+            ans = project_answers(store, corpus)
         except ProjectError:
             if not hasattr(store, "location"):
                 raise
-            v.dated = None  # a team member without access to the stored copies
+            ans = None  # a team member without access to the stored copies
+        v.dated = dated_timeline(corpus, ans, n_resamples=n_resamples, seed=seed0)
+        if compare and ans is not None:  # agreement of the answers made before and after each marker
+            for m, ba in zip(v.markers, v.before_after):
+                made = made_before_after(corpus, ans, m.at, n_resamples=n_resamples, seed=seed0)
+                if made is not None:
+                    ba["made"] = made
         v.note = with_dates(v.note, v.dated)
         v.seconds["dates inside the inputs"] = round(time.perf_counter() - t0, 3)
     return v
 
 
+def kept_points(store: Any, by: str | int, n_resamples: int, seed: int | None) -> tuple[str | None, Any]:
+    """The key of the decision points' checkpoint and the one the project keeps (None: none); read
+    in the store's thread, handed to :func:`decisions_view`."""
+    from hieradjudicate.app.timeline.decisions import MAX_INTERVAL_SETS, parse_by, point_from_json
+    from hieradjudicate.app.timeline.resume import content_key, load, make_key
+
+    by = parse_by(by)
+    key = make_key(content_key(store), by, n_resamples, 0 if seed is None else seed, MAX_INTERVAL_SETS)
+    return key, load(store, key, by, point_from_json)
+
+
+def keep_points(store: Any, v: TimelineView, kept: Any) -> None:
+    """Keep the view's checkpoint in the project when it moved on (the store's thread)."""
+    from hieradjudicate.app.timeline.resume import save
+
+    cp = v.decisions.checkpoint
+    if cp is not None and cp is not kept:
+        save(store, cp, v.decisions.by)
+
+
 def decisions_view(corpus: Any, rows: list[Any], marks: list[Marker], *, by: str | int = "day",
-                   n_resamples: int = 1000, seed: int | None = None, compare: bool = True) -> TimelineView:
+                   n_resamples: int = 1000, seed: int | None = None, compare: bool = True, resume: Any = None,
+                   key: str | None = None) -> TimelineView:
     """The decision points, the markers' overturn before/after and the forecast, from rows and markers
-    already read (no store: any thread); the import points and Fleiss before/after are left pending."""
+    already read (no store: any thread); the import points and Fleiss before/after are left pending.
+    ``resume``/``key``: the decision points' checkpoint kept in the project and the key of the one to keep
+    (:func:`kept_points`)."""
     t: dict[str, float] = {}
     seed = 0 if seed is None else seed
     t0 = time.perf_counter()
-    dec = decision_timeline(corpus, rows, by=by, n_resamples=n_resamples, seed=seed)
+    dec = decision_timeline(corpus, rows, by=by, n_resamples=n_resamples, seed=seed, resume=resume, key=key)
     t["decision points"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     ba: list[dict[str, Difference]] = []
     if compare:
-        ba = [{"overturn": overturn_before_after(corpus, rows, m.at, n_resamples=n_resamples, seed=seed),
+        ba = [{"overturn": overturn_before_after(corpus, rows, m.at, n_resamples=n_resamples, seed=seed, timeline=dec),
                "fleiss": PENDING} for m in marks]
     t["overturn before/after"] = time.perf_counter() - t0
     t0 = time.perf_counter()

@@ -38,7 +38,7 @@ def register(psub: Any) -> None:
     p.set_defaults(func=cmd_mark)
 
 
-def _open(path: str, *, write: bool) -> Any:
+def _open(path: str, *, write: bool, decisions: bool = True) -> Any:
     """The project (a file or a server URL), as `project` opens it: a missing file, or one that cannot
     be written when ``write``, is an error; decisions failing their checksum are named on stderr."""
     from pathlib import Path
@@ -49,7 +49,7 @@ def _open(path: str, *, write: bool) -> Any:
 
     if not is_server_location(path) and not Path(path).exists():
         raise HieradjError(f"{path}: no such project")
-    session = Session.open(path, read_only=not write)
+    session = Session.open(path, read_only=not write, decisions=decisions)
     _warn(session)
     if write and session.read_only:
         reason = str(session.read_only_reason).removesuffix("; opened read-only")
@@ -102,8 +102,7 @@ def cmd_timeline(args: argparse.Namespace) -> int:
     if args.resamples < 0:
         raise HieradjError(f"--resamples {args.resamples}: expected 0 or more")
     measures = _measures(args, imports)
-    cache = imports or args.format == "json" or any(is_dated(m) for m in measures)  # kept: older states, dates
-    with _open_for_cache(args.project) if cache else _open(args.project, write=False) as s:
+    with _open_for_cache(args.project) as s:  # kept in it: the closed points, older imports' figures, dates
         v = project_timeline(s.store, s.corpus, by=by, n_resamples=args.resamples, seed=args.seed,
                              imports=imports or args.format == "json")
         team = None if imports else _team(s, by, args, measures)
@@ -143,14 +142,14 @@ def _open_for_cache(path: str) -> Any:
     from hieradjudicate.io.store.locations import is_server_location
 
     if is_server_location(path) or not _current_schema(path):  # never migrate a file for a cache
-        return _open(path, write=False)
+        return _open(path, write=False, decisions=False)
     from hieradjudicate.app.session.session import Session
     from hieradjudicate.core.errors import HieradjError
 
-    try:
-        s = Session.open(path)  # read-only (saying why) when another program holds it
+    try:  # the timeline reads the whole history itself: not the current decisions
+        s = Session.open(path, decisions=False)  # read-only (saying why) when another program holds it
     except HieradjError:
-        return _open(path, write=False)  # what stops a write does not stop a read
+        return _open(path, write=False, decisions=False)  # what stops a write does not stop a read
     _warn(s)
     return s
 
@@ -241,7 +240,9 @@ def _text(d: dict[str, Any], headers: list[str], rows: list[list[Any]]) -> str:
         out.append(f"marker {m['at']}: {m['label']}")
     for ba in d["before_after"]:
         out.append(f"before/after {ba['marker']['label']} ({ba['marker']['at']}):")
-        for k, name in (("overturn", "gold overturns the majority"), ("fleiss", "Fleiss' kappa")):
+        from hieradjudicate.app.timeline.view import BEFORE_AFTER
+
+        for k, name in [kn for kn in BEFORE_AFTER if kn[0] in ba]:
             x = ba[k]
             if x["difference"] is None:
                 out.append(f"  {name}: {x['why']}")

@@ -179,3 +179,66 @@ def share_interval(y: np.ndarray, strata: np.ndarray, *, n_resamples: int = 1000
     est = float(y.mean())
     jack = (y.sum() - y) / max(y.size - 1, 1)
     return interval(reps, est, level, "bca", jack, code)
+
+
+#: above this many resampled sums (resamples x lexelts x columns) a drift point has no interval
+MAX_DRIFT_CELLS = 3e7
+
+
+def mean_kappa_with_others(pa: np.ndarray, others: list[tuple[np.ndarray, np.ndarray]], lex: np.ndarray, *,
+                           n_resamples: int = 1000, seed: int = 0, level: float = 0.95
+                           ) -> tuple[float | None, float | None, float | None, str | None]:
+    """``(value, low, high, why)``: rater *a*'s mean Cohen's kappa with each other rater over *a*'s
+    instances (the rows of ``pa``), each pair on the instances the other answered, with its BCa interval.
+
+    ``others[j] = (answered, pb)``: a mask over *a*'s rows and the other's distributions on them (any
+    rows where it did not answer).  A pair's kappa is the instance-weighted corpus kappa with
+    per-lexelt chance agreement (:func:`~hieradjudicate.core.agreement.bootstrap.bootstrap_pairwise`'s,
+    on the pair's shared instances); the value is the mean over the pairs whose kappa is defined.
+    One stratified resample of *a*'s instances (within lexelts) draws every pair at once; BCa with
+    the jackknife over *a*'s instances."""
+    from hieradjudicate.core.agreement.bootstrap import _kappas
+
+    pa = np.asarray(pa, np.float64)
+    if not others or not pa.shape[0]:
+        return None, None, None, "no other annotator on these instances"
+    used = np.flatnonzero((pa != 0).any(axis=0) | np.any([(pb[m] != 0).any(axis=0) for m, pb in others], axis=0))
+    K = used.size  # only the leaves in use: the sums stay small
+    pa = pa[:, used]
+    cols = []
+    for m, pb in others:
+        c = np.asarray(m, np.float64)[:, None]
+        pb = np.asarray(pb, np.float64)[:, used] * c
+        cols.append(np.hstack([c, np.einsum("ik,ik->i", pa, pb)[:, None], pa * c, pb]))
+    V = np.hstack(cols)
+    _, lexc = np.unique(np.asarray(lex, np.int64), return_inverse=True)
+    X, m_o, w = int(lexc.max()) + 1, len(others), 2 + 2 * K
+
+    def stat(T: np.ndarray, _n_x: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+        T = T.reshape(*T.shape[:2], m_o, w)
+        nx = T[..., 0]  # (B, X, m): each pair's shared instances per lexelt
+        n = nx.sum(axis=1)
+        obs = T[..., 1].sum(axis=1) / np.maximum(n, 1.0)
+        pe_x = np.einsum("bxmk,bxmk->bxm", T[..., 2:2 + K], T[..., 2 + K:]) / np.maximum(nx, 1.0) ** 2
+        pe = (pe_x * nx).sum(axis=1) / np.maximum(n, 1.0)
+        k, ok = _kappas(obs, pe, n)
+        cnt = ok.sum(axis=1)
+        return [(np.where(cnt > 0, (k * ok).sum(axis=1) / np.maximum(cnt, 1), 0.0), cnt > 0)]
+
+    S = np.zeros((X, V.shape[1]))
+    np.add.at(S, lexc, V)
+    (est, ok_est), = stat(S[None], np.zeros((1, X)))
+    value = float(est[0]) if ok_est[0] else None
+    if value is None:
+        return None, None, None, "no other annotator with a defined kappa"
+    if n_resamples <= 0:
+        return value, None, None, "no resamples"
+    if n_resamples * X * V.shape[1] > MAX_DRIFT_CELLS:
+        return value, None, None, "no interval: too many lexelts and annotators that week for the resamples"
+    T = resampled_sums(V, lexc, X, n_resamples, seed)
+    vals, ok = stat(T, np.zeros((1, X)))[0]
+    if not ok.any():
+        return value, None, None, "the figure is undefined in every resample"
+    (jv, jok, js), = jackknife(stat, V, lexc, X)
+    lo, hi, _ = interval(vals[ok], value, level, "bca", jv[jok], js[jok])
+    return value, lo, hi, None

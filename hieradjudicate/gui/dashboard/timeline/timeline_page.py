@@ -28,9 +28,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from hieradjudicate.app.timeline.dated import files_without_kept_dates
 from hieradjudicate.app.timeline.imports import StoredCopies
 from hieradjudicate.app.timeline.marks import markers
-from hieradjudicate.app.timeline.view import TimelineView, decisions_view, rebuilt_parts
+from hieradjudicate.app.timeline.view import TimelineView, decisions_view, keep_points, kept_points, rebuilt_parts
 from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.gui.dashboard.timeline.timeline_dated import DatedPanel
 from hieradjudicate.gui.workers import BackgroundRunner
@@ -81,10 +82,11 @@ class TimelinePage(QWidget):
         self.decisions_plot = pg.PlotWidget(title="The adjudication (share) and the gold overturning the majority")
         for p in (self.imports_plot, self.decisions_plot):
             p.setLabel("bottom", "days since the first event")
-            p.addLegend(offset=(-10, 10))
+            p.addLegend(offset=(-10, 10), brush=pg.mkBrush(0, 0, 0, 170))  # lines show through, text reads
             p.showGrid(y=True, alpha=0.2)
             p.scene().sigMouseMoved.connect(lambda pos, p=p: self._hover(p, pos))
         self.decisions_plot.scene().sigMouseClicked.connect(self._clicked)
+        self.imports_plot.scene().sigMouseClicked.connect(self._clicked_import)
         self.decisions_plot.setXLink(self.imports_plot)  # one time axis: a marker stands at one x in both
         self.hover = QLabel(objectName="timeline_hover")
         self.rebuilding = QLabel(objectName="timeline_rebuilding")
@@ -93,6 +95,7 @@ class TimelinePage(QWidget):
         self.fast = BackgroundRunner(self)  # the decisions' figures
         self.generation = self.view_generation = 0
         self._rebuilt_result: Any = None
+        self._copies: StoredCopies | None = None
         self.details = QTextBrowser(objectName="timeline_details")
         from hieradjudicate.gui.dashboard.timeline.timeline_team import TeamTimelinePanel
 
@@ -123,7 +126,8 @@ class TimelinePage(QWidget):
         try:
             rows = list(s.store.iter_history())
             marks = markers(s.store)
-            copies = StoredCopies(s.store)
+            copies = StoredCopies(s.store, marks, n_resamples=RESAMPLES,  # only the copies still needed
+                                  also=files_without_kept_dates(s.store))
         except HieradjError as exc:
             self.note.setText(f"No timeline: {exc}")
             return
@@ -132,17 +136,22 @@ class TimelinePage(QWidget):
         self._rebuilt_result = None
         self.note.setText("Computing the timeline...")
         self.rebuilding.setText("Agreement at each import: being computed...")
-        self.fast.start(lambda _report: decisions_view(corpus, rows, marks, by=by, n_resamples=RESAMPLES),
-                        lambda view: self._decided(gen, view), failed=self._failed)
+        key, kept = kept_points(s.store, by, RESAMPLES, None)  # the closed points kept in the project
+        self._copies = copies
+        self.fast.start(lambda _report: decisions_view(corpus, rows, marks, by=by, n_resamples=RESAMPLES,
+                                                       resume=kept, key=key),
+                        lambda view: self._decided(gen, view, kept), failed=self._failed)
         self.runner.start(lambda _report: rebuilt_parts(copies, corpus, marks, n_resamples=RESAMPLES),
                           lambda result: self._rebuilt(gen, result), failed=self._rebuild_failed)
         if hasattr(s.store, "location"):
             self.team.refresh(s, by, RESAMPLES)
+        self.dated.markers = marks  # drawn on the weeks' plot too
         self.dated.refresh(s.store, copies, corpus)
 
-    def _decided(self, gen: int, view: TimelineView) -> None:
+    def _decided(self, gen: int, view: TimelineView, kept: Any = None) -> None:
         if gen != self.generation:  # superseded by a newer refresh
             return
+        keep_points(self.session.store, view, kept)  # the closed points, for the next view
         self.view, self.view_generation = view, gen
         if self._rebuilt_result is not None:
             self._merge(self._rebuilt_result)
@@ -161,6 +170,8 @@ class TimelinePage(QWidget):
 
             save_import_cache(self.session.store, import_plan(self.session.store, n_resamples=RESAMPLES,
                                                               fetch=False), added)
+        if self._copies is not None:
+            self._copies.keep_held(self.session.store)
         self.rebuilding.setText("")
 
     def _merge(self, result: Any) -> None:
@@ -212,10 +223,11 @@ class TimelinePage(QWidget):
             x = np.array([self._x(p.event.at) for p in v.imports])
             for j, (key, name) in enumerate((("fleiss", "Fleiss' kappa"), ("alpha", "Krippendorff's alpha"))):
                 self._series(ip, "imports", x, [p.figures[key] for p in v.imports], name, colours[j],
-                             [p.event.label for p in v.imports])
+                             [p.event.label for p in v.imports], " (click: the instances its sets answer)")
         dp = self.decisions_plot
         dp.clear()
         pts = v.decisions.points
+        dp.setVisible(bool(pts))  # no decision yet: its room goes to the plots that have points
         if pts:
             x = np.array([self._x(p.end) for p in pts])
             n = max(v.decisions.n_instances, 1)
@@ -244,7 +256,7 @@ class TimelinePage(QWidget):
         self.details.setHtml(self._details_html())
 
     def _series(self, plot: Any, key: str, x: np.ndarray, figs: list[Any], name: str, colour: str,
-                labels: list[str]) -> None:
+                labels: list[str], tail: str = "") -> None:
         y = np.array([np.nan if f is None or f.value is None else f.value for f in figs], float)
         ok = ~np.isnan(y)
         if not ok.any():
@@ -256,7 +268,7 @@ class TimelinePage(QWidget):
         if ci.any():
             plot.addItem(pg.ErrorBarItem(x=x[ci], y=y[ci], top=hi[ci] - y[ci], bottom=y[ci] - lo[ci],
                                          beam=0.1, pen=pg.mkPen(colour)))
-        self.points[key] += [(float(x[j]), float(y[j]), f"{labels[j]}: {name} {_fig(figs[j])}", int(j))
+        self.points[key] += [(float(x[j]), float(y[j]), f"{labels[j]}: {name} {_fig(figs[j])}{tail}", int(j))
                              for j in np.flatnonzero(ok)]
 
     def _nearest(self, plot: Any, pos: Any) -> tuple[float, float, str, int] | None:
@@ -280,6 +292,30 @@ class TimelinePage(QWidget):
         hit = self._nearest(self.decisions_plot, ev.scenePos())
         if hit is not None and self.view is not None:
             self.filter_to(hit[3])
+
+    def _clicked_import(self, ev: Any) -> None:
+        hit = self._nearest(self.imports_plot, ev.scenePos())
+        if hit is not None and self.view is not None:
+            self.filter_to_import(hit[3])
+
+    def filter_to_import(self, k: int) -> None:
+        """The workbench shows the instances the sets of import ``k`` answer (as the project holds
+        them now), and the Workbench tab."""
+        if self.ws is None or self.view is None:
+            return
+        e = self.view.imports[k].event
+        c = self.session.corpus
+        sets = [s for s in c.sets if s.name in set(e.sets)]
+        inst = np.unique(np.concatenate([s.rows for s in sets])) if sets else np.zeros(0, np.int64)
+        self._show(tuple(int(i) for i in inst), f"the {inst.size} instances answered by the sets of '{e.label}'")
+
+    def _show(self, instances: tuple[int, ...], what: str) -> None:
+        self.ws.clear_filter()
+        self.ws.set_only(instances)
+        self.show_all.setEnabled(True)
+        self.hover.setText(f"The workbench shows {what}")
+        if self.tabs is not None:
+            self.tabs.setCurrentIndex(0)
 
     def filter_to(self, k: int) -> None:
         """The workbench shows the instances decided in point ``k`` (and the Workbench tab)."""
@@ -320,6 +356,8 @@ class TimelinePage(QWidget):
                        f"<b>{v.dates[0]}</b>{ci}.</p>")
         else:
             out.append(f"<p>Forecast: {f.open} open; {f.why or 'done'}.</p>")
+        if not v.decisions.points:
+            out.append("<p>No decision saved yet: the adjudication's plot appears with the first.</p>")
         return "".join(out)
 
 
