@@ -10,10 +10,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hieradjudicate.app.session.stored_inputs import effective_files, safe_name
+from hieradjudicate.app.session.stored_inputs import safe_name
 from hieradjudicate.core.inventory.gloss_parts import split_gloss
 from hieradjudicate.core.inventory.labels import node_short_labels
 from hieradjudicate.io.contexts.cas_documents import index_uima
+from hieradjudicate.io.store.inputs import effective_files
 from hieradjudicate.io.contexts.document import DocumentIndex, index_wsd_xml
 
 #: Why a project's inputs carry no documents, by the format of what it holds.
