@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -38,47 +37,13 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
+from _xscreen import NEEDS, missing_tools, run_on_screen  # noqa: E402
+
 
 # ------------------------------------------------------------------------------------------ parent
-def _start_xvfb(w: int, h: int) -> tuple[subprocess.Popen, str]:
-    r, wfd = os.pipe()
-    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(wfd), "-screen", "0", f"{w}x{h}x24", "-nolisten", "tcp"],
-                            pass_fds=(wfd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.close(wfd)
-    with os.fdopen(r) as fh:
-        number = fh.readline().strip()
-    if not number:
-        xvfb.terminate()
-        raise SystemExit("Xvfb did not start (is it installed? Debian: apt install xvfb)")
-    return xvfb, f":{number}"
-
-
-def _stop(proc: subprocess.Popen | None) -> None:
-    if proc is not None and proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
 def run_size(size: str, out: Path, masc: bool) -> int:
-    w, h = (int(x) for x in size.split("x"))
-    xvfb, display = _start_xvfb(w, h)
-    wm = None
-    try:
-        env = dict(os.environ, DISPLAY=display, QT_QPA_PLATFORM="xcb")
-        wm = subprocess.Popen(["openbox"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(1.0)  # the window manager takes the screen before the first window maps
-        args = [sys.executable, str(Path(__file__).resolve()), "--child", size, "--out", str(out)]
-        if not masc:
-            args.append("--no-masc")
-        print(f"== {size} on display {display} (Xvfb pid {xvfb.pid}, openbox pid {wm.pid})", flush=True)
-        return subprocess.run(args, env=env, check=False).returncode
-    finally:
-        _stop(wm)
-        _stop(xvfb)
+    args = [sys.executable, str(Path(__file__).resolve()), "--child", size, "--out", str(out)]
+    return run_on_screen(size, args + ([] if masc else ["--no-masc"]))
 
 
 # ------------------------------------------------------------------------------------------- child
@@ -432,10 +397,9 @@ def main() -> int:
     out = Path(args.out)
     if args.child:
         return child(args.child, out, not args.no_masc)
-    for tool in ("Xvfb", "openbox"):
-        if shutil.which(tool) is None:
-            print(f"{tool} is not installed (Debian: apt install xvfb openbox)", file=sys.stderr)
-            return 2
+    if missing_tools():
+        print(NEEDS, file=sys.stderr)
+        return 2
     code = 0
     for size in args.sizes.split(","):
         code = max(code, run_size(size.strip(), out, not args.no_masc))

@@ -44,6 +44,7 @@ PROJECTS = "demo,masc,wsbest,wsd"
 
 
 from _sweep_projects import build  # noqa: E402  (the projects both processes build)
+from _xscreen import run_on_screen  # noqa: E402
 
 
 # ------------------------------------------------------------------------------------------ parent
@@ -59,26 +60,13 @@ def _xvfb_on(number: str, w: int, h: int) -> tuple[subprocess.Popen, str]:
 
 
 def run_size(size: str, out: Path, projects: str, wizard: bool, folder: Path, display: str = "") -> int:
-    from journeys import _start_xvfb, _stop
-
     geom, _, scale = size.partition("@")
     w, h = (int(x) for x in geom.split("x"))
-    xvfb, display = _xvfb_on(display, w, h) if display else _start_xvfb(w, h)
-    wm = None
-    try:
-        env = dict(os.environ, DISPLAY=display, QT_QPA_PLATFORM="xcb")
-        if scale:
-            env["QT_SCALE_FACTOR"] = scale
-        wm = subprocess.Popen(["openbox"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(1.0)
-        args = [sys.executable, str(Path(__file__).resolve()), "--child", size, "--out", str(out),
-                "--projects", projects, "--folder", str(folder)] + ([] if wizard else ["--no-wizard"])
-        print(f"== {size} on display {display} (Xvfb pid {xvfb.pid}, openbox pid {wm.pid}); load "
-              f"{os.getloadavg()[0]:.2f}", flush=True)
-        return subprocess.run(args, env=env, check=False).returncode
-    finally:
-        _stop(wm)
-        _stop(xvfb)
+    args = [sys.executable, str(Path(__file__).resolve()), "--child", size, "--out", str(out),
+            "--projects", projects, "--folder", str(folder)] + ([] if wizard else ["--no-wizard"])
+    return run_on_screen(geom, args, env={"QT_SCALE_FACTOR": scale} if scale else None,
+                         xvfb=_xvfb_on(display, w, h) if display else None,
+                         note=f"{' at scale ' + scale if scale else ''}; load {os.getloadavg()[0]:.2f}")
 
 
 def main() -> int:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -50,6 +52,31 @@ def skip_without_realdata(sub: str | None = None) -> Path:
 def realdata() -> Path:
     """The shared real data folder; the test is skipped (saying why) when it cannot be used."""
     return skip_without_realdata()
+
+
+WORDNET = Path("/usr/share/wordnet")
+
+
+def wsd_framework_with_wordnet() -> Path:
+    """The WSD evaluation framework's folder when it and WordNet 3.0 can be used, else skip saying why."""
+    d = skip_without_realdata("wsdeval") / "wsdeval"
+    if not (WORDNET / "index.noun").is_file():
+        pytest.skip(f"WordNet 3.0 is not installed at {WORDNET} (Debian: apt install wordnet-base)")
+    return d
+
+
+@pytest.fixture(scope="session")
+def wsd_all_project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The WSD framework's ALL with its gold key and the Lesk baseline both as annotators, over
+    WordNet 3.0, made once per session with ``project new`` as a user makes it.  Shared: open it
+    read-only, or copy it (``shutil.copyfile``) before anything may write to it."""
+    d = wsd_framework_with_wordnet()
+    out = tmp_path_factory.mktemp("wsd-all") / "all.hadj"
+    subprocess.run([sys.executable, "-m", "hieradjudicate", "project", "new", str(out), "--inventory", str(WORDNET),
+                    "--annotations", f"gold={d / 'ALL.gold.key.txt'}",
+                    "--annotations", f"lesk={d / 'ALL.lesk_example.key.txt'}"],
+                   check=True, timeout=600, capture_output=True)
+    return out
 
 
 # the product's own code raises no warning: listed at the end of a run, which then fails (#35)

@@ -38,45 +38,13 @@ MAX_BYTES = 200_000
 
 
 # ------------------------------------------------------------------------------------------ parent
-def _start_xvfb(w: int, h: int) -> tuple[subprocess.Popen, str]:
-    r, wfd = os.pipe()
-    xvfb = subprocess.Popen(["Xvfb", "-displayfd", str(wfd), "-screen", "0", f"{w}x{h}x24", "-nolisten", "tcp"],
-                            pass_fds=(wfd,), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    os.close(wfd)
-    with os.fdopen(r) as fh:
-        number = fh.readline().strip()
-    if not number:
-        xvfb.terminate()
-        raise SystemExit("Xvfb did not start (is it installed? Debian: apt-get install xvfb openbox)")
-    return xvfb, f":{number}"
-
-
-def _stop(proc: subprocess.Popen | None) -> None:
-    if proc is not None and proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
 def parent(size: str, out: Path) -> int:
-    if shutil.which("Xvfb") is None or shutil.which("openbox") is None:
-        raise SystemExit("needs Xvfb and openbox (Debian: apt-get install xvfb openbox)")
-    w, h = (int(x) for x in size.split("x"))
-    xvfb, display = _start_xvfb(w, h)
-    wm = None
-    try:
-        env = dict(os.environ, DISPLAY=display, QT_QPA_PLATFORM="xcb")
-        wm = subprocess.Popen(["openbox"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(1.0)  # the window manager takes the screen before the first window maps
-        print(f"== {size} on display {display} (Xvfb pid {xvfb.pid}, openbox pid {wm.pid})", flush=True)
-        return subprocess.run([sys.executable, str(Path(__file__).resolve()), "--child", size, "--out", str(out)],
-                              env=env, check=False).returncode
-    finally:
-        _stop(wm)
-        _stop(xvfb)
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from _xscreen import NEEDS, missing_tools, run_on_screen  # the screen the journeys use too
+
+    if missing_tools():
+        raise SystemExit(NEEDS)
+    return run_on_screen(size, [sys.executable, str(Path(__file__).resolve()), "--child", size, "--out", str(out)])
 
 
 # ------------------------------------------------------------------------------------------- child

@@ -132,7 +132,8 @@ def run_history(session: Any, policy: str = "fine") -> list[RunFigures]:
 
 
 def _inventories(session: Any) -> list[Any]:
-    from hieradjudicate.app.session.stored_inputs import effective_files, inventory_sources
+    from hieradjudicate.app.session.stored_inputs import inventory_sources
+    from hieradjudicate.io.store.inputs import effective_files
 
     return inventory_sources(session.store, effective_files(session.store.files()))
 

@@ -12,7 +12,7 @@ from hieradjudicate.app.loading.load import AnnotationSpec
 from hieradjudicate.app.session.batch import agreement
 from hieradjudicate.app.session.commands import Decide
 from hieradjudicate.app.session.decisions import Decision
-from hieradjudicate.app.session.reimport import effective_files
+from hieradjudicate.io.store.inputs import effective_files
 from hieradjudicate.app.session.session import Session
 from hieradjudicate.core.errors import FormatError, ProjectError
 from tests.app.test_session import DEMO, assert_same_corpus

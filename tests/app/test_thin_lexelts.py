@@ -3,20 +3,14 @@ the WSD framework's ALL (2.6 instances per lexelt) in the dashboard's figures an
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 from hieradjudicate.app.dashboard.dashboard import Dashboard
 from hieradjudicate.app.dashboard.thin import FEW_INSTANCES, group_thin, pair_thin, thin_counts
 from hieradjudicate.app.report.html import render_report
 from hieradjudicate.app.session.session import Session
-from tests.conftest import skip_without_realdata
-
-WORDNET = Path("/usr/share/wordnet")
 
 
 def test_thin_counts_and_the_half_rule() -> None:
@@ -31,16 +25,9 @@ def test_thin_counts_and_the_half_rule() -> None:
     assert "2 of 2 lexelts answered by two sets or more" in group_thin(inst, lexof, 2)
 
 
-def test_wsd_framework_pairwise_kappa_says_it_means_little(tmp_path: Path) -> None:
-    d = skip_without_realdata("wsdeval") / "wsdeval"
-    if not (WORDNET / "index.noun").is_file():
-        pytest.skip(f"WordNet 3.0 is not installed at {WORDNET} (Debian: apt install wordnet-base)")
-    out = tmp_path / "all.hadj"
-    subprocess.run([sys.executable, "-m", "hieradjudicate", "project", "new", str(out), "--inventory", str(WORDNET),
-                    "--annotations", f"gold={d / 'ALL.gold.key.txt'}",
-                    "--annotations", f"lesk={d / 'ALL.lesk_example.key.txt'}"],
-                   check=True, timeout=600, capture_output=True)
-    corpus = Session.open(out).corpus
+def test_wsd_framework_pairwise_kappa_says_it_means_little(wsd_all_project: Path) -> None:
+    with Session.open(wsd_all_project, read_only=True) as session:
+        corpus = session.corpus
     data = Dashboard(corpus).compute(n_resamples=0)
     hm = data.heatmap
     assert int(hm.n[0, 1]) == 6599 and abs(float(hm.value[0, 1])) < 0.01

@@ -49,12 +49,15 @@ def test_digamma_equals_scipy():
     np.testing.assert_allclose(digamma(x), special.digamma(x), rtol=1e-12, atol=1e-10)
 
 
-@pytest.mark.parametrize("seed", [0, 1, 2])
-def test_equals_crowd_kit_on_hard_labels(seed):
+# crowd-kit's default is 10 restarts, every one from the same seeded start (``random_state`` goes to each
+# restart's initialisation) and kept only when strictly better: the first run's result.  Seed 0 is
+# compared with the default as given; seeds 1 and 2 with one restart (the same run, a tenth of the time).
+@pytest.mark.parametrize("seed, restarts", [(0, None), (1, 1), (2, 1)])
+def test_equals_crowd_kit_on_hard_labels(seed, restarts):
     df, _ = _synthetic(seed)
     df = _by_appearance(df)
     L = int(df.label.max()) + 1
-    ck = crowdkit().MACE().fit(df)  # its default: 10 restarts (all from the same seeded start), 50 iterations, VB
+    ck = (crowdkit().MACE() if restarts is None else crowdkit().MACE(n_restarts=restarts)).fit(df)  # 50 iterations, VB
     r = _ours(df, L)
     np.testing.assert_allclose(r.accuracy, ck.spamming_[:, 1], atol=1e-9)
     np.testing.assert_allclose(r.posterior, ck.probas_.loc[np.arange(len(r.tasks))].to_numpy(), atol=1e-9)

@@ -9,38 +9,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from PySide6.QtCore import QRect, QSettings, Qt, QTimer
+from PySide6.QtCore import QRect, QSettings, Qt
 from PySide6.QtWidgets import QApplication
 
 from hieradjudicate.app.session.session import Session
 from hieradjudicate.gui.main_window import MainWindow
 from hieradjudicate.gui.window_geometry import first_geometry, screen_key
 from tests.crowd import crowd_project
-from tests.gui.journey import open_window
+from tests.gui.journey import in_dialog, open_window
 
 _open = open_window  # the one way every journey opens the window (tests/gui/journey.py)
-
-
-def _in_dialog(qtbot, name: str, act) -> list:
-    """Run ``act(dialog)`` on the modal dialog ``name`` once it is open (it blocks the caller)."""
-    seen = []
-
-    def drive() -> None:
-        dlg = QApplication.activeModalWidget()
-        if dlg is None or dlg.objectName() != name:
-            QTimer.singleShot(20, drive)
-            return
-        seen.append(dlg)
-        try:
-            dlg.activateWindow()  # as a window manager would: keys typed here are the dialog's
-            qtbot.waitUntil(lambda: QApplication.activeWindow() is dlg, timeout=2000)
-            act(dlg)
-        except BaseException as exc:  # never leave a modal dialog open: the test would hang
-            seen.append(exc)
-            dlg.reject()
-
-    QTimer.singleShot(30, drive)
-    return seen
 
 
 def _go_to(qtbot, win: MainWindow, text: str) -> None:
@@ -48,7 +26,7 @@ def _go_to(qtbot, win: MainWindow, text: str) -> None:
         qtbot.keyClicks(dlg.field, text)
         qtbot.keyClick(dlg.field, Qt.Key.Key_Return)
 
-    seen = _in_dialog(qtbot, "goto_dialog", act)
+    seen = in_dialog(qtbot, "goto_dialog", act)
     qtbot.keyClick(win.ws.table, Qt.Key.Key_G, Qt.KeyboardModifier.ControlModifier)
     assert seen and len(seen) == 1, seen
     qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=2000)  # keys go to the window again
@@ -201,7 +179,7 @@ def test_decided_rows_are_marked_in_the_table(qtbot, demo_project: Path) -> None
 
 # ---------------------------------------------------------------- 4. notes and small dialogs
 def _note(qtbot, win: MainWindow, keys) -> None:
-    seen = _in_dialog(qtbot, "note_dialog", keys)
+    seen = in_dialog(qtbot, "note_dialog", keys)
     qtbot.keyClick(win.ws.table, Qt.Key.Key_E)
     assert len(seen) == 1, seen
     qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=2000)
@@ -268,7 +246,7 @@ def test_pick_dialog_space_ticks_from_the_search_field(qtbot, demo_project: Path
         assert len(ticked) == 2
         qtbot.keyClick(dlg.search, Qt.Key.Key_Return)
 
-    seen = _in_dialog(qtbot, "pick_dialog", act)
+    seen = in_dialog(qtbot, "pick_dialog", act)
     qtbot.keyClick(w.ws.table, Qt.Key.Key_Space)
     assert len(seen) == 1, seen
     assert len(w.wb.gold[i].split()) == 2

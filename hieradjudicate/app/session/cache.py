@@ -26,14 +26,13 @@ from hieradjudicate.core.model import (
     CorpusBuilder,
 )
 from hieradjudicate.core.records import Context
+from hieradjudicate.io.store.inputs import files_key
 from hieradjudicate.io.store.project_store import FileRecord
 
 CACHE_NAME = "corpus"
 CACHE_VERSION = 1
-
-
-def _files_key(files: Sequence[FileRecord]) -> list[list[Any]]:
-    return [[f.id, f.sha256] for f in files]
+#: what a cache must carry to be read by this program (beside the stored copies it was made from)
+CACHE_STAMP = {"cache_version": CACHE_VERSION, "app_version": __version__}
 
 
 def corpus_to_cache(corpus: Corpus, files: Sequence[FileRecord]) -> tuple[dict[str, np.ndarray],
@@ -72,9 +71,8 @@ def corpus_to_cache(corpus: Corpus, files: Sequence[FileRecord]) -> tuple[dict[s
     a["ctx_line"] = np.asarray([-1 if corpus.contexts[k].line is None else corpus.contexts[k].line
                                 for k in keys], dtype=np.int64)
     meta = {
-        "cache_version": CACHE_VERSION,
-        "app_version": __version__,
-        "files": _files_key(files),
+        **CACHE_STAMP,
+        "files": files_key(files),
         "lexelts": list(inv.lexelts),
         "sets": [{"name": s.name, "role": s.role, "source": s.source,
                   "has_lines": s.tag_line is not None} for s in sets],
@@ -84,15 +82,12 @@ def corpus_to_cache(corpus: Corpus, files: Sequence[FileRecord]) -> tuple[dict[s
 
 
 def corpus_from_cache(arrays: dict[str, np.ndarray], meta: dict[str, Any], *,
-                      inventories: Sequence[Any], files: Sequence[FileRecord],
-                      steps: Steps | None = None) -> Corpus | None:
-    """Rebuild the corpus from the cache and the re-read inventory sources, or ``None`` when
-    the cache does not fit (other version, other files, different inventory).  ``steps``
-    hears "Laying out N answers" (set by set) and "Reading N contexts"."""
+                      inventories: Sequence[Any], steps: Steps | None = None) -> Corpus | None:
+    """Rebuild the corpus from a cache that fits the stored copies and :data:`CACHE_STAMP` (as
+    :func:`~hieradjudicate.io.store.inputs.read_stored_inputs` gives it) and the re-read inventory
+    sources, or ``None`` when the inventory differs from the cached one.  ``steps`` hears
+    "Laying out N answers" (set by set) and "Reading N contexts"."""
     steps = steps if steps is not None else Steps(None, 0)
-    if (meta.get("cache_version") != CACHE_VERSION or meta.get("app_version") != __version__
-            or meta.get("files") != _files_key(files)):
-        return None
     node_id = arrays["node_id"].tolist()
     node_lexelt = arrays["node_lexelt"]
     lexelts: list[str] = meta["lexelts"]

@@ -35,7 +35,7 @@ def export_unavailable(session: Any, fmt: str) -> str | None:
     """Why ``fmt`` cannot be exported from this project (a tool's own format it was not built
     from), else ``None``."""
     from hieradjudicate.app.session.session import SOURCE_EXPORTS
-    from hieradjudicate.app.session.stored_inputs import effective_files
+    from hieradjudicate.io.store.inputs import effective_files
 
     if fmt not in SOURCE_EXPORTS:
         return None
@@ -182,7 +182,7 @@ def record_decisions(session: Any, decisions: list[Any], path: str) -> str:
 def reimport_choices(session: Any) -> list[tuple[str, int]]:
     """``(label, file id)`` of every annotation file a re-import can replace: a file of one set is
     labelled with the set's name, a file of several with its name and how many sets it holds."""
-    from hieradjudicate.app.session.stored_inputs import effective_files
+    from hieradjudicate.io.store.inputs import effective_files
 
     out = []
     for f in effective_files(session.store.files("annotations")):

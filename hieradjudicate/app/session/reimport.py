@@ -45,11 +45,11 @@ from hieradjudicate.app.session.commands import Applied, Command, Decide
 from hieradjudicate.app.session.decisions import Decision, DecisionState
 from hieradjudicate.app.session.stored_inputs import (
     check_storable,
-    effective_files,
     reload_corpus,
     write_cache,
 )
 from hieradjudicate.core.errors import ProjectError
+from hieradjudicate.io.store.inputs import effective_files
 from hieradjudicate.core.model import Corpus, tag_set_signature
 from hieradjudicate.io.store.project_store import DecisionRow, FileRecord, Store, utc_now
 from hieradjudicate.io.textfile import display_path

@@ -13,9 +13,7 @@ Both the GUI and the CLI drive a session; it never imports Qt.
 from __future__ import annotations
 
 import os
-import sqlite3
 import tempfile
-import zipfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Self
@@ -23,14 +21,13 @@ from typing import Any, Self
 from hieradjudicate.app.loading.load import AnnotationSpec, LoadResult, Progress, load, load_steps
 from hieradjudicate.app.progress import Steps
 from hieradjudicate.app.session.batch import BatchDecide, accept_agreed, accept_set
-from hieradjudicate.app.session.cache import CACHE_NAME, corpus_from_cache
+from hieradjudicate.app.session.cache import CACHE_NAME, CACHE_STAMP
 from hieradjudicate.app.session.commands import Command, CommandStack
 from hieradjudicate.app.session.decisions import DecisionState
 from hieradjudicate.app.session.reimport import ReimportResult, reimport
 from hieradjudicate.app.session.stored_inputs import (
-    effective_files,
-    inventory_sources,
-    reload_corpus,
+    cached_corpus,
+    corpus_from_copies,
     safe_name,
     store_copies,
     write_cache,
@@ -39,6 +36,7 @@ from hieradjudicate.app.workbench.suggest import Suggestions, suggest
 from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.core.model import Corpus
 from hieradjudicate.io.exports.gold import ExportSummary, export_gold, export_history
+from hieradjudicate.io.store.inputs import effective_files, read_copies, read_stored_inputs
 from hieradjudicate.io.store.locations import open_store
 from hieradjudicate.io.store.project_store import DecisionRow, Store
 from hieradjudicate.io.store.sidecars import remove_build, sweep_stale_builds
@@ -161,25 +159,24 @@ class Session:
         steps.step("Opening the project file")
         store = open_store(path, read_only=read_only)  # a .hadj file or a server URL
         try:
-            files = effective_files(store.files())
+            steps.step("Reading the stored corpus")
+            # one pass over the store: the copies in effect, a fitting cache, the bytes needed
+            inputs = read_stored_inputs(store, cache=CACHE_NAME, stamp=CACHE_STAMP)
             corpus = None
-            try:
-                steps.step("Reading the stored corpus")
-                cached = store.get_arrays(CACHE_NAME)
-                if cached is not None:
-                    steps.step("Reading the sense inventory", 2)  # WordNet: about a second
-                    corpus = corpus_from_cache(*cached, inventories=inventory_sources(store, files),
-                                               files=files, steps=steps)
-            except (ValueError, KeyError, EOFError, OSError, zipfile.BadZipFile, sqlite3.DatabaseError):
-                # the arrays are only a cache of the stored inputs: a damaged one is rebuilt below
-                corpus = None
+            if inputs.cache is not None:
+                steps.step("Reading the sense inventory", 2)  # WordNet: about a second
+                corpus = cached_corpus(inputs, steps)
             from_cache = corpus is not None
             if corpus is None:
+                # a cache that fitted its stamp but not its inventory (or a damaged blob): the one
+                # case that reads the other copies after assembling began
+                copies = inputs.copies if inputs.cache is None else read_copies(store, inputs.files)
                 again = steps.part(cls.OPEN_SLOTS - 1 - steps.at)
-                corpus = reload_corpus(store, files, progress=lambda d, t, what: again(
-                    d, t, f"Reading the stored files again: {what}"))
+                corpus = corpus_from_copies(inputs.location, inputs.files, copies,
+                                            progress=lambda d, t, what: again(
+                                                d, t, f"Reading the stored files again: {what}"))
                 if getattr(store, "may_cache", not store.read_only):  # on a server: the lead's
-                    write_cache(store, corpus)
+                    write_cache(store, corpus, inputs.files)
             steps.skip_to(cls.OPEN_SLOTS - 1)
             steps.step("Reading the decisions")
             return cls(store, corpus, from_cache=from_cache, decisions=decisions)

@@ -1,5 +1,9 @@
-"""The project's stored input copies: writing them at creation, and building the corpus again from
-them (on open when the cache is stale, and on a re-import), plus the corpus cache they feed."""
+"""The project's stored input copies: writing them at creation, and assembling the corpus from
+what :mod:`hieradjudicate.io.store.inputs` read of them (from the cache and the inventory copies,
+or from every copy when the cache is stale, and on a re-import), plus the corpus cache they feed.
+
+Loading is one pass in one direction: the store is read first, all at once, and the corpus is
+assembled here from the bytes read; nothing here goes back to the store half-way."""
 
 from __future__ import annotations
 
@@ -13,19 +17,13 @@ from typing import Any
 
 from hieradjudicate import __version__
 from hieradjudicate.app.loading.load import AnnotationSpec, LoadResult, Progress, load
-from hieradjudicate.app.session.cache import CACHE_NAME, corpus_to_cache
+from hieradjudicate.app.progress import Steps
+from hieradjudicate.app.session.cache import CACHE_NAME, corpus_from_cache, corpus_to_cache
 from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.core.model import Corpus
+from hieradjudicate.io.store.inputs import CACHE_READ_ERRORS, StoredInputs, effective_files, read_copies
 from hieradjudicate.io.store.project_store import FileRecord, Store
 from hieradjudicate.io.textfile import display_path
-
-
-def effective_files(files: Sequence[FileRecord]) -> list[FileRecord]:
-    """The stored copies in effect, in load order: a copy replaced by another active copy is
-    dropped, and a replacement takes the place (``order``) of the copy it replaced."""
-    replaced = {f.options.get("replaces") for f in files}
-    kept = [f for f in files if f.id not in replaced]
-    return sorted(kept, key=lambda f: (f.options.get("order", f.id), f.id))
 
 
 def store_copies(store: Store, result: LoadResult, specs: list[AnnotationSpec],
@@ -85,8 +83,9 @@ def check_storable(path: str) -> None:
                            "gzip or split it into several files")
 
 
-def write_cache(store: Store, corpus: Corpus) -> None:
-    arrays, meta = corpus_to_cache(corpus, effective_files(store.files()))
+def write_cache(store: Store, corpus: Corpus, files: Sequence[FileRecord] | None = None) -> None:
+    """Keep the corpus's cache, keyed to ``files`` (the copies in effect, read again when not given)."""
+    arrays, meta = corpus_to_cache(corpus, effective_files(store.files()) if files is None else files)
     meta["app_version"] = __version__
     store.put_arrays(CACHE_NAME, arrays, meta)
 
@@ -107,29 +106,47 @@ def safe_name(source_path: str, k: int) -> str:
     return f"{stem}{dot}{suffix}"
 
 
-def _extract(store: Store, files: list[FileRecord], folder: Path,
-             data: Mapping[int, bytes] | None = None) -> list[str]:
-    """Write the stored copies (or ``data[id]``) under their original names (formats are
+def _extract(files: list[FileRecord], folder: Path, copies: Mapping[int, bytes]) -> list[str]:
+    """Write the copies' bytes (``copies[id]``) under their original names (formats are
     detected by them)."""
     paths = []
     for k, rec in enumerate(files):
         sub = folder / str(k)
         sub.mkdir()
         target = sub / safe_name(rec.source_path, k)
-        target.write_bytes(data[rec.id] if data and rec.id in data else store.file_bytes(rec.id))
+        target.write_bytes(copies[rec.id])
         paths.append(str(target))
     return paths
 
 
-def inventory_sources(store: Store, files: list[FileRecord]) -> list[Any]:
-    """Read the stored inventory copies (small; the tree is rebuilt from them on every open)."""
+def inventories_of(files: Sequence[FileRecord], copies: Mapping[int, bytes]) -> list[Any]:
+    """The inventory sources read from the bytes of the inventory copies among ``files`` (small;
+    the tree is rebuilt from them on every open)."""
     from hieradjudicate.io.inventories.read import read_inventory
 
     inv_files = [f for f in files if f.kind == "inventory"]
     with tempfile.TemporaryDirectory(prefix="hadj-") as tmp:
-        paths = _extract(store, inv_files, Path(tmp))
+        paths = _extract(inv_files, Path(tmp), copies)
         return [read_inventory(p, columns=f.options.get("columns"))
                 for p, f in zip(paths, inv_files, strict=True)]
+
+
+def inventory_sources(store: Store, files: list[FileRecord]) -> list[Any]:
+    """The inventory sources of the stored inventory copies among ``files``."""
+    inv_files = [f for f in files if f.kind == "inventory"]
+    return inventories_of(inv_files, read_copies(store, inv_files))
+
+
+def cached_corpus(inputs: StoredInputs, steps: Steps | None = None) -> Corpus | None:
+    """The corpus from the cache read with ``inputs`` and its inventory copies, or ``None`` when
+    there is none or it does not fit after all (a damaged blob, another inventory)."""
+    if inputs.cache is None:
+        return None
+    try:
+        return corpus_from_cache(*inputs.cache, inventories=inventories_of(inputs.files, inputs.copies),
+                                 steps=steps)
+    except CACHE_READ_ERRORS:  # the arrays are only a cache of the stored inputs: rebuilt instead
+        return None
 
 
 def _set_name(f: FileRecord) -> str | None:
@@ -141,11 +158,19 @@ def _set_name(f: FileRecord) -> str | None:
     return name
 
 
-def reload_corpus(store: Store, files: list[FileRecord],
-            data: Mapping[int, bytes] | None = None, *, progress: Progress | None = None) -> Corpus:
+def reload_corpus(store: Any, files: list[FileRecord],
+                  data: Mapping[int, bytes] | None = None, *, progress: Progress | None = None) -> Corpus:
     """Build the corpus again from the stored copies, as :meth:`Session.create` did
     (``data``: bytes to use instead of the copy of a file id, for a re-import; ``progress``
-    hears each file read, as :func:`load` tells it)."""
+    hears each file read, as :func:`load` tells it): every copy is read first, then assembled."""
+    return corpus_from_copies(getattr(store, "path", "the project"), files, read_copies(store, files, data),
+                              progress=progress)
+
+
+def corpus_from_copies(location: Any, files: list[FileRecord], copies: Mapping[int, bytes], *,
+                       progress: Progress | None = None) -> Corpus:
+    """The corpus read from the bytes of ``files`` (``copies[id]``), as :meth:`Session.create`
+    read the originals; messages and sources name the files the user imported."""
     by_kind = {kind: [f for f in files if f.kind == kind]
                for kind in ("inventory", "annotations", "contexts")}
     with tempfile.TemporaryDirectory(prefix="hadj-") as tmp:
@@ -153,7 +178,7 @@ def reload_corpus(store: Store, files: list[FileRecord],
         extracted: dict[str, list[str]] = {}
         for kind, records in by_kind.items():
             (folder / kind).mkdir()
-            extracted[kind] = _extract(store, records, folder / kind, data)
+            extracted[kind] = _extract(records, folder / kind, copies)
         specs = [AnnotationSpec(p, _set_name(f), f.role or "annotator",
                                 f.options.get("format"), f.options.get("columns"))
                  for p, f in zip(extracted["annotations"], by_kind["annotations"], strict=True)]
@@ -162,7 +187,7 @@ def reload_corpus(store: Store, files: list[FileRecord],
                       tree_columns=columns, strict=True, progress=progress)
     corpus = result.corpus
     if corpus is None:
-        raise ProjectError(f"{store.path}: the stored files gave no corpus")
+        raise ProjectError(f"{location}: the stored files gave no corpus")
     # Messages and sources name the files the user imported, not the temporary copies.
     originals = {p: f.source_path for kind, records in by_kind.items()
                  for p, f in zip(extracted[kind], records, strict=True)}

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from hieradjudicate.app.timeline.decisions import Figure
-from hieradjudicate.app.session.stored_inputs import effective_files
+from hieradjudicate.io.store.inputs import effective_files
 from hieradjudicate.core.agreement.agreement import fleiss_agreement, make_layout, pairwise_matrix
 from hieradjudicate.core.errors import ProjectError
 
@@ -84,7 +84,7 @@ def input_sources(store: Any) -> list[Any]:
     if not files:
         return []
     with tempfile.TemporaryDirectory(prefix="hadj-") as tmp:
-        paths = _extract(store, files, Path(tmp), data)
+        paths = _extract(files, Path(tmp), data)
         return [read_annotation_file(AnnotationSpec(p, _set_name(f), f.role or "annotator",
                                                     f.options.get("format"), f.options.get("columns")))
                 for p, f in zip(paths, files, strict=True)]

@@ -3,7 +3,7 @@
 The project keeps every copy of every imported file (a re-imported copy is
 marked replaced, never deleted) with the time it was imported.  The state at
 an import is the copies in effect once it was stored
-(:func:`~hieradjudicate.app.session.stored_inputs.effective_files` over the
+(:func:`~hieradjudicate.io.store.inputs.effective_files` over the
 copies stored up to then).  For each state the figures are the dashboard's
 group figures (:class:`~hieradjudicate.app.stats.Stats`): mean pairwise
 kappa (Cohen and Scott), Fleiss' kappa, Davies & Fleiss' (Conger's) kappa
@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from hieradjudicate.app.session.stored_inputs import effective_files
+from hieradjudicate.io.store.inputs import effective_files
 from hieradjudicate.app.stats import Stats
 from hieradjudicate.app.timeline.decisions import Figure
 from hieradjudicate.core.agreement.bootstrap import bootstrap_figures

@@ -11,11 +11,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hieradjudicate.app.session.stored_inputs import effective_files, safe_name
+from hieradjudicate.app.session.stored_inputs import safe_name
 from hieradjudicate.core.inventory.gloss_parts import split_gloss
 from hieradjudicate.core.inventory.labels import node_short_labels
 from hieradjudicate.io.annotations.tools.webanno_tsv import document_name
 from hieradjudicate.io.contexts.cas_documents import index_uima
+from hieradjudicate.io.store.inputs import effective_files
 from hieradjudicate.io.contexts.document import DocumentIndex, index_wsd_xml
 from hieradjudicate.io.contexts.webanno_documents import index_webanno_tsv
 from hieradjudicate.io.textfile import decode_text

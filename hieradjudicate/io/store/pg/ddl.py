@@ -161,6 +161,14 @@ CHAIN_TEXT = ("concat_ws('|', {r}id::text, length({r}lexelt) || ':' || {r}lexelt
               " length({r}team_role) || ':' || {r}team_role, coalesce({r}client_id::text, '-'),"
               " extract(epoch FROM {r}committed_at)::text)")
 
+#: one link of a chain, in a trigger with ``txt`` (the row as :data:`CHAIN_TEXT` spells it): the
+#: head row of chain ``who`` is made or moved on, and the row gets its ``seq`` and ``link``
+#: (used by ``chain_decision`` before publishing and ``check_decision`` after)
+CHAIN_STEP = ("INSERT INTO {s}.chain_heads AS h VALUES ({who}, 1, encode(sha256(convert_to('|' || txt, 'UTF8')), 'hex'))\n"
+              "    ON CONFLICT (who) DO UPDATE\n"
+              "        SET n = h.n + 1, link = encode(sha256(convert_to(h.link || '|' || txt, 'UTF8')), 'hex')\n"
+              "    RETURNING n, link INTO NEW.seq, NEW.link;")
+
 FUNCTIONS = """
 CREATE FUNCTION {s}.chain_decision() RETURNS trigger
 LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp SET lock_timeout = '5s' AS $f$
@@ -168,10 +176,7 @@ DECLARE k text := CASE WHEN NEW.team_role = 'file' THEN '' ELSE NEW.decided_by E
         txt text := {chain_new};
 BEGIN
     -- one statement: the login's head row is locked until this transaction ends
-    INSERT INTO {s}.chain_heads AS h VALUES (k, 1, encode(sha256(convert_to('|' || txt, 'UTF8')), 'hex'))
-    ON CONFLICT (who) DO UPDATE
-        SET n = h.n + 1, link = encode(sha256(convert_to(h.link || '|' || txt, 'UTF8')), 'hex')
-    RETURNING n, link INTO NEW.seq, NEW.link;
+    {chain_step_k}
     RETURN NEW;
 END
 $f$;
@@ -259,11 +264,7 @@ BEGIN
     NEW.committed_at := clock_timestamp();
     -- then the chain (as chain_decision, in the same call: one function call per row)
     txt := {chain_new};
-    INSERT INTO {s}.chain_heads AS h
-        VALUES (NEW.decided_by, 1, encode(sha256(convert_to('|' || txt, 'UTF8')), 'hex'))
-    ON CONFLICT (who) DO UPDATE
-        SET n = h.n + 1, link = encode(sha256(convert_to(h.link || '|' || txt, 'UTF8')), 'hex')
-    RETURNING n, link INTO NEW.seq, NEW.link;
+    {chain_step_login}
     RETURN NEW;
 END
 $f$;
@@ -342,17 +343,19 @@ GRANT USAGE ON ALL SEQUENCES IN SCHEMA {s} TO {lead};
 _PLACEHOLDERS = ("s", "lead", "adj", "viewer", "owner", "channel", "lead_lit", "viewer_lit")
 
 
-def _constants() -> dict[str, str]:
+def _constants(s: str) -> dict[str, str]:
     return {"tags_re": TAGS_RE, "time_re": TIME_RE, "control": CONTROL_RE,
             "control_id": CONTROL_ID_RE, "note_max": str(NOTE_MAX),
-            "chain_new": CHAIN_TEXT.format(r="NEW.")}
+            "chain_new": CHAIN_TEXT.format(r="NEW."),
+            "chain_step_k": CHAIN_STEP.format(s=s, who="k"),
+            "chain_step_login": CHAIN_STEP.format(s=s, who="NEW.decided_by")}
 
 
 def templated(template: str) -> list[str]:
     """The statements of a template with ``@s@``-style markers where the project's quoted names
     go (the server functions replace them; the program's constants are filled in here)."""
     marks = {k: f"@{k}@" for k in _PLACEHOLDERS}
-    return [st.format(**marks, **_constants()) for st in _statements(template)]
+    return [st.format(**marks, **_constants(marks["s"])) for st in _statements(template)]
 
 
 def _statements(template: str) -> list[str]:
