@@ -53,7 +53,6 @@ def test_sigkill_never_loses_a_saved_decision(tmp_path: Path) -> None:
     Store.create(path).close()
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
     rng = random.Random(20260501)
-    started = time.monotonic()
     total = interrupted = 0
     for trial in range(TRIALS):
         child = subprocess.Popen([sys.executable, "-c", CHILD, str(path), str(trial)],
@@ -80,4 +79,3 @@ def test_sigkill_never_loses_a_saved_decision(tmp_path: Path) -> None:
                 assert row is not None, f"trial {trial}: saved row {row_id} lost"
                 assert (row.instance, row.status) == (instance, status)
     assert total > 0 and interrupted >= 8, (total, interrupted)  # killed mid-stream
-    assert time.monotonic() - started < 60
