@@ -401,7 +401,7 @@ def bootstrap_figures(
     pairs: list[tuple[int, int]] | None = None, n_lexelts: int | None = None,
     distance: Distance = "nominal", lexelt_chance: str = "within",
     n_resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED, level: float = 0.95,
-    method: str = DEFAULT_METHOD, max_pair_draws: float | None = MAX_PAIR_DRAWS,
+    method: str = DEFAULT_METHOD, max_pair_draws: float | None = MAX_PAIR_DRAWS, layout: Layout | None = None,
 ) -> BootstrapFigures:
     """Pairwise kappas, Fleiss' kappa and alpha with their intervals.
 
@@ -424,11 +424,15 @@ def bootstrap_figures(
         share instances hold about 16 million pair-instances) they are not
         computed and ``pairs_skipped`` says why; ``None`` computes them
         whatever the cost.  Fleiss and alpha are always computed.
+    layout : Layout, optional
+        :func:`make_layout` of the arrays when the caller has it (they are then not looked at):
+        a crowd's one-leaf-per-row layout (:class:`~hieradjudicate.core.layout_tags.LeafLayout`)
+        is read from its leaves, without a dense ``(R, K)`` ``P`` (MASC: 147 MB).
     """
     if isinstance(distance, str) and distance != "nominal":
         raise ValueError("bootstrap_figures supports 'nominal' or a distance matrix for alpha")
-    full = make_layout(inst, rater, P, inst_lexelt, n_lexelts=n_lexelts)
-    X, K = full.n_lexelts, full.P.shape[1]
+    full = layout if layout is not None else make_layout(inst, rater, P, inst_lexelt, n_lexelts=n_lexelts)
+    X, K = full.n_lexelts, full.n_leaves
     lay = full.pairable()
     if pairs is None:
         present = np.unique(full.rater).tolist()
@@ -444,7 +448,7 @@ def bootstrap_figures(
     else:
         out_pairs = dict(_pairs_cis(full, pairs, X, K, n_resamples, seed, level, method))
     f_point = fleiss_agreement(full).kappa
-    a_point = krippendorff_alpha(inst, rater, P, inst_lexelt, distance=distance, lexelt_chance=lexelt_chance,
+    a_point = krippendorff_alpha(full.inst, full.rater, None, inst_lexelt, distance=distance, lexelt_chance=lexelt_chance,
                                  layout=full, coincidences=False).alpha
     if not lay.R:
         none = np.zeros(n_resamples, bool)
@@ -498,7 +502,7 @@ def _pairs_cis(full: Layout, pairs: list[tuple[int, int]], X: int, K: int, n_res
         ra = by_rater[rb[a]:rb[a + 1]] if a + 1 < len(rb) else by_rater[:0]
         rbb = by_rater[rb[b]:rb[b + 1]] if b + 1 < len(rb) else by_rater[:0]
         _, ia, ib = np.intersect1d(full.row_seg[ra], full.row_seg[rbb], assume_unique=True, return_indices=True)
-        pa, pb = full.P[ra[ia]], full.P[rbb[ib]]
+        pa, pb = _rows_P(full, ra[ia], K), _rows_P(full, rbb[ib], K)
         lex_full = full.row_lex[ra[ia]]
         point = pairwise_agreement(pa, pb, lex_full, n_lexelts=X)
         if len(lex_full) == 0:
@@ -516,3 +520,13 @@ def _pairs_cis(full: Layout, pairs: list[tuple[int, int]], X: int, K: int, n_res
         batch.append(((a, b), V, lex, point))
         size += cost
     yield from flush()
+
+
+def _rows_P(full: Layout, rows: np.ndarray, K: int) -> np.ndarray:
+    """``full.P[rows]``; from the leaves when every row is one leaf (the whole ``P`` never made)."""
+    leaf = full.__dict__.get("onehot_leaf")  # known without a pass over P (a crowd's layout)
+    if leaf is None:
+        return full.P[rows]
+    out = np.zeros((len(rows), K))
+    out[np.arange(len(rows)), leaf[rows]] = 1.0  # the unit rows of P, exactly
+    return out
