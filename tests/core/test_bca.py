@@ -16,6 +16,7 @@ from hieradjudicate.core.agreement.bootstrap import (
     _pair_V,
     alpha_jackknife,
     bootstrap_fleiss,
+    fleiss_jackknife,
     bootstrap_pairwise,
     jackknife,
 )
@@ -103,6 +104,18 @@ def test_alpha_jackknife_by_lexelt_equals_the_whole_leave_one_out(lexelt_chance:
     got, ok, strata = alpha_jackknife(V, st.seg_lex, 5, st.dist, lexelt_chance)
     assert ok.all() and (ok == ok_want).all() and (strata == st.seg_lex).all()
     assert np.ptp(got) > 1e-4  # leaving units out moves alpha: a comparison that can fail
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
+
+
+def test_fleiss_jackknife_by_lexelt_equals_the_whole_leave_one_out() -> None:
+    inst, rater, P, lex = correlated(7, n=80, X=5)
+    lex[lex == 2] = 0  # lexelt 2 holds no unit
+    lay = make_layout(inst, rater, P, lex, n_lexelts=5).pairable()
+    V = _fleiss_V(lay)
+    (want, ok_want, _), = jackknife(_fleiss_stat(P.shape[1]), V, lay.seg_lex, 5)
+    got, ok, strata = fleiss_jackknife(V, lay.seg_lex, 5, P.shape[1])
+    assert ok.all() and (ok == ok_want).all() and (strata == lay.seg_lex).all()
+    assert np.ptp(got) > 1e-4  # leaving units out moves kappa: a comparison that can fail
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
 
 

@@ -53,6 +53,7 @@ __all__ = [
     "bootstrap_pairwise",
     "resample_indices",
     "alpha_jackknife",
+    "fleiss_jackknife",
 ]
 
 DEFAULT_SEED = 20_240_601
@@ -304,9 +305,29 @@ def _fleiss_ci(T: np.ndarray, n_x: np.ndarray, K: int, est: Estimate, level: flo
                method: str = DEFAULT_METHOD, V: np.ndarray | None = None,
                lex: np.ndarray | None = None) -> BootstrapCI:
     stat = _fleiss_stat(K)
-    jack = jackknife(stat, V, lex, T.shape[1])[0] if method == "bca" and V is not None else None
+    jack = fleiss_jackknife(V, lex, T.shape[1], K) if method == "bca" and V is not None else None
     (k, ok), = stat(T, n_x)
     return _ci(est, k, ok, level, seed, method, jack)
+
+
+def fleiss_jackknife(V: np.ndarray, lex: np.ndarray, n_lexelts: int, K: int) -> Jack:
+    """Leave-one-out Fleiss kappas: what :func:`jackknife` of :func:`_fleiss_stat` gives, with only
+    the left-out unit's lexelt recomputed (as :func:`alpha_jackknife`).  ``V`` holds
+    ``[P_i, s_i, m_i]`` per unit (:func:`_fleiss_V`)."""
+    V = np.asarray(V, dtype=np.float64)
+    lex = np.asarray(lex, np.int64)
+    S = np.zeros((n_lexelts, V.shape[1]))
+    np.add.at(S, lex, V)
+    n_x = np.bincount(lex, minlength=n_lexelts).astype(np.float64)
+    pbar = S[:, 1:1 + K] / np.maximum(S[:, 1 + K], 1.0)[:, None]
+    q = np.einsum("xk,xk->x", pbar, pbar) * n_x
+    left = S[lex] - V  # each unit's lexelt without it
+    pbar_i = left[:, 1:1 + K] / np.maximum(left[:, 1 + K], 1.0)[:, None]
+    n = n_x.sum() - 1.0
+    obs = (S[:, 0].sum() - V[:, 0]) / max(n, 1.0)
+    pe = (q.sum() - q[lex] + np.einsum("ik,ik->i", pbar_i, pbar_i) * (n_x[lex] - 1.0)) / max(n, 1.0)
+    values, ok = _kappas(obs, pe, np.full(len(V), n))
+    return values, ok, lex
 
 
 def bootstrap_fleiss(
