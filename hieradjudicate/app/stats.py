@@ -83,6 +83,11 @@ class Stats:
         if key not in self._layouts and depth is None and instances is None:
             # the corpus's copy (the workbench's live figures share it), made without the long form
             self._layouts[key] = self.corpus.layout(sets)
+        if key not in self._layouts and depth is None:
+            # a selection of the corpus's layout: its rows stay sorted, a crowd's stay one leaf per
+            # row (take equals make_layout of the selected long form, with no dense P made)
+            full = self.layout(sets)
+            self._layouts[key] = full.take(np.flatnonzero(np.isin(full.inst, instances)))
         if key not in self._layouts:
             inst, rater, P = self.long_form(sets, depth, instances)
             self._layouts[key] = make_layout(inst, rater, P, self.corpus.inst_lexelt,

@@ -115,10 +115,12 @@ def _agree_ci(stats, sets, depth, n_resamples: int, instances=None, method: str 
 
     seed = DEFAULT_SEED if seed is None else seed
     c = stats.corpus
-    inst, rater, P = stats.long_form(sets, depth, instances)
+    # the figures' own layout (a crowd's: one leaf per row, no dense (rows x leaves) P; MASC 147 MB)
+    lay = stats.layout(sets, depth, instances)
     pairs = [(a, b) for a in range(len(sets)) for b in range(a + 1, len(sets))]
-    bf = bootstrap_figures(inst, rater, P, c.inst_lexelt, pairs=pairs, n_lexelts=len(c.inventory.lexelts),
-                           n_resamples=n_resamples, method=method, seed=seed)
+    bf = bootstrap_figures(lay.inst, lay.rater, None, c.inst_lexelt, pairs=pairs,
+                           n_lexelts=len(c.inventory.lexelts), n_resamples=n_resamples, method=method,
+                           seed=seed, layout=lay)
     out = {"resamples": n_resamples, "level": 0.95, "seed": seed,
            "method": f"{METHOD_TEXT[method]} over instances, stratified by lexelt; pairs sharing no "
                      "instance have no interval", "pairs": []}

@@ -14,7 +14,9 @@ from hieradjudicate.core.agreement.bootstrap import (
     _fleiss_V,
     _pair_stat,
     _pair_V,
+    alpha_jackknife,
     bootstrap_fleiss,
+    fleiss_jackknife,
     bootstrap_pairwise,
     jackknife,
 )
@@ -84,6 +86,37 @@ def test_vectorised_jackknife_equals_leave_one_out_recomputation() -> None:
         assert jf[i] == pytest.approx(multi_rater_agreement(a, r, p, lex, n_lexelts=4).fleiss.kappa.value,
                                       abs=1e-12)
         assert ja[i] == pytest.approx(krippendorff_alpha(a, r, p, lex, n_lexelts=4).alpha.value, abs=1e-12)
+
+
+@pytest.mark.parametrize("lexelt_chance", ["within", "pooled"])
+@pytest.mark.parametrize("distance", ["nominal", "tree"])
+def test_alpha_jackknife_by_lexelt_equals_the_whole_leave_one_out(lexelt_chance: str, distance: str) -> None:
+    inst, rater, P, lex = correlated(6, n=80, X=5)
+    lex[lex == 3] = 4  # lexelt 3 holds no unit
+    lay = make_layout(inst, rater, P, lex, n_lexelts=5).pairable()
+    dist = "nominal"
+    if distance == "tree":
+        d = np.random.default_rng(2).uniform(0.2, 1.0, size=(5, 4, 4))
+        dist = (d + d.transpose(0, 2, 1)) / 2
+    st = alpha_stats(lay, dist)
+    V = np.column_stack([st.do_i, st.s_i])
+    (want, ok_want, _), = jackknife(_alpha_stat(st.dist, lexelt_chance), V, st.seg_lex, 5)
+    got, ok, strata = alpha_jackknife(V, st.seg_lex, 5, st.dist, lexelt_chance)
+    assert ok.all() and (ok == ok_want).all() and (strata == st.seg_lex).all()
+    assert np.ptp(got) > 1e-4  # leaving units out moves alpha: a comparison that can fail
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
+
+
+def test_fleiss_jackknife_by_lexelt_equals_the_whole_leave_one_out() -> None:
+    inst, rater, P, lex = correlated(7, n=80, X=5)
+    lex[lex == 2] = 0  # lexelt 2 holds no unit
+    lay = make_layout(inst, rater, P, lex, n_lexelts=5).pairable()
+    V = _fleiss_V(lay)
+    (want, ok_want, _), = jackknife(_fleiss_stat(P.shape[1]), V, lay.seg_lex, 5)
+    got, ok, strata = fleiss_jackknife(V, lay.seg_lex, 5, P.shape[1])
+    assert ok.all() and (ok == ok_want).all() and (strata == lay.seg_lex).all()
+    assert np.ptp(got) > 1e-4  # leaving units out moves kappa: a comparison that can fail
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
 
 
 def _pair_population(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:

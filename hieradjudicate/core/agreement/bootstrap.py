@@ -52,6 +52,8 @@ __all__ = [
     "bootstrap_fleiss",
     "bootstrap_pairwise",
     "resample_indices",
+    "alpha_jackknife",
+    "fleiss_jackknife",
 ]
 
 DEFAULT_SEED = 20_240_601
@@ -303,9 +305,29 @@ def _fleiss_ci(T: np.ndarray, n_x: np.ndarray, K: int, est: Estimate, level: flo
                method: str = DEFAULT_METHOD, V: np.ndarray | None = None,
                lex: np.ndarray | None = None) -> BootstrapCI:
     stat = _fleiss_stat(K)
-    jack = jackknife(stat, V, lex, T.shape[1])[0] if method == "bca" and V is not None else None
+    jack = fleiss_jackknife(V, lex, T.shape[1], K) if method == "bca" and V is not None else None
     (k, ok), = stat(T, n_x)
     return _ci(est, k, ok, level, seed, method, jack)
+
+
+def fleiss_jackknife(V: np.ndarray, lex: np.ndarray, n_lexelts: int, K: int) -> Jack:
+    """Leave-one-out Fleiss kappas: what :func:`jackknife` of :func:`_fleiss_stat` gives, with only
+    the left-out unit's lexelt recomputed (as :func:`alpha_jackknife`).  ``V`` holds
+    ``[P_i, s_i, m_i]`` per unit (:func:`_fleiss_V`)."""
+    V = np.asarray(V, dtype=np.float64)
+    lex = np.asarray(lex, np.int64)
+    S = np.zeros((n_lexelts, V.shape[1]))
+    np.add.at(S, lex, V)
+    n_x = np.bincount(lex, minlength=n_lexelts).astype(np.float64)
+    pbar = S[:, 1:1 + K] / np.maximum(S[:, 1 + K], 1.0)[:, None]
+    q = np.einsum("xk,xk->x", pbar, pbar) * n_x
+    left = S[lex] - V  # each unit's lexelt without it
+    pbar_i = left[:, 1:1 + K] / np.maximum(left[:, 1 + K], 1.0)[:, None]
+    n = n_x.sum() - 1.0
+    obs = (S[:, 0].sum() - V[:, 0]) / max(n, 1.0)
+    pe = (q.sum() - q[lex] + np.einsum("ik,ik->i", pbar_i, pbar_i) * (n_x[lex] - 1.0)) / max(n, 1.0)
+    values, ok = _kappas(obs, pe, np.full(len(V), n))
+    return values, ok, lex
 
 
 def bootstrap_fleiss(
@@ -346,9 +368,49 @@ def _alpha_ci(T: np.ndarray, dist: np.ndarray, lexelt_chance: str, est: Estimate
               seed: int, method: str = DEFAULT_METHOD, V: np.ndarray | None = None,
               lex: np.ndarray | None = None) -> BootstrapCI:
     stat = _alpha_stat(dist, lexelt_chance)
-    jack = jackknife(stat, V, lex, T.shape[1])[0] if method == "bca" and V is not None else None
+    jack = alpha_jackknife(V, lex, T.shape[1], dist, lexelt_chance) if method == "bca" and V is not None else None
     (a, ok), = stat(T, np.zeros(T.shape[:2]))
     return _ci(est, a, ok, level, seed, method, jack)
+
+
+def alpha_jackknife(V: np.ndarray, lex: np.ndarray, n_lexelts: int, dist: np.ndarray,
+                    lexelt_chance: str = "within") -> Jack:
+    """Leave-one-out alphas: what :func:`jackknife` of :func:`_alpha_stat` gives, lexelt by lexelt.
+
+    Leaving unit ``i`` out changes only its lexelt's sums, so the corpus ``D_o`` and ``D_e`` are the
+    totals with that lexelt's term replaced -- one ``(K, K)`` product per unit instead of the whole
+    ``(X, K, K)`` contraction (MASC: 45 lexelts; it was most of the interval's time).  ``V`` holds
+    ``[do_i, s_i]`` per unit (:func:`~hieradjudicate.core.agreement.alpha.alpha_stats`)."""
+    V = np.asarray(V, dtype=np.float64)
+    lex = np.asarray(lex, np.int64)
+    X = n_lexelts
+    S = np.zeros((X, V.shape[1]))
+    np.add.at(S, lex, V)
+    do_x, n_c = S[:, 0], S[:, 1:]
+    n_x = n_c.sum(axis=1)
+    pair_x = np.einsum("xk,xkl,xl->x", n_c, dist, n_c)
+    nxm = np.maximum(n_x, 1.0)
+    de_lex = pair_x / (nxm * np.maximum(n_x - 1.0, 1.0))
+    # each unit's lexelt after leaving it out
+    nc_i = n_c[lex] - V[:, 1:]
+    nx_i = nc_i.sum(axis=1)
+    pair_i = np.empty(len(V))
+    for x in np.unique(lex).tolist():  # one product per lexelt present, over its units
+        rows = np.flatnonzero(lex == x)
+        pair_i[rows] = np.einsum("ik,ik->i", nc_i[rows] @ dist[x], nc_i[rows])
+    n = n_x.sum() - n_x[lex] + nx_i
+    d_o = (do_x.sum() - V[:, 0]) / np.maximum(n, 1.0)
+    if lexelt_chance == "within":
+        de_i = pair_i / (np.maximum(nx_i, 1.0) * np.maximum(nx_i - 1.0, 1.0))
+        w = n_x * de_lex
+        d_e = (w.sum() - w[lex] + nx_i * de_i) / np.maximum(n, 1.0)
+    elif lexelt_chance == "pooled":
+        sq = (n_x ** 2).sum() - n_x[lex] ** 2 + nx_i ** 2
+        d_e = (pair_x.sum() - pair_x[lex] + pair_i + n ** 2 - sq) / np.maximum(n * (n - 1.0), 1.0)
+    else:
+        raise ValueError("lexelt_chance must be 'within' or 'pooled'")
+    ok = (n > 0) & (d_e > ZERO_TOL)
+    return np.where(ok, 1.0 - d_o / np.where(ok, d_e, 1.0), 0.0), ok, lex
 
 
 def bootstrap_alpha(
@@ -401,7 +463,7 @@ def bootstrap_figures(
     pairs: list[tuple[int, int]] | None = None, n_lexelts: int | None = None,
     distance: Distance = "nominal", lexelt_chance: str = "within",
     n_resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED, level: float = 0.95,
-    method: str = DEFAULT_METHOD, max_pair_draws: float | None = MAX_PAIR_DRAWS,
+    method: str = DEFAULT_METHOD, max_pair_draws: float | None = MAX_PAIR_DRAWS, layout: Layout | None = None,
 ) -> BootstrapFigures:
     """Pairwise kappas, Fleiss' kappa and alpha with their intervals.
 
@@ -424,11 +486,15 @@ def bootstrap_figures(
         share instances hold about 16 million pair-instances) they are not
         computed and ``pairs_skipped`` says why; ``None`` computes them
         whatever the cost.  Fleiss and alpha are always computed.
+    layout : Layout, optional
+        :func:`make_layout` of the arrays when the caller has it (they are then not looked at):
+        a crowd's one-leaf-per-row layout (:class:`~hieradjudicate.core.layout_tags.LeafLayout`)
+        is read from its leaves, without a dense ``(R, K)`` ``P`` (MASC: 147 MB).
     """
     if isinstance(distance, str) and distance != "nominal":
         raise ValueError("bootstrap_figures supports 'nominal' or a distance matrix for alpha")
-    full = make_layout(inst, rater, P, inst_lexelt, n_lexelts=n_lexelts)
-    X, K = full.n_lexelts, full.P.shape[1]
+    full = layout if layout is not None else make_layout(inst, rater, P, inst_lexelt, n_lexelts=n_lexelts)
+    X, K = full.n_lexelts, full.n_leaves
     lay = full.pairable()
     if pairs is None:
         present = np.unique(full.rater).tolist()
@@ -444,7 +510,7 @@ def bootstrap_figures(
     else:
         out_pairs = dict(_pairs_cis(full, pairs, X, K, n_resamples, seed, level, method))
     f_point = fleiss_agreement(full).kappa
-    a_point = krippendorff_alpha(inst, rater, P, inst_lexelt, distance=distance, lexelt_chance=lexelt_chance,
+    a_point = krippendorff_alpha(full.inst, full.rater, None, inst_lexelt, distance=distance, lexelt_chance=lexelt_chance,
                                  layout=full, coincidences=False).alpha
     if not lay.R:
         none = np.zeros(n_resamples, bool)
@@ -498,7 +564,7 @@ def _pairs_cis(full: Layout, pairs: list[tuple[int, int]], X: int, K: int, n_res
         ra = by_rater[rb[a]:rb[a + 1]] if a + 1 < len(rb) else by_rater[:0]
         rbb = by_rater[rb[b]:rb[b + 1]] if b + 1 < len(rb) else by_rater[:0]
         _, ia, ib = np.intersect1d(full.row_seg[ra], full.row_seg[rbb], assume_unique=True, return_indices=True)
-        pa, pb = full.P[ra[ia]], full.P[rbb[ib]]
+        pa, pb = _rows_P(full, ra[ia], K), _rows_P(full, rbb[ib], K)
         lex_full = full.row_lex[ra[ia]]
         point = pairwise_agreement(pa, pb, lex_full, n_lexelts=X)
         if len(lex_full) == 0:
@@ -516,3 +582,13 @@ def _pairs_cis(full: Layout, pairs: list[tuple[int, int]], X: int, K: int, n_res
         batch.append(((a, b), V, lex, point))
         size += cost
     yield from flush()
+
+
+def _rows_P(full: Layout, rows: np.ndarray, K: int) -> np.ndarray:
+    """``full.P[rows]``; from the leaves when every row is one leaf (the whole ``P`` never made)."""
+    leaf = full.__dict__.get("onehot_leaf")  # known without a pass over P (a crowd's layout)
+    if leaf is None:
+        return full.P[rows]
+    out = np.zeros((len(rows), K))
+    out[np.arange(len(rows)), leaf[rows]] = 1.0  # the unit rows of P, exactly
+    return out
