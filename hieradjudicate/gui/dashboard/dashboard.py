@@ -28,6 +28,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QListWidgetItem, QWidget
 
 from hieradjudicate.app.dashboard.dashboard import DashboardData
+from hieradjudicate.app.memory import release_free_memory
 from hieradjudicate.app.workbench.reference import reference_golds
 from hieradjudicate.gui.dashboard.common import Panel
 from hieradjudicate.gui.dashboard.competence_panel import CompetencePanel
@@ -271,6 +272,7 @@ class DashboardView(QWidget):
                         lambda d: self._intervals_done(d, key, snap.version), failed=self._failed)
 
     def _intervals_done(self, data: DashboardData, key: Any, version: int) -> None:
+        release_free_memory()  # the bootstrap's freed temporaries leave its thread's malloc arena
         self.ci_button.setEnabled(True)
         self._ci_ready.add(key)
         if key == self._key(self.selection()) and version == self.tracker.version:

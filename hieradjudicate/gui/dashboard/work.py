@@ -30,6 +30,7 @@ from PySide6.QtCore import QObject, Signal
 
 from hieradjudicate.app.dashboard.dashboard import Dashboard, DashboardData, no_agreement_text
 from hieradjudicate.app.dashboard.gold import DecisionTracker
+from hieradjudicate.app.memory import release_free_memory
 from hieradjudicate.gui.dashboard.competence_panel import CompetenceEstimator
 from hieradjudicate.gui.workers import BackgroundRunner
 
@@ -138,6 +139,9 @@ class DashboardWork(QObject):
             self.view.first.report(done, total, what)
 
     def _warmed(self, _data: Any) -> None:
+        # the warm-up thread's freed temporaries stay in its malloc arena (MASC: ~27 MiB) unless
+        # handed back: the competence estimate that follows would start from there
+        release_free_memory()
         self.warmed.emit()
         self.request_competence()
 
