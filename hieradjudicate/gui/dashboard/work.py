@@ -96,6 +96,8 @@ class DashboardWork(QObject):
         self.dash = Dashboard(corpus, title=Path(str(getattr(session, "path", "project"))).stem)
         # the scores against a reference gold: the ones the reference panel computes (once per project)
         self.dash.reference_holder = wb
+        if wb.cols.category_basis == "worst pair of annotators":  # not against a reference gold
+            self.dash.share_worst_category(wb.cols.annotators, wb.cols.category)  # computed once, not twice
         self.ci_dash = copy.copy(self.dash)  # shares the figure cache, has its own nearest-gold state
         self.ci_dash._nearest = None
         self.tracker = DecisionTracker(corpus, session.store.iter_history())
