@@ -254,7 +254,7 @@ class DashboardView(QWidget):
         else:
             self.state.setText("updating…")
             self.fast.start(lambda r: compute(self.dash, snap, sel, r, **opts),
-                            lambda d: self._apply(d, key), failed=self._failed, progress=self.first.report)
+                            lambda d: self._computed(d, key), failed=self._failed, progress=self.first.report)
             if self.data is None:
                 self.first.waiting()
         if self.auto_ci and not (self._gold_ci and self._key(sel) in self._ci_ready):
@@ -281,6 +281,10 @@ class DashboardView(QWidget):
         else:
             self.refresh()  # per-lexelt intervals now cached; gold intervals are out of date
         self._update_ci_state()
+
+    def _computed(self, data: DashboardData, key: Any) -> None:
+        release_free_memory()  # the worker's freed temporaries leave its thread's malloc arena
+        self._apply(data, key)
 
     def _apply(self, data: DashboardData, key: Any) -> None:
         self.first.drawing()
