@@ -13,7 +13,6 @@ from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 from hieradjudicate.app.dashboard.dashboard import Dashboard
 from hieradjudicate.app.dashboard.scores import restrict_gold
