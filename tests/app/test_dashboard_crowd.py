@@ -78,3 +78,24 @@ def test_a_selection_restricts_counts_cells_and_explains_alike(tmp_path):
                 cat, _ = pair_category(c, dash.sets[a], dash.sets[b])
                 np.testing.assert_array_equal(hm.cell_instances(a, b), np.flatnonzero((cat > 0) & keep))
                 assert hm.cell_explain[(a, b)].n == hm.n[a, b]
+
+
+def test_the_dashboard_takes_the_workbenchs_category_column_and_its_progress_figures_stay_equal(tmp_path):
+    from hieradjudicate.app.workbench.queue import Workbench
+
+    path = crowd_project(tmp_path / "c.hadj", 20, per_item=7)
+    with Session.open(path, read_only=True) as s:
+        c = s.corpus
+        own = Dashboard(c)
+        want = own.compute(n_resamples=0).progress
+        assert sum(want.remaining.values()) == c.n
+        cols = Workbench(c).cols
+        shared = Dashboard(c)
+        assert shared.share_worst_category(cols.annotators, cols.category)
+        assert shared.worst_category is cols.category  # not computed again
+        np.testing.assert_array_equal(cols.category, own.worst_category)
+        got = shared.compute(n_resamples=0).progress
+        assert got.remaining == want.remaining
+        assert {k: v.tolist() for k, v in got.remaining_instances.items()} == \
+            {k: v.tolist() for k, v in want.remaining_instances.items()}
+        assert not Dashboard(c).share_worst_category(cols.annotators[:-1], cols.category)  # another group

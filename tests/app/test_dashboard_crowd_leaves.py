@@ -120,3 +120,40 @@ def test_crowd_pair_and_lexelt_alphas_equal_the_core_functions_on_the_dense_long
         ci = bootstrap_alpha(inst[rows], rater[rows], P[rows], np.zeros(lex.size, np.int64), n_lexelts=1,
                              n_resamples=RESAMPLES)
         assert (bar.low, bar.high) == (ci.low, ci.high)
+
+
+def _gold_of(corpus, every: int):
+    """A gold of every ``every``-th instance: the answer of the first set that answered it."""
+    from hieradjudicate.core.inventory.leaves import leaf_vectors
+    from hieradjudicate.core.model import AnnotationSet
+
+    rows = np.arange(0, corpus.n, every, dtype=np.int64)
+    node = np.full(rows.size, -1, np.int64)
+    for s in corpus.sets:
+        pos = s.position(rows)
+        fill = (node < 0) & (pos >= 0)
+        node[fill] = s.tag_node[s.tag_ptr[pos[fill]]]
+    assert (node >= 0).all()
+    ptr = np.arange(rows.size + 1, dtype=np.int64)
+    gold = AnnotationSet("gold", "gold", rows, ptr, node, np.ones(rows.size), np.ones(rows.size))
+    gold.leaves = leaf_vectors(corpus.inventory, ptr, node, gold.tag_weight)
+    return gold
+
+
+def _gold_rows(data) -> list[tuple]:
+    return [(r.name, r.n, r.score, r.recall, r.kappa_cohen, r.kappa_scott, r.observed, r.expected_cohen, r.reason)
+            for r in data.gold_agreement]
+
+
+def test_a_crowds_figures_against_the_gold_keep_no_sets_leaf_vectors_and_equal_the_held_ones(no_dense_p):
+    held = _crowd()
+    for s in held.sets:
+        _ = s.leaves  # every set holds its whole leaf vectors: what the figures read before
+    gold = _gold_of(held, 3)
+    want = _gold_rows(Dashboard(held).compute(gold=gold, n_resamples=0))
+
+    crowd = _crowd()
+    got = _gold_rows(Dashboard(crowd).compute(gold=_gold_of(crowd, 3), n_resamples=0))
+    assert len(got) == len(crowd.sets) and any(r[1] for r in got)
+    assert got == want
+    assert [s.name for s in crowd.sets if s._leaves is not None] == []

@@ -145,9 +145,13 @@ def gold_agreement(corpus: Corpus, sets: list[int], gold: AnnotationSet
     for k in sets:
         s = corpus.sets[k]
         shared, ig, is_ = np.intersect1d(gold.rows, s.rows, assume_unique=True, return_indices=True)
-        pa = pairwise_agreement(s.leaves[is_], gold.leaves[ig], corpus.inst_lexelt[shared], n_lexelts=X)
-        sc = score_leaf(s.leaves, s.rows, region, corpus.inst_lexelt, gold_rows=gold.rows,
-                        lexelts=corpus.inventory.lexelts, attempted_weight=s.attempted)
+        # only the decided rows' leaf vectors, computed from their tags and not kept: a crowd's sets
+        # would otherwise each keep all of theirs (MASC: 228 sets, 147 MB) for a few decided rows;
+        # score_leaf drops the rows outside the gold, so the shared rows give the same figures
+        L = s.leaves_rows(is_)
+        pa = pairwise_agreement(L, gold.leaves[ig], corpus.inst_lexelt[shared], n_lexelts=X)
+        sc = score_leaf(L, s.rows[is_], region, corpus.inst_lexelt, gold_rows=gold.rows,
+                        lexelts=corpus.inventory.lexelts, attempted_weight=s.attempted[is_])
         scores[k] = sc
         ov = sc.figures.overall
         kc = pa.cohen.kappa

@@ -126,17 +126,17 @@ def agreement(corpus: Corpus, *, compatible: bool = False, specific: str = "most
     chosen = first.copy()
     agreed = identical.copy()
     if compatible and raters:
-        K = corpus.sets[raters[0]].leaves.shape[1]
+        # each set's leaves once, kept by no set (a crowd's would stay: MASC, 147 MB), as booleans
+        regions = [corpus.sets[k].leaves_once() > 0 for k in raters]
+        K = regions[0].shape[1]
         count = np.zeros((n, K), np.int32)
         hist = np.zeros((n, K + 2), np.int32)
-        regions, sizes = [], []
-        for k in raters:
+        sizes = []
+        for k, region in zip(raters, regions, strict=True):
             s = corpus.sets[k]
-            region = s.leaves > 0
             size = region.sum(axis=1)
             count[s.rows] += region
             hist[s.rows, size] += 1  # rows are unique within a set
-            regions.append(region)
             sizes.append(size)
         at_least = np.cumsum(hist[:, ::-1], axis=1)[:, ::-1]  # at_least[i, z] = #sizes >= z
         broken = np.zeros(n, bool)

@@ -105,6 +105,13 @@ def corpus_from_cache(arrays: dict[str, np.ndarray], meta: dict[str, Any], *,
             or not np.array_equal(inv.node_parent, arrays["node_parent"])
             or not np.array_equal(inv.node_outside, arrays["node_outside"])):
         return None
+    arrays = dict(arrays)
+    for name in ("attempted", "tag_weight"):  # a crowd's: every label whole, every weight 1
+        col = arrays[name]
+        if col.size and bool((col == 1.0).all()):
+            # one value for every row, read-only (nothing writes a set's weights): 8 bytes, not
+            # 8 bytes a label (MASC: 2 x 8.3 MiB held while the project is open)
+            arrays[name] = np.broadcast_to(np.float64(1.0), col.shape)
     sets = []
     row_ptr, label_ptr = arrays["set_row_ptr"], arrays["set_label_ptr"]
     within = steps.step(f"Laying out {int(label_ptr[-1]):,} answers of {len(meta['sets']):,} sets", 2)

@@ -28,6 +28,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QLabel, QListWidgetItem, QWidget
 
 from hieradjudicate.app.dashboard.dashboard import DashboardData
+from hieradjudicate.app.memory import release_free_memory
 from hieradjudicate.app.workbench.reference import reference_golds
 from hieradjudicate.gui.dashboard.common import Panel
 from hieradjudicate.gui.dashboard.competence_panel import CompetencePanel
@@ -253,7 +254,7 @@ class DashboardView(QWidget):
         else:
             self.state.setText("updating…")
             self.fast.start(lambda r: compute(self.dash, snap, sel, r, **opts),
-                            lambda d: self._apply(d, key), failed=self._failed, progress=self.first.report)
+                            lambda d: self._computed(d, key), failed=self._failed, progress=self.first.report)
             if self.data is None:
                 self.first.waiting()
         if self.auto_ci and not (self._gold_ci and self._key(sel) in self._ci_ready):
@@ -271,6 +272,7 @@ class DashboardView(QWidget):
                         lambda d: self._intervals_done(d, key, snap.version), failed=self._failed)
 
     def _intervals_done(self, data: DashboardData, key: Any, version: int) -> None:
+        release_free_memory()  # the bootstrap's freed temporaries leave its thread's malloc arena
         self.ci_button.setEnabled(True)
         self._ci_ready.add(key)
         if key == self._key(self.selection()) and version == self.tracker.version:
@@ -279,6 +281,10 @@ class DashboardView(QWidget):
         else:
             self.refresh()  # per-lexelt intervals now cached; gold intervals are out of date
         self._update_ci_state()
+
+    def _computed(self, data: DashboardData, key: Any) -> None:
+        release_free_memory()  # the worker's freed temporaries leave its thread's malloc arena
+        self._apply(data, key)
 
     def _apply(self, data: DashboardData, key: Any) -> None:
         self.first.drawing()

@@ -30,6 +30,7 @@ from PySide6.QtCore import QObject, Signal
 
 from hieradjudicate.app.dashboard.dashboard import Dashboard, DashboardData, no_agreement_text
 from hieradjudicate.app.dashboard.gold import DecisionTracker
+from hieradjudicate.app.memory import release_free_memory
 from hieradjudicate.gui.dashboard.competence_panel import CompetenceEstimator
 from hieradjudicate.gui.workers import BackgroundRunner
 
@@ -95,6 +96,8 @@ class DashboardWork(QObject):
         self.dash = Dashboard(corpus, title=Path(str(getattr(session, "path", "project"))).stem)
         # the scores against a reference gold: the ones the reference panel computes (once per project)
         self.dash.reference_holder = wb
+        if wb.cols.category_basis == "worst pair of annotators":  # not against a reference gold
+            self.dash.share_worst_category(wb.cols.annotators, wb.cols.category)  # computed once, not twice
         self.ci_dash = copy.copy(self.dash)  # shares the figure cache, has its own nearest-gold state
         self.ci_dash._nearest = None
         self.tracker = DecisionTracker(corpus, session.store.iter_history())
@@ -138,6 +141,9 @@ class DashboardWork(QObject):
             self.view.first.report(done, total, what)
 
     def _warmed(self, _data: Any) -> None:
+        # the warm-up thread's freed temporaries stay in its malloc arena (MASC: ~27 MiB) unless
+        # handed back: the competence estimate that follows would start from there
+        release_free_memory()
         self.warmed.emit()
         self.request_competence()
 
