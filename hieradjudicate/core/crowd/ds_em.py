@@ -55,6 +55,12 @@ class _Runs:
     def sum_take(self, src: np.ndarray, idx: np.ndarray, wt: np.ndarray | None) -> np.ndarray:
         """``sum(np.take(src, idx, axis=1) * wt)`` gathering one piece at a time: the same sums, without
         the ``(n, entries)`` gather of every entry at once (MASC: up to 17 x 1.08 M floats, #23)."""
+        if len(self.pieces) == 1:  # one piece (a word of MASC): its sums are the answer, no copy
+            _, _, lo, hi, local = self.pieces[0]
+            vals = np.take(src, idx[lo:hi], axis=1)
+            if wt is not None:
+                vals *= wt[lo:hi]
+            return np.add.reduceat(vals, local, axis=1)
         out = np.empty((src.shape[0], self.n))
         for g, g1, lo, hi, local in self.pieces:
             vals = np.take(src, idx[lo:hi], axis=1)
@@ -171,9 +177,13 @@ class DSModel:
             for g in self.groups:
                 logE = np.log(theta[g.e_off:g.p_off].reshape(g.n, -1))
                 logp = np.log(theta[g.p_off:g.p_off + g.lexelts.size * g.n].reshape(g.n, -1))
-                ll = np.repeat(logp, g.lex_count.astype(np.int64), axis=1)
-                if g.t_row.size:
-                    ll[:, g.t_ids] += g.t_runs.sum_take(logE, g.t_row, g.t_wt)
+                if g.t_ids.size == g.tasks.size:  # every task has labels: its sums, plus its prior (the same adds)
+                    ll = g.t_runs.sum_take(logE, g.t_row, g.t_wt)
+                    ll += logp if g.lexelts.size == 1 else np.repeat(logp, g.lex_count.astype(np.int64), axis=1)
+                else:
+                    ll = np.repeat(logp, g.lex_count.astype(np.int64), axis=1)
+                    if g.t_row.size:
+                        ll[:, g.t_ids] += g.t_runs.sum_take(logE, g.t_row, g.t_wt)
                 top = ll.max(axis=0)
                 ll -= top
                 z = np.exp(ll, out=ll)
