@@ -97,6 +97,7 @@ class _Group:
     used: np.ndarray | None = None  # (n, lexelts): a label of the lexelt gives the leaf weight (else its prior is 0)
     b_runs: _Runs | None = None  # the M-step's sums over b_start, in pieces
     t_runs: _Runs | None = None  # the E-step's sums over t_start, in pieces
+    in_order: bool = False  # the runs are every local task, in order (t_ids is 0, 1, 2, ...)
     e_off: int = 0  # offset of the confusion rows in the flat parameter vector
     p_off: int = 0  # offset of the priors
 
@@ -142,6 +143,7 @@ class DSModel:
             pos = np.searchsorted(g.lexelts, x_e[eb])
             on = (wt_e[eb] > 0) & (k_e[eb] < n)
             g.used[k_e[eb][on], pos[on]] = True
+            g.in_order = g.t_ids.size == g_tasks.size and bool((g.t_ids == np.arange(g_tasks.size)).all())
             g.b_runs = _Runs(b_start, eb.size)
             g.t_runs = _Runs(t_start, et.size)
             g.e_off = off
@@ -177,7 +179,7 @@ class DSModel:
             for g in self.groups:
                 logE = np.log(theta[g.e_off:g.p_off].reshape(g.n, -1))
                 logp = np.log(theta[g.p_off:g.p_off + g.lexelts.size * g.n].reshape(g.n, -1))
-                if g.t_ids.size == g.tasks.size:  # every task has labels: its sums, plus its prior (the same adds)
+                if g.in_order:  # every task has labels, its runs in order: its sums plus its prior (the same adds)
                     ll = g.t_runs.sum_take(logE, g.t_row, g.t_wt)
                     ll += logp if g.lexelts.size == 1 else np.repeat(logp, g.lex_count.astype(np.int64), axis=1)
                 else:
