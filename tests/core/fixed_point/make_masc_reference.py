@@ -4,8 +4,9 @@ computes them is made faster).
 
     HIERADJ_REALDATA=../shared/data python tests/core/fixed_point/make_masc_reference.py
 
-Stored per model: every set's competence, the posterior of every :data:`EVERY`-th instance (by its
-key), and each lexelt's posterior summed over its instances (so a change anywhere shows).
+Stored per model: every set's competence, the posterior over its lexelt's leaves of every
+:data:`EVERY`-th instance (by its key), and each lexelt's posterior summed over its instances (so a
+change anywhere shows).
 """
 
 from __future__ import annotations
@@ -39,10 +40,12 @@ def summary(res, c) -> dict:
     x_task = c.inst_lexelt[res.tasks]
     sums = np.zeros((len(c.inventory.lexelts), res.posterior.shape[1]))
     np.add.at(sums, x_task, res.posterior)
-    keys = [f"{c.inventory.lexelts[int(x)]} {c.instance_key(int(t))[1]}" for t, x in zip(res.tasks, x_task, strict=True)]
+    keys = [f"{c.inventory.lexelts[int(x)]} {c.instance_key(int(t))[1]}"
+            for t, x in zip(res.tasks, x_task, strict=True)]
     return {"iterations": res.iterations, "converged": bool(res.converged),
             "competence": {c.sets[int(w)].name: float(a) for w, a in zip(res.workers, res.accuracy, strict=True)},
-            "posterior": {keys[t]: res.posterior[t].tolist() for t in range(0, len(keys), EVERY)},
+            "posterior": {keys[t]: res.posterior[t, :c.inventory.n_leaves[x_task[t]]].tolist()
+                          for t in range(0, len(keys), EVERY)},
             "lexelt_sums": sums.tolist()}
 
 
