@@ -126,15 +126,16 @@ def main() -> int:
         results.append({"figure": f"D&S one EM step, {words} summed (CPU)", "ours": round(n_ck * our_ms, 2),
                         "peer": round(tot[6], 2), "unit": "ms", "target": "< peer"})
         if n_ck == n_words:
-            results.append({"figure": "D&S on MASC to its fixed point, whole (CPU; crowd-kit: every word to the "
-                            "fixed point)", "ours": round(ours["Dawid & Skene"], 3), "peer": round(tot[5], 3),
-                            "unit": "s", "target": "<= 5 s and < peer"})
-            results.append({"figure": "D&S on MASC, whole, against crowd-kit to its own early rule (CPU)",
-                            "ours": round(ours["Dawid & Skene"], 3), "peer": round(tot[0], 3), "unit": "s",
+            results.append({"figure": "D&S on MASC to its fixed point, whole, against crowd-kit on every word "
+                            "(CPU; crowd-kit: s/iteration x plain EM's iterations)",
+                            "ours": round(ours["Dawid & Skene"], 3), "peer": round(tot[5], 3), "unit": "s",
                             "target": "< peer"})
-    if not any(r["figure"].startswith("D&S on MASC to its fixed point, whole") for r in results):
-        results.append({"figure": "D&S on MASC to its fixed point, whole (CPU)",
-                        "ours": round(ours["Dawid & Skene"], 3), "peer": None, "unit": "s", "target": "<= 5 s"})
+            results.append({"figure": "D&S on MASC, whole, against crowd-kit to its own rule on every word (CPU)",
+                            "ours": round(ours["Dawid & Skene"], 3), "peer": round(tot[0], 3), "unit": "s",
+                            "target": "< peer", "note": "crowd-kit's rule (tol 1e-5 on its ELBO) stops after a "
+                            "few iterations, far from the fixed point; ours runs to it"})
+    results.append({"figure": "D&S on MASC to its fixed point, whole (CPU)", "ours": round(ours["Dawid & Skene"], 3),
+                    "peer": None, "unit": "s", "target": "<= 5 s"})
     print("BENCH-RESULT " + json.dumps(results))
     return 0
 
