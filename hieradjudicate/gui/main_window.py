@@ -279,7 +279,7 @@ class MainWindow(ProjectsSection, MarkersSection, QMainWindow):
             go_to(self.ws, text, lambda msg: self.statusBar().showMessage(msg, 6000))
 
     def show_document(self) -> None:
-        show_document(self)  # Go > Document context (D): gui.workbench.document_panel
+        show_document(self)  # Go > Document context (D): gui.workbench.panels.document_panel
 
     def toggle_auto_advance(self, on: bool) -> None:
         self.auto_advance = bool(on)

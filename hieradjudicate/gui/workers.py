@@ -20,8 +20,6 @@ per signal, so that every named step of a fast job reaches the callback.
 
 from __future__ import annotations
 
-import os
-import sys
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -29,23 +27,6 @@ from typing import Any
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 Report = Callable[[int, int, str], None]
-
-
-BACKGROUND_NICE = 10
-
-
-def lower_this_thread() -> None:
-    """Lower the CPU priority of the calling thread (Linux: per-thread nice; elsewhere nothing, since
-    there the nice value belongs to the whole process).  The pool thread keeps it: a background
-    runner's pool runs only that runner's jobs."""
-    if not sys.platform.startswith("linux"):
-        return
-    try:
-        tid = threading.get_native_id()
-        if os.getpriority(os.PRIO_PROCESS, tid) < BACKGROUND_NICE:
-            os.setpriority(os.PRIO_PROCESS, tid, BACKGROUND_NICE)
-    except OSError:  # not permitted in this sandbox or container: the work still runs
-        pass
 
 
 class Cancelled(Exception):
@@ -115,8 +96,13 @@ class BackgroundRunner(QObject):
 
     def __init__(self, parent: QObject | None = None, *, background: bool = False) -> None:
         super().__init__(parent)
-        #: work nobody waits for (warming caches, estimates): its thread runs at a lower CPU priority,
-        #: so that on a busy machine the GUI and the figures the user waits for come first
+        #: work nobody waits for (warming caches, estimates): a runner of its own, so a refresh waits for
+        #: it instead of computing beside it.  It runs at the process's own CPU priority: niced (10), as
+        #: it once was, a job running Python holds the interpreter lock (GIL) for its slices while it
+        #: waits long for a core on a busy machine, and the GUI thread (each event the window's Python
+        #: filters see) and the jobs the user waits for (an export, the wizard's preview) wait on the
+        #: lock it holds -- their priority fell to its own.  MASC's resolve-and-export journey took
+        #: 71-158 s with the niced warm-up and estimate beside it, 34-56 s without (load 15-18, 2 cores).
         self.background = background
         # the pool first: as a child it is destroyed (waiting for its job) before the relay
         self.pool = QThreadPool(self)
@@ -165,12 +151,7 @@ class BackgroundRunner(QObject):
         self._pending = None
         self._cancel = threading.Event()
         self._running = generation
-        job_fn = fn
-        if self.background:
-            def job_fn(report: Report, fn: Callable[[Report], Any] = fn) -> Any:
-                lower_this_thread()
-                return fn(report)
-        self.pool.start(_Job(self._relay, generation, job_fn, self._cancel))
+        self.pool.start(_Job(self._relay, generation, fn, self._cancel))
 
     def _finished(self) -> None:
         self._running = None

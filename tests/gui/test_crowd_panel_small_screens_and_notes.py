@@ -13,6 +13,7 @@ from PySide6.QtCore import QRect, QSettings, Qt
 from PySide6.QtWidgets import QApplication
 
 from hieradjudicate.app.session.session import Session
+from hieradjudicate.core.tags_only import tags_only
 from hieradjudicate.gui.main_window import MainWindow
 from hieradjudicate.gui.window_geometry import first_geometry, screen_key
 from tests.crowd import crowd_project
@@ -65,7 +66,7 @@ def test_crowd_panel_lists_who_answered_and_keys_take_the_listed_answers(qtbot, 
     # the vote table: one row per sense with its votes, no column per worker
     lm = w.ws.detail.leaf_model
     assert lm.columnCount() == 5 and [lm.headerData(c, Qt.Orientation.Horizontal) for c in range(5)] == \
-        ["Sense", "Votes", "Share", "Posterior", "Gold"]
+        ["Tag" if tags_only(wb.corpus.inventory) else "Sense", "Votes", "Share", "Posterior", "Gold"]  # #31
     inv = wb.corpus.inventory
     nodes = inv.lexelt_nodes[int(wb.cols.lexelt[i])]
     shown = {inv.node_id[int(n)]: lm.data(lm.index(r, 1)) for r, n in enumerate(nodes.tolist())}

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import sys
 import threading
+
+import pytest
 
 from hieradjudicate.gui.workers import BackgroundRunner, Cancelled
 
@@ -88,3 +92,17 @@ def test_progress_reports_that_arrive_together_keep_their_text(qtbot) -> None:
     runner.wait(10_000)
     qtbot.waitUntil(lambda: done == ["ok"], timeout=10_000)
     assert seen == [(1, "estimating"), (2, "estimating")]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a thread's own CPU priority is Linux's")
+def test_background_jobs_run_at_the_priority_of_the_threads_that_wait_on_their_interpreter_lock(qtbot) -> None:
+    """A background job (the dashboard's warm-up, the competence estimate) holds the GIL while it runs
+    Python; niced, it waited long for a core on a busy machine while the GUI thread and the user's own
+    jobs waited on the lock it held.  It runs at the priority of the process, as the GUI thread does."""
+    gui = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    seen: list[int] = []
+    for background in (True, False):
+        runner = BackgroundRunner(background=background)
+        runner.start(lambda report: os.getpriority(os.PRIO_PROCESS, threading.get_native_id()), seen.append)
+        qtbot.waitUntil(lambda: not runner.busy, timeout=10_000)
+    assert seen == [gui, gui]

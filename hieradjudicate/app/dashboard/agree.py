@@ -202,7 +202,9 @@ def heatmap(corpus: Corpus, sets: list[int], lay: Layout, measure: str,
     exp = Explain(f"Pairwise {MEASURE_NAMES[measure]} of all sets",
                   "Each cell compares two annotation sets (annotators and systems) over the "
                   "instances both answered; the number below is how many. Every annotation is "
-                  "first spread over the leaves of its lexelt's sense tree.", formula, aggregation=POOLED)
+                  "first spread over the leaves of its lexelt's sense tree. Between two systems this is "
+                  "agreement on the sense chosen; the System comparison's kappa is agreement on being right "
+                  "against the gold, another figure.", formula, aggregation=POOLED)
     def all_counts() -> np.ndarray:
         chosen = [corpus.sets[k] for k in sets]
         rows = [s.rows if keep is None else s.rows[keep[s.rows]] for s in chosen]

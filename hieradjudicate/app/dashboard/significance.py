@@ -52,11 +52,17 @@ class SignificanceView:
     groups: dict[str, dict[str, list[PairTest]]] = field(default_factory=dict)
     gold: str = ADJUDICATED  # what the systems are tested against
     settings: Settings = field(default_factory=Settings)
+    #: group label (as in ``groups``) -> boolean mask over the gold rows; "all instances" is every row
+    group_rows: dict[str, np.ndarray] = field(default_factory=dict)
 
-    def changes(self, policy: str, baseline: int, system: int) -> list[Change]:
-        """Instances ``system`` gets right and ``baseline`` does not (gained) and the reverse (lost)."""
+    def changes(self, policy: str, baseline: int, system: int, group: str | None = None) -> list[Change]:
+        """Instances ``system`` gets right and ``baseline`` does not (gained) and the reverse (lost),
+        within ``group`` (a label of ``groups``: a data set or a part of speech; default every instance)."""
         s = self.scores[policy]
         c = correct_matrix(s[[baseline, system]], threshold=self.threshold)
+        keep = self.group_rows.get(group) if group is not None else None
+        if keep is not None:
+            c = c & keep[None, :]
         out = []
         for change, mask in (("gained", c[1] & ~c[0]), ("lost", c[0] & ~c[1])):
             for j in np.flatnonzero(mask).tolist():
@@ -93,6 +99,7 @@ def significance_view(names: list[str], per_policy: dict[str, tuple[np.ndarray, 
         got = run_tests(s, w, names, groups_of, settings=st)
         tests[policy] = got[ALL][ALL]
         by[policy] = {group_label(g, name): ts for g, per in got.items() for name, ts in per.items()}
+    group_rows = {group_label(g.title, name): g.codes == k for g in groups_of for k, name in enumerate(g.names)}
     holm = len(names) > 2
     against = "the same decided instances" if gold == ADJUDICATED else f"every instance of the reference gold {gold}"
     e = Explain("Paired significance tests",
@@ -110,7 +117,7 @@ def significance_view(names: list[str], per_policy: dict[str, tuple[np.ndarray, 
                 n=len(rows), aggregation="pooled over the instances of each group (micro average)",
                 note="Soft answers keep their per-instance score (no 0/1 rounding) in the P, R and F1 tests.")
     return SignificanceView(list(names), list(per_policy), tests, scores, rows, st.threshold, len(rows), e,
-                            groups=by, gold=gold, settings=st)
+                            groups=by, gold=gold, settings=st, group_rows=group_rows)
 
 
 #: how each policy's range of a difference is worked out over the open instances

@@ -24,6 +24,7 @@ from typing import Any
 
 from hieradjudicate import __version__
 from hieradjudicate.app.dashboard.tables import tables as dashboard_tables
+from hieradjudicate.app.dashboard.two_kappas import two_kappas_note
 from hieradjudicate.app.report import crowd
 from hieradjudicate.app.report.competence import section as competence_section
 from hieradjudicate.app.report.confusion import confusion_html
@@ -255,6 +256,7 @@ def _systems(data: Any, tables: dict, set_colors: dict[str, str]) -> str:
         hh, tt = tables.get("system_pairs", ([], []))
         if tt:
             out.append(_table(hh, tt))
+        out.append(f"<p><small>{esc(two_kappas_note(cmp, getattr(data, 'heatmap', None)))}</small></p>")
         out.append(f"<p>Optimal combination of all systems: <b>{_n(cmp.optimal_all)}</b> of {cmp.n} decided "
                    "instances get at least one system right (an upper bound for combining them).</p>")
         hb, tb = tables["best_subsets"]

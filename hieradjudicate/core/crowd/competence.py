@@ -147,7 +147,7 @@ def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray | None, inst_
     inst_lexelt : ndarray of int, shape (n_instances,)
     n_leaves : ndarray of int, shape (X,)
     max_iter : EM iterations at most (default :data:`MAX_ITER`, read at the call).
-    accelerate : SQUAREM (:func:`hieradjudicate.core.squarem.squarem`), with the convergence test on
+    accelerate : SQUAREM (:func:`hieradjudicate.core.crowd.squarem.squarem`), with the convergence test on
         plain EM steps; ``False``: plain EM (crowd-kit's run, iteration for iteration).
     progress : called as ``progress(k, max_iter)`` after every EM step (``k`` steps so far).
     leaf, K : instead of ``P`` (pass ``None``) when every label is one leaf: ``leaf[r]`` is the label's

@@ -99,7 +99,7 @@ def _confirmed(model: DSModel, run: Callable, theta: np.ndarray, *, max_iter: in
 def fit_parts(x_task: np.ndarray, t_e: np.ndarray, w_e: np.ndarray, k_e: np.ndarray, wt_e: np.ndarray,
               n_leaves: np.ndarray, W: int, K: int, start: np.ndarray, run: Callable, *, max_iter: int,
               tol: float, min_iter: int, progress: Callable[[int, int], object] | None = None) -> PartsFit:
-    """EM (``run``: :func:`~hieradjudicate.core.squarem.squarem` or ``plain_em``) part by part from the
+    """EM (``run``: :func:`~hieradjudicate.core.crowd.squarem.squarem` or ``plain_em``) part by part from the
     normalised start ``start`` (T, K); entries ``(task, worker, observed leaf, weight)``."""
     T, X = len(x_task), len(n_leaves)
     n_leaves = np.asarray(n_leaves, np.int64)

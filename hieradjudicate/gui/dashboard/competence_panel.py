@@ -164,10 +164,11 @@ class CompetencePanel(Panel):
 
 
 class CompetenceEstimator(QObject):
-    """The estimate behind the panel: made once per open project, off the GUI thread, at a lower CPU
-    priority; made again when the panel's model changes.  ``request(then)`` runs ``then()`` once it is
-    there; ``ready`` is emitted each time an estimate arrives (the workbench's order and suggestions
-    follow it: :meth:`Workbench.set_competence`)."""
+    """The estimate behind the panel: made once per open project, off the GUI thread (at the GUI
+    thread's CPU priority: see :class:`~hieradjudicate.gui.workers.BackgroundRunner`); made again
+    when the panel's model changes.  ``request(then)`` runs ``then()`` once it is there; ``ready`` is
+    emitted each time an estimate arrives (the workbench's order and suggestions follow it:
+    :meth:`Workbench.set_competence`)."""
 
     ready = Signal()
     #: what the estimate says of itself ("… iteration 12 of at most 1000…"), for a user waiting on it

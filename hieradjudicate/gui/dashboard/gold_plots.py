@@ -6,6 +6,7 @@ one these panels say so instead of drawing empty axes.
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 import numpy as np
@@ -13,6 +14,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QTableWidget, QTableWidgetItem, QWidget
 
+from hieradjudicate.app.dashboard.two_kappas import two_kappas_note
 from hieradjudicate.core.agreement.granularity import CATEGORY_NAMES
 from hieradjudicate.core.palette import CATEGORY_COLORS, GOLD_COLOR, mix, set_color
 from hieradjudicate.gui.dashboard.common import (
@@ -232,6 +234,10 @@ class ComparisonPanel(Panel):
         self.optimal.setObjectName("optimal_combination")
         row.addWidget(self.optimal, 1)
         self.body.addWidget(self.top, 1)
+        self.kappa_note = QLabel()  # what this kappa is, beside the pairwise map's (-0.003 there, 0.079 here)
+        self.kappa_note.setObjectName("comparison_kappa_note")
+        self.kappa_note.setWordWrap(True)
+        self.body.addWidget(self.kappa_note)
         self.plot = self.add_plot(2)
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.getAxis("bottom").setLabel("systems right")
@@ -243,6 +249,9 @@ class ComparisonPanel(Panel):
         cmp = self.cmp = data.comparison
         self.note.setVisible(cmp is None and why_no_systems(data, 2) == NO_DECISION)
         self.top.setVisible(cmp is not None)  # not an empty table (a small white box) beside an empty label
+        self.kappa_note.setVisible(cmp is not None)
+        self.kappa_note.setText("" if cmp is None else
+                                f"<small>{html.escape(two_kappas_note(cmp, getattr(data, 'heatmap', None)))}</small>")
         if cmp is None:
             self.bars.set([], [], 0.7, [])
             self.table.setRowCount(0)

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import QComboBox, QLabel
 
 from hieradjudicate.app.dashboard.thin import FEW_INSTANCES  # one threshold for every panel
 from hieradjudicate.core.palette import scale_color, text_color_on
+from hieradjudicate.core.tags_only import NO_INVENTORY
 from hieradjudicate.gui.dashboard.common import (
     Panel,
     TextPool,
@@ -38,7 +39,16 @@ MAX_SENSES = 15  # confusion rows and columns, "N others" included (as in the re
 PAIR_COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00")  # as in the report
 MAX_PAIR_LINES = len(PAIR_COLORS)  # more pairs: one grey item for all, colours would repeat
 MAX_PAIR_TRACES = 300  # more pairs (a crowd): their spread as quantile bands, not a line each
+PAIR_SPREAD = 0.3  # the pairs' lines side by side across this much of a level's slot (equal figures never hide)
 
+
+def pair_offsets(n: int) -> np.ndarray:
+    """Horizontal offset of each pair's line from its level: ``n`` evenly spaced, symmetric about the
+    level and never 0 (the group's line stays at the level itself); two pairs with the same figure are
+    two points side by side, not one."""
+    m = n + n % 2
+    half = np.arange(m // 2) + 0.5
+    return (np.concatenate([-half[::-1], half]) * (PAIR_SPREAD / max(m, 1)))[:n]
 
 
 def lexelt_note(n: int, few: int, pooled: float | None, macro: float | None, rows: int) -> str:
@@ -162,6 +172,7 @@ class DepthPanel(Panel):
         self.bands: dict[str, Any] = {}
         self.group: pg.PlotDataItem | None = None
         self.data: Any = None
+        self.offsets = np.zeros(0)  # each pair's line, shifted so that equal figures stay visible
         self.plot.scene().sigMouseMoved.connect(self._moved)
 
     def _add_bands(self, n_pairs: int) -> None:
@@ -214,48 +225,85 @@ class DepthPanel(Panel):
             self.group = self.plot.plot([], [], pen=pg.mkPen(fg, width=3.5), symbol="s", symbolSize=8,
                                         symbolBrush=fg, symbolPen=None, name=f"group ({d.group_name})",
                                         connect="finite")
+            self.group.setZValue(-1)  # under the pairs' points: a pair with the group's figure stays in sight
         vals = np.ma.filled(np.ma.asarray(d.pair_values, float), np.nan).reshape(len(d.pairs), x.size)
+        self.offsets = np.zeros(len(d.pairs)) if self.bands else pair_offsets(len(d.pairs))
         if self.bands:
             self._set_bands(x, vals)
         elif self.pairs_item is not None:
             sep = np.full((vals.shape[0], 1), np.nan)
-            self.pairs_item.setData(np.hstack([np.tile(x, (vals.shape[0], 1)), sep]).ravel(),
-                                    np.hstack([vals, sep]).ravel())
+            xs = x[None, :] + self.offsets[:, None]
+            self.pairs_item.setData(np.hstack([xs, sep]).ravel(), np.hstack([vals, sep]).ravel())
         for p, line in enumerate(self.lines):
-            set_line(line, x, vals[p] if p < len(vals) else np.full(x.size, np.nan))
+            set_line(line, x + self.offsets[p], vals[p] if p < len(vals) else np.full(x.size, np.nan))
         gv = np.array([nan_or(v) for v in d.group_values], float)
         set_line(self.group, x, gv)
-        self.set_empty(none_in_view(data) or (None if np.isfinite(gv).any() or np.isfinite(vals).any() else
-                       "No level has a defined agreement " + (_why_no_level(d) if max(d.group_n, default=0)
-                                                              else "(no pair of annotators shares an instance here)")))
+        flat = (getattr(data, "summary", None) or {}).get("inventory", {}).get("senses", 1) == 0
+        if flat:  # no tree: the sentence alone, not one point and a legend under it
+            for item in (*self.lines, self.group, self.pairs_item):
+                if item is not None:
+                    item.setData([], [])
+        self.legend.setVisible(not flat)
+        self.set_empty(none_in_view(data) or (
+            f"{NO_INVENTORY}:\nno sense tree, so no depth to cut it at" if flat else None) or (
+            None if np.isfinite(gv).any() or np.isfinite(vals).any() else
+            "No level has a defined agreement " + (_why_no_level(d) if max(d.group_n, default=0)
+                                                   else "(no pair of annotators shares an instance here)")))
         set_ticks(self.plot, "bottom", d.levels)
         finite = np.concatenate([vals[np.isfinite(vals)], gv[np.isfinite(gv)], [0.0, 1.0]])
         self.plot.setYRange(min(0.0, float(finite.min())), 1.0, padding=0.05)
         self.plot.setXRange(-0.3, max(len(d.levels) - 1, 1) + 0.3, padding=0)
         self.set_explain(d.explain.text())
 
+    def point_at(self, x: float, y: float) -> tuple[int, int] | None:
+        """``(pair, level)`` of the point drawn nearest ``(x, y)`` (pair -1: the group), within 12 px."""
+        d = self.data
+        if d is None:
+            return None
+        j = nearest_slot(x, len(d.levels), 0.45)
+        if j < 0:
+            return None
+        vals = np.ma.filled(np.ma.asarray(d.pair_values, float), np.nan).reshape(len(d.pairs), len(d.levels))
+        px, py = self.plot.getPlotItem().getViewBox().viewPixelSize()
+        offs = self.offsets if self.offsets.size == len(d.pairs) else np.zeros(len(d.pairs))
+        # distances in pixels to every pair's point at level j and to the group's (no loop over pairs)
+        dx = np.append(j + offs, j) - x
+        gv = d.group_values[j]
+        dy = np.append(vals[:, j], np.nan if gv is None else gv) - y
+        dist = np.hypot(dx / (px or 1), dy / (py or 1))
+        if not np.isfinite(dist).any():
+            return None
+        q = int(np.nanargmin(dist))
+        if dist[q] > 12:
+            return None
+        return (-1 if q == len(d.pairs) else q), j
+
+    def point_tip(self, p: int, j: int) -> str | None:
+        """The hovered point's explanation, its exact value first, with the pairs whose figure at this
+        level is within 0.01 of it (their lines run close; each is named with its own value)."""
+        d = self.data
+        e = d.point_explain.get((p, j))
+        if e is None:
+            return None
+        vals = np.ma.filled(np.ma.asarray(d.pair_values, float), np.nan).reshape(len(d.pairs), len(d.levels))
+        v = d.group_values[j] if p < 0 else vals[p, j]
+        name = f"group ({d.group_name})" if p < 0 else "–".join(d.pairs[p])
+        head = f"{name} at {d.levels[j]}: {fmt(None if v is None or not np.isfinite(v) else float(v), 4)}"
+        if v is not None and np.isfinite(v) and len(d.pairs) <= MAX_PAIR_TRACES:
+            near = np.flatnonzero(np.abs(vals[:, j] - v) <= 0.01)
+            near = near[near != p][:8]
+            if near.size:
+                head += "\nClose to it (within 0.01): " + ", ".join(
+                    f"{'–'.join(d.pairs[k])} {vals[k, j]:.4f}" for k in near)
+        return head + "\n\n" + e.text()
+
     def _moved(self, pos) -> None:
         p = view_pos(self.plot, pos)
         if p is None or self.data is None:
             return
-        j = nearest_slot(p.x(), len(self.data.levels), 0.25)
-        if j < 0:
-            return
-        vals = np.ma.filled(np.ma.asarray(self.data.pair_values, float), np.nan).reshape(
-            len(self.data.pairs), len(self.data.levels))
-        col = np.abs(vals[:, j] - p.y()) if len(vals) else np.zeros(0)
-        cands = []
-        if np.isfinite(col).any():  # the nearest pair, found without a Python loop over pairs
-            q = int(np.nanargmin(col))
-            cands.append((float(col[q]), q))
-        gv = self.data.group_values[j]
-        if gv is not None:
-            cands.append((abs(gv - p.y()), -1))
-        if cands:
-            dist, q = min(cands)
-            e = self.data.point_explain.get((q, j))
-            if dist < 0.05 and e is not None:
-                tip(self.plot, e.text())
+        hit = self.point_at(p.x(), p.y())
+        if hit is not None:
+            tip(self.plot, self.point_tip(*hit))
 
 
 def _letter(j: int) -> str:

@@ -20,7 +20,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QHeaderView, QLabel
 
 from hieradjudicate.app.dashboard.significance import ADJUDICATED
-from hieradjudicate.app.paired import p_text
+from hieradjudicate.app.paired import ALL, p_text
 
 from hieradjudicate.core.compare.significance import METRICS
 from hieradjudicate.gui.dashboard.common import Panel, fmt, set_ticks
@@ -244,10 +244,12 @@ class SignificancePanel(Panel):
         set_ticks(self.plot, "bottom", [LABEL[m] for m in METRICS])
         self.plot.setXRange(-0.5, len(METRICS) - 0.5, padding=0)
         self.open.setText(self._open_text(sig, policy, base, other, a, b, sign))
-        changes = sig.changes(policy, base, other)
+        changes = sig.changes(policy, base, other, group)  # the group chosen above, as the tests
         gained = sum(c.change == "gained" for c in changes)
         shown = changes[:CHANGES_LIMIT]
-        self.counts.setText(f"{sig.names[other]} against {sig.names[base]} ({policy}): {gained} instance(s) gained, "
+        within = "" if group == ALL else f", {group}"
+        self.counts.setText(f"{sig.names[other]} against {sig.names[base]} ({policy}{within}): "
+                            f"{gained} instance(s) gained, "
                             f"{len(changes) - gained} lost" + (f" (first {CHANGES_LIMIT} listed)"
                                                                if len(changes) > CHANGES_LIMIT else ""))
         self.rows = [c.instance for c in shown]

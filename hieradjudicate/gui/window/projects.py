@@ -56,7 +56,10 @@ class ProjectsSection:
                 self.banner.show_reason(session.read_only_reason)
                 remember_project(str(path) if is_server_location(path) else str(Path(path).resolve()))
                 self.server.attach(session)
-                steps.step("Showing the first instance and its suggestion", 3)
+                # weighing the annotators set by set (the suggestion needs it): MASC's 228 sets took 2.4 s
+                # in one block at "83 %", with no repaint
+                self.wb.warm_suggestions(steps.step("Weighing the annotators against each other", 2))
+                steps.step("Showing the first instance and its suggestion", 1)
                 row = self.wb.next_unresolved(-1)
                 self.ws.select_row(row if row >= 0 else 0)
                 self.ws.table.setFocus()
@@ -80,6 +83,7 @@ class ProjectsSection:
         self.stack.addWidget(host)
         self.stack.setCurrentWidget(host)
         self.docks["tree"].setWidget(self.ws.tree)
+        self.docks["tree"].setWindowTitle("Tags (no inventory)" if self.ws.tree.flat else "Sense inventory")
         self.docks["live"].setWidget(scrolling(self.ws.live))  # a short dock scrolls, never overprints
         self.docks["detail"].setWidget(self.ws.detail)
         for d in self.docks.values():

@@ -5,10 +5,11 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QFont
-from PySide6.QtWidgets import QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from hieradjudicate.app.workbench.queue import Workbench
 from hieradjudicate.core.inventory.labels import node_short_labels, tooltip
+from hieradjudicate.core.tags_only import NO_INVENTORY, tags_only
 from hieradjudicate.gui.colors import GOLD
 from hieradjudicate.gui.workbench.fill_width import FillWidth
 
@@ -18,13 +19,15 @@ NodeRole = Qt.ItemDataRole.UserRole + 10
 def build_tree(tree: QTreeWidget, wb: Workbench, x: int, *, checkable: bool = False) -> dict[int, QTreeWidgetItem]:
     """Fill ``tree`` with the senses of lexelt ``x``; returns node -> item."""
     inv = wb.corpus.inventory
+    flat = tags_only(inv)
     tree.clear()
     items: dict[int, QTreeWidgetItem] = {}
     short = node_short_labels(inv)  # WordNet keys and URIs shown short; the full key in the tooltip
     for node in inv.lexelt_nodes[x].tolist():
         parent = int(inv.node_parent[node])
         label = short[node]
-        gloss = inv.node_gloss[node] or ("(not in the inventory)" if inv.node_outside[node] else "")
+        # "(not in the inventory)" on every row of a project that has none read as a fault: blank there
+        gloss = inv.node_gloss[node] or ("(not in the inventory)" if inv.node_outside[node] and not flat else "")
         item = QTreeWidgetItem([label, "", "", gloss] if not checkable else [label, gloss])
         item.setData(0, NodeRole, node)
         item.setToolTip(0, tooltip(inv.label(node), gloss))
@@ -44,12 +47,17 @@ class InventoryTree(QWidget):
     def __init__(self, wb: Workbench, parent=None) -> None:
         super().__init__(parent)
         self.wb = wb
-        self.search = QLineEdit(placeholderText="Search senses and glosses…")
+        self.flat = tags_only(wb.corpus.inventory)  # no inventory: the tags are the senses, no tree
+        self.search = QLineEdit(placeholderText="Search tags…" if self.flat else "Search senses and glosses…")
         self.search.setClearButtonEnabled(True)
+        self.note = QLabel(f"<small>{NO_INVENTORY} (no tree, no glosses).</small>")
+        self.note.setObjectName("no_inventory_note")
+        self.note.setWordWrap(True)
+        self.note.setVisible(self.flat)
         self.tree = QTreeWidget()
         self.tree.setObjectName("inventory_tree")
         self.tree.setColumnCount(4)
-        self.tree.setHeaderLabels(["Sense", "Here", "Uses", "Gloss"])
+        self.tree.setHeaderLabels(["Tag" if self.flat else "Sense", "Here", "Uses", "Gloss"])
         self.tree.headerItem().setToolTip(1, "which sets (by number) chose this sense for the selected "
                                              "instance; ★ = the gold; ⚑ = held under a flag, not gold yet")
         self.tree.headerItem().setToolTip(2, "how often each set used the sense in this lexelt "
@@ -60,6 +68,7 @@ class InventoryTree(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(2, 2, 2, 2)
         lay.addWidget(self.search)
+        lay.addWidget(self.note)
         lay.addWidget(self.tree)
         # the gloss takes what the other columns leave of the dock (it ran out of it at 1024 px): the uses,
         # then the sense, give way (elided; the tooltips hold them) before it goes under "a gloss…"

@@ -119,7 +119,7 @@ class VoteModel(QAbstractTableModel):
         if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.HEADERS):
             return None
         if role == Qt.ItemDataRole.DisplayRole:
-            return self.HEADERS[section]
+            return getattr(self, "first_head", "Sense") if section == 0 else self.HEADERS[section]
         if role == Qt.ItemDataRole.ToolTipRole:
             return ("", "sets whose answer includes the sense (a label spread over several leaves counts in parts)",
                     "votes / sets that answered", "competence model's posterior (once estimated)", "")[section] or None

@@ -27,6 +27,7 @@ from hieradjudicate.core.inventory.labels import (
     tooltip,
     without_rank,
 )
+from hieradjudicate.core.tags_only import tags_only
 from hieradjudicate.gui.colors import GOLD, HELD, HELD_TIP, head_color, is_dark, set_color
 from hieradjudicate.gui.workbench.panels.crowd_detail import VoteModel, gold_mark, groups_html
 from hieradjudicate.gui.workbench.fill_width import FillWidth, least_in_sight
@@ -105,7 +106,7 @@ class LeafModel(QAbstractTableModel):
         if orientation == Qt.Orientation.Horizontal:
             n = len(self.set_names)
             if section == 0:
-                return "Sense"
+                return getattr(self, "first_head", "Sense")  # "Tag" in a project without an inventory
             if 1 <= section <= n:
                 name = self.set_names[section - 1] + self.role_marks[section - 1]
                 return f"[{section}] {name}" if section <= 9 else name  # never "1 1": ids are often numbers
@@ -315,6 +316,8 @@ class DetailPanel(QWidget):
         self.suggestion.setWordWrap(True)
         self.crowd = wb.crowd
         self.leaf_model = VoteModel(self) if self.crowd else LeafModel(self)
+        flat = tags_only(wb.corpus.inventory)  # no inventory: every tag is its own sense, named a tag
+        self.leaf_model.first_head = "Tag" if flat else "Sense"
         self.leaf_table = QTableView()
         self.leaf_table.setObjectName("leaf_table")
         self.leaf_table.setModel(self.leaf_model)
@@ -338,8 +341,9 @@ class DetailPanel(QWidget):
         self._key_names = names
         key.setObjectName("chart_legend")
         key.setWordWrap(True)
-        cl.addWidget(QLabel("<b>Votes for each leaf sense</b>" if self.crowd
-                            else "<b>Probability of each leaf sense</b>"))
+        what = "tag" if flat else "leaf sense"
+        cl.addWidget(QLabel(f"<b>Votes for each {what}</b>" if self.crowd
+                            else f"<b>Probability of each {what}</b>"))
         cl.addWidget(key)
         cl.addWidget(self.chart, 1)
         left = QWidget()
