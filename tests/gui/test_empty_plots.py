@@ -68,7 +68,7 @@ def test_the_demos_empty_plots_say_why(qtbot, demo_project: Path) -> None:
     assert not view.comparison.table.isVisible() and not view.comparison.optimal.isVisible()
     assert not view.significance.zero.isVisible()  # no zero line through its sentence
     # the drawn figures say nothing over themselves
-    qtbot.waitUntil(lambda: view.competence is not None, timeout=30_000)
+    qtbot.waitUntil(lambda: view.competence is not None, timeout=600_000)
     for panel in (view.heatmap, view.lexelts, view.depth_panel, view.confusion, view.competence_panel):
         assert all(_sentence(p) == "" for p in panel.plots), panel.title
     win.close()

@@ -46,7 +46,7 @@ def test_open_builds_no_dashboard_plot_yet_shift_a_takes_the_weighted_suggestion
     assert w.dashboard.view is None and w.dashboard.tabs.currentIndex() == 0
     assert w.dashboard.tabs.widget(1).findChildren(pg.PlotWidget) == []  # the Dashboard tab's page: empty
     # the estimate runs at open all the same (after the warm-up of the dashboard's figures)
-    qtbot.waitUntil(lambda: w.wb.competence is not None, timeout=60_000)
+    qtbot.waitUntil(lambda: w.wb.competence is not None, timeout=600_000)
     i = w.ws.current
     weighted = w.wb.suggestion(i).weighted
     assert weighted and w.wb.source[i] != "suggestion"
