@@ -94,8 +94,11 @@ def cmd_competence(args: argparse.Namespace) -> int:
         inst = np.concatenate([corpus.sets[k].rows for k in sets]).astype(np.int64)
         rater = np.repeat(np.arange(len(sets), dtype=np.int64), [corpus.sets[k].n for k in sets])
         P, stop["leaf"], stop["K"] = None, leaf, max(corpus.inventory.K, 1)
+        order = sets
     else:
-        inst, rater, P, _ = corpus.long_form(sets=sets)
+        inst, rater, P, order = corpus.long_form(sets=sets)
+    if args.model == "ds":  # refused before EM where no instance has three sets (not identifiable)
+        stop["names"] = [corpus.sets[k].name for k in order]
     t0 = time.perf_counter()
     fit = mace if args.model == "mace" else dawid_skene
     res = fit(inst, rater, P, corpus.inst_lexelt, corpus.inventory.n_leaves, **stop)

@@ -63,6 +63,11 @@ class InventoryError(FormatError):
     """The sense inventory is inconsistent (duplicates, cycles, bad parents...)."""
 
 
+class NotIdentifiable(HieradjError):
+    """A model cannot tell its parameters apart on these data: its figures would be one point of a
+    continuum, so it is refused rather than run (Dawid & Skene with fewer than three sets on any instance)."""
+
+
 class ProjectError(HieradjError):
     """A project file cannot be opened or written."""
 

@@ -144,7 +144,9 @@ def estimate(corpus: Corpus, sets: list[int] | None = None, *, model: str = "ds"
     ``max_iter`` and ``tol``: the model's stopping rule (its defaults when ``None``).  ``progress(k, n)``:
     called after each of Dawid & Skene's EM iterations (``k`` of at most ``n``); it may raise to stop.
 
-    Raises ``ValueError`` with fewer than two sets (nothing to weigh against).
+    Raises ``ValueError`` with fewer than two sets (nothing to weigh against), and Dawid & Skene
+    :class:`~hieradjudicate.core.errors.NotIdentifiable` (its message says why) where no instance has
+    labels from three or more sets.
     """
     if model not in MODELS:
         raise ValueError(f"competence model {model!r}; expected one of {', '.join(MODELS)}")
@@ -158,8 +160,10 @@ def estimate(corpus: Corpus, sets: list[int] | None = None, *, model: str = "ds"
     else:
         from hieradjudicate.core.crowd.mace import mace as fit  # type: ignore[no-redef]
     stop: dict = {k: v for k, v in (("max_iter", max_iter), ("tol", tol)) if v is not None}
-    if model == "ds" and progress is not None:
-        stop["progress"] = progress
+    if model == "ds":  # refused before EM (NotIdentifiable) where no instance has three sets
+        stop["names"] = [corpus.sets[s].name for s in sets]
+        if progress is not None:
+            stop["progress"] = progress
     leaf = lay.onehot_leaf
     if leaf is not None:  # a crowd's one-leaf labels: never the dense P (#23: 141 MiB and its scan)
         res = fit(lay.inst, lay.rater, None, corpus.inst_lexelt, corpus.inventory.n_leaves, leaf=leaf,

@@ -39,6 +39,15 @@ What differs by design:
   node, weighted tags) contributes its expected log-likelihood and splits its
   count in the M-step, where crowd-kit needs one label per answer.
 
+**Three sets on an instance, or refused.**  With at most two labels per
+instance the confusion matrices are not identifiable (a latent class model
+needs three or more conditionally independent indicators: Kruskal 1977;
+Allman, Matias & Rhodes 2009): the likelihood has a ridge of equally good
+estimates, EM crawls along it (SemEval-2015 gold + lesk: 5,000 iterations,
+not converged) and the figure it stops at is one point of a continuum.
+:func:`require_three_sets` refuses such data, before EM, with
+:class:`~hieradjudicate.core.errors.NotIdentifiable`.
+
 Competence of an annotator: the expected share of its labels that are right,
 ``mean over its labels of sum_k p(k) posterior(k)``, with the standard error
 ``sqrt(a (1 - a) / n)`` over its ``n`` labels.  Difficulty of an instance: the
@@ -51,7 +60,7 @@ most K) widths of lexelts.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -131,12 +140,49 @@ def _unique_inverse(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.flatnonzero(present), code[values]
 
 
+MIN_SETS = 3  #: an instance needs labels from this many different sets for the model to be identifiable
+
+
+def sets_per_instance(inst: np.ndarray, rater: np.ndarray) -> int:
+    """The largest number of different raters that labelled one instance (0 without labels)."""
+    inst = np.asarray(inst, np.int64)
+    rater = np.asarray(rater, np.int64)
+    if not inst.size:
+        return 0
+    W = int(rater.max()) + 1
+    pairs = np.unique(inst * W + rater)  # one per (instance, rater), several labels of a rater counted once
+    return int(np.bincount(pairs // W).max())
+
+
+def require_three_sets(inst: np.ndarray, rater: np.ndarray, names: Sequence[str] | None = None) -> None:
+    """Raise :class:`~hieradjudicate.core.errors.NotIdentifiable` unless some instance has labels from
+    :data:`MIN_SETS` or more different raters (``names[r]``: rater ``r``'s name, for the message)."""
+    from hieradjudicate.core.errors import NotIdentifiable
+
+    most = sets_per_instance(inst, rater)
+    if most >= MIN_SETS:
+        return
+    present = np.unique(np.asarray(rater, np.int64)).tolist()
+    if names is not None:
+        shown = [str(names[r]) for r in present]
+    else:
+        shown = [str(r) for r in present]
+    listed = ", ".join(shown[:10]) + (f" and {len(shown) - 10} more" if len(shown) > 10 else "")
+    raise NotIdentifiable(
+        "Dawid & Skene needs three or more annotator sets on an instance to tell their errors apart "
+        f"(Kruskal 1977); here every instance has at most {most} (sets: {listed}). Add a set.")
+
+
 def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray | None, inst_lexelt: np.ndarray,
                 n_leaves: np.ndarray, *, max_iter: int | None = None, tol: float = TOL,
                 min_iter: int = MIN_ITER, accelerate: bool = True,
                 progress: Callable[[int, int], object] | None = None,
-                leaf: np.ndarray | None = None, K: int | None = None) -> Competence:
+                leaf: np.ndarray | None = None, K: int | None = None,
+                names: Sequence[str] | None = None) -> Competence:
     """Dawid-Skene EM over leaf distributions (see the module docstring).
+
+    Refused (:class:`~hieradjudicate.core.errors.NotIdentifiable`, before any EM step) unless some
+    instance has labels from three or more raters (:func:`require_three_sets`).
 
     Parameters
     ----------
@@ -153,6 +199,7 @@ def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray | None, inst_
     leaf, K : instead of ``P`` (pass ``None``) when every label is one leaf: ``leaf[r]`` is the label's
         local leaf and ``K`` the width of ``P``; the same estimate as from the one-hot ``P`` (a crowd's
         ``P`` is 1.08 M x 17 floats, 141 MiB, and its entries would be found by a scan of it).
+    names : ``names[r]`` is rater ``r``'s name, for the refusal's message.
     """
     from hieradjudicate.core.crowd.ds_parts import fit_parts
     from hieradjudicate.core.crowd.squarem import plain_em, squarem
@@ -160,6 +207,7 @@ def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray | None, inst_
     max_iter = MAX_ITER if max_iter is None else max_iter
     inst = np.asarray(inst, np.int64)
     rater = np.asarray(rater, np.int64)
+    require_three_sets(inst, rater, names)
     tasks, t_of = _unique_inverse(inst)
     workers, w_of = _unique_inverse(rater)
     T, W = len(tasks), len(workers)
