@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from hieradjudicate.cli.options import add_seed_option, non_negative, resample_warning
-from hieradjudicate.core.errors import HieradjError
+from hieradjudicate.core.errors import HieradjError, NotIdentifiable
 
 
 def register(sub, add_inputs) -> None:
@@ -220,7 +220,12 @@ def _report(args: argparse.Namespace, started: list) -> int:
                         progress=_step_lines(), **seed)
     if comp is not None:
         _say("waiting for the annotator competence ...")
-        data.competence = comp.result()
+        try:
+            data.competence = comp.result()
+        except NotIdentifiable as exc:  # two sets per instance: the section says why, in place
+            data.competence = None
+            data.competence_refused = str(exc)
+            print(f"report: no competence figures: {exc}", file=sys.stderr)
     else:
         data.competence = None
     if args.output:

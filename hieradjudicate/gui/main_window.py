@@ -167,7 +167,10 @@ class MainWindow(ProjectsSection, MarkersSection, QMainWindow):
         s = self.wb.suggestion(i)
         if s is None or not s.weighted:
             work = self.dashboard.work
-            if self.wb.competence is None and work is not None:
+            refused = self._competence_refused()
+            if refused:
+                msg = f"No competence-weighted suggestion: {refused}"
+            elif self.wb.competence is None and work is not None:
                 work.request_competence()
                 msg = "Estimating annotator competence in the background; try again in a moment"
             else:
@@ -186,6 +189,10 @@ class MainWindow(ProjectsSection, MarkersSection, QMainWindow):
         work = self.dashboard.work
         if self.ws is None or work is None:
             return
+        refused = self._competence_refused()
+        if refused:  # the model cannot be estimated on these data: say why, do not wait for it
+            self.statusBar().showMessage(f"Most uncertain first needs the competence estimate: {refused}")
+            return
         if self.wb is not None and self.wb.competence is None:
             self._uncertain_waiting = True
             self.statusBar().showMessage("Most uncertain first waits for the competence estimate (running in the "
@@ -198,8 +205,18 @@ class MainWindow(ProjectsSection, MarkersSection, QMainWindow):
             return
         work.request_competence(then=self._sort_uncertain)
 
+    def _competence_refused(self) -> str:
+        """Why the competence model was refused on this project's data (two sets per instance), else ""."""
+        work = self.dashboard.work
+        comp = getattr(work, "comp", None) if work is not None else None
+        return comp.refused.get(comp.model, "") if comp is not None else ""
+
     def _uncertain_progress(self, text: str) -> None:
-        if getattr(self, "_uncertain_waiting", False):
+        refused = self._competence_refused()
+        if refused and getattr(self, "_uncertain_waiting", False):
+            self._uncertain_waiting = False
+            self.statusBar().showMessage(f"Most uncertain first needs the competence estimate: {refused}")
+        elif getattr(self, "_uncertain_waiting", False):
             self.statusBar().showMessage(f"Most uncertain first waits for the competence estimate: {text}")
 
     def _sort_uncertain(self, later: bool = False) -> None:

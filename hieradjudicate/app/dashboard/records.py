@@ -412,6 +412,8 @@ class DashboardData:
     #: annotator competence and instance difficulty (:mod:`hieradjudicate.app.dashboard.competence`), when
     #: estimated: the report's competence section and tables
     competence: Any = None
+    #: why the competence model was refused on these data (its message), else "": the section says it
+    competence_refused: str = ""
     #: paired significance tests between the systems (:mod:`hieradjudicate.app.dashboard.significance`)
     significance: Any = None
     #: the systems' scores against a reference gold given as input (a set of role gold), and the paired

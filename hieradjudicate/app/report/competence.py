@@ -21,6 +21,8 @@ HARDEST_SHOWN = 20
 def section(data: Any, tables: dict, href: str | None, render, explain) -> str:
     """``render(headers, rows)`` makes an HTML table, ``explain(Explain)`` the method box."""
     comp = data.competence
+    if comp is None and getattr(data, "competence_refused", ""):
+        return f"<p>Not estimated: {esc(data.competence_refused)}</p>"
     if comp is None:
         return ("<p>Not estimated: the report estimates annotator competence when the project has at least "
                 "two annotator sets (and <code>--competence none</code> was not given).</p>")

@@ -18,6 +18,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel
 
 from hieradjudicate.app.dashboard.competence import MODELS, convergence_text, estimate
+from hieradjudicate.core.errors import NotIdentifiable
 from hieradjudicate.core.palette import GOLD_COLOR, mix
 from hieradjudicate.gui.dashboard.common import (
     Panel,
@@ -182,6 +183,8 @@ class CompetenceEstimator(QObject):
         self.model = "ds"
         self.pending, self.pending_why = "", None  # what the panel says until an estimate is there (said again to a panel built later)
         self._waiting: list[Any] = []
+        #: model -> why it was refused on this project's data (its message): not run again
+        self.refused: dict[str, str] = {}
         if panel is not None:
             self.attach(panel)
 
@@ -212,6 +215,11 @@ class CompetenceEstimator(QObject):
         if then is not None:
             self._waiting.append(then)
         if self.runner.busy and not again:  # ``again``: a new model supersedes the running estimate
+            return
+        if self.model in self.refused:  # the annotations never change while the project is open
+            self._waiting.clear()
+            why = self.refused[self.model]
+            self._say(f"Competence is not estimated: {why}", f"No competence to show: {why}")
             return
         sets = list(self.wb.cols.annotators)
         if len(sets) < 2:
@@ -248,5 +256,9 @@ class CompetenceEstimator(QObject):
 
     def _failed(self, exc: BaseException) -> None:
         self._waiting.clear()
+        if isinstance(exc, NotIdentifiable):  # refused on these data (two sets per instance): the reason
+            self.refused[self.model] = str(exc)
+            self._say(f"Competence is not estimated: {exc}", f"No competence to show: {exc}")
+            return
         self._say(f"Competence could not be estimated: {exc}",
                   "No competence to show: the estimate failed (why: on the line above)")
