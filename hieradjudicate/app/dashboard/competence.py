@@ -39,7 +39,9 @@ METHODS = {
            "of the fixed point (a plain EM step's largest move over one minus its rate of convergence), "
            "confirmed by a restart from slightly noised posteriors that must come back there (EM slows "
            "down near a saddle too); at least {min_iter}, at most {max_iter} EM steps per lexelt, otherwise "
-           "reported as not converged. Competence = expected share of a set's labels that are right, +/- sqrt(a(1-a)/n) "
+           "reported as not converged. Needs instances labelled by three or more sets (with at most two per "
+           "instance the confusion matrices are not identifiable, Kruskal 1977: refused). "
+           "Competence = expected share of a set's labels that are right, +/- sqrt(a(1-a)/n) "
            "over its n labels. Difficulty = entropy of the instance's posterior over its leaves, in bits."),
     "mace": ("MACE (Hovy et al. 2013) over the leaves of each lexelt: each annotator knows the sense with "
              "probability theta (its competence) and otherwise answers by its own spamming strategy in the "
