@@ -112,20 +112,22 @@ def wsd_all(wsd_all_project):
 @pytest.fixture(scope="module")
 def wordnet_competence_page(tmp_path_factory):
     """The report of a WordNet project with its competence estimated, as `hieradjudicate report`
-    does: the first 200 instances of SemEval-2015's gold and the Lesk baseline's answers to them
-    (Dawid & Skene over all of ALL takes minutes; how the sense is named is the point, not the size)."""
+    does: the first 200 instances of SemEval-2015's gold and the Lesk and Resnik baselines' answers to
+    them (three sets: Dawid & Skene refuses two; how the sense is named is the point, not the size)."""
     d = wsd_framework_with_wordnet()
     tmp = tmp_path_factory.mktemp("wsd15")
     gold = (d / "semeval2015.gold.key.txt").read_text(encoding="utf-8").splitlines()[:200]
     ids = {line.split()[0] for line in gold}
-    lesk = [line for line in (d / "semeval2015.lesk_example.key.txt").read_text(encoding="utf-8").splitlines()
-            if line.split()[0] in ids]
     (tmp / "gold.key.txt").write_text("\n".join(gold) + "\n", encoding="utf-8")
-    (tmp / "lesk.key.txt").write_text("\n".join(lesk) + "\n", encoding="utf-8")
+    for name in ("lesk", "resnik"):
+        lines = [line for line in (d / f"semeval2015.{name}_example.key.txt").read_text(encoding="utf-8")
+                 .splitlines() if line.split()[0] in ids]
+        (tmp / f"{name}.key.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     out = tmp / "semeval2015-part.hadj"
     subprocess.run([sys.executable, "-m", "hieradjudicate", "project", "new", str(out), "--inventory",
                     str(WORDNET), "--annotations", f"gold={tmp / 'gold.key.txt'}",
-                    "--annotations", f"lesk={tmp / 'lesk.key.txt'}"],
+                    "--annotations", f"lesk={tmp / 'lesk.key.txt'}",
+                    "--annotations", f"resnik={tmp / 'resnik.key.txt'}"],
                    check=True, timeout=600, capture_output=True)
     from hieradjudicate.app.dashboard.competence import estimate
     from hieradjudicate.app.dashboard.dashboard import Dashboard
