@@ -5,7 +5,7 @@ Dawid & Skene over the leaves of each lexelt (:mod:`hieradjudicate.core.crowd.co
 labels, its competence (Dawid & Skene: the expected share of its labels that are right, with the
 standard error; MACE: the probability that it knows the answer, with its posterior s.d.); per
 instance (with ``--instances``): the most probable leaf, its posterior and the entropy, most
-uncertain first.  Dawid & Skene is refused (exit 1, with the reason) where no instance has labels
+uncertain first.  Both models are refused (exit 1, with the reason) where no instance has labels
 from three or more sets (:func:`hieradjudicate.core.crowd.competence.require_three_sets`).  ``--max-iter`` and ``--tol`` set the stopping rule; a run that does not reach it
 says so (stderr, and ``converged: false``).
 """
@@ -31,9 +31,9 @@ def register(sub: Any, add_inputs: Any) -> None:
     p.add_argument("--include-systems", action="store_true",
                    help="count the sets with role system as annotators too")
     p.add_argument("--model", choices=("ds", "mace"), default="ds",
-                   help="ds: Dawid & Skene (default; refused unless some instance has labels from three or more "
-                   "sets: with two its figures are not identifiable); mace: MACE (Hovy et al. 2013), both over "
-                   "the leaves of each lexelt")
+                   help="ds: Dawid & Skene (default); mace: MACE (Hovy et al. 2013), both over the leaves of "
+                   "each lexelt, both refused unless some instance has labels from three or more sets (with "
+                   "two their figures are not identifiable)")
     p.add_argument("--instances", type=non_negative, default=0, metavar="N",
                    help="also list the N most uncertain instances (their posterior and entropy); with --format "
                    "csv their table follows the sets' table after an empty line")
@@ -99,8 +99,7 @@ def cmd_competence(args: argparse.Namespace) -> int:
         order = sets
     else:
         inst, rater, P, order = corpus.long_form(sets=sets)
-    if args.model == "ds":  # refused before EM where no instance has three sets (not identifiable)
-        stop["names"] = [corpus.sets[k].name for k in order]
+    stop["names"] = [corpus.sets[k].name for k in order]  # for the refusal: no instance with three sets
     t0 = time.perf_counter()
     fit = mace if args.model == "mace" else dawid_skene
     res = fit(inst, rater, P, corpus.inst_lexelt, corpus.inventory.n_leaves, **stop)

@@ -35,8 +35,8 @@ def register(sub, add_inputs) -> None:
     p.add_argument("--tables-format", choices=("csv", "json"), default="csv", help="format of the tables")
     p.add_argument("--competence", choices=("ds", "mace", "none"), default="ds",
                    help="annotator competence model of the report's competence section (default ds: Dawid & "
-                   "Skene, whose section says why where no instance has three or more sets; mace: MACE; none "
-                   "leaves the section out)")
+                   "Skene; mace: MACE; none leaves the section out; where no instance has three or more sets "
+                   "the section says why it is not estimated)")
     p.set_defaults(func=cmd_report)
 
 

@@ -65,7 +65,8 @@ class InventoryError(FormatError):
 
 class NotIdentifiable(HieradjError):
     """A model cannot tell its parameters apart on these data: its figures would be one point of a
-    continuum, so it is refused rather than run (Dawid & Skene with fewer than three sets on any instance)."""
+    continuum, so it is refused rather than run (Dawid & Skene or MACE with fewer than three sets
+    on every instance)."""
 
 
 class ProjectError(HieradjError):

@@ -1,6 +1,6 @@
-"""Dawid & Skene is refused, before EM, where no instance has labels from three sets (its confusion
-matrices are then not identifiable: Kruskal 1977), and every caller says why instead of running it;
-three sets still run."""
+"""Dawid & Skene (and MACE) are refused, before any iteration, where no instance has labels from
+three sets (their figures are then not identifiable: Kruskal 1977), and every caller says why
+instead of running them; three sets still run."""
 
 from __future__ import annotations
 
@@ -46,9 +46,17 @@ def test_cli_two_sets_exit_1_with_the_reason(capsys) -> None:
     assert "Traceback" not in err and "internal error" not in err
 
 
-def test_cli_three_sets_still_run(capsys) -> None:
+def test_cli_mace_on_two_sets_is_refused_too(capsys) -> None:
+    assert main(["competence", *TWO, "--model", "mace"]) == 1
+    err = capsys.readouterr().err
+    assert ("MACE needs three or more annotator sets on an instance to tell their competences apart "
+            "(Kruskal 1977); here every instance has at most 2 (sets: annotator_ann, ben). Add a set.") in err
+
+
+@pytest.mark.parametrize("model", ["ds", "mace"])
+def test_cli_three_sets_still_run(capsys, model: str) -> None:
     assert main(["competence", *TWO, "--annotations", f"cho={DEMO / 'annotator_cho.key'}",
-                 "--format", "csv"]) == 0
+                 "--format", "csv", "--model", model]) == 0
     assert len(capsys.readouterr().out.splitlines()) == 4
 
 

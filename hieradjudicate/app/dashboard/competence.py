@@ -53,6 +53,8 @@ METHODS = {
              "converged). "
              "Competence = theta, the probability that the set knows the answer (not an accuracy: a set that "
              "guesses is still right by chance), +/- the standard deviation of its variational posterior. "
+             "Needs instances labelled by three or more sets (with two, only the product of their thetas is "
+             "determined: refused). "
              "Difficulty = entropy of the instance's posterior over its leaves, in bits."),
 }
 
@@ -146,7 +148,7 @@ def estimate(corpus: Corpus, sets: list[int] | None = None, *, model: str = "ds"
     ``max_iter`` and ``tol``: the model's stopping rule (its defaults when ``None``).  ``progress(k, n)``:
     called after each of Dawid & Skene's EM iterations (``k`` of at most ``n``); it may raise to stop.
 
-    Raises ``ValueError`` with fewer than two sets (nothing to weigh against), and Dawid & Skene
+    Raises ``ValueError`` with fewer than two sets (nothing to weigh against), and
     :class:`~hieradjudicate.core.errors.NotIdentifiable` (its message says why) where no instance has
     labels from three or more sets.
     """
@@ -162,10 +164,9 @@ def estimate(corpus: Corpus, sets: list[int] | None = None, *, model: str = "ds"
     else:
         from hieradjudicate.core.crowd.mace import mace as fit  # type: ignore[no-redef]
     stop: dict = {k: v for k, v in (("max_iter", max_iter), ("tol", tol)) if v is not None}
-    if model == "ds":  # refused before EM (NotIdentifiable) where no instance has three sets
-        stop["names"] = [corpus.sets[s].name for s in sets]
-        if progress is not None:
-            stop["progress"] = progress
+    stop["names"] = [corpus.sets[s].name for s in sets]  # for a refusal: no instance with three sets
+    if model == "ds" and progress is not None:
+        stop["progress"] = progress
     leaf = lay.onehot_leaf
     if leaf is not None:  # a crowd's one-leaf labels: never the dense P (#23: 141 MiB and its scan)
         res = fit(lay.inst, lay.rater, None, corpus.inst_lexelt, corpus.inventory.n_leaves, leaf=leaf,

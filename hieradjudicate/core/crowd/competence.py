@@ -154,9 +154,11 @@ def sets_per_instance(inst: np.ndarray, rater: np.ndarray) -> int:
     return int(np.bincount(pairs // W).max())
 
 
-def require_three_sets(inst: np.ndarray, rater: np.ndarray, names: Sequence[str] | None = None) -> None:
+def require_three_sets(inst: np.ndarray, rater: np.ndarray, names: Sequence[str] | None = None,
+                       model: str = "Dawid & Skene", what: str = "their errors") -> None:
     """Raise :class:`~hieradjudicate.core.errors.NotIdentifiable` unless some instance has labels from
-    :data:`MIN_SETS` or more different raters (``names[r]``: rater ``r``'s name, for the message)."""
+    :data:`MIN_SETS` or more different raters (``names[r]``: rater ``r``'s name; ``model`` and ``what``
+    it could not tell apart, for the message)."""
     from hieradjudicate.core.errors import NotIdentifiable
 
     most = sets_per_instance(inst, rater)
@@ -169,7 +171,7 @@ def require_three_sets(inst: np.ndarray, rater: np.ndarray, names: Sequence[str]
         shown = [str(r) for r in present]
     listed = ", ".join(shown[:10]) + (f" and {len(shown) - 10} more" if len(shown) > 10 else "")
     raise NotIdentifiable(
-        "Dawid & Skene needs three or more annotator sets on an instance to tell their errors apart "
+        f"{model} needs three or more annotator sets on an instance to tell {what} apart "
         f"(Kruskal 1977); here every instance has at most {most} (sets: {listed}). Add a set.")
 
 

@@ -50,6 +50,12 @@ What differs from crowd-kit by design (tests/core/test_mace.py):
   (crowd-kit multiplies probabilities, which underflows past a few hundred
   labels per instance).
 
+**Three sets on an instance, or refused.**  With two annotators the joint law of their labels in a
+lexelt is ``m1(a) m2(b) + theta1 theta2 (1[a = b] / K - 1 / K**2)``, where the marginals ``m1, m2``
+absorb the strategies: only the product ``theta1 theta2`` is determined, and what splits it is the
+priors and the start (the demo: ann 0.79 beside ben, 0.85 beside cho; each pair's product the
+same as with all three).  Such data are refused as Dawid & Skene's are.
+
 Competence is crowd-kit's ``spamming_[:, 1]`` (the variational weight of
 knowing); its spread is the standard deviation of the variational Beta
 posterior of ``theta``.  The digamma function is written out here (numpy has
@@ -60,7 +66,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from hieradjudicate.core.crowd.competence import MIN_ITER, TOL, Competence
+from hieradjudicate.core.crowd.competence import MIN_ITER, TOL, Competence, require_three_sets
 from hieradjudicate.core.crowd.mace_labels import Labels
 from hieradjudicate.core.crowd.squarem import Distance
 
@@ -95,8 +101,13 @@ def _vb_normalise(counts: np.ndarray, prior: float | np.ndarray, valid: np.ndarr
 
 def mace(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.ndarray, n_leaves: np.ndarray,
          *, max_iter: int = MAX_ITER, tol: float = TOL, min_iter: int = MIN_ITER, seed: int = 0,
-         leaf: np.ndarray | None = None, K: int | None = None) -> Competence:
+         leaf: np.ndarray | None = None, K: int | None = None,
+         names: list[str] | None = None) -> Competence:
     """MACE over leaf distributions (see the module docstring); arguments as :func:`dawid_skene`.
+
+    Refused, as Dawid & Skene, unless some instance has labels from three or more raters
+    (:func:`~hieradjudicate.core.crowd.competence.require_three_sets`): with two, only the product
+    of their thetas is determined by the data (see the module docstring).
 
     Returns a :class:`Competence` whose ``accuracy`` is each annotator's
     competence ``theta``, ``stderr`` the standard deviation of its
@@ -112,6 +123,7 @@ def mace(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.nda
     """
     inst = np.asarray(inst, np.int64)
     rater = np.asarray(rater, np.int64)
+    require_three_sets(inst, rater, names, "MACE", "their competences")
     if leaf is None:
         P = np.asarray(P, np.float64)
         K = P.shape[1]
