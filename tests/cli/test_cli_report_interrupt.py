@@ -28,12 +28,20 @@ def demo_project(tmp_path_factory):
     return path
 
 
+def _ctrl_c_as_in_a_terminal() -> None:
+    """The child starts as from a shell: SIGINT at its default and not blocked.  Both are inherited
+    through exec, and the test runner's process may have either changed by an earlier test (Qt, a
+    server's tools); a child started with SIGINT ignored rightly ignores Ctrl-C (as under nohup)."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _interrupted_report(project, out_dir, after: str, *extra: str):
     """``report`` in a child process, SIGINT once its stderr shows a line starting with ``after``."""
     env = dict(os.environ, PYTHONPATH=str(ROOT), XDG_STATE_HOME=str(out_dir / "state"))
     proc = subprocess.Popen([sys.executable, "-m", "hieradjudicate", "report", str(project), "-o",
                              str(out_dir / "r.html"), *extra], stderr=subprocess.PIPE, stdout=subprocess.PIPE,
-                            text=True, env=env, cwd=out_dir)
+                            text=True, env=env, cwd=out_dir, preexec_fn=_ctrl_c_as_in_a_terminal)
     seen = []
     for line in proc.stderr:
         seen.append(line)

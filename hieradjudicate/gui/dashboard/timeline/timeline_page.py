@@ -151,7 +151,7 @@ class TimelinePage(QWidget):
     def _decided(self, gen: int, view: TimelineView, kept: Any = None) -> None:
         if gen != self.generation:  # superseded by a newer refresh
             return
-        keep_points(self.session.store, view, kept)  # the closed points, for the next view
+        self._keep(lambda store: keep_points(store, view, kept))  # the closed points, for the next view
         self.view, self.view_generation = view, gen
         if self._rebuilt_result is not None:
             self._merge(self._rebuilt_result)
@@ -168,11 +168,20 @@ class TimelinePage(QWidget):
         if added:
             from hieradjudicate.app.timeline.imports import import_plan, save_import_cache
 
-            save_import_cache(self.session.store, import_plan(self.session.store, n_resamples=RESAMPLES,
-                                                              fetch=False), added)
+            self._keep(lambda store: save_import_cache(store, import_plan(store, n_resamples=RESAMPLES,
+                                                                          fetch=False), added))
         if self._copies is not None:
-            self._copies.keep_held(self.session.store)
+            self._keep(self._copies.keep_held)
         self.rebuilding.setText("")
+
+    def _keep(self, write) -> None:
+        """Keep computed points in the project for the next view: only a saving, so a project closed
+        (or a server gone, or a login without the right) while they were computed keeps nothing and
+        the figures on screen stand."""
+        try:
+            write(self.session.store)
+        except HieradjError:
+            pass
 
     def _merge(self, result: Any) -> None:
         points, _, diffs = result
