@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QPoint, Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QTabBar
 
 from hieradjudicate.gui.main_window import MainWindow
 from hieradjudicate.gui.workbench.instance_model import InstanceRole
@@ -144,3 +144,23 @@ def write_note(qtbot, win: MainWindow, text: str) -> None:
     qtbot.keyClick(win.ws.table, Qt.Key.Key_E)
     assert len(seen) == 1, seen
     back_to(qtbot, win)
+
+
+def open_dashboard(qtbot, win: MainWindow, *, timeout: int = 120_000):
+    """A click on the Dashboard tab; its view once the whole project's figures are in."""
+    bar = win.dashboard.tabs.findChild(QTabBar)
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(1).center())
+    view = win.dashboard.view
+    qtbot.waitUntil(lambda: not view.updating and view.state.text().startswith("whole project"), timeout=timeout)
+    QApplication.processEvents()
+    return view
+
+
+def open_timeline(qtbot, path: Path):
+    """The project's window with its dashboard's Timeline tab clicked: (window, the tabs, the page)."""
+    win = open_window(qtbot, path)
+    tabs = win.dashboard.tabs
+    k_tab = next(j for j in range(tabs.count()) if tabs.tabText(j) == "Timeline")
+    bar = tabs.tabBar()
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(k_tab).center())
+    return win, tabs, win.dashboard.timeline

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QFontMetrics
-from PySide6.QtWidgets import QApplication, QStyle, QTabBar
+from PySide6.QtWidgets import QApplication, QStyle
 
 from tests.crowd import crowd_project
-from tests.gui.journey import open_window, resolve_agreed
+from tests.gui.journey import open_dashboard, open_window, resolve_agreed
 
 SMALL = (1024 - 8, 700 - 34)  # a 1024x700 screen less the window frame and title bar
 
@@ -31,20 +31,11 @@ def _small(qtbot, path: Path):
     return w
 
 
-def _dashboard(qtbot, w):
-    bar = w.dashboard.tabs.findChild(QTabBar)
-    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(1).center())
-    view = w.dashboard.view
-    qtbot.waitUntil(lambda: not view.updating and view.state.text().startswith("whole project"), timeout=60_000)
-    QApplication.processEvents()
-    return view
-
-
 def test_the_window_and_its_dashboard_fit_1024x700(qtbot, demo_project: Path) -> None:
     w = _small(qtbot, demo_project)
     hint = w.minimumSizeHint()
     assert hint.width() <= SMALL[0] and hint.height() <= SMALL[1], hint
-    _dashboard(qtbot, w)
+    open_dashboard(qtbot, w)
     hint = w.minimumSizeHint()
     assert hint.width() <= SMALL[0] and hint.height() <= SMALL[1], hint
     assert w.width() == SMALL[0] and w.height() == SMALL[1]
@@ -53,7 +44,7 @@ def test_the_window_and_its_dashboard_fit_1024x700(qtbot, demo_project: Path) ->
 
 def test_the_scope_box_shows_all_of_its_text_at_1024(qtbot, demo_project: Path) -> None:
     w = _small(qtbot, demo_project)
-    view = _dashboard(qtbot, w)
+    view = open_dashboard(qtbot, w)
     for box in (view.scope, view.measure):
         for k in range(box.count()):
             box.setCurrentIndex(k)
@@ -68,7 +59,7 @@ def test_the_scope_box_shows_all_of_its_text_at_1024(qtbot, demo_project: Path) 
 
 def test_panel_titles_wrap_instead_of_running_under_their_buttons(qtbot, demo_project: Path) -> None:
     w = _small(qtbot, demo_project)
-    view = _dashboard(qtbot, w)
+    view = open_dashboard(qtbot, w)
     for panel in view.panels:
         label = panel.title_label
         if not label.isVisible():
@@ -167,7 +158,7 @@ def test_the_heatmaps_set_names_never_run_together_at_1024(qtbot, private_dirs, 
     from PySide6.QtCore import QPointF
 
     w = _small(qtbot, crowd228)
-    view = _dashboard(qtbot, w)
+    view = open_dashboard(qtbot, w)
     plot = view.heatmap.plot
     qtbot.waitUntil(lambda: plot.getPlotItem().getViewBox().width() > 50)
     QApplication.processEvents()

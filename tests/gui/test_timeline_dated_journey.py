@@ -5,19 +5,9 @@ its note says the dates inside the inputs are used; without dates the panel stay
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import Qt
 
 from tests.app.test_timeline_dated import NAMES, make_answers, make_project, oracle_week
-from tests.gui.journey import open_window
-
-
-def _open_timeline(qtbot, path):
-    win = open_window(qtbot, path)
-    tabs = win.dashboard.tabs
-    k_tab = next(j for j in range(tabs.count()) if tabs.tabText(j) == "Timeline")
-    bar = tabs.tabBar()
-    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(k_tab).center())
-    return win.dashboard.timeline
+from tests.gui.journey import open_timeline
 
 
 def test_timeline_tab_plots_weekly_agreement_and_drift_from_the_inputs_dates(qtbot, tmp_path) -> None:
@@ -25,7 +15,7 @@ def test_timeline_tab_plots_weekly_agreement_and_drift_from_the_inputs_dates(qtb
     s = make_project(tmp_path, answers)
     path = s.path
     s.close()
-    page = _open_timeline(qtbot, path)
+    _, _, page = open_timeline(qtbot, path)
     qtbot.waitUntil(lambda: page.view is not None and page.dated.result is not None, timeout=60_000)
     assert page.dated.isVisible()
     assert "dates inside the inputs" in page.note.text() and "only" not in page.note.text()
@@ -53,7 +43,7 @@ def test_timeline_tab_without_dates_keeps_the_sentence_and_hides_the_panel(qtbot
     s = Session.create(tmp_path / "p.hadj", [str(inv)], keys)
     path = s.path
     s.close()
-    page = _open_timeline(qtbot, path)
+    _, _, page = open_timeline(qtbot, path)
     qtbot.waitUntil(lambda: page.view is not None and page.dated.done == page.dated.generation > 0,
                     timeout=60_000)
     assert "import and decision times only" in page.note.text()
@@ -73,7 +63,7 @@ def test_weeks_plot_draws_the_marker_and_hovering_a_drift_point_gives_its_interv
     add_marker(s.store, "guidelines v2", (START + timedelta(days=13)).strftime("%Y-%m-%d"))
     path = s.path
     s.close()
-    page = _open_timeline(qtbot, path)
+    _, _, page = open_timeline(qtbot, path)
     qtbot.waitUntil(lambda: page.view is not None and page.dated.result is not None, timeout=60_000)
     plot = page.dated.plot.getPlotItem()
     lines = [i for i in plot.items if isinstance(i, pg.InfiniteLine)]

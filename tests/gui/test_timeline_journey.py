@@ -14,7 +14,7 @@ from hieradjudicate.app.stats import Stats
 from hieradjudicate.app.timeline.marks import markers
 from hieradjudicate.io.store.project_store import Store
 from tests.app.test_timeline import DAYS, project  # noqa: F401  (the fixture)
-from tests.gui.journey import open_window, type_into
+from tests.gui.journey import open_timeline, type_into
 
 
 def plot_pos(plot, x: float, y: float):
@@ -27,12 +27,7 @@ def test_timeline_tab_draws_the_days_and_takes_a_marker(qtbot, project: Session)
     path = project.path
     n = project.corpus.n
     project.close()  # its corpus stays readable
-    win = open_window(qtbot, path)
-    tabs = win.dashboard.tabs
-    k_tab = next(j for j in range(tabs.count()) if tabs.tabText(j) == "Timeline")
-    bar = tabs.tabBar()
-    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(k_tab).center())
-    page = win.dashboard.timeline
+    win, tabs, page = open_timeline(qtbot, path)
     qtbot.waitUntil(lambda: page.view is not None and bool(page.view.imports), timeout=60_000)
     assert page.view.imports[-1].figures["fleiss"].value == pytest.approx(
         Stats(project.corpus).agreement_dict(pairs=False)["fleiss"]["kappa"], abs=1e-12)
@@ -71,7 +66,8 @@ def test_timeline_tab_draws_the_days_and_takes_a_marker(qtbot, project: Session)
     qtbot.waitUntil(lambda: tabs.currentIndex() == 0, timeout=5000)
     assert sorted(int(i) for i in win.ws.wb.view) == sorted(day.instances.tolist())
     assert day.instances.size == 10
-    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(k_tab).center())
+    bar = tabs.tabBar()  # back to the Timeline tab
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(tabs.indexOf(page)).center())
     qtbot.mouseClick(page.show_all, Qt.MouseButton.LeftButton)
     assert win.ws.wb.view.size == n
     win.close()
@@ -88,12 +84,7 @@ def test_clicking_an_import_point_shows_the_instances_its_sets_answer(qtbot, pro
     path, n = project.path, project.corpus.n
     ben = sorted(int(i) for i in project.corpus.get_set("ben").rows)
     project.close()
-    win = open_window(qtbot, path)
-    tabs = win.dashboard.tabs
-    k_tab = next(j for j in range(tabs.count()) if tabs.tabText(j) == "Timeline")
-    bar = tabs.tabBar()
-    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(k_tab).center())
-    page = win.dashboard.timeline
+    win, tabs, page = open_timeline(qtbot, path)
     qtbot.waitUntil(lambda: page.view is not None and len(page.view.imports) == 2, timeout=60_000)
     reimport = page.view.imports[1]
     assert reimport.event.label.startswith("re-import of ben")

@@ -8,14 +8,12 @@ import json
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QTabBar
 
 from hieradjudicate.app.loading.load import AnnotationSpec
 from hieradjudicate.app.session.session import Session
 from hieradjudicate.cli.entry import main
 from tests.conftest import skip_without_realdata
-from tests.gui.journey import open_window
+from tests.gui.journey import open_dashboard, open_window
 
 NE = {"layer": "NamedEntity", "feature": "identifier"}
 XMI = ["--xmi-layer", "NamedEntity", "--xmi-feature", "identifier"]
@@ -39,15 +37,6 @@ def _agree(capsys, xmi: Path) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
-def _dashboard(qtbot, win):
-    bar = win.dashboard.tabs.findChild(QTabBar)
-    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(1).center())
-    view = win.dashboard.view
-    qtbot.waitUntil(lambda: not view.updating and view.state.text().startswith("whole project"), timeout=120_000)
-    QApplication.processEvents()
-    return view
-
-
 def _sentence(plot) -> str:
     item = plot.__dict__.get("_empty_text")  # the one TextItem Panel.set_empty puts over a plot
     return item.toPlainText() if item is not None and item.isVisible() else ""
@@ -57,7 +46,7 @@ def test_identical_sets_with_one_tag_per_lexelt_say_undefined_as_agree_does(qtbo
     xmi = inception / "moralistik.xmi"
     pair = _agree(capsys, xmi)["pairs"][0]
     assert pair["kappa_cohen"] is None and pair["n"] == 71
-    view = _dashboard(qtbot, open_window(qtbot, _twice(private_dirs, xmi)))
+    view = open_dashboard(qtbot, open_window(qtbot, _twice(private_dirs, xmi)))
     said = _sentence(view.heatmap.plot)
     assert "share an instance" not in said and "in common" not in said
     assert "undefined" in said.lower() and "Pr(E) = 1 (a single category in use)" in said and "71 instances" in said
@@ -71,7 +60,7 @@ def test_identical_sets_with_one_tag_per_lexelt_say_undefined_as_agree_does(qtbo
 def test_identical_sets_with_stacked_tags_give_agrees_zero_and_say_why(qtbot, capsys, private_dirs, inception):
     xmi = inception / "diderot_rousseau.xmi"
     pair = _agree(capsys, xmi)["pairs"][0]
-    view = _dashboard(qtbot, open_window(qtbot, _twice(private_dirs, xmi)))
+    view = open_dashboard(qtbot, open_window(qtbot, _twice(private_dirs, xmi)))
     hm = view.heatmap.hm
     assert int(hm.n[0, 1]) == pair["n"] == 208
     assert float(hm.value[0, 1]) == pytest.approx(pair["kappa_cohen"], abs=1e-12)
