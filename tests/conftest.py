@@ -11,6 +11,18 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+
+def pytest_runtest_teardown(item, nextitem):
+    """A window switched Python's automatic cycle collection off (hieradjudicate/gui/gc_guard.py: the
+    collector must not run in a worker thread); between tests no event loop runs its timer, so the
+    collection that is due happens here, in the main thread."""
+    import gc
+
+    if not gc.isenabled():
+        from hieradjudicate.gui.gc_guard import collect_if_due
+
+        collect_if_due()
+
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "resources" / "demo"
 

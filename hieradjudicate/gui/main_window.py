@@ -31,6 +31,7 @@ from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.gui.actions import DECIDING, build_actions
 from hieradjudicate.gui.dashboard.controller import DashboardController
 from hieradjudicate.gui.dock_layout import DockFitter
+from hieradjudicate.gui.gc_guard import collect_in_gui_thread
 from hieradjudicate.gui.project.project_actions import ProjectActions
 from hieradjudicate.gui.project.start_page import StartPage
 from hieradjudicate.gui.team.team_live import ServerPanel
@@ -51,6 +52,7 @@ class MainWindow(ProjectsSection, MarkersSection, QMainWindow):
     def __init__(self) -> None:
         super().__init__()
         fix_mmap_threshold()  # a crowd's freed temporaries leave the process (see app.memory)
+        collect_in_gui_thread()  # Qt objects in garbage are never destroyed in a worker (see gc_guard)
         self.setObjectName("main_window")
         self.setMinimumSize(640, 480)  # the layout's own minimum decides above this (fits 1024×700)
         self.setAcceptDrops(True)
