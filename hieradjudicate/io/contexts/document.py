@@ -9,8 +9,12 @@ the tokens; every question after that is a dictionary look-up and a slice (no lo
 
 from __future__ import annotations
 
+import bisect
 import gzip
+import re
 import xml.etree.ElementTree as ET
+from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from hieradjudicate.core.errors import FormatError
@@ -84,6 +88,26 @@ class DocumentIndex:
         same = tuple(x for x in self.by_lemma[(doc, target.lexelt)] if x != instance)
         return DocumentView(doc, sentences, s, target, same)
 
+    def add_document(self, doc: str, sentences: list[tuple[int, int, str]],
+                     spans: Iterable[tuple[int, int, str, str]]) -> None:
+        """Add document ``doc`` from its ``(start, end, text)`` sentences (character offsets in the
+        document) and the instances' ``(begin, end, lexelt, instance)`` spans, each placed in the
+        sentence it begins in and clipped to it."""
+        starts = [b for b, _, _ in sentences]
+        per_sentence: dict[int, list[Mark]] = defaultdict(list)
+        for b, e, lexelt, inst in sorted(set(spans)):
+            k = max(0, bisect.bisect_right(starts, b) - 1)
+            s0, s1, _ = sentences[k]
+            per_sentence[k].append(Mark(inst, lexelt, b - s0, min(e, s1) - s0))
+        out = []
+        for k, (_s0, _s1, s_text) in enumerate(sentences):
+            marks = tuple(per_sentence.get(k, ()))
+            for m_i, mark in enumerate(marks):
+                self.where[mark.instance] = (doc, k, m_i)
+                self.by_lemma.setdefault((doc, mark.lexelt), []).append(mark.instance)
+            out.append(Sentence(f"{doc}#{k + 1}", s_text, marks))
+        self.documents[doc] = tuple(out)
+
     def merge(self, other: DocumentIndex) -> None:
         """Add ``other``'s documents (a later file's document of the same id replaces the earlier)."""
         self.documents.update(other.documents)
@@ -136,3 +160,19 @@ def index_wsd_xml(raw: bytes | str, path: str = "") -> DocumentIndex:
         sentences.append(Sentence(sid, " ".join(words), tuple(marks)))
     index.documents = {d: tuple(s) for d, s in docs.items()}
     return index
+
+
+#: an instance id ``DOCUMENT:BEGIN-END`` of an annotation tool's export
+_SPAN = re.compile(r"(\d+)-(\d+)")
+
+
+def spans_by_document(instances: Iterable[tuple[str, str]]) -> dict[str, list[tuple[int, int, str, str]]]:
+    """The ``(begin, end, lexelt, instance)`` spans of the ``(lexelt, DOCUMENT:BEGIN-END)`` instances,
+    by document (ids of another shape are left out)."""
+    wanted: dict[str, list[tuple[int, int, str, str]]] = defaultdict(list)
+    for lexelt, inst in instances:
+        doc, _, span = inst.rpartition(":")
+        m = _SPAN.fullmatch(span)
+        if doc and m:
+            wanted[doc].append((int(m.group(1)), int(m.group(2)), lexelt, inst))
+    return wanted
