@@ -362,6 +362,14 @@ class Journey:
         project_dialogs.CHOOSER = lambda *_a: str(path)  # no file dialog to click in a script
         t0 = time.perf_counter()
         win.actions["import_decisions"].trigger()
+        # read and checked in the background, then previewed: nothing is recorded before Import
+        self.wait(lambda: (win.project_ops.import_dialog is not None and win.project_ops.import_dialog.isVisible())
+                  or win.statusBar().currentMessage().startswith("No decision"), 300, "the import's preview")
+        dlg = win.project_ops.import_dialog
+        if dlg is not None and dlg.isVisible():
+            print(f"   preview: {dlg.preview.text()}", flush=True)
+            self.shot("masc-import-preview")
+            dlg.import_button.click()
         self.wait(lambda: win.statusBar().currentMessage().startswith(("imported", "No decision")), 300, "the import")
         print(f"   import of {len(first)} decisions: {time.perf_counter() - t0:.2f} s: "
               f"{win.statusBar().currentMessage()}", flush=True)
