@@ -16,7 +16,7 @@ from hieradjudicate.core.agreement.agreement import CONGER_MARGINAL_RULE, FLEISS
 from hieradjudicate.core.dashboard import all_figures
 from hieradjudicate.core.model import AnnotationSet, Corpus
 from hieradjudicate.core.stats.undefined import Estimate
-from hieradjudicate.io.annotations.build import gc_paused
+from hieradjudicate.core.gc_policy import gc_paused
 
 # core.granularity and core.scoring are imported where used: ``agree`` at the leaves needs neither
 

@@ -17,6 +17,8 @@ import gc
 
 from PySide6.QtCore import QCoreApplication, QObject, QTimer
 
+from hieradjudicate.core.gc_policy import keep_disabled
+
 #: how often the GUI thread looks at the collector's counts
 INTERVAL_MS = 250
 
@@ -33,7 +35,10 @@ class _Collector(QObject):
 
 def collect_if_due() -> int:
     """Collect, in the calling thread, each generation whose count is past its threshold (as the
-    interpreter itself would have); the number of objects found unreachable."""
+    interpreter itself would have); the number of objects found unreachable.  Anything that
+    switched automatic collection back on (a library's own pause ending) is switched off again."""
+    if gc.isenabled():
+        gc.disable()
     t0, t1, t2 = gc.get_threshold()
     c0, c1, c2 = gc.get_count()
     if c0 <= t0:
@@ -46,11 +51,13 @@ def collect_if_due() -> int:
 
 
 def collect_in_gui_thread() -> None:
-    """Switch automatic collection off and collect on a GUI-thread timer instead (once per
-    application; a no-op without a QApplication)."""
+    """Switch automatic collection off and collect on a GUI-thread timer instead (the timer once
+    per application; a no-op without a QApplication).  Called by every window: each call switches
+    collection off again, whatever switched it on since."""
     global _collector
     app = QCoreApplication.instance()
-    if app is None or _collector is not None:
+    if app is None:
         return
-    _collector = _Collector(app)
-    gc.disable()
+    keep_disabled()
+    if _collector is None:
+        _collector = _Collector(app)

@@ -35,4 +35,6 @@ def test_garbage_made_by_a_worker_is_collected_by_the_gui_thread(qtbot, demo_pro
     finally:
         gc.callbacks.remove(seen)
     assert set(threads) == {threading.main_thread().ident}
+    gc.enable()  # a library's own pause ending switched it back on: the GUI thread's timer undoes it
+    qtbot.waitUntil(lambda: not gc.isenabled(), timeout=60_000)
     win.close()

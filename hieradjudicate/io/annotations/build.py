@@ -13,11 +13,9 @@ and applies the rule "one unweighted tag makes the whole answer unweighted".
 
 from __future__ import annotations
 
-import gc
 import math
 import re
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -29,23 +27,6 @@ from hieradjudicate.io.textfile import check_name_lengths
 _NUMBER = re.compile(r"[+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
 _SPECIAL = {"nan": "a NaN", "inf": "an infinite", "infinity": "an infinite"}
 WEIGHT_EXPECTED = "expected a finite number >= 0"
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while millions of small objects are made.
-
-    The readers create no reference cycles; without the pause CPython runs
-    full collections over the growing heap and reading takes several times
-    longer.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def weight_problem(text: str) -> str | None:

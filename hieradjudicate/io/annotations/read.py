@@ -48,7 +48,8 @@ from collections.abc import Mapping
 from hieradjudicate.core.errors import FormatError, Problem, ProblemLog
 from hieradjudicate.core.records import AnnotationSource
 from hieradjudicate.io import jsonsafe
-from hieradjudicate.io.annotations.build import Parsed, build_source, gc_paused
+from hieradjudicate.core.gc_policy import gc_paused
+from hieradjudicate.io.annotations.build import Parsed, build_source
 from hieradjudicate.io.annotations.tables import (
     first_line,
     guess_separator,
