@@ -12,6 +12,33 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 
+#: how long a GUI wait may take before the test fails: a guard against a hang, never a speed limit.
+#: pytest-qt's own default (5 s) failed journeys on a slower CI machine whose re-import took longer.
+WAIT_GUARD_MS = 60_000
+
+
+def _patient_waits() -> None:
+    """``qtbot.waitUntil``/``waitSignal``/... without a ``timeout`` wait up to WAIT_GUARD_MS (they
+    still return the moment their condition holds)."""
+    try:
+        from pytestqt.qtbot import QtBot
+    except ImportError:
+        return
+    import functools
+
+    def patient(method):
+        @functools.wraps(method)
+        def wait(self, *args, timeout: int = WAIT_GUARD_MS, **kwargs):
+            return method(self, *args, timeout=timeout, **kwargs)
+        return wait
+
+    for name in ("waitUntil", "waitSignal", "waitSignals", "waitCallback", "waitActive", "waitExposed"):
+        setattr(QtBot, name, patient(getattr(QtBot, name)))
+
+
+_patient_waits()
+
+
 def pytest_runtest_teardown(item, nextitem):
     """A window switched Python's automatic cycle collection off (hieradjudicate/gui/gc_guard.py: the
     collector must not run in a worker thread); between tests no event loop runs its timer, so the

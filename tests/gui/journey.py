@@ -21,13 +21,13 @@ def open_window(qtbot, path: Path) -> MainWindow:
     win.show()
     qtbot.waitExposed(win)
     win.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=2000)
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=60_000)
     return win
 
 
 def back_to(qtbot, win: MainWindow) -> None:
     """Wait until the window is active again (after a dialog), then give the table the keys."""
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=2000)
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=60_000)
     win.ws.table.setFocus()
 
 
@@ -102,7 +102,7 @@ def resolve_agreed(qtbot, win: MainWindow) -> tuple[str, str]:
     assert dlg is not None and dlg.isVisible()
     preview = dlg.preview.text()
     qtbot.mouseClick(dlg.resolve_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: not dlg.isVisible(), timeout=10_000)
+    qtbot.waitUntil(lambda: not dlg.isVisible(), timeout=60_000)
     return preview, dlg.message
 
 
@@ -121,7 +121,7 @@ def in_dialog(qtbot, name: str, act) -> list:
         seen.append(dlg)
         try:
             dlg.activateWindow()  # as a window manager would: keys typed here are the dialog's
-            qtbot.waitUntil(lambda: QApplication.activeWindow() is dlg, timeout=2000)
+            qtbot.waitUntil(lambda: QApplication.activeWindow() is dlg, timeout=60_000)
             act(dlg)
         except BaseException as exc:  # never leave a modal dialog open: the test would hang
             seen.append(exc)

@@ -53,7 +53,7 @@ def _search(qtbot, win: MainWindow, text: str) -> None:
     else:
         qtbot.keyClick(ws.search, Qt.Key.Key_Backspace)
     want = win.wb.mask(ws.current_filter()).sum()
-    qtbot.waitUntil(lambda: win.wb.filter.text == text and win.wb.view.size == want, timeout=5000)
+    qtbot.waitUntil(lambda: win.wb.filter.text == text and win.wb.view.size == want, timeout=60_000)
 
 
 def _click_header(qtbot, win: MainWindow, key: str) -> None:

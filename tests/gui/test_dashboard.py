@@ -27,7 +27,7 @@ def decided_demo(demo_project: Path) -> Path:
 
 
 def _wait(qtbot, dv) -> None:
-    qtbot.waitUntil(lambda: dv.data is not None and not dv.updating and not dv.slow.busy, timeout=30_000)
+    qtbot.waitUntil(lambda: dv.data is not None and not dv.updating and not dv.slow.busy, timeout=60_000)
 
 
 @pytest.fixture
@@ -148,7 +148,7 @@ def test_lexelt_bar_click_filters_to_the_lexelt_and_the_dashboard_follows(qtbot,
     assert wb.view.size == bar.n or (wb.corpus.inst_lexelt[wb.view] == bar.x).all()
     assert set(wb.corpus.inst_lexelt[wb.view]) == {bar.x}
     win.dashboard.show_dashboard()
-    qtbot.waitUntil(lambda: dv.data.selection_n == wb.view.size and not dv.updating, timeout=30_000)
+    qtbot.waitUntil(lambda: dv.data.selection_n == wb.view.size and not dv.updating, timeout=60_000)
     assert [b.lexelt for b in dv.data.lexelts.bars if b.n] == [bar.lexelt]
 
 
@@ -172,9 +172,9 @@ def test_confusion_cell_lists_instances_and_opens_one(qtbot, win: MainWindow) ->
 def test_changing_the_confusion_level_and_measure_recomputes(qtbot, win: MainWindow) -> None:
     dv = win.dashboard.view
     dv.confusion.level_box.setCurrentIndex(0)  # depth 1
-    qtbot.waitUntil(lambda: dv.data.confusion.depth == 1 and not dv.updating, timeout=30_000)
+    qtbot.waitUntil(lambda: dv.data.confusion.depth == 1 and not dv.updating, timeout=60_000)
     dv.measure.setCurrentIndex(2)  # alpha
-    qtbot.waitUntil(lambda: dv.data.heatmap.measure == "alpha" and not dv.updating, timeout=30_000)
+    qtbot.waitUntil(lambda: dv.data.heatmap.measure == "alpha" and not dv.updating, timeout=60_000)
     shown = dv.heatmap.shown
     np.testing.assert_allclose(dv.heatmap.image.image, _nan(dv.data.heatmap.value)[np.ix_(shown, shown)],
                                equal_nan=True)
@@ -188,7 +188,7 @@ def test_a_decision_updates_the_gold_plots(qtbot, win: MainWindow) -> None:
     win.ws.select_row(win.wb.next_unresolved(-1))
     win.take_set(1)
     win.dashboard.show_dashboard()
-    qtbot.waitUntil(lambda: dv.data.gold_n == before + 1 and not dv.updating, timeout=30_000)
+    qtbot.waitUntil(lambda: dv.data.gold_n == before + 1 and not dv.updating, timeout=60_000)
     exp = _expected(win, intervals=False)
     np.testing.assert_allclose(dv.gold.kappa.bars.opts["height"], [r.kappa_cohen for r in exp.gold_agreement])
     assert dv.progress.status.text().startswith(f"{before + 1} of")

@@ -56,7 +56,7 @@ def test_reference_gold_and_one_system(qtbot, private_dirs: Path) -> None:
         assert "this project has one (lesk)" in said and "The reference gold (gold) is not compared" in said
         assert not any(p.isVisible() for p in panel.plots)  # no empty axes standing alone
     assert view.competence_panel.status.text() == "Competence needs at least two annotator sets; this project has 0."
-    qtbot.waitUntil(lambda: view.reference.scores.figures is not None, timeout=30_000)
+    qtbot.waitUntil(lambda: view.reference.scores.figures is not None, timeout=60_000)
     assert view.reference.scores.table.model().rowCount() >= 1  # the systems' scores, above them
     win.close()
 
@@ -80,7 +80,7 @@ def test_one_annotator_without_inventory(qtbot, private_dirs: Path) -> None:
     path = _new(private_dirs / "one.hadj", "--annotations", f"ann={DEMO / 'annotator_ann.key'}")
     win = open_window(qtbot, path)
     live = win.ws.live
-    qtbot.waitUntil(lambda: live.figures is not None and not live.updating, timeout=20_000)
+    qtbot.waitUntil(lambda: live.figures is not None and not live.updating, timeout=60_000)
     assert "this project has one." in live.scope.text()
     view = _dashboard(qtbot, win)
     for panel in _agreement_panels(view):

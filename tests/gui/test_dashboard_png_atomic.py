@@ -18,7 +18,7 @@ def _window(qtbot, project: Path) -> MainWindow:
     w = open_window(qtbot, project)
     w.dashboard.show_dashboard()
     dv = w.dashboard.view
-    qtbot.waitUntil(lambda: dv.data is not None and not dv.updating and not dv.slow.busy, timeout=30_000)
+    qtbot.waitUntil(lambda: dv.data is not None and not dv.updating and not dv.slow.busy, timeout=60_000)
     return w
 
 

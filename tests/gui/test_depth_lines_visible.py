@@ -23,7 +23,7 @@ def _dashboard(qtbot, path: Path) -> MainWindow:
     qtbot.waitExposed(w)
     w.dashboard.show_dashboard()
     dv = w.dashboard.view
-    qtbot.waitUntil(lambda: dv.data is not None and not dv.updating and not dv.slow.busy, timeout=30_000)
+    qtbot.waitUntil(lambda: dv.data is not None and not dv.updating and not dv.slow.busy, timeout=60_000)
     return w
 
 
@@ -49,7 +49,7 @@ def test_every_pair_of_the_depth_chart_is_a_point_of_its_own_and_hover_names_it(
         # platform's cursor does not always reach the view: the test would hang on the platform)
         plot.scene().sigMouseMoved.emit(plot.mapToScene(widget_pos(plot, float(xs[p, j]), float(vals[p, j]))))
         want = f"{a}–{b} at {d.levels[j]}: {vals[p, j]:.4f}"
-        qtbot.waitUntil(lambda want=want: QToolTip.text().startswith(want), timeout=3000)
+        qtbot.waitUntil(lambda want=want: QToolTip.text().startswith(want), timeout=60_000)
         close = [k for k in range(len(d.pairs)) if k != p and abs(vals[k, j] - vals[p, j]) <= 0.01]
         for k in close:  # the pairs it nearly covers are named beside it
             assert f"{'–'.join(d.pairs[k])} {vals[k, j]:.4f}" in QToolTip.text()

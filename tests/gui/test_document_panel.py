@@ -59,7 +59,7 @@ def test_d_shows_the_sentences_around_with_the_lemma_marked_and_a_click_goes_the
     assert win.wb.key_of(i)[1] == "d000.s001.t001"
     qtbot.keyClick(win.ws.table, Qt.Key.Key_D)
     dlg = win.document_dialog
-    qtbot.waitUntil(dlg.isVisible, timeout=2000)
+    qtbot.waitUntil(dlg.isVisible, timeout=60_000)
     text = dlg.text.toPlainText()
     # the sentence before, the target's and two after; not the fourth after nor the other document
     # (the other bank.n carries its number in the list beside: "bank¹")
@@ -76,15 +76,15 @@ def test_d_shows_the_sentences_around_with_the_lemma_marked_and_a_click_goes_the
     assert "“he cashed a check at the bank”" in senses and "chosen by gold" in senses and "chosen by sys" in senses
     # the whole document on demand (the panel is a window of its own: its keys are its own)
     dlg.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is dlg, timeout=2000)
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is dlg, timeout=60_000)
     dlg.whole.setFocus()
     qtbot.keyClick(dlg.whole, Qt.Key.Key_Space)
     assert "Filler5" in dlg.text.toPlainText()
     # a click on the other instance of the lemma goes to it, and the panel follows
     rect = dlg.same.visualItemRect(dlg.same.item(0))
     qtbot.mouseClick(dlg.same.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(rect.center()))
-    qtbot.waitUntil(lambda: win.wb.key_of(win.ws.current)[1] == "d000.s000.t000", timeout=2000)
-    qtbot.waitUntil(lambda: "sentence 1 of 6" in dlg.title.text(), timeout=2000)
+    qtbot.waitUntil(lambda: win.wb.key_of(win.ws.current)[1] == "d000.s000.t000", timeout=60_000)
+    qtbot.waitUntil(lambda: "sentence 1 of 6" in dlg.title.text(), timeout=60_000)
     assert dlg.same.item(0).data(Qt.ItemDataRole.UserRole) == "d000.s001.t001"
     assert "Document context" in help_html()
 
@@ -96,12 +96,12 @@ def test_d_on_a_project_without_documents_says_so(qtbot, private_dirs: Path):
     assert highlighted(win) >= 0
     qtbot.keyClick(win.ws.table, Qt.Key.Key_D)
     dlg = win.document_dialog
-    qtbot.waitUntil(dlg.isVisible, timeout=2000)
+    qtbot.waitUntil(dlg.isVisible, timeout=60_000)
     assert "without a contexts file" in dlg.text.toPlainText() and "no document context" in dlg.title.text()
     assert dlg.same.count() == 0 and dlg.senses.toPlainText().strip()
     # closing the project (File > Close, Ctrl+F4) closes the panel with it
     win.activateWindow()
     back_to(qtbot, win)
     qtbot.keyClick(win.ws.table, Qt.Key.Key_F4, Qt.KeyboardModifier.ControlModifier)
-    qtbot.waitUntil(lambda: win.session is None, timeout=3000)
-    qtbot.waitUntil(lambda: not dlg.isVisible(), timeout=3000)
+    qtbot.waitUntil(lambda: win.session is None, timeout=60_000)
+    qtbot.waitUntil(lambda: not dlg.isVisible(), timeout=60_000)

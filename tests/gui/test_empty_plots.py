@@ -77,7 +77,7 @@ def test_the_demos_empty_plots_say_why(qtbot, demo_project: Path) -> None:
 def test_a_filter_that_leaves_no_instance_is_said_in_every_panel(qtbot, demo_project: Path) -> None:
     win = open_window(qtbot, demo_project)
     type_into(qtbot, win.ws.search, "zzqqxxnothing")
-    qtbot.waitUntil(lambda: win.ws.count.text().startswith("0 of 400"), timeout=5000)
+    qtbot.waitUntil(lambda: win.ws.count.text().startswith("0 of 400"), timeout=60_000)
     view = _dashboard(qtbot, win, scope="0 of 400")
     for panel in (view.heatmap, view.lexelts, view.depth_panel, view.progress, view.gold, view.scores,
                   view.comparison, view.significance):
@@ -86,7 +86,7 @@ def test_a_filter_that_leaves_no_instance_is_said_in_every_panel(qtbot, demo_pro
     assert not view.heatmap.texts.items or not any(t.isVisible() for t in view.heatmap.texts.items)
     # back to the whole project: the figures again, the sentences gone
     type_into(qtbot, win.ws.search, "")
-    qtbot.waitUntil(lambda: win.ws.count.text().startswith("400 of 400"), timeout=5000)
+    qtbot.waitUntil(lambda: win.ws.count.text().startswith("400 of 400"), timeout=60_000)
     qtbot.waitUntil(lambda: not view.updating and view.state.text().startswith("whole project"), timeout=60_000)
     for panel in (view.heatmap, view.lexelts, view.depth_panel):
         assert _sentence(panel.plots[0]) == "", panel.title
@@ -105,7 +105,7 @@ def test_competence_and_tests_without_the_sets_they_need(qtbot, private_dirs: Pa
     win.resize(1920 - 8, 1080 - 34)
     view = _dashboard(qtbot, win)
     comp = view.competence_panel
-    qtbot.waitUntil(lambda: "needs at least two" in comp.status.text(), timeout=30_000)
+    qtbot.waitUntil(lambda: "needs at least two" in comp.status.text(), timeout=60_000)
     for plot in comp.plots:
         assert _says(comp, plot) == ("No competence to show: the estimate needs at least two annotator sets "
                                      "(this project has 0)")

@@ -35,7 +35,7 @@ def _settle(qtbot, view, head) -> None:
         last[:] = [now]
         return ok
 
-    qtbot.waitUntil(same, timeout=5000)
+    qtbot.waitUntil(same, timeout=60_000)
 
 
 def _sized(qtbot, w, size) -> None:

@@ -78,7 +78,7 @@ def test_decide_with_keys_export_gold_reopen(qtbot, private_dirs: Path, tmp_path
             step = "A"
         tags = tuple(wb.suggestion(i).tags) if step == "A" else tuple(wb.answer_of_key(i, int(step)).tags)
         qtbot.keyClick(ws.table, getattr(Qt.Key, f"Key_{step}"))
-        qtbot.waitUntil(lambda i=i: ws.current != i, timeout=2000)  # moved on by itself
+        qtbot.waitUntil(lambda i=i: ws.current != i, timeout=60_000)  # moved on by itself
         assert wb.status[i] == 1 and wb.gold[i] == " ".join(tags)  # the one that was highlighted
         assert wb.status.sum() == len(expected) + 1  # and no other
         nxt = highlighted(win)  # the next unresolved row of the sorted table is the one highlighted
@@ -129,7 +129,7 @@ def test_inception_xmi_through_the_wizard_without_inventory_opens(qtbot, private
         next_button.click()  # no inventory: Next goes on
         wiz.annotation.add_paths([str(xmi)])
         fmt = wiz.annotation.table.item(0, 1)
-        qtbot.waitUntil(lambda: fmt.text() != "reading…", timeout=20_000)
+        qtbot.waitUntil(lambda: fmt.text() != "reading…", timeout=60_000)
         next_button.click()
         next_button.click()
         assert wiz.currentPage() is wiz.mapping
@@ -138,7 +138,7 @@ def test_inception_xmi_through_the_wizard_without_inventory_opens(qtbot, private
                       if combo.itemText(k).startswith("de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity / identifier"))
         combo.setCurrentText(choice)
         next_button.click()
-        qtbot.waitUntil(lambda: wiz.preview.report is not None, timeout=30_000)
+        qtbot.waitUntil(lambda: wiz.preview.report is not None, timeout=60_000)
         seen["summary"] = wiz.preview.summary.text()
         seen["output"] = wiz.preview.output_path()
         wiz.button(QWizard.WizardButton.FinishButton).click()

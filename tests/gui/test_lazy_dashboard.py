@@ -53,7 +53,7 @@ def test_open_builds_no_dashboard_plot_yet_shift_a_takes_the_weighted_suggestion
     # the window active again (the opening's step box was the active window a moment ago): a
     # window-wide shortcut reaches the window that is active
     w.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is w, timeout=5000)
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is w, timeout=60_000)
     w.ws.table.setFocus()
     qtbot.keyClick(w.ws.table, Qt.Key.Key_A, Qt.KeyboardModifier.ShiftModifier)
     assert tuple(w.wb.gold[i].split()) == tuple(weighted) and w.wb.source[i] == "suggestion"

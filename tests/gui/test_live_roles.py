@@ -24,12 +24,12 @@ def test_one_annotator_and_one_system_no_agreement_unless_asked(qtbot) -> None:
     panel.show()
     assert panel.include_systems.isVisible() and not panel.include_systems.isChecked()
     panel.refresh_agreement()
-    qtbot.waitUntil(lambda: panel.figures is not None and not panel.updating, timeout=10_000)
+    qtbot.waitUntil(lambda: panel.figures is not None and not panel.updating, timeout=60_000)
     assert panel.figures.raters == ["ann"]
     assert panel.kappa.text() == "undefined"  # one annotator: nothing to agree with
     assert "system set(s) not counted as annotators: lesk" in panel.scope.text()
     panel.include_systems.setChecked(True)  # the user says so
-    qtbot.waitUntil(lambda: panel.figures.raters == ["ann", "lesk"] and not panel.updating, timeout=10_000)
+    qtbot.waitUntil(lambda: panel.figures.raters == ["ann", "lesk"] and not panel.updating, timeout=60_000)
     alone = agreement_figures(wb, include_systems=True)
     assert panel.kappa.text() == f"{alone.fleiss.value:.3f}"
     assert "sets compared as annotators: ann, lesk (systems included: lesk)" in panel.scope.text()
@@ -57,7 +57,7 @@ def test_the_system_changes_the_figure_only_when_counted() -> None:
 def _shown(qtbot, panel: LivePanel) -> None:
     panel.show()
     panel.refresh_agreement()
-    qtbot.waitUntil(lambda: panel.figures is not None and not panel.updating, timeout=10_000)
+    qtbot.waitUntil(lambda: panel.figures is not None and not panel.updating, timeout=60_000)
 
 
 def test_fewer_than_two_sets_say_so_in_a_sentence(qtbot) -> None:
@@ -92,7 +92,7 @@ def test_only_systems_compared_when_asked(qtbot) -> None:
     assert "Tick \u201ccount systems as annotators\u201d" in panel.scope.text()
     assert panel.include_systems.isVisible()
     panel.include_systems.setChecked(True)
-    qtbot.waitUntil(lambda: panel.figures.raters == ["lesk", "neural"] and not panel.updating, timeout=10_000)
+    qtbot.waitUntil(lambda: panel.figures.raters == ["lesk", "neural"] and not panel.updating, timeout=60_000)
     as_annotators = agreement_figures(_wb(("system_lesk.ans", "lesk", "annotator"),
                                           ("system_neural.ans", "neural", "annotator")))
     assert panel.kappa.isVisible() and panel.kappa.text() == f"{as_annotators.fleiss.value:.3f}"

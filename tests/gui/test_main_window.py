@@ -64,7 +64,7 @@ def test_keyboard_adjudication_survives_reopen(qtbot, demo_project: Path) -> Non
     presses = 0
     for step in plan:
         # offscreen leaves no window active after a modal dialog; a desktop re-activates the window
-        qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=2000)
+        qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=60_000)
         i = ws.current
         assert i >= 0 and wb.status[i] == 0
         key = wb.key_of(i)
@@ -97,7 +97,7 @@ def test_keyboard_adjudication_survives_reopen(qtbot, demo_project: Path) -> Non
             expected.append((key, tuple(a.tags), f"set:{a.name}"))
             _press(qtbot, table, getattr(Qt.Key, f"Key_{step}"))
             presses += 1
-        qtbot.waitUntil(lambda: ws.current != i, timeout=2000)  # moved on by itself
+        qtbot.waitUntil(lambda: ws.current != i, timeout=60_000)  # moved on by itself
         assert wb.status[i] == 1 and wb.gold[i] == " ".join(expected[-1][1])
     assert len(win.session.decisions) == 20
     assert presses / len(plan) <= 1.2, presses / len(plan)

@@ -41,7 +41,7 @@ def test_a_note_written_before_deciding_stays_through_the_decision_the_exports_a
     answer = wb.answer_of_key(i, 1)
     assert answer is not None
     qtbot.keyClick(ws.table, Qt.Key.Key_1)  # take set 1's answer and move on
-    qtbot.waitUntil(lambda: ws.current != i, timeout=2000)
+    qtbot.waitUntil(lambda: ws.current != i, timeout=60_000)
     assert (int(wb.status[i]), wb.gold[i], wb.note[i]) == (RESOLVED, " ".join(answer.tags), NOTE)
     col = ws.model.keys.index("note")
     assert ws.model.data(ws.model.index(wb.row_of(i), col)) == NOTE
@@ -85,7 +85,7 @@ def test_a_flag_stays_through_skip_and_decide_until_f_unflags(qtbot, demo_projec
     qtbot.keyClick(ws.table, Qt.Key.Key_F)
     assert wb.status[i] == FLAGGED
     qtbot.keyClick(ws.table, Qt.Key.Key_S)  # skip: moves on, the flag stays
-    qtbot.waitUntil(lambda: ws.current != i, timeout=2000)
+    qtbot.waitUntil(lambda: ws.current != i, timeout=60_000)
     assert wb.status[i] == FLAGGED
     assert "stays flagged" in win.statusBar().currentMessage()
     qtbot.keyClick(ws.table, Qt.Key.Key_Up)  # back to it

@@ -19,7 +19,7 @@ def test_the_dashboard_of_an_empty_filter_and_back_raises_no_warning(qtbot, demo
         warnings.simplefilter("always")
         win = open_window(qtbot, demo_project)
         type_into(qtbot, win.ws.search, "zzqqxxnothing")
-        qtbot.waitUntil(lambda: win.ws.count.text().startswith("0 of 400"), timeout=30_000)
+        qtbot.waitUntil(lambda: win.ws.count.text().startswith("0 of 400"), timeout=60_000)
         bar = win.dashboard.tabs.findChild(QTabBar)
         qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(1).center())
         view = win.dashboard.view
@@ -27,7 +27,7 @@ def test_the_dashboard_of_an_empty_filter_and_back_raises_no_warning(qtbot, demo
         for plot in (p for panel in (view.depth_panel, view.lexelts, view.progress) for p in panel.plots):
             plot.grab()  # painted: the bounds are taken again when drawn
         type_into(qtbot, win.ws.search, "")
-        qtbot.waitUntil(lambda: win.ws.count.text().startswith("400 of 400"), timeout=30_000)
+        qtbot.waitUntil(lambda: win.ws.count.text().startswith("400 of 400"), timeout=60_000)
         qtbot.waitUntil(lambda: not view.updating and view.state.text().startswith("whole project"),
                         timeout=60_000)
         QApplication.processEvents()

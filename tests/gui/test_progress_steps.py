@@ -42,7 +42,7 @@ def _window(qtbot) -> MainWindow:
     win.show()
     qtbot.waitExposed(win)
     win.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=2000)
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=60_000)
     return win
 
 
@@ -166,7 +166,7 @@ def test_create_project_goes_on_into_the_opening_in_one_dialog(qtbot, private_di
             wiz.contexts.add_paths([str(demo / "contexts.tsv")])
             wiz.next()
             wiz.next()
-            qtbot.waitUntil(lambda: wiz.preview.report is not None, timeout=10000)
+            qtbot.waitUntil(lambda: wiz.preview.report is not None, timeout=60_000)
             wiz.preview.output.setText(str(out))
             qtbot.mouseClick(wiz.button(QWizard.WizardButton.FinishButton), Qt.MouseButton.LeftButton)
         except BaseException as exc:  # never leave the wizard open: the test would hang
@@ -328,5 +328,5 @@ def test_a_fast_jobs_steps_all_reach_the_gui_thread_in_order(qtbot) -> None:
     runner.start(job, done.append, progress=lambda k, n, text: seen.append((k, text)))
     assert gate.wait(10)
     runner.wait(10_000)
-    qtbot.waitUntil(lambda: done == ["ok"], timeout=10_000)
+    qtbot.waitUntil(lambda: done == ["ok"], timeout=60_000)
     assert seen == [(0, "Pairwise agreement"), (1, "The heat map"), (2, "Agreement per lexelt")]

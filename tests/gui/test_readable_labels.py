@@ -54,7 +54,7 @@ def test_leaf_chart_labels_every_bar_after_a_resize(qtbot, private_dirs, masc_pa
     w.resize(size[0] - 8, size[1] - 34)  # the frame and title bar of the screen's window
     QApplication.processEvents()
     chart = w.ws.detail.chart
-    qtbot.waitUntil(lambda: len(chart.axis_labels()) == len(chart.tick_labels) > 0, timeout=5000)
+    qtbot.waitUntil(lambda: len(chart.axis_labels()) == len(chart.tick_labels) > 0, timeout=60_000)
     _every_bar_labelled(chart)
     assert all(t.startswith("add#") or t in ("none (0)",) or t.endswith("others") for t in chart.tick_labels)
     # the next instance: labels follow, still one per bar
@@ -68,7 +68,7 @@ def test_leaf_chart_labels_every_bar_after_a_resize(qtbot, private_dirs, masc_pa
     vb_left = widget_pos(chart, 0.0, 0.0)
     pos = vb_left - type(vb_left)(max(8, chart.getAxis("left").width() // 2), 0)
     qtbot.mouseMove(chart.viewport(), pos)
-    qtbot.waitUntil(lambda: chart.toolTip() == chart.tick_tips[0], timeout=2000)
+    qtbot.waitUntil(lambda: chart.toolTip() == chart.tick_tips[0], timeout=60_000)
     # the full key and gloss of the sense in that row (which sense it is depends on how many rows the
     # chart's font lets fit: compared with the row's own sense, never a fixed one)
     inv = w.wb.corpus.inventory
@@ -105,6 +105,6 @@ def test_confusion_names_every_sense_with_its_gloss_on_hover(qtbot, private_dirs
     p = widget_pos(plot, 0.0, 0.5)
     p = p - type(p)(plot.getAxis("left").width() // 2, 0)
     qtbot.mouseMove(plot.viewport(), p)
-    qtbot.waitUntil(lambda: cf.glosses[0] in QToolTip.text(), timeout=2000)
+    qtbot.waitUntil(lambda: cf.glosses[0] in QToolTip.text(), timeout=60_000)
     assert QToolTip.text().startswith(f"{cf.a}: {cf.labels[0]}")
     w.close()

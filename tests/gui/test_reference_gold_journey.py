@@ -97,7 +97,7 @@ def test_demo_reference_gold_in_the_window(qtbot, private_dirs: Path, monkeypatc
     win = open_with_file_menu(qtbot, out, monkeypatch)
     ref = win.ws.live.reference
     assert ref is not None and ref.isVisible()
-    qtbot.waitUntil(lambda: ref.figures is not None, timeout=30_000)
+    qtbot.waitUntil(lambda: ref.figures is not None, timeout=60_000)
     assert "reference gold" in ref.title.text() and "ann" in ref.title.text()
     printed = {p: cli_score(str(DEMO / "inventory.txt"), DEMO / "annotator_ann.key",
                             [("lesk", DEMO / "system_lesk.ans"), ("neural", DEMO / "system_neural.ans")], p)
@@ -134,7 +134,7 @@ def test_wsd_framework_all_wordnet_journey(qtbot, private_dirs: Path, monkeypatc
     assert "Role" in heads
     role_col = heads.index("Role")
     assert [table.cellWidget(r, role_col).currentText() for r in range(2)] == ["gold", "system"]
-    qtbot.waitUntil(lambda: all(table.item(r, 1).text() != "reading…" for r in range(2)), timeout=30_000)
+    qtbot.waitUntil(lambda: all(table.item(r, 1).text() != "reading…" for r in range(2)), timeout=60_000)
     wiz.next()
     wiz.next()
     wiz.next()

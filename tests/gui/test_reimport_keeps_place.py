@@ -22,7 +22,7 @@ CTRL = Qt.KeyboardModifier.ControlModifier
 
 def _search(qtbot, win, text: str) -> None:
     type_into(qtbot, win.ws.search, text)
-    qtbot.waitUntil(lambda: win.wb.filter.text == text, timeout=5000)
+    qtbot.waitUntil(lambda: win.wb.filter.text == text, timeout=60_000)
 
 
 def _changed_ben(win, key: tuple[str, str], folder: Path) -> Path:
@@ -57,9 +57,9 @@ def _reimport(qtbot, win, set_name: str, path: Path) -> list[str]:
     qtbot.mouseClick(dlg.go, Qt.MouseButton.LeftButton)
     lines = list(dlg.lines)
     assert lines and lines[0].startswith(f"re-imported {set_name} from"), dlg.result.text()
-    qtbot.waitUntil(lambda: win.wb is not old, timeout=5000)  # the new views on the new corpus
+    qtbot.waitUntil(lambda: win.wb is not old, timeout=60_000)  # the new views on the new corpus
     qtbot.mouseClick(dlg.buttons.button(dlg.buttons.StandardButton.Close), Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is win and not dlg.isVisible(), timeout=2000)
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is win and not dlg.isVisible(), timeout=60_000)
     return lines
 
 
@@ -109,7 +109,7 @@ def test_reimport_and_its_undo_keep_the_highlight_the_order_and_the_keys(qtbot, 
     said: list[str] = []  # every message the status bar shows from here (one stays 5 s: a busy machine
     win.statusBar().messageChanged.connect(said.append)  # rebuilds the views for longer than that)
     qtbot.keyClick(win.ws.table, Qt.Key.Key_Z, CTRL)
-    qtbot.waitUntil(lambda: win.wb is not before and any(said), timeout=5000)
+    qtbot.waitUntil(lambda: win.wb is not before and any(said), timeout=60_000)
     # it flagged no decision: the status bar names the step undone, never still "re-imported ben …"
     shown = [m for m in said if m]
     assert shown and shown[-1] == "Undone: re-import ben_v2.key", said
@@ -118,7 +118,7 @@ def test_reimport_and_its_undo_keep_the_highlight_the_order_and_the_keys(qtbot, 
     i = highlighted(win)
     assert wb.key_of(i) == here
     assert wb.sort_key == "agreement" and wb.sort_descending and wb.filter.text == "bank"
-    qtbot.waitUntil(lambda: QApplication.focusWidget() is win.ws.table, timeout=2000)  # keys, without a click
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is win.ws.table, timeout=60_000)  # keys, without a click
     qtbot.keyClick(win.ws.table, Qt.Key.Key_A)
     assert session.decisions.current(*here) is not None
     assert highlighted(win) != i

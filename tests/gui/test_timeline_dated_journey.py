@@ -74,7 +74,7 @@ def test_weeks_plot_draws_the_marker_and_hovering_a_drift_point_gives_its_interv
     assert f.low is not None and f.low < f.value < f.high
     x = float(len(page.dated.result.weeks) - 1)
     qtbot.waitUntil(lambda: plot.vb.sceneBoundingRect().contains(plot.vb.mapViewToScene(QPointF(x, f.value))),
-                    timeout=10_000)  # the panel laid out once shown
+                    timeout=60_000)  # the panel laid out once shown
     page.dated.plot.scene().sigMouseMoved.emit(plot.vb.mapViewToScene(QPointF(x, f.value)))
     assert f"{f.value:.3f} [{f.low:.3f}, {f.high:.3f}]" in page.dated.hover.text()
     assert "answers made before / after it" in page.dated.summary.text()

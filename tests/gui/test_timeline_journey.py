@@ -63,7 +63,7 @@ def test_timeline_tab_draws_the_days_and_takes_a_marker(qtbot, project: Session)
     y = day.counts["resolved"] / n
     at = plot_pos(page.decisions_plot, page._x(day.end), y)
     qtbot.mouseClick(page.decisions_plot.viewport(), Qt.MouseButton.LeftButton, pos=at)
-    qtbot.waitUntil(lambda: tabs.currentIndex() == 0, timeout=5000)
+    qtbot.waitUntil(lambda: tabs.currentIndex() == 0, timeout=60_000)
     assert sorted(int(i) for i in win.ws.wb.view) == sorted(day.instances.tolist())
     assert day.instances.size == 10
     bar = tabs.tabBar()  # back to the Timeline tab
@@ -90,6 +90,6 @@ def test_clicking_an_import_point_shows_the_instances_its_sets_answer(qtbot, pro
     assert reimport.event.label.startswith("re-import of ben")
     at = plot_pos(page.imports_plot, page._x(reimport.event.at), reimport.figures["fleiss"].value)
     qtbot.mouseClick(page.imports_plot.viewport(), Qt.MouseButton.LeftButton, pos=at)
-    qtbot.waitUntil(lambda: tabs.currentIndex() == 0, timeout=5000)
+    qtbot.waitUntil(lambda: tabs.currentIndex() == 0, timeout=60_000)
     assert sorted(int(i) for i in win.ws.wb.view) == ben and len(ben) < n
     win.close()

@@ -55,7 +55,7 @@ def test_d_on_a_webanno_tsv_project_shows_the_document_with_the_lemma_marked(qtb
     assert win.wb.key_of(highlighted(win))[1] == bank2
     qtbot.keyClick(win.ws.table, Qt.Key.Key_D)
     dlg = win.document_dialog
-    qtbot.waitUntil(dlg.isVisible, timeout=2000)
+    qtbot.waitUntil(dlg.isVisible, timeout=60_000)
     text = dlg.text.toPlainText()
     # two sentences before the target's and two after: not the first sentence nor the last
     assert "Rain fell all day" in text and "Then the bank closed" in text and "Birds sang loudly" in text
@@ -67,7 +67,7 @@ def test_d_on_a_webanno_tsv_project_shows_the_document_with_the_lemma_marked(qtb
     assert "[bank]" in dlg.same.item(0).text() and "water" not in dlg.same_label.text()
     # the whole document on demand: the other bank is marked there as a link
     dlg.activateWindow()
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is dlg, timeout=2000)
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is dlg, timeout=60_000)
     dlg.whole.setFocus()
     qtbot.keyClick(dlg.whole, Qt.Key.Key_Space)
     assert "The bank1 was steep" in dlg.text.toPlainText() and "It ended" in dlg.text.toPlainText()
@@ -79,6 +79,6 @@ def test_d_on_a_webanno_tsv_project_shows_the_document_with_the_lemma_marked(qtb
     _go_to(qtbot, win, "fish.n fish.n.001")
     back_to(qtbot, win)
     qtbot.keyClick(win.ws.table, Qt.Key.Key_D)
-    qtbot.waitUntil(dlg.isVisible, timeout=2000)
+    qtbot.waitUntil(dlg.isVisible, timeout=60_000)
     assert "no document context" in dlg.title.text() and dlg.same.count() == 0
     assert "not in the documents" in dlg.text.toPlainText()

@@ -14,7 +14,7 @@ def test_closing_a_project_leaves_no_undo_or_status_of_it(qtbot, demo_project: P
     win = open_window(qtbot, demo_project)
     i = win.ws.current
     qtbot.keyClick(win.ws.table, Qt.Key.Key_1)  # decide, then move on
-    qtbot.waitUntil(lambda: win.ws.current != i, timeout=2000)
+    qtbot.waitUntil(lambda: win.ws.current != i, timeout=60_000)
     assert " · 1 decision — " in win.windowTitle()  # one decision, not "1 decisions"
     lex, inst = win.wb.key_of(i)
     assert win.actions["undo"].text() == f"&Undo decide {lex} {inst}"
@@ -63,7 +63,7 @@ def test_ctrl_u_while_competence_runs_says_it_waits_and_keeps_the_highlight(qtbo
 def test_answer_columns_and_the_gold_fit_a_1024_by_700_window(qtbot, demo_project: Path) -> None:
     win = open_window(qtbot, demo_project)
     win.resize(1016, 666)  # a 1024×700 screen less the window frame
-    qtbot.waitUntil(lambda: win.width() <= 1016, timeout=2000)
+    qtbot.waitUntil(lambda: win.width() <= 1016, timeout=60_000)
     ws, wb = win.ws, win.wb
     head = ws.table.horizontalHeader()
     ws.table.horizontalScrollBar().setValue(0)
@@ -74,7 +74,7 @@ def test_answer_columns_and_the_gold_fit_a_1024_by_700_window(qtbot, demo_projec
             ws.model.specs[c].title
     i = ws.current
     qtbot.keyClick(ws.table, Qt.Key.Key_1)
-    qtbot.waitUntil(lambda: wb.status[i] == 1, timeout=2000)
+    qtbot.waitUntil(lambda: wb.status[i] == 1, timeout=60_000)
     g = ws.model.keys.index("gold")
     text = ws.model.data(ws.model.index(wb.row_of(i), g))
     bold = ws.table.font()
@@ -160,7 +160,7 @@ def test_reference_scores_keep_their_rows_after_switching_from_a_project_without
     win.resize(1900, 1000)
     assert win.load_project(ref)  # as File ▸ Open does
     panel = win.ws.live.reference
-    qtbot.waitUntil(lambda: panel.figures is not None and panel.model.rowCount() >= 2, timeout=30_000)
+    qtbot.waitUntil(lambda: panel.figures is not None and panel.model.rowCount() >= 2, timeout=60_000)
     qtbot.wait(50)
     table = panel.table
     assert table.geometry().bottom() <= panel.height()  # the table lies inside its panel, not under the next

@@ -44,7 +44,7 @@ def _fill(qtbot, wiz: NewProjectWizard, demo: Path, annotations: list[tuple[str,
     assert wiz.currentPage() is wiz.mapping
     wiz.next()
     assert wiz.currentPage() is wiz.preview
-    qtbot.waitUntil(lambda: wiz.preview.report is not None, timeout=10000)
+    qtbot.waitUntil(lambda: wiz.preview.report is not None, timeout=60_000)
 
 
 def test_demo_files_preview_and_create(qtbot, demo: Path, private_dirs: Path) -> None:
@@ -69,7 +69,7 @@ def test_demo_files_preview_and_create(qtbot, demo: Path, private_dirs: Path) ->
     wiz.preview.output.setText(str(out))
     assert wiz.preview.isComplete()
     wiz.button(QWizard.WizardButton.FinishButton).click()
-    qtbot.waitUntil(lambda: wiz.created_path is not None, timeout=10000)
+    qtbot.waitUntil(lambda: wiz.created_path is not None, timeout=60_000)
     assert wiz.result() == QWizard.DialogCode.Accepted
     with Session.open(out) as session:
         got = {s.name: s.role for s in session.corpus.sets}
@@ -129,7 +129,7 @@ def test_creating_from_a_file_with_bad_lines_asks_first(qtbot, demo: Path, priva
         assert wiz.created_path is None and not out.exists()
         assert "Not created" in wiz.preview.status.text()
         return
-    qtbot.waitUntil(lambda: wiz.created_path is not None, timeout=10000)
+    qtbot.waitUntil(lambda: wiz.created_path is not None, timeout=60_000)
     with Session.open(out) as session:
         assert {s.name for s in session.corpus.sets} == {"bad", "ben"}
 
@@ -170,7 +170,7 @@ def test_wide_table_lists_its_sets_and_takes_a_column_mapping(qtbot, demo: Path,
     wiz.mapping.set_mapping(str(table), "instance", "inst")
     assert wiz.inputs()[1][0].columns == {"lexelt": "word", "instance": "inst"}
     wiz.next()
-    qtbot.waitUntil(lambda: wiz.preview.report is not None, timeout=10000)
+    qtbot.waitUntil(lambda: wiz.preview.report is not None, timeout=60_000)
     assert wiz.preview.report["errors"] == []
     assert wiz.preview.files.topLevelItem(1).text(3) == "x1, x2"
 
@@ -240,7 +240,7 @@ def test_xmi_file_offers_its_layers_with_counts_and_reads_the_chosen_one(qtbot, 
     wiz.next()
     wiz.annotation.add_paths([xmi])
     fmt = wiz.annotation.table.item(0, 1)
-    qtbot.waitUntil(lambda: fmt.text() != "reading…", timeout=10000)
+    qtbot.waitUntil(lambda: fmt.text() != "reading…", timeout=60_000)
     wiz.next()
     wiz.next()
     assert wiz.currentPage() is wiz.mapping
@@ -252,7 +252,7 @@ def test_xmi_file_offers_its_layers_with_counts_and_reads_the_chosen_one(qtbot, 
     assert wiz.inputs()[1][0].columns == {"layer": "de.tudarmstadt.ukp.dkpro.core.api.ner.type.NamedEntity",
                                           "feature": "identifier"}
     wiz.next()
-    qtbot.waitUntil(lambda: wiz.preview.report is not None, timeout=20000)
+    qtbot.waitUntil(lambda: wiz.preview.report is not None, timeout=60_000)
     assert wiz.preview.report["instances"] == 71
 
 
@@ -278,11 +278,11 @@ def test_wordnet_inventory_from_its_button(qtbot, private_dirs: Path, tmp_path: 
     wiz.next()
     wiz.next()
     wiz.next()
-    qtbot.waitUntil(lambda: wiz.preview.report is not None, timeout=10000)
+    qtbot.waitUntil(lambda: wiz.preview.report is not None, timeout=60_000)
     assert wiz.preview.report["errors"] == [] and wiz.preview.report["senses"] >= 10
     out = private_dirs / "wn.hadj"
     wiz.preview.output.setText(str(out))
     wiz.button(QWizard.WizardButton.FinishButton).click()
-    qtbot.waitUntil(lambda: wiz.created_path is not None, timeout=10000)
+    qtbot.waitUntil(lambda: wiz.created_path is not None, timeout=60_000)
     with Session.open(out) as session:
         assert session.corpus.inventory.summary()["outside_tags"] == 0

@@ -47,12 +47,12 @@ def _to_preview(qtbot, wiz: NewProjectWizard, annotations: list[str], inventory:
     wiz.annotation.add_paths(annotations)
     table = wiz.annotation.table
     qtbot.waitUntil(lambda: all(table.item(r, 1).text() != "reading…" for r in range(table.rowCount())),
-                    timeout=10_000)
+                    timeout=60_000)
     _next(wiz)
     _next(wiz)
     _next(wiz)
     assert wiz.currentPage() is wiz.preview
-    qtbot.waitUntil(lambda: wiz.preview.report is not None, timeout=20_000)
+    qtbot.waitUntil(lambda: wiz.preview.report is not None, timeout=60_000)
 
 
 def test_no_inventory_goes_on_and_the_project_opens(qtbot, home: Path) -> None:
@@ -69,7 +69,7 @@ def test_no_inventory_goes_on_and_the_project_opens(qtbot, home: Path) -> None:
     out = home / "Documents" / "annotator_ann.hadj"
     assert wiz.preview.output_path() == str(out)
     wiz.button(QWizard.WizardButton.FinishButton).click()
-    qtbot.waitUntil(lambda: wiz.created_path is not None, timeout=20_000)
+    qtbot.waitUntil(lambda: wiz.created_path is not None, timeout=60_000)
     with Session.open(out) as s:
         assert s.corpus.n == 400 and len(s.corpus.sets) == 2
 

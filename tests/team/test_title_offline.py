@@ -44,10 +44,10 @@ def test_offline_with_queued_decisions_the_title_does_not_say_all_saved(
     i = win.ws.current
     qtbot.keyClick(win.ws.table, Qt.Key.Key_F)  # flag: kept on this computer
     assert win.wb.status[i] != 0
-    qtbot.waitUntil(lambda: win.server.label.text().startswith("Offline: 1 decision(s) kept"), timeout=5000)
+    qtbot.waitUntil(lambda: win.server.label.text().startswith("Offline: 1 decision(s) kept"), timeout=60_000)
     assert "all saved" not in win.windowTitle()
     assert "offline: 1 decision not yet on the server" in win.windowTitle()
     cluster.start_server()
-    qtbot.waitUntil(lambda: win.server.label.text().startswith("Server:"), timeout=15000)
+    qtbot.waitUntil(lambda: win.server.label.text().startswith("Server:"), timeout=60_000)
     assert "all saved" in win.windowTitle()
     win.close_project()

@@ -87,7 +87,7 @@ def test_the_lead_sees_an_answer_changed_after_unblinding(qtbot, private_dirs, c
     win = _open(qtbot, cluster, "lead", published)
     win.actions["team"].trigger()  # Go > Team progress and conflicts…
     view = win.server.team_view
-    qtbot.waitUntil(lambda: view.refreshed == 1, timeout=8000)
+    qtbot.waitUntil(lambda: view.refreshed == 1, timeout=60_000)
     head = [view.conflicts.horizontalHeaderItem(c).text() for c in range(view.conflicts.columnCount())]
     col = head.index("changed after unblinding")
     shown = {view.conflicts.item(r, 2).text(): (view.conflicts.item(r, 4).text(), view.conflicts.item(r, col).text())
@@ -109,11 +109,11 @@ def test_a_row_damaged_after_opening_is_named_when_the_team_view_refreshes(qtbot
     win = _open(qtbot, cluster, "lead", published)
     win.actions["team"].trigger()  # Go > Team progress and conflicts…
     view = win.server.team_view
-    qtbot.waitUntil(lambda: view.refreshed == 1, timeout=8000)
+    qtbot.waitUntil(lambda: view.refreshed == 1, timeout=60_000)
     assert not win.server.damaged.isVisible()
     rid = _plant_damaged_row(cluster, published)
     view.findChild(QPushButton, "team_refresh").click()
-    qtbot.waitUntil(lambda: view.refreshed == 2, timeout=8000)
+    qtbot.waitUntil(lambda: view.refreshed == 2, timeout=60_000)
     assert win.server.damaged.isVisible() and win.server.damaged.rows == (
         f"#{rid} (bank.n bank.n.003): its tags are not a list of sense ids",)
     view.close()

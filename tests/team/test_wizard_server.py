@@ -48,7 +48,7 @@ def _steps(qtbot, wiz: NewProjectWizard, cluster, project: str, seen: dict) -> N
     wiz.next()
     page = wiz.preview
     assert wiz.currentPage() is page
-    qtbot.waitUntil(lambda: page.report is not None, timeout=10000)
+    qtbot.waitUntil(lambda: page.report is not None, timeout=60_000)
     finish = wiz.button(QWizard.WizardButton.FinishButton)
     assert not page.server.url.isEnabled()
     qtbot.mouseClick(page.server.on, Qt.MouseButton.LeftButton)  # tick "Create on a server"
@@ -61,7 +61,7 @@ def _steps(qtbot, wiz: NewProjectWizard, cluster, project: str, seen: dict) -> N
     assert finish.isEnabled() and page.status.text() == ""
     qtbot.mouseClick(finish, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: wiz.created_path is not None or "Could not finish" in page.status.text(),
-                    timeout=30000)
+                    timeout=60_000)
     seen["created"] = wiz.created_path
     seen["status"] = page.status.text()
 
