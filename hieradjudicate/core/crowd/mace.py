@@ -66,7 +66,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from hieradjudicate.core.crowd.competence import MIN_ITER, TOL, Competence, require_three_sets
+from hieradjudicate.core.crowd.competence import MIN_ITER, TOL, Competence, _unique_inverse, require_three_sets
 from hieradjudicate.core.crowd.mace_labels import Labels
 from hieradjudicate.core.crowd.squarem import Distance
 
@@ -136,8 +136,8 @@ def mace(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.nda
         assert K is not None, "mace(leaf=...) needs K, the number of leaf columns"
     X = len(n_leaves)
     n_leaves = np.asarray(n_leaves, np.int64)
-    tasks, t_of = np.unique(inst, return_inverse=True)
-    workers, w_of = np.unique(rater, return_inverse=True)
+    tasks, t_of = _unique_inverse(inst)  # np.unique's arrays, by a count instead of a sort
+    workers, w_of = _unique_inverse(rater)
     T, W = len(tasks), len(workers)
     x_task = np.asarray(inst_lexelt, np.int64)[tasks]
     valid = np.arange(K)[None, :] < n_leaves[:, None]  # (X, K)
@@ -157,7 +157,7 @@ def mace(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.nda
 
     # a label's terms depend on its (worker, lexelt, leaf) only: the logarithms are taken once per
     # distinct key, then gathered; the spam count of a label is its weight minus its knowing count
-    ukey, inv = np.unique(strat_key, return_inverse=True)
+    ukey, inv = _unique_inverse(strat_key)
     w_u = ukey // (X * K)
     wt_by_key = np.bincount(strat_key, weights=wt_e, minlength=W * X * K)
     hard = bool((wt_e == 1.0).all())  # one leaf per label (a crowd's usual case): no weights to apply
@@ -172,7 +172,7 @@ def mace(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.nda
     def e_step(spam: np.ndarray, xi: np.ndarray):
         ratio = spam[w_u, 0] / spam[w_u, 1] * xi.ravel()[ukey]  # a / b = (1 - theta) xi / theta
         lr = np.log(np.maximum(ratio, 1e-300))
-        q_pair, u, loglik = lab.posterior(np.log1p(ratio) - lr, hard)
+        q_pair, u, loglik = lab.posterior(np.log1p(ratio) - lr)
         loglik += float(wt_u @ (np.log(spam[w_u, 1]) + lr))  # log a = log b + log(a / b), summed per key
         # knowing: q b / (a + b) per label; b / (a + b) is the key's, so it multiplies the key's sum of q
         know_by_key = np.zeros(W * X * K)

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from hieradjudicate.core.crowd.slots import Slots
+
 
 def _starts(sorted_keys: np.ndarray) -> np.ndarray:
     return np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]]) if sorted_keys.size else \
@@ -33,8 +35,10 @@ class Labels:
         self.pair_tk = tk[self.pair_start]
         pair_of = np.empty(tk.size, np.int64)
         pair_of[by_tk] = np.repeat(np.arange(self.pair_start.size), np.diff(np.r_[self.pair_start, tk.size]))
-        self.key_by_tk = inv[by_tk]
-        self.wt_by_tk = wt_e[by_tk]
+        # the pairs' sums of their labels' terms, by runs of equal length (core.crowd.slots: a pair has ~6
+        # labels on MASC, and reduceat's cost per run was most of an iteration)
+        hard = bool((wt_e == 1.0).all())
+        self.pair_sums = Slots(self.pair_start, inv[by_tk], None if hard else wt_e[by_tk])
         by_key = np.argsort(inv, kind="stable")
         self.pair_by_key = pair_of[by_key]
         self.wt_by_key = wt_e[by_key]
@@ -51,15 +55,12 @@ class Labels:
         self.lp_pair = lp_task[self.pair_task]
         self.top0 = np.where(self.has_unobs, lp_task, -np.inf)
 
-    def posterior(self, g_key: np.ndarray, hard: bool) -> tuple[np.ndarray, np.ndarray, float]:
+    def posterior(self, g_key: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
         """From each key's term ``g_key``: the posterior of every pair, that of each of an instance's
         unlabelled leaves, and the log-likelihood up to the sum of ``log a`` (see mace)."""
         top = self.top0.copy()
         if self.pair_start.size:
-            vals = g_key.take(self.key_by_tk)
-            if not hard:
-                vals *= self.wt_by_tk
-            logm = np.add.reduceat(vals, self.pair_start)
+            logm = self.pair_sums.sum_take(g_key)
             logm += self.lp_pair
             if self.any_invalid:
                 logm[self.invalid] = -np.inf
