@@ -48,6 +48,7 @@ class Labels:
         self.any_invalid = bool(self.invalid.any())
         self.task_start = _starts(self.pair_task)
         self.task_ids = self.pair_task[self.task_start]
+        self.task_runs = Slots(self.task_start, np.arange(self.pair_task.size))  # an instance's pairs (~4)
         n_obs = np.bincount(self.pair_task[~self.invalid], minlength=T)
         self.n_unobs = np.maximum(n_task - n_obs, 0).astype(np.float64)
         self.has_unobs = self.n_unobs > 0
@@ -64,8 +65,8 @@ class Labels:
             logm += self.lp_pair
             if self.any_invalid:
                 logm[self.invalid] = -np.inf
-            top[self.task_ids] = np.maximum(top[self.task_ids], np.maximum.reduceat(logm, self.task_start))
-            logm -= top[self.pair_task]
+            top[self.task_ids] = np.maximum(top[self.task_ids], self.task_runs.max_take(logm))
+            logm -= top.take(self.pair_task)
             z = np.exp(logm, out=logm)
         else:
             z = np.zeros(0)
@@ -73,8 +74,8 @@ class Labels:
             u = np.where(self.has_unobs, np.exp(self.lp_task - top), 0.0)
         s = self.n_unobs * u
         if z.size:
-            s[self.task_ids] += np.add.reduceat(z, self.task_start)
-        z /= s[self.pair_task]
+            s[self.task_ids] += self.task_runs.sum_take(z)
+        z /= s.take(self.pair_task)
         u /= s
         return z, u, float((np.log(s) + top).sum())
 

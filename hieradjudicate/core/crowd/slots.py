@@ -39,16 +39,23 @@ class Slots:
 
     def sum_take(self, src: np.ndarray) -> np.ndarray:
         """``np.add.reduceat(src.take(idx, axis=-1) [* wt], starts, axis=-1)``; ``src`` 1-D or ``(m, values)``."""
+        return self._reduce(src, np.add)
+
+    def max_take(self, src: np.ndarray) -> np.ndarray:
+        """``np.maximum.reduceat(src.take(idx, axis=-1), starts, axis=-1)`` (no weights)."""
+        return self._reduce(src, np.maximum)
+
+    def _reduce(self, src: np.ndarray, op: np.ufunc) -> np.ndarray:
         if len(self.groups) == 1 and self.groups[0][0] is None:
-            return self._sum(src, *self.groups[0][1:])
+            return self._one(src, op, *self.groups[0][1:])
         out = np.empty(src.shape[:-1] + (self.n,))
         for runs, at, wt in self.groups:
-            out[..., runs] = self._sum(src, at, wt)
+            out[..., runs] = self._one(src, op, at, wt)
         return out
 
     @staticmethod
-    def _sum(src: np.ndarray, at: np.ndarray, wt: np.ndarray | None) -> np.ndarray:
+    def _one(src: np.ndarray, op: np.ufunc, at: np.ndarray, wt: np.ndarray | None) -> np.ndarray:
         vals = src.take(at, axis=-1)
         if wt is not None:
             vals *= wt
-        return vals.sum(axis=-2)
+        return op.reduce(vals, axis=-2)
