@@ -16,11 +16,17 @@ from __future__ import annotations
 import numpy as np
 
 
+#: values gathered by one ``take`` at most (8 MB)
+MAX_VALUES = 1 << 20
+
+
 class Slots:
     """The runs ``starts`` (ascending, every run non-empty) of ``idx`` (``len(idx)`` entries in all),
     grouped by length, with ``idx`` (and the entries' weights ``wt``, if any) composed in once."""
 
-    def __init__(self, starts: np.ndarray, idx: np.ndarray, wt: np.ndarray | None = None) -> None:
+    def __init__(self, starts: np.ndarray, idx: np.ndarray, wt: np.ndarray | None = None, width: int = 1) -> None:
+        """``width``: the rows of the ``src`` to be summed; a group is cut into pieces of at most
+        :data:`MAX_VALUES` gathered values (the temporary of one ``take``)."""
         starts = np.asarray(starts, np.int64)
         self.n = starts.size
         lengths = np.diff(np.r_[starts, idx.size])
@@ -31,11 +37,13 @@ class Slots:
         ls = lengths[by_len]
         bounds = np.flatnonzero(np.r_[True, ls[1:] != ls[:-1], True])
         for lo, hi in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
-            runs = by_len[lo:hi]
             c = int(ls[lo])
-            pos = starts[runs][None, :] + np.arange(c)[:, None]  # (c, runs): the i-th entry of each run
-            whole = runs.size == self.n  # every run has this length: already in order
-            self.groups.append((None if whole else runs, idx[pos], None if wt is None else wt[pos]))
+            step = max(MAX_VALUES // (c * max(width, 1)), 1)
+            for a in range(lo, hi, step):
+                runs = by_len[a:min(a + step, hi)]
+                pos = starts[runs][None, :] + np.arange(c)[:, None]  # (c, runs): the i-th entry of each run
+                whole = runs.size == self.n  # every run has this length: already in order
+                self.groups.append((None if whole else runs, idx[pos], None if wt is None else wt[pos]))
 
     def sum_take(self, src: np.ndarray) -> np.ndarray:
         """``np.add.reduceat(src.take(idx, axis=-1) [* wt], starts, axis=-1)``; ``src`` 1-D or ``(m, values)``."""
@@ -58,4 +66,35 @@ class Slots:
         vals = src.take(at, axis=-1)
         if wt is not None:
             vals *= wt
+        if op is np.add:
+            return _reduceat_sum(vals)
         return op.reduce(vals, axis=-2)
+
+
+def _reduceat_sum(vals: np.ndarray) -> np.ndarray:
+    """The sums over axis -2 of ``vals`` (``(..., c, runs)``) added exactly as ``np.add.reduceat`` adds a
+    run of ``c`` (so the figures are the same to the bit, and an EM that compares log-likelihoods
+    takes the same steps): the first term plus numpy's pairwise sum of the other ``n = c - 1``, which
+    adds them one by one when ``n < 8``, else into eight partial sums (term ``i`` into ``i % 8``) up
+    to the last multiple of 8, combined as ``((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))``, then
+    the rest one by one (runs of more than 129 terms: by ``reduceat`` itself)."""
+    c = vals.shape[-2]
+    if c == 1:
+        return vals[..., 0, :].copy()
+    n = c - 1
+    if n < 8:
+        return vals[..., 0, :] + vals[..., 1:, :].sum(axis=-2)
+    if n > 128:
+        runs = vals.shape[-1]
+        flat = np.ascontiguousarray(np.moveaxis(vals, -2, -1)).reshape(vals.shape[:-2] + (runs * c,))
+        return np.add.reduceat(flat, np.arange(0, runs * c, c), axis=-1)
+    rest = vals[..., 1:, :]
+    top = n - n % 8
+    r = rest[..., 0:8, :].copy()
+    for i in range(8, top, 8):
+        r += rest[..., i:i + 8, :]
+    res = ((r[..., 0, :] + r[..., 1, :]) + (r[..., 2, :] + r[..., 3, :])) + \
+        ((r[..., 4, :] + r[..., 5, :]) + (r[..., 6, :] + r[..., 7, :]))
+    for i in range(top, n):
+        res += rest[..., i, :]
+    return vals[..., 0, :] + res
