@@ -2,13 +2,16 @@
 
 An instance's posterior needs, per leaf, the sum of its labels' terms on that leaf; a leaf no label
 of the instance gave has the term 0 and its prior only.  So the posterior is held only on the
-distinct (instance, leaf) *pairs* the labels use (MASC: 0.26 M of the 0.76 M cells of an (instances x
+distinct (instance, leaf) *pairs* the labels use (MASC: 0.17 M of the 0.76 M cells of an (instances x
 17) array) plus one figure per instance for all its unlabelled leaves -- the exponentials, maxima and
 sums of an iteration run over those instead of the padded array.  The labels are sorted twice
 (stably, so every sum adds the same terms in the same order as the ``bincount`` over the labels in
 their original order did): by pair, to sum their terms into the pairs, and by key (annotator,
 lexelt, leaf), to sum the pairs' posteriors into the knowing counts -- each a gather and one
-``reduceat`` over contiguous runs.
+sum over contiguous runs.  A pair has ~6 labels and an instance ~4 pairs, so those runs are summed
+(and maximised) by runs of equal length (:mod:`hieradjudicate.core.crowd.slots`, added exactly as
+``reduceat`` adds them, without its cost per run: MASC's posterior 13.6 -> 9 ms an iteration); a key
+has ~76 labels, and its runs stay with ``reduceat``.
 """
 
 from __future__ import annotations
