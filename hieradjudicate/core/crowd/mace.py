@@ -35,8 +35,11 @@ leaf) pairs the labels use (:mod:`hieradjudicate.core.crowd.mace_labels`: 0.17 M
 where an (instances x K) array has 0.76 M cells).  An iteration is then two
 gathers and two grouped sums over the labels; only the strategies of
 (annotator, lexelt) rows with labels are updated after the first (the others
-are their prior's from then on).  MASC (1.08 M labels, 196 iterations to 1e-7
-of the fixed point): about 8 s CPU on a loaded 2-core machine, 17 s before.
+are their prior's from then on), and only those rows are held from then on.
+MASC (1.08 M labels, 196 iterations to 1e-7 of the fixed point): 4.2-4.7 s CPU
+at load 10-12 on the 2-core machine (10-11 s before in the same runs: runs
+summed by :mod:`hieradjudicate.core.crowd.slots`, no threaded BLAS dot, ids
+found by a count; every figure the same to the bit).
 
 What differs from crowd-kit by design (tests/core/test_mace.py):
 
