@@ -150,7 +150,16 @@ def sets_per_instance(inst: np.ndarray, rater: np.ndarray) -> int:
     if not inst.size:
         return 0
     W = int(rater.max()) + 1
-    pairs = np.unique(inst * W + rater)  # one per (instance, rater), several labels of a rater counted once
+    key = inst * W + rater  # one per (instance, rater), several labels of a rater counted once
+    n_keys = int(key.max()) + 1
+    if int(inst.min()) >= 0 and int(rater.min()) >= 0 and n_keys <= max(16 * key.size, 1 << 24):
+        # the distinct pairs by marking them in a table (MASC: 10 M bytes, 0.05 s) rather than by
+        # np.unique's sort of a million keys (1.4 s); the same pairs
+        present = np.zeros(n_keys, bool)
+        present[key] = True
+        pairs = np.flatnonzero(present)
+    else:
+        pairs = np.unique(key)
     return int(np.bincount(pairs // W).max())
 
 
