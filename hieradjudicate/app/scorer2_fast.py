@@ -22,8 +22,8 @@ from __future__ import annotations
 import numpy as np
 
 from hieradjudicate.app.loading.specs import AnnotationSpec
-from hieradjudicate.core.scoring.senseval import MAX_EXAMPLES, Labels, SenseMap, SensevalScore, score_columns
-from hieradjudicate.io.annotations.senseval_scan import Scanned, align, read_clean_bytes, scan_senseval
+from hieradjudicate.core.scoring.senseval import Labels, SenseMap, SensevalScore, score_columns
+from hieradjudicate.io.annotations.senseval_scan import KeyIndex, Scanned, join_answers, read_clean_bytes, scan_senseval
 
 _HEAD = 1 << 16  # what annotation_misfit reads of a file
 
@@ -53,38 +53,28 @@ def scan_key(gold: AnnotationSpec, systems: list[AnnotationSpec]) -> Scanned | N
 
 def score_file(key: Scanned, spec: AnnotationSpec, *, policy: str, sense_map: SenseMap | None,
                minimal: bool, shapes: list | None = None) -> tuple[str, SensevalScore] | None:
-    """One answer file scanned, joined and scored, its bytes dropped before scoring; ``None``
-    when it is not clean or cannot be joined exactly on hashes (the strict route decides).
-    ``shapes`` gets the file's :class:`~hieradjudicate.app.loading.swap.Shape` (a swapped gold?)."""
+    """One answer file read, scanned and joined a block at a time (each block's bytes dropped once
+    joined), then scored; ``None`` when it is not clean or cannot be joined exactly on hashes (the
+    strict route decides).  ``shapes`` gets the file's
+    :class:`~hieradjudicate.app.loading.swap.Shape` (a swapped gold?)."""
+    from hieradjudicate.app.loading.sniff import annotation_misfit
     from hieradjudicate.app.loading.swap import Shape, multi_unweighted
+    from hieradjudicate.io.annotations.read import default_set_name
 
-    ans = _scan(spec)
-    if ans is None:
-        return None
-    res = score_scanned(key, ans, policy=policy, sense_map=sense_map, minimal=minimal)
-    if res is not None and shapes is not None:
-        shapes.append(Shape(spec.path, None, multi_unweighted(ans.item, ans.weight, ans.n_items),
-                            res.attempted == res.total, res.unknown_answers, res.total))
-    return None if res is None else (ans.set_name, res)
-
-
-def score_scanned(key: Scanned, ans: Scanned, *, policy: str, sense_map: SenseMap | None,
-                  minimal: bool) -> SensevalScore | None:
-    """:func:`~hieradjudicate.core.scoring.senseval.score_senseval`'s result for scanned files;
-    ``None`` when they cannot be joined exactly on hashes (the strict route decides).
-    ``ans`` keeps only its labels afterwards."""
     if policy != "fine" and sense_map is None:
         raise ValueError(f"the {policy} policy needs a sense map")
-    joined = align(key, ans)
-    if joined is None:
+    index = key.__dict__.get("_join_index") or KeyIndex(key)
+    key.__dict__["_join_index"] = index  # one per key, whatever the number of answer files
+    ans = join_answers(spec.path, spec.name or default_set_name(spec.path), index,
+                       lambda head: annotation_misfit(spec.path, head=head) is None)
+    if ans is None:
         return None
-    klex, kidx, lexelts = joined
-    # a clean file's unknown answers are the lines not in the key: name the first few now
-    unknown = np.flatnonzero(kidx < 0)[:MAX_EXAMPLES]
-    named = dict(zip(unknown.tolist(), zip(ans.lexelt_of(unknown), ans.instances(unknown))))
-    ans.keep_labels_only()
-    return score_columns(
+    res = score_columns(
         Labels(key.item, key.tag, None, key.tags, key.n_items),
         Labels(ans.item, ans.tag, ans.weight, ans.tags, ans.n_items),
-        klex, kidx, lexelts, policy=policy, sense_map=sense_map, minimal=minimal,
-        answers_path=ans.path, example=named.__getitem__)
+        index.klex, ans.kidx, index.lexelts, policy=policy, sense_map=sense_map, minimal=minimal,
+        answers_path=ans.path, example=ans.unknown.__getitem__)
+    if shapes is not None:
+        shapes.append(Shape(spec.path, None, multi_unweighted(ans.item, ans.weight, ans.n_items),
+                            res.attempted == res.total, res.unknown_answers, res.total))
+    return ans.set_name, res
