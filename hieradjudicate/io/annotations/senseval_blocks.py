@@ -240,3 +240,28 @@ class Filled:
         if self.cols is None:
             return [np.empty(0, dtype=dt) for dt in self.dtypes]
         return [c[: self.size] for c in self.cols]
+
+
+class Weights:
+    """A weight column filled block by block; while no weight is given (NaN: the usual file)
+    none is stored, and the column is then one NaN seen through a zero stride."""
+
+    def __init__(self) -> None:
+        self.size = 0
+        self.filled: Filled | None = None
+
+    def add(self, weight: np.ndarray, done: float) -> None:
+        if self.filled is None:
+            if bool(np.isnan(weight).all()):
+                self.size += weight.size
+                return
+            self.filled = Filled(np.float64)
+            if self.size:
+                self.filled.add((np.full(self.size, np.nan),), done)
+        self.filled.add((weight,), done)
+        self.size += weight.size
+
+    def array(self) -> np.ndarray:
+        if self.filled is None:
+            return np.broadcast_to(np.float64(np.nan), (self.size,))
+        return self.filled.arrays()[0]

@@ -34,7 +34,7 @@ from hieradjudicate.core.scoring.senseval import MAX_EXAMPLES
 from hieradjudicate.io.annotations.bytewords import iter_cover_words, same_bytes
 from hieradjudicate.io.annotations.bytewords import token_hash as _hash
 from hieradjudicate.io.annotations.bytewords import words_view as _words
-from hieradjudicate.io.annotations.senseval_blocks import BLOCK_BYTES, Filled, Tables, block_ends, scan_block
+from hieradjudicate.io.annotations.senseval_blocks import BLOCK_BYTES, Filled, Tables, Weights, block_ends, scan_block
 from hieradjudicate.io.textfile import max_input_bytes, max_line_bytes
 
 _MIX = np.uint64(0x9E3779B97F4A7C15)
@@ -155,18 +155,20 @@ def scan_senseval(path: str, set_name: str, data: bytearray | None = None) -> Sc
     b = np.frombuffer(data, dtype=np.uint8, count=n)
     words = _words(data)
     tables = Tables()
-    lines, labels = Filled(np.int32, np.int32, np.int32), Filled(np.int64, np.int64, np.float64)
+    lines, labels, weights = Filled(np.int32, np.int32, np.int32), Filled(np.int32, np.int32), Weights()
     for lo, hi in block_ends(data, 0, n):
         got = scan_block(data, b, words, lo, hi, hi == n, tables, _hash)
         if got is None:
             return None
         got[3][:] += lines.size  # the block's lines to the file's
         lines.add(got[:3], hi / n)
-        labels.add(got[3:], hi / n)
+        labels.add(got[3:5], hi / n)
+        weights.add(got[5], hi / n)
     if not lines.size:
         return None
     line_lexelt, inst_start, inst_len = lines.arrays()
-    item, tag, weight = labels.arrays()
+    item, tag = labels.arrays()
+    weight = weights.array()
     return Scanned(path, set_name, data, tables.lexelts, line_lexelt, inst_start, inst_len, tables.tags.names,
                    item, tag, weight)
 
@@ -226,16 +228,21 @@ class KeyIndex:
         self.key = key
         self.lexelts = sorted(key.lexelts)
         self.code = {s: i for i, s in enumerate(self.lexelts)}
-        self.klex = np.array([self.code[s] for s in key.lexelts], dtype=np.int64)[key.line_lexelt]
+        self.klex = np.array([self.code[s] for s in key.lexelts], dtype=np.int32)[key.line_lexelt]
         self.words = _words(key.data)
         self._sorted: tuple[np.ndarray, np.ndarray] | None = None
         self._unique: bool | None = None
 
     def comb(self) -> np.ndarray:
         """The key's line hashes (lexelt and instance)."""
-        comb = self.klex.astype(np.uint64)  # key.inst_hash + klex * _MIX, made in place
+        key = self.key
+        comb = self.klex.astype(np.uint64)  # the instance's hash + klex * _MIX, made in place
         comb *= _MIX
-        comb += self.key.inst_hash
+        step = 1 << 16  # lines hashed at once (a hash is the token's own, whatever its block)
+        for at in range(0, comb.size, step):
+            rows = slice(at, at + step)
+            comb[rows] += _hash(iter_cover_words(self.words, key.inst_start[rows], key.inst_len[rows]),
+                                key.inst_len[rows])
         return comb
 
     def table(self) -> tuple[np.ndarray, np.ndarray] | None:
@@ -264,7 +271,7 @@ class _Join:
 
     def __init__(self, index: KeyIndex) -> None:
         self.index = index
-        self.kidx = Filled(np.int64)
+        self.kidx = Filled(np.int32)
         self.seen = np.zeros(index.klex.size, dtype=bool)  # key lines answered
         self.hits = 0
         self.missed: list[np.ndarray] = []  # hashes of the lines not in the key (a duplicate?)
@@ -285,7 +292,7 @@ class _Join:
         if (at + n <= ix.klex.size and np.array_equal(alex, ix.klex[rows])
                 and np.array_equal(inst_len, key.inst_len[rows])
                 and same_bytes(words, inst_start, key.inst_start[rows], inst_len, ix.words)):
-            kidx = np.arange(at, at + n, dtype=np.int64)  # the key's lines, in its order: no hash needed
+            kidx = np.arange(at, at + n, dtype=np.int32)  # the key's lines, in its order: no hash needed
             k_hit = kidx
         else:
             table = ix.table()
@@ -367,7 +374,7 @@ def join_answers(path: str, set_name: str, index: KeyIndex, head_ok) -> JoinedAn
     the file's first bytes may be annotations at all.  ``None`` when the file is not clean or the
     join is not exact (the strict route decides)."""
     tables, join = Tables(), _Join(index)
-    labels = Filled(np.int64, np.int64, np.float64)
+    labels, weights = Filled(np.int32, np.int32), Weights()
     try:
         size = os.stat(path).st_size
         done = 0
@@ -385,7 +392,8 @@ def join_answers(path: str, set_name: str, index: KeyIndex, head_ok) -> JoinedAn
             done += end
             if not join.add(buf, words, tables.lexelts, line_lexelt, inst_start, inst_len, min(1.0, done / size)):
                 return None
-            labels.add((item, tag, weight), min(1.0, done / size))
+            labels.add((item, tag), min(1.0, done / size))
+            weights.add(weight, min(1.0, done / size))
             del buf, b, words, got, line_lexelt, inst_start, inst_len, item, tag, weight
     except (_Unclean, OSError):
         return None
@@ -393,5 +401,5 @@ def join_answers(path: str, set_name: str, index: KeyIndex, head_ok) -> JoinedAn
     if kidx is None:
         return None
     cols = labels.arrays()
-    return JoinedAnswers(path, set_name, tables.tags.names, cols[0], cols[1], cols[2], join.lines, kidx,
+    return JoinedAnswers(path, set_name, tables.tags.names, cols[0], cols[1], weights.array(), join.lines, kidx,
                          join.unknown)
