@@ -232,17 +232,35 @@ class KeyIndex:
         self.words = _words(key.data)
         self._sorted: tuple[np.ndarray, np.ndarray] | None = None
         self._unique: bool | None = None
+        self._comb: np.ndarray | None = None  # line hashes kept so far (lines 0 .. _filled - 1)
+        self._filled = 0
+
+    def note_hash(self, at: int, h: np.ndarray) -> None:
+        """Keep the instance hashes ``h`` of key lines ``at, at + 1, ...`` (made while an answer
+        block in the key's order was compared with them) when they continue those kept."""
+        if at != self._filled:
+            return
+        if self._comb is None:
+            self._comb = np.empty(self.klex.size, dtype=np.uint64)
+        got = self._comb[at: at + h.size]
+        got[:] = self.klex[at: at + h.size]
+        got *= _MIX
+        got += h
+        self._filled += h.size
 
     def comb(self) -> np.ndarray:
-        """The key's line hashes (lexelt and instance)."""
+        """The key's line hashes (lexelt and instance): those kept and the rest made here, a block
+        of lines at a time.  The caller owns the array (it may sort it)."""
         key = self.key
-        comb = self.klex.astype(np.uint64)  # the instance's hash + klex * _MIX, made in place
-        comb *= _MIX
+        comb = np.empty(self.klex.size, dtype=np.uint64) if self._comb is None else self._comb
         step = 1 << 16  # lines hashed at once (a hash is the token's own, whatever its block)
-        for at in range(0, comb.size, step):
+        for at in range(self._filled, comb.size, step):
             rows = slice(at, at + step)
-            comb[rows] += _hash(iter_cover_words(self.words, key.inst_start[rows], key.inst_len[rows]),
-                                key.inst_len[rows])
+            got = comb[rows]
+            got[:] = self.klex[rows]
+            got *= _MIX
+            got += _hash(iter_cover_words(self.words, key.inst_start[rows], key.inst_len[rows]), key.inst_len[rows])
+        self._comb, self._filled = None, 0
         return comb
 
     def table(self) -> tuple[np.ndarray, np.ndarray] | None:
@@ -263,6 +281,17 @@ class KeyIndex:
             comb.sort()
             self._unique = not bool(np.any(comb[1:] == comb[:-1]))
         return self._unique
+
+
+def _compared(words_a: np.ndarray, a: np.ndarray, words_b: np.ndarray, b: np.ndarray, length: np.ndarray,
+              same: list[bool]):
+    """The ``b`` tokens' :func:`iter_cover_words`, each step compared with the ``a`` tokens' on the
+    way: ``same[0]`` ends ``False`` when a token differs (:func:`same_bytes` and the reads of a hash
+    of ``b`` at once)."""
+    for x, y in zip(iter_cover_words(words_a, a, length), iter_cover_words(words_b, b, length)):
+        if same[0] and not np.array_equal(x, y):
+            same[0] = False
+        yield y
 
 
 class _Join:
@@ -289,9 +318,16 @@ class _Join:
         alex = a_map[line_lexelt]
         n, at = alex.size, self.lines
         rows = slice(at, at + n)
+        same = [False]
         if (at + n <= ix.klex.size and np.array_equal(alex, ix.klex[rows])
-                and np.array_equal(inst_len, key.inst_len[rows])
-                and same_bytes(words, inst_start, key.inst_start[rows], inst_len, ix.words)):
+                and np.array_equal(inst_len, key.inst_len[rows])):
+            # compared byte for byte with the key's lines, whose hashes are made from the same reads
+            same[0] = True
+            words_k = _compared(words, inst_start, ix.words, key.inst_start[rows], inst_len, same)
+            ix.note_hash(at, _hash(words_k, inst_len))
+            for _ in words_k:  # whatever the hash did not read is compared too
+                pass
+        if same[0]:
             kidx = np.arange(at, at + n, dtype=np.int32)  # the key's lines, in its order: no hash needed
             k_hit = kidx
         else:
