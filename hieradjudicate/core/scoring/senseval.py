@@ -414,9 +414,13 @@ def score_columns(
     valid_item = kidx >= 0
     if has_rows is not None:
         valid_item &= has_rows
-    valid_item[valid_item] = in_key[kidx[valid_item]]
+    every_key_item = bool(in_key.all())  # (every key line has a tag: the usual key)
+    if not every_key_item:
+        valid_item[valid_item] = in_key[kidx[valid_item]]
     unknown = np.flatnonzero(~valid_item if has_rows is None else has_rows & ~valid_item)
-    valid_item[valid_item] = evaluated[kidx[valid_item]]
+    if not (every_key_item and bool(evaluated.all())):
+        valid_item[valid_item] = evaluated[kidx[valid_item]]
+    one_each = has_rows is None  # label r is answer item r
     del has_rows
 
     # Cross every valid answer row with its key item's tag rows (key rows of an item are
@@ -430,9 +434,9 @@ def score_columns(
     ki_all, credit = np.empty(a_item.size, dtype=np.int64), np.empty(a_item.size)
     filled = 0
     for lo in range(0, a_item.size, _ROWS):
-        r_ok = np.flatnonzero(valid_item[a_item[lo: lo + _ROWS]])
+        r_ok = np.flatnonzero(valid_item[lo: lo + _ROWS] if one_each else valid_item[a_item[lo: lo + _ROWS]])
         r_ok += lo
-        ki = kidx[a_item[r_ok]]
+        ki = kidx[r_ok if one_each else a_item[r_ok]]
         row_credit = _row_credit(r_ok, ki, a_tag, k_tag, k_cnt, kstart, korder, atc, ktc, klex, policy,
                                  sense_map, answers.tags, key.tags, lexelts)
         got = credit[filled: filled + r_ok.size]
@@ -481,12 +485,12 @@ def _row_credit(r_ok, ki, a_tag, k_tag, k_cnt, kstart, korder, atc, ktc, klex, p
     c = k_cnt[ki]
     if int(c.max(initial=0)) == 1 and korder is None:  # one key tag per answered item: no crossing
         seg = None
-        at, kt = a_tag[r_ok].astype(np.int64, copy=False), k_tag[kstart[ki]]
+        at, kt = a_tag[r_ok], k_tag[kstart[ki]]
     else:
         seg = np.cumsum(c) - c
         rep = np.repeat(np.arange(r_ok.size), c)
         pos = np.arange(int(c.sum())) - np.repeat(seg - kstart[ki], c)
-        at = a_tag[r_ok][rep].astype(np.int64, copy=False)
+        at = a_tag[r_ok][rep]
         del rep
         kt = k_tag[pos if korder is None else korder[pos]]
         del pos
@@ -494,7 +498,7 @@ def _row_credit(r_ok, ki, a_tag, k_tag, k_cnt, kstart, korder, atc, ktc, klex, p
         assert sense_map is not None
         # each row's lexelt, where the map's branching differs per lexelt (rows: answer row x key tags)
         row_lex = np.repeat(klex[ki], c) if sense_map.lexelt_children else None
-        pc = _pair_credit(at, kt, atags, ktags, sense_map, row_lex, lexelts)
+        pc = _pair_credit(at.astype(np.int64, copy=False), kt, atags, ktags, sense_map, row_lex, lexelts)
         if seg is None:
             return np.minimum(pc, 1.0)
         return np.minimum(np.add.reduceat(pc, seg), 1.0) if seg.size else pc[:0]
