@@ -156,7 +156,7 @@ def scan_senseval(path: str, set_name: str, data: bytearray | None = None) -> Sc
     words = _words(data)
     tables = Tables()
     lines, labels, weights = Filled(np.int32, np.int32, np.int32), Filled(np.int32, np.int32), Weights()
-    for lo, hi in block_ends(data, 0, n):
+    for lo, hi in block_ends(data, 0, n, BLOCK_BYTES):
         got = scan_block(data, b, words, lo, hi, hi == n, tables, _hash)
         if got is None:
             return None
@@ -184,7 +184,7 @@ def _columns(parts: list[list[np.ndarray]]) -> list[np.ndarray]:
     return out
 
 
-def _chunks(path: str, size: int = BLOCK_BYTES):
+def _chunks(path: str, size: int):
     """The file at ``path`` read once, in blocks of whole lines: ``(buf, end, last)`` with the
     block's bytes at ``buf[:end]`` and at least 8 bytes after them (zeros after the file's last).
     Raises :class:`_Unclean` for a file that cannot be clean (not a regular file, too large, changed
@@ -194,16 +194,18 @@ def _chunks(path: str, size: int = BLOCK_BYTES):
         if not stat.S_ISREG(st.st_mode) or not 0 < st.st_size <= max_input_bytes():
             raise _Unclean
         with open(path, "rb") as fh:
-            carry, total = b"", 0
+            # one buffer, reused: a block is the caller's until it asks for the next one
+            buf, kept, total = bytearray(size + 8), 0, 0  # kept: bytes of a cut line at its start
             while True:
                 want = min(size, st.st_size - total)
-                buf = bytearray(len(carry) + want + 8)
-                buf[: len(carry)] = carry
-                if fh.readinto(memoryview(buf)[len(carry): len(carry) + want]) != want:
+                if len(buf) < kept + want + 8:  # a line longer than a block so far
+                    buf.extend(bytes(kept + want + 8 - len(buf)))
+                if fh.readinto(memoryview(buf)[kept: kept + want]) != want:
                     raise _Unclean  # the file changed while read
                 total += want
-                end = len(carry) + want
+                end = kept + want
                 if total == st.st_size:
+                    buf[end: end + 8] = bytes(8)  # zeros after the file's last byte
                     if fh.read(1) or _comment(buf, end):
                         raise _Unclean
                     yield buf, end, True
@@ -211,11 +213,12 @@ def _chunks(path: str, size: int = BLOCK_BYTES):
                 cut = buf.rfind(b"\n", 0, end) + 1
                 if cut == 0 and end > max_line_bytes():
                     raise _Unclean
-                carry = bytes(buf[cut:end])
                 if cut:
                     if _comment(buf, cut):
                         raise _Unclean
                     yield buf, cut, False
+                kept = end - cut
+                buf[:kept] = buf[cut:end]
     except OSError:
         raise _Unclean from None  # the strict reader names it
 
@@ -414,7 +417,7 @@ def join_answers(path: str, set_name: str, index: KeyIndex, head_ok) -> JoinedAn
     try:
         size = os.stat(path).st_size
         done = 0
-        for k, (buf, end, last) in enumerate(_chunks(path)):
+        for k, (buf, end, last) in enumerate(_chunks(path, BLOCK_BYTES)):
             if k == 0:
                 head = bytes(buf[: min(_HEAD, end)])
                 if not (_is_senseval(head, last and end <= _HEAD, path) and head_ok(head)):
