@@ -63,8 +63,9 @@ def score_file(key: Scanned, spec: AnnotationSpec, *, policy: str, sense_map: Se
 
     if policy != "fine" and sense_map is None:
         raise ValueError(f"the {policy} policy needs a sense map")
-    index = key.__dict__.get("_join_index") or KeyIndex(key)
-    key.__dict__["_join_index"] = index  # one per key, whatever the number of answer files
+    if key.join_index is None:  # one per key, whatever the number of answer files
+        key.join_index = KeyIndex(key)
+    index = key.join_index
     ans = join_answers(spec.path, spec.name or default_set_name(spec.path), index,
                        lambda head: annotation_misfit(spec.path, head=head) is None)
     if ans is None:

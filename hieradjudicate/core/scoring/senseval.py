@@ -40,7 +40,7 @@ import numpy as np
 
 from hieradjudicate.core.errors import InventoryError, Problem
 from hieradjudicate.core.records import AnnotationSource, SenseRecord
-from hieradjudicate.core.scoring.scoring import Figures, GroupedFigures, corpus_figures
+from hieradjudicate.core.scoring.figures import Figures, GroupedFigures, corpus_figures  # not scoring.py: the leaf policy is not needed here
 
 POLICIES = ("fine", "coarse", "mixed")
 MAX_EXAMPLES = 20

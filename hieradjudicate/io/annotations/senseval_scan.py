@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -41,41 +40,26 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)
 _HEAD = 65536
 
 
-@dataclass
 class Scanned:
     """One clean Senseval file: lines as byte ranges of ``data``, tags as codes (one set).
 
     ``item``/``tag``/``weight`` are per label, as in an
     :class:`~hieradjudicate.core.records.AnnotationSource` (``item`` = line index);
-    ``weight`` is NaN for a whole line when any of its tags has none.
+    ``weight`` is NaN for a whole line when any of its tags has none.  (A plain class, not a
+    dataclass: ``score`` imports it at every start, and a dataclass costs milliseconds to make.)
     """
 
-    path: str
-    set_name: str
-    data: bytearray  # the file's bytes and 8 zero bytes (words are read at any offset)
-    lexelts: list[str]  # distinct, in order of first appearance
-    line_lexelt: np.ndarray  # per line: index into lexelts
-    inst_start: np.ndarray
-    inst_len: np.ndarray
-    tags: list[str]
-    item: np.ndarray
-    tag: np.ndarray
-    weight: np.ndarray
-
-    n_items: int = field(init=False)  # lines (kept when the per-line arrays are dropped)
-    _inst_hash: np.ndarray | None = field(init=False, default=None, repr=False)
-
-    def __post_init__(self) -> None:
-        self.n_items = int(self.inst_start.size)
-
-    @property
-    def inst_hash(self) -> np.ndarray:
-        """A 64-bit hash of each line's instance id, made when first asked for (a file whose lines
-        are the key's, in its order, is joined without one)."""
-        if self._inst_hash is None:
-            words = _words(self.data)
-            self._inst_hash = _hash(iter_cover_words(words, self.inst_start, self.inst_len), self.inst_len)
-        return self._inst_hash
+    def __init__(self, path: str, set_name: str, data: bytearray, lexelts: list[str], line_lexelt: np.ndarray,
+                 inst_start: np.ndarray, inst_len: np.ndarray, tags: list[str], item: np.ndarray, tag: np.ndarray,
+                 weight: np.ndarray) -> None:
+        self.path, self.set_name = path, set_name
+        self.data = data  # the file's bytes and 8 zero bytes (words are read at any offset)
+        self.lexelts = lexelts  # distinct, in order of first appearance
+        self.line_lexelt = line_lexelt  # per line: index into lexelts
+        self.inst_start, self.inst_len = inst_start, inst_len
+        self.tags, self.item, self.tag, self.weight = tags, item, tag, weight
+        self.n_items = int(inst_start.size)  # lines
+        self.join_index: KeyIndex | None = None  # the key's side of a join, made once (score_file)
 
     @property
     def line(self) -> np.ndarray:
@@ -89,12 +73,6 @@ class Scanned:
 
     def lexelt_of(self, rows) -> list[str]:
         return [self.lexelts[c] for c in self.line_lexelt[rows].tolist()]
-
-    def keep_labels_only(self) -> None:
-        """Drop the bytes and the per-line ids once joined (only the labels are scored)."""
-        self.data = bytearray(8)
-        self.inst_start = self.inst_len = self.line_lexelt = np.zeros(0, np.int32)
-        self._inst_hash = None
 
 
 class _Unclean(Exception):
@@ -391,20 +369,15 @@ def align(key: Scanned, ans: Scanned) -> tuple[np.ndarray, np.ndarray, list[str]
     return None if kidx is None else (index.klex, kidx, index.lexelts)
 
 
-@dataclass
 class JoinedAnswers:
     """An answer file streamed against a key: its labels (as in :class:`Scanned`), the key line of
     each of its lines (-1: not in the key) and the first few unknown lines named."""
 
-    path: str
-    set_name: str
-    tags: list[str]
-    item: np.ndarray
-    tag: np.ndarray
-    weight: np.ndarray
-    n_items: int
-    kidx: np.ndarray
-    unknown: dict[int, tuple[str, str]]
+    def __init__(self, path: str, set_name: str, tags: list[str], item: np.ndarray, tag: np.ndarray,
+                 weight: np.ndarray, n_items: int, kidx: np.ndarray, unknown: dict[int, tuple[str, str]]) -> None:
+        self.path, self.set_name, self.tags = path, set_name, tags
+        self.item, self.tag, self.weight, self.n_items = item, tag, weight, n_items
+        self.kidx, self.unknown = kidx, unknown
 
 
 def join_answers(path: str, set_name: str, index: KeyIndex, head_ok) -> JoinedAnswers | None:
