@@ -159,8 +159,24 @@ class SenseMap:
         return 0.0
 
 
-@dataclass(frozen=True)
-class SensevalScore:
+class _Frozen:
+    """A read-only record of named fields, set once by ``__init__`` (a dataclass costs 1-3 ms to
+    make when its module is imported, at every start of ``score``)."""
+
+    __slots__ = ()
+
+    def _set(self, **values) -> None:
+        for k, v in values.items():
+            object.__setattr__(self, k, v)
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"cannot assign to field {name!r}: {type(self).__name__} is read-only")
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{k}={getattr(self, k)!r}' for k in self.__slots__)})"
+
+
+class SensevalScore(_Frozen):
     """Result of :func:`score_senseval`.
 
     Per-instance arrays cover the key instances in the evaluation (after
@@ -169,6 +185,8 @@ class SensevalScore:
     answer was given; ``instance_lexelt`` indexes ``lexelts``.
     """
 
+    __slots__ = ("policy", "minimal", "figures", "instance_item", "instance_score", "instance_attempted",
+                 "instance_lexelt", "lexelts", "excluded_multi_tag", "unknown_answers", "unknown_examples")
     policy: str
     minimal: bool
     figures: GroupedFigures
@@ -180,6 +198,15 @@ class SensevalScore:
     excluded_multi_tag: int
     unknown_answers: int
     unknown_examples: list[tuple[str, str]]
+
+    def __init__(self, policy: str, minimal: bool, figures: GroupedFigures, instance_item: np.ndarray,
+                 instance_score: np.ndarray, instance_attempted: np.ndarray, instance_lexelt: np.ndarray,
+                 lexelts: list[str], excluded_multi_tag: int, unknown_answers: int,
+                 unknown_examples: list[tuple[str, str]]) -> None:
+        self._set(policy=policy, minimal=minimal, figures=figures, instance_item=instance_item,
+                  instance_score=instance_score, instance_attempted=instance_attempted,
+                  instance_lexelt=instance_lexelt, lexelts=lexelts, excluded_multi_tag=excluded_multi_tag,
+                  unknown_answers=unknown_answers, unknown_examples=unknown_examples)
 
     @property
     def overall(self) -> Figures:
@@ -331,16 +358,20 @@ def score_senseval(
         example=lambda i: (answers.item_lexelt[i], answers.item_instance[i]))
 
 
-@dataclass(frozen=True)
-class Labels:
+class Labels(_Frozen):
     """One set's labels for :func:`score_columns`: ``item``, ``tag`` (codes into ``tags``) and
     ``weight`` (NaN = none; unused for a key) per label, and the number of items."""
 
+    __slots__ = ("item", "tag", "weight", "tags", "n_items")
     item: np.ndarray
     tag: np.ndarray
     weight: np.ndarray | None
     tags: Sequence[str]
     n_items: int
+
+    def __init__(self, item: np.ndarray, tag: np.ndarray, weight: np.ndarray | None, tags: Sequence[str],
+                 n_items: int) -> None:
+        self._set(item=item, tag=tag, weight=weight, tags=tags, n_items=n_items)
 
 
 def score_columns(

@@ -120,7 +120,7 @@ def _lines(lo: int, tok_end: np.ndarray, is_nl: np.ndarray):
     tok_start[0] = lo
     tok_start[1:] = tok_end[:-1] + 1
     tok_len = tok_end - tok_start
-    last = np.flatnonzero(is_nl).astype(np.int32)  # each line's last token
+    last = np.flatnonzero(is_nl)  # each line's last token
     first = np.empty_like(last)
     first[0] = 0
     first[1:] = last[:-1] + 1
@@ -137,8 +137,7 @@ def _lines(lo: int, tok_end: np.ndarray, is_nl: np.ndarray):
     else:
         n_tags = count - 2
         item = np.repeat(np.arange(n_lines, dtype=np.int64), n_tags)
-        tag_tok = (np.arange(item.size, dtype=np.int32)
-                   + np.repeat(first + 2 - (np.cumsum(n_tags, dtype=np.int32) - n_tags), n_tags))
+        tag_tok = np.arange(item.size) + np.repeat(first + 2 - (np.cumsum(n_tags) - n_tags), n_tags)
     return (tok_start[first], tok_len[first], tok_start[first + 1], tok_len[first + 1],
             tok_start[tag_tok], tok_len[tag_tok], item)
 
@@ -148,7 +147,7 @@ def _columns(b: np.ndarray, lo: int, hi: int, last_block: bool):
     not clean: a leading or trailing space, an empty line or token, a byte that is not printable
     ASCII, a short line, a token or line too long."""
     blk = b[lo:hi]
-    sep = np.flatnonzero(blk <= 32).astype(np.int32)
+    sep = np.flatnonzero(blk <= 32)  # (int64: numpy gathers through int64 positions fastest)
     if sep.size < 2 or sep[0] == 0 or bool(np.any(np.diff(sep) == 1)):
         return None  # a leading space, an empty line or token
     kind = blk[sep]
@@ -156,7 +155,7 @@ def _columns(b: np.ndarray, lo: int, hi: int, last_block: bool):
     if not bool((is_nl | (kind == 32)).all()) or int(blk.max()) > 126:
         return None  # a tab, CR or other control byte, DEL, or a byte that is not ASCII
     del kind, blk
-    sep += np.int32(lo)
+    sep += lo
     if int(sep[-1]) == hi - 1:  # the block's last newline
         if not is_nl[-1]:
             return None  # a trailing space
@@ -164,12 +163,12 @@ def _columns(b: np.ndarray, lo: int, hi: int, last_block: bool):
     elif not last_block:
         return None  # a block ends after a newline
     else:
-        tok_end, is_nl = np.append(sep, np.int32(hi)), np.append(is_nl, True)
+        tok_end, is_nl = np.append(sep, hi), np.append(is_nl, True)
     m = tok_end.size
     if m % 3 == 0 and np.count_nonzero(is_nl) == m // 3 and bool(is_nl[2::3].all()):
         # every line "lexelt instance tag" (the usual answer file): its tokens by column, no gathers
         end = tok_end.reshape(-1, 3)
-        line_start = np.empty(end.shape[0], dtype=np.int32)
+        line_start = np.empty(end.shape[0], dtype=np.int64)
         line_start[0] = lo
         line_start[1:] = end[:-1, 2] + 1
         inst_start, tag_start = end[:, 0] + 1, end[:, 1] + 1

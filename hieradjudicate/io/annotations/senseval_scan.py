@@ -240,7 +240,8 @@ class KeyIndex:
             got = comb[rows]
             got[:] = self.klex[rows]
             got *= _MIX
-            got += _hash(iter_cover_words(self.words, key.inst_start[rows], key.inst_len[rows]), key.inst_len[rows])
+            start = key.inst_start[rows].astype(np.int64)  # (int64: numpy gathers through it fastest)
+            got += _hash(iter_cover_words(self.words, start, key.inst_len[rows]), key.inst_len[rows])
         self._comb, self._filled = None, 0
         return comb
 
@@ -304,7 +305,7 @@ class _Join:
                 and np.array_equal(inst_len, key.inst_len[rows])):
             # compared byte for byte with the key's lines, whose hashes are made from the same reads
             same[0] = True
-            words_k = _compared(words, inst_start, ix.words, key.inst_start[rows], inst_len, same)
+            words_k = _compared(words, inst_start, ix.words, key.inst_start[rows].astype(np.int64), inst_len, same)
             ix.note_hash(at, _hash(words_k, inst_len))
             for _ in words_k:  # whatever the hash did not read is compared too
                 pass
@@ -325,7 +326,8 @@ class _Join:
             hit = np.flatnonzero(kidx >= 0)
             k_hit = kidx[hit]
             if not (np.array_equal(alex[hit], ix.klex[k_hit]) and np.array_equal(inst_len[hit], key.inst_len[k_hit])
-                    and same_bytes(words, inst_start[hit], key.inst_start[k_hit], inst_len[hit], ix.words)):
+                    and same_bytes(words, inst_start[hit], key.inst_start[k_hit].astype(np.int64), inst_len[hit],
+                                   ix.words)):
                 return False  # a hash collision
             miss = np.flatnonzero(kidx < 0)
             if miss.size:
