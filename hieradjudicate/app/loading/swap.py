@@ -42,9 +42,11 @@ def multi_unweighted(item: np.ndarray, weight: np.ndarray, n_items: int) -> int:
     item = np.asarray(item)
     if item.size == 0 or item.size <= n_items and bool((item[1:] > item[:-1]).all()):
         return 0  # no item twice (one label a line, in order: the usual answer file)
-    item = item.astype(np.int64, copy=False)
     n = np.bincount(item, minlength=n_items)
-    weighted = np.bincount(item, weights=~np.isnan(np.asarray(weight, dtype=np.float64)), minlength=n_items)
+    given = ~np.isnan(np.asarray(weight, dtype=np.float64))
+    if not given.any():  # no weight anywhere (the usual key): every item with several labels
+        return int(np.count_nonzero(n > 1))
+    weighted = np.bincount(item, weights=given, minlength=n_items)
     return int(((n > 1) & (weighted == 0)).sum())
 
 
