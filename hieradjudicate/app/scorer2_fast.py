@@ -15,8 +15,8 @@ lines at a time; an answer file a block at a time, each block scanned, joined an
 dropped (the check that a file is annotations at all reads the head of those bytes, not the file
 again).  So the temporaries are a block's size and only the key's bytes and the labels stay:
 394,400 answers against a key of as many lines score in 86 MiB against the C program's 93.6 MiB,
-in 0.79-0.98 times its CPU time (``benchmarks/bench_score.py``, two runs on a machine at load
-10-12, 2026-11-29).
+in 0.73-0.98 times its CPU time (``benchmarks/bench_score.py``, four runs on a machine at load
+8-12, 2026-11-29).
 """
 
 from __future__ import annotations
