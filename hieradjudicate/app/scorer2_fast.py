@@ -10,11 +10,13 @@ confirmed byte for byte, and the same
 :func:`~hieradjudicate.core.scoring.senseval.score_columns` scores them.  Anything
 unusual -- a comment, a tab, a weight out of range, a duplicate, a hash
 collision -- sends every file down the strict route, which reports it exactly.
-Each file is read once, whole (the check that it is annotations at all reads the head of those
-bytes, not the file again); one answer file is in memory at a time, and its bytes are dropped
-once joined:
-394,400 answers score in 0.77-0.93 times the C program's CPU time, in 125-127 MiB against its
-94 MiB (``benchmarks/bench_score.py``, on a loaded machine).
+Each file is read once: the key whole (its bytes confirm every join) and scanned a block of
+lines at a time; an answer file a block at a time, each block scanned, joined and its bytes
+dropped (the check that a file is annotations at all reads the head of those bytes, not the file
+again).  So the temporaries are a block's size and only the key's bytes and the labels stay:
+394,400 answers against a key of as many lines score in 86 MiB against the C program's 93.6 MiB,
+in 0.73-0.98 times its CPU time (``benchmarks/bench_score.py``, four runs on a machine at load
+8-12, 2026-11-29).
 """
 
 from __future__ import annotations
@@ -22,8 +24,8 @@ from __future__ import annotations
 import numpy as np
 
 from hieradjudicate.app.loading.specs import AnnotationSpec
-from hieradjudicate.core.scoring.senseval import MAX_EXAMPLES, Labels, SenseMap, SensevalScore, score_columns
-from hieradjudicate.io.annotations.senseval_scan import Scanned, align, read_clean_bytes, scan_senseval
+from hieradjudicate.core.scoring.senseval import Labels, SenseMap, SensevalScore, score_columns
+from hieradjudicate.io.annotations.senseval_scan import KeyIndex, Scanned, join_answers, read_clean_bytes, scan_senseval
 
 _HEAD = 1 << 16  # what annotation_misfit reads of a file
 
@@ -53,38 +55,29 @@ def scan_key(gold: AnnotationSpec, systems: list[AnnotationSpec]) -> Scanned | N
 
 def score_file(key: Scanned, spec: AnnotationSpec, *, policy: str, sense_map: SenseMap | None,
                minimal: bool, shapes: list | None = None) -> tuple[str, SensevalScore] | None:
-    """One answer file scanned, joined and scored, its bytes dropped before scoring; ``None``
-    when it is not clean or cannot be joined exactly on hashes (the strict route decides).
-    ``shapes`` gets the file's :class:`~hieradjudicate.app.loading.swap.Shape` (a swapped gold?)."""
+    """One answer file read, scanned and joined a block at a time (each block's bytes dropped once
+    joined), then scored; ``None`` when it is not clean or cannot be joined exactly on hashes (the
+    strict route decides).  ``shapes`` gets the file's
+    :class:`~hieradjudicate.app.loading.swap.Shape` (a swapped gold?)."""
+    from hieradjudicate.app.loading.sniff import annotation_misfit
     from hieradjudicate.app.loading.swap import Shape, multi_unweighted
+    from hieradjudicate.io.annotations.read import default_set_name
 
-    ans = _scan(spec)
-    if ans is None:
-        return None
-    res = score_scanned(key, ans, policy=policy, sense_map=sense_map, minimal=minimal)
-    if res is not None and shapes is not None:
-        shapes.append(Shape(spec.path, None, multi_unweighted(ans.item, ans.weight, ans.n_items),
-                            res.attempted == res.total, res.unknown_answers, res.total))
-    return None if res is None else (ans.set_name, res)
-
-
-def score_scanned(key: Scanned, ans: Scanned, *, policy: str, sense_map: SenseMap | None,
-                  minimal: bool) -> SensevalScore | None:
-    """:func:`~hieradjudicate.core.scoring.senseval.score_senseval`'s result for scanned files;
-    ``None`` when they cannot be joined exactly on hashes (the strict route decides).
-    ``ans`` keeps only its labels afterwards."""
     if policy != "fine" and sense_map is None:
         raise ValueError(f"the {policy} policy needs a sense map")
-    joined = align(key, ans)
-    if joined is None:
+    if key.join_index is None:  # one per key, whatever the number of answer files
+        key.join_index = KeyIndex(key)
+    index = key.join_index
+    ans = join_answers(spec.path, spec.name or default_set_name(spec.path), index,
+                       lambda head: annotation_misfit(spec.path, head=head) is None)
+    if ans is None:
         return None
-    klex, kidx, lexelts = joined
-    # a clean file's unknown answers are the lines not in the key: name the first few now
-    unknown = np.flatnonzero(kidx < 0)[:MAX_EXAMPLES]
-    named = dict(zip(unknown.tolist(), zip(ans.lexelt_of(unknown), ans.instances(unknown))))
-    ans.keep_labels_only()
-    return score_columns(
+    res = score_columns(
         Labels(key.item, key.tag, None, key.tags, key.n_items),
         Labels(ans.item, ans.tag, ans.weight, ans.tags, ans.n_items),
-        klex, kidx, lexelts, policy=policy, sense_map=sense_map, minimal=minimal,
-        answers_path=ans.path, example=named.__getitem__)
+        index.klex, ans.kidx, index.lexelts, policy=policy, sense_map=sense_map, minimal=minimal,
+        answers_path=ans.path, example=ans.unknown.__getitem__)
+    if shapes is not None:
+        shapes.append(Shape(spec.path, None, multi_unweighted(ans.item, ans.weight, ans.n_items),
+                            res.attempted == res.total, res.unknown_answers, res.total))
+    return ans.set_name, res

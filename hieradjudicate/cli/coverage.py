@@ -66,6 +66,6 @@ def gold_absent_lexelts(lexelts: list[str], label_lexelt: np.ndarray, label_tag:
     covered = np.asarray([x in named for x in lexelts], dtype=bool)
     if free and label_tag.size:
         tag_free = np.asarray([t in free for t in tags], dtype=bool)
-        hit = np.asarray(label_lexelt, dtype=np.int64)[tag_free[np.asarray(label_tag, dtype=np.int64)]]
+        hit = np.asarray(label_lexelt)[tag_free[np.asarray(label_tag)]]  # (int32 codes index as they are)
         covered[hit] = True  # a scatter, not np.unique: no sort of every label (nor numpy.ma's import)
     return sorted(x for x, c in zip(lexelts, covered) if not c), ~covered

@@ -20,6 +20,27 @@ class _Parser(argparse.ArgumentParser):
         self.print_usage(sys.stderr)
         self.exit(2, f"{self.prog}: error: {message}\n")
 
+    def _get_formatter(self):
+        # argparse's own width (the terminal's less 2) without its `import shutil` (and bz2, lzma):
+        # every add_argument makes a formatter, so each command paid that import at its start
+        return self.formatter_class(prog=self.prog, width=_terminal_columns() - 2)
+
+
+def _terminal_columns() -> int:
+    """``shutil.get_terminal_size().columns``: $COLUMNS, else standard output's terminal, else 80."""
+    import os
+
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns if columns > 0 else 80
+
 
 #: The commands of each group module (hieradjudicate.cli.<group> registers them).
 COMMAND_GROUPS = {"validate": ("validate",), "metrics": ("agree", "score"), "evaluation.compare": ("compare",),

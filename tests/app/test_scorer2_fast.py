@@ -227,3 +227,23 @@ def test_answers_whose_ids_are_all_shorter_than_the_keys_longest_still_join(tmp_
     assert got is not None
     assert_same(strict(key, ans, "fine", None), got, key)
     assert (got.unknown_answers, got.recall) == (0, 0.5)
+
+
+@pytest.mark.parametrize("block", [16, 300])
+def test_files_read_in_blocks_shorter_than_their_lines_score_as_read_whole(s3, tmp_path, monkeypatch, block):
+    """Key and answers are scanned a block of lines at a time and the answers joined block by block;
+    blocks of any size (16 bytes: shorter than every line, which then grows the block) give the
+    figures of the strict route, answers in the key's order or not."""
+    d, smap = s3
+    key, ans, in_order = tmp_path / "key.txt", tmp_path / "ans.txt", tmp_path / "in_order.txt"
+    key_lines = (d / "EnglishLS.test.key").read_text().splitlines()[:120]
+    lines = (d / "answers" / "baseline_responses.txt").read_text().splitlines()[:120]
+    key.write_text("\n".join(key_lines) + "\n")
+    in_order.write_text("\n".join(lines))
+    ans.write_text("\n".join(lines[:50] + ["bank.n bank.n.not-in-key 1"] + lines[50:]) + "\n")  # shifted
+    monkeypatch.setattr(senseval_scan, "BLOCK_BYTES", block)
+    for policy in POLICIES:
+        for answers, unknown in ((ans, 1), (in_order, 0)):
+            b = fast(key, answers, policy, smap)
+            assert b is not None and b.unknown_answers == unknown
+            assert_same(strict(key, answers, policy, smap), b, key)

@@ -39,11 +39,14 @@ class Shape:
 
 def multi_unweighted(item: np.ndarray, weight: np.ndarray, n_items: int) -> int:
     """Items with several labels none of which has a weight (``weight`` NaN = none given)."""
-    item = np.asarray(item, dtype=np.int64)
+    item = np.asarray(item)
     if item.size == 0 or item.size <= n_items and bool((item[1:] > item[:-1]).all()):
         return 0  # no item twice (one label a line, in order: the usual answer file)
     n = np.bincount(item, minlength=n_items)
-    weighted = np.bincount(item, weights=~np.isnan(np.asarray(weight, dtype=np.float64)), minlength=n_items)
+    given = ~np.isnan(np.asarray(weight, dtype=np.float64))
+    if not given.any():  # no weight anywhere (the usual key): every item with several labels
+        return int(np.count_nonzero(n > 1))
+    weighted = np.bincount(item, weights=given, minlength=n_items)
     return int(((n > 1) & (weighted == 0)).sum())
 
 

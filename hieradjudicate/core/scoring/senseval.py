@@ -40,7 +40,7 @@ import numpy as np
 
 from hieradjudicate.core.errors import InventoryError, Problem
 from hieradjudicate.core.records import AnnotationSource, SenseRecord
-from hieradjudicate.core.scoring.scoring import Figures, GroupedFigures, corpus_figures
+from hieradjudicate.core.scoring.figures import Figures, GroupedFigures, corpus_figures  # not scoring.py: the leaf policy is not needed here
 
 POLICIES = ("fine", "coarse", "mixed")
 MAX_EXAMPLES = 20
@@ -159,8 +159,24 @@ class SenseMap:
         return 0.0
 
 
-@dataclass(frozen=True)
-class SensevalScore:
+class _Frozen:
+    """A read-only record of named fields, set once by ``__init__`` (a dataclass costs 1-3 ms to
+    make when its module is imported, at every start of ``score``)."""
+
+    __slots__ = ()
+
+    def _set(self, **values) -> None:
+        for k, v in values.items():
+            object.__setattr__(self, k, v)
+
+    def __setattr__(self, name, value):
+        raise AttributeError(f"cannot assign to field {name!r}: {type(self).__name__} is read-only")
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{k}={getattr(self, k)!r}' for k in self.__slots__)})"
+
+
+class SensevalScore(_Frozen):
     """Result of :func:`score_senseval`.
 
     Per-instance arrays cover the key instances in the evaluation (after
@@ -169,6 +185,8 @@ class SensevalScore:
     answer was given; ``instance_lexelt`` indexes ``lexelts``.
     """
 
+    __slots__ = ("policy", "minimal", "figures", "instance_item", "instance_score", "instance_attempted",
+                 "instance_lexelt", "lexelts", "excluded_multi_tag", "unknown_answers", "unknown_examples")
     policy: str
     minimal: bool
     figures: GroupedFigures
@@ -180,6 +198,15 @@ class SensevalScore:
     excluded_multi_tag: int
     unknown_answers: int
     unknown_examples: list[tuple[str, str]]
+
+    def __init__(self, policy: str, minimal: bool, figures: GroupedFigures, instance_item: np.ndarray,
+                 instance_score: np.ndarray, instance_attempted: np.ndarray, instance_lexelt: np.ndarray,
+                 lexelts: list[str], excluded_multi_tag: int, unknown_answers: int,
+                 unknown_examples: list[tuple[str, str]]) -> None:
+        self._set(policy=policy, minimal=minimal, figures=figures, instance_item=instance_item,
+                  instance_score=instance_score, instance_attempted=instance_attempted,
+                  instance_lexelt=instance_lexelt, lexelts=lexelts, excluded_multi_tag=excluded_multi_tag,
+                  unknown_answers=unknown_answers, unknown_examples=unknown_examples)
 
     @property
     def overall(self) -> Figures:
@@ -331,16 +358,20 @@ def score_senseval(
         example=lambda i: (answers.item_lexelt[i], answers.item_instance[i]))
 
 
-@dataclass(frozen=True)
-class Labels:
+class Labels(_Frozen):
     """One set's labels for :func:`score_columns`: ``item``, ``tag`` (codes into ``tags``) and
     ``weight`` (NaN = none; unused for a key) per label, and the number of items."""
 
+    __slots__ = ("item", "tag", "weight", "tags", "n_items")
     item: np.ndarray
     tag: np.ndarray
     weight: np.ndarray | None
     tags: Sequence[str]
     n_items: int
+
+    def __init__(self, item: np.ndarray, tag: np.ndarray, weight: np.ndarray | None, tags: Sequence[str],
+                 n_items: int) -> None:
+        self._set(item=item, tag=tag, weight=weight, tags=tags, n_items=n_items)
 
 
 def score_columns(
@@ -382,43 +413,109 @@ def score_columns(
     if minimal:
         multi_rows = np.flatnonzero(k_cnt[k_item] > 1)
         if multi_rows.size:
-            pair = np.unique(k_item[multi_rows] * len(universe) + ktc[k_tag[multi_rows]])
+            pair = np.unique(k_item[multi_rows].astype(np.int64) * len(universe) + ktc[k_tag[multi_rows]])
             distinct = np.bincount(pair // len(universe), minlength=n_k)
             evaluated &= distinct <= 1
             excluded = int(np.count_nonzero(distinct > 1))
 
     # Weights: unweighted line -> 1 each; divide by the sum only when it exceeds 1.
-    has_rows = np.bincount(a_item, minlength=n_a) > 0
     nan_w = np.isnan(a_w)
-    if nan_w.all():  # no weights at all (the usual answer file): one each, no temporaries
-        w = np.ones(a_w.size)
+    if a_item.size == n_a and (n_a == 0 or int(a_item[0]) == 0 and bool((a_item[1:] > a_item[:-1]).all())):
+        # one label a line, in order (the usual answer file): a line's weight is its label's, and
+        # w / max(w, 1) is min(w, 1) exactly (w / w is 1); the attempted weight is the same
+        has_rows = None
+        w = np.ones(n_a) if nan_w.all() else np.where(nan_w, 1.0, a_w)
+        np.minimum(w, 1.0, out=w)
+        att_item = w
     else:
-        unweighted = np.bincount(a_item, weights=nan_w, minlength=n_a) > 0
-        w = np.where(unweighted[a_item], 1.0, a_w)
-        del unweighted
+        has_rows = np.bincount(a_item, minlength=n_a) > 0
+        if nan_w.all():  # no weights at all: one each, no temporaries
+            w = np.ones(a_w.size)
+        else:
+            unweighted = np.bincount(a_item, weights=nan_w, minlength=n_a) > 0
+            w = np.where(unweighted[a_item], 1.0, a_w)
+            del unweighted
+        wsum = np.bincount(a_item, weights=w, minlength=n_a)
+        norm = np.where(wsum > 1.0, wsum, 1.0)
+        w /= norm[a_item]
+        att_item = wsum / norm
+        del wsum, norm
     del nan_w
-    wsum = np.bincount(a_item, weights=w, minlength=n_a)
-    norm = np.where(wsum > 1.0, wsum, 1.0)
-    w /= norm[a_item]
-    att_item = wsum / norm
-    del wsum, norm
 
-    valid_item = (kidx >= 0) & has_rows
-    valid_item[valid_item] = in_key[kidx[valid_item]]
-    unknown = np.flatnonzero(has_rows & ~valid_item)
-    valid_item[valid_item] = evaluated[kidx[valid_item]]
+    valid_item = kidx >= 0
+    if has_rows is not None:
+        valid_item &= has_rows
+    every_key_item = bool(in_key.all())  # (every key line has a tag: the usual key)
+    if not every_key_item:
+        valid_item[valid_item] = in_key[kidx[valid_item]]
+    unknown = np.flatnonzero(~valid_item if has_rows is None else has_rows & ~valid_item)
+    if not (every_key_item and bool(evaluated.all())):
+        valid_item[valid_item] = evaluated[kidx[valid_item]]
+    one_each = has_rows is None  # label r is answer item r
     del has_rows
 
     # Cross every valid answer row with its key item's tag rows (key rows of an item are
-    # contiguous once ordered by item: a file read line by line needs no reordering).
-    r_ok = np.flatnonzero(valid_item[a_item])
-    ki = kidx[a_item[r_ok]]
+    # contiguous once ordered by item: a file read line by line needs no reordering), a block
+    # of answer rows at a time: each row's credit is its own, so only the key item and the
+    # weighted credit of each row are kept, and summed per key item in the rows' order.
     sorted_key = bool((k_item[1:] >= k_item[:-1]).all())
     korder = None if sorted_key else np.argsort(k_item, kind="stable")
-    kstart = np.cumsum(k_cnt) - k_cnt
+    kstart = np.cumsum(k_cnt)
+    kstart -= k_cnt
+    ki_all, credit = np.empty(a_item.size, dtype=np.int64), np.empty(a_item.size)
+    filled = 0
+    for lo in range(0, a_item.size, _ROWS):
+        r_ok = np.flatnonzero(valid_item[lo: lo + _ROWS] if one_each else valid_item[a_item[lo: lo + _ROWS]])
+        r_ok += lo
+        ki = kidx[r_ok if one_each else a_item[r_ok]]
+        row_credit = _row_credit(r_ok, ki, a_tag, k_tag, k_cnt, kstart, korder, atc, ktc, klex, policy,
+                                 sense_map, answers.tags, key.tags, lexelts)
+        got = credit[filled: filled + r_ok.size]
+        np.multiply(w[r_ok], row_credit, out=got)
+        ki_all[filled: filled + r_ok.size] = ki
+        filled += r_ok.size
+        del r_ok, ki, row_credit, got
+    del w, kstart, korder, k_cnt, in_key
+    item_score = np.bincount(ki_all[:filled], weights=credit[:filled], minlength=n_k)
+    del ki_all, credit
+    item_score = item_score.astype(np.float64, copy=False)  # (no rows: bincount gives integers)
+    np.minimum(item_score, 1.0, out=item_score)
+    answered = np.zeros(n_k, dtype=bool)
+    item_att = np.zeros(n_k)
+    ok_items = np.flatnonzero(valid_item)
+    del valid_item
+    k_ok = kidx[ok_items]
+    answered[k_ok] = True
+    item_att[k_ok] = att_item[ok_items]
+    del ok_items, k_ok, att_item
+
+    if bool(evaluated.all()):  # every key item (no --minimal exclusion): the arrays as they are
+        eval_items = np.arange(n_k)
+        item_score[~answered] = np.nan
+        inst_score, inst_att, inst_lex = item_score, item_att, klex
+    else:
+        eval_items = np.flatnonzero(evaluated)
+        inst_score = np.where(answered[eval_items], item_score[eval_items], np.nan)
+        inst_att = item_att[eval_items]
+        inst_lex = klex[eval_items]
+    del answered, evaluated
+    grouped = corpus_figures(inst_score, inst_att, inst_lex, lexelts)
+    examples = [example(i) for i in unknown[:MAX_EXAMPLES].tolist()]
+    return SensevalScore(policy, minimal, grouped, eval_items, inst_score, inst_att, inst_lex,
+                         lexelts, excluded, int(unknown.size), examples)
+
+
+#: answer rows crossed with their key tags at once (the temporaries of a block, not of the file)
+_ROWS = 1 << 16
+
+
+def _row_credit(r_ok, ki, a_tag, k_tag, k_cnt, kstart, korder, atc, ktc, klex, policy, sense_map, atags, ktags,
+                lexelts) -> np.ndarray:
+    """The credit of answer rows ``r_ok`` (key items ``ki``): the best match (fine, coarse) or the
+    capped sum of mixed credits over the key item's tags."""
     c = k_cnt[ki]
-    if int(c.max(initial=0)) == 1 and sorted_key:  # one key tag per answered item: no crossing
-        seg = np.arange(r_ok.size)
+    if int(c.max(initial=0)) == 1 and korder is None:  # one key tag per answered item: no crossing
+        seg = None
         at, kt = a_tag[r_ok], k_tag[kstart[ki]]
     else:
         seg = np.cumsum(c) - c
@@ -428,38 +525,18 @@ def score_columns(
         del rep
         kt = k_tag[pos if korder is None else korder[pos]]
         del pos
-    del c, kstart, korder
     if policy == "mixed":
         assert sense_map is not None
         # each row's lexelt, where the map's branching differs per lexelt (rows: answer row x key tags)
-        row_lex = np.repeat(klex[ki], k_cnt[ki]) if sense_map.lexelt_children else None
-        pc = _pair_credit(at, kt, answers.tags, key.tags, sense_map, row_lex, lexelts)
-        del at, kt
-        row_credit = np.minimum(np.add.reduceat(pc, seg), 1.0) if seg.size else pc[:0]
-    else:
-        eq = (atc[at] == ktc[kt]).astype(np.float64)
-        del at, kt
-        row_credit = np.maximum.reduceat(eq, seg) if seg.size else eq[:0]
-
-    w_ok = w[r_ok]
-    del w, r_ok, seg
-    w_ok *= row_credit
-    item_score = np.minimum(np.bincount(ki, weights=w_ok, minlength=n_k), 1.0)
-    del w_ok, ki, row_credit
-    answered = np.zeros(n_k, dtype=bool)
-    item_att = np.zeros(n_k)
-    ok_items = np.flatnonzero(valid_item)
-    answered[kidx[ok_items]] = True
-    item_att[kidx[ok_items]] = att_item[ok_items]
-
-    eval_items = np.flatnonzero(evaluated)
-    inst_score = np.where(answered[eval_items], item_score[eval_items], np.nan)
-    inst_att = item_att[eval_items]
-    inst_lex = klex[eval_items]
-    grouped = corpus_figures(inst_score, inst_att, inst_lex, lexelts)
-    examples = [example(i) for i in unknown[:MAX_EXAMPLES].tolist()]
-    return SensevalScore(policy, minimal, grouped, eval_items, inst_score, inst_att, inst_lex,
-                         lexelts, excluded, int(unknown.size), examples)
+        row_lex = np.repeat(klex[ki], c) if sense_map.lexelt_children else None
+        pc = _pair_credit(at.astype(np.int64, copy=False), kt, atags, ktags, sense_map, row_lex, lexelts)
+        if seg is None:
+            return np.minimum(pc, 1.0)
+        return np.minimum(np.add.reduceat(pc, seg), 1.0) if seg.size else pc[:0]
+    eq = (atc[at] == ktc[kt]).astype(np.float64)
+    if seg is None:
+        return eq
+    return np.maximum.reduceat(eq, seg) if seg.size else eq[:0]
 
 
 def _pair_credit(at: np.ndarray, kt: np.ndarray, atags: Sequence[str], ktags: Sequence[str],

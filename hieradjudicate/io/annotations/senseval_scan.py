@@ -26,57 +26,40 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass, field
 
 import numpy as np
 
-from hieradjudicate.io.annotations.build import TagTable
+from hieradjudicate.core.scoring.senseval import MAX_EXAMPLES
 from hieradjudicate.io.annotations.bytewords import iter_cover_words, same_bytes
 from hieradjudicate.io.annotations.bytewords import token_hash as _hash
 from hieradjudicate.io.annotations.bytewords import words_view as _words
-from hieradjudicate.io.annotations.senseval import split_tag
-from hieradjudicate.io.textfile import max_id_chars, max_input_bytes, max_line_bytes
+from hieradjudicate.io.annotations.senseval_blocks import BLOCK_BYTES, Filled, Tables, Weights, block_ends, scan_block
+from hieradjudicate.io.textfile import max_input_bytes, max_line_bytes
 
 _MIX = np.uint64(0x9E3779B97F4A7C15)
-_BLOCK = 1 << 16  # lines compared and hashed at once (a hash is the token's own, whatever its block)
 _HEAD = 65536
 
 
-@dataclass
 class Scanned:
     """One clean Senseval file: lines as byte ranges of ``data``, tags as codes (one set).
 
     ``item``/``tag``/``weight`` are per label, as in an
     :class:`~hieradjudicate.core.records.AnnotationSource` (``item`` = line index);
-    ``weight`` is NaN for a whole line when any of its tags has none.
+    ``weight`` is NaN for a whole line when any of its tags has none.  (A plain class, not a
+    dataclass: ``score`` imports it at every start, and a dataclass costs milliseconds to make.)
     """
 
-    path: str
-    set_name: str
-    data: bytearray  # the file's bytes and 8 zero bytes (words are read at any offset)
-    lexelts: list[str]  # distinct, in order of first appearance
-    line_lexelt: np.ndarray  # per line: index into lexelts
-    inst_start: np.ndarray
-    inst_len: np.ndarray
-    tags: list[str]
-    item: np.ndarray
-    tag: np.ndarray
-    weight: np.ndarray
-
-    n_items: int = field(init=False)  # lines (kept when the per-line arrays are dropped)
-    _inst_hash: np.ndarray | None = field(init=False, default=None, repr=False)
-
-    def __post_init__(self) -> None:
-        self.n_items = int(self.inst_start.size)
-
-    @property
-    def inst_hash(self) -> np.ndarray:
-        """A 64-bit hash of each line's instance id, made when first asked for (a file whose lines
-        are the key's, in its order, is joined without one)."""
-        if self._inst_hash is None:
-            words = _words(self.data)
-            self._inst_hash = _hash(iter_cover_words(words, self.inst_start, self.inst_len), self.inst_len)
-        return self._inst_hash
+    def __init__(self, path: str, set_name: str, data: bytearray, lexelts: list[str], line_lexelt: np.ndarray,
+                 inst_start: np.ndarray, inst_len: np.ndarray, tags: list[str], item: np.ndarray, tag: np.ndarray,
+                 weight: np.ndarray) -> None:
+        self.path, self.set_name = path, set_name
+        self.data = data  # the file's bytes and 8 zero bytes (words are read at any offset)
+        self.lexelts = lexelts  # distinct, in order of first appearance
+        self.line_lexelt = line_lexelt  # per line: index into lexelts
+        self.inst_start, self.inst_len = inst_start, inst_len
+        self.tags, self.item, self.tag, self.weight = tags, item, tag, weight
+        self.n_items = int(inst_start.size)  # lines
+        self.join_index: KeyIndex | None = None  # the key's side of a join, made once (score_file)
 
     @property
     def line(self) -> np.ndarray:
@@ -91,54 +74,9 @@ class Scanned:
     def lexelt_of(self, rows) -> list[str]:
         return [self.lexelts[c] for c in self.line_lexelt[rows].tolist()]
 
-    def keep_labels_only(self) -> None:
-        """Drop the bytes and the per-line ids once joined (only the labels are scored)."""
-        self.data = bytearray(8)
-        self.inst_start = self.inst_len = self.line_lexelt = np.zeros(0, np.int32)
-        self._inst_hash = None
 
-
-def _factorize(parts: list[np.ndarray], length: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """Codes of the tokens in order of first appearance, and one token index per code;
-    ``None`` when two different tokens share a hash (never for tokens of 8 bytes or fewer,
-    whose word is the token itself).  ``parts`` are the tokens' :func:`iter_cover_words`."""
-    key = parts[0] if len(parts) == 1 else _hash(parts, length)
-    _, first, inv = np.unique(key, return_index=True, return_inverse=True)
-    del key, _
-    inv = inv.reshape(-1)
-    if len(parts) > 1:  # every token equal to the first one of its hash: its length, word by word
-        rep = first[inv]
-        if not (np.array_equal(length, length[rep]) and all(np.array_equal(m, m[rep]) for m in parts)):
-            return None
-    by_appearance = np.argsort(first, kind="stable")
-    rank = np.empty_like(by_appearance)
-    rank[by_appearance] = np.arange(by_appearance.size)
-    return rank[inv], first[by_appearance]
-
-
-def _distinct(data: bytearray, words: np.ndarray, start: np.ndarray, length: np.ndarray
-              ) -> tuple[np.ndarray, list[str]] | None:
-    """Codes of the tokens (order of first appearance) and the distinct tokens, decoded;
-    ``None`` when two different tokens share a hash.  Tokens in runs (lexelts of a file
-    grouped by word) are compared with their neighbour only, and each run's token decoded."""
-    n = start.size
-    parts = list(iter_cover_words(words, start, length))
-    change = length[1:] != length[:-1]
-    for m in parts:
-        change |= m[1:] != m[:-1]
-    heads = np.flatnonzero(np.concatenate(([True], change)))
-    del change
-    if heads.size <= max(4096, n // 16):
-        table: dict[str, int] = {}
-        head_names = [data[a: a + b].decode("ascii") for a, b in zip(start[heads].tolist(), length[heads].tolist())]
-        head_codes = np.fromiter((table.setdefault(t, len(table)) for t in head_names), np.int32, heads.size)
-        return np.repeat(head_codes, np.diff(np.append(heads, n))), list(table)
-    got = _factorize(parts, length)
-    if got is None:
-        return None
-    codes, rep = got
-    names = [data[a: a + b].decode("ascii") for a, b in zip(start[rep].tolist(), length[rep].tolist())]
-    return codes, names
+class _Unclean(Exception):
+    """A file that is not clean (the strict reader reads it and names why)."""
 
 
 def _read_clean_bytes(path: str) -> bytearray | None:
@@ -153,74 +91,26 @@ def _read_clean_bytes(path: str) -> bytearray | None:
                 return None  # the file changed while read
     except OSError:
         return None  # the strict reader names it
-    if data.find(b"!") >= 0 and b"!!" in data:  # a comment (memchr finds no '!' at once)
+    if _comment(data, st.st_size):
         return None
     return data
 
 
-def _is_senseval(data: bytearray, path: str) -> bool:
+def _comment(data: bytearray, end: int) -> bool:
+    """Whether ``data[:end]`` holds a ``!!`` comment (memchr finds no '!' at once)."""
+    return data.find(b"!", 0, end) >= 0 and data.find(b"!!", 0, end) >= 0
+
+
+def _is_senseval(head: bytes, whole: bool, path: str) -> bool:
+    """Whether a file whose first bytes are ``head`` (``whole``: all of it) is Senseval annotations."""
     from hieradjudicate.io.annotations.read import detect_annotation_format
     from hieradjudicate.io.annotations.sniffing import is_uima
 
-    head = bytes(data[:_HEAD])
     if not head.isascii() or is_uima(head):
         return False
-    if len(data) - 8 > _HEAD:
+    if not whole:
         head = head[: head.rfind(b"\n") + 1]
     return detect_annotation_format(head.decode("ascii"), path) == "senseval"
-
-
-def _separators(b: np.ndarray) -> np.ndarray:
-    """Positions of the bytes <= 32 (spaces, newlines and any control byte) as int32, found a
-    block at a time so that no file-sized temporary is made."""
-    block = 1 << 20
-    parts = [np.flatnonzero(b[at: at + block] <= 32).astype(np.int32) + np.int32(at)
-             for at in range(0, b.size, block)]
-    return np.concatenate(parts) if parts else np.zeros(0, np.int32)
-
-
-def _three_columns(end: np.ndarray):
-    """:func:`_lines` for a file of three tokens a line, from each line's token ends (n x 3)."""
-    line_start = np.empty(end.shape[0], dtype=np.int32)
-    line_start[0] = 0
-    line_start[1:] = end[:-1, 2] + 1
-    inst_start, tag_start = end[:, 0] + 1, end[:, 1] + 1
-    lex_len, inst_len, tag_len = end[:, 0] - line_start, end[:, 1] - inst_start, end[:, 2] - tag_start
-    longest = max(int(lex_len.max()), int(inst_len.max()), int(tag_len.max()))
-    if longest > max_id_chars() or int((end[:, 2] - line_start).max()) > max_line_bytes():
-        return None
-    return line_start, lex_len, inst_start, inst_len, tag_start, tag_len, np.arange(end.shape[0], dtype=np.int64)
-
-
-def _lines(tok_end: np.ndarray, is_nl: np.ndarray):
-    """Per line, from the ends of its tokens (``is_nl``: a line's last one): the lexelt's and the
-    instance's starts and lengths, and per tag its start, length and line (``item``); ``None``
-    when a line has fewer than three tokens or a token or line is too long."""
-    tok_start = np.empty_like(tok_end)
-    tok_start[0] = 0
-    tok_start[1:] = tok_end[:-1] + 1
-    tok_len = tok_end - tok_start
-    last = np.flatnonzero(is_nl).astype(np.int32)  # each line's last token
-    first = np.empty_like(last)
-    first[0] = 0
-    first[1:] = last[:-1] + 1
-    count = last - first + 1
-    if int(count.min()) < 3:
-        return None
-    if int(tok_len.max()) > max_id_chars() or int((tok_end[last] - tok_start[first]).max()) > max_line_bytes():
-        return None
-    del last
-    n_lines = first.size
-    if int(count.max()) == 3:
-        tag_tok = first + 2
-        item = np.arange(n_lines, dtype=np.int64)
-    else:
-        n_tags = count - 2
-        item = np.repeat(np.arange(n_lines, dtype=np.int64), n_tags)
-        tag_tok = (np.arange(item.size, dtype=np.int32)
-                   + np.repeat(first + 2 - (np.cumsum(n_tags, dtype=np.int32) - n_tags), n_tags))
-    return (tok_start[first], tok_len[first], tok_start[first + 1], tok_len[first + 1],
-            tok_start[tag_tok], tok_len[tag_tok], item)
 
 
 def read_clean_bytes(path: str) -> bytearray | None:
@@ -231,64 +121,148 @@ def read_clean_bytes(path: str) -> bytearray | None:
 
 def scan_senseval(path: str, set_name: str, data: bytearray | None = None) -> Scanned | None:
     """Read a clean Senseval file (see the module docstring); ``None`` when it is not clean.
-    ``data``: its :func:`read_clean_bytes` when the caller has read them (not read again)."""
+    ``data``: its :func:`read_clean_bytes` when the caller has read them (not read again).
+    Scanned a block of lines at a time (:mod:`~hieradjudicate.io.annotations.senseval_blocks`):
+    the temporaries are a block's size, the arrays kept the file's."""
     data = _read_clean_bytes(path) if data is None else data
-    if data is None or not _is_senseval(data, path):
+    if data is None:
         return None
     n = len(data) - 8
+    if not _is_senseval(bytes(data[:_HEAD]), n <= _HEAD, path):
+        return None
     b = np.frombuffer(data, dtype=np.uint8, count=n)
-    sep = _separators(b)
-    if sep.size < 2 or sep[0] == 0 or bool(np.any(np.diff(sep) == 1)):
-        return None  # a leading space, an empty line or token
-    kind = b[sep]
-    is_nl = kind == 10
-    if not bool((is_nl | (kind == 32)).all()) or int(b.max()) > 126:
-        return None  # a tab, CR or other control byte, DEL, or a byte that is not ASCII
-    del kind, b
-    if int(sep[-1]) == n - 1:  # the last line's newline
-        if not is_nl[-1]:
-            return None  # a trailing space
-        tok_end = sep
-    else:
-        tok_end, is_nl = np.append(sep, np.int32(n)), np.append(is_nl, True)
-    m = tok_end.size
-    if m % 3 == 0 and np.count_nonzero(is_nl) == m // 3 and bool(is_nl[2::3].all()):
-        # every line "lexelt instance tag" (the usual answer file): its tokens by column, no gathers
-        del is_nl
-        got = _three_columns(tok_end.reshape(-1, 3))
-    else:
-        got = _lines(tok_end, is_nl)
-        del is_nl
-    del tok_end, sep
-    if got is None:
-        return None
-    lex_start, lex_len, inst_start, inst_len, tag_start, tag_len, item = got
-    n_lines = inst_start.size
     words = _words(data)
-    lex = _distinct(data, words, lex_start, lex_len)
-    del lex_start, lex_len
-    if lex is None:
-        return None
-    line_lexelt, lexelts = lex
-    tok = _distinct(data, words, tag_start, tag_len)
-    del tag_start, tag_len
-    if tok is None:
-        return None
-    tok_codes, tokens = tok
-    table = TagTable()
-    t_tag = np.empty(len(tokens), dtype=np.int64)
-    t_weight = np.empty(len(tokens))
-    for k, token in enumerate(tokens):
-        tag, weight, problem, _ = split_tag(token)
-        if problem is not None or not tag:
+    tables = Tables()
+    lines, labels, weights = Filled(np.int32, np.int32, np.int32), Filled(np.int32, np.int32), Weights()
+    for lo, hi in block_ends(data, 0, n, BLOCK_BYTES):
+        got = scan_block(data, b, words, lo, hi, hi == n, tables, _hash)
+        if got is None:
             return None
-        t_tag[k], t_weight[k] = table.code(tag), weight
-    weight = t_weight[tok_codes]
-    nan = np.isnan(weight)
-    if nan.any() and not nan.all():  # one unweighted tag makes the whole answer unweighted
-        weight[(np.bincount(item, weights=nan, minlength=n_lines) > 0)[item]] = np.nan
-    return Scanned(path, set_name, data, lexelts, line_lexelt, inst_start, inst_len, table.names, item,
-                   t_tag[tok_codes], weight)
+        got[3][:] += lines.size  # the block's lines to the file's
+        lines.add(got[:3], hi / n)
+        labels.add(got[3:5], hi / n)
+        weights.add(got[5], hi / n)
+    if not lines.size:
+        return None
+    line_lexelt, inst_start, inst_len = lines.arrays()
+    item, tag = labels.arrays()
+    weight = weights.array()
+    return Scanned(path, set_name, data, tables.lexelts, line_lexelt, inst_start, inst_len, tables.tags.names,
+                   item, tag, weight)
+
+
+def _columns(parts: list[list[np.ndarray]]) -> list[np.ndarray]:
+    """The blocks' arrays joined column by column, each block's part dropped once copied (so the
+    whole file's arrays are never held twice)."""
+    out = []
+    for k in range(len(parts[0])):
+        out.append(np.concatenate([p[k] for p in parts]) if len(parts) > 1 else parts[0][k])
+        for p in parts:
+            p[k] = None
+    return out
+
+
+def _chunks(path: str, size: int):
+    """The file at ``path`` read once, in blocks of whole lines: ``(buf, end, last)`` with the
+    block's bytes at ``buf[:end]`` and at least 8 bytes after them (zeros after the file's last).
+    Raises :class:`_Unclean` for a file that cannot be clean (not a regular file, too large, changed
+    while read, a ``!!`` comment, a line longer than the limit)."""
+    try:
+        st = os.stat(path)
+        if not stat.S_ISREG(st.st_mode) or not 0 < st.st_size <= max_input_bytes():
+            raise _Unclean
+        with open(path, "rb") as fh:
+            # one buffer, reused: a block is the caller's until it asks for the next one
+            buf, kept, total = bytearray(size + 8), 0, 0  # kept: bytes of a cut line at its start
+            while True:
+                want = min(size, st.st_size - total)
+                if len(buf) < kept + want + 8:  # a line longer than a block so far
+                    buf.extend(bytes(kept + want + 8 - len(buf)))
+                if fh.readinto(memoryview(buf)[kept: kept + want]) != want:
+                    raise _Unclean  # the file changed while read
+                total += want
+                end = kept + want
+                if total == st.st_size:
+                    buf[end: end + 8] = bytes(8)  # zeros after the file's last byte
+                    if fh.read(1) or _comment(buf, end):
+                        raise _Unclean
+                    yield buf, end, True
+                    return
+                cut = buf.rfind(b"\n", 0, end) + 1
+                if cut == 0 and end > max_line_bytes():
+                    raise _Unclean
+                if cut:
+                    if _comment(buf, cut):
+                        raise _Unclean
+                    yield buf, cut, False
+                kept = end - cut
+                buf[:kept] = buf[cut:end]
+    except OSError:
+        raise _Unclean from None  # the strict reader names it
+
+
+class KeyIndex:
+    """The key's side of a join: each line's lexelt code (into the key's lexelts, sorted) and,
+    when first needed, its (lexelt, instance) hash sorted for look-ups."""
+
+    def __init__(self, key: Scanned) -> None:
+        self.key = key
+        self.lexelts = sorted(key.lexelts)
+        self.code = {s: i for i, s in enumerate(self.lexelts)}
+        self.klex = np.array([self.code[s] for s in key.lexelts], dtype=np.int32)[key.line_lexelt]
+        self.words = _words(key.data)
+        self._sorted: tuple[np.ndarray, np.ndarray] | None = None
+        self._unique: bool | None = None
+        self._comb: np.ndarray | None = None  # line hashes kept so far (lines 0 .. _filled - 1)
+        self._filled = 0
+
+    def note_hash(self, at: int, h: np.ndarray) -> None:
+        """Keep the instance hashes ``h`` of key lines ``at, at + 1, ...`` (made while an answer
+        block in the key's order was compared with them) when they continue those kept."""
+        if at != self._filled:
+            return
+        if self._comb is None:
+            self._comb = np.empty(self.klex.size, dtype=np.uint64)
+        got = self._comb[at: at + h.size]
+        got[:] = self.klex[at: at + h.size]
+        got *= _MIX
+        got += h
+        self._filled += h.size
+
+    def comb(self) -> np.ndarray:
+        """The key's line hashes (lexelt and instance): those kept and the rest made here, a block
+        of lines at a time.  The caller owns the array (it may sort it)."""
+        key = self.key
+        comb = np.empty(self.klex.size, dtype=np.uint64) if self._comb is None else self._comb
+        step = 1 << 16  # lines hashed at once (a hash is the token's own, whatever its block)
+        for at in range(self._filled, comb.size, step):
+            rows = slice(at, at + step)
+            got = comb[rows]
+            got[:] = self.klex[rows]
+            got *= _MIX
+            start = key.inst_start[rows].astype(np.int64)  # (int64: numpy gathers through it fastest)
+            got += _hash(iter_cover_words(self.words, start, key.inst_len[rows]), key.inst_len[rows])
+        self._comb, self._filled = None, 0
+        return comb
+
+    def table(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """The key's line hashes sorted, and the line of each; ``None`` when two lines share one
+        (maybe a duplicate instance: the strict reader warns)."""
+        if self._sorted is None and self._unique is not False:
+            comb = self.comb()
+            order = np.argsort(comb, kind="stable")
+            comb = comb[order]
+            self._unique = not bool(np.any(comb[1:] == comb[:-1]))
+            self._sorted = (comb, order) if self._unique else None
+        return self._sorted
+
+    def unique(self) -> bool:
+        """Whether no two key lines share a hash (so no instance is named twice)."""
+        if self._unique is None:
+            comb = self.comb()
+            comb.sort()
+            self._unique = not bool(np.any(comb[1:] == comb[:-1]))
+        return self._unique
 
 
 def _compared(words_a: np.ndarray, a: np.ndarray, words_b: np.ndarray, b: np.ndarray, length: np.ndarray,
@@ -302,6 +276,84 @@ def _compared(words_a: np.ndarray, a: np.ndarray, words_b: np.ndarray, b: np.nda
         yield y
 
 
+class _Join:
+    """Answer blocks joined to the key one at a time (:meth:`add`), every hash match confirmed
+    byte for byte; what each block leaves is its key lines and labels."""
+
+    def __init__(self, index: KeyIndex) -> None:
+        self.index = index
+        self.kidx = Filled(np.int32)
+        self.seen = np.zeros(index.klex.size, dtype=bool)  # key lines answered
+        self.hits = 0
+        self.missed: list[np.ndarray] = []  # hashes of the lines not in the key (a duplicate?)
+        self.unknown: dict[int, tuple[str, str]] = {}  # the first few of those, named
+        self.lines = 0
+
+    def add(self, data, words, lexelts: list[str], line_lexelt: np.ndarray, inst_start: np.ndarray,
+            inst_len: np.ndarray, done: float = 1.0) -> bool:
+        """Join one block's lines (``lexelts``: the answer file's, for ``line_lexelt``; ``done``: the
+        share of the file read with this block); ``False`` when it cannot be done exactly (a hash
+        collision)."""
+        ix = self.index
+        key = ix.key
+        a_map = np.array([ix.code.get(s, -1) for s in lexelts], dtype=np.int64)
+        alex = a_map[line_lexelt]
+        n, at = alex.size, self.lines
+        rows = slice(at, at + n)
+        same = [False]
+        if (at + n <= ix.klex.size and np.array_equal(alex, ix.klex[rows])
+                and np.array_equal(inst_len, key.inst_len[rows])):
+            # compared byte for byte with the key's lines, whose hashes are made from the same reads
+            same[0] = True
+            words_k = _compared(words, inst_start, ix.words, key.inst_start[rows].astype(np.int64), inst_len, same)
+            ix.note_hash(at, _hash(words_k, inst_len))
+            for _ in words_k:  # whatever the hash did not read is compared too
+                pass
+        if same[0]:
+            kidx = np.arange(at, at + n, dtype=np.int32)  # the key's lines, in its order: no hash needed
+            k_hit = kidx
+        else:
+            table = ix.table()
+            if table is None:
+                return False
+            k_sorted, order = table
+            a_comb = alex.astype(np.uint64)  # -1 (not in the key) wraps: no key line has it
+            a_comb *= _MIX
+            a_comb += _hash(iter_cover_words(words, inst_start, inst_len), inst_len)
+            pos = np.minimum(np.searchsorted(k_sorted, a_comb), k_sorted.size - 1)
+            kidx = np.where(k_sorted[pos] == a_comb, order[pos], -1)
+            del pos
+            hit = np.flatnonzero(kidx >= 0)
+            k_hit = kidx[hit]
+            if not (np.array_equal(alex[hit], ix.klex[k_hit]) and np.array_equal(inst_len[hit], key.inst_len[k_hit])
+                    and same_bytes(words, inst_start[hit], key.inst_start[k_hit].astype(np.int64), inst_len[hit],
+                                   ix.words)):
+                return False  # a hash collision
+            miss = np.flatnonzero(kidx < 0)
+            if miss.size:
+                self.missed.append(a_comb[miss])
+                for i in miss[: max(0, MAX_EXAMPLES - len(self.unknown))].tolist():
+                    a, b = int(inst_start[i]), int(inst_len[i])
+                    self.unknown[at + i] = (lexelts[line_lexelt[i]], data[a: a + b].decode("ascii"))
+        self.seen[k_hit] = True
+        self.hits += k_hit.size
+        self.kidx.add((kidx,), done)
+        self.lines += n
+        return True
+
+    def result(self) -> np.ndarray | None:
+        """The key line of every answer line (-1: not in the key); ``None`` when a file names an
+        instance twice (or two ids share a hash): the strict reader then reports or decides."""
+        if not self.index.unique() or int(np.count_nonzero(self.seen)) != self.hits:
+            return None
+        if self.missed:
+            missed = np.concatenate(self.missed)
+            missed.sort()
+            if bool(np.any(missed[1:] == missed[:-1])):
+                return None
+        return self.kidx.arrays()[0]
+
+
 def align(key: Scanned, ans: Scanned) -> tuple[np.ndarray, np.ndarray, list[str]] | None:
     """Join the answers to the key on (lexelt, instance), exactly.
 
@@ -311,54 +363,57 @@ def align(key: Scanned, ans: Scanned) -> tuple[np.ndarray, np.ndarray, list[str]
     a file names an instance twice or two different ids share a hash: the
     strict reader then reports or decides.
     """
-    lexelts = sorted(key.lexelts)
-    code = {s: i for i, s in enumerate(lexelts)}
-    k_map = np.array([code[s] for s in key.lexelts], dtype=np.int64)
-    a_map = np.array([code.get(s, -1) for s in ans.lexelts], dtype=np.int32)  # only compared here
-    klex, alex = k_map[key.line_lexelt], a_map[ans.line_lexelt]
-    same = False
-    if alex.size == klex.size and np.array_equal(alex, klex) and np.array_equal(ans.inst_len, key.inst_len):
-        if key._inst_hash is None:  # the key's hash from the same reads as the comparison, a block at a time
-            seen, h = [True], np.empty(klex.size, dtype=np.uint64)
-            wa, wk = _words(ans.data), _words(key.data)
-            for at in range(0, klex.size, _BLOCK):
-                rows = slice(at, at + _BLOCK)
-                words = _compared(wa, ans.inst_start[rows], wk, key.inst_start[rows], key.inst_len[rows], seen)
-                h[rows] = _hash(words, key.inst_len[rows])
-                for _ in words:  # whatever the hash did not read is compared too
-                    pass
-            key._inst_hash, same = h, seen[0]
-        else:
-            same = same_bytes(_words(ans.data), ans.inst_start, key.inst_start, ans.inst_len, _words(key.data))
-    k_comb = klex.astype(np.uint64)  # key.inst_hash + klex * _MIX, made in place
-    k_comb *= _MIX
-    k_comb += key.inst_hash
-    if same:  # the key's lines, in its order (compared byte for byte: no hash of the answers needed)
-        k_comb.sort()
-        if bool(np.any(k_comb[1:] == k_comb[:-1])):
-            return None  # maybe a duplicate instance: the strict reader warns
-        del k_comb
-        return klex, np.arange(klex.size, dtype=np.int64), lexelts
-    else:
-        a_comb = alex.astype(np.uint64)  # -1 (not in the key) wraps: no key line has it
-        a_comb *= _MIX
-        a_comb += ans.inst_hash
-        order = np.argsort(k_comb, kind="stable")
-        k_sorted = k_comb[order]
-        del k_comb
-        if bool(np.any(k_sorted[1:] == k_sorted[:-1])):
-            return None
-        a_sorted = np.sort(a_comb)
-        if bool(np.any(a_sorted[1:] == a_sorted[:-1])):
-            return None
-        del a_sorted
-        pos = np.minimum(np.searchsorted(k_sorted, a_comb), k_sorted.size - 1)
-        kidx = np.where(k_sorted[pos] == a_comb, order[pos], -1)
-        del pos, order, k_sorted, a_comb
-        hit = np.flatnonzero(kidx >= 0)
-        k_hit = kidx[hit]
-    if not (np.array_equal(alex[hit], klex[k_hit]) and np.array_equal(ans.inst_len[hit], key.inst_len[k_hit])
-            and same_bytes(_words(ans.data), ans.inst_start[hit], key.inst_start[k_hit], ans.inst_len[hit],
-                           _words(key.data))):
-        return None  # a hash collision
-    return klex, kidx, lexelts
+    index = KeyIndex(key)
+    join = _Join(index)
+    if not join.add(ans.data, _words(ans.data), ans.lexelts, ans.line_lexelt, ans.inst_start, ans.inst_len):
+        return None
+    kidx = join.result()
+    return None if kidx is None else (index.klex, kidx, index.lexelts)
+
+
+class JoinedAnswers:
+    """An answer file streamed against a key: its labels (as in :class:`Scanned`), the key line of
+    each of its lines (-1: not in the key) and the first few unknown lines named."""
+
+    def __init__(self, path: str, set_name: str, tags: list[str], item: np.ndarray, tag: np.ndarray,
+                 weight: np.ndarray, n_items: int, kidx: np.ndarray, unknown: dict[int, tuple[str, str]]) -> None:
+        self.path, self.set_name, self.tags = path, set_name, tags
+        self.item, self.tag, self.weight, self.n_items = item, tag, weight, n_items
+        self.kidx, self.unknown = kidx, unknown
+
+
+def join_answers(path: str, set_name: str, index: KeyIndex, head_ok) -> JoinedAnswers | None:
+    """The answer file at ``path`` read once, a block at a time, each block scanned and joined to
+    the key and its bytes dropped: only the labels and the join are kept.  ``head_ok(head)``: whether
+    the file's first bytes may be annotations at all.  ``None`` when the file is not clean or the
+    join is not exact (the strict route decides)."""
+    tables, join = Tables(), _Join(index)
+    labels, weights = Filled(np.int32, np.int32), Weights()
+    try:
+        size = os.stat(path).st_size
+        done = 0
+        for k, (buf, end, last) in enumerate(_chunks(path, BLOCK_BYTES)):
+            if k == 0:
+                head = bytes(buf[: min(_HEAD, end)])
+                if not (_is_senseval(head, last and end <= _HEAD, path) and head_ok(head)):
+                    return None
+            b, words = np.frombuffer(buf, dtype=np.uint8, count=end), _words(buf)
+            got = scan_block(buf, b, words, 0, end, last, tables, _hash)
+            if got is None:
+                return None
+            line_lexelt, inst_start, inst_len, item, tag, weight = got
+            item += join.lines
+            done += end
+            if not join.add(buf, words, tables.lexelts, line_lexelt, inst_start, inst_len, min(1.0, done / size)):
+                return None
+            labels.add((item, tag), min(1.0, done / size))
+            weights.add(weight, min(1.0, done / size))
+            del buf, b, words, got, line_lexelt, inst_start, inst_len, item, tag, weight
+    except (_Unclean, OSError):
+        return None
+    kidx = join.result()
+    if kidx is None:
+        return None
+    cols = labels.arrays()
+    return JoinedAnswers(path, set_name, tables.tags.names, cols[0], cols[1], weights.array(), join.lines, kidx,
+                         join.unknown)
