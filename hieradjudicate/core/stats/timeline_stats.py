@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hieradjudicate.core.agreement.agreement import Layout, fleiss_agreement
+from hieradjudicate.core.agreement.agreement import Layout, _multi_assemble
 from hieradjudicate.core.stats.bca import interval
 from hieradjudicate.core.agreement.bootstrap import _fleiss_stat, _fleiss_V, jackknife, resampled_sums
 from hieradjudicate.core.scoring.score_bootstrap import paired_bootstrap, resample_indices
@@ -86,21 +86,73 @@ def mean_difference(y_before: np.ndarray, y_after: np.ndarray, strata_before: np
     return Difference(mb, ma, ma - mb, lo, hi, False, nb, na, "unpaired percentile bootstrap")
 
 
-def fleiss_difference(before: Layout, after: Layout, *, n_resamples: int = 1000, seed: int = 0,
-                      level: float = 0.95) -> Difference:
+@dataclass(frozen=True)
+class FleissSide:
+    """One side of :func:`fleiss_difference`: the per-instance statistics of a layout's pairable
+    instances (:func:`~hieradjudicate.core.agreement.bootstrap._fleiss_V`: ``[P_i, s_i, m_i]``),
+    in the layout's order (by lexelt, then instance), with each instance and its lexelt.  All the
+    difference needs of a layout: a state of the annotations can be kept as it and compared later
+    without being rebuilt."""
+
+    V: np.ndarray  # (n, K + 2)
+    seg_inst: np.ndarray  # (n,) instance indices
+    seg_lex: np.ndarray  # (n,) lexelt codes
+    n_lexelts: int
+
+    @property
+    def K(self) -> int:
+        return int(self.V.shape[1]) - 2
+
+    @property
+    def n(self) -> int:
+        return int(self.seg_inst.size)
+
+    def kappa(self) -> float | None:
+        """Fleiss' kappa, as :func:`~hieradjudicate.core.agreement.agreement.fleiss_agreement` of the
+        layout gives it (the same sums in the same order)."""
+        if not self.n:
+            return None
+        X = self.n_lexelts
+        bounds = np.searchsorted(self.seg_lex, np.arange(X + 1))
+        sums = np.zeros((X, self.V.shape[1]))
+        nz = np.flatnonzero(np.diff(bounds) > 0)
+        if len(nz):
+            sums[nz] = np.add.reduceat(self.V, bounds[nz], axis=0)
+        n_x = np.diff(bounds).astype(np.float64)
+        K = self.K
+        return _multi_assemble(n_x, sums[:, 0], np.zeros(X), sums[:, 1 + K], sums[:, 1:1 + K]).fleiss.kappa.value
+
+    def sorted_by(self, inst: np.ndarray, lex: np.ndarray, n_lexelts: int) -> FleissSide:
+        """The same instances under other indices (``inst``/``lex``: each one's new instance and
+        lexelt, -1 where it is dropped), in the order of a layout of them (by lexelt, then instance)."""
+        keep = np.flatnonzero(np.asarray(inst) >= 0)
+        i, x = np.asarray(inst, np.int64)[keep], np.asarray(lex, np.int64)[keep]
+        order = np.lexsort((i, x))
+        return FleissSide(self.V[keep[order]], i[order], x[order], int(n_lexelts))
+
+
+def fleiss_side(layout: Layout) -> FleissSide:
+    """The :class:`FleissSide` of a layout."""
+    lay = layout.pairable()
+    return FleissSide(_fleiss_V(lay), lay.seg_inst, lay.seg_lex, lay.n_lexelts)
+
+
+def fleiss_difference(before: Layout | FleissSide, after: Layout | FleissSide, *, n_resamples: int = 1000,
+                      seed: int = 0, level: float = 0.95) -> Difference:
     """Fleiss' kappa of ``after`` minus ``before`` with its bootstrap interval (module docstring)."""
-    lb, la = before.pairable(), after.pairable()
-    kb, ka = fleiss_agreement(before).kappa.value, fleiss_agreement(after).kappa.value
-    nb, na = int(lb.seg_inst.size), int(la.seg_inst.size)
+    lb = before if isinstance(before, FleissSide) else fleiss_side(before)
+    la = after if isinstance(after, FleissSide) else fleiss_side(after)
+    kb, ka = lb.kappa(), la.kappa()
+    nb, na = lb.n, la.n
     paired = nb == na and lb.n_lexelts == la.n_lexelts and np.array_equal(lb.seg_inst, la.seg_inst)
-    if kb is None or ka is None or not lb.R or not la.R:
+    if kb is None or ka is None or not nb or not na:
         return Difference(kb, ka, None, None, None, paired, nb, na, "",
                           "kappa undefined on one side")
     if n_resamples <= 0:
         return Difference(kb, ka, ka - kb, None, None, paired, nb, na, "", "no resamples")
-    X, K = la.n_lexelts, la.P.shape[1]
+    X, K = la.n_lexelts, la.K
     stat = _fleiss_stat(K)
-    Vb, Va = _fleiss_V(lb), _fleiss_V(la)
+    Vb, Va = lb.V, la.V
     nxb = np.bincount(lb.seg_lex, minlength=X).astype(np.float64)
     nxa = np.bincount(la.seg_lex, minlength=X).astype(np.float64)
     Tb = resampled_sums(Vb, lb.seg_lex, X, n_resamples, seed)

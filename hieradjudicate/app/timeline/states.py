@@ -1,0 +1,139 @@
+"""Each state of the annotations kept when it comes to be: an import point's figures and the
+statistics a marker's Fleiss before/after needs, so that no view rebuilds an older state
+(issue 32: computed incrementally, not by replaying the history at each view).
+
+A state is the set of stored copies in effect after an import (the project's creation, each
+re-import, an undo of one).  When it comes to be, the program holds its corpus: :func:`keep_state`
+then computes
+
+* its import point's figures (:func:`~hieradjudicate.app.timeline.imports.corpus_figures`, at the
+  resamples and seed the command line and the window use by default), kept in the import points'
+  cache (``timeline-imports``) under the state's content key, where a view finds them;
+* its :class:`~hieradjudicate.core.stats.timeline_stats.FleissSide` -- the per-instance Fleiss
+  statistics of the annotator group, with each instance's (lexelt, id) -- kept as
+  ``timeline-state-<hash of the content>``: a marker's Fleiss before/after compares the kept sides
+  of the state at the marker and of the state now (:func:`load_side`), each mapped onto the open
+  corpus's instances, and equals the comparison of the rebuilt corpora to the last bit.
+
+A project made by an older version (or whose cache was refused) has none of it kept: a view then
+rebuilds the older states once, one at a time, and keeps what it computed.  No Qt.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import numpy as np
+
+from hieradjudicate.core.errors import HieradjError
+from hieradjudicate.core.stats.timeline_stats import FleissSide, fleiss_side
+
+PREFIX = "timeline-state-"
+#: the resamples and seed of the figures kept at an import (the command line's and the window's defaults)
+RESAMPLES, SEED = 1000, None
+
+
+def state_name(by_id: dict[int, Any], files: tuple[int, ...]) -> str:
+    """The name a state's side is kept under: its content (each copy's SHA-256, kind and role)."""
+    text = ",".join(f"{by_id[i].sha256}:{by_id[i].kind}:{by_id[i].role}" for i in files)
+    return PREFIX + hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def corpus_side(corpus: Any) -> FleissSide:
+    """The Fleiss side of a corpus's annotator group (as :func:`~hieradjudicate.app.timeline.marks.
+    fleiss_before_after` lays it out), in the corpus's own instance indices."""
+    from hieradjudicate.app.timeline.imports import group_of
+    from hieradjudicate.core.agreement.agreement import make_layout
+
+    inst, rater, P, _ = corpus.long_form(sets=group_of(corpus))
+    lay = make_layout(inst, rater, P, corpus.inst_lexelt, n_lexelts=len(corpus.inventory.lexelts))
+    side = fleiss_side(lay)
+    del lay, inst, rater, P
+    return side
+
+
+def instance_keys(corpus: Any) -> np.ndarray:
+    """``lexelt<TAB>instance id`` of every instance of ``corpus``."""
+    lex = np.asarray(corpus.inventory.lexelts, dtype=object)[corpus.inst_lexelt]
+    return np.asarray(lex + "\t" + np.asarray(corpus.inst_id, dtype=object), dtype=str)
+
+
+def map_keys(keys: np.ndarray, corpus: Any) -> np.ndarray:
+    """Each key as an instance index of ``corpus`` (-1 where it lacks it)."""
+    kn = instance_keys(corpus)
+    if not kn.size or not keys.size:
+        return np.full(keys.size, -1, np.int64)
+    order = np.argsort(kn)
+    pos = np.minimum(np.searchsorted(kn[order], keys), kn.size - 1)
+    return np.where(kn[order][pos] == keys, order[pos], -1).astype(np.int64)
+
+
+def side_arrays(side: FleissSide, corpus: Any) -> dict[str, np.ndarray]:
+    """A side of ``corpus`` as arrays to keep: its statistics and each instance's key."""
+    return {"V": side.V, "keys": instance_keys(corpus)[side.seg_inst]}
+
+
+def side_from_arrays(arrays: dict[str, np.ndarray], corpus: Any) -> FleissSide:
+    """A kept side on the instances of ``corpus`` (those it lacks dropped), in layout order."""
+    inst = map_keys(np.asarray(arrays["keys"]), corpus)
+    lex = np.where(inst >= 0, corpus.inst_lexelt[np.maximum(inst, 0)], -1)
+    X = len(corpus.inventory.lexelts)
+    return FleissSide(np.asarray(arrays["V"], np.float64), inst, lex, X).sorted_by(inst, lex, X)
+
+
+def rebased(side: FleissSide, old: Any, corpus: Any) -> FleissSide:
+    """A side of the corpus ``old`` on the instances of ``corpus``."""
+    return side_from_arrays(side_arrays(side, old), corpus)
+
+
+def is_kept(store: Any, name: str) -> bool:
+    names = getattr(store, "array_names", None)
+    if names is not None:
+        return name in set(names())
+    return hasattr(store, "get_arrays") and store.get_arrays(name) is not None
+
+
+def load_side(store: Any, name: str, corpus: Any) -> FleissSide | None:
+    """The side kept under ``name`` on the instances of ``corpus`` (None: none or unreadable)."""
+    if not hasattr(store, "get_arrays"):
+        return None
+    try:
+        got = store.get_arrays(name)
+        return None if got is None else side_from_arrays(got[0], corpus)
+    except (HieradjError, KeyError, ValueError, OSError):
+        return None
+
+
+def save_side(store: Any, name: str, side: FleissSide, corpus: Any) -> None:
+    """Keep a side when the project can be written (a cache: refused, nothing lost)."""
+    if not hasattr(store, "put_arrays") or getattr(store, "read_only", True):
+        return
+    try:
+        store.put_arrays(name, side_arrays(side, corpus), {"what": "Fleiss statistics of a state"})
+    except HieradjError:
+        pass
+
+
+def keep_state(store: Any, corpus: Any, *, stats: Any = None) -> None:
+    """Keep the figures and the Fleiss side of the state now in effect (``corpus`` is it), unless
+    they are kept already: called when an import or re-import has been stored."""
+    from hieradjudicate.app.timeline.imports import ImportPoint, _to_json, corpus_figures, import_plan, \
+        save_import_cache
+
+    if getattr(store, "read_only", True) or not hasattr(store, "put_arrays"):
+        return
+    try:
+        plan = import_plan(store, n_resamples=RESAMPLES, seed=SEED, fetch=False)
+        if not plan.events:
+            return
+        e = plan.events[-1]
+        key = plan.key(e)
+        if key not in plan.known:
+            names, figs, per_set = corpus_figures(corpus, n_resamples=RESAMPLES, seed=SEED, stats=stats)
+            save_import_cache(store, plan, {key: _to_json(ImportPoint(e, corpus.n, names, figs, per_set))})
+        name = state_name(plan.files, e.files)
+        if not is_kept(store, name):
+            save_side(store, name, corpus_side(corpus), corpus)
+    except HieradjError:  # a cache: refused or unreadable, the view computes it
+        pass
