@@ -104,7 +104,7 @@ def corpus_figures(corpus: Corpus, *, n_resamples: int = 1000, seed: int | None 
 
         lay = stats.layout(group)
         s0 = DEFAULT_SEED if seed is None else seed
-        b = bootstrap_figures(lay.inst, lay.rater, lay.P, corpus.inst_lexelt, pairs=[],
+        b = bootstrap_figures(lay.inst, lay.rater, None, corpus.inst_lexelt, pairs=[], layout=lay,
                               n_lexelts=len(corpus.inventory.lexelts), n_resamples=n_resamples, seed=s0)
         fl, ci_a = b.fleiss, b.alpha
         # each lexelt's Fleiss interval, as the dashboard's lexelt table draws it (one stratified resampling)

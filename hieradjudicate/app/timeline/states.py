@@ -40,17 +40,14 @@ def state_name(by_id: dict[int, Any], files: tuple[int, ...]) -> str:
     return PREFIX + hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
-def corpus_side(corpus: Any) -> FleissSide:
-    """The Fleiss side of a corpus's annotator group (as :func:`~hieradjudicate.app.timeline.marks.
-    fleiss_before_after` lays it out), in the corpus's own instance indices."""
+def corpus_side(corpus: Any, stats: Any = None) -> FleissSide:
+    """The Fleiss side of a corpus's annotator group (the dashboard's layout of it: a crowd's stays
+    one leaf per row), in the corpus's own instance indices; ``stats``: the caller's
+    :class:`~hieradjudicate.app.stats.Stats` of it."""
+    from hieradjudicate.app.stats import Stats
     from hieradjudicate.app.timeline.imports import group_of
-    from hieradjudicate.core.agreement.agreement import make_layout
 
-    inst, rater, P, _ = corpus.long_form(sets=group_of(corpus))
-    lay = make_layout(inst, rater, P, corpus.inst_lexelt, n_lexelts=len(corpus.inventory.lexelts))
-    side = fleiss_side(lay)
-    del lay, inst, rater, P
-    return side
+    return fleiss_side((stats or Stats(corpus)).layout(group_of(corpus)))
 
 
 def instance_keys(corpus: Any) -> np.ndarray:
@@ -118,6 +115,7 @@ def save_side(store: Any, name: str, side: FleissSide, corpus: Any) -> None:
 def keep_state(store: Any, corpus: Any, *, stats: Any = None) -> None:
     """Keep the figures and the Fleiss side of the state now in effect (``corpus`` is it), unless
     they are kept already: called when an import or re-import has been stored."""
+    from hieradjudicate.app.stats import Stats
     from hieradjudicate.app.timeline.imports import ImportPoint, _to_json, corpus_figures, import_plan, \
         save_import_cache
 
@@ -129,11 +127,12 @@ def keep_state(store: Any, corpus: Any, *, stats: Any = None) -> None:
             return
         e = plan.events[-1]
         key = plan.key(e)
+        stats = stats or Stats(corpus)  # one layout of the group for both
         if key not in plan.known:
             names, figs, per_set = corpus_figures(corpus, n_resamples=RESAMPLES, seed=SEED, stats=stats)
             save_import_cache(store, plan, {key: _to_json(ImportPoint(e, corpus.n, names, figs, per_set))})
         name = state_name(plan.files, e.files)
         if not is_kept(store, name):
-            save_side(store, name, corpus_side(corpus), corpus)
+            save_side(store, name, corpus_side(corpus, stats), corpus)
     except HieradjError:  # a cache: refused or unreadable, the view computes it
         pass
