@@ -83,3 +83,21 @@ def test_a_project_without_kept_states_rebuilds_each_once_and_keeps_it(
     again = project_timeline(project.store, project.corpus, n_resamples=states.RESAMPLES, dated=False)
     assert [p.figures for p in again.imports] == [p.figures for p in first.imports]
     assert again.before_after[0]["fleiss"] == first.before_after[0]["fleiss"]
+
+
+def test_the_windows_threaded_parts_rebuild_nothing_after_the_normal_path(
+        project: Session, tmp_path: Path, monkeypatch) -> None:  # noqa: F811
+    from hieradjudicate.app.session import stored_inputs
+    from hieradjudicate.app.timeline.imports import StoredCopies
+    from hieradjudicate.app.timeline.view import rebuilt_parts
+
+    _two_reimports_around_a_marker(project, tmp_path)
+    direct = project_timeline(project.store, project.corpus, n_resamples=states.RESAMPLES, dated=False)
+    project.store.put_arrays(DIFFERENCES, {}, {})  # the difference itself not kept: computed from the sides
+    marks_ = markers(project.store)
+    copies = StoredCopies(project.store, marks_, n_resamples=states.RESAMPLES)
+    monkeypatch.setattr(stored_inputs, "reload_corpus", _fail)
+    monkeypatch.setattr(states, "corpus_side", _fail)
+    points, added, diffs = rebuilt_parts(copies, project.corpus, marks_, n_resamples=states.RESAMPLES)
+    assert not added and [p.figures for p in points] == [p.figures for p in direct.imports]
+    assert diffs == [direct.before_after[0]["fleiss"]]
