@@ -13,7 +13,8 @@ then computes
   statistics of the annotator group, with each instance's (lexelt, id) -- kept as
   ``timeline-state-<hash of the content>``: a marker's Fleiss before/after compares the kept sides
   of the state at the marker and of the state now (:func:`load_side`), each mapped onto the open
-  corpus's instances, and equals the comparison of the rebuilt corpora to the last bit.
+  corpus's instances, and equals the comparison of the rebuilt corpora (to rounding);
+* each marker's Fleiss before/after against it (:func:`keep_differences`), so that the view reads it.
 
 A project made by an older version (or whose cache was refused) has none of it kept: a view then
 rebuilds the older states once, one at a time, and keeps what it computed.  No Qt.
@@ -112,6 +113,18 @@ def save_side(store: Any, name: str, side: FleissSide, corpus: Any) -> None:
         pass
 
 
+def keep_differences(store: Any, corpus: Any, plan: Any) -> None:
+    """Each marker's Fleiss before/after against the state now, kept (the view's seed), where the
+    state at the marker has its side kept (never rebuilt here)."""
+    from hieradjudicate.app.timeline.marks import fleiss_before_after, markers
+
+    for m in markers(store):
+        before = [e for e in plan.events if e.at < m.at]
+        if before and before[-1].files != plan.events[-1].files and \
+                is_kept(store, state_name(plan.files, before[-1].files)):
+            fleiss_before_after(store, corpus, m.at, n_resamples=RESAMPLES, seed=0 if SEED is None else SEED)
+
+
 def keep_state(store: Any, corpus: Any, *, stats: Any = None) -> None:
     """Keep the figures and the Fleiss side of the state now in effect (``corpus`` is it), unless
     they are kept already: called when an import or re-import has been stored."""
@@ -134,5 +147,6 @@ def keep_state(store: Any, corpus: Any, *, stats: Any = None) -> None:
         name = state_name(plan.files, e.files)
         if not is_kept(store, name):
             save_side(store, name, corpus_side(corpus, stats), corpus)
+        keep_differences(store, corpus, plan)
     except HieradjError:  # a cache: refused or unreadable, the view computes it
         pass

@@ -27,7 +27,8 @@ import numpy as np
 
 from hieradjudicate.core.agreement.agreement import Layout, _multi_assemble
 from hieradjudicate.core.stats.bca import interval
-from hieradjudicate.core.agreement.bootstrap import _fleiss_stat, _fleiss_V, jackknife, resampled_sums
+from hieradjudicate.core.agreement.bootstrap import _fleiss_stat, _fleiss_V, fleiss_jackknife, jackknife, \
+    resampled_sums, resampled_sums_shared
 from hieradjudicate.core.scoring.score_bootstrap import paired_bootstrap, resample_indices
 
 
@@ -155,16 +156,19 @@ def fleiss_difference(before: Layout | FleissSide, after: Layout | FleissSide, *
     Vb, Va = lb.V, la.V
     nxb = np.bincount(lb.seg_lex, minlength=X).astype(np.float64)
     nxa = np.bincount(la.seg_lex, minlength=X).astype(np.float64)
-    Tb = resampled_sums(Vb, lb.seg_lex, X, n_resamples, seed)
-    Ta = resampled_sums(Va, la.seg_lex, X, n_resamples, seed if paired else seed + 1)
+    if paired:  # the same draws for both sides: drawn once
+        Tb, Ta = resampled_sums_shared([(Vb, lb.seg_lex), (Va, la.seg_lex)], X, n_resamples, seed)
+    else:
+        Tb = resampled_sums(Vb, lb.seg_lex, X, n_resamples, seed)
+        Ta = resampled_sums(Va, la.seg_lex, X, n_resamples, seed + 1)
     (rb, okb), = stat(Tb, nxb)
     (ra, oka), = stat(Ta, nxa)
     ok = okb & oka
     diff = ra[ok] - rb[ok]
     est = ka - kb
-    if paired:
-        (jb, jokb, _), = jackknife(stat, Vb, lb.seg_lex, X)
-        (ja, joka, _), = jackknife(stat, Va, la.seg_lex, X)
+    if paired:  # leave-one-out kappas, only the left-out unit's lexelt recomputed
+        jb, jokb, _ = fleiss_jackknife(Vb, lb.seg_lex, X, K)
+        ja, joka, _ = fleiss_jackknife(Va, la.seg_lex, X, K)
         jok = jokb & joka
         lo, hi, used = interval(diff, est, level, "bca", (ja - jb)[jok], lb.seg_lex[jok])
         return Difference(kb, ka, est, lo, hi, True, nb, na, f"paired {used} bootstrap")
