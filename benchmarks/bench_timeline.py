@@ -75,13 +75,14 @@ def simulate(folder: Path, path: Path, reimports: int) -> list[float]:
     from hieradjudicate.app.timeline.marks import add_marker
 
     kept: list[float] = []
-    keep_state = reimport_module.keep_state
+    keep_state = getattr(reimport_module, "keep_state", None)  # None: a version that keeps nothing then
 
     def timed(*a, **k):
         c0 = time.process_time()
         keep_state(*a, **k)
         kept.append(time.process_time() - c0)
-    reimport_module.keep_state = timed
+    if keep_state is not None:
+        reimport_module.keep_state = timed
 
     with Session.open(path) as s:
         c = s.corpus
@@ -112,7 +113,8 @@ def simulate(folder: Path, path: Path, reimports: int) -> list[float]:
                 time.sleep(1.1)
                 add_marker(s.store, "guidelines v2")  # between the 2nd and 3rd re-import
                 time.sleep(1.1)
-    reimport_module.keep_state = keep_state
+    if keep_state is not None:
+        reimport_module.keep_state = keep_state
     return kept
 
 
@@ -170,7 +172,11 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--reimports", type=int, default=5)
     ap.add_argument("--keep", type=Path)
+    ap.add_argument("--simulate-in", type=Path, help=argparse.SUPPRESS)  # the child that simulates
     a = ap.parse_args()
+    if a.simulate_in:
+        print("KEPT " + json.dumps(simulate(a.simulate_in, a.simulate_in / "masc.hadj", a.reimports)))
+        return
     folder = a.keep or Path(tempfile.mkdtemp(prefix="bench-timeline-"))
     folder.mkdir(parents=True, exist_ok=True)
     path, built = folder / "masc.hadj", folder / "masc-built.hadj"
@@ -178,7 +184,9 @@ def main() -> None:
     if not built.exists():
         t0 = time.perf_counter()
         build_masc(folder)
-        kept = simulate(folder, path, a.reimports)
+        # in a child: a process's peak RSS outlives its exec, so this one stays small for the measured children
+        _, _, out = child([__file__, "--simulate-in", str(folder), "--reimports", str(a.reimports)])
+        kept = json.loads(out.splitlines()[-1].removeprefix("KEPT "))
         first(built, path)  # kept as the simulation left it
         print(f"built and simulated in {time.perf_counter() - t0:.1f} s: {path}")
         print("each re-import's state figures kept in " + ", ".join(f"{x:.2f}" for x in kept) + " CPU-s "

@@ -48,7 +48,7 @@ from hieradjudicate.app.session.stored_inputs import (
     reload_corpus,
     write_cache,
 )
-from hieradjudicate.app.timeline.states import keep_state
+from hieradjudicate.app.timeline.at_import import keep_state
 from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.io.store.inputs import effective_files
 from hieradjudicate.core.model import Corpus, tag_set_signature

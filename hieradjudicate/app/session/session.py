@@ -32,7 +32,7 @@ from hieradjudicate.app.session.stored_inputs import (
     store_copies,
     write_cache,
 )
-from hieradjudicate.app.timeline.states import keep_state
+from hieradjudicate.app.timeline.at_import import keep_state
 from hieradjudicate.app.workbench.suggest import Suggestions, suggest
 from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.core.model import Corpus

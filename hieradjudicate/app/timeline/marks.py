@@ -32,7 +32,8 @@ import numpy as np
 
 from hieradjudicate.app.dashboard.gold import RESOLVED
 from hieradjudicate.app.timeline.decisions import majority, overturn_outcomes
-from hieradjudicate.app.timeline.imports import DIFFERENCES, _kept_differences, difference_key, import_events
+from hieradjudicate.app.timeline.imports import DIFFERENCES, _kept_differences, difference_key, group_of, \
+    import_events
 from hieradjudicate.app.timeline.replay import Replay
 from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.core.model import Corpus
@@ -142,13 +143,13 @@ def fleiss_before_after(store: Any, corpus: Corpus, at: str, *, n_resamples: int
         if rebuild is None:
             from hieradjudicate.app.session.stored_inputs import reload_corpus as rebuild
         old = rebuild(store, [by_id[i] for i in before[-1].files])
-        side = corpus_side(old)
+        side = corpus_side(old, group_of(old))
         _keep_side(store, state_name(by_id, before[-1].files), side, old)
         sb = rebased(side, old, corpus)
         del old, side  # a crowd's older corpus is hundreds of MB
     sa = load_side(store, state_name(by_id, events[-1].files), corpus)
     if sa is None:
-        sa = corpus_side(corpus)
+        sa = corpus_side(corpus, group_of(corpus))
     # fleiss_difference pairs the sides when they hold the same pairable instances
     d = fleiss_difference(sb, sa, n_resamples=n_resamples, seed=seed)
     _keep_difference(store, key, d)

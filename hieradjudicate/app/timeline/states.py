@@ -3,8 +3,8 @@ statistics a marker's Fleiss before/after needs, so that no view rebuilds an old
 (issue 32: computed incrementally, not by replaying the history at each view).
 
 A state is the set of stored copies in effect after an import (the project's creation, each
-re-import, an undo of one).  When it comes to be, the program holds its corpus: :func:`keep_state`
-then computes
+re-import, an undo of one).  When it comes to be, the program holds its corpus:
+:func:`~hieradjudicate.app.timeline.at_import.keep_state` then computes
 
 * its import point's figures (:func:`~hieradjudicate.app.timeline.imports.corpus_figures`, at the
   resamples and seed the command line and the window use by default), kept in the import points'
@@ -14,7 +14,7 @@ then computes
   ``timeline-state-<hash of the content>``: a marker's Fleiss before/after compares the kept sides
   of the state at the marker and of the state now (:func:`load_side`), each mapped onto the open
   corpus's instances, and equals the comparison of the rebuilt corpora (to rounding);
-* each marker's Fleiss before/after against it (:func:`keep_differences`), so that the view reads it.
+* each marker's Fleiss before/after against it, so that the view reads it.
 
 A project made by an older version (or whose cache was refused) has none of it kept: a view then
 rebuilds the older states once, one at a time, and keeps what it computed.  No Qt.
@@ -41,14 +41,13 @@ def state_name(by_id: dict[int, Any], files: tuple[int, ...]) -> str:
     return PREFIX + hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
-def corpus_side(corpus: Any, stats: Any = None) -> FleissSide:
-    """The Fleiss side of a corpus's annotator group (the dashboard's layout of it: a crowd's stays
-    one leaf per row), in the corpus's own instance indices; ``stats``: the caller's
-    :class:`~hieradjudicate.app.stats.Stats` of it."""
+def corpus_side(corpus: Any, group: list[int], stats: Any = None) -> FleissSide:
+    """The Fleiss side of the sets ``group`` of a corpus (the annotator group, laid out as the
+    dashboard does: a crowd's stays one leaf per row), in the corpus's own instance indices;
+    ``stats``: the caller's :class:`~hieradjudicate.app.stats.Stats` of it."""
     from hieradjudicate.app.stats import Stats
-    from hieradjudicate.app.timeline.imports import group_of
 
-    return fleiss_side((stats or Stats(corpus)).layout(group_of(corpus)))
+    return fleiss_side((stats or Stats(corpus)).layout(group))
 
 
 def instance_keys(corpus: Any) -> np.ndarray:
@@ -110,43 +109,4 @@ def save_side(store: Any, name: str, side: FleissSide, corpus: Any) -> None:
     try:
         store.put_arrays(name, side_arrays(side, corpus), {"what": "Fleiss statistics of a state"})
     except HieradjError:
-        pass
-
-
-def keep_differences(store: Any, corpus: Any, plan: Any) -> None:
-    """Each marker's Fleiss before/after against the state now, kept (the view's seed), where the
-    state at the marker has its side kept (never rebuilt here)."""
-    from hieradjudicate.app.timeline.marks import fleiss_before_after, markers
-
-    for m in markers(store):
-        before = [e for e in plan.events if e.at < m.at]
-        if before and before[-1].files != plan.events[-1].files and \
-                is_kept(store, state_name(plan.files, before[-1].files)):
-            fleiss_before_after(store, corpus, m.at, n_resamples=RESAMPLES, seed=0 if SEED is None else SEED)
-
-
-def keep_state(store: Any, corpus: Any, *, stats: Any = None) -> None:
-    """Keep the figures and the Fleiss side of the state now in effect (``corpus`` is it), unless
-    they are kept already: called when an import or re-import has been stored."""
-    from hieradjudicate.app.stats import Stats
-    from hieradjudicate.app.timeline.imports import ImportPoint, _to_json, corpus_figures, import_plan, \
-        save_import_cache
-
-    if getattr(store, "read_only", True) or not hasattr(store, "put_arrays"):
-        return
-    try:
-        plan = import_plan(store, n_resamples=RESAMPLES, seed=SEED, fetch=False)
-        if not plan.events:
-            return
-        e = plan.events[-1]
-        key = plan.key(e)
-        stats = stats or Stats(corpus)  # one layout of the group for both
-        if key not in plan.known:
-            names, figs, per_set = corpus_figures(corpus, n_resamples=RESAMPLES, seed=SEED, stats=stats)
-            save_import_cache(store, plan, {key: _to_json(ImportPoint(e, corpus.n, names, figs, per_set))})
-        name = state_name(plan.files, e.files)
-        if not is_kept(store, name):
-            save_side(store, name, corpus_side(corpus, stats), corpus)
-        keep_differences(store, corpus, plan)
-    except HieradjError:  # a cache: refused or unreadable, the view computes it
         pass
