@@ -38,7 +38,7 @@ from hieradjudicate.app.timeline.replay import Replay
 from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.core.model import Corpus
 from hieradjudicate.core.stats.timeline_stats import Difference, Forecast, finish_forecast, fleiss_difference, \
-    mean_difference
+    mean_difference, precision_difference
 from hieradjudicate.io.store.records import DecisionRow, utc_now
 
 SETTING = "timeline_markers"
@@ -118,6 +118,58 @@ def overturn_before_after(corpus: Corpus, rows: Iterable[DecisionRow], at: str, 
     paired = ib.size > 0 and np.array_equal(ib, ia)
     lex = corpus.inst_lexelt
     return mean_difference(yb, ya, lex[ib], lex[ia], paired=paired, n_resamples=n_resamples, seed=seed)
+
+
+def set_scores(corpus: Corpus, k: int, gold: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(instances, score, attempted)`` of set ``k``'s answers on the gold's instances (those it
+    answered), each scored as the timeline's scores are (the mass of its leaf vector inside the gold
+    region: :class:`~hieradjudicate.app.timeline.scores.IncrementalScores`)."""
+    st = corpus.sets[k]
+    pos = np.asarray(st.position(gold.rows), np.int64)
+    ok = pos >= 0
+    P = st.leaves_rows(pos[ok])
+    score = np.einsum("ij,ij->i", P, np.asarray(gold.leaves)[ok] > 0)
+    return gold.rows[ok], score, np.asarray(st.attempted, np.float64)[pos[ok]]
+
+
+def score_before_after(corpus: Corpus, at: str, timeline: Any, *, n_resamples: int = 1000,
+                       seed: int = 0) -> dict[str, Difference]:
+    """Each system's score against the gold before and after the marker at ``at`` (``score:NAME``):
+    before = against the gold as it stood at the marker, after = on the instances whose current
+    decision was made after it (as :func:`overturn_before_after`); paired when both sides hold the
+    same instances, unpaired otherwise
+    (:func:`~hieradjudicate.core.stats.timeline_stats.precision_difference`)."""
+    systems = [k for k, st in enumerate(corpus.sets) if st.role == "system"]
+    if not systems or timeline is None or timeline.replay is None:
+        return {}
+    replay = timeline.replay.fork()
+    rows = replay.rows
+    cut = next((j for j, r in enumerate(rows) if (r.decided_at or "") >= at), len(rows))
+    replay.advance(cut)
+    before = replay.gold_set()
+    replay.advance(len(rows))
+    after = replay.gold_set()
+    if after is not None:  # only the instances whose current decision was made after the marker
+        when = np.asarray(replay.at, dtype=object)[replay.current_rows(after.rows)]
+        late = np.flatnonzero(np.asarray(when >= at, bool))
+        after = _gold_rows(after, late)
+    lex = corpus.inst_lexelt
+    out: dict[str, Difference] = {}
+    empty = (np.zeros(0, np.int64), np.zeros(0), np.zeros(0))
+    for k in systems:
+        ib, sb, ab = set_scores(corpus, k, before) if before is not None else empty
+        ia, sa, aa = set_scores(corpus, k, after) if after is not None else empty
+        paired = ib.size > 0 and np.array_equal(ib, ia)
+        out[f"score:{corpus.sets[k].name}"] = precision_difference(
+            sb, ab, lex[ib], sa, aa, lex[ia], paired=paired, n_resamples=n_resamples, seed=seed)
+    return out
+
+
+def _gold_rows(gold: Any, keep: np.ndarray) -> Any:
+    """The instances ``keep`` (positions in ``gold.rows``) of a gold: what :func:`set_scores` reads."""
+    from types import SimpleNamespace
+
+    return SimpleNamespace(rows=gold.rows[keep], leaves=np.asarray(gold.leaves)[keep])
 
 
 def fleiss_before_after(store: Any, corpus: Corpus, at: str, *, n_resamples: int = 1000, seed: int = 0,

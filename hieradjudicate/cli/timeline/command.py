@@ -240,9 +240,9 @@ def _text(d: dict[str, Any], headers: list[str], rows: list[list[Any]]) -> str:
         out.append(f"marker {m['at']}: {m['label']}")
     for ba in d["before_after"]:
         out.append(f"before/after {ba['marker']['label']} ({ba['marker']['at']}):")
-        from hieradjudicate.app.timeline.view import BEFORE_AFTER
+        from hieradjudicate.app.timeline.view import before_after_figures
 
-        for k, name in [kn for kn in BEFORE_AFTER if kn[0] in ba]:
+        for k, name in before_after_figures(ba):
             x = ba[k]
             if x["difference"] is None:
                 out.append(f"  {name}: {x['why']}")

@@ -87,6 +87,45 @@ def mean_difference(y_before: np.ndarray, y_after: np.ndarray, strata_before: np
     return Difference(mb, ma, ma - mb, lo, hi, False, nb, na, "unpaired percentile bootstrap")
 
 
+def _precisions(s: np.ndarray, a: np.ndarray, strata: np.ndarray, n_resamples: int, seed: int) -> np.ndarray:
+    code = np.unique(strata, return_inverse=True)[1].reshape(-1)
+    cols = np.stack([s, a], axis=1)
+    sums = np.concatenate([cols[idx].sum(axis=1) for idx in
+                           resample_indices(code, n_resamples=n_resamples, seed=seed)])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(sums[:, 1] > 0, sums[:, 0] / np.where(sums[:, 1] > 0, sums[:, 1], 1.0), np.nan)
+
+
+def precision_difference(s_before: np.ndarray, a_before: np.ndarray, strata_before: np.ndarray,
+                         s_after: np.ndarray, a_after: np.ndarray, strata_after: np.ndarray, *, paired: bool,
+                         n_resamples: int = 1000, seed: int = 0, level: float = 0.95) -> Difference:
+    """A score's precision (``sum(score) / sum(attempted)`` over the instances of a side) after minus
+    before, with its bootstrap interval: paired (the same instances, in the same order: one resample
+    draws both sides, :func:`~hieradjudicate.core.scoring.score_bootstrap.paired_bootstrap`) or
+    unpaired (each side resampled within its lexelts, seeds ``seed`` and ``seed + 1``; the percentile
+    interval of the replicate differences)."""
+    sb, ab = np.asarray(s_before, np.float64), np.asarray(a_before, np.float64)
+    sa, aa = np.asarray(s_after, np.float64), np.asarray(a_after, np.float64)
+    nb, na = int(sb.size), int(sa.size)
+    pb = float(sb.sum() / ab.sum()) if nb and ab.sum() > 0 else None
+    pa = float(sa.sum() / aa.sum()) if na and aa.sum() > 0 else None
+    if pb is None or pa is None:
+        return Difference(pb, pa, None, None, None, paired, nb, na, "",
+                          "nothing attempted on one side" if nb and na else "one side has no instance")
+    if n_resamples <= 0:
+        return Difference(pb, pa, pa - pb, None, None, paired, nb, na, "", "no resamples")
+    if paired:
+        if nb != na:
+            raise ValueError(f"paired sides of {nb} and {na} instances; expected the same instances")
+        r = paired_bootstrap(sa, sb, aa, ab, strata=strata_before, metric="precision", n_resamples=n_resamples,
+                             seed=seed, confidence=level).difference
+        return Difference(pb, pa, pa - pb, r.low, r.high, True, nb, na, "paired percentile bootstrap")
+    reps = _precisions(sa, aa, np.asarray(strata_after), n_resamples, seed + 1) - \
+        _precisions(sb, ab, np.asarray(strata_before), n_resamples, seed)
+    lo, hi = _percentile(reps, level)
+    return Difference(pb, pa, pa - pb, lo, hi, False, nb, na, "unpaired percentile bootstrap")
+
+
 @dataclass(frozen=True)
 class FleissSide:
     """One side of :func:`fleiss_difference`: the per-instance statistics of a layout's pairable

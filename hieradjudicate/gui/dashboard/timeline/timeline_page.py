@@ -31,7 +31,8 @@ from PySide6.QtWidgets import (
 from hieradjudicate.app.timeline.dated import files_without_kept_dates
 from hieradjudicate.app.timeline.imports import StoredCopies
 from hieradjudicate.app.timeline.marks import markers
-from hieradjudicate.app.timeline.view import TimelineView, decisions_view, keep_points, kept_points, rebuilt_parts
+from hieradjudicate.app.timeline.view import TimelineView, before_after_figures, decisions_view, keep_points, \
+    kept_points, rebuilt_parts
 from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.gui.dashboard.timeline.timeline_dated import DatedPanel
 from hieradjudicate.gui.workers import BackgroundRunner
@@ -360,7 +361,7 @@ class TimelinePage(QWidget):
         out = []
         for m, ba in zip(v.markers, v.before_after):
             out.append(f"<b>{m.label}</b> ({m.at}):<ul>")
-            for k, name in (("overturn", "gold overturns the majority"), ("fleiss", "Fleiss' kappa")):
+            for k, name in [kn for kn in before_after_figures(ba) if kn[0] != "made"]:
                 d = ba[k]
                 if d.difference is None:
                     out.append(f"<li>{name}: {d.why}</li>")
