@@ -44,5 +44,5 @@ def keep_state(store: Any, corpus: Any, *, stats: Any = None) -> None:
         if not is_kept(store, name):
             save_side(store, name, states.corpus_side(corpus, group_of(corpus), stats), corpus)
         keep_differences(store, corpus, plan)
-    except HieradjError:  # a cache: refused or unreadable, the view computes it
-        pass
+    except (HieradjError, ValueError, ArithmeticError, IndexError, KeyError):
+        pass  # a cache: refused, unreadable or not computable here; a view computes it (and says why)
