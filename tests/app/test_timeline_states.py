@@ -101,3 +101,17 @@ def test_the_windows_threaded_parts_rebuild_nothing_after_the_normal_path(
     points, added, diffs = rebuilt_parts(copies, project.corpus, marks_, n_resamples=states.RESAMPLES)
     assert not added and [p.figures for p in points] == [p.figures for p in direct.imports]
     assert diffs == [direct.before_after[0]["fleiss"]]
+
+
+def test_the_command_line_says_when_it_rebuilds_an_older_projects_states(
+        project: Session, tmp_path: Path, capsys) -> None:  # noqa: F811
+    from hieradjudicate.cli.entry import main
+
+    _two_reimports_around_a_marker(project, tmp_path)
+    project.store.put_arrays(imports.CACHE, {}, {})  # as an older version left it: no state's figures kept
+    path = project.path
+    project.close()
+    assert main(["project", "timeline", str(path), "--by", "import", "--resamples", "50"]) == 0
+    assert "rebuilding 2 older state(s)" in capsys.readouterr().err
+    assert main(["project", "timeline", str(path), "--by", "import", "--resamples", "50"]) == 0
+    assert "rebuilding" not in capsys.readouterr().err  # kept by the first view

@@ -185,6 +185,21 @@ def import_plan(store: Any, *, n_resamples: int = 1000, seed: int | None = None,
     return plan
 
 
+def states_to_rebuild(store: Any, *, n_resamples: int = 1000, seed: int | None = None) -> int:
+    """How many older states a view must rebuild from the stored copies (none kept: a project made
+    by an older version); 0 when every state's figures are kept."""
+    plan = import_plan(store, n_resamples=n_resamples, seed=seed, fetch=False)
+    if not plan.events:
+        return 0
+    last = plan.key(plan.events[-1])
+    return len({plan.key(e) for e in plan.events[:-1]} - set(plan.known) - {last})
+
+
+REBUILD_NOTE = ("rebuilding {n} older state(s) of the annotations from the project's stored copies, once "
+                "(a project made by an older version keeps none; a crowd's take about half a minute each); "
+                "they are kept for the next view")
+
+
 def compute_import_points(plan: ImportPlan, corpus: Corpus, *, stats: Stats | None = None,
                           rebuild: Callable[[Any, list[FileRecord]], Corpus] | None = None
                           ) -> tuple[list[ImportPoint], dict[str, Any]]:

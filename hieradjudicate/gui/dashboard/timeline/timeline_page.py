@@ -137,7 +137,11 @@ class TimelinePage(QWidget):
         gen, corpus, by = self.generation, s.corpus, self.by.currentData()
         self._rebuilt_result = None
         self.note.setText("Computing the timeline...")
-        self.rebuilding.setText("Agreement at each import: being computed...")
+        from hieradjudicate.app.timeline.imports import REBUILD_NOTE, states_to_rebuild
+
+        n = states_to_rebuild(copies, n_resamples=RESAMPLES)
+        self.rebuilding.setText("Agreement at each import: " + (REBUILD_NOTE.format(n=n) if n else "being computed")
+                                + "...")
         key, kept = kept_points(s.store, by, RESAMPLES, None)  # the closed points kept in the project
         self._copies = copies
         self.fast.start(lambda _report: decisions_view(corpus, read_rows(), marks, by=by, n_resamples=RESAMPLES,
