@@ -362,7 +362,9 @@ class StoredCopies:
         try:
             if self.held:
                 store.put_arrays(DIFFERENCES, {}, {**_kept_differences(store), **self.held})
+            from hieradjudicate.app.timeline.states import keep_arrays
+
             for name, arrays in self.held_sides.items():
-                store.put_arrays(name, arrays, {"what": "Fleiss statistics of a state"})
+                keep_arrays(store, name, arrays)
         except ProjectError:
             pass
