@@ -93,3 +93,31 @@ def test_clicking_an_import_point_shows_the_instances_its_sets_answer(qtbot, pro
     qtbot.waitUntil(lambda: tabs.currentIndex() == 0, timeout=60_000)
     assert sorted(int(i) for i in win.ws.wb.view) == ben and len(ben) < n
     win.close()
+
+
+def test_the_timeline_tab_reads_the_decision_rows_off_the_gui_thread(qtbot, project: Session,  # noqa: F811
+                                                                    monkeypatch) -> None:
+    import threading
+
+    from hieradjudicate.io.store import project_store
+    from tests.gui.journey import open_window
+
+    path, n_rows = project.path, len(list(project.store.iter_history()))
+    project.close()
+    win = open_window(qtbot, path)
+    on_gui_thread: list[bool] = []
+    real = project_store.row_from_db
+
+    def spy(r):  # every decision row the store reads from here on, and in which thread
+        on_gui_thread.append(threading.current_thread() is threading.main_thread())
+        return real(r)
+    monkeypatch.setattr(project_store, "row_from_db", spy)
+    tabs = win.dashboard.tabs
+    bar = tabs.tabBar()
+    k_tab = next(j for j in range(tabs.count()) if tabs.tabText(j) == "Timeline")
+    qtbot.mouseClick(bar, Qt.MouseButton.LeftButton, pos=bar.tabRect(k_tab).center())
+    page = win.dashboard.timeline
+    qtbot.waitUntil(lambda: page.view is not None, timeout=60_000)
+    assert sum(p.decisions + p.withdrawals for p in page.view.decisions.points) == n_rows
+    assert len(on_gui_thread) >= n_rows and not any(on_gui_thread)
+    win.close()

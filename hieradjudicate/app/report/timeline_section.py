@@ -80,9 +80,9 @@ def section(view: Any, table: Any) -> str:
     out.append(dated_section(getattr(view, "dated", None), table, view.markers))  # the dates inside the inputs
     rows = []
     for m, ba in zip(view.markers, view.before_after):
-        from hieradjudicate.app.timeline.view import BEFORE_AFTER
+        from hieradjudicate.app.timeline.view import before_after_figures
 
-        for k, name in [kn for kn in BEFORE_AFTER if kn[0] in ba]:
+        for k, name in before_after_figures(ba):
             d = ba[k]
             rows.append([m.label, name, d.before, d.after, d.difference,
                          "" if d.low is None else f"[{_f(d.low)}, {_f(d.high)}]",

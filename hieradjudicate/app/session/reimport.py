@@ -48,6 +48,7 @@ from hieradjudicate.app.session.stored_inputs import (
     reload_corpus,
     write_cache,
 )
+from hieradjudicate.app.timeline.at_import import keep_state
 from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.io.store.inputs import effective_files
 from hieradjudicate.core.model import Corpus, tag_set_signature
@@ -266,6 +267,7 @@ class Reimport(Command):
         # 3. the corpus in memory and its cache
         session.replace_corpus(new_corpus)
         write_cache(store, new_corpus)
+        keep_state(store, new_corpus)  # the timeline's import point and Fleiss side of this state
         self.result = ReimportResult(old.id, rec.id, self.source_path, new_sets, changed,
                                      rows if self.flag else [])
         inverse = Reimport(session, rec.id, old_bytes, old.source_path, flag=False,

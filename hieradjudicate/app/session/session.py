@@ -32,6 +32,7 @@ from hieradjudicate.app.session.stored_inputs import (
     store_copies,
     write_cache,
 )
+from hieradjudicate.app.timeline.at_import import keep_state
 from hieradjudicate.app.workbench.suggest import Suggestions, suggest
 from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.core.model import Corpus
@@ -128,6 +129,7 @@ class Session:
                 tell(total - 2, total, "Writing the project file")
                 store_copies(store, result, list(annotation_specs), tree_columns)
                 write_cache(store, result.corpus)
+                keep_state(store, result.corpus)  # the timeline's first view rebuilds nothing
             tell(total - 1, total, "Finishing")
             # the old project (if any) stays whole until this rename; its side files go first
             Store.replace_into(tmp, target)

@@ -104,7 +104,7 @@ def corpus_figures(corpus: Corpus, *, n_resamples: int = 1000, seed: int | None 
 
         lay = stats.layout(group)
         s0 = DEFAULT_SEED if seed is None else seed
-        b = bootstrap_figures(lay.inst, lay.rater, lay.P, corpus.inst_lexelt, pairs=[],
+        b = bootstrap_figures(lay.inst, lay.rater, None, corpus.inst_lexelt, pairs=[], layout=lay,
                               n_lexelts=len(corpus.inventory.lexelts), n_resamples=n_resamples, seed=s0)
         fl, ci_a = b.fleiss, b.alpha
         # each lexelt's Fleiss interval, as the dashboard's lexelt table draws it (one stratified resampling)
@@ -185,6 +185,21 @@ def import_plan(store: Any, *, n_resamples: int = 1000, seed: int | None = None,
     return plan
 
 
+def states_to_rebuild(store: Any, *, n_resamples: int = 1000, seed: int | None = None) -> int:
+    """How many older states a view must rebuild from the stored copies (none kept: a project made
+    by an older version); 0 when every state's figures are kept."""
+    plan = import_plan(store, n_resamples=n_resamples, seed=seed, fetch=False)
+    if not plan.events:
+        return 0
+    last = plan.key(plan.events[-1])
+    return len({plan.key(e) for e in plan.events[:-1]} - set(plan.known) - {last})
+
+
+REBUILD_NOTE = ("rebuilding {n} older state(s) of the annotations from the project's stored copies, once "
+                "(a project made by an older version keeps none; a crowd's take about half a minute each); "
+                "they are kept for the next view")
+
+
 def compute_import_points(plan: ImportPlan, corpus: Corpus, *, stats: Stats | None = None,
                           rebuild: Callable[[Any, list[FileRecord]], Corpus] | None = None
                           ) -> tuple[list[ImportPoint], dict[str, Any]]:
@@ -259,11 +274,35 @@ def files_to_rebuild(store: Any, marks: list[Any], *, n_resamples: int, seed: in
     by_id = {f.id: f for f in store.files(active_only=False)}
     kept = _kept_differences(store)
     out: set[int] = set()
+    from hieradjudicate.app.timeline.states import is_kept, state_name
+
     for m in marks:
         before = [e for e in events if e.at < m.at]
         if before and before[-1].files != events[-1].files and \
-                difference_key(by_id, before[-1].files, events[-1].files, n_resamples, seed) not in kept:
+                difference_key(by_id, before[-1].files, events[-1].files, n_resamples, seed) not in kept and \
+                not is_kept(store, state_name(by_id, before[-1].files)):  # its side kept: compared without it
             out |= set(before[-1].files)
+    return out
+
+
+def kept_sides(store: Any, marks: list[Any]) -> dict[str, Any]:
+    """The Fleiss sides kept for the states the markers' before/after compare (name -> arrays)."""
+    from hieradjudicate.app.timeline.states import state_name
+
+    events = import_events(store)
+    if not events or not marks or not hasattr(store, "get_arrays"):
+        return {}
+    by_id = {f.id: f for f in store.files(active_only=False)}
+    names = {state_name(by_id, events[-1].files)}
+    for m in marks:
+        before = [e for e in events if e.at < m.at]
+        if before:
+            names.add(state_name(by_id, before[-1].files))
+    out = {}
+    for name in sorted(names):
+        got = store.get_arrays(name)
+        if got is not None:
+            out[name] = got
     return out
 
 
@@ -293,6 +332,8 @@ class StoredCopies:
         self._cache = store.get_arrays(CACHE) if hasattr(store, "get_arrays") else None
         self._differences = store.get_arrays(DIFFERENCES) if hasattr(store, "get_arrays") else None
         self.held: dict[str, Any] = {}  # Fleiss before/after computed in the thread, for the owner to keep
+        self.held_sides: dict[str, Any] = {}  # Fleiss sides of states rebuilt in the thread, likewise
+        self._sides = kept_sides(store, marks or [])  # those kept when their states came to be
         if marks is None:
             wanted = {f.id for f in self._files}
         else:
@@ -311,12 +352,19 @@ class StoredCopies:
         return self._bytes[file_id]
 
     def get_arrays(self, name: str) -> Any:
-        return self._cache if name == CACHE else self._differences if name == DIFFERENCES else None
+        return self._cache if name == CACHE else self._differences if name == DIFFERENCES else \
+            self._sides.get(name)
 
     def keep_held(self, store: Any) -> None:
         """Write what the thread computed into ``store`` (the owner's thread; a cache: refused, nothing lost)."""
-        if self.held and hasattr(store, "put_arrays") and not getattr(store, "read_only", True):
-            try:
+        if not hasattr(store, "put_arrays") or getattr(store, "read_only", True):
+            return
+        try:
+            if self.held:
                 store.put_arrays(DIFFERENCES, {}, {**_kept_differences(store), **self.held})
-            except ProjectError:
-                pass
+            from hieradjudicate.app.timeline.states import keep_arrays
+
+            for name, arrays in self.held_sides.items():
+                keep_arrays(store, name, arrays)
+        except ProjectError:
+            pass

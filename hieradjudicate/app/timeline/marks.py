@@ -35,11 +35,10 @@ from hieradjudicate.app.timeline.decisions import majority, overturn_outcomes
 from hieradjudicate.app.timeline.imports import DIFFERENCES, _kept_differences, difference_key, group_of, \
     import_events
 from hieradjudicate.app.timeline.replay import Replay
-from hieradjudicate.core.agreement.agreement import make_layout
 from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.core.model import Corpus
 from hieradjudicate.core.stats.timeline_stats import Difference, Forecast, finish_forecast, fleiss_difference, \
-    mean_difference
+    mean_difference, precision_difference
 from hieradjudicate.io.store.records import DecisionRow, utc_now
 
 SETTING = "timeline_markers"
@@ -121,20 +120,56 @@ def overturn_before_after(corpus: Corpus, rows: Iterable[DecisionRow], at: str, 
     return mean_difference(yb, ya, lex[ib], lex[ia], paired=paired, n_resamples=n_resamples, seed=seed)
 
 
-def _keys(corpus: Corpus) -> np.ndarray:
-    lex = np.asarray(corpus.inventory.lexelts, dtype=object)[corpus.inst_lexelt]
-    return np.asarray(lex + "\t" + np.asarray(corpus.inst_id, dtype=object), dtype=str)
+def set_scores(corpus: Corpus, k: int, gold: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(instances, score, attempted)`` of set ``k``'s answers on the gold's instances (those it
+    answered), each scored as the timeline's scores are (the mass of its leaf vector inside the gold
+    region: :class:`~hieradjudicate.app.timeline.scores.IncrementalScores`)."""
+    st = corpus.sets[k]
+    pos = np.asarray(st.position(gold.rows), np.int64)
+    ok = pos >= 0
+    P = st.leaves_rows(pos[ok])
+    score = np.einsum("ij,ij->i", P, np.asarray(gold.leaves)[ok] > 0)
+    return gold.rows[ok], score, np.asarray(st.attempted, np.float64)[pos[ok]]
 
 
-def _map_instances(old: Corpus, new: Corpus) -> np.ndarray:
-    """Each instance of ``old`` as an index of ``new`` (-1 where ``new`` lacks it)."""
-    ko, kn = _keys(old), _keys(new)
-    order = np.argsort(kn)
-    pos = np.searchsorted(kn[order], ko)
-    pos = np.minimum(pos, max(kn.size - 1, 0))
-    hit = kn.size > 0
-    found = (kn[order][pos] == ko) if hit else np.zeros(ko.size, bool)
-    return np.where(found, order[pos], -1)
+def score_before_after(corpus: Corpus, at: str, timeline: Any, *, n_resamples: int = 1000,
+                       seed: int = 0) -> dict[str, Difference]:
+    """Each system's score against the gold before and after the marker at ``at`` (``score:NAME``):
+    before = against the gold as it stood at the marker, after = on the instances whose current
+    decision was made after it (as :func:`overturn_before_after`); paired when both sides hold the
+    same instances, unpaired otherwise
+    (:func:`~hieradjudicate.core.stats.timeline_stats.precision_difference`)."""
+    systems = [k for k, st in enumerate(corpus.sets) if st.role == "system"]
+    if not systems or timeline is None or timeline.replay is None:
+        return {}
+    replay = timeline.replay.fork()
+    rows = replay.rows
+    cut = next((j for j, r in enumerate(rows) if (r.decided_at or "") >= at), len(rows))
+    replay.advance(cut)
+    before = replay.gold_set()
+    replay.advance(len(rows))
+    after = replay.gold_set()
+    if after is not None:  # only the instances whose current decision was made after the marker
+        when = np.asarray(replay.at, dtype=object)[replay.current_rows(after.rows)]
+        late = np.flatnonzero(np.asarray(when >= at, bool))
+        after = _gold_rows(after, late)
+    lex = corpus.inst_lexelt
+    out: dict[str, Difference] = {}
+    empty = (np.zeros(0, np.int64), np.zeros(0), np.zeros(0))
+    for k in systems:
+        ib, sb, ab = set_scores(corpus, k, before) if before is not None else empty
+        ia, sa, aa = set_scores(corpus, k, after) if after is not None else empty
+        paired = ib.size > 0 and np.array_equal(ib, ia)
+        out[f"score:{corpus.sets[k].name}"] = precision_difference(
+            sb, ab, lex[ib], sa, aa, lex[ia], paired=paired, n_resamples=n_resamples, seed=seed)
+    return out
+
+
+def _gold_rows(gold: Any, keep: np.ndarray) -> Any:
+    """The instances ``keep`` (positions in ``gold.rows``) of a gold: what :func:`set_scores` reads."""
+    from types import SimpleNamespace
+
+    return SimpleNamespace(rows=gold.rows[keep], leaves=np.asarray(gold.leaves)[keep])
 
 
 def fleiss_before_after(store: Any, corpus: Corpus, at: str, *, n_resamples: int = 1000, seed: int = 0,
@@ -153,29 +188,34 @@ def fleiss_before_after(store: Any, corpus: Corpus, at: str, *, n_resamples: int
     kept = _kept_differences(store)
     if key in kept:  # the same copies on both sides: the same figures (they never change)
         return Difference(**kept[key])
-    if rebuild is None:
-        from hieradjudicate.app.session.stored_inputs import reload_corpus as rebuild
-    old = rebuild(store, [by_id[i] for i in before[-1].files])
-    X = len(corpus.inventory.lexelts)
+    from hieradjudicate.app.timeline.states import corpus_side, load_side, rebased, state_name
 
-    def layout(c: Corpus, to_new: np.ndarray | None):
-        group = group_of(c)
-        names = [c.sets[k].name for k in group]
-        inst, rater, P, _ = c.long_form(sets=group)
-        if to_new is not None:
-            inst = to_new[inst]
-            keep = inst >= 0
-            inst, rater, P = inst[keep], rater[keep], P[keep]
-        return names, inst, rater, P
-
-    nb, ib, rb, Pb = layout(old, _map_instances(old, corpus))
-    na, ia, ra, Pa = layout(corpus, None)
+    sb = load_side(store, state_name(by_id, before[-1].files), corpus)  # kept when that state came to be
+    if sb is None:  # a project made by an older version: the state at the marker rebuilt (once: kept)
+        if rebuild is None:
+            from hieradjudicate.app.session.stored_inputs import reload_corpus as rebuild
+        old = rebuild(store, [by_id[i] for i in before[-1].files])
+        side = corpus_side(old, group_of(old))
+        _keep_side(store, state_name(by_id, before[-1].files), side, old)
+        sb = rebased(side, old, corpus)
+        del old, side  # a crowd's older corpus is hundreds of MB
+    sa = load_side(store, state_name(by_id, events[-1].files), corpus)
+    if sa is None:
+        sa = corpus_side(corpus, group_of(corpus))
     # fleiss_difference pairs the sides when they hold the same pairable instances
-    lb = make_layout(ib, rb, Pb, corpus.inst_lexelt, n_lexelts=X)
-    la = make_layout(ia, ra, Pa, corpus.inst_lexelt, n_lexelts=X)
-    d = fleiss_difference(lb, la, n_resamples=n_resamples, seed=seed)
+    d = fleiss_difference(sb, sa, n_resamples=n_resamples, seed=seed)
     _keep_difference(store, key, d)
     return d
+
+
+def _keep_side(store: Any, name: str, side: Any, old: Corpus) -> None:
+    """A rebuilt state's Fleiss side kept (from a thread's copy of the store: held for its owner)."""
+    from hieradjudicate.app.timeline.states import save_side, side_arrays
+
+    if hasattr(store, "held_sides"):
+        store.held_sides[name] = side_arrays(side, old)
+    else:
+        save_side(store, name, side, old)
 
 
 def _keep_difference(store: Any, key: str, d: Difference) -> None:

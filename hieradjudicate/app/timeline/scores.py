@@ -83,8 +83,11 @@ class IncrementalScores:
             return idx
         region = gold.leaves[g] > 0
         jj = self.j[idx]
-        for u in np.unique(jj).tolist():  # one gather per set with answers among the changed
-            sel = jj == u
+        order = np.argsort(jj, kind="stable")  # each set's answers as one slice (no mask per set)
+        us, starts = np.unique(jj[order], return_index=True)
+        ends = np.append(starts[1:], order.size)
+        for u, a, b in zip(us.tolist(), starts.tolist(), ends.tolist()):  # one gather per set with answers
+            sel = order[a:b]
             P = self.corpus.sets[self.sets[u]].leaves_rows(self.row[idx[sel]])
             self.score[idx[sel]] = np.einsum("ij,ij->i", P, region[sel])
         self.counted[idx] = True

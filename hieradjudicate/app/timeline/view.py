@@ -16,13 +16,23 @@ from hieradjudicate.app.timeline.dated import as_json as dated_json
 from hieradjudicate.app.timeline.decisions import DecisionTimeline, decision_timeline
 from hieradjudicate.app.timeline.imports import ImportPoint, import_timeline
 from hieradjudicate.app.timeline.marks import Marker, forecast, fleiss_before_after, markers, \
-    overturn_before_after
+    overturn_before_after, score_before_after
 from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.core.stats.timeline_stats import Difference, Forecast
 
 #: the before/after comparisons of a marker: key in ``before_after[j]`` and what it compares
 BEFORE_AFTER = (("overturn", "gold overturns the majority"), ("fleiss", "Fleiss' kappa"),
                 ("made", "Fleiss' kappa of the answers made before / after it (the dates inside the inputs)"))
+
+
+def before_after_figures(keys: Any) -> list[tuple[str, str]]:
+    """``(key, what it compares)`` of a marker's comparisons present in ``keys``: those of
+    :data:`BEFORE_AFTER`, then each system's score (``score:NAME``)."""
+    keys = list(keys)
+    return [kn for kn in BEFORE_AFTER if kn[0] in keys] + \
+        [(k, f"{k[6:]}'s score against the gold so far") for k in sorted(k for k in keys if k.startswith("score:"))]
+
+
 PENDING = Difference(None, None, None, None, None, False, 0, 0, "", "being computed")
 NO_DATES = ("The timeline rests on import and decision times only: the inputs carry no dates of their "
             "own (Label Studio's created_at, Prodigy's _timestamp, a table's date column).")
@@ -33,7 +43,7 @@ class TimelineView:
     decisions: DecisionTimeline
     imports: list[ImportPoint]
     markers: list[Marker]
-    before_after: list[dict[str, Difference]]  # one per marker: "overturn", "fleiss"
+    before_after: list[dict[str, Difference]]  # one per marker: "overturn", "fleiss", "made", "score:NAME"
     forecast: Forecast
     dates: tuple[str | None, str | None, str | None]  # expected, earliest, latest finishing day
     note: str
@@ -128,7 +138,8 @@ def decisions_view(corpus: Any, rows: list[Any], marks: list[Marker], *, by: str
     ba: list[dict[str, Difference]] = []
     if compare:
         ba = [{"overturn": overturn_before_after(corpus, rows, m.at, n_resamples=n_resamples, seed=seed, timeline=dec),
-               "fleiss": PENDING} for m in marks]
+               "fleiss": PENDING,
+               **score_before_after(corpus, m.at, dec, n_resamples=n_resamples, seed=seed)} for m in marks]
     t["overturn before/after"] = time.perf_counter() - t0
     t0 = time.perf_counter()
     f, *dates = forecast(dec.day_resolved, dec.status, n_resamples=n_resamples, seed=seed)

@@ -103,6 +103,7 @@ def cmd_timeline(args: argparse.Namespace) -> int:
         raise HieradjError(f"--resamples {args.resamples}: expected 0 or more")
     measures = _measures(args, imports)
     with _open_for_cache(args.project) as s:  # kept in it: the closed points, older imports' figures, dates
+        _say_rebuilding(s, args, imports or args.format == "json")
         v = project_timeline(s.store, s.corpus, by=by, n_resamples=args.resamples, seed=args.seed,
                              imports=imports or args.format == "json")
         team = None if imports else _team(s, by, args, measures)
@@ -124,6 +125,19 @@ def cmd_timeline(args: argparse.Namespace) -> int:
     asked = dated and (d.get("dated") or any(is_dated(m) for m in args.measure))  # by default: only when dated
     print(out + ("\n" + "\n".join(dated_text(d, dated, _wide)) if asked else ""))
     return 0
+
+
+def _say_rebuilding(session: Any, args: argparse.Namespace, imports: bool) -> None:
+    """On stderr: the older states this view rebuilds once (a project made by an older version)."""
+    from hieradjudicate.app.timeline.imports import REBUILD_NOTE, states_to_rebuild
+    from hieradjudicate.core.errors import HieradjError
+
+    try:
+        n = states_to_rebuild(session.store, n_resamples=args.resamples, seed=args.seed) if imports else 0
+    except HieradjError:  # a team member without the stored copies: no import points at all
+        n = 0
+    if n:
+        print(f"{session.path}: {REBUILD_NOTE.format(n=n)}", file=sys.stderr)
 
 
 def _team(session: Any, by: str | int, args: argparse.Namespace, measures: list[str]) -> dict[str, Any] | None:
@@ -240,9 +254,9 @@ def _text(d: dict[str, Any], headers: list[str], rows: list[list[Any]]) -> str:
         out.append(f"marker {m['at']}: {m['label']}")
     for ba in d["before_after"]:
         out.append(f"before/after {ba['marker']['label']} ({ba['marker']['at']}):")
-        from hieradjudicate.app.timeline.view import BEFORE_AFTER
+        from hieradjudicate.app.timeline.view import before_after_figures
 
-        for k, name in [kn for kn in BEFORE_AFTER if kn[0] in ba]:
+        for k, name in before_after_figures(ba):
             x = ba[k]
             if x["difference"] is None:
                 out.append(f"  {name}: {x['why']}")

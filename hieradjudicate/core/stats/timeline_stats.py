@@ -25,9 +25,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hieradjudicate.core.agreement.agreement import Layout, fleiss_agreement
+from hieradjudicate.core.agreement.agreement import Layout, _multi_assemble
 from hieradjudicate.core.stats.bca import interval
-from hieradjudicate.core.agreement.bootstrap import _fleiss_stat, _fleiss_V, jackknife, resampled_sums
+from hieradjudicate.core.agreement.bootstrap import _fleiss_stat, _fleiss_V, fleiss_jackknife, jackknife, \
+    resampled_sums, resampled_sums_shared
 from hieradjudicate.core.scoring.score_bootstrap import paired_bootstrap, resample_indices
 
 
@@ -86,33 +87,127 @@ def mean_difference(y_before: np.ndarray, y_after: np.ndarray, strata_before: np
     return Difference(mb, ma, ma - mb, lo, hi, False, nb, na, "unpaired percentile bootstrap")
 
 
-def fleiss_difference(before: Layout, after: Layout, *, n_resamples: int = 1000, seed: int = 0,
-                      level: float = 0.95) -> Difference:
+def _precisions(s: np.ndarray, a: np.ndarray, strata: np.ndarray, n_resamples: int, seed: int) -> np.ndarray:
+    code = np.unique(strata, return_inverse=True)[1].reshape(-1)
+    cols = np.stack([s, a], axis=1)
+    sums = np.concatenate([cols[idx].sum(axis=1) for idx in
+                           resample_indices(code, n_resamples=n_resamples, seed=seed)])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(sums[:, 1] > 0, sums[:, 0] / np.where(sums[:, 1] > 0, sums[:, 1], 1.0), np.nan)
+
+
+def precision_difference(s_before: np.ndarray, a_before: np.ndarray, strata_before: np.ndarray,
+                         s_after: np.ndarray, a_after: np.ndarray, strata_after: np.ndarray, *, paired: bool,
+                         n_resamples: int = 1000, seed: int = 0, level: float = 0.95) -> Difference:
+    """A score's precision (``sum(score) / sum(attempted)`` over the instances of a side) after minus
+    before, with its bootstrap interval: paired (the same instances, in the same order: one resample
+    draws both sides, :func:`~hieradjudicate.core.scoring.score_bootstrap.paired_bootstrap`) or
+    unpaired (each side resampled within its lexelts, seeds ``seed`` and ``seed + 1``; the percentile
+    interval of the replicate differences)."""
+    sb, ab = np.asarray(s_before, np.float64), np.asarray(a_before, np.float64)
+    sa, aa = np.asarray(s_after, np.float64), np.asarray(a_after, np.float64)
+    nb, na = int(sb.size), int(sa.size)
+    pb = float(sb.sum() / ab.sum()) if nb and ab.sum() > 0 else None
+    pa = float(sa.sum() / aa.sum()) if na and aa.sum() > 0 else None
+    if pb is None or pa is None:
+        return Difference(pb, pa, None, None, None, paired, nb, na, "",
+                          "nothing attempted on one side" if nb and na else "one side has no instance")
+    if n_resamples <= 0:
+        return Difference(pb, pa, pa - pb, None, None, paired, nb, na, "", "no resamples")
+    if paired:
+        if nb != na:
+            raise ValueError(f"paired sides of {nb} and {na} instances; expected the same instances")
+        r = paired_bootstrap(sa, sb, aa, ab, strata=strata_before, metric="precision", n_resamples=n_resamples,
+                             seed=seed, confidence=level).difference
+        return Difference(pb, pa, pa - pb, r.low, r.high, True, nb, na, "paired percentile bootstrap")
+    reps = _precisions(sa, aa, np.asarray(strata_after), n_resamples, seed + 1) - \
+        _precisions(sb, ab, np.asarray(strata_before), n_resamples, seed)
+    lo, hi = _percentile(reps, level)
+    return Difference(pb, pa, pa - pb, lo, hi, False, nb, na, "unpaired percentile bootstrap")
+
+
+@dataclass(frozen=True)
+class FleissSide:
+    """One side of :func:`fleiss_difference`: the per-instance statistics of a layout's pairable
+    instances (:func:`~hieradjudicate.core.agreement.bootstrap._fleiss_V`: ``[P_i, s_i, m_i]``),
+    in the layout's order (by lexelt, then instance), with each instance and its lexelt.  All the
+    difference needs of a layout: a state of the annotations can be kept as it and compared later
+    without being rebuilt."""
+
+    V: np.ndarray  # (n, K + 2)
+    seg_inst: np.ndarray  # (n,) instance indices
+    seg_lex: np.ndarray  # (n,) lexelt codes
+    n_lexelts: int
+
+    @property
+    def K(self) -> int:
+        return int(self.V.shape[1]) - 2
+
+    @property
+    def n(self) -> int:
+        return int(self.seg_inst.size)
+
+    def kappa(self) -> float | None:
+        """Fleiss' kappa, as :func:`~hieradjudicate.core.agreement.agreement.fleiss_agreement` of the
+        layout gives it (the same sums in the same order)."""
+        if not self.n:
+            return None
+        X = self.n_lexelts
+        bounds = np.searchsorted(self.seg_lex, np.arange(X + 1))
+        sums = np.zeros((X, self.V.shape[1]))
+        nz = np.flatnonzero(np.diff(bounds) > 0)
+        if len(nz):
+            sums[nz] = np.add.reduceat(self.V, bounds[nz], axis=0)
+        n_x = np.diff(bounds).astype(np.float64)
+        K = self.K
+        return _multi_assemble(n_x, sums[:, 0], np.zeros(X), sums[:, 1 + K], sums[:, 1:1 + K]).fleiss.kappa.value
+
+    def sorted_by(self, inst: np.ndarray, lex: np.ndarray, n_lexelts: int) -> FleissSide:
+        """The same instances under other indices (``inst``/``lex``: each one's new instance and
+        lexelt, -1 where it is dropped), in the order of a layout of them (by lexelt, then instance)."""
+        keep = np.flatnonzero(np.asarray(inst) >= 0)
+        i, x = np.asarray(inst, np.int64)[keep], np.asarray(lex, np.int64)[keep]
+        order = np.lexsort((i, x))
+        return FleissSide(self.V[keep[order]], i[order], x[order], int(n_lexelts))
+
+
+def fleiss_side(layout: Layout) -> FleissSide:
+    """The :class:`FleissSide` of a layout."""
+    lay = layout.pairable()
+    return FleissSide(_fleiss_V(lay), lay.seg_inst, lay.seg_lex, lay.n_lexelts)
+
+
+def fleiss_difference(before: Layout | FleissSide, after: Layout | FleissSide, *, n_resamples: int = 1000,
+                      seed: int = 0, level: float = 0.95) -> Difference:
     """Fleiss' kappa of ``after`` minus ``before`` with its bootstrap interval (module docstring)."""
-    lb, la = before.pairable(), after.pairable()
-    kb, ka = fleiss_agreement(before).kappa.value, fleiss_agreement(after).kappa.value
-    nb, na = int(lb.seg_inst.size), int(la.seg_inst.size)
+    lb = before if isinstance(before, FleissSide) else fleiss_side(before)
+    la = after if isinstance(after, FleissSide) else fleiss_side(after)
+    kb, ka = lb.kappa(), la.kappa()
+    nb, na = lb.n, la.n
     paired = nb == na and lb.n_lexelts == la.n_lexelts and np.array_equal(lb.seg_inst, la.seg_inst)
-    if kb is None or ka is None or not lb.R or not la.R:
+    if kb is None or ka is None or not nb or not na:
         return Difference(kb, ka, None, None, None, paired, nb, na, "",
                           "kappa undefined on one side")
     if n_resamples <= 0:
         return Difference(kb, ka, ka - kb, None, None, paired, nb, na, "", "no resamples")
-    X, K = la.n_lexelts, la.P.shape[1]
+    X, K = la.n_lexelts, la.K
     stat = _fleiss_stat(K)
-    Vb, Va = _fleiss_V(lb), _fleiss_V(la)
+    Vb, Va = lb.V, la.V
     nxb = np.bincount(lb.seg_lex, minlength=X).astype(np.float64)
     nxa = np.bincount(la.seg_lex, minlength=X).astype(np.float64)
-    Tb = resampled_sums(Vb, lb.seg_lex, X, n_resamples, seed)
-    Ta = resampled_sums(Va, la.seg_lex, X, n_resamples, seed if paired else seed + 1)
+    if paired:  # the same draws for both sides: drawn once
+        Tb, Ta = resampled_sums_shared([(Vb, lb.seg_lex), (Va, la.seg_lex)], X, n_resamples, seed)
+    else:
+        Tb = resampled_sums(Vb, lb.seg_lex, X, n_resamples, seed)
+        Ta = resampled_sums(Va, la.seg_lex, X, n_resamples, seed + 1)
     (rb, okb), = stat(Tb, nxb)
     (ra, oka), = stat(Ta, nxa)
     ok = okb & oka
     diff = ra[ok] - rb[ok]
     est = ka - kb
-    if paired:
-        (jb, jokb, _), = jackknife(stat, Vb, lb.seg_lex, X)
-        (ja, joka, _), = jackknife(stat, Va, la.seg_lex, X)
+    if paired:  # leave-one-out kappas, only the left-out unit's lexelt recomputed
+        jb, jokb, _ = fleiss_jackknife(Vb, lb.seg_lex, X, K)
+        ja, joka, _ = fleiss_jackknife(Va, la.seg_lex, X, K)
         jok = jokb & joka
         lo, hi, used = interval(diff, est, level, "bca", (ja - jb)[jok], lb.seg_lex[jok])
         return Difference(kb, ka, est, lo, hi, True, nb, na, f"paired {used} bootstrap")

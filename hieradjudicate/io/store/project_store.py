@@ -30,7 +30,7 @@ import json
 import os
 import socket
 import sqlite3
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Self
@@ -508,6 +508,20 @@ class Store:
         for r in self.conn.execute(f"SELECT {self._columns} FROM decisions WHERE 1{self._trusted}"
                                    " ORDER BY id"):
             yield row_from_db(r)
+
+    def history_reader(self) -> Callable[[], list[DecisionRow]]:
+        """:meth:`iter_history` as a function that reads through its own read-only connection, so
+        that it may run in another thread (this store's connection stays in the thread that opened
+        it): every trusted row saved when it is called, oldest first."""
+        path, sql = self.path, f"SELECT {self._columns} FROM decisions WHERE 1{self._trusted} ORDER BY id"
+
+        def read() -> list[DecisionRow]:
+            conn = schema.read_only_connection(path)
+            try:
+                return [row_from_db(r) for r in conn.execute(sql)]
+            finally:
+                conn.close()
+        return read
 
     def count_decisions(self) -> int:
         return int(self.conn.execute(f"SELECT COUNT(*) FROM decisions WHERE 1{self._trusted}")

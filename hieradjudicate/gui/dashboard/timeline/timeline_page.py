@@ -31,7 +31,8 @@ from PySide6.QtWidgets import (
 from hieradjudicate.app.timeline.dated import files_without_kept_dates
 from hieradjudicate.app.timeline.imports import StoredCopies
 from hieradjudicate.app.timeline.marks import markers
-from hieradjudicate.app.timeline.view import TimelineView, decisions_view, keep_points, kept_points, rebuilt_parts
+from hieradjudicate.app.timeline.view import TimelineView, before_after_figures, decisions_view, keep_points, \
+    kept_points, rebuilt_parts
 from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.gui.dashboard.timeline.timeline_dated import DatedPanel
 from hieradjudicate.gui.workers import BackgroundRunner
@@ -118,13 +119,14 @@ class TimelinePage(QWidget):
 
     # ------------------------------------------------------------------ computing
     def refresh(self) -> None:
-        """Read the rows, the markers and the stored copies here (the store's connection stays in this
-        thread), then compute off it: the decisions' figures (drawn when ready) and, beside them, the
-        import points and the markers' Fleiss before/after (older states rebuilt: a crowd's take a
-        minute the first time)."""
+        """Read the markers and the stored copies here (the store's connection stays in this thread),
+        then compute off it -- the decision rows read there, through a connection of its own: the
+        decisions' figures (drawn when ready) and, beside them, the import points and the markers'
+        Fleiss before/after (kept when each state came to be; a project made by an older version
+        rebuilds its older states once: a crowd's take a minute)."""
         s = self.session
         try:
-            rows = list(s.store.iter_history())
+            read_rows = self._history_reader()
             marks = markers(s.store)
             copies = StoredCopies(s.store, marks, n_resamples=RESAMPLES,  # only the copies still needed
                                   also=files_without_kept_dates(s.store))
@@ -135,10 +137,14 @@ class TimelinePage(QWidget):
         gen, corpus, by = self.generation, s.corpus, self.by.currentData()
         self._rebuilt_result = None
         self.note.setText("Computing the timeline...")
-        self.rebuilding.setText("Agreement at each import: being computed...")
+        from hieradjudicate.app.timeline.imports import REBUILD_NOTE, states_to_rebuild
+
+        n = states_to_rebuild(copies, n_resamples=RESAMPLES)
+        self.rebuilding.setText("Agreement at each import: " + (REBUILD_NOTE.format(n=n) if n else "being computed")
+                                + "...")
         key, kept = kept_points(s.store, by, RESAMPLES, None)  # the closed points kept in the project
         self._copies = copies
-        self.fast.start(lambda _report: decisions_view(corpus, rows, marks, by=by, n_resamples=RESAMPLES,
+        self.fast.start(lambda _report: decisions_view(corpus, read_rows(), marks, by=by, n_resamples=RESAMPLES,
                                                        resume=kept, key=key),
                         lambda view: self._decided(gen, view, kept), failed=self._failed)
         self.runner.start(lambda _report: rebuilt_parts(copies, corpus, marks, n_resamples=RESAMPLES),
@@ -147,6 +153,16 @@ class TimelinePage(QWidget):
             self.team.refresh(s, by, RESAMPLES)
         self.dated.markers = marks  # drawn on the weeks' plot too
         self.dated.refresh(s.store, copies, corpus)
+
+    def _history_reader(self) -> Any:
+        """A function giving the decision rows: read in the background job through its own connection
+        where the store offers one (a project file), else read here (a server's store) and handed over."""
+        store = self.session.store
+        reader = getattr(store, "history_reader", None)
+        if reader is not None:
+            return reader()
+        rows = list(store.iter_history())
+        return lambda: rows
 
     def _decided(self, gen: int, view: TimelineView, kept: Any = None) -> None:
         if gen != self.generation:  # superseded by a newer refresh
@@ -349,7 +365,7 @@ class TimelinePage(QWidget):
         out = []
         for m, ba in zip(v.markers, v.before_after):
             out.append(f"<b>{m.label}</b> ({m.at}):<ul>")
-            for k, name in (("overturn", "gold overturns the majority"), ("fleiss", "Fleiss' kappa")):
+            for k, name in [kn for kn in before_after_figures(ba) if kn[0] != "made"]:
                 d = ba[k]
                 if d.difference is None:
                     out.append(f"<li>{name}: {d.why}</li>")
