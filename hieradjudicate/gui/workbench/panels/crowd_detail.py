@@ -10,11 +10,13 @@ model's posterior when an estimate exists.
 from __future__ import annotations
 
 import html
+import math
 from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF
+from PySide6.QtWidgets import QStyle, QTableView
 
 from hieradjudicate.app.workbench.instance_answers import AnswerGroup, LeafVotes
 from hieradjudicate.app.workbench.queue import Workbench
@@ -22,6 +24,12 @@ from hieradjudicate.core.inventory.labels import gloss_words, node_short_labels,
 from hieradjudicate.gui.colors import GOLD, HELD, HELD_TIP, set_color
 
 _Index = QModelIndex | QPersistentModelIndex
+_DISPLAY, _TOOLTIP, _FONT = int(Qt.ItemDataRole.DisplayRole), int(Qt.ItemDataRole.ToolTipRole), int(Qt.ItemDataRole.FontRole)
+_ALIGN, _BACKGROUND = int(Qt.ItemDataRole.TextAlignmentRole), int(Qt.ItemDataRole.BackgroundRole)
+_FOREGROUND = int(Qt.ItemDataRole.ForegroundRole)
+#: the roles the sense tables answer (the others, asked of every cell painted or measured, return first)
+_ANSWERED = frozenset((_DISPLAY, _TOOLTIP, _FONT, _ALIGN, _BACKGROUND, _FOREGROUND))
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 #: voters named in a group before "and N more"
 NAMES_SHOWN = 12
 
@@ -76,6 +84,13 @@ class VoteModel(QAbstractTableModel):
         self._italic = QFont()
         self._italic.setItalic(True)
         self._shade = {}
+        self._texts: list[list[str]] = [[], [], [], []]  # what columns 0-3 write, row by row
+
+    def text(self, r: int, c: int) -> str:
+        """What cell (``r``, ``c``) writes (its display role)."""
+        if c == 4:
+            return gold_mark(self.held) if self.gold[r] else ""
+        return self._texts[c][r]
 
     def update(self, wb: Workbench, i: int, lv: LeafVotes, gold: np.ndarray) -> None:
         inv = wb.corpus.inventory
@@ -98,6 +113,9 @@ class VoteModel(QAbstractTableModel):
         self.posterior = below @ np.nan_to_num(lv.posterior, nan=0.0) if np.isfinite(lv.posterior).all() \
             else np.full(nodes.size, np.nan)
         self.gold = (below @ gold.astype(float) > 0) & self.is_leaf if gold.size else np.zeros(nodes.size, bool)
+        self._texts = [["    " * int(d) + t for d, t in zip(self.depth.tolist(), self.labels)],
+                       _number_texts(self.votes, "g"), _number_texts(self.share, ".2f"),
+                       _number_texts(self.posterior, ".2f")]
         self.endResetModel()
 
     def clear(self) -> None:
@@ -107,6 +125,7 @@ class VoteModel(QAbstractTableModel):
         self.depth, self.is_leaf = np.zeros(0, np.int64), np.zeros(0, bool)
         self.votes = self.share = self.posterior = np.zeros(0)
         self.gold = np.zeros(0, bool)
+        self._texts = [[], [], [], []]
         self.endResetModel()
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:
@@ -125,36 +144,31 @@ class VoteModel(QAbstractTableModel):
                     "votes / sets that answered", "competence model's posterior (once estimated)", "")[section] or None
         return None
 
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or index.row() >= len(self.labels):
+    def data(self, index: _Index, role: int = _DISPLAY) -> Any:
+        # roles are plain ints compared with ints: a painted cell asks seven, each a call into Python
+        if role not in _ANSWERED:
             return None
-        r, c = index.row(), index.column()
-        if role == Qt.ItemDataRole.FontRole and not self.is_leaf[r]:
+        r, c = index.row(), index.column()  # an invalid index: -1, -1
+        if not (0 <= r < len(self.labels) and 0 <= c < 5):
+            return None
+        if role == _FONT and not self.is_leaf[r]:
             return self._italic
+        if role == _DISPLAY:
+            return self.text(r, c)
         if c == 0:
-            if role == Qt.ItemDataRole.DisplayRole:
-                return "    " * int(self.depth[r]) + self.labels[r]
-            if role == Qt.ItemDataRole.ToolTipRole:
+            if role == _TOOLTIP:
                 return self.tips[r]
             return None
         if c == 4:
-            if role == Qt.ItemDataRole.DisplayRole:
-                return gold_mark(self.held) if self.gold[r] else ""
-            if role == Qt.ItemDataRole.ToolTipRole and self.gold[r] and self.held:
+            if role == _TOOLTIP and self.gold[r] and self.held:
                 return HELD_TIP
-            if role == Qt.ItemDataRole.ForegroundRole and self.gold[r]:
+            if role == _FOREGROUND and self.gold[r]:
                 return QBrush(QColor(HELD)) if self.held else self._gold_brush
             return None
+        if role == _ALIGN:
+            return _RIGHT
         v = (self.votes, self.share, self.posterior)[c - 1][r]
-        if role == Qt.ItemDataRole.DisplayRole:
-            if not np.isfinite(v):
-                return "–"
-            if v <= 0:
-                return ""
-            return f"{v:g}" if c == 1 else f"{v:.2f}"
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.BackgroundRole and c in (2, 3) and np.isfinite(v) and v > 0:
+        if role == _BACKGROUND and c in (2, 3) and np.isfinite(v) and v > 0:
             key = (c, int(round(v * 10)))
             if key not in self._shade:
                 col = QColor(set_color(c - 2))
@@ -162,3 +176,36 @@ class VoteModel(QAbstractTableModel):
                 self._shade[key] = QBrush(col)
             return self._shade[key]
         return None
+
+
+def _number_texts(values: np.ndarray, spec: str) -> list[str]:
+    """A number column's cells: "–" where unknown, empty where none, else the value as ``spec``."""
+    return ["–" if not math.isfinite(v) else "" if v <= 0 else format(v, spec) for v in values.tolist()]
+
+
+class VoteTable(QTableView):
+    """The vote table, its columns sized to their contents as Qt would, from the texts and fonts alone.
+
+    Its sections are sized to their contents at every instance shown (a model reset), and Qt's own
+    measure asks each cell seven roles through the delegate (calls from C++ into Python, a tenth of a
+    step to the next instance).  A :class:`VoteModel` cell's width depends on its text and font only
+    (no icon, no check box, no wrapping): this measures them with the font's metrics and adds the
+    delegate's margins and the grid line as :meth:`QTableView.sizeHintForColumn` does.
+    """
+
+    def sizeHintForColumn(self, column: int) -> int:  # noqa: N802 (Qt's name)
+        m = self.model()
+        if not isinstance(m, VoteModel) or not 0 <= column < m.columnCount() or m.rowCount() == 0:
+            return super().sizeHintForColumn(column)
+        self.ensurePolished()
+        plain = QFontMetricsF(self.font())
+        slanted = QFont(self.font())
+        slanted.setItalic(True)
+        italic = QFontMetricsF(slanted)
+        margin = 2 * (self.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self) + 1)
+        hint = 0
+        for r, leaf in enumerate(m.is_leaf.tolist()):
+            text = m.text(r, column)
+            if text:
+                hint = max(hint, math.ceil((plain if leaf else italic).horizontalAdvance(text)))
+        return hint + margin + (1 if self.showGrid() else 0)
