@@ -70,12 +70,15 @@ def answer_groups(corpus: Corpus, i: int, sets: list[int], competence: dict[int,
         if g is None:
             g = groups[key] = AnswerGroup(tuple(inv.node_id[int(t)] for t in nodes),
                                           [short[int(t)] for t in nodes],
-                                          [inv.node_gloss[int(t)] for t in nodes], [], [],
-                                          s.leaves_rows(np.array([r]))[0, :nl].astype(float))
+                                          [inv.node_gloss[int(t)] for t in nodes], [], [], (k, r))
         g.set_indices.append(k)
         g.names.append(s.name)
         g.competence.append(float(comp.get(k, np.nan)))
     out = list(groups.values())
+    # each group's leaf vector (its first voter's row), all in one computation
+    first = [g.leaves for g in out]
+    for g, p in zip(out, corpus.leaves_of([k for k, _ in first], [np.array([r]) for _, r in first])):
+        g.leaves = p[0, :nl].astype(float)
     for g in out:
         c = np.nan_to_num(np.asarray(g.competence), nan=-1.0)
         order = np.argsort(-c, kind="stable").tolist()

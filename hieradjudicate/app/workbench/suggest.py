@@ -148,11 +148,18 @@ class Suggester:
             position = lambda k: np.asarray([h.get(k, -1) for h in hits], np.int64)  # noqa: E731
         else:
             raters, position = self.raters, lambda k: c.sets[k].position(inst)  # noqa: E731
-        for k in raters:
-            pos = position(k)
-            j = np.flatnonzero(pos >= 0)
-            r = pos[j]
-            p = c.sets[k].leaves_rows(r)  # these rows only: a crowd's sets keep no leaf vectors (#23)
+        def answers():  # (set, instances j, rows r, leaf vectors): these rows only (#23)
+            if N <= 4:  # every set's rows of the instance in one computation, not ~24 small ones
+                found = [(k, np.flatnonzero(pos >= 0), pos) for k, pos in ((k, position(k)) for k in raters)]
+                leaves = c.leaves_of([k for k, _, _ in found], [pos[j] for _, j, pos in found])
+                yield from ((k, j, pos[j], p) for (k, j, pos), p in zip(found, leaves))
+                return
+            for k in raters:  # one set's at a time: a crowd's sets keep no leaf vectors
+                pos = position(k)
+                j = np.flatnonzero(pos >= 0)
+                yield k, j, pos[j], c.sets[k].leaves_rows(pos[j])
+
+        for k, j, r, p in answers():
             total[j] += p
             m[j] += 1
             where.append((k, j, r, p > 0))

@@ -15,13 +15,13 @@ from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF
-from PySide6.QtWidgets import QStyle, QTableView
+from PySide6.QtGui import QBrush, QColor, QFont
 
 from hieradjudicate.app.workbench.instance_answers import AnswerGroup, LeafVotes
 from hieradjudicate.app.workbench.queue import Workbench
 from hieradjudicate.core.inventory.labels import gloss_words, node_short_labels, tooltip, without_rank
 from hieradjudicate.gui.colors import GOLD, HELD, HELD_TIP, set_color
+from hieradjudicate.gui.workbench.text_widths import TextSizedTable
 
 _Index = QModelIndex | QPersistentModelIndex
 _DISPLAY, _TOOLTIP, _FONT = int(Qt.ItemDataRole.DisplayRole), int(Qt.ItemDataRole.ToolTipRole), int(Qt.ItemDataRole.FontRole)
@@ -183,29 +183,14 @@ def _number_texts(values: np.ndarray, spec: str) -> list[str]:
     return ["–" if not math.isfinite(v) else "" if v <= 0 else format(v, spec) for v in values.tolist()]
 
 
-class VoteTable(QTableView):
-    """The vote table, its columns sized to their contents as Qt would, from the texts and fonts alone.
+class VoteTable(TextSizedTable):
+    """The vote table: its columns sized from a :class:`VoteModel`'s texts and fonts (non-leaf senses in
+    italic), not through the delegate (seven calls into Python a cell at every instance shown)."""
 
-    Its sections are sized to their contents at every instance shown (a model reset), and Qt's own
-    measure asks each cell seven roles through the delegate (calls from C++ into Python, a tenth of a
-    step to the next instance).  A :class:`VoteModel` cell's width depends on its text and font only
-    (no icon, no check box, no wrapping): this measures them with the font's metrics and adds the
-    delegate's margins and the grid line as :meth:`QTableView.sizeHintForColumn` does.
-    """
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.cell_text = self._text
 
-    def sizeHintForColumn(self, column: int) -> int:  # noqa: N802 (Qt's name)
+    def _text(self, r: int, c: int) -> tuple[str, bool]:
         m = self.model()
-        if not isinstance(m, VoteModel) or not 0 <= column < m.columnCount() or m.rowCount() == 0:
-            return super().sizeHintForColumn(column)
-        self.ensurePolished()
-        plain = QFontMetricsF(self.font())
-        slanted = QFont(self.font())
-        slanted.setItalic(True)
-        italic = QFontMetricsF(slanted)
-        margin = 2 * (self.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self) + 1)
-        hint = 0
-        for r, leaf in enumerate(m.is_leaf.tolist()):
-            text = m.text(r, column)
-            if text:
-                hint = max(hint, math.ceil((plain if leaf else italic).horizontalAdvance(text)))
-        return hint + margin + (1 if self.showGrid() else 0)
+        return m.text(r, c), not m.is_leaf[r]

@@ -32,7 +32,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QProgressBar,
     QSizePolicy,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -52,6 +51,7 @@ from hieradjudicate.core.agreement.fleiss_missing import FLEISS_MISSING_RULE
 from hieradjudicate.core.stats.undefined import Estimate
 from hieradjudicate.gui.workbench.panels.reference_panel import ReferenceScores
 from hieradjudicate.gui.workbench.rows_model import RowsModel
+from hieradjudicate.gui.workbench.text_widths import TextSizedTable
 from hieradjudicate.gui.workers import BackgroundRunner
 
 UPDATING = "updating…"
@@ -94,12 +94,17 @@ class SetScoreModel(RowsModel):
         # dataChanged made the proxy filter and the header measure its columns at once)
         self.set_rows(scores)
 
+    def text(self, row: int, c: int) -> str:
+        """What cell (``row``, ``c``) writes."""
+        s = self.rows[row]
+        return (s.name, s.role, "–" if s.precision is None else f"{s.precision:.3f}", str(s.n_scored))[c]
+
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self.rows):
             return None
         s, c = self.rows[index.row()], index.column()
         if role == Qt.ItemDataRole.DisplayRole:
-            return (s.name, s.role, "–" if s.precision is None else f"{s.precision:.3f}", str(s.n_scored))[c]
+            return self.text(index.row(), c)
         if role == SortRole:  # numbers sort as numbers; an undefined precision sorts first
             return (s.name, s.role, -1.0 if s.precision is None else s.precision, s.n_scored)[c]
         if role == Qt.ItemDataRole.TextAlignmentRole and c >= 2:
@@ -141,7 +146,8 @@ class LivePanel(QWidget):
         self.score_proxy.setSortRole(SortRole)
         self.score_proxy.setFilterKeyColumn(0)
         self.score_proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-        self.scores = QTableView()
+        self.scores = TextSizedTable()  # its columns measured from the texts (a reset at every decision)
+        self.scores.cell_text = self._score_text
         self.scores.setObjectName("live_scores")
         self.scores.setModel(self.score_proxy)
         self.scores.setSortingEnabled(True)
@@ -204,6 +210,10 @@ class LivePanel(QWidget):
         self._agreement_due = False
         self._asked_at = 0.0
         self.last_latency_ms: float | None = None  # request -> figures shown (benchmarks)
+
+    def _score_text(self, row: int, c: int) -> tuple[str, bool]:
+        """The scores table's cell (a row of the sorted, filtered view) as written: plain text."""
+        return self.score_model.text(self.score_proxy.mapToSource(self.score_proxy.index(row, c)).row(), c), False
 
     @property
     def updating(self) -> bool:
