@@ -14,8 +14,8 @@ import math
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QStandardItem, QStandardItemModel
 
 from hieradjudicate.app.workbench.instance_answers import AnswerGroup, LeafVotes
 from hieradjudicate.app.workbench.queue import Workbench
@@ -23,12 +23,11 @@ from hieradjudicate.core.inventory.labels import gloss_words, node_short_labels,
 from hieradjudicate.gui.colors import GOLD, HELD, HELD_TIP, set_color
 from hieradjudicate.gui.workbench.text_widths import TextSizedTable
 
-_Index = QModelIndex | QPersistentModelIndex
-_DISPLAY, _TOOLTIP, _FONT = int(Qt.ItemDataRole.DisplayRole), int(Qt.ItemDataRole.ToolTipRole), int(Qt.ItemDataRole.FontRole)
+_TOOLTIP, _FONT = int(Qt.ItemDataRole.ToolTipRole), int(Qt.ItemDataRole.FontRole)
 _ALIGN, _BACKGROUND = int(Qt.ItemDataRole.TextAlignmentRole), int(Qt.ItemDataRole.BackgroundRole)
 _FOREGROUND = int(Qt.ItemDataRole.ForegroundRole)
-#: the roles the sense tables answer (the others, asked of every cell painted or measured, return first)
-_ANSWERED = frozenset((_DISPLAY, _TOOLTIP, _FONT, _ALIGN, _BACKGROUND, _FOREGROUND))
+#: a cell's flags: Qt's table model's (enabled, selectable, no children), never editable
+_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 #: voters named in a group before "and N more"
 NAMES_SHOWN = 12
@@ -64,13 +63,17 @@ def gold_mark(held: bool) -> str:
     return "⚑ held" if held else "★ gold"
 
 
-class VoteModel(QAbstractTableModel):
-    """Senses of the lexelt in tree order × (votes, share, posterior, gold) for one crowd instance."""
+class VoteModel(QStandardItemModel):
+    """Senses of the lexelt in tree order × (votes, share, posterior, gold) for one crowd instance.
+
+    Its cells are Qt items filled at each instance shown (a few dozen): painting and measuring them
+    asks Qt, not Python (seven calls into Python a cell painted, as an item model written in Python
+    answers them, were a tenth of a step to the next instance)."""
 
     HEADERS = ("Sense", "Votes", "Share", "Posterior", "Gold")
 
     def __init__(self, parent=None) -> None:
-        super().__init__(parent)
+        super().__init__(0, len(self.HEADERS), parent)
         self.labels: list[str] = []
         self.tips: list[str] = []
         self.depth = np.zeros(0, np.int64)
@@ -83,7 +86,7 @@ class VoteModel(QAbstractTableModel):
         self._gold_brush = QBrush(QColor(GOLD))
         self._italic = QFont()
         self._italic.setItalic(True)
-        self._shade = {}
+        self._shade: dict[tuple[int, int], QBrush] = {}
         self._texts: list[list[str]] = [[], [], [], []]  # what columns 0-3 write, row by row
 
     def text(self, r: int, c: int) -> str:
@@ -98,7 +101,6 @@ class VoteModel(QAbstractTableModel):
         nodes = inv.lexelt_nodes[x]
         nl = int(inv.n_leaves[x])
         short = node_short_labels(inv)
-        self.beginResetModel()
         self.labels = [short[int(n)] + (f"  {gloss_words(inv.node_gloss[int(n)], 24)}"
                                         if inv.node_gloss[int(n)] and inv.node_gloss[int(n)] != inv.node_id[int(n)]
                                         else "") for n in nodes]
@@ -116,23 +118,56 @@ class VoteModel(QAbstractTableModel):
         self._texts = [["    " * int(d) + t for d, t in zip(self.depth.tolist(), self.labels)],
                        _number_texts(self.votes, "g"), _number_texts(self.share, ".2f"),
                        _number_texts(self.posterior, ".2f")]
-        self.endResetModel()
+        self._fill()
 
     def clear(self) -> None:
         """No instance shown (a search that finds nothing)."""
-        self.beginResetModel()
         self.labels, self.tips = [], []
         self.depth, self.is_leaf = np.zeros(0, np.int64), np.zeros(0, bool)
         self.votes = self.share = self.posterior = np.zeros(0)
         self.gold = np.zeros(0, bool)
         self._texts = [[], [], [], []]
+        self._fill()
+
+    def _fill(self) -> None:
+        """The items of the rows now held, in one model reset (the views measure and paint once)."""
+        self.beginResetModel()
+        self.blockSignals(True)  # no per-row signals inside the reset: the views hear of it at its end
+        try:
+            self.setRowCount(0)
+            self.setRowCount(len(self.labels))
+            for r in range(len(self.labels)):
+                for c in range(len(self.HEADERS)):
+                    self.setItem(r, c, self._item(r, c))
+        finally:
+            self.blockSignals(False)
         self.endResetModel()
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.labels)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
+    def _item(self, r: int, c: int) -> QStandardItem:
+        """Cell (``r``, ``c``): its text, font (a sense above the leaves in italic), tooltip, colours."""
+        item = QStandardItem(self.text(r, c))
+        item.setFlags(_FLAGS)
+        if not self.is_leaf[r]:
+            item.setData(self._italic, _FONT)
+        if c == 0:
+            item.setData(self.tips[r], _TOOLTIP)
+            return item
+        if c == 4:
+            if self.gold[r] and self.held:
+                item.setData(HELD_TIP, _TOOLTIP)
+            if self.gold[r]:
+                item.setData(QBrush(QColor(HELD)) if self.held else self._gold_brush, _FOREGROUND)
+            return item
+        item.setData(_RIGHT, _ALIGN)
+        v = float((self.votes, self.share, self.posterior)[c - 1][r])
+        if c in (2, 3) and math.isfinite(v) and v > 0:
+            key = (c, int(round(v * 10)))
+            if key not in self._shade:
+                col = QColor(set_color(c - 2))
+                col.setAlphaF(0.12 + 0.6 * key[1] / 10)
+                self._shade[key] = QBrush(col)
+            item.setData(self._shade[key], _BACKGROUND)
+        return item
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.HEADERS):
@@ -142,39 +177,6 @@ class VoteModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.ToolTipRole:
             return ("", "sets whose answer includes the sense (a label spread over several leaves counts in parts)",
                     "votes / sets that answered", "competence model's posterior (once estimated)", "")[section] or None
-        return None
-
-    def data(self, index: _Index, role: int = _DISPLAY) -> Any:
-        # roles are plain ints compared with ints: a painted cell asks seven, each a call into Python
-        if role not in _ANSWERED:
-            return None
-        r, c = index.row(), index.column()  # an invalid index: -1, -1
-        if not (0 <= r < len(self.labels) and 0 <= c < 5):
-            return None
-        if role == _FONT and not self.is_leaf[r]:
-            return self._italic
-        if role == _DISPLAY:
-            return self.text(r, c)
-        if c == 0:
-            if role == _TOOLTIP:
-                return self.tips[r]
-            return None
-        if c == 4:
-            if role == _TOOLTIP and self.gold[r] and self.held:
-                return HELD_TIP
-            if role == _FOREGROUND and self.gold[r]:
-                return QBrush(QColor(HELD)) if self.held else self._gold_brush
-            return None
-        if role == _ALIGN:
-            return _RIGHT
-        v = (self.votes, self.share, self.posterior)[c - 1][r]
-        if role == _BACKGROUND and c in (2, 3) and np.isfinite(v) and v > 0:
-            key = (c, int(round(v * 10)))
-            if key not in self._shade:
-                col = QColor(set_color(c - 2))
-                col.setAlphaF(0.12 + 0.6 * key[1] / 10)
-                self._shade[key] = QBrush(col)
-            return self._shade[key]
         return None
 
 

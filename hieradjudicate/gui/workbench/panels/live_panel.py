@@ -57,6 +57,9 @@ from hieradjudicate.gui.workers import BackgroundRunner
 UPDATING = "updating…"
 _Index = QModelIndex | QPersistentModelIndex
 SortRole = Qt.ItemDataRole.UserRole + 30
+_DISPLAY, _ALIGN, _SORT = int(Qt.ItemDataRole.DisplayRole), int(Qt.ItemDataRole.TextAlignmentRole), int(SortRole)
+_ANSWERED = frozenset((_DISPLAY, _ALIGN, _SORT, int(Qt.ItemDataRole.ToolTipRole)))
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
 
 def fmt(e: Estimate) -> str:
@@ -99,17 +102,18 @@ class SetScoreModel(RowsModel):
         s = self.rows[row]
         return (s.name, s.role, "–" if s.precision is None else f"{s.precision:.3f}", str(s.n_scored))[c]
 
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self.rows):
+    def data(self, index: _Index, role: int = _DISPLAY) -> Any:
+        # roles are plain ints compared with ints (a painted cell asks seven, each a call into Python)
+        if role not in _ANSWERED or not 0 <= index.row() < len(self.rows):  # an invalid index: row -1
             return None
         s, c = self.rows[index.row()], index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
+        if role == _DISPLAY:
             return self.text(index.row(), c)
-        if role == SortRole:  # numbers sort as numbers; an undefined precision sorts first
+        if role == _SORT:  # numbers sort as numbers; an undefined precision sorts first
             return (s.name, s.role, -1.0 if s.precision is None else s.precision, s.n_scored)[c]
-        if role == Qt.ItemDataRole.TextAlignmentRole and c >= 2:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.ToolTipRole and c == 2 and s.precision is None:
+        if role == _ALIGN:
+            return _RIGHT if c >= 2 else None
+        if c == 2 and s.precision is None:  # the tooltip
             return "no instance of this set is resolved yet"
         return None
 
