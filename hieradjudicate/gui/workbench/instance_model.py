@@ -27,6 +27,7 @@ _Index = QModelIndex | QPersistentModelIndex
 _DISPLAY, _TOOLTIP, _FONT = int(Qt.ItemDataRole.DisplayRole), int(Qt.ItemDataRole.ToolTipRole), int(Qt.ItemDataRole.FontRole)
 _ALIGN, _BACKGROUND = int(Qt.ItemDataRole.TextAlignmentRole), int(Qt.ItemDataRole.BackgroundRole)
 _FOREGROUND = int(Qt.ItemDataRole.ForegroundRole)
+_HORIZONTAL = Qt.Orientation.Horizontal
 _ANSWERED = frozenset((_DISPLAY, _TOOLTIP, _FONT, _ALIGN, _BACKGROUND, _FOREGROUND, int(CategoryRole), int(InstanceRole)))
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 #: the mark of a decided row in the row header, by status code (unresolved, resolved, flagged, skipped)
@@ -53,20 +54,20 @@ class InstanceModel(QAbstractTableModel):
     def columnCount(self, parent: _Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.keys)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.specs):
-            if role == Qt.ItemDataRole.DisplayRole:
-                return self.specs[section].title
-            if role == Qt.ItemDataRole.ToolTipRole:
-                return self.specs[section].tip or None
-        elif orientation == Qt.Orientation.Vertical and 0 <= section < self.wb.view.size:
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = _DISPLAY) -> Any:
+        # a header section painted asks some seven roles: plain ints compared with ints, the rest at once
+        if role != _DISPLAY and role != _TOOLTIP:
+            return None
+        if orientation == _HORIZONTAL:
+            if 0 <= section < len(self.specs):
+                return self.specs[section].title if role == _DISPLAY else self.specs[section].tip or None
+        elif 0 <= section < self.wb.view.size:
             # a decided row is marked in the table itself, whatever columns are scrolled into view
             st = int(self.wb.status[int(self.wb.view[section])])
-            if role == Qt.ItemDataRole.DisplayRole:
+            if role == _DISPLAY:
                 return f"{STATUS_MARKS[st]} {section + 1}" if st else str(section + 1)
-            if role == Qt.ItemDataRole.ToolTipRole and st:
+            if st:
                 return STATUS_NAMES[st]
-        return None
         return None
 
     def data(self, index: _Index, role: int = _DISPLAY) -> Any:

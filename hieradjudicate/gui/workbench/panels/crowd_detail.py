@@ -23,7 +23,8 @@ from hieradjudicate.core.inventory.labels import gloss_words, node_short_labels,
 from hieradjudicate.gui.colors import GOLD, HELD, HELD_TIP, set_color
 from hieradjudicate.gui.workbench.text_widths import TextSizedTable
 
-_TOOLTIP, _FONT = int(Qt.ItemDataRole.ToolTipRole), int(Qt.ItemDataRole.FontRole)
+_DISPLAY, _TOOLTIP, _FONT = int(Qt.ItemDataRole.DisplayRole), int(Qt.ItemDataRole.ToolTipRole), int(Qt.ItemDataRole.FontRole)
+_HORIZONTAL = Qt.Orientation.Horizontal
 _ALIGN, _BACKGROUND = int(Qt.ItemDataRole.TextAlignmentRole), int(Qt.ItemDataRole.BackgroundRole)
 _FOREGROUND = int(Qt.ItemDataRole.ForegroundRole)
 #: a cell's flags: Qt's table model's (enabled, selectable, no children), never editable
@@ -169,12 +170,13 @@ class VoteModel(QStandardItemModel):
             item.setData(self._shade[key], _BACKGROUND)
         return item
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.HEADERS):
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = _DISPLAY) -> Any:
+        # plain ints compared with ints: a section painted asks some seven roles
+        if orientation != _HORIZONTAL or not 0 <= section < len(self.HEADERS):
             return None
-        if role == Qt.ItemDataRole.DisplayRole:
+        if role == _DISPLAY:
             return getattr(self, "first_head", "Sense") if section == 0 else self.HEADERS[section]
-        if role == Qt.ItemDataRole.ToolTipRole:
+        if role == _TOOLTIP:
             return ("", "sets whose answer includes the sense (a label spread over several leaves counts in parts)",
                     "votes / sets that answered", "competence model's posterior (once estimated)", "")[section] or None
         return None
