@@ -412,7 +412,9 @@ class Workbench:
         set: the first :meth:`suggestion` would otherwise do it in one block (MASC: 2 s, no repaint)."""
         if self._suggester is None:
             self._suggester = Suggester(self.corpus, self.cols.annotators)
-        self._suggester.warm(progress)
+        # the annotators' summed leaf vectors the columns computed: the weighing's first pass, not redone
+        totals, self.cols.leaf_sums = self.cols.leaf_sums, None
+        self._suggester.warm(progress, totals)
 
     def suggestion(self, i: int) -> Suggestion | None:
         """The majority answer of the annotators (see :mod:`hieradjudicate.app.workbench.suggest`)."""

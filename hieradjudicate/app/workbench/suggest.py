@@ -120,10 +120,12 @@ class Suggester:
         self.over = over
         self._reliability: np.ndarray | None = None
 
-    def warm(self, progress: Callable[[int, int, str], None] | None = None) -> None:
-        """Compute the reliabilities now, telling ``progress`` set by set (the window's opening)."""
+    def warm(self, progress: Callable[[int, int, str], None] | None = None,
+             totals: tuple[np.ndarray, np.ndarray] | None = None) -> None:
+        """Compute the reliabilities now, telling ``progress`` set by set (the window's opening);
+        ``totals``: the raters' leaf vectors summed per instance and their count, when already at hand."""
         if self._reliability is None:
-            self._reliability = reliability(self.corpus, self.raters, self.over, progress)
+            self._reliability = reliability(self.corpus, self.raters, self.over, progress, totals)
 
     @property
     def reliability(self) -> np.ndarray:
@@ -231,23 +233,32 @@ def _first_per(group: np.ndarray, keys: tuple[np.ndarray, ...]) -> np.ndarray:
 
 
 def reliability(corpus: Corpus, raters: Sequence[int], over: np.ndarray | None = None,
-                progress: Callable[[int, int, str], None] | None = None) -> np.ndarray:
+                progress: Callable[[int, int, str], None] | None = None,
+                totals: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """Mean leaf agreement of each rater with the mean of the others (see the module docstring).
 
     ``over``: boolean mask of the instances to average over (default all).  ``progress(done, total,
     what)`` is told after each set of each of the two passes (MASC: 456 reports over ~2 s, so that a
-    dialog waiting on it repaints; it ran 2.4 s at "83 %" without one).
+    dialog waiting on it repaints; it ran 2.4 s at "83 %" without one).  ``totals``: the first pass's
+    result (the raters' leaf vectors summed per instance, ``(n, K)``, and their count), read, not
+    changed, when the caller has it (the instance table's columns sum the same vectors in the same
+    order: see :func:`~hieradjudicate.app.workbench.columns.group_category`).
     """
     n, K = corpus.n, max(corpus.inventory.K, 1)
-    total = np.zeros((n, K))
-    m = np.zeros(n, np.int64)
     R = len(raters)
     tell = progress if progress is not None else (lambda _d, _t, _w: None)
-    for x, k in enumerate(raters):  # one set's leaf vectors at a time, none kept (a crowd's are 141 MiB: #23)
-        s = corpus.sets[k]
-        total[s.rows] += s.leaves_once()
-        m[s.rows] += 1
-        tell(x + 1, 2 * R, f"set {x + 1:,} of {R:,}")
+    if totals is not None and totals[0].shape == (n, K) and totals[1].shape == (n,):
+        total, m = totals
+        for x in range(R):  # done already: the bar moves on through its first half at once
+            tell(x + 1, 2 * R, f"set {x + 1:,} of {R:,}")
+    else:
+        total = np.zeros((n, K))
+        m = np.zeros(n, np.int64)
+        for x, k in enumerate(raters):  # one set's leaf vectors at a time, none kept (a crowd's: 141 MiB, #23)
+            s = corpus.sets[k]
+            total[s.rows] += s.leaves_once()
+            m[s.rows] += 1
+            tell(x + 1, 2 * R, f"set {x + 1:,} of {R:,}")
     out = np.full(len(corpus.sets), np.nan)
     for x, k in enumerate(raters):
         tell(R + x + 1, 2 * R, f"set {x + 1:,} of {R:,} against the others")
