@@ -424,7 +424,7 @@ class Workbench:
         if s is None:
             return None
         out = Suggestion(s.tags, s.votes, s.of, s.sets, s.support, s.reliable_tags, s.reliable_set)
-        groups = answer_groups(self.corpus, int(i), self.cols.annotators)
+        groups = answer_groups(self.corpus, int(i), self.cols.annotators, leaves=False)  # answers and votes
         mine = tuple(sorted(s.tags))
         out.tied = tuple(g.tags for g in groups if g.votes == s.votes and tuple(sorted(g.tags)) != mine)
         x = int(self.cols.lexelt[i])

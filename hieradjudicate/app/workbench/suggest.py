@@ -146,7 +146,8 @@ class Suggester:
         where = []
         if N <= 4:  # a few instances (the one shown): the sets that answered them, not a search per set
             hits = [c.answered(int(x)) for x in inst.tolist()]
-            raters = [k for k in self.raters if any(k in h for h in hits)]
+            answered = set().union(*hits)
+            raters = [k for k in self.raters if k in answered]
             position = lambda k: np.asarray([h.get(k, -1) for h in hits], np.int64)  # noqa: E731
         else:
             raters, position = self.raters, lambda k: c.sets[k].position(inst)  # noqa: E731
@@ -192,7 +193,9 @@ class Suggester:
         counts = np.bincount(group)
         votes = np.empty(js.size, np.int64)
         votes[order] = counts[group]
-        rank = {k: x for x, k in enumerate(self.raters)}
+        rank = self.__dict__.get("_rank")  # each rater's place in ``raters`` (fixed): made once
+        if rank is None:
+            rank = self.__dict__["_rank"] = {k: x for x, k in enumerate(self.raters)}
         set_rank = np.asarray([rank[k] for k in L["k"].tolist()], np.int64)
         maj = L["sup"] > MAJORITY
         k1 = np.where(maj, L["size"], -L["sup"])
