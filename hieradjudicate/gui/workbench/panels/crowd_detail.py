@@ -89,6 +89,8 @@ class VoteModel(QStandardItemModel):
         self._italic.setItalic(True)
         self._shade: dict[tuple[int, int], QBrush] = {}
         self._texts: list[list[str]] = [[], [], [], []]  # what columns 0-3 write, row by row
+        self._lexelt: tuple | None = None  # (inventory, lexelt) whose rows ``_rows_of`` holds
+        self._rows_of: tuple = ()
 
     def text(self, r: int, c: int) -> str:
         """What cell (``r``, ``c``) writes (its display role)."""
@@ -100,17 +102,18 @@ class VoteModel(QStandardItemModel):
         inv = wb.corpus.inventory
         x = int(wb.cols.lexelt[i])
         nodes = inv.lexelt_nodes[x]
-        nl = int(inv.n_leaves[x])
-        short = node_short_labels(inv)
-        self.labels = [short[int(n)] + (f"  {gloss_words(inv.node_gloss[int(n)], 24)}"
-                                        if inv.node_gloss[int(n)] and inv.node_gloss[int(n)] != inv.node_id[int(n)]
-                                        else "") for n in nodes]
-        self.tips = [tooltip(inv.label(int(n)), inv.node_gloss[int(n)]) for n in nodes]
-        self.depth = inv.node_depth[nodes] - 1
-        self.is_leaf = inv.node_is_leaf[nodes]
-        below = np.zeros((nodes.size, nl))
-        for r, n in enumerate(nodes.tolist()):
-            below[r, inv.d_leaf[inv.d_ptr[n]:inv.d_ptr[n + 1]]] = 1.0
+        if self._lexelt is None or self._lexelt[0] is not inv or self._lexelt[1] != x:  # a lexelt's rows: the
+            # same for each of its instances
+            short = node_short_labels(inv)
+            self._rows_of = (
+                [short[int(n)] + (f"  {gloss_words(inv.node_gloss[int(n)], 24)}"
+                                  if inv.node_gloss[int(n)] and inv.node_gloss[int(n)] != inv.node_id[int(n)]
+                                  else "") for n in nodes],
+                [tooltip(inv.label(int(n)), inv.node_gloss[int(n)]) for n in nodes],
+                inv.node_depth[nodes] - 1, inv.node_is_leaf[nodes], _below(inv, nodes, int(inv.n_leaves[x])))
+            self._lexelt = (inv, x)
+        self.labels, self.tips, self.depth, self.is_leaf, below = self._rows_of
+        self.labels, self.tips = list(self.labels), list(self.tips)
         self.votes = below @ lv.votes
         self.share = below @ lv.share
         self.posterior = below @ np.nan_to_num(lv.posterior, nan=0.0) if np.isfinite(lv.posterior).all() \
@@ -180,6 +183,14 @@ class VoteModel(QStandardItemModel):
             return ("", "sets whose answer includes the sense (a label spread over several leaves counts in parts)",
                     "votes / sets that answered", "competence model's posterior (once estimated)", "")[section] or None
         return None
+
+
+def _below(inv, nodes: np.ndarray, n_leaves: int) -> np.ndarray:
+    """``(nodes, leaves)``: 1 where a leaf is under the node (its ``D`` support)."""
+    below = np.zeros((nodes.size, n_leaves))
+    for r, n in enumerate(nodes.tolist()):
+        below[r, inv.d_leaf[inv.d_ptr[n]:inv.d_ptr[n + 1]]] = 1.0
+    return below
 
 
 def _number_texts(values: np.ndarray, spec: str) -> list[str]:
