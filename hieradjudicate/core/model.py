@@ -157,6 +157,36 @@ class Corpus:
         a, b = int(ptr[i]), int(ptr[i + 1])
         return dict(zip(k[a:b].tolist(), r[a:b].tolist()))
 
+    def leaves_of(self, sets: list[int], rows: list[np.ndarray]) -> list[np.ndarray]:
+        """``[sets[j].leaves_rows(rows[j]) ...]`` in one :func:`leaf_vectors` call for the sets that keep
+        no leaf vectors (a crowd's): the tags of every asked row gathered once, instead of one small
+        computation per set (a crowd instance's ~24 sets were a third of a step to the next instance).
+        The same values: each row's vector is computed from its own tags alone, in their order."""
+        out: list[np.ndarray | None] = [None] * len(sets)
+        lazy, ptrs, nodes, weights = [], [], [], []
+        for j, (k, r) in enumerate(zip(sets, rows)):
+            s = self.sets[k]
+            r = np.asarray(r, dtype=np.int64).reshape(-1)
+            if s._leaves is not None or s._inventory is None or s._inventory is not self.inventory:
+                out[j] = s.leaves_rows(r)
+                continue
+            a, b = s.tag_ptr[r], s.tag_ptr[r + 1]
+            idx = np.repeat(a - (np.cumsum(b - a) - (b - a)), b - a) + np.arange(int((b - a).sum()), dtype=np.int64)
+            lazy.append((j, r.size))
+            ptrs.append(b - a)
+            nodes.append(s.tag_node[idx])
+            weights.append(s.tag_weight[idx])
+        if lazy:
+            counts = np.concatenate(ptrs)
+            ptr = np.zeros(counts.size + 1, dtype=np.int64)
+            np.cumsum(counts, out=ptr[1:])
+            P = leaf_vectors(self.inventory, ptr, np.concatenate(nodes), np.concatenate(weights))
+            at = 0
+            for j, n in lazy:
+                out[j] = P[at:at + n]
+                at += n
+        return out  # type: ignore[return-value]
+
     def answer_index(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every set's rows ordered by instance, then set: ``ptr`` (``n + 1``), ``set`` and ``row``
         (int32, one per answer), so that ``set[ptr[i]:ptr[i + 1]]`` and ``row[ptr[i]:ptr[i + 1]]``

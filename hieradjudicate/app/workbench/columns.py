@@ -44,6 +44,9 @@ class Columns:
     extra: dict[str, np.ndarray] = field(default_factory=dict)
     #: what ``category`` compares, in words (annotator pairs, or sets against the reference gold)
     category_basis: str = "worst pair of annotators"
+    #: the annotators' leaf vectors summed per instance and their count (``group_category``'s pass), kept
+    #: until the suggestion's weighing of the annotators reads them (the same sums: not a second pass)
+    leaf_sums: tuple[np.ndarray, np.ndarray] | None = None
 
 
 def kwic_snippets(corpus: Corpus, width: int = KWIC_WIDTH, left_width: int = KWIC_LEFT) -> np.ndarray:
@@ -112,8 +115,9 @@ def compute_columns(corpus: Corpus, *, crowd_threshold: int = 8,
     what = f"the disagreement category of {n:,} instances"
     tell(start, 4, what)
     # told after each set (MASC: 228 sets, 1.4 s in one block at 50 % before), up to slot 2 of 4
+    sums: list[np.ndarray] = []
     category, agreement, n_ans = group_category(corpus, annotators, progress=lambda x: tell(
-        start * R + (x + 1) * (2 - start), 4 * R, what))
+        start * R + (x + 1) * (2 - start), 4 * R, what), sums=sums)
     basis = "worst pair of annotators"
     if len(annotators) < 2:  # no annotator pair: where a system (or the annotator) differs from a reference gold
         category, basis = reference_category(corpus, annotators, category)
@@ -130,6 +134,7 @@ def compute_columns(corpus: Corpus, *, crowd_threshold: int = 8,
         n_answers=n_ans,
         annotators=annotators,
         category_basis=basis,
+        leaf_sums=(sums[0], n_ans) if sums else None,
     )
     if crowd:
         tell(2, 4, f"the answers of {len(annotators):,} annotators per instance")
@@ -155,8 +160,8 @@ def reference_category(corpus: Corpus, annotators: list[int], category: np.ndarr
     return worst, f"worst of {names} against the reference gold {gold_names}"
 
 
-def group_category(corpus: Corpus, raters: list[int], progress: Callable[[int], None] | None = None
-                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def group_category(corpus: Corpus, raters: list[int], progress: Callable[[int], None] | None = None,
+                   sums: list[np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Worst pairwise category and mean pairwise leaf agreement over the raters of each instance.
 
     The mean pairwise agreement is Fleiss' ``P_i``:
@@ -164,6 +169,7 @@ def group_category(corpus: Corpus, raters: list[int], progress: Callable[[int], 
     pairs is computed from the supports: with ``U`` the union and ``I`` the
     intersection of all supports, some pair is disjoint iff two supports do not
     meet; for few raters the pairs are enumerated, for a crowd a leaf count is used.
+    ``sums``: a list that receives the raters' leaf vectors summed per instance (``(n, K)``).
     """
     n = corpus.n
     if not raters:
@@ -184,6 +190,8 @@ def group_category(corpus: Corpus, raters: list[int], progress: Callable[[int], 
             regions.append(L > 0)
         if progress is not None:  # ``progress(x)``: set x of ``raters`` is added
             progress(x)
+    if sums is not None and s is not None:
+        sums.append(s)
     pairs = m * (m - 1)
     with np.errstate(invalid="ignore", divide="ignore"):
         agreement = np.where(pairs > 0, (np.einsum("ik,ik->i", s, s) - sq) / np.maximum(pairs, 1), np.nan)

@@ -42,13 +42,15 @@ class AnswerGroup:
         return len(self.set_indices)
 
 
-def answer_groups(corpus: Corpus, i: int, sets: list[int], competence: dict[int, float] | None = None
-                  ) -> list[AnswerGroup]:
+def answer_groups(corpus: Corpus, i: int, sets: list[int], competence: dict[int, float] | None = None,
+                  *, leaves: bool = True) -> list[AnswerGroup]:
     """The distinct answers of the sets in ``sets`` that answered instance ``i``.
 
     Ordered by number of votes (ties: the summed competence of the voters when
     given, then the first voter's project order); voters within a group by
     competence, most competent first (ties and no estimate: project order).
+    ``leaves=False``: the groups' leaf vectors are not computed (empty), for a caller that reads
+    their answers and votes only.
     """
     inv = corpus.inventory
     x = int(corpus.inst_lexelt[i])
@@ -70,12 +72,17 @@ def answer_groups(corpus: Corpus, i: int, sets: list[int], competence: dict[int,
         if g is None:
             g = groups[key] = AnswerGroup(tuple(inv.node_id[int(t)] for t in nodes),
                                           [short[int(t)] for t in nodes],
-                                          [inv.node_gloss[int(t)] for t in nodes], [], [],
-                                          s.leaves_rows(np.array([r]))[0, :nl].astype(float))
+                                          [inv.node_gloss[int(t)] for t in nodes], [], [], (k, r))
         g.set_indices.append(k)
         g.names.append(s.name)
         g.competence.append(float(comp.get(k, np.nan)))
     out = list(groups.values())
+    # each group's leaf vector (its first voter's row), all in one computation
+    first = [g.leaves for g in out]
+    found = corpus.leaves_of([k for k, _ in first], [np.array([r]) for _, r in first]) if leaves \
+        else [np.zeros((1, 0))] * len(out)
+    for g, p in zip(out, found):
+        g.leaves = p[0, :nl].astype(float)
     for g in out:
         c = np.nan_to_num(np.asarray(g.competence), nan=-1.0)
         order = np.argsort(-c, kind="stable").tolist()

@@ -412,7 +412,9 @@ class Workbench:
         set: the first :meth:`suggestion` would otherwise do it in one block (MASC: 2 s, no repaint)."""
         if self._suggester is None:
             self._suggester = Suggester(self.corpus, self.cols.annotators)
-        self._suggester.warm(progress)
+        # the annotators' summed leaf vectors the columns computed: the weighing's first pass, not redone
+        totals, self.cols.leaf_sums = self.cols.leaf_sums, None
+        self._suggester.warm(progress, totals)
 
     def suggestion(self, i: int) -> Suggestion | None:
         """The majority answer of the annotators (see :mod:`hieradjudicate.app.workbench.suggest`)."""
@@ -422,7 +424,7 @@ class Workbench:
         if s is None:
             return None
         out = Suggestion(s.tags, s.votes, s.of, s.sets, s.support, s.reliable_tags, s.reliable_set)
-        groups = answer_groups(self.corpus, int(i), self.cols.annotators)
+        groups = answer_groups(self.corpus, int(i), self.cols.annotators, leaves=False)  # answers and votes
         mine = tuple(sorted(s.tags))
         out.tied = tuple(g.tags for g in groups if g.votes == s.votes and tuple(sorted(g.tags)) != mine)
         x = int(self.cols.lexelt[i])

@@ -120,10 +120,12 @@ class Suggester:
         self.over = over
         self._reliability: np.ndarray | None = None
 
-    def warm(self, progress: Callable[[int, int, str], None] | None = None) -> None:
-        """Compute the reliabilities now, telling ``progress`` set by set (the window's opening)."""
+    def warm(self, progress: Callable[[int, int, str], None] | None = None,
+             totals: tuple[np.ndarray, np.ndarray] | None = None) -> None:
+        """Compute the reliabilities now, telling ``progress`` set by set (the window's opening);
+        ``totals``: the raters' leaf vectors summed per instance and their count, when already at hand."""
         if self._reliability is None:
-            self._reliability = reliability(self.corpus, self.raters, self.over, progress)
+            self._reliability = reliability(self.corpus, self.raters, self.over, progress, totals)
 
     @property
     def reliability(self) -> np.ndarray:
@@ -144,15 +146,23 @@ class Suggester:
         where = []
         if N <= 4:  # a few instances (the one shown): the sets that answered them, not a search per set
             hits = [c.answered(int(x)) for x in inst.tolist()]
-            raters = [k for k in self.raters if any(k in h for h in hits)]
+            answered = set().union(*hits)
+            raters = [k for k in self.raters if k in answered]
             position = lambda k: np.asarray([h.get(k, -1) for h in hits], np.int64)  # noqa: E731
         else:
             raters, position = self.raters, lambda k: c.sets[k].position(inst)  # noqa: E731
-        for k in raters:
-            pos = position(k)
-            j = np.flatnonzero(pos >= 0)
-            r = pos[j]
-            p = c.sets[k].leaves_rows(r)  # these rows only: a crowd's sets keep no leaf vectors (#23)
+        def answers():  # (set, instances j, rows r, leaf vectors): these rows only (#23)
+            if N <= 4:  # every set's rows of the instance in one computation, not ~24 small ones
+                found = [(k, np.flatnonzero(pos >= 0), pos) for k, pos in ((k, position(k)) for k in raters)]
+                leaves = c.leaves_of([k for k, _, _ in found], [pos[j] for _, j, pos in found])
+                yield from ((k, j, pos[j], p) for (k, j, pos), p in zip(found, leaves))
+                return
+            for k in raters:  # one set's at a time: a crowd's sets keep no leaf vectors
+                pos = position(k)
+                j = np.flatnonzero(pos >= 0)
+                yield k, j, pos[j], c.sets[k].leaves_rows(pos[j])
+
+        for k, j, r, p in answers():
             total[j] += p
             m[j] += 1
             where.append((k, j, r, p > 0))
@@ -183,7 +193,9 @@ class Suggester:
         counts = np.bincount(group)
         votes = np.empty(js.size, np.int64)
         votes[order] = counts[group]
-        rank = {k: x for x, k in enumerate(self.raters)}
+        rank = self.__dict__.get("_rank")  # each rater's place in ``raters`` (fixed): made once
+        if rank is None:
+            rank = self.__dict__["_rank"] = {k: x for x, k in enumerate(self.raters)}
         set_rank = np.asarray([rank[k] for k in L["k"].tolist()], np.int64)
         maj = L["sup"] > MAJORITY
         k1 = np.where(maj, L["size"], -L["sup"])
@@ -224,23 +236,32 @@ def _first_per(group: np.ndarray, keys: tuple[np.ndarray, ...]) -> np.ndarray:
 
 
 def reliability(corpus: Corpus, raters: Sequence[int], over: np.ndarray | None = None,
-                progress: Callable[[int, int, str], None] | None = None) -> np.ndarray:
+                progress: Callable[[int, int, str], None] | None = None,
+                totals: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """Mean leaf agreement of each rater with the mean of the others (see the module docstring).
 
     ``over``: boolean mask of the instances to average over (default all).  ``progress(done, total,
     what)`` is told after each set of each of the two passes (MASC: 456 reports over ~2 s, so that a
-    dialog waiting on it repaints; it ran 2.4 s at "83 %" without one).
+    dialog waiting on it repaints; it ran 2.4 s at "83 %" without one).  ``totals``: the first pass's
+    result (the raters' leaf vectors summed per instance, ``(n, K)``, and their count), read, not
+    changed, when the caller has it (the instance table's columns sum the same vectors in the same
+    order: see :func:`~hieradjudicate.app.workbench.columns.group_category`).
     """
     n, K = corpus.n, max(corpus.inventory.K, 1)
-    total = np.zeros((n, K))
-    m = np.zeros(n, np.int64)
     R = len(raters)
     tell = progress if progress is not None else (lambda _d, _t, _w: None)
-    for x, k in enumerate(raters):  # one set's leaf vectors at a time, none kept (a crowd's are 141 MiB: #23)
-        s = corpus.sets[k]
-        total[s.rows] += s.leaves_once()
-        m[s.rows] += 1
-        tell(x + 1, 2 * R, f"set {x + 1:,} of {R:,}")
+    if totals is not None and totals[0].shape == (n, K) and totals[1].shape == (n,):
+        total, m = totals
+        for x in range(R):  # done already: the bar moves on through its first half at once
+            tell(x + 1, 2 * R, f"set {x + 1:,} of {R:,}")
+    else:
+        total = np.zeros((n, K))
+        m = np.zeros(n, np.int64)
+        for x, k in enumerate(raters):  # one set's leaf vectors at a time, none kept (a crowd's: 141 MiB, #23)
+            s = corpus.sets[k]
+            total[s.rows] += s.leaves_once()
+            m[s.rows] += 1
+            tell(x + 1, 2 * R, f"set {x + 1:,} of {R:,}")
     out = np.full(len(corpus.sets), np.nan)
     for x, k in enumerate(raters):
         tell(R + x + 1, 2 * R, f"set {x + 1:,} of {R:,} against the others")

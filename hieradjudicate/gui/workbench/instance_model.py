@@ -24,6 +24,12 @@ from hieradjudicate.gui.colors import HELD, HELD_TIP, category_brushes, category
 CategoryRole = Qt.ItemDataRole.UserRole + 1
 InstanceRole = Qt.ItemDataRole.UserRole + 2
 _Index = QModelIndex | QPersistentModelIndex
+_DISPLAY, _TOOLTIP, _FONT = int(Qt.ItemDataRole.DisplayRole), int(Qt.ItemDataRole.ToolTipRole), int(Qt.ItemDataRole.FontRole)
+_ALIGN, _BACKGROUND = int(Qt.ItemDataRole.TextAlignmentRole), int(Qt.ItemDataRole.BackgroundRole)
+_FOREGROUND = int(Qt.ItemDataRole.ForegroundRole)
+_HORIZONTAL = Qt.Orientation.Horizontal
+_ANSWERED = frozenset((_DISPLAY, _TOOLTIP, _FONT, _ALIGN, _BACKGROUND, _FOREGROUND, int(CategoryRole), int(InstanceRole)))
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 #: the mark of a decided row in the row header, by status code (unresolved, resolved, flagged, skipped)
 STATUS_MARKS = ("", "✓", "⚑", "↷", "⚠")  # one per STATUS_NAMES code (⚠: in conflict, team mode)
 
@@ -48,67 +54,66 @@ class InstanceModel(QAbstractTableModel):
     def columnCount(self, parent: _Index = QModelIndex()) -> int:
         return 0 if parent.isValid() else len(self.keys)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(self.specs):
-            if role == Qt.ItemDataRole.DisplayRole:
-                return self.specs[section].title
-            if role == Qt.ItemDataRole.ToolTipRole:
-                return self.specs[section].tip or None
-        elif orientation == Qt.Orientation.Vertical and 0 <= section < self.wb.view.size:
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = _DISPLAY) -> Any:
+        # a header section painted asks some seven roles: plain ints compared with ints, the rest at once
+        if role != _DISPLAY and role != _TOOLTIP:
+            return None
+        if orientation == _HORIZONTAL:
+            if 0 <= section < len(self.specs):
+                return self.specs[section].title if role == _DISPLAY else self.specs[section].tip or None
+        elif 0 <= section < self.wb.view.size:
             # a decided row is marked in the table itself, whatever columns are scrolled into view
             st = int(self.wb.status[int(self.wb.view[section])])
-            if role == Qt.ItemDataRole.DisplayRole:
+            if role == _DISPLAY:
                 return f"{STATUS_MARKS[st]} {section + 1}" if st else str(section + 1)
-            if role == Qt.ItemDataRole.ToolTipRole and st:
+            if st:
                 return STATUS_NAMES[st]
         return None
-        return None
 
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
+    def data(self, index: _Index, role: int = _DISPLAY) -> Any:
+        # a painted cell asks seven roles, each a call from C++ into Python: the roles are plain ints
+        # compared with ints (an enum member's lookup cost more than the answer), unasked ones return first
+        if role not in _ANSWERED:
             return None
-        row, col = index.row(), index.column()
-        if row >= self.wb.view.size or col >= len(self.keys):
+        row, col = index.row(), index.column()  # an invalid index: row and column -1
+        wb = self.wb
+        if not (0 <= row < wb.view.size and 0 <= col < len(self.keys)):
             return None
-        i = int(self.wb.view[row])
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self.wb.cell(self.keys[col], i)
-        if role == Qt.ItemDataRole.BackgroundRole:
-            return self._brushes[int(self.wb.cols.category[i])]
-        held = self.wb.status[i] == FLAGGED and self.keys[col] == "gold"
-        if role == Qt.ItemDataRole.ForegroundRole and self.wb.status[i] == RESOLVED:
-            return self._done  # decided rows read quieter than the ones still to do
-        if role == Qt.ItemDataRole.ForegroundRole and held:
-            return self._held_brush
-        if role == CategoryRole:
-            return int(self.wb.cols.category[i])
-        if role == InstanceRole:
-            return i
-        if role == Qt.ItemDataRole.FontRole:
-            key = self.keys[col]
+        i = int(wb.view[row])
+        if role == _DISPLAY:
+            return wb.cell(self.keys[col], i)
+        if role == _BACKGROUND:
+            return self._brushes[int(wb.cols.category[i])]
+        key = self.keys[col]
+        if role == _ALIGN:
+            return _RIGHT if key == "agreement" else None
+        st = wb.status[i]
+        held = st == FLAGGED and key == "gold"
+        if role == _FOREGROUND:
+            if st == RESOLVED:
+                return self._done  # decided rows read quieter than the ones still to do
+            return self._held_brush if held else None
+        if role == _FONT:
             if held:
                 return self._held  # italic, not the bold of a gold decision
-            return self._bold if key == "gold" or (key == "status" and self.wb.status[i] != 0) else None
-        if role == Qt.ItemDataRole.ToolTipRole:
-            key = self.keys[col]
-            if held and self.wb.gold[i]:
-                return HELD_TIP
-            if key == "kwic":
-                c = self.wb.context(i)
-                return c.text if c is not None else None
-            if key == "category":
-                return f"{CATEGORY_LABELS[int(self.wb.cols.category[i])]} ({self.wb.cols.category_basis})"
-            if key.startswith("set:") or key == "answers":
-                return self.wb.tag_tooltip(i, int(key[4:]) if key.startswith("set:") else None)
-            return None
-        if role == Qt.ItemDataRole.TextAlignmentRole and self.keys[col] == "agreement":
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            return self._bold if key == "gold" or (key == "status" and st != 0) else None
+        if role == CategoryRole:
+            return int(wb.cols.category[i])
+        if role == InstanceRole:
+            return i
+        # the tooltip
+        if held and wb.gold[i]:
+            return HELD_TIP
+        if key == "kwic":
+            c = wb.context(i)
+            return c.text if c is not None else None
+        if key == "category":
+            return f"{CATEGORY_LABELS[int(wb.cols.category[i])]} ({wb.cols.category_basis})"
+        if key.startswith("set:") or key == "answers":
+            return wb.tag_tooltip(i, int(key[4:]) if key.startswith("set:") else None)
         return None
 
-    def flags(self, index: _Index) -> Qt.ItemFlag:
-        if not index.isValid():
-            return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+    # (no ``flags``: Qt's own answers enabled and selectable, without a call into Python per cell)
 
     # -- view changes
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:

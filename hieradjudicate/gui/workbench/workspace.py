@@ -65,9 +65,11 @@ def fit_row_header(table: QTableView, n: int) -> int:
 class MiddleElide(QStyledItemDelegate):
     """Elides a cell in the middle, so the part of an id that differs from its neighbours shows."""
 
+    MIDDLE = Qt.TextElideMode.ElideMiddle  # looked up once: a painted cell calls this
+
     def initStyleOption(self, option, index) -> None:
         super().initStyleOption(option, index)
-        option.textElideMode = Qt.TextElideMode.ElideMiddle
+        option.textElideMode = self.MIDDLE
 
 
 class ElidingCombo(QComboBox):

@@ -10,18 +10,26 @@ model's posterior when an estimate exists.
 from __future__ import annotations
 
 import html
+import math
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QStandardItem, QStandardItemModel
 
 from hieradjudicate.app.workbench.instance_answers import AnswerGroup, LeafVotes
 from hieradjudicate.app.workbench.queue import Workbench
 from hieradjudicate.core.inventory.labels import gloss_words, node_short_labels, tooltip, without_rank
 from hieradjudicate.gui.colors import GOLD, HELD, HELD_TIP, set_color
+from hieradjudicate.gui.workbench.text_widths import TextSizedTable
 
-_Index = QModelIndex | QPersistentModelIndex
+_DISPLAY, _TOOLTIP, _FONT = int(Qt.ItemDataRole.DisplayRole), int(Qt.ItemDataRole.ToolTipRole), int(Qt.ItemDataRole.FontRole)
+_HORIZONTAL = Qt.Orientation.Horizontal
+_ALIGN, _BACKGROUND = int(Qt.ItemDataRole.TextAlignmentRole), int(Qt.ItemDataRole.BackgroundRole)
+_FOREGROUND = int(Qt.ItemDataRole.ForegroundRole)
+#: a cell's flags: Qt's table model's (enabled, selectable, no children), never editable
+_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 #: voters named in a group before "and N more"
 NAMES_SHOWN = 12
 
@@ -56,13 +64,17 @@ def gold_mark(held: bool) -> str:
     return "⚑ held" if held else "★ gold"
 
 
-class VoteModel(QAbstractTableModel):
-    """Senses of the lexelt in tree order × (votes, share, posterior, gold) for one crowd instance."""
+class VoteModel(QStandardItemModel):
+    """Senses of the lexelt in tree order × (votes, share, posterior, gold) for one crowd instance.
+
+    Its cells are Qt items filled at each instance shown (a few dozen): painting and measuring them
+    asks Qt, not Python (seven calls into Python a cell painted, as an item model written in Python
+    answers them, were a tenth of a step to the next instance)."""
 
     HEADERS = ("Sense", "Votes", "Share", "Posterior", "Gold")
 
     def __init__(self, parent=None) -> None:
-        super().__init__(parent)
+        super().__init__(0, len(self.HEADERS), parent)
         self.labels: list[str] = []
         self.tips: list[str] = []
         self.depth = np.zeros(0, np.int64)
@@ -75,90 +87,125 @@ class VoteModel(QAbstractTableModel):
         self._gold_brush = QBrush(QColor(GOLD))
         self._italic = QFont()
         self._italic.setItalic(True)
-        self._shade = {}
+        self._shade: dict[tuple[int, int], QBrush] = {}
+        self._texts: list[list[str]] = [[], [], [], []]  # what columns 0-3 write, row by row
+        self._lexelt: tuple | None = None  # (inventory, lexelt) whose rows ``_rows_of`` holds
+        self._rows_of: tuple = ()
+
+    def text(self, r: int, c: int) -> str:
+        """What cell (``r``, ``c``) writes (its display role)."""
+        if c == 4:
+            return gold_mark(self.held) if self.gold[r] else ""
+        return self._texts[c][r]
 
     def update(self, wb: Workbench, i: int, lv: LeafVotes, gold: np.ndarray) -> None:
         inv = wb.corpus.inventory
         x = int(wb.cols.lexelt[i])
         nodes = inv.lexelt_nodes[x]
-        nl = int(inv.n_leaves[x])
-        short = node_short_labels(inv)
-        self.beginResetModel()
-        self.labels = [short[int(n)] + (f"  {gloss_words(inv.node_gloss[int(n)], 24)}"
-                                        if inv.node_gloss[int(n)] and inv.node_gloss[int(n)] != inv.node_id[int(n)]
-                                        else "") for n in nodes]
-        self.tips = [tooltip(inv.label(int(n)), inv.node_gloss[int(n)]) for n in nodes]
-        self.depth = inv.node_depth[nodes] - 1
-        self.is_leaf = inv.node_is_leaf[nodes]
-        below = np.zeros((nodes.size, nl))
-        for r, n in enumerate(nodes.tolist()):
-            below[r, inv.d_leaf[inv.d_ptr[n]:inv.d_ptr[n + 1]]] = 1.0
+        if self._lexelt is None or self._lexelt[0] is not inv or self._lexelt[1] != x:  # a lexelt's rows: the
+            # same for each of its instances
+            short = node_short_labels(inv)
+            self._rows_of = (
+                [short[int(n)] + (f"  {gloss_words(inv.node_gloss[int(n)], 24)}"
+                                  if inv.node_gloss[int(n)] and inv.node_gloss[int(n)] != inv.node_id[int(n)]
+                                  else "") for n in nodes],
+                [tooltip(inv.label(int(n)), inv.node_gloss[int(n)]) for n in nodes],
+                inv.node_depth[nodes] - 1, inv.node_is_leaf[nodes], _below(inv, nodes, int(inv.n_leaves[x])))
+            self._lexelt = (inv, x)
+        self.labels, self.tips, self.depth, self.is_leaf, below = self._rows_of
+        self.labels, self.tips = list(self.labels), list(self.tips)
         self.votes = below @ lv.votes
         self.share = below @ lv.share
         self.posterior = below @ np.nan_to_num(lv.posterior, nan=0.0) if np.isfinite(lv.posterior).all() \
             else np.full(nodes.size, np.nan)
         self.gold = (below @ gold.astype(float) > 0) & self.is_leaf if gold.size else np.zeros(nodes.size, bool)
-        self.endResetModel()
+        self._texts = [["    " * int(d) + t for d, t in zip(self.depth.tolist(), self.labels)],
+                       _number_texts(self.votes, "g"), _number_texts(self.share, ".2f"),
+                       _number_texts(self.posterior, ".2f")]
+        self._fill()
 
     def clear(self) -> None:
         """No instance shown (a search that finds nothing)."""
-        self.beginResetModel()
         self.labels, self.tips = [], []
         self.depth, self.is_leaf = np.zeros(0, np.int64), np.zeros(0, bool)
         self.votes = self.share = self.posterior = np.zeros(0)
         self.gold = np.zeros(0, bool)
+        self._texts = [[], [], [], []]
+        self._fill()
+
+    def _fill(self) -> None:
+        """The items of the rows now held, in one model reset (the views measure and paint once)."""
+        self.beginResetModel()
+        self.blockSignals(True)  # no per-row signals inside the reset: the views hear of it at its end
+        try:
+            self.setRowCount(0)
+            self.setRowCount(len(self.labels))
+            for r in range(len(self.labels)):
+                for c in range(len(self.HEADERS)):
+                    self.setItem(r, c, self._item(r, c))
+        finally:
+            self.blockSignals(False)
         self.endResetModel()
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.labels)
-
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.HEADERS):
-            return None
-        if role == Qt.ItemDataRole.DisplayRole:
-            return getattr(self, "first_head", "Sense") if section == 0 else self.HEADERS[section]
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return ("", "sets whose answer includes the sense (a label spread over several leaves counts in parts)",
-                    "votes / sets that answered", "competence model's posterior (once estimated)", "")[section] or None
-        return None
-
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or index.row() >= len(self.labels):
-            return None
-        r, c = index.row(), index.column()
-        if role == Qt.ItemDataRole.FontRole and not self.is_leaf[r]:
-            return self._italic
+    def _item(self, r: int, c: int) -> QStandardItem:
+        """Cell (``r``, ``c``): its text, font (a sense above the leaves in italic), tooltip, colours."""
+        item = QStandardItem(self.text(r, c))
+        item.setFlags(_FLAGS)
+        if not self.is_leaf[r]:
+            item.setData(self._italic, _FONT)
         if c == 0:
-            if role == Qt.ItemDataRole.DisplayRole:
-                return "    " * int(self.depth[r]) + self.labels[r]
-            if role == Qt.ItemDataRole.ToolTipRole:
-                return self.tips[r]
-            return None
+            item.setData(self.tips[r], _TOOLTIP)
+            return item
         if c == 4:
-            if role == Qt.ItemDataRole.DisplayRole:
-                return gold_mark(self.held) if self.gold[r] else ""
-            if role == Qt.ItemDataRole.ToolTipRole and self.gold[r] and self.held:
-                return HELD_TIP
-            if role == Qt.ItemDataRole.ForegroundRole and self.gold[r]:
-                return QBrush(QColor(HELD)) if self.held else self._gold_brush
-            return None
-        v = (self.votes, self.share, self.posterior)[c - 1][r]
-        if role == Qt.ItemDataRole.DisplayRole:
-            if not np.isfinite(v):
-                return "–"
-            if v <= 0:
-                return ""
-            return f"{v:g}" if c == 1 else f"{v:.2f}"
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.BackgroundRole and c in (2, 3) and np.isfinite(v) and v > 0:
+            if self.gold[r] and self.held:
+                item.setData(HELD_TIP, _TOOLTIP)
+            if self.gold[r]:
+                item.setData(QBrush(QColor(HELD)) if self.held else self._gold_brush, _FOREGROUND)
+            return item
+        item.setData(_RIGHT, _ALIGN)
+        v = float((self.votes, self.share, self.posterior)[c - 1][r])
+        if c in (2, 3) and math.isfinite(v) and v > 0:
             key = (c, int(round(v * 10)))
             if key not in self._shade:
                 col = QColor(set_color(c - 2))
                 col.setAlphaF(0.12 + 0.6 * key[1] / 10)
                 self._shade[key] = QBrush(col)
-            return self._shade[key]
+            item.setData(self._shade[key], _BACKGROUND)
+        return item
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = _DISPLAY) -> Any:
+        # plain ints compared with ints: a section painted asks some seven roles
+        if orientation != _HORIZONTAL or not 0 <= section < len(self.HEADERS):
+            return None
+        if role == _DISPLAY:
+            return getattr(self, "first_head", "Sense") if section == 0 else self.HEADERS[section]
+        if role == _TOOLTIP:
+            return ("", "sets whose answer includes the sense (a label spread over several leaves counts in parts)",
+                    "votes / sets that answered", "competence model's posterior (once estimated)", "")[section] or None
         return None
+
+
+def _below(inv, nodes: np.ndarray, n_leaves: int) -> np.ndarray:
+    """``(nodes, leaves)``: 1 where a leaf is under the node (its ``D`` support)."""
+    below = np.zeros((nodes.size, n_leaves))
+    for r, n in enumerate(nodes.tolist()):
+        below[r, inv.d_leaf[inv.d_ptr[n]:inv.d_ptr[n + 1]]] = 1.0
+    return below
+
+
+def _number_texts(values: np.ndarray, spec: str) -> list[str]:
+    """A number column's cells: "–" where unknown, empty where none, else the value as ``spec``."""
+    return ["–" if not math.isfinite(v) else "" if v <= 0 else format(v, spec) for v in values.tolist()]
+
+
+class VoteTable(TextSizedTable):
+    """The vote table: its columns sized from a :class:`VoteModel`'s texts and fonts (non-leaf senses in
+    italic), not through the delegate (seven calls into Python a cell at every instance shown)."""
+
+    def __init__(self, parent=None) -> None:
+        super().__init__(parent)
+        self.cell_text = self._text
+
+    def _text(self, r: int, c: int) -> tuple[str, bool]:
+        m = self.model()
+        return m.text(r, c), not m.is_leaf[r]

@@ -29,7 +29,7 @@ from hieradjudicate.core.inventory.labels import (
 )
 from hieradjudicate.core.tags_only import tags_only
 from hieradjudicate.gui.colors import GOLD, HELD, HELD_TIP, head_color, is_dark, set_color
-from hieradjudicate.gui.workbench.panels.crowd_detail import VoteModel, gold_mark, groups_html
+from hieradjudicate.gui.workbench.panels.crowd_detail import VoteModel, VoteTable, gold_mark, groups_html
 from hieradjudicate.gui.workbench.fill_width import FillWidth, least_in_sight
 from hieradjudicate.gui.workbench.suggestion_text import suggestion_html
 
@@ -318,7 +318,7 @@ class DetailPanel(QWidget):
         self.leaf_model = VoteModel(self) if self.crowd else LeafModel(self)
         flat = tags_only(wb.corpus.inventory)  # no inventory: every tag is its own sense, named a tag
         self.leaf_model.first_head = "Tag" if flat else "Sense"
-        self.leaf_table = QTableView()
+        self.leaf_table = VoteTable() if self.crowd else QTableView()
         self.leaf_table.setObjectName("leaf_table")
         self.leaf_table.setModel(self.leaf_model)
         self.leaf_table.verticalHeader().hide()

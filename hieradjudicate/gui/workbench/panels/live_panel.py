@@ -32,7 +32,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QProgressBar,
     QSizePolicy,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -52,11 +51,15 @@ from hieradjudicate.core.agreement.fleiss_missing import FLEISS_MISSING_RULE
 from hieradjudicate.core.stats.undefined import Estimate
 from hieradjudicate.gui.workbench.panels.reference_panel import ReferenceScores
 from hieradjudicate.gui.workbench.rows_model import RowsModel
+from hieradjudicate.gui.workbench.text_widths import TextSizedTable
 from hieradjudicate.gui.workers import BackgroundRunner
 
 UPDATING = "updating…"
 _Index = QModelIndex | QPersistentModelIndex
 SortRole = Qt.ItemDataRole.UserRole + 30
+_DISPLAY, _ALIGN, _SORT = int(Qt.ItemDataRole.DisplayRole), int(Qt.ItemDataRole.TextAlignmentRole), int(SortRole)
+_ANSWERED = frozenset((_DISPLAY, _ALIGN, _SORT, int(Qt.ItemDataRole.ToolTipRole)))
+_RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 
 
 def fmt(e: Estimate) -> str:
@@ -94,17 +97,23 @@ class SetScoreModel(RowsModel):
         # dataChanged made the proxy filter and the header measure its columns at once)
         self.set_rows(scores)
 
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self.rows):
+    def text(self, row: int, c: int) -> str:
+        """What cell (``row``, ``c``) writes."""
+        s = self.rows[row]
+        return (s.name, s.role, "–" if s.precision is None else f"{s.precision:.3f}", str(s.n_scored))[c]
+
+    def data(self, index: _Index, role: int = _DISPLAY) -> Any:
+        # roles are plain ints compared with ints (a painted cell asks seven, each a call into Python)
+        if role not in _ANSWERED or not 0 <= index.row() < len(self.rows):  # an invalid index: row -1
             return None
         s, c = self.rows[index.row()], index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            return (s.name, s.role, "–" if s.precision is None else f"{s.precision:.3f}", str(s.n_scored))[c]
-        if role == SortRole:  # numbers sort as numbers; an undefined precision sorts first
+        if role == _DISPLAY:
+            return self.text(index.row(), c)
+        if role == _SORT:  # numbers sort as numbers; an undefined precision sorts first
             return (s.name, s.role, -1.0 if s.precision is None else s.precision, s.n_scored)[c]
-        if role == Qt.ItemDataRole.TextAlignmentRole and c >= 2:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.ToolTipRole and c == 2 and s.precision is None:
+        if role == _ALIGN:
+            return _RIGHT if c >= 2 else None
+        if c == 2 and s.precision is None:  # the tooltip
             return "no instance of this set is resolved yet"
         return None
 
@@ -141,7 +150,8 @@ class LivePanel(QWidget):
         self.score_proxy.setSortRole(SortRole)
         self.score_proxy.setFilterKeyColumn(0)
         self.score_proxy.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
-        self.scores = QTableView()
+        self.scores = TextSizedTable()  # its columns measured from the texts (a reset at every decision)
+        self.scores.cell_text = self._score_text
         self.scores.setObjectName("live_scores")
         self.scores.setModel(self.score_proxy)
         self.scores.setSortingEnabled(True)
@@ -204,6 +214,10 @@ class LivePanel(QWidget):
         self._agreement_due = False
         self._asked_at = 0.0
         self.last_latency_ms: float | None = None  # request -> figures shown (benchmarks)
+
+    def _score_text(self, row: int, c: int) -> tuple[str, bool]:
+        """The scores table's cell (a row of the sorted, filtered view) as written: plain text."""
+        return self.score_model.text(self.score_proxy.mapToSource(self.score_proxy.index(row, c)).row(), c), False
 
     @property
     def updating(self) -> bool:
