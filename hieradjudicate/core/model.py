@@ -76,6 +76,11 @@ class AnnotationSet:
             return leaf_vectors(self._inventory, self.tag_ptr, self.tag_node, self.tag_weight)
         return self.leaves
 
+    def leaves_from_tags(self, inventory: Inventory) -> bool:
+        """Whether this set's leaf vectors are computed from its tags over ``inventory`` (none held):
+        :func:`leaf_vectors` of a row's tags there gives the row's vector exactly."""
+        return self._leaves is None and self._inventory is not None and self._inventory is inventory
+
     def leaves_rows(self, r: np.ndarray) -> np.ndarray:
         """``leaves[r]`` without computing or keeping every row's: the held copy's rows when there is
         one, else the rows ``r`` (positions in this set) computed from their tags -- the same values,

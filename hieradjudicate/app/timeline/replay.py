@@ -39,12 +39,18 @@ class Replay:
         self.at = [r.decided_at or "" for r in rows]
         counts = np.zeros(n_rows, np.int64)
         nodes: list[int] = []
+        lens: list[int] = []
         lookup = inv.lookup
-        for j in np.flatnonzero((self.code == RESOLVED) & (self.inst >= 0)).tolist():  # gold rows only
-            x = int(lex[self.inst[j]])
-            got = [t for t in (lookup(x, tag) for tag in rows[j].tags) if t >= 0]
-            counts[j] = len(got)
+        seen: dict[tuple[int, tuple[str, ...]], list[int]] = {}  # (lexelt, tags) -> nodes: few distinct
+        gold = np.flatnonzero((self.code == RESOLVED) & (self.inst >= 0))  # gold rows only
+        for j, x in zip(gold.tolist(), lex[self.inst[gold]].tolist()):
+            tags = rows[j].tags
+            got = seen.get((x, tags))
+            if got is None:
+                got = seen[(x, tags)] = [t for t in (lookup(x, tag) for tag in tags) if t >= 0]
+            lens.append(len(got))
             nodes.extend(got)
+        counts[gold] = np.asarray(lens, np.int64)
         self.ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
         self.node = np.asarray(nodes, np.int64)
         self.weight = np.repeat(1.0 / np.maximum(counts, 1), counts)

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from hieradjudicate.core.inventory.leaves import leaf_vectors
 from hieradjudicate.core.model import AnnotationSet, Corpus
 
 
@@ -37,9 +38,20 @@ class IncrementalScores:
         self.att = np.empty(self.j.size)
         order = np.argsort(self.j, kind="stable")  # each set's answers as one slice
         bounds = np.searchsorted(self.j[order], np.arange(len(self.sets) + 1))
-        for jj, kk in enumerate(self.sets):  # once: each answer's attempted weight
+        # each answer's only tag where its row has one tag of weight 1 in a set whose leaf vectors are
+        # computed from its tags (a crowd's every answer): scored in one leaf_vectors call per point
+        # with no gather per set; -1: through the set (several tags, or leaf vectors held)
+        self.single = np.full(self.j.size, -1, np.int32 if corpus.inventory.n_nodes < 2**31 else np.int64)
+        for jj, kk in enumerate(self.sets):  # once: each answer's attempted weight and single tag
             seg = order[bounds[jj]:bounds[jj + 1]]
-            self.att[seg] = np.asarray(corpus.sets[kk].attempted, np.float64)[self.row[seg]]
+            s = corpus.sets[kk]
+            r = self.row[seg]
+            self.att[seg] = np.asarray(s.attempted, np.float64)[r]
+            if s.leaves_from_tags(corpus.inventory):
+                a = np.asarray(s.tag_ptr, np.int64)
+                one = np.flatnonzero(a[r + 1] - a[r] == 1)
+                one = one[np.asarray(s.tag_weight)[a[r[one]]] == 1.0]
+                self.single[seg[one]] = np.asarray(s.tag_node)[a[r[one]]]
         self.score = np.zeros(self.j.size)
         self.counted = np.zeros(self.j.size, bool)  # the answer's instance is in the gold
         m = len(self.sets)
@@ -82,14 +94,22 @@ class IncrementalScores:
         if not idx.size:
             return idx
         region = gold.leaves[g] > 0
-        jj = self.j[idx]
-        order = np.argsort(jj, kind="stable")  # each set's answers as one slice (no mask per set)
-        us, starts = np.unique(jj[order], return_index=True)
-        ends = np.append(starts[1:], order.size)
-        for u, a, b in zip(us.tolist(), starts.tolist(), ends.tolist()):  # one gather per set with answers
-            sel = order[a:b]
-            P = self.corpus.sets[self.sets[u]].leaves_rows(self.row[idx[sel]])
-            self.score[idx[sel]] = np.einsum("ij,ij->i", P, region[sel])
+        node = self.single[idx]
+        one = node >= 0
+        if one.any():  # answers of one tag: their leaf vectors from their tags, in one call
+            m = int(one.sum())
+            P = leaf_vectors(self.corpus.inventory, np.arange(m + 1, dtype=np.int64), node[one].astype(np.int64),
+                             np.ones(m))
+            self.score[idx[one]] = np.einsum("ij,ij->i", P, region[one])
+        if not one.all():  # the others through their sets, every set's in one computation (Corpus.leaves_of)
+            rest = np.flatnonzero(~one)
+            jj = self.j[idx[rest]]
+            order = rest[np.argsort(jj, kind="stable")]  # each set's answers as one slice (no mask per set)
+            us, starts = np.unique(self.j[idx[order]], return_index=True)
+            ends = np.append(starts[1:], order.size)
+            rows = [self.row[idx[order[a:b]]] for a, b in zip(starts.tolist(), ends.tolist())]
+            P = self.corpus.leaves_of([self.sets[u] for u in us.tolist()], rows)
+            self.score[idx[order]] = np.einsum("ij,ij->i", np.concatenate(P), region[order])
         self.counted[idx] = True
         return idx
 
