@@ -32,6 +32,7 @@ import numpy as np
 from hieradjudicate.io.store.inputs import effective_files
 from hieradjudicate.app.stats import Stats
 from hieradjudicate.app.timeline.decisions import Figure
+from hieradjudicate.app.timeline.states import state_key
 from hieradjudicate.core.agreement.bootstrap import bootstrap_figures
 from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.core.model import Corpus
@@ -263,7 +264,7 @@ DIFFERENCES = "timeline-fleiss-before-after"  # the project's cache of the Fleis
 def difference_key(by_id: dict[int, Any], before: tuple[int, ...], now: tuple[int, ...], n_resamples: int,
                    seed: int) -> str:
     """What a Fleiss before/after depends on: the content of both states, the resamples and the seed."""
-    return f"{_state_key(by_id, before)}->{_state_key(by_id, now)}|{n_resamples}|{seed}"
+    return f"{state_key(by_id, before)}->{state_key(by_id, now)}|{n_resamples}|{seed}"
 
 
 def files_to_rebuild(store: Any, marks: list[Any], *, n_resamples: int, seed: int) -> set[int]:
@@ -306,8 +307,6 @@ def kept_sides(store: Any, marks: list[Any]) -> dict[str, Any]:
     return out
 
 
-def _state_key(by_id: dict[int, Any], files: tuple[int, ...]) -> str:
-    return ",".join(f"{by_id[i].sha256}:{by_id[i].kind}:{by_id[i].role}" for i in files)
 
 
 def _kept_differences(store: Any) -> dict[str, Any]:

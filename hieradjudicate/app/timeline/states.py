@@ -35,10 +35,14 @@ PREFIX = "timeline-state-"
 RESAMPLES, SEED = 1000, None
 
 
+def state_key(by_id: dict[int, Any], files: tuple[int, ...]) -> str:
+    """A state's content: each of its stored copies' SHA-256, kind and role."""
+    return ",".join(f"{by_id[i].sha256}:{by_id[i].kind}:{by_id[i].role}" for i in files)
+
+
 def state_name(by_id: dict[int, Any], files: tuple[int, ...]) -> str:
-    """The name a state's side is kept under: its content (each copy's SHA-256, kind and role)."""
-    text = ",".join(f"{by_id[i].sha256}:{by_id[i].kind}:{by_id[i].role}" for i in files)
-    return PREFIX + hashlib.sha256(text.encode()).hexdigest()[:32]
+    """The name a state's side is kept under: a hash of its content (:func:`state_key`)."""
+    return PREFIX + hashlib.sha256(state_key(by_id, files).encode()).hexdigest()[:32]
 
 
 def corpus_side(corpus: Any, group: list[int], stats: Any = None) -> FleissSide:
