@@ -172,7 +172,7 @@ class Corpus:
         for j, (k, r) in enumerate(zip(sets, rows)):
             s = self.sets[k]
             r = np.asarray(r, dtype=np.int64).reshape(-1)
-            if s._leaves is not None or s._inventory is None or s._inventory is not self.inventory:
+            if not s.leaves_from_tags(self.inventory):
                 out[j] = s.leaves_rows(r)
                 continue
             a, b = s.tag_ptr[r], s.tag_ptr[r + 1]

@@ -117,6 +117,7 @@ class Suggester:
                  over: np.ndarray | None = None) -> None:
         self.corpus = corpus
         self.raters = list(annotator_sets(corpus) if raters is None else raters)
+        self._rank = {k: x for x, k in enumerate(self.raters)}  # each rater's place in ``raters``
         self.over = over
         self._reliability: np.ndarray | None = None
 
@@ -193,10 +194,7 @@ class Suggester:
         counts = np.bincount(group)
         votes = np.empty(js.size, np.int64)
         votes[order] = counts[group]
-        rank = self.__dict__.get("_rank")  # each rater's place in ``raters`` (fixed): made once
-        if rank is None:
-            rank = self.__dict__["_rank"] = {k: x for x, k in enumerate(self.raters)}
-        set_rank = np.asarray([rank[k] for k in L["k"].tolist()], np.int64)
+        set_rank = np.asarray([self._rank[k] for k in L["k"].tolist()], np.int64)
         maj = L["sup"] > MAJORITY
         k1 = np.where(maj, L["size"], -L["sup"])
         k2 = np.where(maj, -L["sup"], L["size"])
