@@ -151,17 +151,6 @@ def scan_senseval(path: str, set_name: str, data: bytearray | None = None) -> Sc
                    item, tag, weight)
 
 
-def _columns(parts: list[list[np.ndarray]]) -> list[np.ndarray]:
-    """The blocks' arrays joined column by column, each block's part dropped once copied (so the
-    whole file's arrays are never held twice)."""
-    out = []
-    for k in range(len(parts[0])):
-        out.append(np.concatenate([p[k] for p in parts]) if len(parts) > 1 else parts[0][k])
-        for p in parts:
-            p[k] = None
-    return out
-
-
 def _chunks(path: str, size: int):
     """The file at ``path`` read once, in blocks of whole lines: ``(buf, end, last)`` with the
     block's bytes at ``buf[:end]`` and at least 8 bytes after them (zeros after the file's last).
