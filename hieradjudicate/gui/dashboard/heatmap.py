@@ -154,8 +154,9 @@ class HeatmapPanel(Panel):
         self.plot.setXRange(0, max(m, 1), padding=0)
         self.plot.setYRange(0, max(m, 1), padding=0)
         total = len(hm.names)
-        self.hover.setText(f"{m} of {total} sets shown" + ("" if m <= TEXT_MAX else
-                                                              "; hover a cell for its value"))
+        # an empty map says why in its middle; a count under it ("1 of 1 sets shown") only repeated it
+        self.hover.setText("" if why else f"{m} of {total} sets shown" + ("" if m <= TEXT_MAX else
+                                                                         "; hover a cell for its value"))
 
     def why_empty(self, values: np.ndarray) -> str:
         """Why the map of the sets shown has no figure to draw ("" when it has one)."""
