@@ -420,6 +420,7 @@ def cmd_score(args: argparse.Namespace) -> int:
             entry["by_dataset"] = by_dataset
         if getattr(args, "ci", 0):
             from hieradjudicate.core.scoring.score_bootstrap import bootstrap_scores
+            from hieradjudicate.core.stats.strata import score_strata, strata_text
 
             score = np.nan_to_num(r.instance_score, nan=0.0)
             seed = 0 if args.seed is None else args.seed
@@ -427,7 +428,8 @@ def cmd_score(args: argparse.Namespace) -> int:
                                     method=args.ci_method, seed=seed)
             entry["ci"] = {"precision": [boot.precision.low, boot.precision.high],
                            "recall": [boot.recall.low, boot.recall.high], "resamples": args.ci,
-                           "seed": seed, "method": boot.recall.method}
+                           "seed": seed, "method": boot.recall.method,
+                           "strata": strata_text(score_strata(strata(r))[1])}
         systems.append(entry)
     out = {"policy": args.policy, "minimal": bool(args.minimal), "systems": systems}
     if args.format == "json":
@@ -457,5 +459,5 @@ def cmd_score(args: argparse.Namespace) -> int:
                 p, r = s["ci"]["precision"], s["ci"]["recall"]
                 print(f"{s['name']}: 95% CI precision [{fmt(p[0])}, {fmt(p[1])}], recall [{fmt(r[0])}, "
                       f"{fmt(r[1])}] ({s['ci']['method']} bootstrap, {s['ci']['resamples']} resamples, "
-                      "stratified by lexelt)")
+                      f"{s['ci']['strata']})")
     return 0

@@ -1,7 +1,9 @@
 """Bootstrap confidence intervals for system scores, and the paired bootstrap.
 
 Instances are resampled with replacement *within* each lexelt (stratified:
-every resample keeps each lexelt's instance count, so ``total`` is fixed).
+every resample keeps each lexelt's instance count, so ``total`` is fixed); the
+lexelts too small to resample alone are drawn together as one stratum
+(:mod:`hieradjudicate.core.stats.strata`).
 For resample ``b`` with index row ``I_b``:
 ``precision_b = sum score[I_b] / sum attempted[I_b]``,
 ``recall_b = sum score[I_b] / n``; the percentile interval takes the
@@ -31,6 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from hieradjudicate.core.stats.bca import DEFAULT_METHOD, interval
+from hieradjudicate.core.stats.strata import score_strata
 
 #: Resamples drawn per block; fixed so that results depend only on the seed.
 BLOCK = 32
@@ -90,7 +93,7 @@ def _strata(strata: np.ndarray | None, n: int) -> np.ndarray:
     s = np.asarray(strata)
     if s.shape != (n,):
         raise ValueError(f"strata has shape {s.shape}; expected ({n},)")
-    return np.unique(s, return_inverse=True)[1].reshape(-1)
+    return score_strata(s)[0]
 
 
 def resample_indices(strata: np.ndarray, *, n_resamples: int = 1000, seed: int = 0

@@ -30,6 +30,7 @@ from hieradjudicate.core.stats.bca import interval
 from hieradjudicate.core.agreement.bootstrap import _fleiss_stat, _fleiss_V, fleiss_jackknife, jackknife, \
     resampled_sums, resampled_sums_shared
 from hieradjudicate.core.scoring.score_bootstrap import paired_bootstrap, resample_indices
+from hieradjudicate.core.stats.strata import score_strata
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,7 @@ def _percentile(reps: np.ndarray, level: float) -> tuple[float | None, float | N
 
 
 def _means(y: np.ndarray, strata: np.ndarray, n_resamples: int, seed: int) -> np.ndarray:
-    code = np.unique(strata, return_inverse=True)[1].reshape(-1)
+    code = score_strata(strata)[0]
     return np.concatenate([y[idx].mean(axis=1) for idx in
                            resample_indices(code, n_resamples=n_resamples, seed=seed)])
 
@@ -88,7 +89,7 @@ def mean_difference(y_before: np.ndarray, y_after: np.ndarray, strata_before: np
 
 
 def _precisions(s: np.ndarray, a: np.ndarray, strata: np.ndarray, n_resamples: int, seed: int) -> np.ndarray:
-    code = np.unique(strata, return_inverse=True)[1].reshape(-1)
+    code = score_strata(strata)[0]
     cols = np.stack([s, a], axis=1)
     sums = np.concatenate([cols[idx].sum(axis=1) for idx in
                            resample_indices(code, n_resamples=n_resamples, seed=seed)])
@@ -265,7 +266,7 @@ def share_interval(y: np.ndarray, strata: np.ndarray, *, n_resamples: int = 1000
     y = np.asarray(y, np.float64)
     if not y.size:
         return None, None, ""
-    code = np.unique(np.asarray(strata), return_inverse=True)[1].reshape(-1)
+    code = score_strata(strata)[0]
     n_x = np.bincount(code).astype(np.int64)
     k_x = np.bincount(code, weights=y)
     rng = np.random.default_rng(seed)

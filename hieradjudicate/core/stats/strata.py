@@ -1,0 +1,45 @@
+"""The strata of a score's bootstrap: each lexelt its own, the lexelts too small to resample alone together.
+
+The stratified bootstrap (metrics.md, "Confidence intervals") draws each lexelt's instances from
+that lexelt only.  A lexelt of ``n`` instances then shows ``(n - 1) / n`` of its variance: none for
+a lexelt of one instance, half for one of two.  All-words data are mostly such lexelts (the WSD
+evaluation framework's semeval2015: 512 lemmas for 1,022 instances), and there a system's
+precision interval came out about a third as wide as a resampling of its instances gives
+(resnik: [0.485, 0.506] against [0.459, 0.531]): a difference between systems looked sure when
+it was not.  So the lexelts with fewer than :data:`MIN_STRATUM` instances are drawn together, as
+one stratum; lexical-sample data keep one stratum per lexelt (Senseval-3's smallest lexelt has
+14 test instances, the demo's 46, MASC's hundreds) and their intervals are unchanged.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+#: a lexelt with fewer instances than this is resampled with the other small ones (its own
+#: resampling would keep at most 90 % of its variance)
+MIN_STRATUM = 10
+
+
+def score_strata(lexelt: np.ndarray) -> tuple[np.ndarray, int]:
+    """``(codes, pooled)``: a stratum code ``0..S-1`` per instance, and how many lexelts were put
+    in the stratum of small lexelts (0 when at most one lexelt is small: nothing is pooled then).
+
+    >>> score_strata(np.array(["a", "b", "b", "c"] + ["d"] * 10))
+    (array([0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]), 3)
+    """
+    _, inv, counts = np.unique(np.asarray(lexelt), return_inverse=True, return_counts=True)
+    inv = inv.reshape(-1)
+    small = counts < MIN_STRATUM
+    if int(small.sum()) < 2:
+        return inv, 0
+    first = int(np.flatnonzero(small)[0])
+    label = np.where(small, first, np.arange(counts.size))
+    return np.unique(label[inv], return_inverse=True)[1].reshape(-1), int(small.sum())
+
+
+def strata_text(pooled: int) -> str:
+    """How the resampling was stratified, for a figure's label."""
+    if not pooled:
+        return "stratified by lexelt"
+    return (f"stratified by lexelt; the {pooled} lexelts of fewer than {MIN_STRATUM} instances "
+            "drawn together as one stratum")
