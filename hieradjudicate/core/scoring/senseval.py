@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from hieradjudicate.core.arrays import sorted_unique
 from hieradjudicate.core.errors import InventoryError, Problem
 from hieradjudicate.core.records import AnnotationSource, SenseRecord
 from hieradjudicate.core.scoring.figures import Figures, GroupedFigures, corpus_figures  # not scoring.py: the leaf policy is not needed here
@@ -413,7 +414,7 @@ def score_columns(
     if minimal:
         multi_rows = np.flatnonzero(k_cnt[k_item] > 1)
         if multi_rows.size:
-            pair = np.unique(k_item[multi_rows].astype(np.int64) * len(universe) + ktc[k_tag[multi_rows]])
+            pair = sorted_unique(k_item[multi_rows].astype(np.int64) * len(universe) + ktc[k_tag[multi_rows]])
             distinct = np.bincount(pair // len(universe), minlength=n_k)
             evaluated &= distinct <= 1
             excluded = int(np.count_nonzero(distinct > 1))
