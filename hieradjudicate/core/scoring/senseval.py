@@ -33,7 +33,6 @@ Senseval scoring scheme"; ``scorer2.md``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -51,27 +50,39 @@ SPLIT_CREDIT = ("An answer with several tags and no weights splits its one point
                 "rule of scorer2 and of the WSD evaluation framework's scorer (Raganato et al. 2017)")
 
 
-@dataclass
 class SenseMap:
     """A Senseval sense map as a tree: ``parent`` and ``branching`` by sense id.
 
     ``branching[p]`` is the branching factor of ``p`` as a parent (``b1`` on
     the line of a child of ``p``).  Lookups are by dict, so the order of the
-    file's lines does not matter.
+    file's lines does not matter.  (A plain class, not a dataclass: ``score`` imports it at every
+    start, and a dataclass costs about a millisecond to make.)
     """
 
-    parent: dict[str, str] = field(default_factory=dict)
-    branching: dict[str, int] = field(default_factory=dict)
-    #: children listed under a parent within one lexelt, ``{(lexelt, parent): n}``, where the records say
-    #: their lexelt and the count differs from the map-wide one: an outline or tree inventory reuses
-    #: local ids ("1", "1.1") in every lexelt, and bank.n's "1" must not count run.v's "1.3"
-    lexelt_children: dict[tuple[str, str], int] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
+    def __init__(self, parent: dict[str, str] | None = None, branching: dict[str, int] | None = None,
+                 lexelt_children: dict[tuple[str, str], int] | None = None) -> None:
+        self.parent: dict[str, str] = {} if parent is None else parent
+        self.branching: dict[str, int] = {} if branching is None else branching
+        #: children listed under a parent within one lexelt, ``{(lexelt, parent): n}``, where the records say
+        #: their lexelt and the count differs from the map-wide one: an outline or tree inventory reuses
+        #: local ids ("1", "1.1") in every lexelt, and bank.n's "1" must not count run.v's "1.3"
+        self.lexelt_children: dict[tuple[str, str], int] = {} if lexelt_children is None else lexelt_children
         self._anc: dict[tuple[str, str | None], tuple[tuple[str, int], ...]] = {}
         self._n_children: dict[str, int] = {}
         for p in self.parent.values():
             self._n_children[p] = self._n_children.get(p, 0) + 1
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.parent, self.branching, self.lexelt_children) == (other.parent, other.branching,
+                                                                       other.lexelt_children)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
+
+    def __repr__(self) -> str:
+        return (f"SenseMap(parent={self.parent!r}, branching={self.branching!r}, "
+                f"lexelt_children={self.lexelt_children!r})")
 
     @classmethod
     def from_records(cls, records: Iterable[SenseRecord]) -> SenseMap:
