@@ -524,8 +524,26 @@ _ROWS = 1 << 16
 def _row_credit(r_ok, ki, a_tag, k_tag, k_cnt, kstart, korder, atc, ktc, klex, policy, sense_map, atags, ktags,
                 lexelts) -> np.ndarray:
     """The credit of answer rows ``r_ok`` (key items ``ki``): the best match (fine, coarse) or the
-    capped sum of mixed credits over the key item's tags."""
+    capped sum of mixed credits over the key item's tags.  Rows whose key item has one tag (most of
+    them) are not crossed: only the others are, and each row's credit is its own either way."""
     c = k_cnt[ki]
+    if korder is None and c.size:
+        multi = c > 1
+        n_multi = int(np.count_nonzero(multi))
+        if 0 < n_multi <= c.size // 2:
+            out = np.empty(c.size)
+            args = (a_tag, k_tag, k_cnt, kstart, korder, atc, ktc, klex, policy, sense_map, atags, ktags, lexelts)
+            for rows in (np.flatnonzero(~multi), np.flatnonzero(multi)):
+                out[rows] = _crossed_credit(r_ok[rows], ki[rows], c[rows], *args)
+            return out
+    return _crossed_credit(r_ok, ki, c, a_tag, k_tag, k_cnt, kstart, korder, atc, ktc, klex, policy, sense_map,
+                           atags, ktags, lexelts)
+
+
+def _crossed_credit(r_ok, ki, c, a_tag, k_tag, k_cnt, kstart, korder, atc, ktc, klex, policy, sense_map, atags,
+                    ktags, lexelts) -> np.ndarray:
+    """:func:`_row_credit` of rows ``r_ok`` with ``c`` key tags each, every row crossed with its key
+    item's tags (none crossed when each has one)."""
     if int(c.max(initial=0)) == 1 and korder is None:  # one key tag per answered item: no crossing
         seg = None
         at, kt = a_tag[r_ok], k_tag[kstart[ki]]
