@@ -126,12 +126,23 @@ def _run(argv: list[str]) -> int:
     # fixes its own, lower threshold
     fix_mmap_threshold(CLI_THRESHOLD, trim=CLI_TRIM)
     # the command's modules (numpy's among them) are imported here: without the pause Python runs
-    # some 40 collections over their objects, which live as long as the process, and once frozen no
-    # later collection goes over them again (13 ms of `score`'s start)
+    # some 40 collections over their objects (13 ms of `score`'s start); frozen, no later collection
+    # of the command goes over them again, and they are thawed when it ends (for a caller in the
+    # same process: the test suite)
+    freeze = gc.get_freeze_count() == 0
     with gc_paused():
         parser = build_parser(argv[0] if argv else None)
         args = parser.parse_args(argv)
-        gc.freeze()
+        if freeze:
+            gc.freeze()
+    try:
+        return _dispatch(parser, args)
+    finally:
+        if freeze:
+            gc.unfreeze()
+
+
+def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.command is None:
         parser.print_help()
         return 2
