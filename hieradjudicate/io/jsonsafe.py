@@ -21,7 +21,6 @@ handler reports it with its file and line.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import sys
@@ -122,6 +121,7 @@ def count_values(data: bytes | str) -> int:
 
 def loads(text: str) -> Any:
     """Parse ``text`` as JSON within the limits above; raises :class:`json.JSONDecodeError`."""
+    import json  # here, not at the top: the readers of other formats (and `score`) start without it
     limit = max_values()
     if len(text) > limit:  # cheap first: fewer characters than the limit cannot exceed it
         n = text.count("{") + text.count("[") + text.count(",")
@@ -147,6 +147,7 @@ def loads(text: str) -> Any:
 
 def long_number_error(text: str) -> json.JSONDecodeError:
     """The error for a number with more digits than Python converts to an integer."""
+    import json
     limit = sys.get_int_max_str_digits() or 4300
     m = re.search(r"\d{%d,}" % (limit + 1), text)
     digits = len(m.group()) if m else limit + 1
@@ -156,6 +157,7 @@ def long_number_error(text: str) -> json.JSONDecodeError:
 
 def depth_error(text: str, limit: int = MAX_DEPTH) -> json.JSONDecodeError:
     """The error for a document too deep for a reader that recurses (it met RecursionError)."""
+    import json
     pos = _locate(text, limit)[0]
     return json.JSONDecodeError(f"nested deeper than {limit} levels; expected a flatter document",
                                 text, max(pos, 0))
@@ -163,6 +165,7 @@ def depth_error(text: str, limit: int = MAX_DEPTH) -> json.JSONDecodeError:
 
 def _locate(text: str, limit: int = MAX_DEPTH) -> tuple[int, int, str]:
     """(where the depth first passes MAX_DEPTH or -1, where the first duplicate key is, that key)."""
+    import json
     depth_at, dup_at, dup_key = -1, 0, ""
     stack: list[set[str] | None] = []
     pending: tuple[str, int] | None = None

@@ -15,7 +15,6 @@ that says how many lines were left out and where the first were.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from typing import Any
 
 from hieradjudicate.core.errors import FormatError, Problem
@@ -27,13 +26,17 @@ SKIP_OPTION = "--skip-bad-lines"
 _DUPLICATE = "duplicate answer"
 
 
-@dataclass
 class BadLines:
-    """The lines one file's reader dropped."""
+    """The lines one file's reader dropped.  (A plain class: ``score`` imports it at every start,
+    and a dataclass costs about a millisecond to make.)"""
 
-    path: str
-    count: int  # every dropped line, also those beyond the reader's problem cap
-    problems: list[Problem] = field(default_factory=list)  # the first ones, in file order
+    def __init__(self, path: str, count: int, problems: list[Problem] | None = None) -> None:
+        self.path = path
+        self.count = count  # every dropped line, also those beyond the reader's problem cap
+        self.problems: list[Problem] = [] if problems is None else problems  # the first ones, in file order
+
+    def __repr__(self) -> str:
+        return f"BadLines(path={self.path!r}, count={self.count!r}, problems={self.problems!r})"
 
 
 class BadInputError(FormatError):

@@ -17,7 +17,6 @@ Weights in the gold are told apart by :func:`~hieradjudicate.app.loading.notes.g
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -25,16 +24,22 @@ import numpy as np
 from hieradjudicate.app.loading.roles import guess_role
 
 
-@dataclass
 class Shape:
-    """What one file of a scoring run shows of its nature."""
+    """What one file of a scoring run shows of its nature.  (A plain class: ``score`` imports it
+    at every start, and a dataclass costs about a millisecond to make.)"""
 
-    path: str
-    role: str | None = None  # the role written after the path (``PATH:system``), if any
-    multi_unweighted: int = 0  # lines (instances) with several tags and no weight
-    answers_all: bool = False  # a system: every gold instance answered ...
-    beyond_gold: int = 0  # ... and this many instances the gold does not have
-    gold_total: int = 0  # the gold's instances
+    def __init__(self, path: str, role: str | None = None, multi_unweighted: int = 0, answers_all: bool = False,
+                 beyond_gold: int = 0, gold_total: int = 0) -> None:
+        self.path = path
+        self.role = role  # the role written after the path (``PATH:system``), if any
+        self.multi_unweighted = multi_unweighted  # lines (instances) with several tags and no weight
+        self.answers_all = answers_all  # a system: every gold instance answered ...
+        self.beyond_gold = beyond_gold  # ... and this many instances the gold does not have
+        self.gold_total = gold_total  # the gold's instances
+
+    def __repr__(self) -> str:
+        return (f"Shape(path={self.path!r}, role={self.role!r}, multi_unweighted={self.multi_unweighted!r}, "
+                f"answers_all={self.answers_all!r}, beyond_gold={self.beyond_gold!r}, gold_total={self.gold_total!r})")
 
 
 def multi_unweighted(item: np.ndarray, weight: np.ndarray, n_items: int) -> int:

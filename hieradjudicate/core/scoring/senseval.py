@@ -33,11 +33,11 @@ Senseval scoring scheme"; ``scorer2.md``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from hieradjudicate.core.arrays import sorted_unique
 from hieradjudicate.core.errors import InventoryError, Problem
 from hieradjudicate.core.records import AnnotationSource, SenseRecord
 from hieradjudicate.core.scoring.figures import Figures, GroupedFigures, corpus_figures  # not scoring.py: the leaf policy is not needed here
@@ -50,27 +50,39 @@ SPLIT_CREDIT = ("An answer with several tags and no weights splits its one point
                 "rule of scorer2 and of the WSD evaluation framework's scorer (Raganato et al. 2017)")
 
 
-@dataclass
 class SenseMap:
     """A Senseval sense map as a tree: ``parent`` and ``branching`` by sense id.
 
     ``branching[p]`` is the branching factor of ``p`` as a parent (``b1`` on
     the line of a child of ``p``).  Lookups are by dict, so the order of the
-    file's lines does not matter.
+    file's lines does not matter.  (A plain class, not a dataclass: ``score`` imports it at every
+    start, and a dataclass costs about a millisecond to make.)
     """
 
-    parent: dict[str, str] = field(default_factory=dict)
-    branching: dict[str, int] = field(default_factory=dict)
-    #: children listed under a parent within one lexelt, ``{(lexelt, parent): n}``, where the records say
-    #: their lexelt and the count differs from the map-wide one: an outline or tree inventory reuses
-    #: local ids ("1", "1.1") in every lexelt, and bank.n's "1" must not count run.v's "1.3"
-    lexelt_children: dict[tuple[str, str], int] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
+    def __init__(self, parent: dict[str, str] | None = None, branching: dict[str, int] | None = None,
+                 lexelt_children: dict[tuple[str, str], int] | None = None) -> None:
+        self.parent: dict[str, str] = {} if parent is None else parent
+        self.branching: dict[str, int] = {} if branching is None else branching
+        #: children listed under a parent within one lexelt, ``{(lexelt, parent): n}``, where the records say
+        #: their lexelt and the count differs from the map-wide one: an outline or tree inventory reuses
+        #: local ids ("1", "1.1") in every lexelt, and bank.n's "1" must not count run.v's "1.3"
+        self.lexelt_children: dict[tuple[str, str], int] = {} if lexelt_children is None else lexelt_children
         self._anc: dict[tuple[str, str | None], tuple[tuple[str, int], ...]] = {}
         self._n_children: dict[str, int] = {}
         for p in self.parent.values():
             self._n_children[p] = self._n_children.get(p, 0) + 1
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.parent, self.branching, self.lexelt_children) == (other.parent, other.branching,
+                                                                       other.lexelt_children)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
+
+    def __repr__(self) -> str:
+        return (f"SenseMap(parent={self.parent!r}, branching={self.branching!r}, "
+                f"lexelt_children={self.lexelt_children!r})")
 
     @classmethod
     def from_records(cls, records: Iterable[SenseRecord]) -> SenseMap:
@@ -413,7 +425,7 @@ def score_columns(
     if minimal:
         multi_rows = np.flatnonzero(k_cnt[k_item] > 1)
         if multi_rows.size:
-            pair = np.unique(k_item[multi_rows].astype(np.int64) * len(universe) + ktc[k_tag[multi_rows]])
+            pair = sorted_unique(k_item[multi_rows].astype(np.int64) * len(universe) + ktc[k_tag[multi_rows]])
             distinct = np.bincount(pair // len(universe), minlength=n_k)
             evaluated &= distinct <= 1
             excluded = int(np.count_nonzero(distinct > 1))
@@ -512,8 +524,26 @@ _ROWS = 1 << 16
 def _row_credit(r_ok, ki, a_tag, k_tag, k_cnt, kstart, korder, atc, ktc, klex, policy, sense_map, atags, ktags,
                 lexelts) -> np.ndarray:
     """The credit of answer rows ``r_ok`` (key items ``ki``): the best match (fine, coarse) or the
-    capped sum of mixed credits over the key item's tags."""
+    capped sum of mixed credits over the key item's tags.  Rows whose key item has one tag (most of
+    them) are not crossed: only the others are, and each row's credit is its own either way."""
     c = k_cnt[ki]
+    if korder is None and c.size:
+        multi = c > 1
+        n_multi = int(np.count_nonzero(multi))
+        if 0 < n_multi <= c.size // 2:
+            out = np.empty(c.size)
+            args = (a_tag, k_tag, k_cnt, kstart, korder, atc, ktc, klex, policy, sense_map, atags, ktags, lexelts)
+            for rows in (np.flatnonzero(~multi), np.flatnonzero(multi)):
+                out[rows] = _crossed_credit(r_ok[rows], ki[rows], c[rows], *args)
+            return out
+    return _crossed_credit(r_ok, ki, c, a_tag, k_tag, k_cnt, kstart, korder, atc, ktc, klex, policy, sense_map,
+                           atags, ktags, lexelts)
+
+
+def _crossed_credit(r_ok, ki, c, a_tag, k_tag, k_cnt, kstart, korder, atc, ktc, klex, policy, sense_map, atags,
+                    ktags, lexelts) -> np.ndarray:
+    """:func:`_row_credit` of rows ``r_ok`` with ``c`` key tags each, every row crossed with its key
+    item's tags (none crossed when each has one)."""
     if int(c.max(initial=0)) == 1 and korder is None:  # one key tag per answered item: no crossing
         seg = None
         at, kt = a_tag[r_ok], k_tag[kstart[ki]]

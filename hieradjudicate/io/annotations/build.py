@@ -16,7 +16,6 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -81,7 +80,6 @@ class TagTable:
         return np.fromiter(map(self.code, tags), dtype=np.int64, count=len(tags))
 
 
-@dataclass
 class Parsed:
     """Units and labels of one file, before assembly (see the module docstring).
 
@@ -90,18 +88,33 @@ class Parsed:
     ``instance_hash``, when a reader gives it, is a hash per candidate
     instance id (equal ids, equal hashes): all hashes distinct proves all
     candidates distinct without hashing the strings in Python.
+
+    (A plain class, not a dataclass: ``score`` imports this module at every start, and a
+    dataclass costs about 2 ms to make.)
     """
 
-    cand_lexelt: np.ndarray | list  # object array, or a list of str
-    cand_instance: np.ndarray | list  # object array, or a list of str
-    unit_item: np.ndarray  # int64
-    unit_set: np.ndarray  # int64
-    unit_line: np.ndarray  # int64
-    label_unit: np.ndarray  # int64, non-decreasing
-    label_tag: np.ndarray  # int64
-    label_weight: np.ndarray  # float64
-    set_names: list[str]
-    tags: list[str]
+    def __init__(self, cand_lexelt: np.ndarray | list, cand_instance: np.ndarray | list, unit_item: np.ndarray,
+                 unit_set: np.ndarray, unit_line: np.ndarray, label_unit: np.ndarray, label_tag: np.ndarray,
+                 label_weight: np.ndarray, set_names: list[str], tags: list[str],
+                 comments: dict[int, str] | None = None, instance_hash: np.ndarray | None = None,
+                 one_label_per_unit: bool = False, set_roles: dict[str, str] | None = None,
+                 unit_time: np.ndarray | None = None, unit_lead: np.ndarray | None = None) -> None:
+        self.cand_lexelt = cand_lexelt  # object array, or a list of str
+        self.cand_instance = cand_instance  # object array, or a list of str
+        self.unit_item = unit_item  # int64
+        self.unit_set = unit_set  # int64
+        self.unit_line = unit_line  # int64
+        self.label_unit = label_unit  # int64, non-decreasing
+        self.label_tag = label_tag  # int64
+        self.label_weight = label_weight  # float64
+        self.set_names = set_names
+        self.tags = tags
+        self.comments: dict[int, str] = {} if comments is None else comments  # unit -> comment
+        self.instance_hash = instance_hash  # uint64 per candidate
+        self.one_label_per_unit = one_label_per_unit  # label_unit is 0..n_units-1 (the packed reader's pairs)
+        self.set_roles: dict[str, str] = {} if set_roles is None else set_roles  # set name -> role the file implies
+        self.unit_time = unit_time  # float64 per unit: UTC seconds, NaN when absent (times.py)
+        self.unit_lead = unit_lead  # float64 per unit: seconds spent (Label Studio's lead_time)
 
     @classmethod
     def from_rows(cls, lexelts: list, instances: list, unit_set: list, unit_line: list, label_unit: list,
@@ -121,12 +134,6 @@ class Parsed:
             set_names=set_names,
             tags=tags,
         )
-    comments: dict[int, str] = field(default_factory=dict)  # unit -> comment
-    instance_hash: np.ndarray | None = None  # uint64 per candidate
-    one_label_per_unit: bool = False  # label_unit is 0..n_units-1 (the packed reader's pairs)
-    set_roles: dict[str, str] = field(default_factory=dict)  # set name -> role the file itself implies
-    unit_time: np.ndarray | None = None  # float64 per unit: UTC seconds, NaN when absent (times.py)
-    unit_lead: np.ndarray | None = None  # float64 per unit: seconds spent (Label Studio's lead_time)
 
 
 def factorize(values) -> tuple[np.ndarray, np.ndarray]:

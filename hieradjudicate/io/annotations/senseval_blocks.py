@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from hieradjudicate.core.arrays import sorted_unique
 from hieradjudicate.io.annotations.build import TagTable
 from hieradjudicate.io.annotations.bytewords import iter_cover_words, token_hash
 from hieradjudicate.io.annotations.senseval import split_tag
@@ -75,7 +76,7 @@ def _factorize(parts: list[np.ndarray], length: np.ndarray, hash_parts) -> tuple
     per code; ``None`` when two different tokens share a hash (never for tokens of 8 bytes or
     fewer, whose word is the token itself).  ``parts`` are the tokens' :func:`iter_cover_words`."""
     key = parts[0] if len(parts) == 1 else hash_parts(parts, length)
-    uniq = np.unique(key)
+    uniq = sorted_unique(key)
     codes = np.searchsorted(uniq, key)
     del key
     rep = np.empty(uniq.size, dtype=np.int64)

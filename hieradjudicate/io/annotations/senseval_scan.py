@@ -29,6 +29,7 @@ import stat
 
 import numpy as np
 
+from hieradjudicate.core.arrays import has_duplicate_u64
 from hieradjudicate.core.scoring.senseval import MAX_EXAMPLES
 from hieradjudicate.io.annotations.bytewords import iter_cover_words, same_bytes
 from hieradjudicate.io.annotations.bytewords import token_hash as _hash
@@ -248,9 +249,7 @@ class KeyIndex:
     def unique(self) -> bool:
         """Whether no two key lines share a hash (so no instance is named twice)."""
         if self._unique is None:
-            comb = self.comb()
-            comb.sort()
-            self._unique = not bool(np.any(comb[1:] == comb[:-1]))
+            self._unique = not has_duplicate_u64(self.comb())
         return self._unique
 
 
@@ -336,9 +335,7 @@ class _Join:
         if not self.index.unique() or int(np.count_nonzero(self.seen)) != self.hits:
             return None
         if self.missed:
-            missed = np.concatenate(self.missed)
-            missed.sort()
-            if bool(np.any(missed[1:] == missed[:-1])):
+            if has_duplicate_u64(np.concatenate(self.missed)):
                 return None
         return self.kidx.arrays()[0]
 
