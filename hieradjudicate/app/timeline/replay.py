@@ -33,9 +33,9 @@ class Replay:
         self.rows = rows
         inv, lex = corpus.inventory, corpus.inst_lexelt
         n_rows = len(rows)
-        index = corpus.instance_index
-        self.inst = np.fromiter((index(r.lexelt, r.instance) for r in rows), np.int64, n_rows)
-        self.code = np.fromiter((_CODE.get(r.status, 0) for r in rows), np.int64, n_rows)
+        self.inst = corpus.instance_indices([r.lexelt for r in rows], [r.instance for r in rows])
+        code = _CODE.get
+        self.code = np.array([code(r.status, 0) for r in rows], np.int64).reshape(-1)
         self.at = [r.decided_at or "" for r in rows]
         counts = np.zeros(n_rows, np.int64)
         nodes: list[int] = []

@@ -59,7 +59,8 @@ def project_timeline(store: Any, corpus: Any, *, by: str | int = "day", n_resamp
     and markers read here, :func:`rebuilt_parts` from the stored copies (older states rebuilt: a
     crowd's take a minute)."""
     t0 = time.perf_counter()
-    rows = list(store.iter_history())
+    brief = getattr(store, "brief_history", None)  # a project file: only the columns the timeline reads
+    rows = brief() if brief is not None else list(store.iter_history())
     key, kept = kept_points(store, by, n_resamples, seed)
     v = decisions_view(corpus, rows, markers(store), by=by, n_resamples=n_resamples, seed=seed, compare=compare,
                        resume=kept, key=key)
