@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from hieradjudicate.core.agreement.agreement import Layout, _multi_assemble
-from hieradjudicate.core.stats.bca import interval
+from hieradjudicate.core.stats.bca import dense_codes, interval
 from hieradjudicate.core.agreement.bootstrap import _fleiss_stat, _fleiss_V, fleiss_jackknife, jackknife, \
     resampled_sums, resampled_sums_shared
 from hieradjudicate.core.scoring.score_bootstrap import paired_bootstrap, resample_indices
@@ -265,8 +265,8 @@ def share_interval(y: np.ndarray, strata: np.ndarray, *, n_resamples: int = 1000
     y = np.asarray(y, np.float64)
     if not y.size:
         return None, None, ""
-    code = np.unique(np.asarray(strata), return_inverse=True)[1].reshape(-1)
-    n_x = np.bincount(code).astype(np.int64)
+    code, n_x = dense_codes(strata)
+    n_x = n_x.astype(np.int64)
     k_x = np.bincount(code, weights=y)
     rng = np.random.default_rng(seed)
     ones = rng.binomial(n_x[None, :], (k_x / n_x)[None, :], size=(n_resamples, n_x.size))

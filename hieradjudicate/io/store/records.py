@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from functools import lru_cache
 from typing import Any, NamedTuple, Protocol
 
+from hieradjudicate.core.gc_policy import gc_paused
 from hieradjudicate.io.store.schema import STATUSES
 
 #: the status of an instance whose adjudicators' answers differ on a server project (never stored:
@@ -176,7 +177,8 @@ BRIEF_COLUMNS = "id, lexelt, instance, tags, status, decided_by, decided_at"
 def brief_rows(rows: Iterable[Sequence[Any]]) -> list[BriefRow]:
     """Rows of :data:`BRIEF_COLUMNS` as :class:`BriefRow` (the tags parsed once per distinct list)."""
     tags, make = _tags, BriefRow
-    return [make(i, lex, inst, tags(t), st, by, at) for i, lex, inst, t, st, by, at in rows]
+    with gc_paused():  # tens of thousands of tuples and no cycle among them
+        return [make(i, lex, inst, tags(t), st, by, at) for i, lex, inst, t, st, by, at in rows]
 
 
 def row_from_db(r: Sequence[Any]) -> DecisionRow:
