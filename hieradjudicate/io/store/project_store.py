@@ -49,9 +49,9 @@ from hieradjudicate.io.store.records import (
     DecisionFields,
     DecisionRow,
     FileRecord,
+    brief_rows,
     check_decision,
     login_name,
-    brief_rows,
     row_from_db,
     utc_now,
 )
@@ -514,7 +514,8 @@ class Store:
 
     def brief_history(self) -> list[BriefRow]:
         """Every decision row, oldest first, with only the columns the timeline reads (:class:`BriefRow`)."""
-        return brief_rows(self.conn.execute(f"SELECT {BRIEF_COLUMNS} FROM decisions WHERE 1{self._trusted} ORDER BY id"))
+        sql = f"SELECT {BRIEF_COLUMNS} FROM decisions WHERE 1{self._trusted} ORDER BY id"
+        return brief_rows(self.conn.execute(sql))
 
     def history_reader(self, *, brief: bool = False) -> Callable[[], list[Any]]:
         """:meth:`iter_history` (``brief``: :meth:`brief_history`) as a function that reads through its
