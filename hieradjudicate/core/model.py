@@ -13,6 +13,7 @@ and never needs them).
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -150,6 +151,13 @@ class Corpus:
             lex = self.inventory.lexelts
             self._index = {(lex[x], i): k for k, (x, i) in enumerate(zip(self.inst_lexelt.tolist(), self.inst_id))}
         return self._index.get((lexelt, instance), -1)
+
+    def instance_indices(self, lexelts: Sequence[str], instances: Sequence[str]) -> np.ndarray:
+        """:meth:`instance_index` of each ``(lexelts[j], instances[j])`` (-1: not in the corpus), in one
+        pass (a decision history's 44,682 rows: no method call per row)."""
+        self.instance_index("", "")  # the index, made once
+        get = self._index.get  # type: ignore[union-attr]
+        return np.array([get(k, -1) for k in zip(lexelts, instances)], np.int64).reshape(-1)
 
     def instance_key(self, i: int) -> tuple[str, str]:
         return self.inventory.lexelts[int(self.inst_lexelt[i])], self.inst_id[i]

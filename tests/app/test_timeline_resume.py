@@ -151,3 +151,38 @@ def test_the_tab_reads_no_stored_copy_once_every_older_state_is_kept(project: Se
     assert again._bytes == {}
     points2, _, diffs2 = rebuilt_parts(again, project.corpus, marks, n_resamples=R)
     assert [p.figures for p in points2] == [p.figures for p in points] and diffs2 == diffs
+
+
+def _count_majorities(monkeypatch) -> list[int]:
+    from hieradjudicate.app.timeline import decisions as decisions_module
+
+    calls: list[int] = []
+    real = decisions_module.majority
+    monkeypatch.setattr(decisions_module, "majority", lambda *a: (calls.append(1), real(*a))[1])
+    return calls
+
+
+def test_the_first_view_takes_the_majority_kept_at_import_and_equals_the_timeline_from_scratch(
+        project: Session, monkeypatch) -> None:  # noqa: F811
+    from hieradjudicate.app.timeline.resume import MAJORITY
+
+    assert MAJORITY in project.store.array_names()  # kept when the project was made
+    calls = _count_majorities(monkeypatch)
+    got = _view(project)  # nothing of the timeline viewed yet
+    assert calls == []
+    _same_timeline(got, decision_timeline(project.corpus, project.store.iter_history(), n_resamples=R, seed=0))
+    assert calls == [1]  # the timeline from scratch computes its own
+
+
+def test_a_majority_kept_for_other_inputs_is_not_taken(project: Session, monkeypatch) -> None:  # noqa: F811
+    import json
+
+    from hieradjudicate.app.timeline.resume import MAJORITY, VERSION
+
+    n = project.corpus.n
+    project.store.put_arrays(MAJORITY, {"has_major": np.ones(n, bool), "major_sig": np.arange(n)},
+                             {"key": json.dumps([VERSION, [["0" * 64, "annotations", None]]])})
+    calls = _count_majorities(monkeypatch)
+    got = _view(project)
+    assert calls == [1]
+    _same_timeline(got, decision_timeline(project.corpus, project.store.iter_history(), n_resamples=R, seed=0))

@@ -182,3 +182,15 @@ def test_wsbest_interval_holds_its_estimate_and_names_its_bias(realdata) -> None
         assert lo < est < hi, (key, lo, est, hi)
         assert doc["ci"][f"{key}_method"] == "bca" and doc["ci"][f"{key}_bias"] < 0
     assert doc["ci"]["method"].startswith("BCa")
+
+
+@pytest.mark.parametrize("values", [np.array([3, 3, 1, 7, 1]), np.array([0, 1, 2, 2, 0]), np.array([5]),
+                                    np.random.default_rng(1).integers(0, 300, 4000), np.array([2**40, 3]),
+                                    np.array([-1, 2, 2]), np.array([1.5, 0.5, 1.5]), np.array(["b", "a", "b"]),
+                                    np.zeros(0, np.int64), np.array([0, 0, 0], np.int8)])
+def test_dense_codes_are_what_unique_gives_as_inverse_and_counts(values: np.ndarray) -> None:
+    from hieradjudicate.core.stats.bca import dense_codes
+
+    codes, counts = dense_codes(values)
+    _, inverse, expected = np.unique(values, return_inverse=True, return_counts=True)
+    assert codes.tolist() == inverse.reshape(-1).tolist() and counts.tolist() == expected.tolist()

@@ -106,12 +106,18 @@ def test_the_timeline_tab_reads_the_decision_rows_off_the_gui_thread(qtbot, proj
     project.close()
     win = open_window(qtbot, path)
     on_gui_thread: list[bool] = []
-    real = project_store.row_from_db
+    real, real_brief = project_store.row_from_db, project_store.brief_rows
 
     def spy(r):  # every decision row the store reads from here on, and in which thread
         on_gui_thread.append(threading.current_thread() is threading.main_thread())
         return real(r)
+
+    def spy_brief(rows):  # the same, read as the columns the timeline uses
+        got = real_brief(rows)
+        on_gui_thread.extend([threading.current_thread() is threading.main_thread()] * len(got))
+        return got
     monkeypatch.setattr(project_store, "row_from_db", spy)
+    monkeypatch.setattr(project_store, "brief_rows", spy_brief)
     tabs = win.dashboard.tabs
     bar = tabs.tabBar()
     k_tab = next(j for j in range(tabs.count()) if tabs.tabText(j) == "Timeline")

@@ -93,3 +93,18 @@ def test_migration_chains_an_old_history(tmp_path: Path) -> None:
     _sql(path, "UPDATE decisions SET note = 'forged' WHERE instance = '3'")
     with Store.open(path) as s:
         assert s.read_only and s.bad_ids
+
+
+def test_the_timelines_brief_rows_are_the_full_rows_columns_without_the_failing_ones(tmp_path: Path) -> None:
+    path = tmp_path / "p.hadj"
+    _project(path, 6)
+    _sql(path, "UPDATE decisions SET tags = '[\"forged\"]' WHERE instance = '3'")
+    with Store.open(path) as s:
+        full = list(s.iter_history())
+        brief = s.brief_history()
+        in_thread = s.history_reader(brief=True)()
+    assert len(full) == 5 and "3" not in {r.instance for r in full}
+    fields = ("id", "lexelt", "instance", "tags", "status", "decided_by", "decided_at")
+    assert [tuple(getattr(r, f) for f in fields) for r in full] == [tuple(b) for b in brief] == \
+        [tuple(b) for b in in_thread]
+    assert brief[0].tags == ("sense0",) and brief[0].decided_at == "2026-01-01T00:00:00Z"

@@ -16,15 +16,10 @@ import os
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
-from hieradjudicate.app.loading.load import AnnotationSpec, LoadResult, Progress, load, load_steps
 from hieradjudicate.app.progress import Steps
-from hieradjudicate.app.session.batch import BatchDecide, accept_agreed, accept_set
 from hieradjudicate.app.session.cache import CACHE_NAME, CACHE_STAMP
-from hieradjudicate.app.session.commands import Command, CommandStack
-from hieradjudicate.app.session.decisions import DecisionState
-from hieradjudicate.app.session.reimport import ReimportResult, reimport
 from hieradjudicate.app.session.stored_inputs import (
     cached_corpus,
     corpus_from_copies,
@@ -32,15 +27,21 @@ from hieradjudicate.app.session.stored_inputs import (
     store_copies,
     write_cache,
 )
-from hieradjudicate.app.timeline.at_import import keep_state
-from hieradjudicate.app.workbench.suggest import Suggestions, suggest
 from hieradjudicate.core.errors import ProjectError
 from hieradjudicate.core.model import Corpus
-from hieradjudicate.io.exports.gold import ExportSummary, export_gold, export_history
 from hieradjudicate.io.store.inputs import effective_files, read_copies, read_stored_inputs
 from hieradjudicate.io.store.locations import open_store
 from hieradjudicate.io.store.project_store import DecisionRow, Store
 from hieradjudicate.io.store.sidecars import remove_build, sweep_stale_builds
+
+if TYPE_CHECKING:  # imported where used: a reader of the history alone (`project timeline`) needs none
+    from hieradjudicate.app.loading.load import AnnotationSpec, LoadResult, Progress
+    from hieradjudicate.app.session.batch import BatchDecide
+    from hieradjudicate.app.session.commands import Command, CommandStack
+    from hieradjudicate.app.session.decisions import DecisionState
+    from hieradjudicate.app.session.reimport import ReimportResult
+    from hieradjudicate.app.workbench.suggest import Suggestions
+    from hieradjudicate.io.exports.gold import ExportSummary
 
 #: Exports into the tool's own file: format -> (the input format it needs, the tool's name).
 SOURCE_EXPORTS = {"xmi": ("uima-xmi", "INCEpTION/WebAnno XMI"),
@@ -71,8 +72,14 @@ class Session:
         self.corpus = corpus
         self.from_cache = from_cache
         # decisions=False: a reader of the stored history alone (`project timeline`), no edits
-        self.decisions = DecisionState(store) if decisions else None  # type: ignore[assignment]
-        self.commands = CommandStack(self.decisions) if decisions else None  # type: ignore[assignment]
+        self.decisions: DecisionState = None  # type: ignore[assignment]
+        self.commands: CommandStack = None  # type: ignore[assignment]
+        if decisions:
+            from hieradjudicate.app.session.commands import CommandStack
+            from hieradjudicate.app.session.decisions import DecisionState
+
+            self.decisions = DecisionState(store)
+            self.commands = CommandStack(self.decisions)
         self._corpus_listeners: list[Callable[[Corpus], None]] = []
 
     # ------------------------------------------------------------- creating
@@ -105,6 +112,9 @@ class Session:
         if target.exists() and not overwrite:
             raise ProjectError(f"{target}: already exists (choose another name or allow "
                                "overwriting)")
+        from hieradjudicate.app.loading.load import load, load_steps
+        from hieradjudicate.app.timeline.at_import import keep_state
+
         total = load_steps(list(inventory_paths), list(annotation_specs), list(context_paths)) + 2
 
         def tell(step: int, _total: int, what: str) -> None:
@@ -223,6 +233,8 @@ class Session:
                       min_annotators: int = 2, include_systems: bool = False) -> BatchDecide:
         """Resolve every unresolved instance all annotators agree on, as one undoable step
         (see :func:`hieradjudicate.app.session.batch.accept_agreed`); returns the command run."""
+        from hieradjudicate.app.session.batch import accept_agreed
+
         command = accept_agreed(self.corpus, self.decisions, compatible=compatible,
                                 specific=specific, min_annotators=min_annotators,
                                 include_systems=include_systems)
@@ -232,6 +244,8 @@ class Session:
     def accept_set(self, set_name: str, selection: Any = None, *,
                    overwrite: bool = False) -> BatchDecide:
         """Take one set's answers for a selection (mask or indices), as one undoable step."""
+        from hieradjudicate.app.session.batch import accept_set
+
         command = accept_set(self.corpus, self.decisions, set_name, selection, overwrite=overwrite)
         self.execute(command)
         return command
@@ -240,10 +254,14 @@ class Session:
                  new_path: str | os.PathLike[str]) -> ReimportResult:
         """Replace a changed annotation file and flag the decisions whose basis changed
         (see :mod:`hieradjudicate.app.session.reimport`); undoable as one step."""
+        from hieradjudicate.app.session.reimport import reimport
+
         return reimport(self, set_name_or_file_id, new_path)
 
     def suggestions(self, instances: Any = None) -> Suggestions:
         """Suggestions for the unresolved instances (shown only; see :mod:`.suggest`)."""
+        from hieradjudicate.app.workbench.suggest import suggest
+
         return suggest(self.corpus, self.decisions, instances)
 
     def replace_corpus(self, corpus: Corpus) -> None:
@@ -296,6 +314,8 @@ class Session:
         if format in SOURCE_EXPORTS:
             rec, data = self._export_source(format)
             return lambda: self._export_into_source(path, format, decisions, rec, data)
+        from hieradjudicate.io.exports.gold import export_gold
+
         instances = self.instances()
         decisions = self.decisions.rows()  # with the notes of instances without a decision
         return lambda: export_gold(decisions, instances, path, format=format,
@@ -333,4 +353,6 @@ class Session:
     def export_history(self, path: str | os.PathLike[str]) -> int:
         """Write every decision row ever recorded as CSV; returns the row count."""
         labels = {b.id: b.label for b in self.store.batches()}
+        from hieradjudicate.io.exports.gold import export_history
+
         return export_history(self.store.iter_history(), path, batch_labels=labels)

@@ -44,5 +44,15 @@ def keep_state(store: Any, corpus: Any, *, stats: Any = None) -> None:
         if not is_kept(store, name):
             save_side(store, name, states.corpus_side(corpus, group_of(corpus), stats), corpus)
         keep_differences(store, corpus, plan)
+        keep_majority(store, corpus)
     except (HieradjError, ValueError, ArithmeticError, IndexError, KeyError):
         pass  # a cache: refused, unreadable or not computable here; a view computes it (and says why)
+
+
+def keep_majority(store: Any, corpus: Any) -> None:
+    """Keep the annotators' majority of the inputs now in effect (the first view's overturn figures)."""
+    from hieradjudicate.app.timeline.decisions import majority
+    from hieradjudicate.app.timeline.resume import content_key, save_majority
+
+    has, sig = majority(corpus, [k for k, s in enumerate(corpus.sets) if s.role == "annotator"])
+    save_majority(store, content_key(store), has, sig)

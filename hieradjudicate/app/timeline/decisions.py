@@ -187,7 +187,10 @@ def decision_timeline(corpus: Corpus, rows: Iterable[DecisionRow], *, by: str | 
     with_ci = [k for k in sets if corpus.sets[k].role == "system" or len(ann) <= max_interval_sets]
     bins = _bins(rows, by)
     cp = resume if _fits(resume, rows, bins, corpus.n) else None
-    has_major, major_sig = (cp.has_major, cp.major_sig) if cp is not None else majority(corpus, ann)
+    # the majority depends on the inputs alone, which the key holds: one kept for them serves any rows
+    kept = cp if cp is not None else resume if resume is not None and key is not None and resume.key == key \
+        and resume.has_major.size == corpus.n else None
+    has_major, major_sig = (kept.has_major, kept.major_sig) if kept is not None else majority(corpus, ann)
     tracker = Replay(corpus, rows)
     inc = IncrementalScores(corpus, sets)
     points: list[DecisionPoint] = []

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from hieradjudicate.app.dashboard.gold import RESOLVED, STATUS_NAMES
+from hieradjudicate.core.gc_policy import gc_paused
 from hieradjudicate.core.inventory.leaves import leaf_vectors, tag_set_signature
 from hieradjudicate.core.model import AnnotationSet, Corpus
 from hieradjudicate.io.store.records import DecisionRow
@@ -33,23 +34,24 @@ class Replay:
         self.rows = rows
         inv, lex = corpus.inventory, corpus.inst_lexelt
         n_rows = len(rows)
-        index = corpus.instance_index
-        self.inst = np.fromiter((index(r.lexelt, r.instance) for r in rows), np.int64, n_rows)
-        self.code = np.fromiter((_CODE.get(r.status, 0) for r in rows), np.int64, n_rows)
-        self.at = [r.decided_at or "" for r in rows]
-        counts = np.zeros(n_rows, np.int64)
-        nodes: list[int] = []
-        lens: list[int] = []
-        lookup = inv.lookup
-        seen: dict[tuple[int, tuple[str, ...]], list[int]] = {}  # (lexelt, tags) -> nodes: few distinct
-        gold = np.flatnonzero((self.code == RESOLVED) & (self.inst >= 0))  # gold rows only
-        for j, x in zip(gold.tolist(), lex[self.inst[gold]].tolist()):
-            tags = rows[j].tags
-            got = seen.get((x, tags))
-            if got is None:
-                got = seen[(x, tags)] = [t for t in (lookup(x, tag) for tag in tags) if t >= 0]
-            lens.append(len(got))
-            nodes.extend(got)
+        with gc_paused():  # a list or tuple per row and no cycle among them: the collector would walk them
+            self.inst = corpus.instance_indices([r.lexelt for r in rows], [r.instance for r in rows])
+            code = _CODE.get
+            self.code = np.array([code(r.status, 0) for r in rows], np.int64).reshape(-1)
+            self.at = [r.decided_at or "" for r in rows]
+            counts = np.zeros(n_rows, np.int64)
+            nodes: list[int] = []
+            lens: list[int] = []
+            lookup = inv.lookup
+            seen: dict[tuple[int, tuple[str, ...]], list[int]] = {}  # (lexelt, tags) -> nodes: few distinct
+            gold = np.flatnonzero((self.code == RESOLVED) & (self.inst >= 0))  # gold rows only
+            for j, x in zip(gold.tolist(), lex[self.inst[gold]].tolist()):
+                tags = rows[j].tags
+                got = seen.get((x, tags))
+                if got is None:
+                    got = seen[(x, tags)] = [t for t in (lookup(x, tag) for tag in tags) if t >= 0]
+                lens.append(len(got))
+                nodes.extend(got)
         counts[gold] = np.asarray(lens, np.int64)
         self.ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
         self.node = np.asarray(nodes, np.int64)

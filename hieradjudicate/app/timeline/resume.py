@@ -104,6 +104,37 @@ def load(store: Any, key: str | None, by: str | int,
         return None
 
 
+#: the annotators' majority per instance, kept when an import or re-import is stored
+MAJORITY = "timeline-majority"
+
+
+def save_majority(store: Any, content: list[Any] | None, has_major: np.ndarray, major_sig: np.ndarray) -> None:
+    """Keep the annotators' majority of the inputs ``content`` (:func:`content_key`): the first view of a
+    project computes no majority (a crowd's 1.08 M labels sorted).  A cache: refused, nothing lost."""
+    if content is None or not hasattr(store, "put_arrays") or getattr(store, "read_only", True):
+        return
+    try:
+        store.put_arrays(MAJORITY, {"has_major": has_major, "major_sig": major_sig},
+                         {"key": json.dumps([VERSION, content])})
+    except HieradjError:
+        pass
+
+
+def kept_majority(store: Any, key: str | None, content: list[Any] | None) -> Checkpoint | None:
+    """A checkpoint with no point (nothing to take up) but the majority kept for these inputs, or None."""
+    if key is None or content is None or not hasattr(store, "get_arrays"):
+        return None
+    try:
+        got = store.get_arrays(MAJORITY)
+        if got is None or got[1].get("key") != json.dumps([VERSION, content]):
+            return None
+        has, sig = got[0]["has_major"].astype(bool), got[0]["major_sig"].astype(np.int64)
+    except (HieradjError, ValueError, OSError, KeyError, TypeError):
+        return None
+    empty = np.zeros(0, np.int64)
+    return Checkpoint(key, [], "", [], {}, empty, np.zeros(0), np.zeros(0), empty, has, sig)
+
+
 def save(store: Any, cp: Checkpoint, by: str | int) -> None:
     """Keep ``cp`` in the project when it can be written (a cache: refused, nothing lost)."""
     if not hasattr(store, "put_arrays") or getattr(store, "read_only", True):

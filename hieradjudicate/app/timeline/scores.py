@@ -13,6 +13,7 @@ to the rounding of a different summation order (tested to 1e-12).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -35,23 +36,18 @@ class IncrementalScores:
         self.j = j[keep]
         self.row = r.astype(np.int64)[keep]
         self.ptr = np.concatenate([[0], np.cumsum(np.bincount(self.inst, minlength=corpus.n))])
-        self.att = np.empty(self.j.size)
-        order = np.argsort(self.j, kind="stable")  # each set's answers as one slice
-        bounds = np.searchsorted(self.j[order], np.arange(len(self.sets) + 1))
+        # each answer's attempted weight and only tag, gathered from every set's rows laid end to end
+        # (one gather over the answers, not one scattered write per set: 228 sets of a crowd)
+        chosen = [corpus.sets[kk] for kk in self.sets]
+        first = np.zeros(len(chosen) + 1, np.int64)
+        np.cumsum([len(st.attempted) for st in chosen], out=first[1:])
+        g = first[self.j] + self.row  # the answer's row among all of them
+        self.att = _joined([np.asarray(st.attempted, np.float64) for st in chosen], np.float64)[g]
         # each answer's only tag where its row has one tag of weight 1 in a set whose leaf vectors are
         # computed from its tags (a crowd's every answer): scored in one leaf_vectors call per point
         # with no gather per set; -1: through the set (several tags, or leaf vectors held)
-        self.single = np.full(self.j.size, -1, np.int32 if corpus.inventory.n_nodes < 2**31 else np.int64)
-        for jj, kk in enumerate(self.sets):  # once: each answer's attempted weight and single tag
-            seg = order[bounds[jj]:bounds[jj + 1]]
-            s = corpus.sets[kk]
-            r = self.row[seg]
-            self.att[seg] = np.asarray(s.attempted, np.float64)[r]
-            if s.leaves_from_tags(corpus.inventory):
-                a = np.asarray(s.tag_ptr, np.int64)
-                one = np.flatnonzero(a[r + 1] - a[r] == 1)
-                one = one[np.asarray(s.tag_weight)[a[r[one]]] == 1.0]
-                self.single[seg[one]] = np.asarray(s.tag_node)[a[r[one]]]
+        dtype = np.int32 if corpus.inventory.n_nodes < 2**31 else np.int64
+        self.single = _joined([_single_tags(st, corpus.inventory) for st in chosen], dtype)[g].astype(dtype)
         self.score = np.zeros(self.j.size)
         self.counted = np.zeros(self.j.size, bool)  # the answer's instance is in the gold
         m = len(self.sets)
@@ -140,3 +136,19 @@ class IncrementalScores:
         s[g[hit]] = self.score[sel][hit]
         a[g[hit]] = self.att[sel][hit]
         return s, a
+
+
+def _joined(parts: list[np.ndarray], dtype: type) -> np.ndarray:
+    return np.concatenate(parts).astype(dtype, copy=False) if parts else np.zeros(0, dtype)
+
+
+def _single_tags(st: AnnotationSet, inventory: Any) -> np.ndarray:
+    """Per row of ``st``: its only tag's node where it has one tag of weight 1 and the set's leaf
+    vectors are computed from its tags, else -1."""
+    out = np.full(len(st.attempted), -1, np.int64)
+    if st.leaves_from_tags(inventory):
+        a = np.asarray(st.tag_ptr, np.int64)
+        one = np.flatnonzero(a[1:] - a[:-1] == 1)
+        one = one[np.asarray(st.tag_weight)[a[one]] == 1.0]
+        out[one] = np.asarray(st.tag_node)[a[one]]
+    return out

@@ -59,7 +59,8 @@ def project_timeline(store: Any, corpus: Any, *, by: str | int = "day", n_resamp
     and markers read here, :func:`rebuilt_parts` from the stored copies (older states rebuilt: a
     crowd's take a minute)."""
     t0 = time.perf_counter()
-    rows = list(store.iter_history())
+    brief = getattr(store, "brief_history", None)  # a project file: only the columns the timeline reads
+    rows = brief() if brief is not None else list(store.iter_history())
     key, kept = kept_points(store, by, n_resamples, seed)
     v = decisions_view(corpus, rows, markers(store), by=by, n_resamples=n_resamples, seed=seed, compare=compare,
                        resume=kept, key=key)
@@ -106,11 +107,13 @@ def kept_points(store: Any, by: str | int, n_resamples: int, seed: int | None) -
     """The key of the decision points' checkpoint and the one the project keeps (None: none); read
     in the store's thread, handed to :func:`decisions_view`."""
     from hieradjudicate.app.timeline.decisions import MAX_INTERVAL_SETS, parse_by, point_from_json
-    from hieradjudicate.app.timeline.resume import content_key, load, make_key
+    from hieradjudicate.app.timeline.resume import content_key, kept_majority, load, make_key
 
     by = parse_by(by)
-    key = make_key(content_key(store), by, n_resamples, 0 if seed is None else seed, MAX_INTERVAL_SETS)
-    return key, load(store, key, by, point_from_json)
+    content = content_key(store)
+    key = make_key(content, by, n_resamples, 0 if seed is None else seed, MAX_INTERVAL_SETS)
+    kept = load(store, key, by, point_from_json)
+    return key, kept if kept is not None else kept_majority(store, key, content)  # no point: the majority
 
 
 def keep_points(store: Any, v: TimelineView, kept: Any) -> None:

@@ -35,6 +35,21 @@ METHOD_TEXT = {
 _N = NormalDist()
 
 
+def dense_codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(codes, counts)``: what ``np.unique(values, return_inverse=True, return_counts=True)`` gives as
+    its inverse (flat) and counts.  Non-negative integers (lexelt or stratum codes) are counted instead
+    of sorted: the timeline's intervals ask this of up to 44,682 instances at each point."""
+    v = np.asarray(values).reshape(-1)
+    if v.size and v.dtype.kind in "iu" and int(v.min()) >= 0 and int(v.max()) < 4 * v.size + 1024:
+        counts = np.bincount(v)
+        present = counts > 0
+        if present.all():
+            return v.astype(np.int64, copy=False), counts
+        return (np.cumsum(present) - 1)[v], counts[present]
+    _, inv, counts = np.unique(v, return_inverse=True, return_counts=True)
+    return inv.reshape(-1), counts
+
+
 def acceleration(jack: np.ndarray, strata: np.ndarray | None = None) -> float:
     """``a`` from leave-one-out values ``jack`` (one per resampling unit), jackknifed within strata."""
     jack = np.asarray(jack, dtype=np.float64)
@@ -43,7 +58,7 @@ def acceleration(jack: np.ndarray, strata: np.ndarray | None = None) -> float:
     if strata is None:
         strata = np.zeros(len(jack), np.int64)
     strata = np.asarray(strata, np.int64)
-    _, inv, counts = np.unique(strata, return_inverse=True, return_counts=True)
+    inv, counts = dense_codes(strata)
     means = np.bincount(inv, weights=jack) / counts
     infl = (counts[inv] - 1.0) * (means[inv] - jack)
     den = float(np.sum(infl ** 2))

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from hieradjudicate.core.stats.bca import dense_codes
+
 #: a lexelt with fewer instances than this is resampled with the other small ones (its own
 #: resampling would keep at most 90 % of its variance)
 MIN_STRATUM = 10
@@ -27,14 +29,13 @@ def score_strata(lexelt: np.ndarray) -> tuple[np.ndarray, int]:
     >>> score_strata(np.array(["a", "b", "b", "c"] + ["d"] * 10))
     (array([0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]), 3)
     """
-    _, inv, counts = np.unique(np.asarray(lexelt), return_inverse=True, return_counts=True)
-    inv = inv.reshape(-1)
+    inv, counts = dense_codes(lexelt)
     small = counts < MIN_STRATUM
     if int(small.sum()) < 2:
         return inv, 0
     first = int(np.flatnonzero(small)[0])
     label = np.where(small, first, np.arange(counts.size))
-    return np.unique(label[inv], return_inverse=True)[1].reshape(-1), int(small.sum())
+    return dense_codes(label[inv])[0], int(small.sum())
 
 
 def strata_text(pooled: int) -> str:

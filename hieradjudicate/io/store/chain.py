@@ -78,6 +78,7 @@ class ChainReport:
     head_problem: str = ""  # the head in meta is missing, unreadable or names another last row
     unchained: int = 0  # rows written before checksums existed (verified from then on)
     rows: list[tuple[Any, ...]] = field(default_factory=list, repr=False)  # as read, with the chain
+    head: Any = field(default=None, repr=False)  # the head's stored value, read with the rows (bytes)
 
     @property
     def sound(self) -> bool:
@@ -166,6 +167,7 @@ def verify(conn: sqlite3.Connection) -> ChainReport:
         conn.text_factory = old_factory
     report = judge(found.rows, fields[2].decode("ascii", "replace") if len(fields) > 2 else None)
     report.rows = found.rows
+    report.head = head[0] if head is not None else None
     report.damaged_cells = found.damaged_cells
     report.unreadable = found.unreadable
     report.read_error = found.error if found.unreadable else ""

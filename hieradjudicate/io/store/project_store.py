@@ -43,10 +43,13 @@ from hieradjudicate.io.store import schema
 from hieradjudicate.io.store.blob import pack_blob, unpack_blob
 from hieradjudicate.io.store.chain import extend as extend_chain
 from hieradjudicate.io.store.records import (
+    BRIEF_COLUMNS,
     BatchRow,
+    BriefRow,
     DecisionFields,
     DecisionRow,
     FileRecord,
+    brief_rows,
     check_decision,
     login_name,
     row_from_db,
@@ -509,16 +512,23 @@ class Store:
                                    " ORDER BY id"):
             yield row_from_db(r)
 
-    def history_reader(self) -> Callable[[], list[DecisionRow]]:
-        """:meth:`iter_history` as a function that reads through its own read-only connection, so
-        that it may run in another thread (this store's connection stays in the thread that opened
-        it): every trusted row saved when it is called, oldest first."""
-        path, sql = self.path, f"SELECT {self._columns} FROM decisions WHERE 1{self._trusted} ORDER BY id"
+    def brief_history(self) -> list[BriefRow]:
+        """Every decision row, oldest first, with only the columns the timeline reads (:class:`BriefRow`)."""
+        sql = f"SELECT {BRIEF_COLUMNS} FROM decisions WHERE 1{self._trusted} ORDER BY id"
+        return brief_rows(self.conn.execute(sql))
 
-        def read() -> list[DecisionRow]:
+    def history_reader(self, *, brief: bool = False) -> Callable[[], list[Any]]:
+        """:meth:`iter_history` (``brief``: :meth:`brief_history`) as a function that reads through its
+        own read-only connection, so that it may run in another thread (this store's connection stays in
+        the thread that opened it): every trusted row saved when it is called, oldest first."""
+        columns = BRIEF_COLUMNS if brief else self._columns
+        path, sql = self.path, f"SELECT {columns} FROM decisions WHERE 1{self._trusted} ORDER BY id"
+
+        def read() -> list[Any]:
             conn = schema.read_only_connection(path)
             try:
-                return [row_from_db(r) for r in conn.execute(sql)]
+                cur = conn.execute(sql)
+                return brief_rows(cur) if brief else [row_from_db(r) for r in cur]
             finally:
                 conn.close()
         return read

@@ -14,6 +14,8 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Any
 
+from hieradjudicate.core.gc_policy import gc_paused
+
 _CHUNK = 512
 _MAX_ID = 50_000_000
 
@@ -54,7 +56,8 @@ def scan(conn: sqlite3.Connection, table: str, columns: str, *, hints: tuple[int
     """
     out = RowScan()
     try:
-        out.rows = conn.execute(f"SELECT {columns} FROM {table} ORDER BY id").fetchall()
+        with gc_paused():  # a row is a tuple the collector would walk again and again: no cycles here
+            out.rows = conn.execute(f"SELECT {columns} FROM {table} ORDER BY id").fetchall()
         return _in_order(out)
     except sqlite3.DatabaseError as exc:
         out.error = str(exc)

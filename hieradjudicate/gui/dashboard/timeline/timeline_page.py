@@ -160,7 +160,7 @@ class TimelinePage(QWidget):
         store = self.session.store
         reader = getattr(store, "history_reader", None)
         if reader is not None:
-            return reader()
+            return reader(brief=True)  # only the columns the timeline reads
         rows = list(store.iter_history())
         return lambda: rows
 
