@@ -52,6 +52,20 @@ def test_dawid_skene_default_run_is_at_the_fixed_point_of_masc_say_v(say_v) -> N
     _check(res, c, REF["ds"])
 
 
+def test_the_work_record_of_masc_say_v_shows_probes_escaping_to_higher_likelihoods(say_v) -> None:
+    inst, rater, leaf, c = say_v
+    res = dawid_skene(inst, rater, None, c.inst_lexelt, c.inventory.n_leaves, leaf=leaf, K=c.inventory.K)
+    (part,) = res.runs
+    assert part.lexelts == (c.inventory.lexelts.index("say-v"),) and part.labels == len(inst)
+    assert sum(part.steps) == pytest.approx(res.passes)  # one part: its steps are the passes
+    assert not part.escaped[0] and any(part.escaped)  # say-v's first run ends on a saddle's plateau
+    left = part.loglik[0]  # the run the fit stands on
+    for ll, escaped in zip(part.loglik[1:], part.escaped[1:], strict=True):
+        if escaped:  # the fit goes on from a probe only where it found a higher log-likelihood
+            assert ll > left
+            left = ll
+
+
 def test_dawid_skene_plain_em_reaches_the_same_fixed_point(say_v) -> None:
     inst, rater, leaf, c = say_v
     res = dawid_skene(inst, rater, None, c.inst_lexelt, c.inventory.n_leaves, leaf=leaf, K=c.inventory.K,

@@ -120,3 +120,18 @@ def test_accelerated_and_plain_agree_on_what_is_shown() -> None:
     assert a.converged and b.converged and a.iterations < b.iterations
     assert np.abs(a.accuracy - b.accuracy).max() < 1e-6
     assert np.abs(a.posterior - b.posterior).max() < 1e-5
+
+
+def test_the_work_part_by_part_adds_up_to_the_passes(monkeypatch) -> None:
+    from hieradjudicate.core.crowd import ds_parts
+
+    monkeypatch.setattr(ds_parts, "PART_LABELS", 400)  # several parts from a small crowd
+    inst, rater, P, lex, n_leaves = crowd(6, n=1500)[:5]
+    out = dawid_skene(inst, rater, P, lex, n_leaves, tol=1e-9, max_iter=5000)
+    assert len(out.runs) > 1
+    assert sorted(x for pr in out.runs for x in pr.lexelts) == list(range(len(n_leaves)))
+    assert sum(pr.labels for pr in out.runs) == len(inst)  # one-hot labels: one entry each
+    work = sum(sum(pr.steps) * pr.labels for pr in out.runs) / len(inst)
+    assert work == pytest.approx(out.passes)
+    for pr in out.runs:
+        assert len(pr.steps) == len(pr.loglik) == len(pr.escaped) >= 2 and not pr.escaped[0]

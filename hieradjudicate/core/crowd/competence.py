@@ -95,6 +95,7 @@ class Competence:
     change: float = float("nan")  # the largest move of a parameter in the last iteration
     distance: float = float("inf")  # the estimated distance of parameters and posteriors from the fixed point
     passes: float = float("nan")  # the work: EM steps made (restarts included) in full passes over the labels
+    runs: tuple = ()  # Dawid & Skene: where that work went, part by part (ds_parts.PartRuns)
 
 
 #: entries per block of :func:`_group_sums`: bounds each ``(entries, K)`` temporary to a few MB
@@ -255,4 +256,5 @@ def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray | None, inst_
     with np.errstate(divide="ignore", invalid="ignore"):
         entropy = -np.where(post > 0, post * np.log2(np.where(post > 0, post, 1.0)), 0.0).sum(axis=1)
     return Competence(workers, acc, se, n_w.astype(np.int64), tasks, post, entropy, E, pri, fit.iterations,
-                      fit.converged, history, fit.change, fit.distance, fit.label_passes)
+                      fit.converged, history, fit.change, fit.distance, fit.label_passes,
+                      tuple(fit.runs))

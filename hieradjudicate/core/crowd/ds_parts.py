@@ -19,7 +19,7 @@ history the sum over parts (a part that has stopped keeps its last value).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -46,6 +46,18 @@ class PartsFit:
     loglik: list[float]
     extrapolations: int
     label_passes: float = 0.0  # EM steps made (probes included) weighted by the parts' labels: the work in full passes
+    runs: list[PartRuns] = field(default_factory=list)  # the work part by part
+
+
+@dataclass(frozen=True)
+class PartRuns:
+    """The runs of one part: the first and each probe, in order (where the work of a fit goes)."""
+
+    lexelts: tuple[int, ...]  # those with labels
+    labels: int  # label entries of the part
+    steps: tuple[int, ...]  # EM steps of each run
+    loglik: tuple[float, ...]  # the log-likelihood where each run ended
+    escaped: tuple[bool, ...]  # each probe: it left for a higher log-likelihood (the fit went on from it); the first run: False
 
 
 def _parts(per_x: np.ndarray) -> np.ndarray:
@@ -71,6 +83,7 @@ def _confirmed(model: DSModel, run: Callable, theta: np.ndarray, *, max_iter: in
 
     fit = run(model.e_step, model.m_step, theta, max_iter=max_iter, tol=tol, min_iter=min_iter, progress=progress)
     steps = fit.iterations
+    fit.runs = [(fit.iterations, fit.loglik[-1] if fit.loglik else float("nan"), False)]
     rng = np.random.default_rng(0)
     for _ in range(PROBES):
         if not fit.converged or tol <= 0:
@@ -81,6 +94,7 @@ def _confirmed(model: DSModel, run: Callable, theta: np.ndarray, *, max_iter: in
             mixed.append((1.0 - PROBE) * z + PROBE * noise / noise.sum(axis=0))
         probe = run(model.e_step, model.m_step, model.m_step(mixed), max_iter=max_iter, tol=tol, min_iter=min_iter)
         steps += probe.iterations
+        fit.runs.append((probe.iterations, probe.loglik[-1] if probe.loglik else float("nan"), False))
         if not probe.converged:  # the restart did not settle: the convergence is not confirmed
             fit.converged = False
             break
@@ -91,6 +105,7 @@ def _confirmed(model: DSModel, run: Callable, theta: np.ndarray, *, max_iter: in
         # escaped to a higher log-likelihood: go on from there; the history stays monotone (the
         # restart's own start, below where the first run ended, is left out)
         probe.loglik = fit.loglik + [v for v in probe.loglik if v > fit.loglik[-1]]
+        probe.runs = fit.runs[:-1] + [(*fit.runs[-1][:2], True)]
         fit = probe
     fit.steps = steps  # the work done, probes included (``iterations`` stays the returned run's own)
     return fit
@@ -119,6 +134,7 @@ def fit_parts(x_task: np.ndarray, t_e: np.ndarray, w_e: np.ndarray, k_e: np.ndar
     total = max(int(t_e.size), 1)
     iterations, converged, change, distance, kept, steps = 0, True, 0.0, 0.0, 0, 0
     histories = []
+    runs = []
     for p in range(n_parts):
         tasks = t_order[t_bounds[p]:t_bounds[p + 1]]
         e = e_order[e_bounds[p]:e_bounds[p + 1]]
@@ -143,10 +159,12 @@ def fit_parts(x_task: np.ndarray, t_e: np.ndarray, w_e: np.ndarray, k_e: np.ndar
         distance = max(distance, fit.distance)
         kept += fit.extrapolations
         histories.append(np.asarray(fit.loglik))
+        runs.append(PartRuns(tuple(np.flatnonzero((part_x == p) & (per_x > 0)).tolist()), int(e.size),
+                             *map(tuple, zip(*fit.runs))))
     n_hist = max((h.size for h in histories), default=0)
     loglik = np.zeros(n_hist)
     for h in histories:
         if h.size:
             loglik += np.r_[h, np.full(n_hist - h.size, h[-1])]
     return PartsFit(post, counts.reshape(W, X, K, K), priors, iterations, converged, change, distance,
-                    loglik.tolist(), kept, steps / total)
+                    loglik.tolist(), kept, steps / total, runs)

@@ -41,7 +41,7 @@ parameters, their posteriors and ``F`` of them.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -62,6 +62,7 @@ class Fit:
     extrapolations: int = 0  # accelerated cycles whose extrapolation was kept
     distance: float = float("inf")  # the estimated distance of parameters and posteriors from the fixed point
     steps: int = 0  # EM steps of the whole fit, a confirming restart included (set by its caller)
+    runs: list = field(default_factory=list)  # (EM steps, final log-likelihood, escaped) of the run and each restart (set by its caller)
 
 
 def posts_change(a: list, b: list) -> float:
