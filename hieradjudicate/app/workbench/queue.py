@@ -87,6 +87,8 @@ class Suggestion:
     mass: float = float("nan")  # mean annotator leaf mass inside the tags' region
     reliable: tuple[str, ...] = ()  # the answer of the most reliable annotator
     reliable_set: str = ""
+    #: the annotators are being weighed (in the background): ``reliable`` is not known yet, not "none"
+    weighing: bool = False
     #: the competence-weighted suggestion: the most probable leaf of the competence model, its posterior
     weighted: tuple[str, ...] = ()
     weighted_posterior: float = float("nan")
@@ -133,6 +135,10 @@ class Workbench:
         self.view = np.arange(n, dtype=np.int64)
         self.auto_advance = True
         self._suggester: Suggester | None = None  # made on first use
+        #: a weighing of the annotators runs elsewhere (the window's background job, see
+        #: :meth:`warm_suggestions`): a suggestion meanwhile leaves the most reliable set unknown
+        #: (``Suggestion.weighing``) instead of weighing them itself
+        self.weighing = False
         #: annotator competence and instance difficulty, once estimated (off the GUI thread: seconds)
         self.competence: CompetenceFigures | None = None
 
@@ -409,21 +415,36 @@ class Workbench:
 
     def warm_suggestions(self, progress=None) -> None:
         """Weigh the annotators now (the suggestion's "most reliable" set), telling ``progress`` set by
-        set: the first :meth:`suggestion` would otherwise do it in one block (MASC: 2 s, no repaint)."""
+        set: the first :meth:`suggestion` would otherwise do it in one block (MASC: 2 s, no repaint).
+        Safe in a background thread while :attr:`weighing` is set (the suggestions meanwhile do not
+        weigh); the suggester is made in the caller's thread by :meth:`start_weighing`."""
         if self._suggester is None:
             self._suggester = Suggester(self.corpus, self.cols.annotators)
         # the annotators' summed leaf vectors the columns computed: the weighing's first pass, not redone
         totals, self.cols.leaf_sums = self.cols.leaf_sums, None
         self._suggester.warm(progress, totals)
 
+    def start_weighing(self) -> None:
+        """Before :meth:`warm_suggestions` runs in another thread: from now until :meth:`weighed`,
+        a suggestion does not weigh the annotators itself (see :attr:`weighing`)."""
+        if self._suggester is None:
+            self._suggester = Suggester(self.corpus, self.cols.annotators)
+        self.weighing = not self._suggester.weighed
+
+    def weighed(self) -> None:
+        """The background weighing ended (or failed: a suggestion then weighs them itself)."""
+        self.weighing = False
+
     def suggestion(self, i: int) -> Suggestion | None:
         """The majority answer of the annotators (see :mod:`hieradjudicate.app.workbench.suggest`)."""
         if self._suggester is None:
             self._suggester = Suggester(self.corpus, self.cols.annotators)
-        s = self._suggester.one(int(i))
+        pending = self.weighing and not self._suggester.weighed
+        s = self._suggester.one(int(i), weigh=not pending)
         if s is None:
             return None
-        out = Suggestion(s.tags, s.votes, s.of, s.sets, s.support, s.reliable_tags, s.reliable_set)
+        out = Suggestion(s.tags, s.votes, s.of, s.sets, s.support, s.reliable_tags, s.reliable_set,
+                         weighing=pending and not s.reliable_set)
         groups = answer_groups(self.corpus, int(i), self.cols.annotators, leaves=False)  # answers and votes
         mine = tuple(sorted(s.tags))
         out.tied = tuple(g.tags for g in groups if g.votes == s.votes and tuple(sorted(g.tags)) != mine)
