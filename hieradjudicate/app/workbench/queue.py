@@ -22,6 +22,7 @@ from hieradjudicate.app.dashboard.competence import CompetenceFigures
 from hieradjudicate.app.workbench.columns import (
     CATEGORY_ICONS,
     CATEGORY_LABELS,
+    LATE_KEYS,
     NO_PAIR,
     Columns,
     compute_columns,
@@ -106,6 +107,10 @@ class Suggestion:
         return head
 
 
+#: a late column's cell while it is computed (``Columns.finish``)
+COMPUTING = "computing…"
+
+
 class Workbench:
     """Instance table state over a corpus and the current decisions.
 
@@ -117,9 +122,10 @@ class Workbench:
     """
 
     def __init__(self, corpus: Corpus, rows: Iterable[DecisionRow] = (), *, crowd_threshold: int = 8,
-                 progress: Callable[[int, int, str], None] | None = None) -> None:
+                 progress: Callable[[int, int, str], None] | None = None, late: bool = False) -> None:
         self.corpus = corpus
-        self.cols: Columns = compute_columns(corpus, crowd_threshold=crowd_threshold, progress=progress)
+        self.cols: Columns = compute_columns(corpus, crowd_threshold=crowd_threshold, progress=progress,
+                                             late=late)
         n = corpus.n
         self.status = np.zeros(n, np.int8)
         self.gold = np.full(n, "", dtype=object)
@@ -145,7 +151,7 @@ class Workbench:
     # ------------------------------------------------------------ columns
     @property
     def crowd(self) -> bool:
-        return self.cols.crowd is not None
+        return self.cols.crowd_mode
 
     @property
     def set_names(self) -> list[str]:
@@ -179,6 +185,8 @@ class Workbench:
 
     def cell(self, key: str, i: int) -> str:
         """Display text of column ``key`` for instance ``i``."""
+        if key in LATE_KEYS and not self.cols.ready:  # being computed (the window's background job)
+            return COMPUTING
         if key == "lexelt":
             return self.cols.lexelt_names[int(self.cols.lexelt[i])]
         if key == "instance":
@@ -488,6 +496,9 @@ class Workbench:
         return out
 
     def remaining_categories(self) -> dict[str, int]:
-        """Categories of the unresolved instances (all of the project)."""
+        """Categories of the unresolved instances (all of the project); empty while the category column
+        is being computed (``Columns.ready``)."""
+        if not self.cols.ready:
+            return {}
         cat = self.cols.category[self.status == UNRESOLVED]
         return {CATEGORY_LABELS[c]: int((cat == c).sum()) for c in (3, 2, 1, 0, NO_PAIR) if (cat == c).any()}

@@ -74,7 +74,8 @@ class ProjectsSection:
         """The workbench, its docks and the dashboard for the session's corpus."""
         steps = steps if steps is not None else Steps(None, 0)
         within = steps.step(f"Building the instance table of {session.corpus.n:,} instances", 4)
-        self.wb = Workbench(session.corpus, session.decisions.rows(), progress=within)
+        # a crowd's category, leaf agreement and answers columns are computed once the window is shown
+        self.wb = Workbench(session.corpus, session.decisions.rows(), progress=within, late=True)
         steps.step("Laying out the workbench")
         self.ws = Workspace(self.wb)
         within = steps.step("Preparing the dashboard")  # its widgets are built when the tab is first shown
