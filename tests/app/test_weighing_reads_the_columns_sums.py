@@ -97,3 +97,17 @@ def test_reading_a_late_column_computes_it_when_nobody_did(tmp_path: Path) -> No
         assert late.cols.ready
     finally:
         s.close()
+
+
+def test_the_sets_that_answered_an_instance_are_the_same_before_and_after_the_index_is_made(tmp_path: Path) -> None:
+    s = Session.open(crowd_project(tmp_path / "c.hadj", 30, per_item=9))
+    try:
+        c = s.corpus
+        assert "_answered" not in c.__dict__
+        searched = [c.answered(i) for i in range(c.n)]  # one search per set: the index is not made
+        assert "_answered" not in c.__dict__
+        c.answer_index()
+        indexed = [c.answered(i) for i in range(c.n)]
+        assert searched == indexed and sum(map(len, indexed)) == sum(st.rows.size for st in c.sets)
+    finally:
+        s.close()

@@ -205,7 +205,12 @@ class Workspace(QWidget):
 
     def _weigh(self) -> None:
         wb = self.wb
-        self.weigher.start(lambda report: wb.warm_suggestions(report), lambda _none: wb.weighed(),
+
+        def weigh(report):
+            wb.warm_suggestions(report)
+            wb.corpus.answer_index()  # which sets answered each instance: the steps to the next instance
+
+        self.weigher.start(weigh, lambda _none: wb.weighed(),
                            failed=lambda _exc: wb.weighed())  # a suggestion then weighs them itself
 
     def _fill_key(self) -> str:
