@@ -159,9 +159,13 @@ class Workbench:
 
     def shown_sets(self) -> list[int]:
         """The sets ``1``-``9`` refer to: every set in project order (annotators first)."""
-        order = sorted(range(len(self.corpus.sets)),
-                       key=lambda k: (("annotator", "system", "gold").index(self.corpus.sets[k].role), k))
-        return order
+        sets = self.corpus.sets
+        key = (id(sets), len(sets), tuple(s.role for s in sets))  # the order of the roles: a crowd's 228
+        last = self.__dict__.get("_shown_sets")              # sets were sorted at every instance shown
+        if last is None or last[0] != key:
+            order = sorted(range(len(sets)), key=lambda k: (("annotator", "system", "gold").index(sets[k].role), k))
+            last = self.__dict__["_shown_sets"] = (key, order)
+        return list(last[1])
 
     def columns(self) -> list[ColumnSpec]:
         # Status and Gold sit next to Agreement: they stay in sight at 1024 px however many sets follow
@@ -407,7 +411,14 @@ class Workbench:
         estimated competence when an estimate exists)."""
         comp, last = self.competence, self.__dict__.get("_groups")  # the panels ask thrice per instance shown
         if last is None or last[0] != int(i) or last[1] is not comp:
-            weights = {k: float(c) for k, c in zip(comp.set_indices, comp.competence)} if comp is not None else None
+            held = self.__dict__.get("_weights")  # each estimate's weights made once, not per instance
+            if comp is None:
+                weights = None
+            elif held is not None and held[0] is comp:
+                weights = held[1]
+            else:
+                weights = {k: float(c) for k, c in zip(comp.set_indices, comp.competence)}
+                self.__dict__["_weights"] = (comp, weights)
             groups = answer_groups(self.corpus, int(i), self.shown_sets(), weights)
             last = self.__dict__["_groups"] = (int(i), comp, groups)
         return last[2]
