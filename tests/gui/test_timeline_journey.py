@@ -31,8 +31,7 @@ def test_timeline_tab_draws_the_days_and_takes_a_marker(qtbot, project: Session)
     qtbot.waitUntil(lambda: page.view is not None and bool(page.view.imports), timeout=60_000)
     assert page.view.imports[-1].figures["fleiss"].value == pytest.approx(
         Stats(project.corpus).agreement_dict(pairs=False)["fleiss"]["kappa"], abs=1e-12)
-    assert tabs.tabText(tabs.currentIndex()) == "Timeline" and page.isVisible()
-    assert "import and decision times only" in page.note.text()
+    assert tabs.currentWidget() is page and "import and decision times only" in page.note.text()
     # the resolved share per day, as drawn, equals the counts of the view
     curve = next(c for c in page.decisions_plot.getPlotItem().listDataItems() if c.name() == "resolved share")
     _, ys = curve.getData()

@@ -26,7 +26,6 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import (
@@ -83,12 +82,6 @@ class DashboardController:
         return self._open.view if self._open else None
 
     @property
-    def timeline(self) -> Any:
-        """The Timeline tab's page; None until the tab was first shown (its plots are built then)."""
-        tab = getattr(self, "_timeline_tab", None)
-        return tab.page if tab is not None else None
-
-    @property
     def work(self) -> DashboardWork | None:
         return self._open.work if self._open else None
 
@@ -109,7 +102,7 @@ class DashboardController:
         tabs.addTab(page, "Dashboard")
         from hieradjudicate.gui.dashboard.timeline.timeline_page import attach_timeline
 
-        self._timeline_tab = attach_timeline(tabs, session, ws)  # the Timeline tab (issue 32)
+        self.timeline = attach_timeline(tabs, session, ws)  # the Timeline tab (issue 32)
         self._open = _Open(session, wb, ws, tabs, page, work)
         tabs.currentChanged.connect(self._tab_changed)
         work.comp.ready.connect(self._competence_ready)
@@ -168,7 +161,6 @@ class DashboardController:
             o.view.shutdown()
         o.work.shutdown()
         self._open = None
-        self._timeline_tab = None
         self._stack.removeWidget(o.tabs)
         o.tabs.deleteLater()
         # the plots' reference cycles are collected here, in the GUI thread: a collection that
