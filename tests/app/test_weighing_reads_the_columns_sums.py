@@ -1,6 +1,8 @@
 """Opening a project weighs the annotators (the suggestion's most reliable set) from the leaf vectors the
 instance table's columns already summed per instance: the same reliabilities as a weighing of its own,
-the sums let go afterwards, and the progress still told set by set through both halves."""
+the sums let go afterwards, and the progress still told set by set through both halves.  While the window
+weighs them in the background, a suggestion gives the majority answer and leaves the most reliable set
+unknown (not "none") instead of weighing them itself."""
 
 from __future__ import annotations
 
@@ -65,49 +67,3 @@ def test_a_suggestion_asked_while_the_annotators_are_weighed_elsewhere_leaves_th
     finally:
         s.close()
 
-
-def test_late_columns_say_computing_until_finished_then_equal_the_columns_computed_at_once(tmp_path: Path) -> None:
-    s = Session.open(crowd_project(tmp_path / "c.hadj", 30, per_item=9))
-    try:
-        now = Workbench(s.corpus, s.decisions.rows())
-        late = Workbench(s.corpus, s.decisions.rows(), late=True)
-        assert now.cols.ready and not late.cols.ready
-        assert {late.cell(k, 0) for k in ("category", "agreement", "answers")} == {"computing…"}
-        assert late.remaining_categories() == {}  # not "none left"
-        told: list[tuple[int, int]] = []
-        assert late.cols.finish(lambda done, total, _what: told.append((done, total)))
-        assert late.cols.ready and not late.cols.finish()  # once
-        assert len(told) >= 30 and told[-1][0] <= told[-1][1]
-        assert np.array_equal(late.cols.category, now.cols.category)
-        assert np.array_equal(late.cols.agreement, now.cols.agreement, equal_nan=True)
-        assert list(late.cols.crowd) == list(now.cols.crowd)
-        assert [late.cell("category", i) for i in range(s.corpus.n)] == [now.cell("category", i)
-                                                                         for i in range(s.corpus.n)]
-        assert late.remaining_categories() == now.remaining_categories() != {}
-    finally:
-        s.close()
-
-
-def test_reading_a_late_column_computes_it_when_nobody_did(tmp_path: Path) -> None:
-    s = Session.open(crowd_project(tmp_path / "c.hadj", 30, per_item=9))
-    try:
-        late = Workbench(s.corpus, s.decisions.rows(), late=True)
-        assert not late.cols.ready
-        assert late.set_filter(categories=(3,)).size == int((late.cols.category == 3).sum())
-        assert late.cols.ready
-    finally:
-        s.close()
-
-
-def test_the_sets_that_answered_an_instance_are_the_same_before_and_after_the_index_is_made(tmp_path: Path) -> None:
-    s = Session.open(crowd_project(tmp_path / "c.hadj", 30, per_item=9))
-    try:
-        c = s.corpus
-        assert "_answered" not in c.__dict__
-        searched = [c.answered(i) for i in range(c.n)]  # one search per set: the index is not made
-        assert "_answered" not in c.__dict__
-        c.answer_index()
-        indexed = [c.answered(i) for i in range(c.n)]
-        assert searched == indexed and sum(map(len, indexed)) == sum(st.rows.size for st in c.sets)
-    finally:
-        s.close()
