@@ -49,8 +49,9 @@ SHOW_AFTER_MS = 500
 SCALE = 1000
 #: the slots of the window's own steps of opening, after the session's: closing the last project 1, the
 #: instance table 4, the workbench 1, the dashboard 1 (its history; its widgets wait for the tab), the
-#: first instance and its suggestion 3 (rough shares of the time on MASC)
-VIEW_SLOTS = 10
+#: first instance and its suggestion 1 (rough shares of the time on MASC; the annotators' weighing,
+#: 2 more, now runs in the background once the window is shown)
+VIEW_SLOTS = 8
 #: blocking mode draws the dialog at each new step, and within a step at most this often (s)
 DRAW_S = 0.03
 

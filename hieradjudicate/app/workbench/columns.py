@@ -7,6 +7,7 @@ multi-tag answers), done once when a project opens.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -26,9 +27,20 @@ KWIC_WIDTH = 38
 KWIC_LEFT = 22  # short left context: the head word stays visible in a narrow column
 
 
+#: the columns :meth:`Columns.finish` computes (``late``: possibly after the table is shown)
+LATE_KEYS = ("category", "agreement", "answers")
+
+
 @dataclass
 class Columns:
-    """Per-instance arrays (length ``n``) and per-set answer strings."""
+    """Per-instance arrays (length ``n``) and per-set answer strings.
+
+    ``category``, ``agreement``, ``n_answers``, ``crowd`` and ``leaf_sums`` are the *late* columns: a
+    crowd's take a pass over every annotator's leaf vectors (MASC: ~1 CPU-s), so the window computes
+    them in the background after the table is shown (``compute_columns(late=True)``).  Reading one
+    computes them first, or waits for the thread computing them (see :meth:`finish`); :attr:`ready`
+    says, without waiting, whether they are there.
+    """
 
     lexelt: np.ndarray  # int codes
     lexelt_names: list[str]
@@ -36,17 +48,80 @@ class Columns:
     kwic: np.ndarray  # object (str): "... left [head] right ..."
     set_tags: list[np.ndarray]  # one object array per set, "" where unanswered
     set_pos: list[np.ndarray]  # row position of each instance in each set, -1 where unanswered
-    category: np.ndarray  # int8, worst pairwise category over the annotator pairs
-    agreement: np.ndarray  # float, mean pairwise leaf agreement (NaN with < 2 annotators)
-    n_answers: np.ndarray  # int, annotator answers per instance
     annotators: list[int]  # indices of the annotator sets
-    crowd: np.ndarray | None = None  # object (str) "tag ×n, ..." in crowd mode
+    corpus: Corpus = field(repr=False)
+    crowd_mode: bool = False  # the answers as one "tag ×n" column (``crowd``), not a column per set
     extra: dict[str, np.ndarray] = field(default_factory=dict)
     #: what ``category`` compares, in words (annotator pairs, or sets against the reference gold)
     category_basis: str = "worst pair of annotators"
-    #: the annotators' leaf vectors summed per instance and their count (``group_category``'s pass), kept
-    #: until the suggestion's weighing of the annotators reads them (the same sums: not a second pass)
-    leaf_sums: tuple[np.ndarray, np.ndarray] | None = None
+    _late: dict = field(default_factory=dict, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @property
+    def ready(self) -> bool:
+        """Whether the late columns are computed (never waits)."""
+        return bool(self._late)
+
+    def finish(self, progress: Callable[[int, int, str], None] | None = None) -> bool:
+        """Compute the late columns unless done; True when this call computed them.  Another thread
+        computing them meanwhile is waited for; an exception (a cancelled background job) leaves them
+        to the next caller.  ``progress(done, total, what)``: after each annotator set, then the answers."""
+        if self._late:
+            return False
+        with self._lock:
+            if self._late:
+                return False
+            tell = progress or (lambda _d, _t, _w: None)
+            corpus, annotators, n = self.corpus, self.annotators, self.corpus.n
+            R = max(len(annotators), 1)
+            what = f"the disagreement category of {n:,} instances"
+            sums: list[np.ndarray] = []
+            category, agreement, n_ans = group_category(corpus, annotators, progress=lambda x: tell(
+                x + 1, R + 1, what), sums=sums)
+            if len(annotators) < 2:  # no annotator pair: where a system (or the annotator) differs from a gold
+                category, self.category_basis = reference_category(corpus, annotators, category)
+            late = {"category": category, "agreement": agreement, "n_answers": n_ans, "crowd": None,
+                    "leaf_sums": (sums[0], n_ans) if sums else None}
+            if self.crowd_mode:
+                tell(R, R + 1, f"the answers of {len(annotators):,} annotators per instance")
+                late["crowd"] = crowd_summaries(corpus, annotators)
+            self._late = late  # at once, complete: ``ready`` never sees half of them
+        return True
+
+    def _get(self, key: str):
+        self.finish()
+        return self._late[key]
+
+    @property
+    def category(self) -> np.ndarray:
+        """int8, worst pairwise category over the annotator pairs."""
+        return self._get("category")
+
+    @property
+    def agreement(self) -> np.ndarray:
+        """float, mean pairwise leaf agreement (NaN with < 2 annotators)."""
+        return self._get("agreement")
+
+    @property
+    def n_answers(self) -> np.ndarray:
+        """int, annotator answers per instance."""
+        return self._get("n_answers")
+
+    @property
+    def crowd(self) -> np.ndarray | None:
+        """object (str) "tag ×n, ..." in crowd mode, else None."""
+        return self._get("crowd")
+
+    @property
+    def leaf_sums(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """The annotators' leaf vectors summed per instance and their count (``group_category``'s pass),
+        kept until the suggestion's weighing of the annotators reads them (the same sums: not a second pass)."""
+        return self._get("leaf_sums")
+
+    @leaf_sums.setter
+    def leaf_sums(self, value) -> None:
+        self.finish()
+        self._late["leaf_sums"] = value
 
 
 def kwic_snippets(corpus: Corpus, width: int = KWIC_WIDTH, left_width: int = KWIC_LEFT) -> np.ndarray:
@@ -99,9 +174,10 @@ def pair_category(corpus: Corpus, a: int, b: int) -> tuple[np.ndarray, np.ndarra
 
 
 def compute_columns(corpus: Corpus, *, crowd_threshold: int = 8,
-                    progress: Callable[[int, int, str], None] | None = None) -> Columns:
+                    progress: Callable[[int, int, str], None] | None = None, late: bool = False) -> Columns:
     """All columns of the instance table (see :class:`Columns`); ``progress(done, total, what)``
-    hears each part (the bar of one step: see :mod:`hieradjudicate.app.progress`)."""
+    hears each part (the bar of one step: see :mod:`hieradjudicate.app.progress`).  ``late``: a crowd's
+    late columns are left to :meth:`Columns.finish` (the window's background job)."""
     tell = progress or (lambda _done, _total, _what: None)
     n = corpus.n
     # the annotator sets only: a system is never counted as an annotator (#13), so with fewer
@@ -111,34 +187,13 @@ def compute_columns(corpus: Corpus, *, crowd_threshold: int = 8,
     tell(0, 4, "each set's answers")
     set_tags = [] if crowd else [tag_strings(corpus, s, n) for s in corpus.sets]
     set_pos = [s.position(np.arange(n)) for s in corpus.sets] if not crowd else []
-    start, R = (1 if not crowd else 0), max(len(annotators), 1)
-    what = f"the disagreement category of {n:,} instances"
-    tell(start, 4, what)
-    # told after each set (MASC: 228 sets, 1.4 s in one block at 50 % before), up to slot 2 of 4
-    sums: list[np.ndarray] = []
-    category, agreement, n_ans = group_category(corpus, annotators, progress=lambda x: tell(
-        start * R + (x + 1) * (2 - start), 4 * R, what), sums=sums)
-    basis = "worst pair of annotators"
-    if len(annotators) < 2:  # no annotator pair: where a system (or the annotator) differs from a reference gold
-        category, basis = reference_category(corpus, annotators, category)
-    tell(2, 4, "context snippets")
-    cols = Columns(
-        lexelt=corpus.inst_lexelt.astype(np.int64),
-        lexelt_names=list(corpus.inventory.lexelts),
-        inst_id=np.asarray(corpus.inst_id, dtype=object),
-        kwic=kwic_snippets(corpus),
-        set_tags=set_tags,
-        set_pos=set_pos,
-        category=category,
-        agreement=agreement,
-        n_answers=n_ans,
-        annotators=annotators,
-        category_basis=basis,
-        leaf_sums=(sums[0], n_ans) if sums else None,
-    )
-    if crowd:
-        tell(2, 4, f"the answers of {len(annotators):,} annotators per instance")
-        cols.crowd = crowd_summaries(corpus, annotators)
+    tell(1, 4, "context snippets")
+    cols = Columns(lexelt=corpus.inst_lexelt.astype(np.int64), lexelt_names=list(corpus.inventory.lexelts),
+                   inst_id=np.asarray(corpus.inst_id, dtype=object), kwic=kwic_snippets(corpus),
+                   set_tags=set_tags, set_pos=set_pos, annotators=annotators, corpus=corpus, crowd_mode=crowd)
+    if not (late and crowd and len(annotators) >= 2):  # (with fewer, the basis may be a reference gold)
+        # told after each set (MASC: 228 sets, 1.4 s in one block at 50 % before), over slots 2 to 4
+        cols.finish(lambda done, total, what: tell(total + 2 * done, 4 * total, what))
     return cols
 
 

@@ -22,6 +22,7 @@ from hieradjudicate.app.dashboard.competence import CompetenceFigures
 from hieradjudicate.app.workbench.columns import (
     CATEGORY_ICONS,
     CATEGORY_LABELS,
+    LATE_KEYS,
     NO_PAIR,
     Columns,
     compute_columns,
@@ -87,6 +88,8 @@ class Suggestion:
     mass: float = float("nan")  # mean annotator leaf mass inside the tags' region
     reliable: tuple[str, ...] = ()  # the answer of the most reliable annotator
     reliable_set: str = ""
+    #: the annotators are being weighed (in the background): ``reliable`` is not known yet, not "none"
+    weighing: bool = False
     #: the competence-weighted suggestion: the most probable leaf of the competence model, its posterior
     weighted: tuple[str, ...] = ()
     weighted_posterior: float = float("nan")
@@ -104,6 +107,10 @@ class Suggestion:
         return head
 
 
+#: a late column's cell while it is computed (``Columns.finish``)
+COMPUTING = "computing…"
+
+
 class Workbench:
     """Instance table state over a corpus and the current decisions.
 
@@ -115,9 +122,10 @@ class Workbench:
     """
 
     def __init__(self, corpus: Corpus, rows: Iterable[DecisionRow] = (), *, crowd_threshold: int = 8,
-                 progress: Callable[[int, int, str], None] | None = None) -> None:
+                 progress: Callable[[int, int, str], None] | None = None, late: bool = False) -> None:
         self.corpus = corpus
-        self.cols: Columns = compute_columns(corpus, crowd_threshold=crowd_threshold, progress=progress)
+        self.cols: Columns = compute_columns(corpus, crowd_threshold=crowd_threshold, progress=progress,
+                                             late=late)
         n = corpus.n
         self.status = np.zeros(n, np.int8)
         self.gold = np.full(n, "", dtype=object)
@@ -133,13 +141,17 @@ class Workbench:
         self.view = np.arange(n, dtype=np.int64)
         self.auto_advance = True
         self._suggester: Suggester | None = None  # made on first use
+        #: a weighing of the annotators runs elsewhere (the window's background job, see
+        #: :meth:`warm_suggestions`): a suggestion meanwhile leaves the most reliable set unknown
+        #: (``Suggestion.weighing``) instead of weighing them itself
+        self.weighing = False
         #: annotator competence and instance difficulty, once estimated (off the GUI thread: seconds)
         self.competence: CompetenceFigures | None = None
 
     # ------------------------------------------------------------ columns
     @property
     def crowd(self) -> bool:
-        return self.cols.crowd is not None
+        return self.cols.crowd_mode
 
     @property
     def set_names(self) -> list[str]:
@@ -147,9 +159,13 @@ class Workbench:
 
     def shown_sets(self) -> list[int]:
         """The sets ``1``-``9`` refer to: every set in project order (annotators first)."""
-        order = sorted(range(len(self.corpus.sets)),
-                       key=lambda k: (("annotator", "system", "gold").index(self.corpus.sets[k].role), k))
-        return order
+        sets = self.corpus.sets
+        key = (id(sets), len(sets), tuple(s.role for s in sets))  # the order of the roles: a crowd's 228
+        last = self.__dict__.get("_shown_sets")              # sets were sorted at every instance shown
+        if last is None or last[0] != key:
+            order = sorted(range(len(sets)), key=lambda k: (("annotator", "system", "gold").index(sets[k].role), k))
+            last = self.__dict__["_shown_sets"] = (key, order)
+        return list(last[1])
 
     def columns(self) -> list[ColumnSpec]:
         # Status and Gold sit next to Agreement: they stay in sight at 1024 px however many sets follow
@@ -173,6 +189,8 @@ class Workbench:
 
     def cell(self, key: str, i: int) -> str:
         """Display text of column ``key`` for instance ``i``."""
+        if key in LATE_KEYS and not self.cols.ready:  # being computed (the window's background job)
+            return COMPUTING
         if key == "lexelt":
             return self.cols.lexelt_names[int(self.cols.lexelt[i])]
         if key == "instance":
@@ -393,7 +411,14 @@ class Workbench:
         estimated competence when an estimate exists)."""
         comp, last = self.competence, self.__dict__.get("_groups")  # the panels ask thrice per instance shown
         if last is None or last[0] != int(i) or last[1] is not comp:
-            weights = {k: float(c) for k, c in zip(comp.set_indices, comp.competence)} if comp is not None else None
+            held = self.__dict__.get("_weights")  # each estimate's weights made once, not per instance
+            if comp is None:
+                weights = None
+            elif held is not None and held[0] is comp:
+                weights = held[1]
+            else:
+                weights = {k: float(c) for k, c in zip(comp.set_indices, comp.competence)}
+                self.__dict__["_weights"] = (comp, weights)
             groups = answer_groups(self.corpus, int(i), self.shown_sets(), weights)
             last = self.__dict__["_groups"] = (int(i), comp, groups)
         return last[2]
@@ -409,21 +434,36 @@ class Workbench:
 
     def warm_suggestions(self, progress=None) -> None:
         """Weigh the annotators now (the suggestion's "most reliable" set), telling ``progress`` set by
-        set: the first :meth:`suggestion` would otherwise do it in one block (MASC: 2 s, no repaint)."""
+        set: the first :meth:`suggestion` would otherwise do it in one block (MASC: 2 s, no repaint).
+        Safe in a background thread while :attr:`weighing` is set (the suggestions meanwhile do not
+        weigh); the suggester is made in the caller's thread by :meth:`start_weighing`."""
         if self._suggester is None:
             self._suggester = Suggester(self.corpus, self.cols.annotators)
         # the annotators' summed leaf vectors the columns computed: the weighing's first pass, not redone
         totals, self.cols.leaf_sums = self.cols.leaf_sums, None
         self._suggester.warm(progress, totals)
 
+    def start_weighing(self) -> None:
+        """Before :meth:`warm_suggestions` runs in another thread: from now until :meth:`weighed`,
+        a suggestion does not weigh the annotators itself (see :attr:`weighing`)."""
+        if self._suggester is None:
+            self._suggester = Suggester(self.corpus, self.cols.annotators)
+        self.weighing = not self._suggester.weighed
+
+    def weighed(self) -> None:
+        """The background weighing ended (or failed: a suggestion then weighs them itself)."""
+        self.weighing = False
+
     def suggestion(self, i: int) -> Suggestion | None:
         """The majority answer of the annotators (see :mod:`hieradjudicate.app.workbench.suggest`)."""
         if self._suggester is None:
             self._suggester = Suggester(self.corpus, self.cols.annotators)
-        s = self._suggester.one(int(i))
+        pending = self.weighing and not self._suggester.weighed
+        s = self._suggester.one(int(i), weigh=not pending)
         if s is None:
             return None
-        out = Suggestion(s.tags, s.votes, s.of, s.sets, s.support, s.reliable_tags, s.reliable_set)
+        out = Suggestion(s.tags, s.votes, s.of, s.sets, s.support, s.reliable_tags, s.reliable_set,
+                         weighing=pending and not s.reliable_set)
         groups = answer_groups(self.corpus, int(i), self.cols.annotators, leaves=False)  # answers and votes
         mine = tuple(sorted(s.tags))
         out.tied = tuple(g.tags for g in groups if g.votes == s.votes and tuple(sorted(g.tags)) != mine)
@@ -467,6 +507,9 @@ class Workbench:
         return out
 
     def remaining_categories(self) -> dict[str, int]:
-        """Categories of the unresolved instances (all of the project)."""
+        """Categories of the unresolved instances (all of the project); empty while the category column
+        is being computed (``Columns.ready``)."""
+        if not self.cols.ready:
+            return {}
         cat = self.cols.category[self.status == UNRESOLVED]
         return {CATEGORY_LABELS[c]: int((cat == c).sum()) for c in (3, 2, 1, 0, NO_PAIR) if (cat == c).any()}

@@ -101,13 +101,14 @@ class Suggestions:
         if k < 0:
             return None
         c = self.corpus
-        rk = int(self.reliable_set[j])
+        rk = int(self.reliable_set[j])  # -1: the annotators not weighed yet (``Suggester.suggest``)
         return Suggestion(int(self.instances[j]), tags_of(c, k, int(self.majority_row[j])),
                           float(self.support[j]), int(self.votes[j]), int(self.n_raters[j]),
                           [c.sets[x].name for x in self._voters[j].tolist()],
                           bool(self.support[j] > MAJORITY),
-                          tags_of(c, rk, int(self.reliable_row[j])), c.sets[rk].name,
-                          float(self.reliability[rk]))
+                          tags_of(c, rk, int(self.reliable_row[j])) if rk >= 0 else (),
+                          c.sets[rk].name if rk >= 0 else "",
+                          float(self.reliability[rk]) if rk >= 0 else float("nan"))
 
 
 class Suggester:
@@ -136,7 +137,15 @@ class Suggester:
             self._reliability = reliability(self.corpus, self.raters, self.over)
         return self._reliability
 
-    def suggest(self, instances: np.ndarray | Sequence[int] | None = None) -> Suggestions:
+    @property
+    def weighed(self) -> bool:
+        """Whether the reliabilities are computed (``warm`` ran, or a suggestion needed them)."""
+        return self._reliability is not None
+
+    def suggest(self, instances: np.ndarray | Sequence[int] | None = None, *,
+                weigh: bool = True) -> Suggestions:
+        """``weigh=False``: when the annotators are not weighed yet, the majority answers only (every
+        ``reliable_set`` -1) instead of weighing them now (the window weighs them in the background)."""
         c = self.corpus
         inst = np.arange(c.n, dtype=np.int64) if instances is None \
             else np.unique(np.asarray(instances, dtype=np.int64))
@@ -178,7 +187,8 @@ class Suggester:
             parts["size"].append(region.sum(axis=1))
             parts["sig"].append(s.signature[r])
         L = {x: (np.concatenate(v) if v else np.zeros(0, np.int64)) for x, v in parts.items()}
-        rel = self.reliability
+        known = weigh or self.weighed  # once: a weighing in another thread may end meanwhile
+        rel = self.reliability if known else np.full(len(c.sets), np.nan)
         out = Suggestions(c, self.raters, inst, m, np.full(N, -1, np.int64),
                           np.full(N, -1, np.int64), np.zeros(N), np.zeros(N, np.int64),
                           np.full(N, -1, np.int64), np.full(N, -1, np.int64), rel)
@@ -204,10 +214,11 @@ class Suggester:
         out.majority_row[jb] = L["r"][best]
         out.support[jb] = L["sup"][best]
         out.votes[jb] = votes[best]
-        rel_of = np.nan_to_num(rel[L["k"]], nan=-np.inf)
-        rbest = _first_per(L["j"], (set_rank, -rel_of))
-        out.reliable_set[L["j"][rbest]] = L["k"][rbest]
-        out.reliable_row[L["j"][rbest]] = L["r"][rbest]
+        if known:
+            rel_of = np.nan_to_num(rel[L["k"]], nan=-np.inf)
+            rbest = _first_per(L["j"], (set_rank, -rel_of))
+            out.reliable_set[L["j"][rbest]] = L["k"][rbest]
+            out.reliable_row[L["j"][rbest]] = L["r"][rbest]
         # who gave the suggested tag set (names shown next to it)
         chosen_sig = np.zeros(N, np.int64)
         chosen_sig[jb] = L["sig"][best]
@@ -219,9 +230,9 @@ class Suggester:
         out._voters = [vk[bounds[x]:bounds[x + 1]] for x in range(N)]
         return out
 
-    def one(self, i: int) -> Suggestion | None:
-        """The suggestion for instance ``i`` (whatever its status)."""
-        return self.suggest(np.asarray([i])).item(0)
+    def one(self, i: int, *, weigh: bool = True) -> Suggestion | None:
+        """The suggestion for instance ``i`` (whatever its status); ``weigh``: see :meth:`suggest`."""
+        return self.suggest(np.asarray([i]), weigh=weigh).item(0)
 
 
 def _first_per(group: np.ndarray, keys: tuple[np.ndarray, ...]) -> np.ndarray:

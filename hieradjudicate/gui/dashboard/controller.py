@@ -146,7 +146,7 @@ class DashboardController:
         """Warm the dashboard once the workbench's own first figures are in (two cores, one at a time)."""
         if self._open is None:
             return
-        if self._open.ws.live.updating:
+        if self._open.ws.live.updating or not self._open.wb.cols.ready:  # (the columns: see Workspace)
             QTimer.singleShot(PREFETCH_MS, self._prefetch)
         else:
             self._open.work.prefetch()

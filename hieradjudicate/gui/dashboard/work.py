@@ -96,8 +96,7 @@ class DashboardWork(QObject):
         self.dash = Dashboard(corpus, title=Path(str(getattr(session, "path", "project"))).stem)
         # the scores against a reference gold: the ones the reference panel computes (once per project)
         self.dash.reference_holder = wb
-        if wb.cols.category_basis == "worst pair of annotators":  # not against a reference gold
-            self.dash.share_worst_category(wb.cols.annotators, wb.cols.category)  # computed once, not twice
+        self._share_category()
         self.ci_dash = copy.copy(self.dash)  # shares the figure cache, has its own nearest-gold state
         self.ci_dash._nearest = None
         self.tracker = DecisionTracker(corpus, session.store.iter_history())
@@ -107,6 +106,13 @@ class DashboardWork(QObject):
         self.comp = CompetenceEstimator(self, wb, None)
         self.view: Any = None
         self.warm_reports: list[tuple[int, int, str]] = []  # the warm-up's steps so far (replayed to the view)
+
+    def _share_category(self) -> None:
+        """The workbench's category column as the dashboard's worst category (computed once, not twice),
+        once the column is there (a crowd's is computed in the background: ``Columns.ready``)."""
+        cols = self.wb.cols
+        if cols.ready and cols.category_basis == "worst pair of annotators":  # not against a reference gold
+            self.dash.share_worst_category(cols.annotators, cols.category)
 
     # ------------------------------------------------------------------ decisions
     def _decisions_saved(self, rows) -> None:
@@ -128,6 +134,7 @@ class DashboardWork(QObject):
         v = self.view
         if self.warm.busy or (v is not None and (v.data is not None or v.fast.busy or v.isVisible())):
             return
+        self._share_category()
         snap = TrackerSnapshot(self.tracker)
         opts = {"measure": MEASURES[0][1], "n_resamples": 0, "intervals": False}
         self.warm_reports = []

@@ -56,9 +56,8 @@ class ProjectsSection:
                 self.banner.show_reason(session.read_only_reason)
                 remember_project(str(path) if is_server_location(path) else str(Path(path).resolve()))
                 self.server.attach(session)
-                # weighing the annotators set by set (the suggestion needs it): MASC's 228 sets took 2.4 s
-                # in one block at "83 %", with no repaint
-                self.wb.warm_suggestions(steps.step("Weighing the annotators against each other", 2))
+                # the annotators are weighed (the suggestion's most reliable set) in the background once
+                # the window is shown (``Workspace._weigh``): MASC's 228 sets were 0.7-1.4 s here
                 steps.step("Showing the first instance and its suggestion", 1)
                 row = self.wb.next_unresolved(-1)
                 self.ws.select_row(row if row >= 0 else 0)
@@ -75,7 +74,8 @@ class ProjectsSection:
         """The workbench, its docks and the dashboard for the session's corpus."""
         steps = steps if steps is not None else Steps(None, 0)
         within = steps.step(f"Building the instance table of {session.corpus.n:,} instances", 4)
-        self.wb = Workbench(session.corpus, session.decisions.rows(), progress=within)
+        # a crowd's category, leaf agreement and answers columns are computed once the window is shown
+        self.wb = Workbench(session.corpus, session.decisions.rows(), progress=within, late=True)
         steps.step("Laying out the workbench")
         self.ws = Workspace(self.wb)
         within = steps.step("Preparing the dashboard")  # its widgets are built when the tab is first shown

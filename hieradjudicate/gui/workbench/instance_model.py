@@ -82,8 +82,8 @@ class InstanceModel(QAbstractTableModel):
         i = int(wb.view[row])
         if role == _DISPLAY:
             return wb.cell(self.keys[col], i)
-        if role == _BACKGROUND:
-            return self._brushes[int(wb.cols.category[i])]
+        if role == _BACKGROUND:  # (no colour while the category column is computed: Columns.ready)
+            return self._brushes[int(wb.cols.category[i])] if wb.cols.ready else None
         key = self.keys[col]
         if role == _ALIGN:
             return _RIGHT if key == "agreement" else None
@@ -98,7 +98,7 @@ class InstanceModel(QAbstractTableModel):
                 return self._held  # italic, not the bold of a gold decision
             return self._bold if key == "gold" or (key == "status" and st != 0) else None
         if role == CategoryRole:
-            return int(wb.cols.category[i])
+            return int(wb.cols.category[i]) if wb.cols.ready else None
         if role == InstanceRole:
             return i
         # the tooltip
@@ -108,6 +108,8 @@ class InstanceModel(QAbstractTableModel):
             c = wb.context(i)
             return c.text if c is not None else None
         if key == "category":
+            if not wb.cols.ready:
+                return "the disagreement categories are being computed"
             return f"{CATEGORY_LABELS[int(wb.cols.category[i])]} ({wb.cols.category_basis})"
         if key.startswith("set:") or key == "answers":
             return wb.tag_tooltip(i, int(key[4:]) if key.startswith("set:") else None)

@@ -268,7 +268,8 @@ class LeafChart(pg.PlotWidget):
         for k, b in enumerate(self.bars[:m]):
             b.setOpts(x0=np.zeros(nl), y=ys - 0.4 + h * (k + 0.5), width=P_shown[:, k], height=h)
         for b in self.bars[m:]:
-            b.setOpts(x0=np.zeros(0), y=np.zeros(0), width=np.zeros(0))
+            if b.opts.get("width") is None or np.size(b.opts["width"]):  # emptied once, not at every instance
+                b.setOpts(x0=np.zeros(0), y=np.zeros(0), width=np.zeros(0))
         g = np.flatnonzero(shown_gold)
         self.gold_bars.setOpts(x0=np.zeros(g.size), y=ys[g], width=np.ones(g.size), height=0.92)
         empty = not P_shown[:, :m].any() and not g.size
@@ -283,8 +284,11 @@ class LeafChart(pg.PlotWidget):
         fm = QFontMetrics(self.font())
         room = max(40, int(self.width() * 0.45))
         texts = [fm.elidedText(t, Qt.TextElideMode.ElideMiddle, room) for t in self.tick_labels]
-        self.getAxis("left").setWidth(max([fm.horizontalAdvance(t) for t in texts], default=20) + 10)
-        self.getAxis("left").setTicks([[(float(j), t) for j, t in enumerate(texts)], []])
+        axis = self.getAxis("left")
+        width = max([fm.horizontalAdvance(t) for t in texts], default=20) + 10
+        if axis.fixedWidth != width:  # (re-lays out the plot)
+            axis.setWidth(width)
+        axis.setTicks([[(float(j), t) for j, t in enumerate(texts)], []])
 
     def axis_labels(self) -> list[tuple[float, str]]:
         """The labels the left axis writes, with their rows (what a reader sees beside the bars)."""

@@ -240,16 +240,21 @@ class LivePanel(QWidget):
         self.progress.setMaximum(max(p["total"], 1))
         self.progress.setValue(p["resolved"])
         self.progress.setUpdatesEnabled(True)
-        rem = self.wb.remaining_categories()
-        self.counts.setText(f"{p['unresolved']} unresolved, {p['flagged']} flagged, {p['skipped']} skipped"
-                            + (f", {p['conflict']} in conflict" if p.get("conflict") else "")
-                            + ("<br>left: " + ", ".join(f"{v} {k}" for k, v in rem.items()) if rem else ""))
+        self.show_counts(p)
         inputs = LiveInputs.of(self.wb, with_agreement=self._agreement_due,
                                include_systems=self.include_systems.isChecked())
         wb = self.wb
         self._asked_at = time.perf_counter()
         self.state.setText(UPDATING)
         self.runner.start(lambda report: live_figures(wb, inputs), self._show, failed=self._failed)
+
+    def show_counts(self, p: dict[str, int] | None = None) -> None:
+        """The decisions' counts and the categories left (once the category column is computed)."""
+        p = self.wb.progress() if p is None else p
+        rem = self.wb.remaining_categories()
+        self.counts.setText(f"{p['unresolved']} unresolved, {p['flagged']} flagged, {p['skipped']} skipped"
+                            + (f", {p['conflict']} in conflict" if p.get("conflict") else "")
+                            + ("<br>left: " + ", ".join(f"{v} {k}" for k, v in rem.items()) if rem else ""))
 
     def _show(self, result: LiveFigures) -> None:
         f = result.agreement
