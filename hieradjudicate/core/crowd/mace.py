@@ -132,22 +132,33 @@ def mace(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.nda
         K = P.shape[1]
         r_e, k_e = np.nonzero(P > 0)
         wt_e = P[r_e, k_e]
-    else:  # the entries nonzero(P > 0) gives for a one-hot P: one per row, in row order
+        hard = bool((wt_e == 1.0).all())  # one leaf per label (a crowd's usual case): no weights to apply
+    else:  # the entries nonzero(P > 0) gives for a one-hot P: one per row, in row order, of weight 1
         k_e = np.asarray(leaf, np.int64)
-        r_e = np.arange(k_e.size)
-        wt_e = np.ones(k_e.size)
+        r_e, wt_e, hard = None, None, True
         assert K is not None, "mace(leaf=...) needs K, the number of leaf columns"
     X = len(n_leaves)
     n_leaves = np.asarray(n_leaves, np.int64)
     tasks, t_of = _unique_inverse(inst)  # np.unique's arrays, by a count instead of a sort
     workers, w_of = _unique_inverse(rater)
     T, W = len(tasks), len(workers)
+    n_w = np.bincount(w_of, minlength=W).astype(np.int64)
     x_task = np.asarray(inst_lexelt, np.int64)[tasks]
     valid = np.arange(K)[None, :] < n_leaves[:, None]  # (X, K)
-    t_e, w_e = t_of[r_e], w_of[r_e]
+    # each label's (annotator, lexelt, leaf) key and its (instance, leaf) pair, made in place: the
+    # million-label columns of the setup are freed as soon as they are used, not held through every
+    # iteration (MASC: ~20 columns of 8.7 MB were alive at once, the window's peak, #33)
+    t_e = t_of if r_e is None else t_of[r_e]
+    strat_key = w_of * (X * K) if r_e is None else w_of[r_e] * (X * K)
+    del w_of
     x_e = x_task[t_e]
-    strat_key = (w_e * X + x_e) * K + k_e
-    tk_key = t_e * K + k_e
+    x_e *= K
+    strat_key += x_e
+    del x_e
+    strat_key += k_e
+    tk_key = t_e * K
+    tk_key += k_e
+    del t_e, t_of, r_e
     lp_task = -np.log(np.maximum(n_leaves, 1))[x_task]  # the log prior of each of an instance's leaves
 
     # the start crowd-kit draws: RandomState(seed) uniform on [1, 1 + 1.5), once for the spamming
@@ -160,13 +171,16 @@ def mace(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.nda
 
     # a label's terms depend on its (worker, lexelt, leaf) only: the logarithms are taken once per
     # distinct key, then gathered; the spam count of a label is its weight minus its knowing count
+    # (whole labels: counted, sums of 1.0 exact in any order)
+    wt_by_key = (np.bincount(strat_key, minlength=W * X * K).astype(np.float64) if wt_e is None
+                 else np.bincount(strat_key, weights=wt_e, minlength=W * X * K))
     ukey, inv = _unique_inverse(strat_key)
+    del strat_key
     w_u = ukey // (X * K)
-    wt_by_key = np.bincount(strat_key, weights=wt_e, minlength=W * X * K)
-    hard = bool((wt_e == 1.0).all())  # one leaf per label (a crowd's usual case): no weights to apply
     wt_u = wt_by_key[ukey]  # each distinct key's total label weight
     wt_w = wt_by_key.reshape(W, X * K).sum(axis=1)  # each annotator's label weight
-    lab = Labels(tk_key, inv, wt_e, T, K, n_leaves[x_task], lp_task)
+    lab = Labels(tk_key, inv, None if hard else wt_e, T, K, n_leaves[x_task], lp_task)
+    del tk_key, inv, wt_e
     # the strategies of an (annotator, lexelt) without labels are their prior's after one update;
     # only the rows with labels move after that
     act = np.unique(ukey // K)
@@ -235,7 +249,6 @@ def mace(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.nda
     counts2[:, 0] = wt_w - kw
     a_post, b_post = counts2[:, 1] + BETA, counts2[:, 0] + ALPHA
     sd = np.sqrt(a_post * b_post / ((a_post + b_post) ** 2 * (a_post + b_post + 1.0)))
-    n_w = np.bincount(w_of, minlength=W).astype(np.int64)
     q = lab.dense(q, u, valid[x_task])
     with np.errstate(divide="ignore", invalid="ignore"):
         entropy = -np.where(q > 0, q * np.log2(np.where(q > 0, q, 1.0)), 0.0).sum(axis=1)
