@@ -69,7 +69,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from hieradjudicate.core.crowd.competence import MIN_ITER, TOL, Competence, _unique_inverse, require_three_sets
+from hieradjudicate.core.crowd.competence import MIN_ITER, TOL, Competence, _ids, _unique_inverse, require_three_sets
 from hieradjudicate.core.crowd.mace_labels import Labels
 from hieradjudicate.core.crowd.squarem import Distance
 
@@ -139,8 +139,8 @@ def mace(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.nda
         assert K is not None, "mace(leaf=...) needs K, the number of leaf columns"
     X = len(n_leaves)
     n_leaves = np.asarray(n_leaves, np.int64)
-    tasks, t_of = _unique_inverse(inst)  # np.unique's arrays, by a count instead of a sort
-    workers, w_of = _unique_inverse(rater)
+    tasks, t_of = _ids(inst)  # np.unique's arrays, by a count instead of a sort (read only: may be ``inst``)
+    workers, w_of = _ids(rater)
     T, W = len(tasks), len(workers)
     n_w = np.bincount(w_of, minlength=W).astype(np.int64)
     x_task = np.asarray(inst_lexelt, np.int64)[tasks]
