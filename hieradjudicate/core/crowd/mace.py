@@ -67,6 +67,8 @@ none; checked against SciPy's in the tests).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from hieradjudicate.core.crowd.competence import MIN_ITER, TOL, Competence, _ids, _unique_inverse, require_three_sets
@@ -105,7 +107,7 @@ def _vb_normalise(counts: np.ndarray, prior: float | np.ndarray, valid: np.ndarr
 def mace(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.ndarray, n_leaves: np.ndarray,
          *, max_iter: int = MAX_ITER, tol: float = TOL, min_iter: int = MIN_ITER, seed: int = 0,
          leaf: np.ndarray | None = None, K: int | None = None,
-         names: list[str] | None = None) -> Competence:
+         names: list[str] | None = None, progress: Callable[[int, int], object] | None = None) -> Competence:
     """MACE over leaf distributions (see the module docstring); arguments as :func:`dawid_skene`.
 
     Refused, as Dawid & Skene, unless some instance has labels from three or more raters
@@ -123,7 +125,13 @@ def mace(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.nda
 
     ``leaf`` (with ``K``, ``P`` then ``None``): each row's one leaf of mass 1, as a crowd's labels are
     (the one-hot ``P`` of MASC is 147 MB; the same figures, to the bit).
+
+    ``progress(k, max_iter)``: called before the labels are arranged (``k`` 0) and after every
+    iteration (``k`` so far); it may raise to stop (a window's estimate superseded by another stops
+    there instead of running to its end beside it).
     """
+    if progress is not None:
+        progress(0, max_iter)
     inst = np.asarray(inst, np.int64)
     rater = np.asarray(rater, np.int64)
     require_three_sets(inst, rater, names, "MACE", "their competences")
@@ -237,6 +245,8 @@ def mace(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.nda
         if it > 1:  # the distance from the fixed point, estimated as Dawid & Skene's (core.squarem)
             dist = bound(prev_change, change, lab.posterior_change(q, u, q_old, u_old))
         prev_change = change
+        if progress is not None:
+            progress(it, max_iter)
         if it >= min_iter and dist < tol:
             converged = True
             break
