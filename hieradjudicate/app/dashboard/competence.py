@@ -146,7 +146,8 @@ def estimate(corpus: Corpus, sets: list[int] | None = None, *, model: str = "ds"
     """Competence of ``sets`` (default: the annotator sets) and difficulty of every instance.
 
     ``max_iter`` and ``tol``: the model's stopping rule (its defaults when ``None``).  ``progress(k, n)``:
-    called after each of Dawid & Skene's EM iterations (``k`` of at most ``n``); it may raise to stop.
+    called after each EM iteration of Dawid & Skene or iteration of MACE (``k`` of at most ``n``); it may
+    raise to stop.
 
     Raises ``ValueError`` with fewer than two sets (nothing to weigh against), and
     :class:`~hieradjudicate.core.errors.NotIdentifiable` (its message says why) where no instance has
@@ -165,7 +166,7 @@ def estimate(corpus: Corpus, sets: list[int] | None = None, *, model: str = "ds"
         from hieradjudicate.core.crowd.mace import mace as fit  # type: ignore[no-redef]
     stop: dict = {k: v for k, v in (("max_iter", max_iter), ("tol", tol)) if v is not None}
     stop["names"] = [corpus.sets[s].name for s in sets]  # for a refusal: no instance with three sets
-    if model == "ds" and progress is not None:
+    if progress is not None:  # each model's iterations (it may raise to stop the estimate)
         stop["progress"] = progress
     leaf = lay.onehot_leaf
     if leaf is not None:  # a crowd's one-leaf labels: never the dense P (#23: 141 MiB and its scan)

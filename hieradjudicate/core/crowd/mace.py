@@ -67,9 +67,11 @@ none; checked against SciPy's in the tests).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
-from hieradjudicate.core.crowd.competence import MIN_ITER, TOL, Competence, _unique_inverse, require_three_sets
+from hieradjudicate.core.crowd.competence import MIN_ITER, TOL, Competence, _ids, _unique_inverse, require_three_sets
 from hieradjudicate.core.crowd.mace_labels import Labels
 from hieradjudicate.core.crowd.squarem import Distance
 
@@ -105,7 +107,7 @@ def _vb_normalise(counts: np.ndarray, prior: float | np.ndarray, valid: np.ndarr
 def mace(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.ndarray, n_leaves: np.ndarray,
          *, max_iter: int = MAX_ITER, tol: float = TOL, min_iter: int = MIN_ITER, seed: int = 0,
          leaf: np.ndarray | None = None, K: int | None = None,
-         names: list[str] | None = None) -> Competence:
+         names: list[str] | None = None, progress: Callable[[int, int], object] | None = None) -> Competence:
     """MACE over leaf distributions (see the module docstring); arguments as :func:`dawid_skene`.
 
     Refused, as Dawid & Skene, unless some instance has labels from three or more raters
@@ -123,7 +125,13 @@ def mace(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.nda
 
     ``leaf`` (with ``K``, ``P`` then ``None``): each row's one leaf of mass 1, as a crowd's labels are
     (the one-hot ``P`` of MASC is 147 MB; the same figures, to the bit).
+
+    ``progress(k, max_iter)``: called before the labels are arranged (``k`` 0) and after every
+    iteration (``k`` so far); it may raise to stop (a window's estimate superseded by another stops
+    there instead of running to its end beside it).
     """
+    if progress is not None:
+        progress(0, max_iter)
     inst = np.asarray(inst, np.int64)
     rater = np.asarray(rater, np.int64)
     require_three_sets(inst, rater, names, "MACE", "their competences")
@@ -132,22 +140,33 @@ def mace(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.nda
         K = P.shape[1]
         r_e, k_e = np.nonzero(P > 0)
         wt_e = P[r_e, k_e]
-    else:  # the entries nonzero(P > 0) gives for a one-hot P: one per row, in row order
+        hard = bool((wt_e == 1.0).all())  # one leaf per label (a crowd's usual case): no weights to apply
+    else:  # the entries nonzero(P > 0) gives for a one-hot P: one per row, in row order, of weight 1
         k_e = np.asarray(leaf, np.int64)
-        r_e = np.arange(k_e.size)
-        wt_e = np.ones(k_e.size)
+        r_e, wt_e, hard = None, None, True
         assert K is not None, "mace(leaf=...) needs K, the number of leaf columns"
     X = len(n_leaves)
     n_leaves = np.asarray(n_leaves, np.int64)
-    tasks, t_of = _unique_inverse(inst)  # np.unique's arrays, by a count instead of a sort
-    workers, w_of = _unique_inverse(rater)
+    tasks, t_of = _ids(inst)  # np.unique's arrays, by a count instead of a sort (read only: may be ``inst``)
+    workers, w_of = _ids(rater)
     T, W = len(tasks), len(workers)
+    n_w = np.bincount(w_of, minlength=W).astype(np.int64)
     x_task = np.asarray(inst_lexelt, np.int64)[tasks]
     valid = np.arange(K)[None, :] < n_leaves[:, None]  # (X, K)
-    t_e, w_e = t_of[r_e], w_of[r_e]
+    # each label's (annotator, lexelt, leaf) key and its (instance, leaf) pair, made in place: the
+    # million-label columns of the setup are freed as soon as they are used, not held through every
+    # iteration (MASC: ~20 columns of 8.7 MB were alive at once, the window's peak, #33)
+    t_e = t_of if r_e is None else t_of[r_e]
+    strat_key = w_of * (X * K) if r_e is None else w_of[r_e] * (X * K)
+    del w_of
     x_e = x_task[t_e]
-    strat_key = (w_e * X + x_e) * K + k_e
-    tk_key = t_e * K + k_e
+    x_e *= K
+    strat_key += x_e
+    del x_e
+    strat_key += k_e
+    tk_key = t_e * K
+    tk_key += k_e
+    del t_e, t_of, r_e
     lp_task = -np.log(np.maximum(n_leaves, 1))[x_task]  # the log prior of each of an instance's leaves
 
     # the start crowd-kit draws: RandomState(seed) uniform on [1, 1 + 1.5), once for the spamming
@@ -160,13 +179,16 @@ def mace(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.nda
 
     # a label's terms depend on its (worker, lexelt, leaf) only: the logarithms are taken once per
     # distinct key, then gathered; the spam count of a label is its weight minus its knowing count
+    # (whole labels: counted, sums of 1.0 exact in any order)
+    wt_by_key = (np.bincount(strat_key, minlength=W * X * K).astype(np.float64) if wt_e is None
+                 else np.bincount(strat_key, weights=wt_e, minlength=W * X * K))
     ukey, inv = _unique_inverse(strat_key)
+    del strat_key
     w_u = ukey // (X * K)
-    wt_by_key = np.bincount(strat_key, weights=wt_e, minlength=W * X * K)
-    hard = bool((wt_e == 1.0).all())  # one leaf per label (a crowd's usual case): no weights to apply
     wt_u = wt_by_key[ukey]  # each distinct key's total label weight
     wt_w = wt_by_key.reshape(W, X * K).sum(axis=1)  # each annotator's label weight
-    lab = Labels(tk_key, inv, wt_e, T, K, n_leaves[x_task], lp_task)
+    lab = Labels(tk_key, inv, None if hard else wt_e, T, K, n_leaves[x_task], lp_task)
+    del tk_key, inv, wt_e
     # the strategies of an (annotator, lexelt) without labels are their prior's after one update;
     # only the rows with labels move after that
     act = np.unique(ukey // K)
@@ -223,6 +245,8 @@ def mace(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.nda
         if it > 1:  # the distance from the fixed point, estimated as Dawid & Skene's (core.squarem)
             dist = bound(prev_change, change, lab.posterior_change(q, u, q_old, u_old))
         prev_change = change
+        if progress is not None:
+            progress(it, max_iter)
         if it >= min_iter and dist < tol:
             converged = True
             break
@@ -235,7 +259,6 @@ def mace(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.nda
     counts2[:, 0] = wt_w - kw
     a_post, b_post = counts2[:, 1] + BETA, counts2[:, 0] + ALPHA
     sd = np.sqrt(a_post * b_post / ((a_post + b_post) ** 2 * (a_post + b_post + 1.0)))
-    n_w = np.bincount(w_of, minlength=W).astype(np.int64)
     q = lab.dense(q, u, valid[x_task])
     with np.errstate(divide="ignore", invalid="ignore"):
         entropy = -np.where(q > 0, q * np.log2(np.where(q > 0, q, 1.0)), 0.0).sum(axis=1)

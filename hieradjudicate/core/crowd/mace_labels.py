@@ -27,25 +27,31 @@ def _starts(sorted_keys: np.ndarray) -> np.ndarray:
 
 
 class Labels:
-    """Labels ``(tk_key = instance * K + leaf, inv = their key's index, weight)``; ``n_task``: each
-    instance's number of leaves, ``lp_task`` the log prior of each of them."""
+    """Labels ``(tk_key = instance * K + leaf, inv = their key's index, weight)`` (``wt_e`` ``None``: every
+    label of weight 1); ``n_task``: each instance's number of leaves, ``lp_task`` the log prior of each of
+    them.  Only the pairs' arrays and two per-label columns are kept (the sorts' permutations are freed
+    as they are used: MASC's labels are 8.7 MB a column)."""
 
-    def __init__(self, tk_key: np.ndarray, inv: np.ndarray, wt_e: np.ndarray, T: int, K: int,
+    def __init__(self, tk_key: np.ndarray, inv: np.ndarray, wt_e: np.ndarray | None, T: int, K: int,
                  n_task: np.ndarray, lp_task: np.ndarray) -> None:
         by_tk = np.argsort(tk_key, kind="stable")
         tk = tk_key[by_tk]
         self.pair_start = _starts(tk)
         self.pair_tk = tk[self.pair_start]
-        pair_of = np.empty(tk.size, np.int64)
-        pair_of[by_tk] = np.repeat(np.arange(self.pair_start.size), np.diff(np.r_[self.pair_start, tk.size]))
+        del tk
+        pair_of = np.empty(by_tk.size, np.int64)
+        pair_of[by_tk] = np.repeat(np.arange(self.pair_start.size), np.diff(np.r_[self.pair_start, by_tk.size]))
         # the pairs' sums of their labels' terms, by runs of equal length (core.crowd.slots: a pair has ~6
         # labels on MASC, and reduceat's cost per run was most of an iteration)
-        hard = bool((wt_e == 1.0).all())
+        hard = wt_e is None or bool((wt_e == 1.0).all())
         self.pair_sums = Slots(self.pair_start, inv[by_tk], None if hard else wt_e[by_tk])
+        del by_tk
         by_key = np.argsort(inv, kind="stable")
         self.pair_by_key = pair_of[by_key]
-        self.wt_by_key = wt_e[by_key]
+        del pair_of
+        self.wt_by_key = None if hard else wt_e[by_key]
         self.key_start = _starts(inv[by_key])
+        del by_key
         self.pair_task = self.pair_tk // K
         self.invalid = (self.pair_tk % K) >= n_task[self.pair_task]  # a label beyond its lexelt's leaves
         self.any_invalid = bool(self.invalid.any())
