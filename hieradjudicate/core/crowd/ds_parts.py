@@ -168,7 +168,7 @@ def fit_parts(x_task: np.ndarray, t_e: np.ndarray, w_e: np.ndarray, k_e: np.ndar
         distance = max(distance, fit.distance)
         kept += fit.extrapolations
         histories.append(np.asarray(fit.loglik))
-        runs.append(PartRuns(tuple(np.flatnonzero((part_x == p) & (per_x > 0)).tolist()), int(e.size),
+        runs.append(PartRuns(tuple(np.flatnonzero((part_x == p) & (per_x > 0)).tolist()), int(n_e),
                              *map(tuple, zip(*fit.runs))))
     n_hist = max((h.size for h in histories), default=0)
     loglik = np.zeros(n_hist)
