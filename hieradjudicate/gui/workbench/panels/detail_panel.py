@@ -38,6 +38,24 @@ ProbabilityRole = Qt.ItemDataRole.UserRole + 20
 GoldRole = Qt.ItemDataRole.UserRole + 21
 
 
+def set_html(view: QTextBrowser, text: str) -> None:
+    """``view.setHtml(text)``, laid out once: nothing when the view already shows ``text`` (a decision's
+    refresh of the same instance), and a vertical scroll bar that shows stays during the change -- the
+    old text cleared hid it and the new one brought it back, laying the new text out at two widths."""
+    doc = view.document()
+    if view.__dict__.get("_shown") == (text, doc, doc.revision()):
+        return
+    bar = view.verticalScrollBar()
+    pin = bar.isVisible() and view.verticalScrollBarPolicy() == Qt.ScrollBarPolicy.ScrollBarAsNeeded
+    if pin:
+        view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
+    view.setHtml(text)
+    if pin:
+        view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)  # gone if the text fits
+    doc = view.document()
+    view.__dict__["_shown"] = (text, doc, doc.revision())
+
+
 def _with_gloss(short: str, key: str, gloss: str) -> str:
     """A sense row's label: the short label and the first words of its gloss (when it says more)."""
     if not gloss or gloss == key:  # tree tables often repeat the id as the label
@@ -373,7 +391,7 @@ class DetailPanel(QWidget):
         held = wb.cell("status", i) == "flagged" and bool(gold.any())  # a flag's tags are no gold decision
         self.leaf_model.held = held
         self.chart_key.setText(LeafChart.legend_html(self._key_names, numbered=not self.crowd, held=held))
-        self.context.setHtml(self._context_html(i))
+        set_html(self.context, self._context_html(i))
         self.suggestion.setText(suggestion_html(wb, i))
         inv = wb.corpus.inventory
         x = int(wb.cols.lexelt[i])
@@ -384,13 +402,13 @@ class DetailPanel(QWidget):
         if self.crowd:  # the sets that answered this instance, grouped by answer
             groups = wb.answer_groups(i)
             lv = wb.leaf_votes(i, groups)
-            self.answers_view.setHtml(groups_html(groups, lv.voters, wb.competence is not None))
+            set_html(self.answers_view, groups_html(groups, lv.voters, wb.competence is not None))
             self.leaf_model.update(wb, i, lv, gold)
             P = np.stack([lv.share, np.nan_to_num(lv.posterior)], axis=1)
         else:
             answers = wb.answers(i)
             shown = answers[:8]
-            self.answers_view.setHtml(self._answers_html(answers))
+            set_html(self.answers_view, self._answers_html(answers))
             self.leaf_model.update(wb, i, shown, gold)
             P = np.stack([a.leaves for a in shown], axis=1) if shown else np.zeros((leaves.size, 0))
         self.chart.show_data(labels, P, gold, tips, held=held)
@@ -409,8 +427,8 @@ class DetailPanel(QWidget):
     def show_none(self, reason: str) -> None:
         """No instance (a search that finds nothing): empty panels that say why, not the last instance."""
         self.instance = -1
-        self.context.setHtml(f"<i>{html.escape(reason)}</i>")
-        self.answers_view.setHtml("")
+        set_html(self.context, f"<i>{html.escape(reason)}</i>")
+        set_html(self.answers_view, "")
         self.suggestion.setText("")
         self.leaf_model.clear()
         self.chart.show_data([], np.zeros((0, 0)), np.zeros(0, bool))
