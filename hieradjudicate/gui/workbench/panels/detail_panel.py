@@ -7,11 +7,12 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QPersistentModelIndex, QSize, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
+    QSizePolicy,
     QSplitter,
     QTableView,
     QTextBrowser,
@@ -54,6 +55,37 @@ def set_html(view: QTextBrowser, text: str) -> None:
         view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)  # gone if the text fits
     doc = view.document()
     view.__dict__["_shown"] = (text, doc, doc.revision())
+
+
+class TextHeight(QWidget):
+    """Holds a word-wrapped ``label`` at the height its text takes at this width, as a vertical box
+    layout gives it: a new text of the same height lays nothing out again (a label's ``setText`` has
+    the whole window laid out again, ~3 ms of a step to the next MASC instance); a text of another
+    height, or another width, lays the window out as the label itself did."""
+
+    def __init__(self, label: QLabel, parent=None) -> None:
+        super().__init__(parent)
+        self.label = label
+        label.setParent(self)  # no layout here: the label's size requests come to :meth:`event`
+        self.setSizePolicy(label.sizePolicy().horizontalPolicy(), QSizePolicy.Policy.Fixed)
+        self._fit()
+
+    def _fit(self) -> None:
+        h = max(0, self.label.heightForWidth(self.width()))
+        if self.minimumHeight() != h or self.maximumHeight() != h:
+            self.setFixedHeight(h)
+        self.label.setGeometry(0, 0, self.width(), h)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        return QSize(self.label.sizeHint().width(), self.minimumHeight())
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        return QSize(self.label.minimumSizeHint().width(), self.minimumHeight())
+
+    def event(self, ev: QEvent) -> bool:
+        if ev.type() in (QEvent.Type.LayoutRequest, QEvent.Type.Resize, QEvent.Type.Show):
+            self._fit()  # a new text (or font), a new width
+        return super().event(ev)
 
 
 def _with_gloss(short: str, key: str, gloss: str) -> str:
@@ -372,7 +404,7 @@ class DetailPanel(QWidget):
         ll = QVBoxLayout(left)
         ll.setContentsMargins(0, 0, 0, 0)
         ll.addWidget(self.context, 2)
-        ll.addWidget(self.suggestion)
+        ll.addWidget(TextHeight(self.suggestion))
         ll.addWidget(self.answers_view, 3)
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(left)
