@@ -338,7 +338,10 @@ class LeafChart(pg.PlotWidget):
         width = max([fm.horizontalAdvance(t) for t in texts], default=20) + 10
         if axis.fixedWidth != width:  # (re-lays out the plot)
             axis.setWidth(width)
-        axis.setTicks([[(float(j), t) for j, t in enumerate(texts)], []])
+        ticks = [[(float(j), t) for j, t in enumerate(texts)], []]
+        if ticks != self.__dict__.get("_ticks"):  # the same labels (the next instance of a lexelt):
+            self._ticks = ticks  # the axis keeps its drawing instead of laying the labels out anew
+            axis.setTicks(ticks)
 
     def axis_labels(self) -> list[tuple[float, str]]:
         """The labels the left axis writes, with their rows (what a reader sees beside the bars)."""
