@@ -193,14 +193,20 @@ class Corpus:
             if not s.leaves_from_tags(self.inventory):
                 out[j] = s.leaves_rows(r)
                 continue
+            lazy.append((j, r.size))
+            if r.size == 1:  # one row (the instance shown): its tags are one slice, no index array
+                a, b = int(s.tag_ptr[r[0]]), int(s.tag_ptr[r[0] + 1])
+                ptrs.append((b - a,))
+                nodes.append(s.tag_node[a:b])
+                weights.append(s.tag_weight[a:b])
+                continue
             a, b = s.tag_ptr[r], s.tag_ptr[r + 1]
             idx = np.repeat(a - (np.cumsum(b - a) - (b - a)), b - a) + np.arange(int((b - a).sum()), dtype=np.int64)
-            lazy.append((j, r.size))
             ptrs.append(b - a)
             nodes.append(s.tag_node[idx])
             weights.append(s.tag_weight[idx])
         if lazy:
-            counts = np.concatenate(ptrs)
+            counts = np.concatenate(ptrs).astype(np.int64, copy=False)
             ptr = np.zeros(counts.size + 1, dtype=np.int64)
             np.cumsum(counts, out=ptr[1:])
             P = leaf_vectors(self.inventory, ptr, np.concatenate(nodes), np.concatenate(weights))

@@ -75,3 +75,40 @@ def masc() -> Corpus:
 
 def test_masc_suggestions_are_the_same_read_at_once(masc: Corpus) -> None:
     assert _check(masc, _instances(masc, 60)) == 60
+
+
+def _check_few(c: Corpus, instances: np.ndarray) -> int:
+    """Two to four instances asked at once (the path of the instance shown, summed over several
+    instances in one block) give the many-instance pass's suggestions, field by field."""
+    sg = Suggester(c)
+    many = sg.suggest(instances)
+    at = {i: j for j, i in enumerate(many.instances.tolist())}
+    compared = 0
+    for size in (2, 3, 4):
+        for start in range(0, instances.size - size + 1, size):
+            few = sg.suggest(instances[start:start + size])
+            assert few.instances.size == size
+            for j, i in enumerate(few.instances.tolist()):
+                got, ref = few.item(j), many.item(at[i])
+                assert (got is None) == (ref is None), i
+                if ref is None:
+                    continue
+                for f in FIELDS:
+                    assert getattr(got, f) == getattr(ref, f), (i, f, size)
+                compared += 1
+    return compared
+
+
+def test_a_few_instances_at_once_give_the_same_suggestions(tmp_path: Path) -> None:
+    path = crowd_project(tmp_path / "c.hadj", 30, per_item=9)
+    s = Session.open(path)
+    try:
+        assert _check_few(s.corpus, _instances(s.corpus, 40)) > 60
+    finally:
+        s.close()
+    c = small_corpus()
+    assert _check_few(c, np.arange(c.n)) >= 5
+
+
+def test_masc_suggestions_of_a_few_instances_at_once_are_the_same(masc: Corpus) -> None:
+    assert _check_few(masc, _instances(masc, 48)) > 100

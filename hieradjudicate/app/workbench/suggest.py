@@ -153,40 +153,49 @@ class Suggester:
         K = max(c.inventory.K, 1)
         total = np.zeros((N, K))
         m = np.zeros(N, np.int64)
-        where = []
-        if N <= 4:  # a few instances (the one shown): the sets that answered them, not a search per set
+        if N <= 4:  # a few instances (the one shown): the sets that answered them, not a search per set,
+            # and their answers as one (answer, leaf) block, not a small computation per set (#33)
             hits = [c.answered(int(x)) for x in inst.tolist()]
             answered = set().union(*hits)
-            raters = [k for k in self.raters if k in answered]
-            position = lambda k: np.asarray([h.get(k, -1) for h in hits], np.int64)  # noqa: E731
-        else:
-            raters, position = self.raters, lambda k: c.sets[k].position(inst)  # noqa: E731
-        def answers():  # (set, instances j, rows r, leaf vectors): these rows only (#23)
-            if N <= 4:  # every set's rows of the instance in one computation, not ~24 small ones
-                found = [(k, np.flatnonzero(pos >= 0), pos) for k, pos in ((k, position(k)) for k in raters)]
-                leaves = c.leaves_of([k for k, _, _ in found], [pos[j] for _, j, pos in found])
-                yield from ((k, j, pos[j], p) for (k, j, pos), p in zip(found, leaves))
-                return
-            for k in raters:  # one set's at a time: a crowd's sets keep no leaf vectors
-                pos = position(k)
+            found = []  # (set, instances j, rows r) in the raters' order, as the loop below
+            for k in (k for k in self.raters if k in answered):
+                pos = np.asarray([h.get(k, -1) for h in hits], np.int64)
                 j = np.flatnonzero(pos >= 0)
-                yield k, j, pos[j], c.sets[k].leaves_rows(pos[j])
-
-        for k, j, r, p in answers():
-            total[j] += p
-            m[j] += 1
-            where.append((k, j, r, p > 0))
-        mean = total / np.maximum(m, 1)[:, None]
-        parts: dict[str, list[np.ndarray]] = {x: [] for x in ("j", "k", "r", "sup", "size", "sig")}
-        for k, j, r, region in where:
-            s = c.sets[k]
-            parts["j"].append(j)
-            parts["k"].append(np.full(j.size, k, np.int64))
-            parts["r"].append(r)
-            parts["sup"].append((mean[j] * region).sum(axis=1))
-            parts["size"].append(region.sum(axis=1))
-            parts["sig"].append(s.signature[r])
-        L = {x: (np.concatenate(v) if v else np.zeros(0, np.int64)) for x, v in parts.items()}
+                found.append((k, j, pos[j]))
+            if found:
+                P = np.concatenate(c.leaves_of([k for k, _, _ in found], [r for _, _, r in found]))
+                jj = np.concatenate([j for _, j, _ in found])
+                np.add.at(total, jj, P)
+                m += np.bincount(jj, minlength=N)
+                region = P > 0
+                mean = total / np.maximum(m, 1)[:, None]
+                L = {"j": jj, "k": np.repeat(np.asarray([k for k, _, _ in found], np.int64),
+                                               [j.size for _, j, _ in found]),
+                     "r": np.concatenate([r for _, _, r in found]), "sup": (mean[jj] * region).sum(axis=1),
+                     "size": region.sum(axis=1),
+                     "sig": np.concatenate([c.sets[k].signature[r] for k, _, r in found])}
+            else:
+                L = {x: np.zeros(0, np.int64) for x in ("j", "k", "r", "sup", "size", "sig")}
+        else:
+            where = []
+            for k in self.raters:  # one set's at a time: a crowd's sets keep no leaf vectors
+                pos = c.sets[k].position(inst)
+                j = np.flatnonzero(pos >= 0)
+                p = c.sets[k].leaves_rows(pos[j])
+                total[j] += p
+                m[j] += 1
+                where.append((k, j, pos[j], p > 0))
+            mean = total / np.maximum(m, 1)[:, None]
+            parts: dict[str, list[np.ndarray]] = {x: [] for x in ("j", "k", "r", "sup", "size", "sig")}
+            for k, j, r, region in where:
+                s = c.sets[k]
+                parts["j"].append(j)
+                parts["k"].append(np.full(j.size, k, np.int64))
+                parts["r"].append(r)
+                parts["sup"].append((mean[j] * region).sum(axis=1))
+                parts["size"].append(region.sum(axis=1))
+                parts["sig"].append(s.signature[r])
+            L = {x: (np.concatenate(v) if v else np.zeros(0, np.int64)) for x, v in parts.items()}
         known = weigh or self.weighed  # once: a weighing in another thread may end meanwhile
         rel = self.reliability if known else np.full(len(c.sets), np.nan)
         out = Suggestions(c, self.raters, inst, m, np.full(N, -1, np.int64),

@@ -7,11 +7,12 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QPersistentModelIndex, QSize, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
+    QSizePolicy,
     QSplitter,
     QTableView,
     QTextBrowser,
@@ -36,6 +37,55 @@ from hieradjudicate.gui.workbench.suggestion_text import suggestion_html
 _Index = QModelIndex | QPersistentModelIndex
 ProbabilityRole = Qt.ItemDataRole.UserRole + 20
 GoldRole = Qt.ItemDataRole.UserRole + 21
+
+
+def set_html(view: QTextBrowser, text: str) -> None:
+    """``view.setHtml(text)``, laid out once: nothing when the view already shows ``text`` (a decision's
+    refresh of the same instance), and a vertical scroll bar that shows stays during the change -- the
+    old text cleared hid it and the new one brought it back, laying the new text out at two widths."""
+    doc = view.document()
+    if view.__dict__.get("_shown") == (text, doc, doc.revision()):
+        return
+    bar = view.verticalScrollBar()
+    pin = bar.isVisible() and view.verticalScrollBarPolicy() == Qt.ScrollBarPolicy.ScrollBarAsNeeded
+    if pin:
+        view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
+    view.setHtml(text)
+    if pin:
+        view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)  # gone if the text fits
+    doc = view.document()
+    view.__dict__["_shown"] = (text, doc, doc.revision())
+
+
+class TextHeight(QWidget):
+    """Holds a word-wrapped ``label`` at the height its text takes at this width, as a vertical box
+    layout gives it: a new text of the same height lays nothing out again (a label's ``setText`` has
+    the whole window laid out again, ~3 ms of a step to the next MASC instance); a text of another
+    height, or another width, lays the window out as the label itself did."""
+
+    def __init__(self, label: QLabel, parent=None) -> None:
+        super().__init__(parent)
+        self.label = label
+        label.setParent(self)  # no layout here: the label's size requests come to :meth:`event`
+        self.setSizePolicy(label.sizePolicy().horizontalPolicy(), QSizePolicy.Policy.Fixed)
+        self._fit()
+
+    def _fit(self) -> None:
+        h = max(0, self.label.heightForWidth(self.width()))
+        if self.minimumHeight() != h or self.maximumHeight() != h:
+            self.setFixedHeight(h)
+        self.label.setGeometry(0, 0, self.width(), h)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        return QSize(self.label.sizeHint().width(), self.minimumHeight())
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 (Qt's name)
+        return QSize(self.label.minimumSizeHint().width(), self.minimumHeight())
+
+    def event(self, ev: QEvent) -> bool:
+        if ev.type() in (QEvent.Type.LayoutRequest, QEvent.Type.Resize, QEvent.Type.Show):
+            self._fit()  # a new text (or font), a new width
+        return super().event(ev)
 
 
 def _with_gloss(short: str, key: str, gloss: str) -> str:
@@ -288,7 +338,10 @@ class LeafChart(pg.PlotWidget):
         width = max([fm.horizontalAdvance(t) for t in texts], default=20) + 10
         if axis.fixedWidth != width:  # (re-lays out the plot)
             axis.setWidth(width)
-        axis.setTicks([[(float(j), t) for j, t in enumerate(texts)], []])
+        ticks = [[(float(j), t) for j, t in enumerate(texts)], []]
+        if ticks != self.__dict__.get("_ticks"):  # the same labels (the next instance of a lexelt):
+            self._ticks = ticks  # the axis keeps its drawing instead of laying the labels out anew
+            axis.setTicks(ticks)
 
     def axis_labels(self) -> list[tuple[float, str]]:
         """The labels the left axis writes, with their rows (what a reader sees beside the bars)."""
@@ -354,7 +407,7 @@ class DetailPanel(QWidget):
         ll = QVBoxLayout(left)
         ll.setContentsMargins(0, 0, 0, 0)
         ll.addWidget(self.context, 2)
-        ll.addWidget(self.suggestion)
+        ll.addWidget(TextHeight(self.suggestion))
         ll.addWidget(self.answers_view, 3)
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(left)
@@ -373,7 +426,7 @@ class DetailPanel(QWidget):
         held = wb.cell("status", i) == "flagged" and bool(gold.any())  # a flag's tags are no gold decision
         self.leaf_model.held = held
         self.chart_key.setText(LeafChart.legend_html(self._key_names, numbered=not self.crowd, held=held))
-        self.context.setHtml(self._context_html(i))
+        set_html(self.context, self._context_html(i))
         self.suggestion.setText(suggestion_html(wb, i))
         inv = wb.corpus.inventory
         x = int(wb.cols.lexelt[i])
@@ -384,13 +437,13 @@ class DetailPanel(QWidget):
         if self.crowd:  # the sets that answered this instance, grouped by answer
             groups = wb.answer_groups(i)
             lv = wb.leaf_votes(i, groups)
-            self.answers_view.setHtml(groups_html(groups, lv.voters, wb.competence is not None))
+            set_html(self.answers_view, groups_html(groups, lv.voters, wb.competence is not None))
             self.leaf_model.update(wb, i, lv, gold)
             P = np.stack([lv.share, np.nan_to_num(lv.posterior)], axis=1)
         else:
             answers = wb.answers(i)
             shown = answers[:8]
-            self.answers_view.setHtml(self._answers_html(answers))
+            set_html(self.answers_view, self._answers_html(answers))
             self.leaf_model.update(wb, i, shown, gold)
             P = np.stack([a.leaves for a in shown], axis=1) if shown else np.zeros((leaves.size, 0))
         self.chart.show_data(labels, P, gold, tips, held=held)
@@ -409,8 +462,8 @@ class DetailPanel(QWidget):
     def show_none(self, reason: str) -> None:
         """No instance (a search that finds nothing): empty panels that say why, not the last instance."""
         self.instance = -1
-        self.context.setHtml(f"<i>{html.escape(reason)}</i>")
-        self.answers_view.setHtml("")
+        set_html(self.context, f"<i>{html.escape(reason)}</i>")
+        set_html(self.answers_view, "")
         self.suggestion.setText("")
         self.leaf_model.clear()
         self.chart.show_data([], np.zeros((0, 0)), np.zeros(0, bool))
