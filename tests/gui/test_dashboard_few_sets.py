@@ -57,6 +57,7 @@ def test_reference_gold_and_one_system(qtbot, private_dirs: Path) -> None:
         assert not any(p.isVisible() for p in panel.plots)  # no empty axes standing alone
     # no count under the empty map ("1 of 1 sets shown") beside the sentence that says why
     assert view.heatmap.hover.text() == ""
+    assert not view.lexelts.note.isVisible()  # nor "solid line: pooled undefined" under no plot
     assert view.competence_panel.status.text() == "Competence needs at least two annotator sets; this project has 0."
     qtbot.waitUntil(lambda: view.reference.scores.figures is not None, timeout=60_000)
     assert view.reference.scores.table.model().rowCount() >= 1  # the systems' scores, above them
@@ -74,6 +75,7 @@ def test_two_systems_only_are_compared(qtbot, private_dirs: Path) -> None:
     assert view.data.heatmap.names == ["lesk", "neural"]
     assert any(p.isVisible() for p in view.heatmap.plots)
     assert view.heatmap.hover.text() == "2 of 2 sets shown"
+    assert view.lexelts.note.isVisible() and "solid line: pooled" in view.lexelts.note.text()
     win.close()
 
 

@@ -67,6 +67,9 @@ def _say_why_not(panel: Any, why: str) -> None:
     label.setVisible(bool(why))
     for plot in panel.plots:
         plot.setVisible(not why)
+    note = getattr(panel, "note", None)  # a line about the plot's lines ("solid line: pooled ...") goes with it
+    if isinstance(note, QLabel):
+        note.setVisible(not why)
 
 
 class DashboardView(QWidget):
