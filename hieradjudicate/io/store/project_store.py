@@ -508,21 +508,22 @@ class Store:
 
     def iter_history(self) -> Iterator[DecisionRow]:
         """Every decision row, oldest first."""
-        for r in self.conn.execute(f"SELECT {self._columns} FROM decisions WHERE 1{self._trusted}"
-                                   " ORDER BY id"):
+        for r in self.conn.execute(self._all_rows_sql(self._columns)):
             yield row_from_db(r)
+
+    def _all_rows_sql(self, columns: str) -> str:
+        """``columns`` of every trusted decision row, oldest first (the whole history's one query)."""
+        return f"SELECT {columns} FROM decisions WHERE 1{self._trusted} ORDER BY id"
 
     def brief_history(self) -> list[BriefRow]:
         """Every decision row, oldest first, with only the columns the timeline reads (:class:`BriefRow`)."""
-        sql = f"SELECT {BRIEF_COLUMNS} FROM decisions WHERE 1{self._trusted} ORDER BY id"
-        return brief_rows(self.conn.execute(sql))
+        return brief_rows(self.conn.execute(self._all_rows_sql(BRIEF_COLUMNS)))
 
     def history_reader(self, *, brief: bool = False) -> Callable[[], list[Any]]:
         """:meth:`iter_history` (``brief``: :meth:`brief_history`) as a function that reads through its
         own read-only connection, so that it may run in another thread (this store's connection stays in
         the thread that opened it): every trusted row saved when it is called, oldest first."""
-        columns = BRIEF_COLUMNS if brief else self._columns
-        path, sql = self.path, f"SELECT {columns} FROM decisions WHERE 1{self._trusted} ORDER BY id"
+        path, sql = self.path, self._all_rows_sql(BRIEF_COLUMNS if brief else self._columns)
 
         def read() -> list[Any]:
             conn = schema.read_only_connection(path)
