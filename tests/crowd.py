@@ -33,3 +33,22 @@ def crowd_project(path: Path, n_sets: int, *, n_words: int = 6, per_word: int = 
     table.write_text("\n".join(rows) + "\n", encoding="utf-8")
     Session.create(path, [], [AnnotationSpec(str(table))], overwrite=True).close()
     return path
+
+
+def labelled_crowd(seed: int, n: int, workers: int, X: int, K: int, *, least_skill: float = 0.3,
+                   share: float = 0.3, lexelts_in_order: bool = False):
+    """``(inst, rater, label, lex, n_leaves, truth)``: workers of skill ``least_skill`` to 0.95 each
+    labelling about ``share`` of ``n`` instances of ``X`` lexelts (2 to ``K`` leaves each); a worker
+    right with its skill's probability, else a leaf of the lexelt at random.  ``lexelts_in_order``:
+    the instances numbered lexelt by lexelt, as a layout numbers them (the draws are the same)."""
+    rng = np.random.default_rng(seed)
+    lex = rng.integers(0, X, n)
+    if lexelts_in_order:
+        lex = np.sort(lex)
+    n_leaves = rng.integers(2, K + 1, X)
+    truth = (rng.random(n) * n_leaves[lex]).astype(int)
+    skill = np.linspace(least_skill, 0.95, workers)
+    inst, rater = np.nonzero(rng.random((n, workers)) < share)
+    good = rng.random(len(inst)) < skill[rater]
+    label = np.where(good, truth[inst], (rng.random(len(inst)) * n_leaves[lex[inst]]).astype(int))
+    return inst, rater, label, lex, n_leaves, truth

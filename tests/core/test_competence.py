@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from hieradjudicate.core.crowd.competence import dawid_skene
+from tests.crowd import labelled_crowd
 from tests.oracles import crowdkit
 
 # crowd-kit's own pandas deprecations (1,300 lines a run), not the product's
@@ -14,14 +15,7 @@ pytestmark = pytest.mark.filterwarnings("ignore:::crowdkit")
 
 def crowd(seed: int, n: int = 400, workers: int = 12, X: int = 5, K: int = 4):
     """Workers of different reliability labelling instances of X lexelts with K leaves each."""
-    rng = np.random.default_rng(seed)
-    lex = rng.integers(0, X, n)
-    n_leaves = rng.integers(2, K + 1, X)
-    truth = (rng.random(n) * n_leaves[lex]).astype(int)
-    skill = np.linspace(0.35, 0.95, workers)
-    inst, rater = np.nonzero(rng.random((n, workers)) < 0.4)
-    good = rng.random(len(inst)) < skill[rater]
-    label = np.where(good, truth[inst], (rng.random(len(inst)) * n_leaves[lex[inst]]).astype(int))
+    inst, rater, label, lex, n_leaves, truth = labelled_crowd(seed, n, workers, X, K, least_skill=0.35, share=0.4)
     return inst, rater, np.eye(K)[label], lex, n_leaves, label, truth
 
 

@@ -17,19 +17,13 @@ import pytest
 
 from hieradjudicate.core.crowd.competence import dawid_skene
 from hieradjudicate.core.crowd.mace import mace
+from tests.crowd import labelled_crowd
 
 
 def _layout_ordered_crowd(n: int = 20_000, workers: int = 40, X: int = 20, K: int = 8, seed: int = 0):
     """Workers of different reliability labelling instances of X lexelts, rows in a layout's order
     (lexelt, instance, rater) as the window passes them."""
-    rng = np.random.default_rng(seed)
-    lex = np.sort(rng.integers(0, X, n))
-    n_leaves = rng.integers(2, K + 1, X)
-    truth = (rng.random(n) * n_leaves[lex]).astype(int)
-    skill = np.linspace(0.3, 0.95, workers)
-    inst, rater = np.nonzero(rng.random((n, workers)) < 0.3)
-    good = rng.random(len(inst)) < skill[rater]
-    label = np.where(good, truth[inst], (rng.random(len(inst)) * n_leaves[lex[inst]]).astype(int))
+    inst, rater, label, lex, n_leaves, _ = labelled_crowd(seed, n, workers, X, K, lexelts_in_order=True)
     order = np.lexsort((rater, inst, lex[inst]))
     return inst[order], rater[order], label[order], lex, n_leaves, K
 

@@ -17,19 +17,12 @@ import pytest
 
 from hieradjudicate.core.crowd.competence import _unique_inverse, dawid_skene
 from hieradjudicate.core.inventory.leaves import leaf_vectors
+from tests.crowd import labelled_crowd
 
 
 def _crowd(seed: int, n: int = 600, workers: int = 30, X: int = 7, K: int = 6):
     """Workers of different reliability labelling instances of X lexelts (hard labels, local leaves)."""
-    rng = np.random.default_rng(seed)
-    lex = rng.integers(0, X, n)
-    n_leaves = rng.integers(2, K + 1, X)
-    truth = (rng.random(n) * n_leaves[lex]).astype(int)
-    skill = np.linspace(0.3, 0.95, workers)
-    inst, rater = np.nonzero(rng.random((n, workers)) < 0.3)
-    good = rng.random(len(inst)) < skill[rater]
-    label = np.where(good, truth[inst], (rng.random(len(inst)) * n_leaves[lex[inst]]).astype(int))
-    return inst, rater, label, lex, n_leaves, K
+    return (*labelled_crowd(seed, n, workers, X, K)[:5], K)
 
 
 def _same(a, b) -> None:
