@@ -38,8 +38,8 @@ def register(sub: Any, add_inputs: Any) -> None:
                    help="also list the N most uncertain instances (their posterior and entropy); with --format "
                    "csv their table follows the sets' table after an empty line")
     p.add_argument("--max-iter", type=positive, default=None, metavar="N",
-                   help="iterations at most (default: Dawid & Skene 5000 EM steps per lexelt, MACE 2000); a run that "
-                   "stops there is reported as not converged")
+                   help="iterations at most (default: Dawid & Skene 5000 EM steps per lexelt, its confirming restarts "
+                   "included, MACE 2000); a run that stops there is reported as not converged")
     p.add_argument("--plain-em", action="store_true",
                    help="Dawid & Skene without SQUAREM acceleration (crowd-kit's run, iteration for iteration; "
                    "about 1.6 times as many iterations)")
@@ -131,9 +131,11 @@ def cmd_competence(args: argparse.Namespace) -> int:
                                           "posterior": float(res.posterior[t, k]),
                                           "entropy_bits": float(res.entropy[t])})
     if not res.converged:
+        # an infinite distance: EM still creeping away, or a probe from where it stopped not yet back
+        far = f"estimated {res.distance:.2g} from the fixed point" if np.isfinite(res.distance) else \
+            "no fixed point confirmed where it stopped"
         print(f"hieradjudicate: warning: {MODELS[args.model]} stopped after {res.iterations} iterations "
-              f"without converging (estimated {res.distance:.2g} from the fixed point; "
-              "--max-iter N runs longer, --tol X sets the criterion)", file=sys.stderr)
+              f"without converging ({far}; --max-iter N runs longer, --tol X sets the criterion)", file=sys.stderr)
     if args.format == "json":
         print(json_text(out))
     elif args.format == "csv":

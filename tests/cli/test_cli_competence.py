@@ -84,6 +84,21 @@ def test_max_iter_and_tol_are_options_and_not_converging_is_said(capsys) -> None
     assert "expected a number >= 0" in capsys.readouterr().err
 
 
+def test_a_run_whose_confirming_probe_the_bound_cuts_short_says_not_converged_without_a_distance(capsys) -> None:
+    """On the demo Dawid & Skene settles after 44 EM steps, a probe escapes to a higher log-likelihood
+    (192 steps) and the next comes back: 100 steps in all reach neither the escape's end nor its
+    confirmation, so the run is not converged, with every step counted and no distance claimed."""
+    assert main(["competence", *FILES, "--format", "json", "--max-iter", "100"]) == 0
+    cap = capsys.readouterr()
+    out = json.loads(cap.out)
+    assert out["converged"] is False and out["iterations"] == 100
+    assert out["distance_from_fixed_point"] is None
+    assert "without converging (no fixed point confirmed where it stopped;" in cap.err
+    assert "restarts included" in out["method"]
+    assert main(["competence", *FILES, "--max-iter", "100"]) == 0
+    assert "100 iterations, NOT converged" in capsys.readouterr().out
+
+
 def test_csv_with_instances_lists_them(capsys) -> None:
     """#24 item 5: --format csv --instances N wrote the sets only."""
     assert main(["competence", *FILES, "--format", "csv", "--instances", "4"]) == 0

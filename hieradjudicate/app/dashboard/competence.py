@@ -38,8 +38,9 @@ METHODS = {
            "converged when its confusion probabilities, priors and posteriors are estimated within {tol:g} "
            "of the fixed point (a plain EM step's largest move over one minus its rate of convergence), "
            "confirmed by a restart from slightly noised posteriors that must come back there (EM slows "
-           "down near a saddle too); at least {min_iter}, at most {max_iter} EM steps per lexelt, otherwise "
-           "reported as not converged. Needs instances labelled by three or more sets (with at most two per "
+           "down near a saddle too; where the restart leaves for a higher likelihood, the fit goes on from "
+           "there and is confirmed again); at least {min_iter}, at most {max_iter} EM steps per lexelt, "
+           "restarts included, otherwise reported as not converged. Needs instances labelled by three or more sets (with at most two per "
            "instance the confusion matrices are not identifiable, Kruskal 1977: refused). "
            "Competence = expected share of a set's labels that are right, +/- sqrt(a(1-a)/n) "
            "over its n labels. Difficulty = entropy of the instance's posterior over its leaves, in bits."),

@@ -19,8 +19,9 @@ parameters and posteriors are estimated within ``tol`` of the fixed point
 (:mod:`hieradjudicate.core.crowd.squarem`: the largest move of a plain EM step over one
 minus the observed rate), confirmed by a restart from slightly noised
 posteriors that must come back (a saddle's plateau also looks converged:
-MASC ``say-v``), after at least ``min_iter`` EM steps, or after ``max_iter``,
-*not converged*.  By default the steps are accelerated by SQUAREM (an
+MASC ``say-v``; a restart that leaves for a higher log-likelihood is followed and
+confirmed in turn, until one comes back), after at least ``min_iter`` EM steps,
+or, once ``max_iter`` EM steps (restarts included) are made first, *not converged*.  By default the steps are accelerated by SQUAREM (an
 extrapolation is kept only where the marginal log-likelihood does not fall,
 and convergence is tested on plain EM steps).
 ``accelerate=False`` runs plain EM (crowd-kit's run, iteration for iteration).
@@ -66,7 +67,7 @@ from dataclasses import dataclass
 import numpy as np
 
 EPS = 1e-10
-MAX_ITER = 5000  #: EM steps at most, per lexelt (MASC, accelerated: the slowest word, common-j, needs about 1,700 to 1e-12)
+MAX_ITER = 5000  #: EM steps at most, per lexelt, confirming restarts included (MASC, accelerated: the slowest word, common-j, needs about 1,700 to 1e-12)
 TOL = 1e-7  #: converged when parameters and posteriors are estimated within this of the fixed point (see squarem)
 MIN_ITER = 5  #: never converged before this many iterations
 

@@ -31,7 +31,6 @@ PART_LABELS = 1 << 13
 PROBE = 1e-2
 #: the restart must come back within this many times the tolerance
 AGREE = 10.0
-PROBES = 3
 
 
 @dataclass
@@ -78,25 +77,34 @@ def _confirmed(model: DSModel, run: Callable, theta: np.ndarray, *, max_iter: in
     (:data:`PROBE`), it must come back to the same point (within :data:`AGREE` x tol) -- a stable fixed
     point does, a saddle's plateau, where EM also slows down and looks converged, does not (the restart
     leaves along the unstable direction).  An escaped run goes on from where the restart converged (a
-    higher log-likelihood), probed again; at most :data:`PROBES` probes."""
+    higher log-likelihood) and is probed again, until a probe comes back: converged means confirmed.
+    ``max_iter`` bounds the EM steps of the first run and every probe together; a fit that reaches it
+    before a probe came back is *not converged* (its distance from a fixed point unknown: infinite), and
+    its ``iterations`` are then every step made."""
     from hieradjudicate.core.crowd.squarem import posts_change
 
     fit = run(model.e_step, model.m_step, theta, max_iter=max_iter, tol=tol, min_iter=min_iter, progress=progress)
     steps = fit.iterations
     fit.runs = [(fit.iterations, fit.loglik[-1] if fit.loglik else float("nan"), False)]
     rng = np.random.default_rng(0)
-    for _ in range(PROBES):
-        if not fit.converged or tol <= 0:
+    unconfirmed = False
+    while fit.converged and tol > 0:
+        if steps >= max_iter:  # the bound reached before any probe came back: not confirmed
+            fit.converged = False
+            unconfirmed = True
             break
         mixed = []
         for z in fit.posts:
             noise = rng.random(z.shape)
             mixed.append((1.0 - PROBE) * z + PROBE * noise / noise.sum(axis=0))
-        probe = run(model.e_step, model.m_step, model.m_step(mixed), max_iter=max_iter, tol=tol, min_iter=min_iter)
+        tell = None if progress is None else (lambda k, n, done=steps: progress(done + k, max_iter))
+        probe = run(model.e_step, model.m_step, model.m_step(mixed), max_iter=max_iter - steps, tol=tol,
+                    min_iter=min_iter, progress=tell)
         steps += probe.iterations
         fit.runs.append((probe.iterations, probe.loglik[-1] if probe.loglik else float("nan"), False))
-        if not probe.converged:  # the restart did not settle: the convergence is not confirmed
+        if not probe.converged:  # the restart did not settle (the bound came first): not confirmed
             fit.converged = False
+            unconfirmed = True
             break
         if posts_change(probe.posts, fit.posts) <= AGREE * tol:
             break
@@ -107,6 +115,10 @@ def _confirmed(model: DSModel, run: Callable, theta: np.ndarray, *, max_iter: in
         probe.loglik = fit.loglik + [v for v in probe.loglik if v > fit.loglik[-1]]
         probe.runs = fit.runs[:-1] + [(*fit.runs[-1][:2], True)]
         fit = probe
+    if unconfirmed:  # no estimate: no fixed point was confirmed where the bound stopped it
+        fit.distance = float("inf")
+    if not fit.converged:  # every step made, as a run that reached its bound counts them
+        fit.iterations = steps
     fit.steps = steps  # the work done, probes included (``iterations`` stays the returned run's own)
     return fit
 
