@@ -2,8 +2,10 @@
 rule, for tests/core/test_competence_masc_reference.py (the figures must not move when the code that
 computes them is made faster).
 
-    HIERADJ_REALDATA=../shared/data python tests/core/fixed_point/make_masc_reference.py
+    HIERADJ_REALDATA=../shared/data python tests/core/fixed_point/make_masc_reference.py [ds | mace]
 
+With a model named, only its section is written again and the other's stored figures are kept (so a
+change to one model's rule does not restate the other's figures with new rounding).
 Stored per model: every set's competence, the posterior over its lexelt's leaves of every
 :data:`EVERY`-th instance (by its key), and each lexelt's posterior summed over its instances (so a
 change anywhere shows).
@@ -53,12 +55,18 @@ def main() -> None:
     from hieradjudicate.core.crowd.competence import dawid_skene
     from hieradjudicate.core.crowd.mace import mace
 
+    only = sys.argv[1:]
+    if any(m not in ("ds", "mace") for m in only):
+        raise SystemExit(f"models: ds, mace (not {only})")
+    path = HERE / "masc_reference.json"
     inst, rater, leaf, c = masc()
     args = (inst, rater, None, c.inst_lexelt, c.inventory.n_leaves)
-    out = {"every": EVERY}
-    out["ds"] = summary(dawid_skene(*args, leaf=leaf, K=c.inventory.K), c)
-    out["mace"] = summary(mace(*args, leaf=leaf, K=c.inventory.K), c)
-    (HERE / "masc_reference.json").write_text(json.dumps(out, sort_keys=True) + "\n", encoding="utf-8")
+    out = json.loads(path.read_text(encoding="utf-8")) if only else {}
+    out["every"] = EVERY
+    for name, fit in (("ds", dawid_skene), ("mace", mace)):
+        if not only or name in only:
+            out[name] = summary(fit(*args, leaf=leaf, K=c.inventory.K), c)
+    path.write_text(json.dumps(out, sort_keys=True) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":
