@@ -58,7 +58,7 @@ def test_the_bound_reached_after_an_escape_before_a_probe_came_back_is_not_conve
     assert res.converged  # the same steps, the bound not reached first
 
 
-def test_masc_high_j_is_converged_only_where_its_fifth_escape_is_confirmed() -> None:
+def test_masc_high_j_is_converged_only_once_a_probe_comes_back_after_its_many_escapes() -> None:
     skip_without_realdata("masc_amt")
     from tests.core.fixed_point.make_reference import masc_word
 
