@@ -27,7 +27,10 @@ from hieradjudicate.core.crowd.ds_em import EPS, DSModel
 
 #: lexelts with fewer label entries than this are packed together into one part
 PART_LABELS = 1 << 13
-#: a converged run is restarted from its posteriors mixed with this share of noise (see _confirmed)
+#: a converged run is restarted from its posteriors mixed with this share of noise (see _confirmed).  The
+#: point confirmed is a local maximum this noise does not leave, not the highest: on MASC a share of 5 %
+#: leaves it in 43 of the 45 words, for higher likelihoods (+2,827 in all, 1,232 instances on another
+#: sense), 20 % again in many (+3,939)
 PROBE = 1e-2
 #: the restart must come back within this many times the tolerance
 AGREE = 10.0
