@@ -54,16 +54,19 @@ class _Runs:
 
     def sum_take(self, src: np.ndarray, idx: np.ndarray, wt: np.ndarray | None) -> np.ndarray:
         """``sum(np.take(src, idx, axis=1) * wt)`` gathering one piece at a time: the same sums, without
-        the ``(n, entries)`` gather of every entry at once (MASC: up to 17 x 1.08 M floats, #23)."""
+        the ``(n, entries)`` gather of every entry at once (MASC: up to 17 x 1.08 M floats, #23).  Every
+        index is in range (made so by the model), so ``mode="wrap"`` gathers exactly the values the
+        default ``"raise"`` would, without its per-index bounds check (a third less time for the gather,
+        the larger part of an EM step)."""
         if len(self.pieces) == 1:  # one piece (a word of MASC): its sums are the answer, no copy
             _, _, lo, hi, local = self.pieces[0]
-            vals = np.take(src, idx[lo:hi], axis=1)
+            vals = np.take(src, idx[lo:hi], axis=1, mode="wrap")
             if wt is not None:
                 vals *= wt[lo:hi]
             return np.add.reduceat(vals, local, axis=1)
         out = np.empty((src.shape[0], self.n))
         for g, g1, lo, hi, local in self.pieces:
-            vals = np.take(src, idx[lo:hi], axis=1)
+            vals = np.take(src, idx[lo:hi], axis=1, mode="wrap")
             if wt is not None:
                 vals *= wt[lo:hi]
             out[:, g:g1] = np.add.reduceat(vals, local, axis=1)
