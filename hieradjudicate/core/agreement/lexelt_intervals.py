@@ -8,6 +8,11 @@ lexelt's -- where one bootstrap per lexelt drew the same number of values
 again, lexelt by lexelt (MASC: 46 calls, 1.0 s of a report's 5).  Each
 lexelt's interval is BCa (or percentile) over its stratum, its acceleration
 from the jackknife of its own instances.
+
+When the overall interval draws the lexelts of fewer than 10 instances together
+(all-words data, :mod:`~hieradjudicate.core.agreement.resampling`), such a lexelt's
+draws are no bootstrap of it alone: the lexelts' intervals then come from a second
+resampling, every lexelt alone (the draws they had before the pooling).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from hieradjudicate.core.agreement.bootstrap import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
     BootstrapCI,
+    Draws,
     _ci,
     _fleiss_ci,
     _fleiss_V,
@@ -49,9 +55,11 @@ def fleiss_intervals(
         return _ci(est, np.zeros(n_resamples), none, level, seed, method), [None] * X
     V = _fleiss_V(lay)
     lex = lay.seg_lex  # sorted: each lexelt's instances are one slice
-    T = resampled_sums(V, lex, X, n_resamples, seed)
-    n_x = np.bincount(lex, minlength=X).astype(np.float64)
-    overall = _fleiss_ci(T, n_x, K, est, level, seed, method, V, lex)
+    D = resampled_sums(V, lex, X, n_resamples, seed)
+    overall = _fleiss_ci(D, K, est, level, seed, method, V, lex)
+    if D.pooled:  # each lexelt alone (min_stratum 1: none pooled)
+        D = resampled_sums(V, lex, X, n_resamples, seed, min_stratum=1)
+    T, n_x = D.T, D.n
     if lexelt_kappas is None:
         lexelt_kappas = [f.kappa for f in multi_rater_agreement(None, None, None, None, layout=full).lexelt_fleiss]
     bounds = np.searchsorted(lex, np.arange(X + 1))
@@ -61,6 +69,6 @@ def fleiss_intervals(
         if hi == lo:
             out.append(None)
             continue
-        out.append(_fleiss_ci(T[:, x:x + 1, :], n_x[x:x + 1], K, lexelt_kappas[x], level, seed, method,
-                              V[lo:hi], np.zeros(hi - lo, np.int64)))
+        one = Draws(T[:, x:x + 1, :], n_x[x:x + 1], 0)
+        out.append(_fleiss_ci(one, K, lexelt_kappas[x], level, seed, method, V[lo:hi], np.zeros(hi - lo, np.int64)))
     return overall, out
