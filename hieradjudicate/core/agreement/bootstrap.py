@@ -40,9 +40,16 @@ from hieradjudicate.core.agreement.agreement import (
     pairwise_agreement,
 )
 from hieradjudicate.core.agreement.alpha import Distance, alpha_from_sums, alpha_stats, krippendorff_alpha
-from hieradjudicate.core.agreement.resampling import Draws, resample_indices, resampled_sums, resampled_sums_shared
+from hieradjudicate.core.agreement.resampling import (
+    Draws,
+    jackknife_units,
+    resample_indices,
+    resampled_sums,
+    resampled_sums_shared,
+    strata_text,
+)
 from hieradjudicate.core.stats.bca import DEFAULT_METHOD, interval
-from hieradjudicate.core.stats.strata import MIN_STRATUM, strata_text, unit_strata
+from hieradjudicate.core.stats.strata import MIN_STRATUM
 from hieradjudicate.core.stats.undefined import ZERO_TOL, Estimate
 
 __all__ = [
@@ -125,17 +132,13 @@ _JACK_CELLS = 2_000_000  # floats per block of leave-one-out sums
 def jackknife(stat, V: np.ndarray, lex: np.ndarray, n_lexelts: int, min_stratum: int = MIN_STRATUM) -> list[Jack]:
     """Leave-one-out values of the figures ``stat(T, n_x)`` computes from per-lexelt sums.
 
-    Leaving unit ``i`` out gives the sums ``S - V_i`` in its lexelt and that
-    lexelt's size minus one; ``stat`` takes ``T`` of shape ``(m, X, d)`` and
-    ``n_x`` of shape ``(m, X)`` and returns a list of ``(values, defined)``.
-    Blocks keep memory bounded; no Python loop runs per unit.
-
-    Each unit's stratum (the third array; the acceleration centres the leave-one-out values within
-    it) is its resampling stratum (:func:`~hieradjudicate.core.stats.strata.unit_strata`), not its
-    lexelt: the stratified bootstrap's variance is that of the units within each stratum, so in the
-    pooled stratum the differences between its lexelts belong to the influence too (centred per
-    lexelt, the unit alone in its lexelt would have none).  Without pooling the strata are the
-    lexelts, as before.
+    The units are the resampling's (:func:`~hieradjudicate.core.agreement.resampling.jackknife_units`):
+    leaving out an instance of a lexelt resampled alone gives the sums ``S - V_i`` in its lexelt
+    and that lexelt's size minus one; leaving out a lexelt of the pooled stratum (drawn whole)
+    removes its sums and size.  The third array of each result is the unit's stratum, within which
+    the acceleration centres the values: the lexelt, or one stratum for the pooled lexelts.
+    ``stat`` takes ``T`` of shape ``(m, X, d)`` and ``n_x`` of shape ``(m, X)`` and returns a list
+    of ``(values, defined)``.  Blocks keep memory bounded; no Python loop runs per unit.
     """
     V = np.asarray(V, dtype=np.float64)
     lex = np.asarray(lex, np.int64)
@@ -143,19 +146,19 @@ def jackknife(stat, V: np.ndarray, lex: np.ndarray, n_lexelts: int, min_stratum:
     S = np.zeros((X, V.shape[1]))
     np.add.at(S, lex, V)
     n_x = np.bincount(lex, minlength=X).astype(np.float64)
+    R, lr, cnt, strata = jackknife_units(V, lex, X, min_stratum)
     step = max(1, _JACK_CELLS // max(1, X * V.shape[1]))
     parts: list[list[tuple[np.ndarray, np.ndarray]]] = []
-    for c0 in range(0, len(V), step):
-        Vc, lc = V[c0:c0 + step], lex[c0:c0 + step]
+    for c0 in range(0, len(R), step):
+        Vc, lc = R[c0:c0 + step], lr[c0:c0 + step]
         m = len(Vc)
         T = np.broadcast_to(S, (m, *S.shape)).copy()
         T[np.arange(m), lc] -= Vc
         nj = np.broadcast_to(n_x, (m, X)).copy()
-        nj[np.arange(m), lc] -= 1.0
+        nj[np.arange(m), lc] -= cnt[c0:c0 + step]
         parts.append(stat(T, nj))
     if not parts:
         return []
-    strata = unit_strata(lex, X, min_stratum)
     return [(np.concatenate([p[k][0] for p in parts]), np.concatenate([p[k][1] for p in parts]), strata)
             for k in range(len(parts[0]))]
 
@@ -265,13 +268,14 @@ def fleiss_jackknife(V: np.ndarray, lex: np.ndarray, n_lexelts: int, K: int, min
     n_x = np.bincount(lex, minlength=n_lexelts).astype(np.float64)
     pbar = S[:, 1:1 + K] / np.maximum(S[:, 1 + K], 1.0)[:, None]
     q = np.einsum("xk,xk->x", pbar, pbar) * n_x
-    left = S[lex] - V  # each unit's lexelt without it
+    R, lr, cnt, strata = jackknife_units(V, lex, n_lexelts, min_stratum)
+    left = S[lr] - R  # each unit's lexelt without it
     pbar_i = left[:, 1:1 + K] / np.maximum(left[:, 1 + K], 1.0)[:, None]
-    n = n_x.sum() - 1.0
-    obs = (S[:, 0].sum() - V[:, 0]) / max(n, 1.0)
-    pe = (q.sum() - q[lex] + np.einsum("ik,ik->i", pbar_i, pbar_i) * (n_x[lex] - 1.0)) / max(n, 1.0)
-    values, ok = _kappas(obs, pe, np.full(len(V), n))
-    return values, ok, unit_strata(lex, n_lexelts, min_stratum)
+    n = n_x.sum() - cnt
+    obs = (S[:, 0].sum() - R[:, 0]) / np.maximum(n, 1.0)
+    pe = (q.sum() - q[lr] + np.einsum("ik,ik->i", pbar_i, pbar_i) * (n_x[lr] - cnt)) / np.maximum(n, 1.0)
+    values, ok = _kappas(obs, pe, n)
+    return values, ok, strata
 
 
 def bootstrap_fleiss(
@@ -300,8 +304,8 @@ def bootstrap_fleiss(
 
 
 def _alpha_stat(dist: np.ndarray, lexelt_chance: str):
-    def stat(T: np.ndarray, n_x: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
-        d_o, d_e, _, _ = alpha_from_sums(T[..., 0], T[..., 1:], dist, lexelt_chance=lexelt_chance)
+    def stat(T: np.ndarray, n_x: np.ndarray, copies: np.ndarray | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
+        d_o, d_e, _, _ = alpha_from_sums(T[..., 0], T[..., 1:], dist, lexelt_chance=lexelt_chance, copies=copies)
         n = T[..., 1:].sum(axis=(1, 2))
         ok = (n > 0) & (d_e > ZERO_TOL)
         return [(np.where(ok, 1.0 - d_o / np.where(ok, d_e, 1.0), 0.0), ok)]
@@ -314,7 +318,7 @@ def _alpha_ci(D: Draws, dist: np.ndarray, lexelt_chance: str, est: Estimate, lev
     stat = _alpha_stat(dist, lexelt_chance)  # the lexelts' sizes are in their sums
     jack = (alpha_jackknife(V, lex, D.T.shape[1], dist, lexelt_chance, min_stratum)
             if method == "bca" and V is not None else None)
-    (a, ok), = stat(D.T, np.zeros(D.T.shape[:2]))
+    (a, ok), = stat(D.T, np.zeros(D.T.shape[:2]), D.copies)
     return _ci(est, a, ok, level, seed, method, jack, D.pooled)
 
 
@@ -337,26 +341,27 @@ def alpha_jackknife(V: np.ndarray, lex: np.ndarray, n_lexelts: int, dist: np.nda
     pair_x = np.einsum("xk,xkl,xl->x", n_c, dist, n_c)
     nxm = np.maximum(n_x, 1.0)
     de_lex = pair_x / (nxm * np.maximum(n_x - 1.0, 1.0))
-    # each unit's lexelt after leaving it out
-    nc_i = n_c[lex] - V[:, 1:]
+    # each unit's lexelt after leaving it out (a lexelt drawn whole: nothing of it left)
+    R, lr, _, strata = jackknife_units(V, lex, X, min_stratum)
+    nc_i = n_c[lr] - R[:, 1:]
     nx_i = nc_i.sum(axis=1)
-    pair_i = np.empty(len(V))
-    for x in np.unique(lex).tolist():  # one product per lexelt present, over its units
-        rows = np.flatnonzero(lex == x)
+    pair_i = np.empty(len(R))
+    for x in np.unique(lr).tolist():  # one product per lexelt present, over its units
+        rows = np.flatnonzero(lr == x)
         pair_i[rows] = np.einsum("ik,ik->i", nc_i[rows] @ dist[x], nc_i[rows])
-    n = n_x.sum() - n_x[lex] + nx_i
-    d_o = (do_x.sum() - V[:, 0]) / np.maximum(n, 1.0)
+    n = n_x.sum() - n_x[lr] + nx_i
+    d_o = (do_x.sum() - R[:, 0]) / np.maximum(n, 1.0)
     if lexelt_chance == "within":
         de_i = pair_i / (np.maximum(nx_i, 1.0) * np.maximum(nx_i - 1.0, 1.0))
         w = n_x * de_lex
-        d_e = (w.sum() - w[lex] + nx_i * de_i) / np.maximum(n, 1.0)
+        d_e = (w.sum() - w[lr] + nx_i * de_i) / np.maximum(n, 1.0)
     elif lexelt_chance == "pooled":
-        sq = (n_x ** 2).sum() - n_x[lex] ** 2 + nx_i ** 2
-        d_e = (pair_x.sum() - pair_x[lex] + pair_i + n ** 2 - sq) / np.maximum(n * (n - 1.0), 1.0)
+        sq = (n_x ** 2).sum() - n_x[lr] ** 2 + nx_i ** 2
+        d_e = (pair_x.sum() - pair_x[lr] + pair_i + n ** 2 - sq) / np.maximum(n * (n - 1.0), 1.0)
     else:
         raise ValueError("lexelt_chance must be 'within' or 'pooled'")
     ok = (n > 0) & (d_e > ZERO_TOL)
-    return np.where(ok, 1.0 - d_o / np.where(ok, d_e, 1.0), 0.0), ok, unit_strata(lex, X, min_stratum)
+    return np.where(ok, 1.0 - d_o / np.where(ok, d_e, 1.0), 0.0), ok, strata
 
 
 def bootstrap_alpha(

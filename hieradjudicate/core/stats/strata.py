@@ -63,10 +63,3 @@ def lexelt_strata(sizes: np.ndarray, min_stratum: int = MIN_STRATUM) -> tuple[np
     label = np.where(small, int(np.flatnonzero(small)[0]), np.arange(sizes.size))
     return dense_codes(label)[0], int(small.sum())
 
-
-def unit_strata(lex: np.ndarray, n_lexelts: int, min_stratum: int = MIN_STRATUM) -> np.ndarray:
-    """The stratum of every resampling unit of lexelt ``lex`` (:func:`lexelt_strata` of their lexelts'
-    sizes); ``lex`` itself when nothing is pooled."""
-    lex = np.asarray(lex, np.int64)
-    stratum_of, pooled = lexelt_strata(np.bincount(lex, minlength=n_lexelts), min_stratum)
-    return stratum_of[lex] if pooled else lex
