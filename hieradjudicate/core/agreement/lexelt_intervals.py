@@ -21,6 +21,7 @@ import numpy as np
 
 from hieradjudicate.core.agreement.agreement import Layout, fleiss_agreement, make_layout, multi_rater_agreement
 from hieradjudicate.core.stats.bca import DEFAULT_METHOD
+from hieradjudicate.core.stats.strata import MIN_STRATUM
 from hieradjudicate.core.agreement.bootstrap import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
@@ -37,7 +38,7 @@ def fleiss_intervals(
     inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.ndarray, *,
     n_lexelts: int | None = None, n_resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
     level: float = 0.95, method: str = DEFAULT_METHOD, lexelt_kappas: list | None = None,
-    layout: Layout | None = None,
+    layout: Layout | None = None, min_stratum: int = MIN_STRATUM,
 ) -> tuple[BootstrapCI, list[BootstrapCI | None]]:
     """The overall interval (equal to :func:`bootstrap_fleiss` with the same seed) and each lexelt's
     (``None`` for a lexelt without pairable instances), all from one stratified resampling.
@@ -45,6 +46,7 @@ def fleiss_intervals(
     ``lexelt_kappas``: each lexelt's Fleiss kappa (an ``Estimate``) when the caller has them
     (:func:`multi_rater_agreement`'s ``lexelt_fleiss``); computed otherwise.  ``layout``:
     :func:`make_layout` of the arrays when the caller has it (they are then not looked at).
+    ``min_stratum``: the overall interval's, as :func:`bootstrap_fleiss`'s.
     """
     full = layout if layout is not None else make_layout(inst, rater, P, inst_lexelt, n_lexelts=n_lexelts)
     lay = full.pairable()
@@ -55,8 +57,8 @@ def fleiss_intervals(
         return _ci(est, np.zeros(n_resamples), none, level, seed, method), [None] * X
     V = _fleiss_V(lay)
     lex = lay.seg_lex  # sorted: each lexelt's instances are one slice
-    D = resampled_sums(V, lex, X, n_resamples, seed)
-    overall = _fleiss_ci(D, K, est, level, seed, method, V, lex)
+    D = resampled_sums(V, lex, X, n_resamples, seed, min_stratum)
+    overall = _fleiss_ci(D, K, est, level, seed, method, V, lex, min_stratum)
     if D.pooled:  # each lexelt alone (min_stratum 1: none pooled)
         D = resampled_sums(V, lex, X, n_resamples, seed, min_stratum=1)
     T, n_x = D.T, D.n
