@@ -71,7 +71,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from hieradjudicate.core.crowd.competence import MIN_ITER, TOL, Competence, _ids, _unique_inverse, require_three_sets
+from hieradjudicate.core.crowd.competence import (MIN_ITER, TOL, Competence, _entropy_bits, _ids, _unique_inverse,
+                                                 require_three_sets)
 from hieradjudicate.core.crowd.mace_labels import Labels
 from hieradjudicate.core.crowd.squarem import Distance
 
@@ -288,8 +289,8 @@ def mace(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.nda
     a_post, b_post = counts2[:, 1] + BETA, counts2[:, 0] + ALPHA
     sd = np.sqrt(a_post * b_post / ((a_post + b_post) ** 2 * (a_post + b_post + 1.0)))
     q = lab.dense(q, u, valid[x_task])
-    with np.errstate(divide="ignore", invalid="ignore"):
-        entropy = -np.where(q > 0, q * np.log2(np.where(q > 0, q, 1.0)), 0.0).sum(axis=1)
+    del lab, e_step  # the label columns, before the entropy's temporaries
+    entropy = _entropy_bits(q)
     priors = np.where(valid, 1.0 / np.maximum(n_leaves, 1)[:, None], 0.0)
     return Competence(workers, spam[:, 1].copy(), sd, n_w, tasks, q, entropy, xi, priors, it, converged,
                       history, change, dist, float(it))

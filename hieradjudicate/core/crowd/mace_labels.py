@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from hieradjudicate.core.crowd.slots import Slots, _reduceat_sum
+from hieradjudicate.core.crowd.slots import _reduceat_sum
 
 
 def _starts(sorted_keys: np.ndarray) -> np.ndarray:
@@ -68,14 +68,32 @@ class Labels:
         del place, present
         self.pair_tk = tk[order]
         del tk, task_of, order
-        # the pairs' sums of their labels' terms, by runs of equal length (core.crowd.slots: a pair has ~6
-        # labels on MASC, and reduceat's cost per run was most of an iteration)
+        # the pairs' sums of their labels' terms, by runs of equal length ``c`` (a pair has ~6 labels on MASC,
+        # and reduceat's cost per run was most of an iteration): the ``n`` runs of length ``c`` laid out as a
+        # (c, n) block of one index column (the i-th label of each run in row i), gathered by one ``take``
         hard = wt_e is None or bool((wt_e == 1.0).all())
         by_pair = np.argsort(rank, kind="stable")
         n_labels = np.bincount(rank, minlength=self.pair_tk.size)
         pair_start = np.cumsum(n_labels) - n_labels
-        self.pair_sums = Slots(pair_start, inv[by_pair], None if hard else wt_e[by_pair])
-        del by_pair, pair_start, n_labels
+        by_len = np.argsort(n_labels, kind="stable")
+        lengths = n_labels[by_len]
+        del n_labels
+        self.sum_idx = np.empty(rank.size, np.int64)
+        self.sum_wt = None if hard else np.empty(rank.size)
+        self.runs: list[tuple[int, int, int, np.ndarray]] = []  # (first value, c, n, the runs' pairs)
+        bounds = np.flatnonzero(np.r_[True, lengths[1:] != lengths[:-1], True]) if lengths.size else []
+        v0 = 0
+        for lo, hi in zip(bounds[:-1], bounds[1:]):
+            c, n = int(lengths[lo]), int(hi - lo)
+            runs = by_len[lo:hi]
+            at = by_pair.take(pair_start[runs][None, :] + np.arange(c)[:, None])  # (c, n): labels
+            inv.take(at, out=self.sum_idx[v0:v0 + c * n].reshape(c, n))
+            if not hard:
+                wt_e.take(at, out=self.sum_wt[v0:v0 + c * n].reshape(c, n))
+            self.runs.append((v0, c, n, runs))
+            v0 += c * n
+        del by_pair, pair_start, by_len, lengths
+        self.values: np.ndarray | None = None  # one label column of gathered values, made at the first use
         by_key = np.argsort(inv, kind="stable")
         self.pair_by_key = rank[by_key]
         del rank
@@ -92,14 +110,25 @@ class Labels:
         self.lp_pair = lp_task[pair_task]
         self.top0 = np.where(self.has_unobs, self.lp_task, -np.inf)
 
+    def _gather(self, src: np.ndarray, idx: np.ndarray) -> np.ndarray:
+        """``src.take(idx)`` into the one label column held for it (mode "clip": no bounds' copy)."""
+        if self.values is None:
+            self.values = np.empty(self.sum_idx.size)
+        return src.take(idx, out=self.values, mode="clip")
+
     def posterior(self, g_key: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
         """From each key's term ``g_key``: the posterior of every pair, that of each of an instance's
         unlabelled leaves, and the log-likelihood up to the sum of ``log a`` (see mace)."""
-        top = self.top0.copy()
-        logm = self.pair_sums.sum_take(g_key)
+        vals = self._gather(g_key, self.sum_idx)
+        if self.sum_wt is not None:
+            vals *= self.sum_wt
+        logm = np.empty(self.pair_tk.size)
+        for v0, c, n, runs in self.runs:  # each pair's sum, added as reduceat adds it (core.crowd.slots)
+            logm[runs] = vals[v0:v0 + n] if c == 1 else _reduceat_sum(vals[v0:v0 + c * n].reshape(c, n))
         logm += self.lp_pair
         if self.any_invalid:
             logm[self.invalid] = -np.inf
+        top = self.top0.copy()
         for p0, c, n, t0 in self.blocks:  # an instance's largest term, then its terms less that
             block, top_b = logm[p0:p0 + c * n].reshape(c, n), top[t0:t0 + n]
             np.maximum(top_b, block.max(axis=0), out=top_b)
@@ -119,7 +148,7 @@ class Labels:
         """Per key, its labels' (weighted) posterior of their own leaf."""
         if not self.key_start.size:
             return np.zeros(0)
-        vals = q_pair.take(self.pair_by_key)
+        vals = self._gather(q_pair, self.pair_by_key)
         if not hard:
             vals *= self.wt_by_key
         return np.add.reduceat(vals, self.key_start)
