@@ -31,6 +31,32 @@ def _starts(sorted_keys: np.ndarray) -> np.ndarray:
         np.zeros(0, np.int64)
 
 
+def _sum_rows(v: np.ndarray, out: np.ndarray) -> None:
+    """``out = v.sum(axis=0)`` added as ``np.add.reduceat`` adds a run of ``c = len(v)`` terms (as
+    :func:`hieradjudicate.core.crowd.slots._reduceat_sum`, in fewer numpy calls): the first term plus
+    numpy's pairwise sum of the other ``n = c - 1`` -- one by one when ``n < 8``, else into eight partial
+    sums (term ``i`` into ``i % 8``) up to the last multiple of 8, combined as ``((r0 + r1) + (r2 + r3)) +
+    ((r4 + r5) + (r6 + r7))``, then the rest one by one (past 129 terms: by ``reduceat`` itself)."""
+    c = v.shape[0]
+    n = c - 1
+    if n == 0:
+        out[...] = v[0]
+    elif n < 8:
+        np.add.reduce(v[1:], axis=0, out=out)
+        out += v[0]
+    elif n > 128:
+        out[...] = _reduceat_sum(v)
+    else:
+        top = n - n % 8
+        r = np.add.reduce(v[1:1 + top].reshape(top // 8, 8, -1), axis=0)
+        r = r[0::2] + r[1::2]  # r0 + r1, r2 + r3, r4 + r5, r6 + r7
+        r = r[0::2] + r[1::2]
+        np.add(r[0], r[1], out=out)
+        for i in range(1 + top, c):
+            out += v[i]
+        out += v[0]
+
+
 class Labels:
     """Labels ``(tk_key = instance * K + leaf, inv = their key's index, weight)`` (``wt_e`` ``None``: every
     label of weight 1); ``n_task``: each instance's number of leaves, ``lp_task`` the log prior of each of
@@ -80,7 +106,7 @@ class Labels:
         del n_labels
         self.sum_idx = np.empty(rank.size, np.int64)
         self.sum_wt = None if hard else np.empty(rank.size)
-        self.runs: list[tuple[int, int, int, np.ndarray]] = []  # (first value, c, n, the runs' pairs)
+        self.runs: list[tuple[int, int, int]] = []  # (first value, c, n) of each block of runs
         bounds = np.flatnonzero(np.r_[True, lengths[1:] != lengths[:-1], True]) if lengths.size else []
         v0 = 0
         for lo, hi in zip(bounds[:-1], bounds[1:]):
@@ -90,8 +116,11 @@ class Labels:
             inv.take(at, out=self.sum_idx[v0:v0 + c * n].reshape(c, n))
             if not hard:
                 wt_e.take(at, out=self.sum_wt[v0:v0 + c * n].reshape(c, n))
-            self.runs.append((v0, c, n, runs))
+            self.runs.append((v0, c, n))
             v0 += c * n
+        self.sums = np.empty(by_len.size)  # the pairs' sums, in the runs' order
+        self.sum_of = np.empty(by_len.size, np.int64)  # each pair's place there
+        self.sum_of[by_len] = np.arange(by_len.size)
         del by_pair, pair_start, by_len, lengths
         self.values: np.ndarray | None = None  # one label column of gathered values, made at the first use
         by_key = np.argsort(inv, kind="stable")
@@ -122,9 +151,11 @@ class Labels:
         vals = self._gather(g_key, self.sum_idx)
         if self.sum_wt is not None:
             vals *= self.sum_wt
-        logm = np.empty(self.pair_tk.size)
-        for v0, c, n, runs in self.runs:  # each pair's sum, added as reduceat adds it (core.crowd.slots)
-            logm[runs] = vals[v0:v0 + n] if c == 1 else _reduceat_sum(vals[v0:v0 + c * n].reshape(c, n))
+        p0 = 0
+        for v0, c, n in self.runs:  # each pair's sum, added as reduceat adds it
+            _sum_rows(vals[v0:v0 + c * n].reshape(c, n), self.sums[p0:p0 + n])
+            p0 += n
+        logm = self.sums.take(self.sum_of)
         logm += self.lp_pair
         if self.any_invalid:
             logm[self.invalid] = -np.inf
@@ -155,8 +186,10 @@ class Labels:
 
     def posterior_change(self, q: np.ndarray, u: np.ndarray, q_old: np.ndarray, u_old: np.ndarray) -> float:
         """The largest change of any cell of the (instances x K) posterior."""
-        return max(float(np.abs(q - q_old).max(initial=0.0)),
-                   float(np.abs(u - u_old)[self.has_unobs].max(initial=0.0)))
+        d = q - q_old
+        du = u - u_old
+        return max(float(np.abs(d, out=d).max(initial=0.0)),
+                   float(np.abs(du, out=du).max(where=self.has_unobs, initial=0.0)))
 
     def dense(self, q: np.ndarray, u: np.ndarray, valid_task: np.ndarray) -> np.ndarray:
         """The (instances x K) posterior, the instances in the order of their ids."""
