@@ -26,11 +26,6 @@ import numpy as np
 from hieradjudicate.core.crowd.slots import _reduceat_sum
 
 
-def _starts(sorted_keys: np.ndarray) -> np.ndarray:
-    return np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]]) if sorted_keys.size else \
-        np.zeros(0, np.int64)
-
-
 def _sum_rows(v: np.ndarray, out: np.ndarray) -> None:
     """``out = v.sum(axis=0)`` added as ``np.add.reduceat`` adds a run of ``c = len(v)`` terms (as
     :func:`hieradjudicate.core.crowd.slots._reduceat_sum`, in fewer numpy calls): the first term plus
@@ -67,8 +62,11 @@ class Labels:
     def __init__(self, tk_key: np.ndarray, inv: np.ndarray, wt_e: np.ndarray | None, T: int, K: int,
                  n_task: np.ndarray, lp_task: np.ndarray) -> None:
         """``tk_key`` is overwritten (with each label's pair): the caller's own column, not held twice."""
-        present = np.bincount(tk_key, minlength=T * K) > 0
-        tk = np.flatnonzero(present)  # the pairs in (instance, leaf) order
+        by_tk = np.argsort(tk_key, kind="stable")  # cheap: the labels come in runs of ascending instances
+        n_labels = np.bincount(tk_key, minlength=T * K)
+        tk = np.flatnonzero(n_labels)  # the pairs in (instance, leaf) order
+        n_labels = n_labels[tk]
+        start_tk = np.cumsum(n_labels) - n_labels  # each pair's labels in ``by_tk``
         task_of = tk // K
         n_pairs = np.bincount(task_of, minlength=T)  # each instance's pairs, contiguous in ``tk``
         first = np.cumsum(n_pairs) - n_pairs
@@ -88,19 +86,26 @@ class Labels:
                 p0 += c * (hi - lo)
         order = np.concatenate(order) if order else np.zeros(0, np.int64)
         del first
+        # the labels by pair in the blocks' order: each pair's run of ``by_tk`` in turn, by a cumulative sum
+        # of steps of 1 but at a run's start (no sort, no temporary but the column itself)
+        n_labels, start_tk = n_labels[order], start_tk[order]
+        pair_start = np.cumsum(n_labels) - n_labels
+        by_pair = np.ones(by_tk.size, np.int64)
+        if order.size:
+            by_pair[pair_start] = start_tk - np.r_[0, (start_tk + n_labels - 1)[:-1]]
+        np.cumsum(by_pair, out=by_pair)
+        by_tk.take(by_pair, out=by_pair, mode="clip")  # in place (mode "raise" would buffer a copy)
+        del by_tk, start_tk
         place = np.zeros(T * K, np.int64)  # each (instance, leaf)'s pair in the blocks' order
         place[tk[order]] = np.arange(order.size)
-        rank = np.take(place, tk_key, out=tk_key, mode="clip")  # in place (mode "raise" would buffer a copy)
-        del place, present
+        rank = np.take(place, tk_key, out=tk_key, mode="clip")
+        del place
         self.pair_tk = tk[order]
         del tk, task_of, order
         # the pairs' sums of their labels' terms, by runs of equal length ``c`` (a pair has ~6 labels on MASC,
         # and reduceat's cost per run was most of an iteration): the ``n`` runs of length ``c`` laid out as a
         # (c, n) block of one index column (the i-th label of each run in row i), gathered by one ``take``
         hard = wt_e is None or bool((wt_e == 1.0).all())
-        by_pair = np.argsort(rank, kind="stable")
-        n_labels = np.bincount(rank, minlength=self.pair_tk.size)
-        pair_start = np.cumsum(n_labels) - n_labels
         by_len = np.argsort(n_labels, kind="stable")
         lengths = n_labels[by_len]
         del n_labels
@@ -127,7 +132,8 @@ class Labels:
         self.pair_by_key = rank[by_key]
         del rank
         self.wt_by_key = None if hard else wt_e[by_key]
-        self.key_start = _starts(inv[by_key])
+        n_labels = np.bincount(inv)  # every key has labels (``inv`` numbers them from 0)
+        self.key_start = np.cumsum(n_labels) - n_labels
         del by_key
         pair_task = self.pair_tk // K  # an instance's id
         self.invalid = (self.pair_tk % K) >= n_task[pair_task]  # a label beyond its lexelt's leaves
