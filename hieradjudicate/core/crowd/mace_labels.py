@@ -1,22 +1,22 @@
 """MACE's labels arranged once for cheap iterations (used by :func:`hieradjudicate.core.crowd.mace.mace`).
 
-An instance's posterior needs, per leaf, the sum of its labels' terms on that leaf; a leaf no label
-of the instance gave has the term 0 and its prior only.  So the posterior is held only on the
-distinct (instance, leaf) *pairs* the labels use (MASC: 0.17 M of the 0.76 M cells of an (instances x
-17) array) plus one figure per instance for all its unlabelled leaves -- the exponentials, maxima and
-sums of an iteration run over those instead of the padded array.
+An instance's posterior needs, per leaf, the product of its labels' factors on that leaf (or the sum
+of their logarithms); a leaf no label of the instance gave has the factor 1.  So the posterior is held
+only on the distinct (instance, leaf) *pairs* the labels use (MASC: 0.17 M of the 0.76 M cells of an
+(instances x 17) array) plus one figure per instance for all its unlabelled leaves -- the products,
+sums and divisions of an iteration run over those instead of the padded array.
 
 The instances are taken in order of their number of pairs ``c`` (then of their ids), and the pairs of
 the ``n`` instances with ``c`` pairs are laid out as a ``(c, n)`` block: the i-th pair of every such
-instance in row ``i``.  An instance's maximum and sum over its pairs are then sums over the first
-axis of a block, and its figure is subtracted from (divided into) its pairs by broadcasting: no
-gather of the pairs at all (MASC: 12 blocks; four gathers of 0.17 M values an iteration fewer).
-The labels are sorted twice (stably, so every sum adds the same terms in the same order as the
-``bincount`` over the labels in their original order did): by pair, to sum their terms into the
-pairs, and by key (annotator, lexelt, leaf), to sum the pairs' posteriors into the knowing counts --
-each a gather and one sum over contiguous runs.  A pair has ~6 labels, so its runs are summed by runs
-of equal length (:mod:`hieradjudicate.core.crowd.slots`, added exactly as ``reduceat`` adds them,
-without its cost per run); a key has ~76 labels, and its runs stay with ``reduceat``.
+instance in row ``i``.  An instance's sum (or maximum) over its pairs is then a reduction over the
+first axis of a block, and its figure is divided into (subtracted from) its pairs by broadcasting: no
+gather of the pairs at all (MASC: 12 blocks).  The labels are sorted twice (stably, so every sum of
+logarithms adds the same terms in the same order as the ``bincount`` over the labels in their original
+order did): by pair, to reduce their factors into the pairs, and by key (annotator, lexelt, leaf), to
+sum the pairs' posteriors into the knowing counts -- each a gather of one label column and a reduction
+over contiguous runs.  A pair has ~6 labels, so its runs are reduced by runs of equal length, laid out
+once as ``(c, n)`` blocks of one index column (no per-run cost, as
+:mod:`hieradjudicate.core.crowd.slots`); a key has ~76 labels, and its runs stay with ``reduceat``.
 """
 
 from __future__ import annotations
@@ -128,6 +128,7 @@ class Labels:
         self.sum_of[by_len] = np.arange(by_len.size)
         del by_pair, pair_start, by_len, lengths
         self.values: np.ndarray | None = None  # one label column of gathered values, made at the first use
+        self.overflowed = False
         by_key = np.argsort(inv, kind="stable")
         self.pair_by_key = rank[by_key]
         del rank
@@ -151,9 +152,48 @@ class Labels:
             self.values = np.empty(self.sum_idx.size)
         return src.take(idx, out=self.values, mode="clip")
 
-    def posterior(self, g_key: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
-        """From each key's term ``g_key``: the posterior of every pair, that of each of an instance's
-        unlabelled leaves, and the log-likelihood up to the sum of ``log a`` (see mace)."""
+    def posterior(self, ratio: np.ndarray, log_ratio: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+        """From each key's ``ratio`` ``a / b`` (and its logarithm): the posterior of every pair, that of
+        each of an instance's unlabelled leaves, and the log-likelihood up to the sum of ``log a`` (see
+        mace).  Whole labels: as products (see :meth:`_by_products`); weighted ones, or once a product
+        has overflowed: as sums of logarithms."""
+        if self.sum_wt is None and not self.overflowed:
+            out = self._by_products(ratio)
+            if out is not None:
+                return out
+            self.overflowed = True  # from then on, the logarithms: the same posteriors, every time
+        return self._by_logarithms(np.log1p(ratio) - log_ratio)
+
+    def _by_products(self, ratio: np.ndarray) -> tuple[np.ndarray, np.ndarray, float] | None:
+        """The posterior as ``prior * prod_e (a_e + b_e) / a_e`` over each pair's labels, normalised per
+        instance: its prior and the common factor ``prod_e a_e`` cancel, an unlabelled leaf's term is 1,
+        and no logarithm, maximum or exponential of a pair is taken (they were a third of an iteration on
+        MASC); ``None`` if a product overflows (then :meth:`_by_logarithms`).  Each factor is at least 1:
+        no product underflows."""
+        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+            h = np.divide(1.0, ratio)
+            h += 1.0  # (a + b) / a = 1 + b / a; a key beyond its lexelt's leaves (ratio 0): inf, masked below
+            vals = self._gather(h, self.sum_idx)
+            p0 = 0
+            for v0, c, n in self.runs:
+                np.multiply.reduce(vals[v0:v0 + c * n].reshape(c, n), axis=0, out=self.sums[p0:p0 + n])
+                p0 += n
+            z = self.sums.take(self.sum_of)
+            if self.any_invalid:
+                z[self.invalid] = 0.0
+            s = self.n_unobs.copy()
+            for p0, c, n, t0 in self.blocks:  # an instance's sum (its unlabelled leaves 1 each); its pairs over it
+                block, s_b = z[p0:p0 + c * n].reshape(c, n), s[t0:t0 + n]
+                s_b += np.add.reduce(block, axis=0)
+                block /= s_b
+            if not np.isfinite(s.max(initial=0.0)):
+                return None
+            u = np.divide(1.0, s, out=np.zeros(s.size), where=self.has_unobs)
+            return z, u, float((np.log(s) + self.lp_task).take(self.task_back).sum())
+
+    def _by_logarithms(self, g_key: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+        """The posterior from each key's term ``g_key = log((a + b) / a)``, summed per pair (as reduceat
+        adds them) and exponentiated less each instance's largest."""
         vals = self._gather(g_key, self.sum_idx)
         if self.sum_wt is not None:
             vals *= self.sum_wt
