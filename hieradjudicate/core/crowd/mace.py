@@ -41,10 +41,10 @@ where an (instances x K) array has 0.76 M cells).  An iteration is then two
 gathers and two grouped reductions over the labels; only the strategies of
 (annotator, lexelt) rows with labels are updated after the first (the others
 are their prior's from then on), and only those rows' valid cells are held from then on.
-MASC (1.08 M labels, 196 iterations to 1e-7 of the fixed point): 2.5-2.9 s CPU
-at load 13-14 on the 2-core machine, main's logarithms 3.9-5.0 s in the same runs
-(every figure within 2.7e-15 of theirs, the same most probable senses); 10-11 s
-before the runs were summed by :mod:`hieradjudicate.core.crowd.slots`.
+MASC (1.08 M labels, 196 iterations to 1e-7 of the fixed point): 2.4-3.3 s CPU
+(most runs 2.4-2.9) at load 9-14 on the 2-core machine, the logarithms 3.9-5.1 s in
+the same runs (every figure within 2.7e-15 of theirs, the same most probable
+senses); 10-11 s before the runs were summed by :mod:`hieradjudicate.core.crowd.slots`.
 
 What differs from crowd-kit by design (tests/core/test_mace.py):
 
