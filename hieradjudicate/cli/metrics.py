@@ -182,6 +182,9 @@ def _agree_text(out: dict) -> str:
     for key in ("fleiss", "alpha"):
         if out[key].get("undefined"):
             lines.append(f"  {key}: undefined ({out[key]['undefined']})")
+    if out["thin_lexelts"]["note"]:  # all-words data: a lexelt per lemma
+        note = out["thin_lexelts"]["note"].replace("this chance-corrected figure rests", "every kappa and alpha rests")
+        lines += ["", f"Note: {note}."]
     if "by_lexelt" in out:
         rows = [[lx, v["n"], v["fleiss"], v["fleiss_gwet"], v["conger"], v["alpha"]]
                 for lx, v in out["by_lexelt"].items()]
