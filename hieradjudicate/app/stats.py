@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from hieradjudicate.app.dashboard.thin import FEW_INSTANCES, thin_counts, thin_sentence
 from hieradjudicate.core.agreement.agreement import CONGER_MARGINAL_RULE, FLEISS_MISSING_RULE, GWET_FLEISS_RULE, make_layout
 from hieradjudicate.core.dashboard import all_figures
 from hieradjudicate.core.model import AnnotationSet, Corpus
@@ -149,6 +150,11 @@ class Stats:
                       "expected_disagreement": alpha.expected_disagreement, "undefined": alpha.alpha.reason},
             "macro": {"fleiss": est(multi.macro_fleiss), "alpha": est(alpha.macro_alpha)},
         }
+        n_x = np.array([fx.n for fx in multi.lexelt_fleiss], np.int64)  # instances with >= 2 sets, per lexelt
+        counts = thin_counts(np.repeat(np.arange(n_x.size), n_x), n_x.size)
+        out["thin_lexelts"] = dict(zip(("lexelts", "of_lexelts", "instances", "of_instances"), counts),
+                                   below=FEW_INSTANCES,
+                                   note=thin_sentence(*counts, whose=" answered by two sets or more") or None)
         if not pairs:
             out["n_pairs"] = int(ia.size)
         if by_lexelt:

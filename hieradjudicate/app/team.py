@@ -277,7 +277,7 @@ def figures_json(figs: Sequence[AdjudicatorFigures], *, n_resamples: int, seed: 
     def ci(c: BootstrapCI | None) -> dict[str, Any] | None:
         if c is None or c.estimate.value is None:
             return None
-        return {"estimate": float(c.estimate.value), "low": c.low, "high": c.high}
+        return {"estimate": float(c.estimate.value), "low": c.low, "high": c.high, "strata": c.strata}
 
     return {"resamples": n_resamples, "seed": seed, "level": 0.95, "adjudicators": [
         {"adjudicator": f.name, "assigned": f.assigned, "decided": f.decided, "progress": f.progress,

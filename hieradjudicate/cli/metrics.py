@@ -122,14 +122,16 @@ def _agree_ci(stats, sets, depth, n_resamples: int, instances=None, method: str 
                            n_lexelts=len(c.inventory.lexelts), n_resamples=n_resamples, method=method,
                            seed=seed, layout=lay)
     out = {"resamples": n_resamples, "level": 0.95, "seed": seed,
-           "method": f"{METHOD_TEXT[method]} over instances, stratified by lexelt; pairs sharing no "
-                     "instance have no interval", "pairs": []}
+           "method": f"{METHOD_TEXT[method]} over instances; pairs sharing no instance have no interval",
+           # Fleiss' and alpha's units: the instances at least two annotated (a pair's: its shared ones)
+           "strata": bf.fleiss.strata, "pairs": []}
     if bf.pairs_skipped:
         out["pairs_note"] = bf.pairs_skipped
     for a, b in pairs if not bf.pairs_skipped else []:
         s, k = bf.pairs[(a, b)]
         out["pairs"].append({"a": c.sets[sets[a]].name, "b": c.sets[sets[b]].name,
-                             "kappa_scott": [s.low, s.high], "kappa_cohen": [k.low, k.high]})
+                             "kappa_scott": [s.low, s.high], "kappa_cohen": [k.low, k.high],
+                             "strata": s.strata})
     for key, ci in (("fleiss", bf.fleiss), ("alpha", bf.alpha)):
         out[key] = [ci.low, ci.high]
         out[f"{key}_method"] = ci.method
@@ -173,17 +175,32 @@ def _agree_text(out: dict) -> str:
               f"Krippendorff alpha   {fmt(a['value'])}  D_o {fmt(a['observed_disagreement'])}  "
               f"D_e {fmt(a['expected_disagreement'])}  on {a['n_pairable']:.0f} pairable values" + _ci_text(out, "alpha"),
               f"mean pairwise kappa  Cohen {fmt(out['mean_kappa_cohen'])}  S&C {fmt(out['mean_kappa_scott'])}"]
+    if "ci" in out:
+        lines.append(f"(Intervals {_strata_note(out['ci'])}.)")
     if out.get("ci", {}).get("pairs_note"):
         lines.append(f"({out['ci']['pairs_note']})")
     for key in ("fleiss", "alpha"):
         if out[key].get("undefined"):
             lines.append(f"  {key}: undefined ({out[key]['undefined']})")
+    if out["thin_lexelts"]["note"]:  # all-words data: a lexelt per lemma
+        note = out["thin_lexelts"]["note"].replace("this chance-corrected figure rests", "every kappa and alpha rests")
+        lines += ["", f"Note: {note}."]
     if "by_lexelt" in out:
         rows = [[lx, v["n"], v["fleiss"], v["fleiss_gwet"], v["conger"], v["alpha"]]
                 for lx, v in out["by_lexelt"].items()]
         lines += ["", text_table(["lexelt", "n", "Fleiss", "Fleiss (Gwet)", "Davies&Fleiss", "alpha"], rows),
                   f"macro mean over lexelts: Fleiss {fmt(out['macro']['fleiss'])}, alpha {fmt(out['macro']['alpha'])}"]
     return "\n".join(lines)
+
+
+def _strata_note(ci: dict) -> str:
+    """How the agreement intervals were stratified: Fleiss' and alpha's, and the pairs' (each over its
+    shared instances) when some pooled lexelts."""
+    pooled = sum("resampled whole" in p["strata"] for p in ci["pairs"])
+    if not pooled:
+        return ci["strata"]
+    return (f"{ci['strata']}; in {pooled} of {len(ci['pairs'])} pairs, their lexelts of fewer than 10 shared "
+            "instances likewise")
 
 
 def _ci_text(out: dict, key: str) -> str:

@@ -50,6 +50,7 @@ def test_progress_json_gives_numbers_equal_to_an_independent_kappa() -> None:
     k = alice["kappa_cohen"]
     assert isinstance(k["estimate"], float) and k["estimate"] == pytest.approx(cohen_kappa_score(a, b), abs=1e-12)
     assert k["low"] < k["estimate"] < k["high"]
+    assert k["strata"].startswith("stratified by lexelt")  # how the instances were resampled
     assert bob["kappa_cohen"]["estimate"] == pytest.approx(k["estimate"], abs=1e-12)
     assert alice["median_seconds_per_decision"] == pytest.approx(30.0)
     assert alice["decisions_per_hour"] == pytest.approx(120.0)

@@ -60,10 +60,12 @@ def _naive_jack(fn, n: int) -> np.ndarray:
 
 
 def test_vectorised_jackknife_equals_leave_one_out_recomputation() -> None:
+    """Every lexelt resampled alone (min_stratum 1), a unit is an instance; the lexelts drawn whole
+    are tests/core/test_agreement_intervals_with_small_lexelts.py's."""
     inst, rater, P, lex = correlated(4, n=50)
     pa, pb, shared = pair_arrays(inst, rater, P, 0, 1)
     lx = lex[shared]
-    (js, oks, _), (jc, okc, _) = jackknife(_pair_stat(P.shape[1]), _pair_V(pa, pb), lx, 4)
+    (js, oks, _), (jc, okc, _) = jackknife(_pair_stat(P.shape[1]), _pair_V(pa, pb), lx, 4, min_stratum=1)
     naive_c = _naive_jack(lambda k: pairwise_agreement(pa[k], pb[k], lx[k], n_lexelts=4).cohen.kappa.value,
                           len(lx))
     naive_s = _naive_jack(lambda k: pairwise_agreement(pa[k], pb[k], lx[k], n_lexelts=4).scott.kappa.value,
@@ -72,10 +74,10 @@ def test_vectorised_jackknife_equals_leave_one_out_recomputation() -> None:
     assert jc == pytest.approx(naive_c, abs=1e-12) and js == pytest.approx(naive_s, abs=1e-12)
     # Fleiss and alpha: leave one pairable instance out
     lay = make_layout(inst, rater, P, lex).pairable()
-    (jf, _, _), = jackknife(_fleiss_stat(P.shape[1]), _fleiss_V(lay), lay.seg_lex, 4)
+    (jf, _, _), = jackknife(_fleiss_stat(P.shape[1]), _fleiss_V(lay), lay.seg_lex, 4, min_stratum=1)
     st = alpha_stats(lay, "nominal")
     (ja, _, _), = jackknife(_alpha_stat(st.dist, "within"), np.column_stack([st.do_i, st.s_i]),
-                              st.seg_lex, 4)
+                              st.seg_lex, 4, min_stratum=1)
 
     def without(i: int):
         keep = inst != lay.seg_inst[i]

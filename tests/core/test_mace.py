@@ -158,3 +158,31 @@ def test_renaming_workers_changes_crowd_kits_answer_not_ours():
     b = _ours(renamed.assign(worker=renamed.worker.map(codes)), 5, max_iter=5000, tol=1e-9)
     assert a.converged and b.converged
     assert np.abs(a.posterior - b.posterior).max() < 1e-5
+
+
+@pytest.mark.parametrize("per", [5, 400])
+def test_whole_labels_equal_the_same_labels_as_halves_also_past_the_range_of_a_product(per: int) -> None:
+    """Whole labels are weighed as products of ``(a + b) / a``, weighted ones as sums of logarithms;
+    with 400 good labels an instance a product passes float64's range and the logarithms take over."""
+    rng = np.random.default_rng(per)
+    T, W, L = 40, per + 10, 4
+    comp = rng.uniform(0.85, 0.95, W)
+    truth = rng.integers(0, L, T)
+    inst = np.repeat(np.arange(T), per)
+    rater = np.concatenate([rng.choice(W, per, replace=False) for _ in range(T)])
+    label = np.where(rng.random(inst.size) < comp[rater], truth[inst], rng.integers(0, L, inst.size))
+    lex, nl = np.zeros(T, np.int64), np.array([L])
+    whole = mace(inst, rater, None, lex, nl, leaf=label, K=L)
+    P = np.zeros((2 * inst.size, L))
+    P[np.arange(2 * inst.size), np.repeat(label, 2)] = 0.5  # each label as two halves on its leaf
+    halves = mace(np.repeat(inst, 2), np.repeat(rater, 2), P, lex, nl)
+    assert whole.iterations == halves.iterations and whole.converged
+    np.testing.assert_allclose(whole.posterior, halves.posterior, atol=1e-12)
+    np.testing.assert_allclose(whole.accuracy, halves.accuracy, atol=1e-12)
+    np.testing.assert_allclose(whole.errors, halves.errors, atol=1e-12)
+    # the largest product over one (instance, leaf)'s labels, as a logarithm: within float64's range or past it
+    theta = whole.accuracy[np.searchsorted(whole.workers, rater)]
+    xi = whole.errors[np.searchsorted(whole.workers, rater), 0, label]
+    log_h = np.log1p(theta / ((1.0 - theta) * xi))
+    largest = np.bincount(inst * L + label, weights=log_h).max()
+    assert (largest > np.log(np.finfo(float).max)) == (per == 400)

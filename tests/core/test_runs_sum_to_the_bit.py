@@ -40,3 +40,15 @@ def test_runs_of_one_length_in_order_and_pieces_give_the_same_sums(monkeypatch) 
     cut = Slots(starts, idx, width=3)
     assert len(cut.groups) > 1 and MAX_VALUES > 25 * 3 * 7
     assert np.array_equal(cut.sum_take(src), want)
+
+
+@pytest.mark.parametrize("c", [1, 2, 7, 8, 9, 16, 17, 24, 25, 40, 129, 130, 200])
+def test_mace_pairs_sums_of_a_block_of_runs_equal_reduceat_to_the_bit(c: int) -> None:
+    from hieradjudicate.core.crowd.mace_labels import _sum_rows
+
+    rng = np.random.default_rng(c)
+    n = 50
+    block = rng.normal(size=(c, n)) * 10.0 ** rng.integers(-4, 5, size=(c, n))  # the i-th term of each run in row i
+    out = np.full(n, np.nan)
+    _sum_rows(block, out)
+    assert np.array_equal(out, np.add.reduceat(block.T.ravel(), np.arange(0, c * n, c)))

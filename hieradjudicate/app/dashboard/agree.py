@@ -262,11 +262,15 @@ def lexelt_bars(corpus: Corpus, group: list[int], lay: Layout, measure: str, n_r
     formula = ALPHA_FORMULA if use_alpha else f"{FLEISS_FORMULA}; kappa = {KAPPA_FORMULA}"
     gname = MEASURE_NAMES["alpha" if use_alpha else "fleiss"]
 
+    strata = ""  # how the overall interval was stratified
+
     def interval(sel: slice | None) -> tuple[float | None, float | None]:
+        nonlocal strata
         if n_resamples <= 0:
             return None, None
         if sel is None:
             ci = boot(None, None, None, lex, n_lexelts=X, n_resamples=n_resamples, seed=seed, layout=lay)
+            strata = ci.strata
         else:  # one lexelt: the same draws as stratified resampling with the other strata empty
             ci = boot(None, None, None, None, n_lexelts=1, n_resamples=n_resamples, seed=seed,
                       layout=lay.take(sel, one_lexelt=True))
@@ -283,6 +287,7 @@ def lexelt_bars(corpus: Corpus, group: list[int], lay: Layout, measure: str, n_r
                                    lexelt_kappas=[f.kappa for f in multi.lexelt_fleiss], layout=lay)
         cis = {x: (per[x].low, per[x].high) if per[x] is not None else (None, None) for x in shown}
         overall_ci = (ov.low, ov.high)
+        strata = ov.strata
     else:  # alpha: one bootstrap per lexelt, two at a time (their draws and products release the GIL)
         rows_of = [slice(int(lay.lex_rows[x]), int(lay.lex_rows[x + 1])) for x in shown]
         with ThreadPoolExecutor(max_workers=2) as pool:
@@ -306,7 +311,9 @@ def lexelt_bars(corpus: Corpus, group: list[int], lay: Layout, measure: str, n_r
     f = multi.fleiss
     overall_e = Explain(f"{gname}, all lexelts", "The group's agreement over every selected instance.",
                         formula, None if use_alpha else f.observed, None if use_alpha else f.expected,
-                        f.n, POOLED, value=est.value, reason=est.reason)
+                        f.n, POOLED, value=est.value, reason=est.reason,
+                        note=f"95% bootstrap interval [{_f(lo)}, {_f(hi)}], {n_resamples} resamples, {strata}"
+                        if n_resamples else "")
     overall = LexeltBar("(all)", -1, f.n, est.value, lo, hi, f.observed, f.expected, est.reason,
                         f.kappa.value, multi.conger.kappa.value, alpha.alpha.value,
                         pm.mean_kappa("cohen").value, overall_e)

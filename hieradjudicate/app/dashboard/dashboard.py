@@ -100,8 +100,10 @@ def method_text(corpus: Corpus, measure: str) -> list[tuple[str, str]]:
         ("Krippendorff's alpha", "Nominal alpha over soft coincidences, missing data allowed; expected "
          "disagreement within each lexelt, weighted by pairable values."),
         ("Confidence intervals", "BCa bootstrap (bias-corrected and accelerated, Efron 1987; the "
-         "acceleration from the jackknife within each lexelt), 95 %, instances resampled within each "
-         "lexelt, fixed seed: the same data give the same intervals. With few instances per lexelt the "
+         "acceleration from the jackknife within each stratum), 95 %, instances resampled within each "
+         "lexelt, the lexelts of fewer than 10 instances resampled whole, as one stratum (all-words data: "
+         "a lexelt of one instance resampled alone has no variance), fixed seed: the same data give the "
+         "same intervals. With few instances per lexelt the "
          "resampled chance agreement is biased upward; BCa corrects the interval for it, so the interval "
          "may lie above the estimate's middle (the percentile interval, agree --ci-method percentile, "
          "does not correct)."),

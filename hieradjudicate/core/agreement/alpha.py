@@ -148,18 +148,27 @@ def alpha_stats(lay: Layout, distance: Distance = "nominal") -> AlphaStats:
 
 
 def alpha_from_sums(
-    do_x: np.ndarray, n_c: np.ndarray, dist: np.ndarray, *, lexelt_chance: str = "within"
+    do_x: np.ndarray, n_c: np.ndarray, dist: np.ndarray, *, lexelt_chance: str = "within",
+    copies: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Corpus ``D_o``, ``D_e`` and per-lexelt ``D_o,x``, ``D_e,x`` from summed statistics.
 
     ``do_x`` (..., X) and ``n_c`` (..., X, K) may carry leading batch axes
-    (bootstrap resamples).  Returns arrays with the batch shape.
+    (bootstrap resamples).  Returns arrays with the batch shape.  ``copies`` (..., X): how many
+    copies of each lexelt its sums hold (a bootstrap drawing small lexelts whole); a lexelt's
+    expected disagreement within it is that of one copy (``n_x - 1`` pairs a value with the
+    values of its own copy only).
     """
     n_x = n_c.sum(axis=-1)
     pair_x = np.einsum("...xk,xkl,...xl->...x", n_c, dist, n_c)
     nxm = np.maximum(n_x, 1.0)
     do_lex = do_x / nxm
-    de_lex = pair_x / (nxm * np.maximum(n_x - 1.0, 1.0))
+    if copies is None:
+        de_lex = pair_x / (nxm * np.maximum(n_x - 1.0, 1.0))
+    else:
+        c = np.maximum(copies, 1.0)
+        n1 = n_x / c
+        de_lex = pair_x / c ** 2 / (np.maximum(n1, 1.0) * np.maximum(n1 - 1.0, 1.0))
     n = n_x.sum(axis=-1)
     d_o = do_x.sum(axis=-1) / np.maximum(n, 1.0)
     if lexelt_chance == "within":

@@ -8,6 +8,11 @@ lexelt's -- where one bootstrap per lexelt drew the same number of values
 again, lexelt by lexelt (MASC: 46 calls, 1.0 s of a report's 5).  Each
 lexelt's interval is BCa (or percentile) over its stratum, its acceleration
 from the jackknife of its own instances.
+
+When the overall interval draws the lexelts of fewer than 10 instances together
+(all-words data, :mod:`~hieradjudicate.core.agreement.resampling`), such a lexelt's
+draws are no bootstrap of it alone: the lexelts' intervals then come from a second
+resampling, every lexelt alone (the draws they had before the pooling).
 """
 
 from __future__ import annotations
@@ -16,10 +21,12 @@ import numpy as np
 
 from hieradjudicate.core.agreement.agreement import Layout, fleiss_agreement, make_layout, multi_rater_agreement
 from hieradjudicate.core.stats.bca import DEFAULT_METHOD
+from hieradjudicate.core.stats.strata import MIN_STRATUM
 from hieradjudicate.core.agreement.bootstrap import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
     BootstrapCI,
+    Draws,
     _ci,
     _fleiss_ci,
     _fleiss_V,
@@ -31,7 +38,7 @@ def fleiss_intervals(
     inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.ndarray, *,
     n_lexelts: int | None = None, n_resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
     level: float = 0.95, method: str = DEFAULT_METHOD, lexelt_kappas: list | None = None,
-    layout: Layout | None = None,
+    layout: Layout | None = None, min_stratum: int = MIN_STRATUM,
 ) -> tuple[BootstrapCI, list[BootstrapCI | None]]:
     """The overall interval (equal to :func:`bootstrap_fleiss` with the same seed) and each lexelt's
     (``None`` for a lexelt without pairable instances), all from one stratified resampling.
@@ -39,6 +46,7 @@ def fleiss_intervals(
     ``lexelt_kappas``: each lexelt's Fleiss kappa (an ``Estimate``) when the caller has them
     (:func:`multi_rater_agreement`'s ``lexelt_fleiss``); computed otherwise.  ``layout``:
     :func:`make_layout` of the arrays when the caller has it (they are then not looked at).
+    ``min_stratum``: the overall interval's, as :func:`bootstrap_fleiss`'s.
     """
     full = layout if layout is not None else make_layout(inst, rater, P, inst_lexelt, n_lexelts=n_lexelts)
     lay = full.pairable()
@@ -49,9 +57,11 @@ def fleiss_intervals(
         return _ci(est, np.zeros(n_resamples), none, level, seed, method), [None] * X
     V = _fleiss_V(lay)
     lex = lay.seg_lex  # sorted: each lexelt's instances are one slice
-    T = resampled_sums(V, lex, X, n_resamples, seed)
-    n_x = np.bincount(lex, minlength=X).astype(np.float64)
-    overall = _fleiss_ci(T, n_x, K, est, level, seed, method, V, lex)
+    D = resampled_sums(V, lex, X, n_resamples, seed, min_stratum)
+    overall = _fleiss_ci(D, K, est, level, seed, method, V, lex, min_stratum)
+    if D.pooled:  # each lexelt alone (min_stratum 1: none pooled)
+        D = resampled_sums(V, lex, X, n_resamples, seed, min_stratum=1)
+    T, n_x = D.T, D.n
     if lexelt_kappas is None:
         lexelt_kappas = [f.kappa for f in multi_rater_agreement(None, None, None, None, layout=full).lexelt_fleiss]
     bounds = np.searchsorted(lex, np.arange(X + 1))
@@ -61,6 +71,6 @@ def fleiss_intervals(
         if hi == lo:
             out.append(None)
             continue
-        out.append(_fleiss_ci(T[:, x:x + 1, :], n_x[x:x + 1], K, lexelt_kappas[x], level, seed, method,
-                              V[lo:hi], np.zeros(hi - lo, np.int64)))
+        one = Draws(T[:, x:x + 1, :], n_x[x:x + 1], 0)
+        out.append(_fleiss_ci(one, K, lexelt_kappas[x], level, seed, method, V[lo:hi], np.zeros(hi - lo, np.int64)))
     return overall, out

@@ -10,7 +10,7 @@ sit off the estimate.  BCa moves them:
   (ties count half);
 * acceleration ``a = sum L^3 / (6 (sum L^2)^1.5)`` from the jackknife
   influence values ``L_i = (n_s - 1)(mean_s theta_(-j) - theta_(-i))``, the
-  jackknife run within each stratum (lexelt) as the resampling is stratified
+  jackknife run within each stratum (a lexelt, or the small lexelts pooled) as the resampling is stratified
   (Davison & Hinkley 1997, section 3.2; R's ``boot::empinf`` with strata);
 * the interval is the replicate quantiles at
   ``Phi(z0 + (z0 + z) / (1 - a (z0 + z)))`` for ``z = Phi^-1(alpha/2)`` and
@@ -29,7 +29,7 @@ METHODS = ("bca", "percentile")
 DEFAULT_METHOD = "bca"
 METHOD_TEXT = {
     "bca": "BCa bootstrap (bias-corrected and accelerated; acceleration from the jackknife within "
-           "each lexelt)",
+           "each stratum)",
     "percentile": "percentile bootstrap",
 }
 _N = NormalDist()

@@ -44,3 +44,22 @@ def strata_text(pooled: int) -> str:
         return "stratified by lexelt"
     return (f"stratified by lexelt; the {pooled} lexelts of fewer than {MIN_STRATUM} instances "
             "drawn together as one stratum")
+
+
+def lexelt_strata(sizes: np.ndarray, min_stratum: int = MIN_STRATUM) -> tuple[np.ndarray, int]:
+    """``(stratum_of, pooled)``: the stratum code of every lexelt (``0..S-1``, in the order of each
+    stratum's first lexelt; an empty lexelt keeps its own, which draws nothing) from the lexelts'
+    sizes, and how many lexelts were pooled.  The lexelts of 1 to ``min_stratum - 1`` units form one
+    stratum when there are at least two of them (:func:`score_strata`'s rule); otherwise every lexelt
+    is its own stratum and ``stratum_of`` is ``0..X-1``.
+
+    >>> lexelt_strata(np.array([12, 3, 0, 40, 1]))
+    (array([0, 1, 2, 3, 1]), 2)
+    """
+    sizes = np.asarray(sizes)
+    small = (sizes > 0) & (sizes < min_stratum)
+    if int(small.sum()) < 2:
+        return np.arange(sizes.size), 0
+    label = np.where(small, int(np.flatnonzero(small)[0]), np.arange(sizes.size))
+    return dense_codes(label)[0], int(small.sum())
+

@@ -194,23 +194,21 @@ def fleiss_difference(before: Layout | FleissSide, after: Layout | FleissSide, *
     X, K = la.n_lexelts, la.K
     stat = _fleiss_stat(K)
     Vb, Va = lb.V, la.V
-    nxb = np.bincount(lb.seg_lex, minlength=X).astype(np.float64)
-    nxa = np.bincount(la.seg_lex, minlength=X).astype(np.float64)
     if paired:  # the same draws for both sides: drawn once
-        Tb, Ta = resampled_sums_shared([(Vb, lb.seg_lex), (Va, la.seg_lex)], X, n_resamples, seed)
+        Db, Da = resampled_sums_shared([(Vb, lb.seg_lex), (Va, la.seg_lex)], X, n_resamples, seed)
     else:
-        Tb = resampled_sums(Vb, lb.seg_lex, X, n_resamples, seed)
-        Ta = resampled_sums(Va, la.seg_lex, X, n_resamples, seed + 1)
-    (rb, okb), = stat(Tb, nxb)
-    (ra, oka), = stat(Ta, nxa)
+        Db = resampled_sums(Vb, lb.seg_lex, X, n_resamples, seed)
+        Da = resampled_sums(Va, la.seg_lex, X, n_resamples, seed + 1)
+    (rb, okb), = stat(Db.T, Db.n)
+    (ra, oka), = stat(Da.T, Da.n)
     ok = okb & oka
     diff = ra[ok] - rb[ok]
     est = ka - kb
     if paired:  # leave-one-out kappas, only the left-out unit's lexelt recomputed
-        jb, jokb, _ = fleiss_jackknife(Vb, lb.seg_lex, X, K)
+        jb, jokb, strata = fleiss_jackknife(Vb, lb.seg_lex, X, K)  # the strata of the draws of both
         ja, joka, _ = fleiss_jackknife(Va, la.seg_lex, X, K)
         jok = jokb & joka
-        lo, hi, used = interval(diff, est, level, "bca", (ja - jb)[jok], lb.seg_lex[jok])
+        lo, hi, used = interval(diff, est, level, "bca", (ja - jb)[jok], strata[jok])
         return Difference(kb, ka, est, lo, hi, True, nb, na, f"paired {used} bootstrap")
     lo, hi = _percentile(diff, level)
     return Difference(kb, ka, est, lo, hi, False, nb, na, "unpaired percentile bootstrap")
@@ -291,8 +289,8 @@ def mean_kappa_with_others(pa: np.ndarray, others: list[tuple[np.ndarray, np.nda
     rows where it did not answer).  A pair's kappa is the instance-weighted corpus kappa with
     per-lexelt chance agreement (:func:`~hieradjudicate.core.agreement.bootstrap.bootstrap_pairwise`'s,
     on the pair's shared instances); the value is the mean over the pairs whose kappa is defined.
-    One stratified resample of *a*'s instances (within lexelts) draws every pair at once; BCa with
-    the jackknife over *a*'s instances."""
+    One stratified resample of *a*'s instances (within lexelts, those of fewer than 10 together) draws
+    every pair at once; BCa with the jackknife over *a*'s instances, grouped by the same strata."""
     from hieradjudicate.core.agreement.bootstrap import _kappas
 
     pa = np.asarray(pa, np.float64)
@@ -331,7 +329,7 @@ def mean_kappa_with_others(pa: np.ndarray, others: list[tuple[np.ndarray, np.nda
         return value, None, None, "no resamples"
     if n_resamples * X * V.shape[1] > MAX_DRIFT_CELLS:
         return value, None, None, "no interval: too many lexelts and annotators that week for the resamples"
-    T = resampled_sums(V, lexc, X, n_resamples, seed)
+    T = resampled_sums(V, lexc, X, n_resamples, seed).T  # a pair's counts per lexelt are in column 0
     vals, ok = stat(T, np.zeros((1, X)))[0]
     if not ok.any():
         return value, None, None, "the figure is undefined in every resample"

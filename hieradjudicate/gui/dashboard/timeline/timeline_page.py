@@ -34,7 +34,7 @@ from hieradjudicate.app.timeline.marks import markers
 from hieradjudicate.app.timeline.view import TimelineView, before_after_figures, decisions_view, keep_points, \
     kept_points, rebuilt_parts
 from hieradjudicate.core.errors import HieradjError
-from hieradjudicate.gui.dashboard.timeline.timeline_dated import DatedPanel
+from hieradjudicate.gui.dashboard.timeline.timeline_dated import DatedPanel, legend_beside, same_legend_width
 from hieradjudicate.gui.workers import BackgroundRunner
 
 RESAMPLES = 1000
@@ -83,7 +83,7 @@ class TimelinePage(QWidget):
         self.decisions_plot = pg.PlotWidget(title="The adjudication (share) and the gold overturning the majority")
         for p in (self.imports_plot, self.decisions_plot):
             p.setLabel("bottom", "days since the first event")
-            p.addLegend(offset=(-10, 10), brush=pg.mkBrush(0, 0, 0, 170))  # lines show through, text reads
+            legend_beside(p)
             p.showGrid(y=True, alpha=0.2)
             p.scene().sigMouseMoved.connect(lambda pos, p=p: self._hover(p, pos))
         self.decisions_plot.scene().sigMouseClicked.connect(self._clicked)
@@ -278,6 +278,7 @@ class TimelinePage(QWidget):
                                        labelOpts={"position": 0.9, "color": "#8172b3"})
                 line.setObjectName(f"marker:{m.label}")
                 plot.addItem(line)
+        same_legend_width(ip, dp)  # linked x axes: both views end at the same pixel
         self.details.setHtml(self._details_html())
 
     def _series(self, plot: Any, key: str, x: np.ndarray, figs: list[Any], name: str, colour: str,
