@@ -127,3 +127,31 @@ def test_the_timeline_tab_reads_the_decision_rows_off_the_gui_thread(qtbot, proj
     assert sum(p.decisions + p.withdrawals for p in page.view.decisions.points) == n_rows
     assert len(on_gui_thread) >= n_rows and not any(on_gui_thread)
     win.close()
+
+
+def test_the_timeline_legends_leave_every_point_in_sight(qtbot, project: Session) -> None:  # noqa: F811
+    """The lines' names stand beside the plots, not over them, and the two plots (one time axis)
+    end at the same pixel, so the last day's points are drawn in both, uncovered."""
+    path = project.path
+    project.close()
+    win, tabs, page = open_timeline(qtbot, path)
+    win.resize(1024, 700)
+    qtbot.waitUntil(lambda: page.view is not None and bool(page.view.imports) and not page.runner.busy,
+                    timeout=60_000)
+    qtbot.wait(50)  # the layout after the resize
+    rights = []
+    for plot in (page.imports_plot, page.decisions_plot):
+        item = plot.getPlotItem()
+        vb, legend = item.vb, item.legend
+        assert legend.items, "the lines are named in the legend"
+        view_rect = vb.mapRectToScene(vb.boundingRect())
+        legend_rect = legend.mapRectToScene(legend.boundingRect())
+        assert legend_rect.left() >= view_rect.right() - 1  # beside the view, not over it
+        shown = vb.viewRect()
+        for curve in item.listDataItems():
+            xs, ys = curve.getData()
+            for x, y in zip(xs, ys):
+                assert shown.contains(QPointF(float(x), float(y))), (curve.name(), x, y)
+        rights.append(plot.mapToGlobal(plot.mapFromScene(view_rect.topRight())).x())
+    assert abs(rights[0] - rights[1]) <= 1
+    win.close()

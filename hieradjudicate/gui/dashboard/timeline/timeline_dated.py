@@ -50,6 +50,28 @@ def _day(week: str) -> float:
     return datetime.strptime(week, "%Y-%m-%d").replace(tzinfo=timezone.utc).timestamp() / 86400.0
 
 
+def legend_beside(plot: pg.PlotWidget) -> pg.LegendItem:
+    """A legend in its own column right of the plot: the lines' names never cover their last points
+    (drawn over the view, top right, it hid the last days of a share rising towards 1), and the
+    plot keeps its height, the scarce side of a small screen.  Lines plotted with a ``name`` join
+    it, as with ``addLegend``."""
+    item = plot.getPlotItem()
+    legend = pg.LegendItem()
+    item.layout.addItem(legend, 2, 3)  # beside the view (row 2), right of the right axis (column 2)
+    item.legend = legend
+    return legend
+
+
+def same_legend_width(*plots: pg.PlotWidget) -> None:
+    """Give the legends of plots whose x axes are linked one width: the link maps their views pixel
+    for pixel, so a narrower view would cut off the last days."""
+    legends = [p.getPlotItem().legend for p in plots]
+    hint = Qt.SizeHint.PreferredSize
+    width = max(g.layout.effectiveSizeHint(hint).width() for g in legends)
+    for p in plots:
+        p.getPlotItem().layout.setColumnFixedWidth(3, width)
+
+
 class DatedPanel(QWidget):
     """Plot and summary of the dated answers; ``ready`` hears the result (or ``None``: no dates)."""
 
@@ -60,7 +82,7 @@ class DatedPanel(QWidget):
         self.ready = ready
         self.plot = pg.PlotWidget(title="Agreement by week of annotation (the dates inside the inputs)")
         self.plot.setLabel("bottom", "weeks since the first week annotated")
-        self.plot.addLegend(offset=(-10, 10), brush=pg.mkBrush(0, 0, 0, 170))  # lines show through, text reads
+        legend_beside(self.plot)
         self.plot.showGrid(y=True, alpha=0.2)
         self.plot.scene().sigMouseMoved.connect(self._hover)
         self.points: list[tuple[float, float, str]] = []  # drawn points: x, y, hover text

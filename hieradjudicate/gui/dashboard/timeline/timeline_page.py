@@ -123,13 +123,13 @@ class TimelinePage(QWidget):
         """Make the plots in their stand-ins' places and the dated answers' panel (once; see the module)."""
         if self.imports_plot is not None:
             return
-        from hieradjudicate.gui.dashboard.timeline.timeline_dated import DatedPanel
+        from hieradjudicate.gui.dashboard.timeline.timeline_dated import DatedPanel, legend_beside
 
         self.imports_plot = pg.PlotWidget(title="Annotator agreement at each import")
         self.decisions_plot = pg.PlotWidget(title="The adjudication (share) and the gold overturning the majority")
         for p in (self.imports_plot, self.decisions_plot):
             p.setLabel("bottom", "days since the first event")
-            p.addLegend(offset=(-10, 10), brush=pg.mkBrush(0, 0, 0, 170))  # lines show through, text reads
+            legend_beside(p)
             p.showGrid(y=True, alpha=0.2)
             p.scene().sigMouseMoved.connect(lambda pos, p=p: self._hover(p, pos))
         self.decisions_plot.scene().sigMouseClicked.connect(self._clicked)
@@ -269,6 +269,8 @@ class TimelinePage(QWidget):
         return (_t(iso) - self.origin) / 86400.0
 
     def _draw(self) -> None:
+        from hieradjudicate.gui.dashboard.timeline.timeline_dated import same_legend_width
+
         v = self.view
         assert v is not None
         times = [p.event.at for p in v.imports] + [p.end for p in v.decisions.points]
@@ -312,6 +314,7 @@ class TimelinePage(QWidget):
                                        labelOpts={"position": 0.9, "color": "#8172b3"})
                 line.setObjectName(f"marker:{m.label}")
                 plot.addItem(line)
+        same_legend_width(ip, dp)  # linked x axes: both views end at the same pixel
         self.details.setHtml(self._details_html())
 
     def _series(self, plot: Any, key: str, x: np.ndarray, figs: list[Any], name: str, colour: str,
