@@ -184,7 +184,7 @@ class Workspace(QWidget):
         self._weigh_timer.timeout.connect(self._late_columns)
         wb.start_weighing()
         self._weigh_timer.start()
-        # both jobs (and the live figures') start once the table is painted: the first look is not shared
+        # these jobs and the live figures' start once the table is painted: its first look is not shared
         hold_until_painted(self.table.viewport(), (self.live.runner, self.weigher))
 
     def _late_columns(self) -> None:
