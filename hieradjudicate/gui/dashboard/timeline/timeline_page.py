@@ -139,6 +139,7 @@ class TimelinePage(QWidget):
         lay = self.layout()
         for stand_in, plot in zip(self._stand_ins, (self.imports_plot, self.decisions_plot)):
             lay.replaceWidget(stand_in, plot)  # its place and stretch
+            stand_in.setParent(None)  # out of the page at once
             stand_in.deleteLater()
         self._stand_ins = []
         lay.insertWidget(lay.indexOf(self.decisions_plot) + 1, self.dated, 3)
