@@ -21,12 +21,15 @@ per signal, so that every named step of a fast job reaches the callback.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import QEvent, QObject, QRunnable, QThreadPool, QTimer, Signal
+from PySide6.QtWidgets import QWidget
 
 Report = Callable[[int, int, str], None]
+#: how long :func:`hold_until_painted` waits at most for a paint of a widget on screen (ms)
+PAINT_WAIT_MS = 1000
 
 
 class Cancelled(Exception):
@@ -117,6 +120,7 @@ class BackgroundRunner(QObject):
         self._pending: tuple | None = None
         self._callbacks: dict[str, Callable[..., None] | None] = {}
         self._progress_text: tuple[int, str] = (0, "")
+        self._held = False  # see ``hold``
 
     @property
     def busy(self) -> bool:
@@ -131,9 +135,20 @@ class BackgroundRunner(QObject):
         self._cancel.set()  # an earlier job stops at its next step
         self._callbacks = {"done": done, "failed": failed, "progress": progress}
         self._pending = (self.generation, fn)
-        if self._running is None:
+        if self._running is None and not self._held:
             self._launch()
         return self.generation
+
+    def hold(self) -> None:
+        """Jobs started from now on wait (the newest only, as behind a running job) until :meth:`release`;
+        :attr:`busy` is true meanwhile.  See :func:`hold_until_painted`."""
+        self._held = True
+
+    def release(self) -> None:
+        """The job waiting since :meth:`hold`, if any, starts now; later ones at once."""
+        self._held = False
+        if self._running is None and self._pending is not None:
+            self._launch()
 
     def cancel(self) -> None:
         """Drop the current job's result (it stops at its next step) and any waiting request."""
@@ -155,7 +170,7 @@ class BackgroundRunner(QObject):
 
     def _finished(self) -> None:
         self._running = None
-        if self._pending is not None:
+        if self._pending is not None and not self._held:
             self._launch()
 
     def _on_progress(self, generation: int, done: int, total: int) -> None:
@@ -183,3 +198,37 @@ class BackgroundRunner(QObject):
         if generation == self.generation and cb is not None and not isinstance(exc, Cancelled):
             assert isinstance(exc, BaseException)
             cb(exc)
+
+
+class _FirstPaint(QObject):
+    """See :func:`hold_until_painted`."""
+
+    def __init__(self, widget: QWidget, runners: Sequence[BackgroundRunner]) -> None:
+        super().__init__(widget)
+        self.widget, self.runners = widget, list(runners)
+        for r in self.runners:
+            r.hold()
+        widget.installEventFilter(self)
+        # counted from when the event loop first runs (the window may still be in the making before)
+        QTimer.singleShot(0, self, lambda: QTimer.singleShot(PAINT_WAIT_MS, self, self._release))
+
+    def eventFilter(self, obj: QObject, ev: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if ev.type() in (QEvent.Type.Paint, QEvent.Type.Hide):
+            QTimer.singleShot(0, self, self._release)  # once this paint is done
+        return False
+
+    def _release(self) -> None:
+        if self.runners:
+            self.widget.removeEventFilter(self)
+            for r in self.runners:
+                r.release()
+            self.runners = []
+
+
+def hold_until_painted(widget: QWidget, runners: Sequence[BackgroundRunner]) -> None:
+    """The jobs ``runners`` are asked to start wait until ``widget`` has been painted once (then start
+    right after that paint), or is hidden first, or for at most :data:`PAINT_WAIT_MS` once the event loop
+    runs (a window never shown: a script, a test; one minimised meanwhile).  A project's first look is
+    not shared with its background work: a job running Python holds the interpreter lock in turns with
+    the GUI thread, whose first paint calls into Python for every cell of the table."""
+    _FirstPaint(widget, runners)

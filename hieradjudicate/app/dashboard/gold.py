@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from hieradjudicate.core.arrays import sorted_unique
 from hieradjudicate.core.model import AnnotationSet, Corpus, tag_set_signature
 from hieradjudicate.io.store.project_store import DecisionRow
 
@@ -109,7 +110,7 @@ class DecisionTracker:
         self._n_resolved = resolved
         if changed:
             self.version += 1
-        return np.unique(np.asarray(changed, np.int64))
+        return sorted_unique(np.asarray(changed, np.int64))  # (np.unique imports numpy.ma: ~20 ms of an opening)
 
     def _set_gold(self, i: int, nodes: tuple[int, ...]) -> None:
         inv = self.corpus.inventory

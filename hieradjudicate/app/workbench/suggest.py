@@ -43,6 +43,7 @@ import numpy as np
 
 from hieradjudicate.app.session.batch import annotator_sets, decided_mask, tags_of
 from hieradjudicate.app.session.decisions import Decision, DecisionState
+from hieradjudicate.core.arrays import sorted_unique
 from hieradjudicate.core.model import Corpus
 
 MAJORITY = 0.5
@@ -148,7 +149,7 @@ class Suggester:
         ``reliable_set`` -1) instead of weighing them now (the window weighs them in the background)."""
         c = self.corpus
         inst = np.arange(c.n, dtype=np.int64) if instances is None \
-            else np.unique(np.asarray(instances, dtype=np.int64))
+            else sorted_unique(np.asarray(instances, dtype=np.int64).ravel())  # (np.unique imports numpy.ma)
         N = inst.size
         K = max(c.inventory.K, 1)
         total = np.zeros((N, K))

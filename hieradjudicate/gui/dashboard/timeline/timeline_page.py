@@ -7,12 +7,18 @@ the first event (the project's creation or its first decision).  The page comput
 first shown and again after a marker is added or the "By" choice changes: the decisions' figures at
 once, the agreement at each import (older states rebuilt from the stored copies, kept in the
 project after the first time) in another thread.
+
+The page is made with the project (its minimum size bounds the window's docks, as every tab's does), but
+its plots are made when it is first shown (:meth:`TimelinePage.build_plots`): pyqtgraph's plot items and
+the timeline's modules were 0.2 CPU-s of every opening of MASC.  Until then each plot's place holds a
+bare :class:`pyqtgraph.GraphicsView` (the class a plot widget is made of: the same minimum size), so the
+window is laid out the same before and after.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyqtgraph as pg
@@ -23,19 +29,19 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QSizePolicy,
     QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
 
-from hieradjudicate.app.timeline.dated import files_without_kept_dates
-from hieradjudicate.app.timeline.imports import StoredCopies
-from hieradjudicate.app.timeline.marks import markers
-from hieradjudicate.app.timeline.view import TimelineView, before_after_figures, decisions_view, keep_points, \
-    kept_points, rebuilt_parts
 from hieradjudicate.core.errors import HieradjError
-from hieradjudicate.gui.dashboard.timeline.timeline_dated import DatedPanel, legend_beside, same_legend_width
 from hieradjudicate.gui.workers import BackgroundRunner
+
+if TYPE_CHECKING:  # the timeline's own modules are imported when the page is first shown
+    from hieradjudicate.app.timeline.imports import StoredCopies
+    from hieradjudicate.app.timeline.view import TimelineView
+    from hieradjudicate.gui.dashboard.timeline.timeline_dated import DatedPanel
 
 RESAMPLES = 1000
 MARKER_PEN = pg.mkPen("#8172b3", width=2, style=Qt.PenStyle.DashLine)
@@ -79,16 +85,13 @@ class TimelinePage(QWidget):
         top.addStretch(1)
         self.note = QLabel(objectName="timeline_note", wordWrap=True)
         self.note.setStyleSheet("color: gray")
-        self.imports_plot = pg.PlotWidget(title="Annotator agreement at each import")
-        self.decisions_plot = pg.PlotWidget(title="The adjudication (share) and the gold overturning the majority")
-        for p in (self.imports_plot, self.decisions_plot):
-            p.setLabel("bottom", "days since the first event")
-            legend_beside(p)
-            p.showGrid(y=True, alpha=0.2)
-            p.scene().sigMouseMoved.connect(lambda pos, p=p: self._hover(p, pos))
-        self.decisions_plot.scene().sigMouseClicked.connect(self._clicked)
-        self.imports_plot.scene().sigMouseClicked.connect(self._clicked_import)
-        self.decisions_plot.setXLink(self.imports_plot)  # one time axis: a marker stands at one x in both
+        #: the two plots and the dated answers' panel: None until :meth:`build_plots` (the first show)
+        self.imports_plot: Any = None
+        self.decisions_plot: Any = None
+        self.dated: DatedPanel | None = None
+        self._stand_ins = [pg.GraphicsView(), pg.GraphicsView()]  # the plots' places, their minimum size
+        for v in self._stand_ins:
+            v.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)  # as a PlotWidget's
         self.hover = QLabel(objectName="timeline_hover")
         self.rebuilding = QLabel(objectName="timeline_rebuilding")
         self.rebuilding.setStyleSheet("color: gray")
@@ -101,14 +104,13 @@ class TimelinePage(QWidget):
         from hieradjudicate.gui.dashboard.timeline.timeline_team import TeamTimelinePanel
 
         self.team = TeamTimelinePanel(self)  # a server project's lead: the adjudicators over time
-        self.dated = DatedPanel(self, ready=lambda _d: self._dated_note())  # the dates inside the inputs
         lay = QVBoxLayout(self)
         lay.addLayout(top)
         lay.addWidget(self.note)
         lay.addWidget(self.rebuilding)
-        lay.addWidget(self.imports_plot, 3)
-        lay.addWidget(self.decisions_plot, 3)
-        lay.addWidget(self.dated, 3)
+        for v in self._stand_ins:
+            lay.addWidget(v, 3)
+        # (the dated answers' panel goes here, stretch 3: hidden until its figures are in)
         lay.addWidget(self.hover)
         lay.addWidget(self.details, 2)
         lay.addWidget(self.team, 2)
@@ -117,6 +119,31 @@ class TimelinePage(QWidget):
         self.marker_label.returnPressed.connect(self.add_marker)
         self.by.currentIndexChanged.connect(lambda _: self.refresh())
 
+    def build_plots(self) -> None:
+        """Make the plots in their stand-ins' places and the dated answers' panel (once; see the module)."""
+        if self.imports_plot is not None:
+            return
+        from hieradjudicate.gui.dashboard.timeline.timeline_dated import DatedPanel, legend_beside
+
+        self.imports_plot = pg.PlotWidget(title="Annotator agreement at each import")
+        self.decisions_plot = pg.PlotWidget(title="The adjudication (share) and the gold overturning the majority")
+        for p in (self.imports_plot, self.decisions_plot):
+            p.setLabel("bottom", "days since the first event")
+            legend_beside(p)
+            p.showGrid(y=True, alpha=0.2)
+            p.scene().sigMouseMoved.connect(lambda pos, p=p: self._hover(p, pos))
+        self.decisions_plot.scene().sigMouseClicked.connect(self._clicked)
+        self.imports_plot.scene().sigMouseClicked.connect(self._clicked_import)
+        self.decisions_plot.setXLink(self.imports_plot)  # one time axis: a marker stands at one x in both
+        self.dated = DatedPanel(self, ready=lambda _d: self._dated_note())  # the dates inside the inputs
+        lay = self.layout()
+        for stand_in, plot in zip(self._stand_ins, (self.imports_plot, self.decisions_plot)):
+            lay.replaceWidget(stand_in, plot)  # its place and stretch
+            stand_in.setParent(None)  # out of the page at once
+            stand_in.deleteLater()
+        self._stand_ins = []
+        lay.insertWidget(lay.indexOf(self.decisions_plot) + 1, self.dated, 3)
+
     # ------------------------------------------------------------------ computing
     def refresh(self) -> None:
         """Read the markers and the stored copies here (the store's connection stays in this thread),
@@ -124,6 +151,12 @@ class TimelinePage(QWidget):
         decisions' figures (drawn when ready) and, beside them, the import points and the markers'
         Fleiss before/after (kept when each state came to be; a project made by an older version
         rebuilds its older states once: a crowd's take a minute)."""
+        from hieradjudicate.app.timeline.dated import files_without_kept_dates
+        from hieradjudicate.app.timeline.imports import StoredCopies
+        from hieradjudicate.app.timeline.marks import markers
+        from hieradjudicate.app.timeline.view import decisions_view, kept_points, rebuilt_parts
+
+        self.build_plots()
         s = self.session
         try:
             read_rows = self._history_reader()
@@ -165,6 +198,8 @@ class TimelinePage(QWidget):
         return lambda: rows
 
     def _decided(self, gen: int, view: TimelineView, kept: Any = None) -> None:
+        from hieradjudicate.app.timeline.view import keep_points
+
         if gen != self.generation:  # superseded by a newer refresh
             return
         self._keep(lambda store: keep_points(store, view, kept))  # the closed points, for the next view
@@ -235,6 +270,8 @@ class TimelinePage(QWidget):
         return (_t(iso) - self.origin) / 86400.0
 
     def _draw(self) -> None:
+        from hieradjudicate.gui.dashboard.timeline.timeline_dated import same_legend_width
+
         v = self.view
         assert v is not None
         times = [p.event.at for p in v.imports] + [p.end for p in v.decisions.points]
@@ -361,6 +398,8 @@ class TimelinePage(QWidget):
         self.show_all.setEnabled(False)
 
     def _details_html(self) -> str:
+        from hieradjudicate.app.timeline.view import before_after_figures
+
         v = self.view
         assert v is not None
         out = []
@@ -388,10 +427,10 @@ class TimelinePage(QWidget):
 
 
 def attach_timeline(tabs: Any, session: Any, ws: Any = None) -> TimelinePage:
-    """Add the Timeline tab to the project's tabs; its figures are computed when it is first shown."""
-    # built now, not when first shown (which would spare the opening its four plots, 0.1-0.2 CPU-s on
-    # MASC): its minimum height is the tabs', which bounds the detail dock's; without it the dock
-    # takes more of a 700 px screen and the table shows two rows fewer than it does today
+    """Add the Timeline tab to the project's tabs; its plots are made and its figures computed when it is
+    first shown.  The page itself is made now: its minimum height is the tabs', which bounds the
+    detail dock's (without it a 700 px window's dock would take more room and the table show two rows
+    fewer), and its stand-ins keep that height until the plots take their places."""
     page = TimelinePage(session, ws=ws, tabs=tabs)
     index = tabs.addTab(page, "Timeline")
 
