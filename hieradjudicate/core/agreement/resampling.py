@@ -204,6 +204,7 @@ def resampled_sums_shared(
 
 
 _T_CELLS = 4_000_000  # resampled sums held at once by resampled_blocks (32 MB of float64)
+_MIN_ROWS = 16  # resamples per block at least: a block costs a Python step per stratum
 
 
 def resampled_blocks(
@@ -212,9 +213,11 @@ def resampled_blocks(
 ) -> Iterator[list[Draws]]:
     """The :func:`resampled_sums_shared` draws, a block of consecutive resamples at a time.
 
-    Each block holds about ``cells`` sums, whatever the number of lexelts (all-words data: thousands
+    Each block holds about ``cells`` sums, whatever the number of resamples (all-words data: thousands
     of lexelts, every one as wide as the widest; held whole, 2,808 lexelts x 27 columns x 1,000
-    resamples took 607 MB).  The blocks, stacked, are exactly the draws of
+    resamples took 607 MB), and at least the sums of :data:`_MIN_ROWS` resamples (a block costs a
+    Python step per stratum: with ``n_lexelts x d`` above ``cells / 16``, memory grows as the input,
+    ``16 n_lexelts d`` floats, and not as the resamples).  The blocks, stacked, are exactly the draws of
     :func:`resampled_sums_shared`: the draws of a stratum are a stream of the one generator, so a
     first pass notes where each stratum's stream starts (drawing and dropping its indices) and each
     block continues every stratum's stream from where the last block left it.  One block when all
@@ -222,7 +225,7 @@ def resampled_blocks(
     """
     groups = _groups(items, n_lexelts, min_stratum)
     width = sum(g.W.shape[1] for g in groups)
-    step = max(1, cells // max(1, n_lexelts * width))
+    step = max(_MIN_ROWS, cells // max(1, n_lexelts * width))
     if step >= n_resamples:
         yield resampled_sums_shared(items, n_lexelts, n_resamples, seed, min_stratum)
         return
