@@ -209,7 +209,7 @@ _MIN_ROWS = 16  # resamples per block at least: a block costs a Python step per 
 
 def resampled_blocks(
     items: list[tuple[np.ndarray, np.ndarray]], n_lexelts: int, n_resamples: int, seed: int,
-    min_stratum: int = MIN_STRATUM, cells: int = _T_CELLS,
+    min_stratum: int = MIN_STRATUM, cells: int | None = None,
 ) -> Iterator[list[Draws]]:
     """The :func:`resampled_sums_shared` draws, a block of consecutive resamples at a time.
 
@@ -223,6 +223,7 @@ def resampled_blocks(
     block continues every stratum's stream from where the last block left it.  One block when all
     the sums fit (no second pass).
     """
+    cells = _T_CELLS if cells is None else cells
     groups = _groups(items, n_lexelts, min_stratum)
     width = sum(g.W.shape[1] for g in groups)
     step = max(_MIN_ROWS, cells // max(1, n_lexelts * width))
