@@ -24,6 +24,9 @@ and its number of copies.  Lexical-sample data (every lexelt of 10 units or more
 as before, from the same seed in the same order.
 
 No Python loop runs over resamples or units (one runs per stratum, and per chunk of resamples).
+The intervals need each resample's figure, not its sums: :func:`resampled_blocks` gives the same
+draws a block of resamples at a time, so the sums held stay bounded however many lexelts there are
+(all-words data: thousands, each as wide as the widest lexelt).
 """
 
 from __future__ import annotations
