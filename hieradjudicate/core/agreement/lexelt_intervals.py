@@ -34,6 +34,7 @@ from hieradjudicate.core.agreement.bootstrap import (
     _fleiss_V,
     _replicates,
 )
+from hieradjudicate.core.agreement.resampling import lexelts_alone
 
 
 def _lexelt_reps(K: int):
@@ -75,7 +76,10 @@ def fleiss_intervals(
     whole, per = _fleiss_reps(K), _lexelt_reps(K)
     if lexelt_strata(np.bincount(lex, minlength=X), min_stratum)[1]:  # each lexelt alone (min_stratum 1)
         D, = _replicates([(V, lex)], [whole], X, n_resamples, seed, min_stratum)
-        (k_lex, ok_lex), = _replicates([(V, lex)], [per], X, n_resamples, seed, 1)[0][0]
+        k_lex, ok_lex = np.zeros((n_resamples, X)), np.zeros((n_resamples, X), bool)
+        stat, sizes = _fleiss_stat(K), np.bincount(lex, minlength=X).astype(np.float64)
+        for x, Tx in lexelts_alone(V, lex, X, n_resamples, seed):  # a lexelt's sums at a time
+            (k_lex[:, x], ok_lex[:, x]), = stat(Tx, sizes[x:x + 1])
     else:  # the same draws
         D, = _replicates([(V, lex)], [lambda D: whole(D) + per(D)], X, n_resamples, seed, min_stratum)
         (k_lex, ok_lex) = D[0].pop()

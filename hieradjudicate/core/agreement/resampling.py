@@ -262,6 +262,24 @@ def resampled_blocks(
         yield out
 
 
+def lexelts_alone(V: np.ndarray, lex: np.ndarray, n_lexelts: int, n_resamples: int, seed: int
+                  ) -> Iterator[tuple[int, np.ndarray]]:
+    """``(x, T_x)`` for each lexelt with units, every lexelt resampled alone (``min_stratum`` 1):
+    ``T_x`` ``(n_resamples, 1, d)`` is ``resampled_sums(V, lex, X, B, seed, 1).T[:, x:x + 1]``, the
+    same products, one lexelt at a time."""
+    g = _groups([(V, lex)], n_lexelts, 1)[0]
+    cur, Tx = -1, np.empty(0)
+    for s, b0, _b1, idx in resample_indices(g.s_units, n_resamples, seed):
+        x = int(g.by_stratum[g.s_bounds[s]])
+        if x != cur:
+            if cur >= 0:
+                yield cur, Tx
+            cur, Tx = x, np.zeros((n_resamples, 1, g.W.shape[1]))
+        _draw_lexelt(Tx, 0, b0, idx, g.W[g.bounds[x]:g.bounds[x + 1]])
+    if cur >= 0:
+        yield cur, Tx
+
+
 def resampled_sums(V: np.ndarray, lex: np.ndarray, n_lexelts: int, n_resamples: int, seed: int,
                    min_stratum: int = MIN_STRATUM) -> Draws:
     """The :class:`Draws` of ``V`` (one row per unit, lexelt ``lex``): ``T[b, x, :]`` = sum of the
