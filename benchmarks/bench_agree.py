@@ -7,6 +7,13 @@ The command (issue 33: at most 3 s and 300 MB end to end, interpreter start incl
 
 (``--ci 1000`` unless other arguments of agree are given after ``--``.)
 
+``--all-words N``: instead, ``agree --include-systems`` of the all-words gold keys
+(``wsdeval/ALL.gold.key.txt``) against Lesk's (``ALL.lesk_example.key.txt``), the pair repeated
+``N`` times with every copy's instances and lemmas renamed (copy ``k``: ``art`` -> ``art_ck``): the
+same all-words shape (most lexelts of fewer than 10 instances, drawn whole) with ``N`` times the
+instances *and* the lexelts.  ``N = 1`` is the files themselves (7,253 instances, 2,808 lexelts);
+14 makes about 100,000 instances.  No peer; the target is the MASC command's (3 s CPU, 300 MB).
+
 Printed: the best of ``--repeats`` wall times of the command in a fresh process and its peak RSS;
 then, from as many fresh processes running the same command through ``cli.entry.main``, the best
 time of each stage: ``start`` (from the first line of the child to the reading: imports, argument
@@ -18,7 +25,7 @@ only, never an assert on time.  The last line is the ``BENCH-RESULT`` of ``bench
 Usage::
 
     HIERADJ_REALDATA=../shared/data python benchmarks/bench_agree.py [--quick] [--repeats 2]
-        [--bytecode-cache DIR] [-- EXTRA ARGS]
+        [--bytecode-cache DIR] [--all-words N] [-- EXTRA ARGS]
 
 ``--quick``: one run, no stages.  Without ``--bytecode-cache`` a temporary cache is used, so the
 modules are compiled once (as installed) whatever ``PYTHONDONTWRITEBYTECODE`` says.
@@ -46,6 +53,25 @@ def command(extra: list[str]) -> list[str]:
     d = realdata() / "masc_amt"
     return ["agree", "--inventory", str(d / "inventory_tree.tsv"),
             "--annotations", str(d / "masc_amt_labels_wide.tsv.gz"), *extra]
+
+
+def all_words_command(copies: int, extra: list[str], tmp: Path) -> list[str]:
+    """``agree`` of ALL's gold keys against Lesk's, ``copies`` times over (see the module's text)."""
+    d = realdata() / "wsdeval"
+    files = {"gold": d / "ALL.gold.key.txt", "lesk": d / "ALL.lesk_example.key.txt"}
+    if copies > 1:
+        for name, src in list(files.items()):
+            lines = src.read_text().splitlines()
+            out = []
+            for k in range(copies):
+                tail = f"_c{k}" if k else ""
+                for line in lines:
+                    inst, *keys = line.split()
+                    out.append(" ".join([inst + tail, *(key.replace("%", tail + "%", 1) for key in keys)]))
+            files[name] = tmp / f"{name}.key.txt"
+            files[name].write_text("\n".join(out) + "\n")
+    return ["agree", "--annotations", f"gold={files['gold']}", "--annotations", f"lesk={files['lesk']}",
+            "--include-systems", *extra]
 
 
 PYC_PREFIX: str | None = None  # --bytecode-cache: where compiled modules are kept between runs
@@ -135,6 +161,8 @@ def main() -> None:
                     help="keep compiled modules in DIR (PYTHONPYCACHEPREFIX; a warm-up run fills it): the "
                          "start of an installed package, where PYTHONDONTWRITEBYTECODE would otherwise "
                          "make every run compile every module")
+    ap.add_argument("--all-words", type=int, metavar="N", default=0,
+                    help="all-words keys (ALL gold against Lesk) repeated N times, lemmas renamed per copy")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("extra", nargs="*", help="other arguments of agree (after --; default --ci 1000)")
     args = ap.parse_args()
@@ -142,8 +170,15 @@ def main() -> None:
         child(args.extra)
         return
     extra = args.extra or ["--ci", "1000"]
-    argv = command(extra)
-    if not Path(argv[2]).exists():
+    import tempfile
+
+    words_dir = tempfile.TemporaryDirectory()
+    argv = all_words_command(args.all_words, extra, Path(words_dir.name)) if args.all_words else command(extra)
+    corpus = f"ALL x {args.all_words}" if args.all_words else "MASC"
+    if args.all_words and not (realdata() / "wsdeval" / "ALL.gold.key.txt").exists():
+        print("no all-words data (set HIERADJ_REALDATA)")
+        return
+    if not args.all_words and not Path(argv[2]).exists():
         print(f"no MASC data at {argv[2]} (set HIERADJ_REALDATA)")
         print("BENCH-RESULT " + json.dumps([{"figure": "agree on MASC", "ours": None, "peer": None, "unit": "s",
                                              "target": "<= 3 s", "note": "skipped: no MASC data"}]))
@@ -153,8 +188,6 @@ def main() -> None:
     global PYC_PREFIX
     tmp_cache = None
     if args.bytecode_cache is None:
-        import tempfile
-
         tmp_cache = tempfile.TemporaryDirectory()
         args.bytecode_cache = tmp_cache.name
     PYC_PREFIX = args.bytecode_cache
@@ -168,14 +201,14 @@ def main() -> None:
     walls = sorted(w for w, _, _ in runs)
     cpu = min(c for _, _, c in runs)
     rss = max(r for _, r, _ in runs)
-    print(f"agree on MASC, end to end: best {walls[0]:.2f} s (all: {', '.join(f'{w:.2f}' for w in walls)}), "
+    print(f"agree on {corpus}, end to end: best {walls[0]:.2f} s (all: {', '.join(f'{w:.2f}' for w in walls)}), "
           f"CPU {cpu:.2f} s, peak RSS {rss:.0f} MiB ({rss * 2**20 / 1e6:.0f} MB)")
     if not args.quick:
         staged = [stages_once(argv) for _ in range(args.repeats)]
         print("stages (best of {}): ".format(args.repeats)
               + ", ".join(f"{s} {min(t[s] for t in staged) * 1000:.0f} ms" for s in STAGES))
     print(f"load average {os.getloadavg()[0]:.2f} afterwards")
-    what = "agree " + " ".join(extra) + " on MASC"
+    what = "agree " + " ".join(extra) + f" on {corpus}"
     print("BENCH-RESULT " + json.dumps([
         {"figure": f"{what}: wall time", "ours": round(walls[0], 3), "peer": None, "unit": "s", "target": "<= 3 s",
          "note": "no peer: a fixed target"},
@@ -185,6 +218,7 @@ def main() -> None:
          "target": "<= 300 MB", "note": ""}]))
     if tmp_cache is not None:
         tmp_cache.cleanup()
+    words_dir.cleanup()
 
 
 if __name__ == "__main__":

@@ -13,7 +13,9 @@ statistics ``V`` (one row per instance).  A resample is a vector of counts
 ``c`` (how often each instance was drawn), and the resampled sums are
 ``c @ V``; the counts of a block of resamples form a ``(B, n_s)`` matrix per
 stratum, so a thousand resamples cost one matrix product per stratum.  No
-Python loop runs over resamples or instances.  The acceleration's jackknife
+Python loop runs over resamples or instances.  The figures are computed a block
+of resamples at a time (:func:`_replicates`): only their values are kept, never
+the sums of every resample (all-words data: 1.9 GB).  The acceleration's jackknife
 is grouped by the same strata as the resampling (:func:`jackknife`).
 
 Resamples in which a figure is undefined (e.g. ``Pr(E) = 1``) are left out
@@ -44,6 +46,7 @@ from hieradjudicate.core.agreement.resampling import (
     Draws,
     jackknife_units,
     resample_indices,
+    resampled_blocks,
     resampled_sums,
     resampled_sums_shared,
     strata_text,
@@ -189,18 +192,47 @@ def _pair_stat(K: int):
     return stat
 
 
+Reps = tuple[list[tuple[np.ndarray, np.ndarray]], int, int]  # (values, defined) per figure, lexelts, pooled
+
+
+def _replicates(items: list[tuple[np.ndarray, np.ndarray]], stats: list, n_lexelts: int, n_resamples: int,
+                seed: int, min_stratum: int = MIN_STRATUM) -> list[Reps]:
+    """Each item's figures in every resample: ``stats[j]`` (a :class:`Draws` -> list of
+    ``(values, defined)``) on the draws of ``items[j]``, computed a block of resamples at a time
+    (:func:`~hieradjudicate.core.agreement.resampling.resampled_blocks`: the sums of every
+    resample are never held at once)."""
+    parts: list[list] = [[] for _ in items]
+    pooled = [0] * len(items)
+    for block in resampled_blocks(items, n_lexelts, n_resamples, seed, min_stratum):
+        for j, D in enumerate(block):
+            parts[j].append(stats[j](D))
+            pooled[j] = D.pooled
+    return [([(np.concatenate([p[k][0] for p in ps]), np.concatenate([p[k][1] for p in ps]))
+              for k in range(len(ps[0]))], n_lexelts, pooled[j]) for j, ps in enumerate(parts)]
+
+
+def _of_draws(D: Draws | Reps, stat) -> Reps:
+    """Replicates of draws held whole, or the replicates themselves."""
+    return (stat(D), D.T.shape[1], D.pooled) if isinstance(D, Draws) else D
+
+
+def _pair_reps(K: int):
+    stat = _pair_stat(K)
+    return lambda D: stat(D.T, D.n)
+
+
 def _pair_cis(
-    D: Draws, K: int, scott: Estimate, cohen: Estimate, level: float, seed: int,
+    D: Draws | Reps, K: int, scott: Estimate, cohen: Estimate, level: float, seed: int,
     method: str = DEFAULT_METHOD, V: np.ndarray | None = None, lex: np.ndarray | None = None,
     min_stratum: int = MIN_STRATUM,
 ) -> tuple[BootstrapCI, BootstrapCI]:
-    stat = _pair_stat(K)
+    """``D``: the pair's draws, or its replicates (:func:`_replicates` of :func:`_pair_reps`)."""
+    ((ks, oks), (kc, okc)), X, pooled = _of_draws(D, _pair_reps(K))
     jacks: list[Jack | None] = [None, None]
     if method == "bca" and V is not None and lex is not None:
-        jacks = list(jackknife(stat, V, lex, D.T.shape[1], min_stratum))
-    (ks, oks), (kc, okc) = stat(D.T, D.n)
-    return (_ci(scott, ks, oks, level, seed, method, jacks[0], D.pooled),
-            _ci(cohen, kc, okc, level, seed, method, jacks[1], D.pooled))
+        jacks = list(jackknife(_pair_stat(K), V, lex, X, min_stratum))
+    return (_ci(scott, ks, oks, level, seed, method, jacks[0], pooled),
+            _ci(cohen, kc, okc, level, seed, method, jacks[1], pooled))
 
 
 def bootstrap_pairwise(
@@ -227,7 +259,7 @@ def bootstrap_pairwise(
     X = int(n_lexelts if n_lexelts is not None else (lex.max() + 1 if len(lex) else 1))
     point = pairwise_agreement(pa, pb, lex, n_lexelts=X)
     V = _pair_V(pa, pb)
-    D = resampled_sums(V, lex, X, n_resamples, seed, min_stratum)
+    D, = _replicates([(V, lex)], [_pair_reps(pa.shape[1])], X, n_resamples, seed, min_stratum)
     return _pair_cis(D, pa.shape[1], point.scott.kappa, point.cohen.kappa, level, seed, method,
                      V, lex, min_stratum)
 
@@ -248,13 +280,18 @@ def _fleiss_stat(K: int):
     return stat
 
 
-def _fleiss_ci(D: Draws, K: int, est: Estimate, level: float, seed: int,
+def _fleiss_reps(K: int):
+    stat = _fleiss_stat(K)
+    return lambda D: stat(D.T, D.n)
+
+
+def _fleiss_ci(D: Draws | Reps, K: int, est: Estimate, level: float, seed: int,
                method: str = DEFAULT_METHOD, V: np.ndarray | None = None,
                lex: np.ndarray | None = None, min_stratum: int = MIN_STRATUM) -> BootstrapCI:
-    stat = _fleiss_stat(K)
-    jack = fleiss_jackknife(V, lex, D.T.shape[1], K, min_stratum) if method == "bca" and V is not None else None
-    (k, ok), = stat(D.T, D.n)
-    return _ci(est, k, ok, level, seed, method, jack, D.pooled)
+    """``D``: the draws, or the replicates (:func:`_replicates` of :func:`_fleiss_reps`)."""
+    ((k, ok),), X, pooled = _of_draws(D, _fleiss_reps(K))
+    jack = fleiss_jackknife(V, lex, X, K, min_stratum) if method == "bca" and V is not None else None
+    return _ci(est, k, ok, level, seed, method, jack, pooled)
 
 
 def fleiss_jackknife(V: np.ndarray, lex: np.ndarray, n_lexelts: int, K: int, min_stratum: int = MIN_STRATUM) -> Jack:
@@ -299,7 +336,7 @@ def bootstrap_fleiss(
     if lay.R == 0:
         return _ci(est, np.zeros(n_resamples), np.zeros(n_resamples, bool), level, seed, method)
     V = _fleiss_V(lay)
-    D = resampled_sums(V, lay.seg_lex, X, n_resamples, seed, min_stratum)
+    D, = _replicates([(V, lay.seg_lex)], [_fleiss_reps(K)], X, n_resamples, seed, min_stratum)
     return _fleiss_ci(D, K, est, level, seed, method, V, lay.seg_lex, min_stratum)
 
 
@@ -312,14 +349,19 @@ def _alpha_stat(dist: np.ndarray, lexelt_chance: str):
     return stat
 
 
-def _alpha_ci(D: Draws, dist: np.ndarray, lexelt_chance: str, est: Estimate, level: float,
+def _alpha_reps(dist: np.ndarray, lexelt_chance: str):
+    stat = _alpha_stat(dist, lexelt_chance)  # the lexelts' sizes are in their sums
+    return lambda D: stat(D.T, np.zeros(D.T.shape[:2]), D.copies)
+
+
+def _alpha_ci(D: Draws | Reps, dist: np.ndarray, lexelt_chance: str, est: Estimate, level: float,
               seed: int, method: str = DEFAULT_METHOD, V: np.ndarray | None = None,
               lex: np.ndarray | None = None, min_stratum: int = MIN_STRATUM) -> BootstrapCI:
-    stat = _alpha_stat(dist, lexelt_chance)  # the lexelts' sizes are in their sums
-    jack = (alpha_jackknife(V, lex, D.T.shape[1], dist, lexelt_chance, min_stratum)
+    """``D``: the draws, or the replicates (:func:`_replicates` of :func:`_alpha_reps`)."""
+    ((a, ok),), X, pooled = _of_draws(D, _alpha_reps(dist, lexelt_chance))
+    jack = (alpha_jackknife(V, lex, X, dist, lexelt_chance, min_stratum)
             if method == "bca" and V is not None else None)
-    (a, ok), = stat(D.T, np.zeros(D.T.shape[:2]), D.copies)
-    return _ci(est, a, ok, level, seed, method, jack, D.pooled)
+    return _ci(est, a, ok, level, seed, method, jack, pooled)
 
 
 def alpha_jackknife(V: np.ndarray, lex: np.ndarray, n_lexelts: int, dist: np.ndarray,
@@ -388,7 +430,8 @@ def bootstrap_alpha(
         return _ci(point.alpha, np.zeros(n_resamples), np.zeros(n_resamples, bool), level, seed, method)
     st = alpha_stats(lay, distance)
     V = np.column_stack([st.do_i, st.s_i])
-    D = resampled_sums(V, st.seg_lex, lay.n_lexelts, n_resamples, seed, min_stratum)
+    D, = _replicates([(V, st.seg_lex)], [_alpha_reps(st.dist, lexelt_chance)], lay.n_lexelts, n_resamples, seed,
+                     min_stratum)
     return _alpha_ci(D, st.dist, lexelt_chance, point.alpha, level, seed, method, V, st.seg_lex, min_stratum)
 
 
@@ -471,7 +514,8 @@ def bootstrap_figures(
         return BootstrapFigures(out_pairs, fl, al, skipped)
     st = alpha_stats(lay, distance)
     Vf, Va = _fleiss_V(lay), np.column_stack([st.do_i, st.s_i])
-    Df, Da = resampled_sums_shared([(Vf, lay.seg_lex), (Va, lay.seg_lex)], X, n_resamples, seed)
+    Df, Da = _replicates([(Vf, lay.seg_lex), (Va, lay.seg_lex)], [_fleiss_reps(K), _alpha_reps(st.dist, lexelt_chance)],
+                         X, n_resamples, seed)
     fl = _fleiss_ci(Df, K, f_point, level, seed, method, Vf, lay.seg_lex)
     al = _alpha_ci(Da, st.dist, lexelt_chance, a_point, level, seed, method, Va, lay.seg_lex)
     return BootstrapFigures(out_pairs, fl, al, skipped)
@@ -487,7 +531,7 @@ def _pair_units(full: Layout, pairs: list[tuple[int, int]]) -> int:
     return every if len(pairs) >= n_r * (n_r - 1) // 2 else min(every, every * len(pairs) // max(1, n_r * (n_r - 1) // 2) + 1)
 
 
-_PAIR_BATCH_FLOATS = 32_000_000  # resampled sums held at once (256 MB of float64)
+_PAIR_BATCH_FLOATS = 32_000_000  # a batch of pairs sharing one pass of draws (its sums made a block at a time)
 
 
 def _pairs_cis(full: Layout, pairs: list[tuple[int, int]], X: int, K: int, n_resamples: int, seed: int,
@@ -502,7 +546,7 @@ def _pairs_cis(full: Layout, pairs: list[tuple[int, int]], X: int, K: int, n_res
         if not batch:
             return []
         n_lex = max(int(lex.max()) + 1 for _, _, lex, _ in batch)
-        draws = resampled_sums_shared([(V, lex) for _, V, lex, _ in batch], n_lex, n_resamples, seed)
+        draws = _replicates([(V, lex) for _, V, lex, _ in batch], [_pair_reps(K)] * len(batch), n_lex, n_resamples, seed)
         done = []
         for (key, V, lex, point), D in zip(batch, draws, strict=True):
             done.append((key, _pair_cis(D, K, point.scott.kappa, point.cohen.kappa, level, seed,

@@ -21,7 +21,7 @@ import numpy as np
 
 from hieradjudicate.core.agreement.agreement import Layout, fleiss_agreement, make_layout, multi_rater_agreement
 from hieradjudicate.core.stats.bca import DEFAULT_METHOD
-from hieradjudicate.core.stats.strata import MIN_STRATUM
+from hieradjudicate.core.stats.strata import MIN_STRATUM, lexelt_strata
 from hieradjudicate.core.agreement.bootstrap import (
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
@@ -29,9 +29,25 @@ from hieradjudicate.core.agreement.bootstrap import (
     Draws,
     _ci,
     _fleiss_ci,
+    _fleiss_reps,
+    _fleiss_stat,
     _fleiss_V,
-    resampled_sums,
+    _replicates,
 )
+from hieradjudicate.core.agreement.resampling import lexelts_alone
+
+
+def _lexelt_reps(K: int):
+    """Each lexelt's Fleiss kappa in each resample ``(b, X)``: the lexelts as a batch of one-lexelt
+    corpora."""
+    stat = _fleiss_stat(K)
+
+    def per(D: Draws) -> list[tuple[np.ndarray, np.ndarray]]:
+        b, X, d = D.T.shape
+        n = np.broadcast_to(D.n, (b, X))
+        (k, ok), = stat(D.T.reshape(b * X, 1, d), n.reshape(b * X, 1))
+        return [(k.reshape(b, X), ok.reshape(b, X))]
+    return per
 
 
 def fleiss_intervals(
@@ -57,11 +73,17 @@ def fleiss_intervals(
         return _ci(est, np.zeros(n_resamples), none, level, seed, method), [None] * X
     V = _fleiss_V(lay)
     lex = lay.seg_lex  # sorted: each lexelt's instances are one slice
-    D = resampled_sums(V, lex, X, n_resamples, seed, min_stratum)
+    whole, per = _fleiss_reps(K), _lexelt_reps(K)
+    if lexelt_strata(np.bincount(lex, minlength=X), min_stratum)[1]:  # each lexelt alone (min_stratum 1)
+        D, = _replicates([(V, lex)], [whole], X, n_resamples, seed, min_stratum)
+        k_lex, ok_lex = np.zeros((n_resamples, X)), np.zeros((n_resamples, X), bool)
+        stat, sizes = _fleiss_stat(K), np.bincount(lex, minlength=X).astype(np.float64)
+        for x, Tx in lexelts_alone(V, lex, X, n_resamples, seed):  # a lexelt's sums at a time
+            (k_lex[:, x], ok_lex[:, x]), = stat(Tx, sizes[x:x + 1])
+    else:  # the same draws
+        D, = _replicates([(V, lex)], [lambda D: whole(D) + per(D)], X, n_resamples, seed, min_stratum)
+        (k_lex, ok_lex) = D[0].pop()
     overall = _fleiss_ci(D, K, est, level, seed, method, V, lex, min_stratum)
-    if D.pooled:  # each lexelt alone (min_stratum 1: none pooled)
-        D = resampled_sums(V, lex, X, n_resamples, seed, min_stratum=1)
-    T, n_x = D.T, D.n
     if lexelt_kappas is None:
         lexelt_kappas = [f.kappa for f in multi_rater_agreement(None, None, None, None, layout=full).lexelt_fleiss]
     bounds = np.searchsorted(lex, np.arange(X + 1))
@@ -71,6 +93,6 @@ def fleiss_intervals(
         if hi == lo:
             out.append(None)
             continue
-        one = Draws(T[:, x:x + 1, :], n_x[x:x + 1], 0)
+        one = ([(k_lex[:, x], ok_lex[:, x])], 1, 0)
         out.append(_fleiss_ci(one, K, lexelt_kappas[x], level, seed, method, V[lo:hi], np.zeros(hi - lo, np.int64)))
     return overall, out

@@ -24,6 +24,9 @@ and its number of copies.  Lexical-sample data (every lexelt of 10 units or more
 as before, from the same seed in the same order.
 
 No Python loop runs over resamples or units (one runs per stratum, and per chunk of resamples).
+The intervals need each resample's figure, not its sums: :func:`resampled_blocks` gives the same
+draws a block of resamples at a time, so the sums held stay bounded however many lexelts there are
+(all-words data: thousands, each as wide as the widest lexelt).
 """
 
 from __future__ import annotations
@@ -115,6 +118,72 @@ def _draw_whole(T: np.ndarray, N: np.ndarray, C: np.ndarray, lexs: np.ndarray, b
         C[rows, lexs] = c
 
 
+def _groups(items: list[tuple[np.ndarray, np.ndarray]], n_lexelts: int, min_stratum: int) -> list[_Group]:
+    """The items grouped by their lexelts' sizes (hence strata), each group's plan of draws."""
+    groups: dict[bytes, list[tuple[int, np.ndarray]]] = {}
+    bounds_of: dict[bytes, np.ndarray] = {}
+    for j, (V, lex) in enumerate(items):
+        V = np.asarray(V, dtype=np.float64)
+        Vs, bounds = _grouped_rows(V, lex, n_lexelts)
+        key = np.diff(bounds).tobytes()
+        groups.setdefault(key, []).append((j, Vs))
+        bounds_of[key] = bounds
+    return [_Group(members, bounds_of[key], n_lexelts, min_stratum) for key, members in groups.items()]
+
+
+class _Group:
+    """Items with the same strata: their stacked columns ``W`` and what each stratum draws."""
+
+    def __init__(self, members: list[tuple[int, np.ndarray]], bounds: np.ndarray, n_lexelts: int,
+                 min_stratum: int) -> None:
+        self.members, self.bounds, self.X = members, bounds, n_lexelts
+        self.sizes = sizes = np.diff(bounds)
+        stratum_of, self.pooled = lexelt_strata(sizes, min_stratum)
+        self.W = np.hstack([Vs for _, Vs in members]) if len(members) > 1 else members[0][1]
+        self.by_stratum = np.argsort(stratum_of, kind="stable")  # each stratum's lexelts, in order
+        self.s_bounds = np.searchsorted(stratum_of[self.by_stratum],
+                                        np.arange(int(stratum_of.max(initial=-1)) + 2))
+        # what a stratum draws: a lexelt alone its units, the pooled stratum its lexelts
+        self.s_units = np.where(np.diff(self.s_bounds) > 1, np.diff(self.s_bounds),
+                                np.bincount(stratum_of, weights=sizes, minlength=len(self.s_bounds) - 1)
+                                ).astype(np.int64)
+        self._whole: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+    def empty(self, rows: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        """Zeroed sums, sizes and copies for ``rows`` resamples."""
+        T = np.zeros((rows, self.X, self.W.shape[1]))
+        n = self.sizes.astype(np.float64)
+        copies = None
+        if self.pooled:
+            n = np.broadcast_to(n, (rows, self.X)).copy()
+            copies = np.ones((rows, self.X))
+        return T, n, copies
+
+    def fill(self, T: np.ndarray, n: np.ndarray, copies: np.ndarray | None, s: int, b0: int,
+             idx: np.ndarray) -> None:
+        """The sums of stratum ``s`` for the draws ``idx``, into rows ``b0..`` of ``T``."""
+        lexs = self.by_stratum[self.s_bounds[s]:self.s_bounds[s + 1]]
+        if len(lexs) == 1:
+            x = int(lexs[0])
+            _draw_lexelt(T, x, b0, idx, self.W[self.bounds[x]:self.bounds[x + 1]])
+            return
+        if s not in self._whole:
+            lens = self.sizes[lexs]  # each at least 1
+            starts = np.concatenate([[0], np.cumsum(lens)[:-1]])
+            rows = np.repeat(self.bounds[lexs] - starts, lens) + np.arange(int(lens.sum()))
+            self._whole[s] = np.add.reduceat(self.W[rows], starts, axis=0), lens.astype(np.float64)
+        S, sizes = self._whole[s]  # each pooled lexelt's sums and size
+        _draw_whole(T, n, copies, lexs, b0, idx, S, sizes)
+
+    def split(self, T: np.ndarray, n: np.ndarray, copies: np.ndarray | None, out: list[Draws]) -> None:
+        """Each member's :class:`Draws` (its columns of ``T``) into ``out``."""
+        col = 0
+        for j, Vs in self.members:
+            d = Vs.shape[1]
+            out[j] = Draws(T[..., col:col + d] if len(self.members) > 1 else T, n, self.pooled, copies)
+            col += d
+
+
 def resampled_sums_shared(
     items: list[tuple[np.ndarray, np.ndarray]], n_lexelts: int, n_resamples: int, seed: int,
     min_stratum: int = MIN_STRATUM,
@@ -125,50 +194,90 @@ def resampled_sums_shared(
     same seed, so they share one pass over :func:`resample_indices` (one count matrix, one product
     with the stacked columns); the result of each item is what :func:`resampled_sums` gives for it
     alone.  ``min_stratum``: lexelts of fewer units are pooled (1: none is; the strata are then the
-    lexelts).
+    lexelts).  The sums of every resample are held at once, ``(n_resamples, n_lexelts, d)``:
+    :func:`resampled_blocks` gives the same draws a block of resamples at a time.
     """
     out: list[Draws] = [Draws(np.empty(0), np.empty(0), 0)] * len(items)
-    groups: dict[bytes, list[tuple[int, np.ndarray]]] = {}
-    bounds_of: dict[bytes, np.ndarray] = {}
-    for j, (V, lex) in enumerate(items):
-        V = np.asarray(V, dtype=np.float64)
-        Vs, bounds = _grouped_rows(V, lex, n_lexelts)
-        key = np.diff(bounds).tobytes()
-        groups.setdefault(key, []).append((j, Vs))
-        bounds_of[key] = bounds
-    for key, members in groups.items():
-        bounds = bounds_of[key]
-        sizes = np.diff(bounds)
-        stratum_of, pooled = lexelt_strata(sizes, min_stratum)
-        W = np.hstack([Vs for _, Vs in members]) if len(members) > 1 else members[0][1]
-        T = np.zeros((n_resamples, n_lexelts, W.shape[1]))
-        n = sizes.astype(np.float64)
-        copies = None
-        if pooled:
-            n = np.broadcast_to(n, (n_resamples, n_lexelts)).copy()
-            copies = np.ones((n_resamples, n_lexelts))
-        by_stratum = np.argsort(stratum_of, kind="stable")  # each stratum's lexelts, in order
-        s_bounds = np.searchsorted(stratum_of[by_stratum], np.arange(int(stratum_of.max(initial=-1)) + 2))
-        # what a stratum draws: a lexelt alone its units, the pooled stratum its lexelts
-        s_units = np.where(np.diff(s_bounds) > 1, np.diff(s_bounds),
-                           np.bincount(stratum_of, weights=sizes, minlength=len(s_bounds) - 1)).astype(np.int64)
-        for s, b0, _b1, idx in resample_indices(s_units, n_resamples, seed):
-            lexs = by_stratum[s_bounds[s]:s_bounds[s + 1]]
-            if len(lexs) == 1:
-                x = int(lexs[0])
-                _draw_lexelt(T, x, b0, idx, W[bounds[x]:bounds[x + 1]])
-                continue
-            lens = sizes[lexs]  # each at least 1
-            starts = np.concatenate([[0], np.cumsum(lens)[:-1]])
-            rows = np.repeat(bounds[lexs] - starts, lens) + np.arange(int(lens.sum()))
-            S = np.add.reduceat(W[rows], starts, axis=0)  # each pooled lexelt's sums
-            _draw_whole(T, n, copies, lexs, b0, idx, S, sizes[lexs].astype(np.float64))
-        col = 0
-        for j, Vs in members:
-            d = Vs.shape[1]
-            out[j] = Draws(T[..., col:col + d] if len(members) > 1 else T, n, pooled, copies)
-            col += d
+    for g in _groups(items, n_lexelts, min_stratum):
+        T, n, copies = g.empty(n_resamples)
+        for s, b0, _b1, idx in resample_indices(g.s_units, n_resamples, seed):
+            g.fill(T, n, copies, s, b0, idx)
+        g.split(T, n, copies, out)
     return out
+
+
+_T_CELLS = 4_000_000  # resampled sums held at once by resampled_blocks (32 MB of float64)
+_MIN_ROWS = 16  # resamples per block at least: a block costs a Python step per stratum
+
+
+def resampled_blocks(
+    items: list[tuple[np.ndarray, np.ndarray]], n_lexelts: int, n_resamples: int, seed: int,
+    min_stratum: int = MIN_STRATUM, cells: int | None = None,
+) -> Iterator[list[Draws]]:
+    """The :func:`resampled_sums_shared` draws, a block of consecutive resamples at a time.
+
+    Each block holds about ``cells`` sums, whatever the number of resamples (all-words data: thousands
+    of lexelts, every one as wide as the widest; held whole, 2,808 lexelts x 27 columns x 1,000
+    resamples took 607 MB), and at least the sums of :data:`_MIN_ROWS` resamples (a block costs a
+    Python step per stratum: with ``n_lexelts x d`` above ``cells / 16``, memory grows as the input,
+    ``16 n_lexelts d`` floats, and not as the resamples).  The blocks, stacked, are exactly the draws of
+    :func:`resampled_sums_shared`: the draws of a stratum are a stream of the one generator, so a
+    first pass notes where each stratum's stream starts (drawing and dropping its indices) and each
+    block continues every stratum's stream from where the last block left it.  One block when all
+    the sums fit (no second pass).
+    """
+    cells = _T_CELLS if cells is None else cells
+    groups = _groups(items, n_lexelts, min_stratum)
+    width = sum(g.W.shape[1] for g in groups)
+    step = max(_MIN_ROWS, cells // max(1, n_lexelts * width))
+    if step >= n_resamples:
+        yield resampled_sums_shared(items, n_lexelts, n_resamples, seed, min_stratum)
+        return
+    rng = np.random.default_rng(seed)
+    gen = rng.bit_generator
+    states = []
+    for g in groups:  # where each stratum's draws start
+        first = np.random.default_rng(seed)
+        st = {}
+        for s, n_s in enumerate(g.s_units.tolist()):
+            if n_s:
+                st[s] = first.bit_generator.state
+                k = max(1, _BLOCK // n_s)
+                for r0 in range(0, n_resamples, k):
+                    first.integers(0, n_s, size=(min(k, n_resamples - r0), n_s))
+        states.append(st)
+    for b0 in range(0, n_resamples, step):
+        rows = min(step, n_resamples - b0)
+        out: list[Draws] = [Draws(np.empty(0), np.empty(0), 0)] * len(items)
+        for g, st in zip(groups, states, strict=True):
+            T, n, copies = g.empty(rows)
+            for s, state in st.items():
+                n_s = int(g.s_units[s])
+                gen.state = state
+                k = max(1, _BLOCK // n_s)
+                for r0 in range(0, rows, k):
+                    g.fill(T, n, copies, s, r0, rng.integers(0, n_s, size=(min(k, rows - r0), n_s)))
+                st[s] = gen.state
+            g.split(T, n, copies, out)
+        yield out
+
+
+def lexelts_alone(V: np.ndarray, lex: np.ndarray, n_lexelts: int, n_resamples: int, seed: int
+                  ) -> Iterator[tuple[int, np.ndarray]]:
+    """``(x, T_x)`` for each lexelt with units, every lexelt resampled alone (``min_stratum`` 1):
+    ``T_x`` ``(n_resamples, 1, d)`` is ``resampled_sums(V, lex, X, B, seed, 1).T[:, x:x + 1]``, the
+    same products, one lexelt at a time."""
+    g = _groups([(V, lex)], n_lexelts, 1)[0]
+    cur, Tx = -1, np.empty(0)
+    for s, b0, _b1, idx in resample_indices(g.s_units, n_resamples, seed):
+        x = int(g.by_stratum[g.s_bounds[s]])
+        if x != cur:
+            if cur >= 0:
+                yield cur, Tx
+            cur, Tx = x, np.zeros((n_resamples, 1, g.W.shape[1]))
+        _draw_lexelt(Tx, 0, b0, idx, g.W[g.bounds[x]:g.bounds[x + 1]])
+    if cur >= 0:
+        yield cur, Tx
 
 
 def resampled_sums(V: np.ndarray, lex: np.ndarray, n_lexelts: int, n_resamples: int, seed: int,

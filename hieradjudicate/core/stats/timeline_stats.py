@@ -27,8 +27,8 @@ import numpy as np
 
 from hieradjudicate.core.agreement.agreement import Layout, _multi_assemble
 from hieradjudicate.core.stats.bca import interval
-from hieradjudicate.core.agreement.bootstrap import _fleiss_stat, _fleiss_V, fleiss_jackknife, jackknife, \
-    resampled_sums, resampled_sums_shared
+from hieradjudicate.core.agreement.bootstrap import _fleiss_reps, _fleiss_V, _replicates, fleiss_jackknife, \
+    jackknife, resampled_sums
 from hieradjudicate.core.scoring.score_bootstrap import paired_bootstrap, resample_indices
 from hieradjudicate.core.stats.strata import score_strata
 
@@ -192,15 +192,15 @@ def fleiss_difference(before: Layout | FleissSide, after: Layout | FleissSide, *
     if n_resamples <= 0:
         return Difference(kb, ka, ka - kb, None, None, paired, nb, na, "", "no resamples")
     X, K = la.n_lexelts, la.K
-    stat = _fleiss_stat(K)
+    reps = _fleiss_reps(K)  # each resample's kappa, a block of resamples at a time
     Vb, Va = lb.V, la.V
     if paired:  # the same draws for both sides: drawn once
-        Db, Da = resampled_sums_shared([(Vb, lb.seg_lex), (Va, la.seg_lex)], X, n_resamples, seed)
+        (Rb, _, _), (Ra, _, _) = _replicates([(Vb, lb.seg_lex), (Va, la.seg_lex)], [reps, reps], X, n_resamples, seed)
     else:
-        Db = resampled_sums(Vb, lb.seg_lex, X, n_resamples, seed)
-        Da = resampled_sums(Va, la.seg_lex, X, n_resamples, seed + 1)
-    (rb, okb), = stat(Db.T, Db.n)
-    (ra, oka), = stat(Da.T, Da.n)
+        (Rb, _, _), = _replicates([(Vb, lb.seg_lex)], [reps], X, n_resamples, seed)
+        (Ra, _, _), = _replicates([(Va, la.seg_lex)], [reps], X, n_resamples, seed + 1)
+    (rb, okb), = Rb
+    (ra, oka), = Ra
     ok = okb & oka
     diff = ra[ok] - rb[ok]
     est = ka - kb
