@@ -192,3 +192,18 @@ def test_each_lexelts_own_interval_is_still_its_own_resampling_when_the_overall_
     _, alone = fleiss_intervals(inst, rater, P, lex, n_resamples=200, min_stratum=1)
     assert [(c.low, c.high) for c in per if c] == [(c.low, c.high) for c in alone if c]
     assert any(c.low != c.high for c in per if c)
+
+
+def test_the_pairs_jackknife_recomputing_one_lexelt_equals_the_one_recomputing_all() -> None:
+    """pair_jackknife (only the left-out unit's lexelt recomputed: units x leaves, not units x every
+    lexelt's leaves) gives the general jackknife's leave-one-out kappas, with and without pooling."""
+    from hieradjudicate.core.agreement.bootstrap import _pair_stat, _pair_V, jackknife, pair_jackknife
+
+    rng = np.random.default_rng(3)
+    for X, n, K, min_stratum in ((5, 200, 4, 10), (60, 150, 6, 10), (60, 150, 6, 1)):
+        lex = rng.integers(0, X, n)
+        V = _pair_V(rng.dirichlet(np.full(K, 0.3), n), rng.dirichlet(np.full(K, 0.3), n))
+        for (a, ok_a, s_a), (b, ok_b, s_b) in zip(pair_jackknife(V, lex, X, K, min_stratum),
+                                                  jackknife(_pair_stat(K), V, lex, X, min_stratum), strict=True):
+            assert (ok_a == ok_b).all() and (s_a == s_b).all()
+            np.testing.assert_allclose(a, b, rtol=0, atol=1e-12)
