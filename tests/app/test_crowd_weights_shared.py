@@ -1,4 +1,4 @@
-"""A crowd project opened from its cache holds its all-ones weights once, with the same figures.
+"""A crowd project opened from its cache holds its all-ones weights and its one-tag pointers once, with the same figures.
 
 Every label of a crowd (MASC) is one whole tag: its tag weight and attempted weight are 1.  Opened
 from the project's cached arrays, a set's weights are one read-only value seen by every row, not
@@ -61,4 +61,33 @@ def test_a_crowd_opened_from_its_cache_shares_one_weight_and_keeps_every_figure(
         assert np.array_equal(s.tag_weight, b.tag_weight) and np.array_equal(s.attempted, b.attempted)
         assert np.array_equal(s.rows, b.rows) and np.array_equal(s.tag_node, b.tag_node)
     assert _figures(cached) == want
+    opened.close()
+
+
+def test_a_crowd_opened_from_its_cache_shares_one_tag_count_and_writes_the_same_cache(tmp_path: Path) -> None:
+    """Every row one tag: each set's tag pointers are views of one read-only 0, 1, ..., n (not a copy
+    per set), its source lines are held in 32 bits, and the cache made from the opened corpus is,
+    array for array, dtype for dtype, the one made from the corpus built from the files."""
+    from hieradjudicate.app.session.cache import corpus_to_cache
+
+    path, specs, inventories = _masc_part(tmp_path)
+    created = Session.create(path, inventories, specs)
+    built = created.corpus
+    want, _ = corpus_to_cache(built, [])
+    created.close()
+    opened = Session.open(path)
+    assert opened.from_cache
+    cached = opened.corpus
+    bases = {id(s.tag_ptr.base) for s in cached.sets}
+    assert len(bases) == 1 and all(s.tag_ptr.base is not None for s in cached.sets)
+    for s, b in zip(cached.sets, built.sets, strict=True):
+        assert not s.tag_ptr.flags.writeable
+        assert s.tag_ptr.dtype == b.tag_ptr.dtype and np.array_equal(s.tag_ptr, b.tag_ptr)
+        assert s.tag_line is not None and s.tag_line.dtype == np.int32
+        assert np.array_equal(s.tag_line, b.tag_line)
+    got, _ = corpus_to_cache(cached, [])
+    assert sorted(got) == sorted(want)
+    for name in want:
+        assert got[name].dtype == want[name].dtype, name
+        assert np.array_equal(got[name], want[name]), name
     opened.close()

@@ -112,15 +112,30 @@ def corpus_from_cache(arrays: dict[str, np.ndarray], meta: dict[str, Any], *,
             # one value for every row, read-only (nothing writes a set's weights): 8 bytes, not
             # 8 bytes a label (MASC: 2 x 8.3 MiB held while the project is open)
             arrays[name] = np.broadcast_to(np.float64(1.0), col.shape)
+    lines = arrays["tag_line"]
+    if lines.size and int(lines.max()) < 2**31 and int(lines.min()) >= -1:
+        # a file's line numbers fit in 32 bits (a stored copy is under 2**31 bytes); nothing but a
+        # cache write reads them, which writes them as 64-bit again (MASC: 4.1 MiB less held)
+        arrays["tag_line"] = lines.astype(np.int32)
+    del lines
     sets = []
     row_ptr, label_ptr = arrays["set_row_ptr"], arrays["set_label_ptr"]
+    sizes = np.diff(row_ptr)
+    # every row one tag (a crowd's labels): each set's tag_ptr is 0, 1, ..., n -- one read-only count
+    # shared by every such set instead of a copy each (MASC: 1.08 M entries, 8.3 MiB)
+    counting = np.arange(int(sizes.max(initial=0)) + 1, dtype=np.int64)
+    counting.setflags(write=False)
     within = steps.step(f"Laying out {int(label_ptr[-1]):,} answers of {len(meta['sets']):,} sets", 2)
     for k, info in enumerate(meta["sets"]):
         if k % 8 == 0:
             within(k, len(meta["sets"]))
         r0, r1 = int(row_ptr[k]), int(row_ptr[k + 1])
         l0, l1 = int(label_ptr[k]), int(label_ptr[k + 1])
-        ptr = np.concatenate([[0], arrays["tag_ptr"][r0:r1]]).astype(np.int64)
+        ends = arrays["tag_ptr"][r0:r1]
+        if l1 - l0 == r1 - r0 and np.array_equal(ends, counting[1:r1 - r0 + 1]):
+            ptr = counting[:r1 - r0 + 1]
+        else:
+            ptr = np.concatenate([[0], ends]).astype(np.int64)
         node = arrays["tag_node"][l0:l1]
         weight = arrays["tag_weight"][l0:l1]
         # the leaf vectors and signatures on first use, as for a set the builder made: a crowd's

@@ -594,7 +594,7 @@ def _pairs_cis(full: Layout, pairs: list[tuple[int, int]], X: int, K: int, n_res
         rbb = by_rater[rb[b]:rb[b + 1]] if b + 1 < len(rb) else by_rater[:0]
         _, ia, ib = np.intersect1d(full.row_seg[ra], full.row_seg[rbb], assume_unique=True, return_indices=True)
         pa, pb = _rows_P(full, ra[ia], K), _rows_P(full, rbb[ib], K)
-        lex_full = full.row_lex[ra[ia]]
+        lex_full = full.row_lex[ra[ia]].astype(np.int64)
         point = pairwise_agreement(pa, pb, lex_full, n_lexelts=X)
         if len(lex_full) == 0:
             empty = np.zeros(n_resamples, bool)
