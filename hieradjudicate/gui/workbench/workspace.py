@@ -103,6 +103,10 @@ class Workspace(QWidget):
         self.table = QTableView()
         self.table.setObjectName("instance_table")
         self.table.setModel(self.model)
+        # the column titles follow no selection (their sections are not highlighted): with the table's
+        # own, each step to another row (a selection of every column) repainted every title
+        head = self.table.horizontalHeader()
+        head.setSelectionModel(QItemSelectionModel(self.model, head))
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setWordWrap(False)
