@@ -5,20 +5,9 @@ already did -- and says nothing of the kind on lexical-sample data."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
-import hieradjudicate
 from hieradjudicate.cli.entry import main
-from tests.conftest import skip_without_realdata
-
-DEMO = Path(hieradjudicate.__file__).resolve().parent.parent / "resources" / "demo"
-
-
-def _semeval_args() -> list[str]:
-    d = skip_without_realdata("wsdeval") / "wsdeval"
-    return ["--annotations", f"gold={d / 'semeval2015.gold.key.txt'}",
-            "--annotations", f"lesk={d / 'semeval2015.lesk_example.key.txt'}:annotator",
-            "--annotations", f"resnik={d / 'semeval2015.resnik_example.key.txt'}:annotator"]
+from tests.cli.test_agree_interval_on_all_words_data import DEMO, _semeval_args
 
 
 def test_all_words_agreement_says_its_lexelts_are_too_small_for_chance(capsys) -> None:
