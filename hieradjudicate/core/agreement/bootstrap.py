@@ -181,11 +181,7 @@ def _pair_stat(K: int):
     draws: its size, or per resample where it is pooled)."""
     def stat(T: np.ndarray, n_x: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
         n_x = np.broadcast_to(n_x, T.shape[:2])
-        ma, mb = T[..., 1:1 + K], T[..., 1 + K:]
-        den = np.maximum(n_x, 1.0) ** 2
-        pe_c = np.einsum("bxk,bxk->bx", ma, mb) / den
-        sab = ma + mb
-        pe_s = np.einsum("bxk,bxk->bx", sab, sab) / (4.0 * den)
+        pe_s, pe_c = _pe_scott(T[..., 1:], n_x, K), _pe_cohen(T[..., 1:], n_x, K)
         n = n_x.sum(axis=1)
         obs = T[..., 0].sum(axis=1) / np.maximum(n, 1.0)
         return [_kappas(obs, (pe_x * n_x).sum(axis=1) / np.maximum(n, 1.0), n) for pe_x in (pe_s, pe_c)]
@@ -260,14 +256,14 @@ def pair_jackknife(V: np.ndarray, lex: np.ndarray, n_lexelts: int, K: int,
 
 
 def _pe_cohen(m: np.ndarray, n: np.ndarray, K: int) -> np.ndarray:
-    """Cohen's chance agreement of each row of marginal sums ``[ma, mb]`` over ``n`` instances."""
-    return np.einsum("xk,xk->x", m[:, :K], m[:, K:]) / np.maximum(n, 1.0) ** 2
+    """Cohen's chance agreement of each row of marginal sums ``[ma, mb]`` (last axis) over ``n`` instances."""
+    return np.einsum("...k,...k->...", m[..., :K], m[..., K:]) / np.maximum(n, 1.0) ** 2
 
 
 def _pe_scott(m: np.ndarray, n: np.ndarray, K: int) -> np.ndarray:
     """Scott's (S&C) chance agreement: the pooled marginal squared."""
-    s = m[:, :K] + m[:, K:]
-    return np.einsum("xk,xk->x", s, s) / (4.0 * np.maximum(n, 1.0) ** 2)
+    s = m[..., :K] + m[..., K:]
+    return np.einsum("...k,...k->...", s, s) / (4.0 * np.maximum(n, 1.0) ** 2)
 
 
 def bootstrap_pairwise(
