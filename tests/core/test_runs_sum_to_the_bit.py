@@ -52,22 +52,3 @@ def test_mace_pairs_sums_of_a_block_of_runs_equal_reduceat_to_the_bit(c: int) ->
     out = np.full(n, np.nan)
     _sum_rows(block, out)
     assert np.array_equal(out, np.add.reduceat(block.T.ravel(), np.arange(0, c * n, c)))
-
-
-@pytest.mark.parametrize("seed", range(4))
-@pytest.mark.parametrize("width", [1, 4, 5, 9, 17])
-def test_sums_of_whole_rows_equal_reduceat_over_the_rows_to_the_bit(seed: int, width: int) -> None:
-    from hieradjudicate.core.crowd.slots import RowSlots
-
-    rng = np.random.default_rng(seed)
-    lengths = rng.integers(1, [1, 9, 30, 300][seed] + 1, size=200)
-    starts = np.r_[0, np.cumsum(lengths)[:-1]]
-    idx = rng.integers(0, 60, int(lengths.sum()))
-    src = rng.normal(size=(60, width)) * 10.0 ** rng.integers(-3, 4, size=(60, width))
-    wt = rng.random(idx.size) if seed % 2 else None
-    want = np.add.reduceat(src[idx] * (1.0 if wt is None else wt[:, None]), starts, axis=0)
-    rs = RowSlots(starts, idx, wt, width)
-    assert rs.width % 4 == 0 and rs.width >= width
-    padded = np.zeros((60, rs.width))
-    padded[:, :width] = src
-    assert np.array_equal(rs.sum_rows(padded)[:, :width], want)

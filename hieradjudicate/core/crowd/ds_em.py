@@ -29,8 +29,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hieradjudicate.core.crowd.slots import RowSlots
-
 EPS = 1e-10
 
 
@@ -101,7 +99,7 @@ class _Group:
     t_ids: np.ndarray  # the local task of each of those runs (a task whose labels are all zero has none)
     used: np.ndarray | None = None  # (n, lexelts): a label of the lexelt gives the leaf weight (else its prior is 0)
     b_runs: _Runs | None = None  # the M-step's sums over b_start, in pieces
-    t_sums: RowSlots | None = None  # the E-step's sums over t_start: whole confusion rows, runs by length
+    t_runs: _Runs | None = None  # the E-step's sums over t_start, in pieces
     in_order: bool = False  # the runs are every local task, in order (t_ids is 0, 1, 2, ...)
     e_off: int = 0  # offset of the confusion rows in the flat parameter vector
     p_off: int = 0  # offset of the priors
@@ -150,7 +148,7 @@ class DSModel:
             g.used[k_e[eb][on], pos[on]] = True
             g.in_order = g.t_ids.size == g_tasks.size and bool((g.t_ids == np.arange(g_tasks.size)).all())
             g.b_runs = _Runs(b_start, eb.size)
-            g.t_sums = RowSlots(t_start, g.t_row, g.t_wt, n)
+            g.t_runs = _Runs(t_start, et.size)
             g.e_off = off
             off += rows.size * n
             g.p_off = off
@@ -182,19 +180,15 @@ class DSModel:
         total = 0.0
         with np.errstate(divide="ignore"):
             for g in self.groups:
+                logE = np.log(theta[g.e_off:g.p_off].reshape(g.n, -1))
                 logp = np.log(theta[g.p_off:g.p_off + g.lexelts.size * g.n].reshape(g.n, -1))
-                sums = None
-                if g.t_row.size:  # each task's labels' log confusion rows, summed: (n, tasks with labels)
-                    logE = np.zeros((g.rows.size, g.t_sums.width))  # row-major, padded to whole pieces
-                    np.log(theta[g.e_off:g.p_off].reshape(g.n, -1).T, out=logE[:, :g.n])
-                    sums = np.ascontiguousarray(g.t_sums.sum_rows(logE)[:, :g.n].T)
                 if g.in_order:  # every task has labels, its runs in order: its sums plus its prior (the same adds)
-                    ll = sums
+                    ll = g.t_runs.sum_take(logE, g.t_row, g.t_wt)
                     ll += logp if g.lexelts.size == 1 else np.repeat(logp, g.lex_count.astype(np.int64), axis=1)
                 else:
                     ll = np.repeat(logp, g.lex_count.astype(np.int64), axis=1)
-                    if sums is not None:
-                        ll[:, g.t_ids] += sums
+                    if g.t_row.size:
+                        ll[:, g.t_ids] += g.t_runs.sum_take(logE, g.t_row, g.t_wt)
                 top = ll.max(axis=0)
                 ll -= top
                 z = np.exp(ll, out=ll)
