@@ -1,7 +1,7 @@
 """Competence on MASC to its fixed point (#33, #36): time, work, and distance from a tight run.
 
     python benchmarks/bench_competence_fixed_point.py [--quick] [--tight] [--polish] [--runs] [--crowdkit N]
-        [--only {ds,mace}]
+        [--only {ds,mace}] [--pass-cost]
 
 Dawid & Skene and MACE with their default stopping rule (parameters and posteriors estimated within
 1e-7 of the fixed point): wall and CPU time, iterations, the work in full passes over the 1.08 M
@@ -16,7 +16,8 @@ each probe, which probes escaped to a higher log-likelihood).  ``--crowdkit N``:
 words (crowd-kit runs per word: it needs 16 GB for all of MASC; default: all 45 words, ``--quick``: 3),
 per iteration and to its own stopping rule, and ours per EM step and to our fixed point; on all words
 also the whole (the sum over the words against our one run).  ``--only mace`` (``ds``): that model alone
-(with ``--crowdkit 0``: MACE's figure in seconds instead of Dawid & Skene's half minute).  Figures are printed, never asserted; the
+(with ``--crowdkit 0``: MACE's figure in seconds instead of Dawid & Skene's half minute).  ``--pass-cost``:
+Dawid & Skene's E-step and M-step timed alone over every word (CPU ms per pass over the labels, no EM run).  Figures are printed, never asserted; the
 load average is printed too (the machine may be shared: CPU time is the steadier figure, and every
 time compared with crowd-kit's is CPU time of this process).  The last line is ``BENCH-RESULT`` and a
 JSON list of ``{figure, ours, peer, unit, target}`` for benchmarks/run.py.
@@ -80,6 +81,42 @@ def polish(res, inst, rater, leaf, inst_lexelt, nl, K):
     return post, errors, priors, stuck
 
 
+def pass_cost(inst, rater, leaf, inst_lexelt, nl, K, reps=10):
+    """CPU ms of one Dawid & Skene E-step and one M-step over every word of MASC (each word its own model,
+    as ds_parts makes them, at the majority vote's parameters): one pass over the labels, best of 3 x ``reps``."""
+    from hieradjudicate.core.crowd.ds_em import EPS, DSModel
+
+    tasks, t_of = np.unique(inst, return_inverse=True)
+    workers, w_of = np.unique(rater, return_inverse=True)
+    x_task = inst_lexelt[tasks]
+    T, W = tasks.size, workers.size
+    leaf = np.asarray(leaf, np.int64)
+    vote = np.bincount(t_of * K + leaf, minlength=T * K).reshape(T, K).astype(float)
+    vote /= np.maximum(vote.sum(axis=1, keepdims=True), EPS)
+    x_e = x_task[t_of]
+    models = []
+    for x in np.unique(x_task).tolist():
+        m = x_e == x
+        tk = np.flatnonzero(x_task == x)
+        local = np.full(T, -1)
+        local[tk] = np.arange(tk.size)
+        model = DSModel(None, tk.size, x_task[tk], w_of[m], local[t_of[m]], leaf[m], np.ones(int(m.sum())), nl, W, K)
+        theta = model.m_step(model.start(vote[tk]))
+        models.append((model, theta, model.e_step(theta)[0]))
+
+    def best(step) -> float:
+        times = []
+        for _ in range(3):
+            c0 = time.process_time()
+            for _ in range(reps):
+                step()
+            times.append((time.process_time() - c0) / reps * 1e3)
+        return min(times)
+
+    return (best(lambda: [m.e_step(theta) for m, theta, _ in models]),
+            best(lambda: [m.m_step(posts) for m, _, posts in models]))
+
+
 def timed(fn, *args, **kw):
     c0, t0 = time.process_time(), time.perf_counter()
     res = fn(*args, **kw)
@@ -96,6 +133,8 @@ def main() -> int:
     ap.add_argument("--crowdkit", type=int, default=None, metavar="N",
                     help="crowd-kit beside ours on the first N words (default: all; 0: none)")
     ap.add_argument("--only", choices=("ds", "mace"), default=None, help="one model only (ds: Dawid & Skene)")
+    ap.add_argument("--pass-cost", action="store_true",
+                    help="also Dawid & Skene's E- and M-step over every word, CPU ms per pass over the labels")
     args = ap.parse_args()
     from hieradjudicate.core.crowd.competence import dawid_skene
     from hieradjudicate.core.crowd.mace import mace
@@ -108,6 +147,10 @@ def main() -> int:
         n_ck = 0  # crowd-kit is compared with Dawid & Skene only
     print(f"MASC: {inst.size:,} labels, {len(c.sets)} workers, {c.n:,} instances; load average "
           f"{os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
+    if args.pass_cost:
+        e_ms, m_ms = pass_cost(inst, rater, leaf, c.inst_lexelt, nl, K)
+        print(f"Dawid & Skene, one pass over the labels (an E-step and an M-step over every word, CPU, best of 3 x 10): "
+              f"E {e_ms:.1f} ms + M {m_ms:.1f} ms = {e_ms + m_ms:.1f} ms; load average {os.getloadavg()[0]:.2f}")
     results = []
     ours = {}
     models = [m for m in (("Dawid & Skene", dawid_skene), ("MACE", mace))
