@@ -25,7 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from hieradjudicate.core.agreement.agreement import multi_rater_agreement, pairwise_matrix
+from hieradjudicate.core.agreement.multirater import multi_rater_agreement
+from hieradjudicate.core.agreement.pairwise import pairwise_matrix
 from hieradjudicate.core.agreement.alpha import krippendorff_alpha
 
 try:

@@ -19,7 +19,9 @@ import time
 
 import numpy as np
 
-from hieradjudicate.core.agreement.agreement import fleiss_agreement, make_layout, pairwise_agreement
+from hieradjudicate.core.agreement.multirater import fleiss_agreement
+from hieradjudicate.core.agreement.layout import make_layout
+from hieradjudicate.core.agreement.pairwise import pairwise_agreement
 from hieradjudicate.core.agreement.alpha import krippendorff_alpha
 from hieradjudicate.core.agreement.bootstrap import bootstrap_alpha, bootstrap_fleiss, bootstrap_pairwise
 

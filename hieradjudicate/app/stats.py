@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from hieradjudicate.app.dashboard.thin import FEW_INSTANCES, thin_counts, thin_sentence
-from hieradjudicate.core.agreement.agreement import CONGER_MARGINAL_RULE, FLEISS_MISSING_RULE, GWET_FLEISS_RULE, make_layout
+from hieradjudicate.core.agreement.multirater import CONGER_MARGINAL_RULE
+from hieradjudicate.core.agreement.fleiss_missing import FLEISS_MISSING_RULE, GWET_FLEISS_RULE
+from hieradjudicate.core.agreement.layout import make_layout
 from hieradjudicate.core.dashboard import all_figures
 from hieradjudicate.core.model import AnnotationSet, Corpus
 from hieradjudicate.core.stats.undefined import Estimate

@@ -1,9 +1,9 @@
 """All agreement figures of the dashboard from one layout (metrics.md section 3).
 
-:func:`all_figures` returns what :func:`~hieradjudicate.core.agreement.agreement.pairwise_matrix`,
-:func:`~hieradjudicate.core.agreement.agreement.multi_rater_agreement` and
+:func:`all_figures` returns what :func:`~hieradjudicate.core.agreement.pairwise.pairwise_matrix`,
+:func:`~hieradjudicate.core.agreement.multirater.multi_rater_agreement` and
 :func:`~hieradjudicate.core.agreement.alpha.krippendorff_alpha` return, computed from a
-single :func:`~hieradjudicate.core.agreement.agreement.make_layout` (one sort, shared
+single :func:`~hieradjudicate.core.agreement.layout.make_layout` (one sort, shared
 segment sums).  For a *complete design* (every instance annotated by the
 same raters, the usual case of a few annotators who each tag everything)
 every figure is a function of two statistics per lexelt ``x``, with
@@ -27,18 +27,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hieradjudicate.core.agreement.agreement import (
-    Layout,
+from hieradjudicate.core.agreement.layout import Layout, make_layout
+from hieradjudicate.core.agreement.multirater import (
     MultiRaterAgreement,
+    _multi_assemble,
+    conger_chance,
+    multi_rater_agreement,
+)
+from hieradjudicate.core.agreement.pairwise import (
     PairwiseMatrix,
     _iter_pair_stats,
-    _multi_assemble,
     _pairwise_assemble,
-    conger_chance,
     defined_kappa,
-    make_layout,
     matrix_from_sums,
-    multi_rater_agreement,
     pairwise_matrix,
 )
 from hieradjudicate.core.agreement.alpha import (
@@ -82,7 +83,7 @@ def all_figures(
 ) -> DashboardFigures:
     """Pairwise matrix, multi-rater kappas and alpha from one shared layout.
 
-    Parameters are those of :func:`~hieradjudicate.core.agreement.agreement.pairwise_matrix`
+    Parameters are those of :func:`~hieradjudicate.core.agreement.pairwise.pairwise_matrix`
     (``n_raters``, ``n_lexelts``, ``per_lexelt``) and of
     :func:`~hieradjudicate.core.agreement.alpha.krippendorff_alpha` (``distance``,
     ``lexelt_chance``, ``coincidences``); ``layout`` is :func:`make_layout`
@@ -116,7 +117,7 @@ def all_figures(
 def _uniform_figures(lay: Layout, c: int, m: int, per_lexelt: bool | str, al: AlphaResult) -> DashboardFigures:
     """Every instance has ``c >= 2`` raters (not always the same): Fleiss' ``P_i`` with a constant ``m_i``.
 
-    Conger's chance agreement is :func:`~hieradjudicate.core.agreement.agreement.conger_chance`
+    Conger's chance agreement is :func:`~hieradjudicate.core.agreement.multirater.conger_chance`
     (every instance is pairable, so ``lay`` is also the full layout).
     """
     X = lay.n_lexelts

@@ -3,10 +3,10 @@
 :meth:`~hieradjudicate.core.model.Corpus.layout` needs the leaf vectors of every set in
 (lexelt, instance) order.  Made from the sets' ``leaves`` that is two ``(R, K)`` arrays (MASC:
 147 MB each, mostly page faults); made from the tags it is one: the rows are placed by
-:func:`~hieradjudicate.core.agreement.agreement.block_positions`, their tags gathered in that order, and
+:func:`~hieradjudicate.core.agreement.layout.block_positions`, their tags gathered in that order, and
 :func:`~hieradjudicate.core.inventory.leaves.leaf_vectors` computes each row exactly as it computes it for
 its set.  When every row is one tag whose leaf vector is a unit vector (a crowd's labels), the
-layout also knows each row's leaf (see :attr:`~hieradjudicate.core.agreement.agreement.Layout.onehot_leaf`).
+layout also knows each row's leaf (see :attr:`~hieradjudicate.core.agreement.layout.Layout.onehot_leaf`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import numpy as np
 from dataclasses import fields
 from functools import cached_property
 
-from hieradjudicate.core.agreement.agreement import Layout, _layout_sorted, block_positions
+from hieradjudicate.core.agreement.layout import Layout, _layout_sorted, block_positions
 from hieradjudicate.core.arrays import zeros
 from hieradjudicate.core.inventory.inventory import Inventory
 from hieradjudicate.core.inventory.leaves import leaf_vectors
@@ -25,7 +25,7 @@ from hieradjudicate.core.inventory.leaves import leaf_vectors
 def layout_from_tags(inv: Inventory, sets: list, inst_lexelt: np.ndarray) -> Layout:
     """The layout of ``sets`` (rater ``j`` = ``sets[j]``, each an
     :class:`~hieradjudicate.core.model.AnnotationSet`); equal to
-    :func:`~hieradjudicate.core.agreement.agreement.layout_from_blocks` of their rows and leaf vectors."""
+    :func:`~hieradjudicate.core.agreement.layout.layout_from_blocks` of their rows and leaf vectors."""
     inst_lexelt = np.asarray(inst_lexelt, dtype=np.int64)
     positions, inst = block_positions([np.asarray(s.rows, np.int64) for s in sets], inst_lexelt)
     R = len(inst)
@@ -80,7 +80,7 @@ def _unit_leaves(inv: Inventory, sets: list, positions: list[np.ndarray], R: int
 
 
 class LeafLayout(Layout):
-    """A :class:`~hieradjudicate.core.agreement.agreement.Layout` whose rows are unit leaf vectors, held as
+    """A :class:`~hieradjudicate.core.agreement.layout.Layout` whose rows are unit leaf vectors, held as
     the leaf of each row (:attr:`onehot_leaf`); the dense ``P`` is made on first use.
 
     The agreement figures of such rows are counts taken from the leaves, so ``agree`` on a crowd

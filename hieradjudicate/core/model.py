@@ -255,7 +255,7 @@ class Corpus:
         return inst, rater, P, chosen
 
     def layout(self, sets: list[int]):
-        """The long form of ``sets`` sorted as :func:`~hieradjudicate.core.agreement.agreement.make_layout` sorts it
+        """The long form of ``sets`` sorted as :func:`~hieradjudicate.core.agreement.layout.make_layout` sorts it
         (raters numbered as :meth:`long_form` numbers them), made once per set of sets.
 
         The workbench's live figures and the dashboard read the same copy: with
@@ -264,7 +264,7 @@ class Corpus:
         the order of the rows.  Annotations never change while a corpus is open.
         """
         # imported here: agreement never imports the model, and the model needs it only for this
-        from hieradjudicate.core.agreement.agreement import layout_from_blocks
+        from hieradjudicate.core.agreement.layout import layout_from_blocks
         from hieradjudicate.core.layout_tags import layout_from_tags
 
         wanted = set(sets)

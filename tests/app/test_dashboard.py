@@ -14,7 +14,8 @@ from hieradjudicate.app.loading.load import load
 from hieradjudicate.app.stats import Stats
 from hieradjudicate.app.workbench.columns import pair_category
 from hieradjudicate.app.workbench.queue import Filter, Workbench
-from hieradjudicate.core.agreement.agreement import multi_rater_agreement, pairwise_agreement, pairwise_matrix
+from hieradjudicate.core.agreement.multirater import multi_rater_agreement
+from hieradjudicate.core.agreement.pairwise import pairwise_agreement, pairwise_matrix
 from hieradjudicate.core.agreement.alpha import krippendorff_alpha
 from hieradjudicate.core.compare.comparison import compare_systems
 from hieradjudicate.core.agreement.granularity import expected_confusion, rollup, rollup_confusion

@@ -8,7 +8,7 @@ from hieradjudicate.app.dashboard import agree
 from hieradjudicate.app.dashboard.dashboard import Dashboard
 from hieradjudicate.app.session.session import Session
 from hieradjudicate.app.workbench.columns import group_category, pair_category
-from hieradjudicate.core.agreement.agreement import pairwise_matrix
+from hieradjudicate.core.agreement.pairwise import pairwise_matrix
 from hieradjudicate.core.agreement.granularity import IDENTICAL
 from tests.crowd import crowd_project
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from hieradjudicate.app.dashboard.dashboard import Dashboard
-from hieradjudicate.core.agreement.agreement import make_layout
+from hieradjudicate.core.agreement.layout import make_layout
 from hieradjudicate.core.agreement.alpha import krippendorff_alpha
 from hieradjudicate.core.agreement.bootstrap import bootstrap_alpha
 from hieradjudicate.core.layout_tags import LeafLayout

@@ -10,7 +10,9 @@ import numpy as np
 from hieradjudicate.app.dashboard.agree import _rolled_layout
 from hieradjudicate.app.session.session import Session
 from hieradjudicate.app.workbench.columns import group_category
-from hieradjudicate.core.agreement.agreement import make_layout, multi_rater_agreement, pairwise_matrix
+from hieradjudicate.core.agreement.layout import make_layout
+from hieradjudicate.core.agreement.multirater import multi_rater_agreement
+from hieradjudicate.core.agreement.pairwise import pairwise_matrix
 from hieradjudicate.core.agreement.granularity import rollup
 from hieradjudicate.core.layout_tags import LeafLayout
 from tests.crowd import crowd_project

@@ -276,7 +276,8 @@ def test_before_after_a_marker_compares_the_answers_made_on_each_side_of_it(tmp_
     from hieradjudicate.app.timeline.marks import add_marker
     from hieradjudicate.app.timeline.view import project_timeline
     from hieradjudicate.cli.entry import main
-    from hieradjudicate.core.agreement.agreement import fleiss_agreement, make_layout
+    from hieradjudicate.core.agreement.multirater import fleiss_agreement
+    from hieradjudicate.core.agreement.layout import make_layout
 
     answers = make_answers()
     s = make_project(tmp_path, answers)

@@ -8,7 +8,7 @@ import pytest
 from hieradjudicate.app.workbench.columns import COMPATIBLE, DISJOINT, IDENTICAL, OVERLAPPING
 from hieradjudicate.app.workbench.live import agreement_figures, set_scores
 from hieradjudicate.app.workbench.queue import RESOLVED, UNRESOLVED, Filter, Workbench
-from hieradjudicate.core.agreement.agreement import multi_rater_agreement
+from hieradjudicate.core.agreement.multirater import multi_rater_agreement
 from hieradjudicate.io.store.project_store import DecisionRow
 from tests.core.helpers import annotation_source, build
 

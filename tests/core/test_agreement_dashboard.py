@@ -5,7 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hieradjudicate.core.agreement.agreement import make_layout, multi_rater_agreement, pairwise_matrix
+from hieradjudicate.core.agreement.layout import make_layout
+from hieradjudicate.core.agreement.multirater import multi_rater_agreement
+from hieradjudicate.core.agreement.pairwise import pairwise_matrix
 from hieradjudicate.core.agreement.alpha import krippendorff_alpha
 from hieradjudicate.core.dashboard import all_figures, complete_design
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hieradjudicate.core.agreement.agreement import multi_rater_agreement
+from hieradjudicate.core.agreement.multirater import multi_rater_agreement
 from hieradjudicate.core.agreement.granularity import (
     expected_confusion,
     rollup,

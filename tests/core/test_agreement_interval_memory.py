@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import hieradjudicate.core.agreement.resampling as resampling
-from hieradjudicate.core.agreement.agreement import make_layout
+from hieradjudicate.core.agreement.layout import make_layout
 from hieradjudicate.core.agreement.bootstrap import (
     _pair_cis,
     _pair_V,

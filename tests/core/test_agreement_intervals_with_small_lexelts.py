@@ -12,7 +12,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hieradjudicate.core.agreement.agreement import make_layout, multi_rater_agreement, pairwise_agreement
+from hieradjudicate.core.agreement.layout import make_layout
+from hieradjudicate.core.agreement.multirater import multi_rater_agreement
+from hieradjudicate.core.agreement.pairwise import pairwise_agreement
 from hieradjudicate.core.agreement.alpha import alpha_stats, krippendorff_alpha
 from hieradjudicate.core.agreement.bootstrap import (
     _alpha_stat,

@@ -18,7 +18,8 @@ from nltk.metrics.agreement import AnnotationTask
 from sklearn.metrics import cohen_kappa_score
 from statsmodels.stats.inter_rater import fleiss_kappa
 
-from hieradjudicate.core.agreement.agreement import multi_rater_agreement, pairwise_agreement, pairwise_matrix
+from hieradjudicate.core.agreement.multirater import multi_rater_agreement
+from hieradjudicate.core.agreement.pairwise import pairwise_agreement, pairwise_matrix
 from hieradjudicate.core.stats.undefined import Estimate
 
 TOL = 1e-9

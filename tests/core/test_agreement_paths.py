@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hieradjudicate.core.agreement import agreement
+from hieradjudicate.core.agreement import pairwise
 
 
 def sparse_data(seed: int) -> tuple[np.ndarray, ...]:
@@ -28,8 +28,8 @@ def test_dense_and_sparse_paths_equal_pairwise_agreement(seed: int, monkeypatch:
     inst, rater, P, lex, m, X = sparse_data(seed)
     results = []
     for cost in (0.0, 1e12):  # 0: always the pairs within instances; huge: always dense
-        monkeypatch.setattr(agreement, "_DENSE_FLOP_COST", cost)
-        results.append(agreement.pairwise_matrix(inst, rater, P, lex, n_raters=m, n_lexelts=X, per_lexelt=True))
+        monkeypatch.setattr(pairwise, "_DENSE_FLOP_COST", cost)
+        results.append(pairwise.pairwise_matrix(inst, rater, P, lex, n_raters=m, n_lexelts=X, per_lexelt=True))
     sp, de = results
     for f in ("n", "observed", "expected_scott", "expected_cohen", "kappa_scott", "kappa_cohen",
               "macro_scott", "macro_cohen", "lexelt_n", "lexelt_sum_a", "lexelt_pe_scott", "lexelt_pe_cohen"):
@@ -42,7 +42,7 @@ def test_dense_and_sparse_paths_equal_pairwise_agreement(seed: int, monkeypatch:
         for b in range(a + 1, m):
             ia, ib = inst[rater == a], inst[rater == b]
             shared, pa_i, pb_i = np.intersect1d(ia, ib, return_indices=True)
-            ref = agreement.pairwise_agreement(P[rater == a][pa_i], P[rater == b][pb_i], lex[shared], n_lexelts=X)
+            ref = pairwise.pairwise_agreement(P[rater == a][pa_i], P[rater == b][pb_i], lex[shared], n_lexelts=X)
             assert sp.n[a, b] == len(shared)
             for cell, est in ((sp.kappa_scott[a, b], ref.scott.kappa), (sp.kappa_cohen[a, b], ref.cohen.kappa)):
                 if est.value is None:

@@ -7,7 +7,8 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
-from hieradjudicate.core.agreement.agreement import multi_rater_agreement, pairwise_agreement, pairwise_matrix
+from hieradjudicate.core.agreement.multirater import multi_rater_agreement
+from hieradjudicate.core.agreement.pairwise import pairwise_agreement, pairwise_matrix
 from hieradjudicate.core.agreement.alpha import krippendorff_alpha
 from hieradjudicate.core.agreement.granularity import (
     COMPATIBLE,

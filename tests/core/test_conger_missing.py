@@ -3,7 +3,7 @@
 ``Pr(E)`` is the mean over all ordered pairs of distinct annotators of
 ``P_r . P_r'``, each with its own marginal taken over every instance it
 labelled (single-rated instances included: the rule of
-:data:`~hieradjudicate.core.agreement.agreement.CONGER_MARGINAL_RULE`).  Checked against
+:data:`~hieradjudicate.core.agreement.multirater.CONGER_MARGINAL_RULE`).  Checked against
 irrCAC's published values (Gwet 2014; afergadis/irrCAC ``test/unit/irrCAC/raw``,
 quoted in the shared oracles' ``expected_values.json``) and a hand computation.
 """
@@ -16,12 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from hieradjudicate.core.agreement.agreement import (
-    CONGER_MARGINAL_RULE,
-    conger_chance,
-    make_layout,
-    multi_rater_agreement,
-)
+from hieradjudicate.core.agreement.multirater import CONGER_MARGINAL_RULE, conger_chance, multi_rater_agreement
+from hieradjudicate.core.agreement.layout import make_layout
 from hieradjudicate.core.dashboard import all_figures
 from tests.core.test_oracles import load_study
 

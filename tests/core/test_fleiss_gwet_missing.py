@@ -15,13 +15,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from hieradjudicate.core.agreement.agreement import (
-    FLEISS_MISSING_RULE,
-    GWET_FLEISS_RULE,
-    gwet_fleiss_chance,
-    make_layout,
-    multi_rater_agreement,
-)
+from hieradjudicate.core.agreement.fleiss_missing import FLEISS_MISSING_RULE, GWET_FLEISS_RULE, gwet_fleiss_chance
+from hieradjudicate.core.agreement.layout import make_layout
+from hieradjudicate.core.agreement.multirater import multi_rater_agreement
 from hieradjudicate.core.dashboard import all_figures
 from tests.core.test_oracles import load_study
 

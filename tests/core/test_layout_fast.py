@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hieradjudicate.core.agreement.agreement import _layout_sorted, make_layout
+from hieradjudicate.core.agreement.layout import _layout_sorted, make_layout
 
 FIELDS = ("inst", "rater", "P", "row_lex", "row_seg", "seg_start", "seg_m", "seg_inst", "seg_lex", "lex_rows",
           "lex_segs")

@@ -11,7 +11,7 @@ import weakref
 
 import numpy as np
 
-from hieradjudicate.core.agreement.agreement import make_layout
+from hieradjudicate.core.agreement.layout import make_layout
 from hieradjudicate.core.agreement.alpha import krippendorff_alpha
 from hieradjudicate.core.layout_tags import LeafLayout
 

@@ -8,7 +8,7 @@ import dataclasses
 
 import numpy as np
 
-from hieradjudicate.core.agreement.agreement import make_layout
+from hieradjudicate.core.agreement.layout import make_layout
 from hieradjudicate.core.agreement.bootstrap import bootstrap_figures
 from hieradjudicate.core.dashboard import all_figures
 from hieradjudicate.core.layout_tags import LeafLayout

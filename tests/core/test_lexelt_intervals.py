@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from hieradjudicate.core.agreement.agreement import multi_rater_agreement
+from hieradjudicate.core.agreement.multirater import multi_rater_agreement
 from hieradjudicate.core.agreement.bootstrap import bootstrap_fleiss
 from hieradjudicate.core.agreement.lexelt_intervals import fleiss_intervals
 

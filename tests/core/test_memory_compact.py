@@ -170,7 +170,7 @@ def test_alpha_of_a_one_leaf_per_row_layout_makes_no_whole_p_and_equals_the_dens
     """Krippendorff's alpha on an incomplete design (a crowd: not every worker labels every item) reads
     each lexelt's rows of ``P`` alone: the layout's whole ``P`` (MASC: 147 MB) is never made, and every
     figure -- alpha, per lexelt, the coincidences -- is the dense layout's to the bit."""
-    from hieradjudicate.core.agreement.agreement import make_layout
+    from hieradjudicate.core.agreement.layout import make_layout
     from hieradjudicate.core.agreement.alpha import krippendorff_alpha
     from hieradjudicate.core.layout_tags import LeafLayout
 

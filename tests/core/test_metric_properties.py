@@ -14,7 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hieradjudicate.core.agreement.agreement import multi_rater_agreement, pairwise_agreement, pairwise_matrix
+from hieradjudicate.core.agreement.multirater import multi_rater_agreement
+from hieradjudicate.core.agreement.pairwise import pairwise_agreement, pairwise_matrix
 from hieradjudicate.core.agreement.alpha import krippendorff_alpha
 from hieradjudicate.core.agreement.granularity import rollup, specific_agreement
 from hieradjudicate.core.stats.undefined import Estimate

@@ -11,7 +11,7 @@ import pytest
 
 from hieradjudicate.app.loading.load import load
 from hieradjudicate.app.loading.specs import AnnotationSpec
-from hieradjudicate.core.agreement.agreement import layout_from_blocks, make_layout
+from hieradjudicate.core.agreement.layout import layout_from_blocks, make_layout
 from hieradjudicate.core.dashboard import all_figures
 from hieradjudicate.core.layout_tags import LeafLayout
 from hieradjudicate.core.inventory.leaves import leaf_vectors, tag_set_signature

@@ -15,7 +15,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from hieradjudicate.core.agreement.agreement import bennett_s, multi_rater_agreement, pairwise_agreement
+from hieradjudicate.core.agreement.pairwise import bennett_s, pairwise_agreement
+from hieradjudicate.core.agreement.multirater import multi_rater_agreement
 from hieradjudicate.core.agreement.alpha import interval_distance, krippendorff_alpha, ratio_distance
 from hieradjudicate.core.stats.undefined import Estimate
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from hieradjudicate.core.agreement.agreement import make_layout, pairwise_matrix
+from hieradjudicate.core.agreement.layout import make_layout
+from hieradjudicate.core.agreement.pairwise import pairwise_matrix
 from hieradjudicate.core.dashboard import all_figures
 from hieradjudicate.core.layout_tags import LeafLayout
 

@@ -79,7 +79,7 @@ def test_drift_with_one_other_on_every_instance_is_that_pairs_bca_interval() -> 
 
 
 def test_drift_is_the_mean_of_each_pairs_kappa_on_the_instances_the_other_answered() -> None:
-    from hieradjudicate.core.agreement.agreement import pairwise_agreement
+    from hieradjudicate.core.agreement.pairwise import pairwise_agreement
     from hieradjudicate.core.stats.timeline_stats import mean_kappa_with_others
 
     lex, a, b, c = _raters(200, 5, 8)

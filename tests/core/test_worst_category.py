@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 import pytest
 
-from hieradjudicate.core.agreement.agreement import layout_from_blocks, make_layout
+from hieradjudicate.core.agreement.layout import layout_from_blocks, make_layout
 from hieradjudicate.core.agreement.granularity import (
     COMPATIBLE,
     DISJOINT,

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication, QScrollArea
 from hieradjudicate.app.dashboard.dashboard import Dashboard
 from hieradjudicate.app.dashboard.gold import DecisionTracker
 from hieradjudicate.app.session.session import Session
-from hieradjudicate.core.agreement.agreement import pairwise_agreement
+from hieradjudicate.core.agreement.pairwise import pairwise_agreement
 from hieradjudicate.gui.dashboard.common import widget_pos
 from hieradjudicate.gui.main_window import MainWindow
 

@@ -14,7 +14,7 @@ from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication
 
 from hieradjudicate.app.session.session import Session
-from hieradjudicate.core.agreement.agreement import multi_rater_agreement
+from hieradjudicate.core.agreement.multirater import multi_rater_agreement
 from hieradjudicate.core.agreement.alpha import krippendorff_alpha
 from hieradjudicate.gui.colors import category_color
 from hieradjudicate.gui.workbench.instance_model import CategoryRole, InstanceRole

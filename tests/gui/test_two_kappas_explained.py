@@ -7,7 +7,6 @@ from __future__ import annotations
 import csv
 import gc
 import re
-import shutil
 from pathlib import Path
 
 import numpy as np
@@ -15,7 +14,7 @@ import pytest
 from PySide6.QtWidgets import QApplication, QLabel
 
 from hieradjudicate.app.session.session import Session
-from hieradjudicate.core.agreement.agreement import pairwise_agreement
+from hieradjudicate.core.agreement.pairwise import pairwise_agreement
 from hieradjudicate.core.compare.comparison import correct_matrix, pairwise_agreement as system_agreement
 from tests.app.test_paired_everywhere import WORDNET, _data, cli
 from tests.gui.journey import open_window

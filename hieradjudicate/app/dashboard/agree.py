@@ -27,11 +27,9 @@ from hieradjudicate.app.dashboard.records import (
     fnum,
 )
 from hieradjudicate.app.dashboard.thin import group_thin, pair_thin
-from hieradjudicate.core.agreement.agreement import (
-    Layout,
-    multi_rater_agreement,
-    pairwise_matrix,
-)
+from hieradjudicate.core.agreement.layout import Layout
+from hieradjudicate.core.agreement.multirater import multi_rater_agreement
+from hieradjudicate.core.agreement.pairwise import pairwise_matrix
 from hieradjudicate.core.agreement.alpha import krippendorff_alpha
 from hieradjudicate.core.agreement.bootstrap import DEFAULT_SEED, bootstrap_alpha, bootstrap_fleiss
 from hieradjudicate.core.dashboard import all_figures

@@ -48,7 +48,7 @@ from hieradjudicate.app.dashboard.records import (
     Explain,
     GoldAgreementRow,
     LexeltBars,
-    Progress,
+    Progress as AdjudicationProgress,
     ScoreRow,
 )
 from hieradjudicate.app.dashboard.scores import (
@@ -62,7 +62,8 @@ from hieradjudicate.app.dashboard.scores import (
 )
 from hieradjudicate.app.dashboard.reference import reference_view
 from hieradjudicate.app.dashboard.significance import open_ranges, significance_view
-from hieradjudicate.core.agreement.agreement import CONGER_MARGINAL_RULE, FLEISS_MISSING_RULE, GWET_FLEISS_RULE
+from hieradjudicate.core.agreement.multirater import CONGER_MARGINAL_RULE
+from hieradjudicate.core.agreement.fleiss_missing import FLEISS_MISSING_RULE, GWET_FLEISS_RULE
 from hieradjudicate.core.dashboard import all_figures
 from hieradjudicate.core.agreement.granularity import CATEGORY_NAMES, worst_category
 from hieradjudicate.core.model import AnnotationSet, Corpus
@@ -217,7 +218,7 @@ class Dashboard:
         return g[0], g[1]
 
     def layout(self, sets: list[int], keep: np.ndarray | None, skey: Any):
-        """The :class:`~hieradjudicate.core.agreement.agreement.Layout` of ``sets`` restricted to ``keep``
+        """The :class:`~hieradjudicate.core.agreement.layout.Layout` of ``sets`` restricted to ``keep``
         (cached): the rows sorted by (lexelt, instance), a crowd's one leaf per row -- the figures
         never make its dense ``P`` (MASC: 1.08 M rows x 17 leaves, 147 MB)."""
         key = ("lf", tuple(sets), skey)
@@ -431,7 +432,7 @@ class Dashboard:
         return confusion(self.corpus, a, b, x, depth, self.groups_at, keep)
 
     def _progress(self, tracker: DecisionTracker | None, gold: AnnotationSet | None,
-                  keep: np.ndarray | None) -> Progress:
+                  keep: np.ndarray | None) -> AdjudicationProgress:
         c = self.corpus
         if tracker is not None:
             status = tracker.status
@@ -467,11 +468,11 @@ class Dashboard:
                     "resolved share = resolved instances / all instances", n=total,
                     aggregation="whole project (days) and the current selection (counts)",
                     value=resolved / total if total else None)
-        return Progress([d.day for d in days], [d.decisions for d in days], [d.withdrawals for d in days],
-                        [d.resolved_at_end for d in days], total,
-                        {name: int(counts[k]) for k, name in enumerate(STATUS_NAMES)
-                         if name != "conflict" or counts[k]},
-                        remaining, rem_inst, flagged, noted, e)
+        return AdjudicationProgress([d.day for d in days], [d.decisions for d in days],
+                                    [d.withdrawals for d in days], [d.resolved_at_end for d in days], total,
+                                    {name: int(counts[k]) for k, name in enumerate(STATUS_NAMES)
+                                     if name != "conflict" or counts[k]},
+                                    remaining, rem_inst, flagged, noted, e)
 
     def summary(self, gold: AnnotationSet | None) -> dict[str, Any]:
         c = self.corpus

@@ -19,7 +19,7 @@ from hieradjudicate.app.dashboard.records import (
     SystemComparisonView,
     fnum,
 )
-from hieradjudicate.core.agreement.agreement import pairwise_agreement
+from hieradjudicate.core.agreement.pairwise import pairwise_agreement
 from hieradjudicate.core.compare.comparison import compare_systems
 from hieradjudicate.core.inventory.inventory import Inventory
 from hieradjudicate.core.model import AnnotationSet, Corpus

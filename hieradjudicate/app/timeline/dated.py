@@ -6,8 +6,8 @@ module reads them again (:func:`input_sources`), places each dated answer on its
 (:func:`dated_answers`) and computes, per week (Monday 00:00 UTC to the next):
 
 * the annotators' agreement over the answers made that week: mean pairwise Cohen's kappa and Fleiss'
-  kappa, by the dashboard's own functions (:func:`~hieradjudicate.core.agreement.agreement.pairwise_matrix`,
-  :func:`~hieradjudicate.core.agreement.agreement.fleiss_agreement`) on the week's rows: a pair counts an
+  kappa, by the dashboard's own functions (:func:`~hieradjudicate.core.agreement.pairwise.pairwise_matrix`,
+  :func:`~hieradjudicate.core.agreement.multirater.fleiss_agreement`) on the week's rows: a pair counts an
   instance when both answered it that week;
 * drift: each annotator's agreement with the others over the instances *they* answered that week
   (mean Cohen's kappa with each other annotator on those instances, whenever the other answered);
@@ -29,7 +29,9 @@ import numpy as np
 
 from hieradjudicate.app.timeline.decisions import Figure
 from hieradjudicate.io.store.inputs import effective_files
-from hieradjudicate.core.agreement.agreement import fleiss_agreement, make_layout, pairwise_matrix
+from hieradjudicate.core.agreement.multirater import fleiss_agreement
+from hieradjudicate.core.agreement.layout import make_layout
+from hieradjudicate.core.agreement.pairwise import pairwise_matrix
 from hieradjudicate.core.errors import ProjectError
 
 WEEK = 7 * 86400.0

@@ -14,7 +14,7 @@ import numpy as np
 from hieradjudicate.app.session.batch import annotator_sets, rater_note
 from hieradjudicate.app.workbench.live_scores import SetScore, score_keeper
 from hieradjudicate.app.workbench.queue import RESOLVED, Workbench
-from hieradjudicate.core.agreement.agreement import make_layout
+from hieradjudicate.core.agreement.layout import make_layout
 from hieradjudicate.core.dashboard import all_figures
 from hieradjudicate.core.layout_tags import LeafLayout
 from hieradjudicate.core.scoring.scoring import score_leaf

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hieradjudicate.core.agreement.agreement import Layout, make_layout
+from hieradjudicate.core.agreement.layout import Layout, make_layout
 from hieradjudicate.core.stats.undefined import (
     NO_EXPECTED_DISAGREEMENT,
     NO_PAIRABLE,
@@ -209,7 +209,7 @@ def krippendorff_alpha(
     Parameters
     ----------
     inst, rater, P, inst_lexelt :
-        Long-form annotations (see :func:`~hieradjudicate.core.agreement.agreement.pairwise_matrix`);
+        Long-form annotations (see :func:`~hieradjudicate.core.agreement.pairwise.pairwise_matrix`);
         ``inst_lexelt`` defaults to a single lexelt.
     distance : {"nominal", "ordinal"} or ndarray, default "nominal"
         ``d(c, k)``: nominal ``1 - [c == k]``; ordinal (Krippendorff's
@@ -227,7 +227,7 @@ def krippendorff_alpha(
     coincidences : bool, default True
         Also return the ``(X, K, K)`` coincidence matrices (zeros when False).
     layout : Layout, optional
-        :func:`~hieradjudicate.core.agreement.agreement.make_layout` of these arrays
+        :func:`~hieradjudicate.core.agreement.layout.make_layout` of these arrays
         when the caller already has it (the other arrays are then not looked at).
 
     Returns

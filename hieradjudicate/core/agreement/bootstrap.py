@@ -34,13 +34,9 @@ from typing import Any
 
 import numpy as np
 
-from hieradjudicate.core.agreement.agreement import (
-    Layout,
-    _multi_stats,
-    fleiss_agreement,
-    make_layout,
-    pairwise_agreement,
-)
+from hieradjudicate.core.agreement.layout import Layout, make_layout
+from hieradjudicate.core.agreement.multirater import _multi_stats, fleiss_agreement
+from hieradjudicate.core.agreement.pairwise import pairwise_agreement
 from hieradjudicate.core.agreement.alpha import Distance, alpha_from_sums, alpha_stats, krippendorff_alpha
 from hieradjudicate.core.agreement.resampling import (
     Draws,
@@ -276,7 +272,7 @@ def bootstrap_pairwise(
     Statistics per shared instance: ``[pa.pb, pa, pb]``; per resample and
     lexelt the sums give ``sum Pr_i(A)`` and both marginals (``n_x`` is the
     lexelt's number of draws), hence ``Pr_x(E)`` and the instance-weighted corpus kappa
-    exactly as :func:`~hieradjudicate.core.agreement.agreement.pairwise_agreement`
+    exactly as :func:`~hieradjudicate.core.agreement.pairwise.pairwise_agreement`
     computes it.  ``min_stratum``: the lexelts of fewer shared instances are drawn together
     (:mod:`~hieradjudicate.core.agreement.resampling`; 1 draws every lexelt alone).
 

@@ -3,7 +3,7 @@
 With instances rated by different numbers of annotators, "Fleiss' kappa" has two forms that
 agree when every instance has as many annotations and differ otherwise (irrCAC's five-observer
 example: 0.4643 and 0.458).  Both share ``Pr(A)``; they differ in the marginal behind ``Pr(E)``.
-:func:`~hieradjudicate.core.agreement.agreement.multi_rater_agreement` gives both (``fleiss``,
+:func:`~hieradjudicate.core.agreement.multirater.multi_rater_agreement` gives both (``fleiss``,
 ``fleiss_gwet``), and every output names which is which with the rules below.
 """
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from hieradjudicate.core.agreement.agreement import group_sum, make_layout
+from hieradjudicate.core.agreement.layout import group_sum, make_layout
 
 __all__ = [
     "CATEGORY_NAMES",

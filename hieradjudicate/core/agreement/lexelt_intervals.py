@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from hieradjudicate.core.agreement.agreement import Layout, fleiss_agreement, make_layout, multi_rater_agreement
+from hieradjudicate.core.agreement.layout import Layout, make_layout
+from hieradjudicate.core.agreement.multirater import fleiss_agreement, multi_rater_agreement
 from hieradjudicate.core.stats.bca import DEFAULT_METHOD
 from hieradjudicate.core.stats.strata import MIN_STRATUM, lexelt_strata
 from hieradjudicate.core.agreement.bootstrap import (

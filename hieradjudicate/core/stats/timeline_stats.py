@@ -25,7 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from hieradjudicate.core.agreement.agreement import Layout, _multi_assemble
+from hieradjudicate.core.agreement.layout import Layout
+from hieradjudicate.core.agreement.multirater import _multi_assemble
 from hieradjudicate.core.stats.bca import interval
 from hieradjudicate.core.agreement.bootstrap import _fleiss_reps, _fleiss_V, _replicates, fleiss_jackknife, \
     jackknife, resampled_sums
@@ -149,7 +150,7 @@ class FleissSide:
         return int(self.seg_inst.size)
 
     def kappa(self) -> float | None:
-        """Fleiss' kappa, as :func:`~hieradjudicate.core.agreement.agreement.fleiss_agreement` of the
+        """Fleiss' kappa, as :func:`~hieradjudicate.core.agreement.multirater.fleiss_agreement` of the
         layout gives it (the same sums in the same order)."""
         if not self.n:
             return None
