@@ -41,7 +41,15 @@ from hieradjudicate.core.agreement.agreement import (
     make_layout,
     pairwise_agreement,
 )
-from hieradjudicate.core.agreement.alpha import Distance, alpha_from_sums, alpha_stats, krippendorff_alpha
+from hieradjudicate.core.agreement.alpha import (
+    Distance,
+    alpha_chance_terms,
+    alpha_lexelt_terms,
+    alpha_stats,
+    alpha_totals,
+    krippendorff_alpha,
+)
+from hieradjudicate.core.agreement.lexelt_chunks import LexeltStat, replicates_by_lexelt
 from hieradjudicate.core.agreement.resampling import (
     Draws,
     jackknife_units,
@@ -176,16 +184,31 @@ def _pair_V(pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
     return np.column_stack([np.einsum("ik,ik->i", pa, pb), pa, pb])
 
 
-def _pair_stat(K: int):
+def _pair_lexelt(K: int) -> LexeltStat:
     """Scott/S&C and Cohen kappa of a pair from its per-lexelt sums (``n_x`` each lexelt's number of
-    draws: its size, or per resample where it is pooled)."""
-    def stat(T: np.ndarray, n_x: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    draws: its size, or per resample where it is pooled): per lexelt its ``sum Pr_i(A)``, its size,
+    and its two chance agreements weighted by its size."""
+    def terms(T: np.ndarray, n_x: np.ndarray, copies: np.ndarray | None, xs: np.ndarray) -> list[np.ndarray]:
         n_x = np.broadcast_to(n_x, T.shape[:2])
-        pe_s, pe_c = _pe_scott(T[..., 1:], n_x, K), _pe_cohen(T[..., 1:], n_x, K)
+        return [T[..., 0], n_x, _pe_scott(T[..., 1:], n_x, K) * n_x, _pe_cohen(T[..., 1:], n_x, K) * n_x]
+
+    def total(t: list[np.ndarray]) -> list[tuple[np.ndarray, np.ndarray]]:
+        obs_x, n_x, q_s, q_c = t
         n = n_x.sum(axis=1)
-        obs = T[..., 0].sum(axis=1) / np.maximum(n, 1.0)
-        return [_kappas(obs, (pe_x * n_x).sum(axis=1) / np.maximum(n, 1.0), n) for pe_x in (pe_s, pe_c)]
+        obs = obs_x.sum(axis=1) / np.maximum(n, 1.0)
+        return [_kappas(obs, q.sum(axis=1) / np.maximum(n, 1.0), n) for q in (q_s, q_c)]
+    return LexeltStat(4, terms, total)
+
+
+def _whole(st: LexeltStat):
+    """``stat(T, n_x, copies=None)``: the figures of sums ``T`` of every lexelt (the jackknife's)."""
+    def stat(T: np.ndarray, n_x: np.ndarray, copies: np.ndarray | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
+        return st.total(st.terms(T, n_x, copies, np.arange(T.shape[1])))
     return stat
+
+
+def _pair_stat(K: int):
+    return _whole(_pair_lexelt(K))
 
 
 Reps = tuple[list[tuple[np.ndarray, np.ndarray]], int, int]  # (values, defined) per figure, lexelts, pooled
@@ -196,7 +219,12 @@ def _replicates(items: list[tuple[np.ndarray, np.ndarray]], stats: list, n_lexel
     """Each item's figures in every resample: ``stats[j]`` (a :class:`Draws` -> list of
     ``(values, defined)``) on the draws of ``items[j]``, computed a block of resamples at a time
     (:func:`~hieradjudicate.core.agreement.resampling.resampled_blocks`: the sums of every
-    resample are never held at once)."""
+    resample are never held at once); when every stat is a
+    :class:`~hieradjudicate.core.agreement.lexelt_chunks.LexeltStat`, a chunk of lexelts at a time too
+    (:func:`~hieradjudicate.core.agreement.lexelt_chunks.replicates_by_lexelt`: the same figures)."""
+    if all(isinstance(st, LexeltStat) for st in stats):
+        return [(values, n_lexelts, pooled) for values, pooled in
+                replicates_by_lexelt(items, stats, n_lexelts, n_resamples, seed, min_stratum)]
     parts: list[list] = [[] for _ in items]
     pooled = [0] * len(items)
     for block in resampled_blocks(items, n_lexelts, n_resamples, seed, min_stratum):
@@ -212,9 +240,8 @@ def _of_draws(D: Draws | Reps, stat) -> Reps:
     return (stat(D), D.T.shape[1], D.pooled) if isinstance(D, Draws) else D
 
 
-def _pair_reps(K: int):
-    stat = _pair_stat(K)
-    return lambda D: stat(D.T, D.n)
+def _pair_reps(K: int) -> LexeltStat:
+    return _pair_lexelt(K)
 
 
 def _pair_cis(
@@ -300,20 +327,28 @@ def _fleiss_V(lay: Layout) -> np.ndarray:
     return np.column_stack([p_i, s, m_i])
 
 
-def _fleiss_stat(K: int):
-    def stat(T: np.ndarray, n_x: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+def _fleiss_lexelt(K: int) -> LexeltStat:
+    """Fleiss' kappa: per lexelt its ``sum P_i``, its size, and its chance agreement ``|pbar_x|^2``
+    weighted by its size."""
+    def terms(T: np.ndarray, n_x: np.ndarray, copies: np.ndarray | None, xs: np.ndarray) -> list[np.ndarray]:
         n_x = np.broadcast_to(n_x, T.shape[:2])
-        n = n_x.sum(axis=1)
-        obs = T[..., 0].sum(axis=1) / np.maximum(n, 1.0)
         pbar = T[..., 1:1 + K] / np.maximum(T[..., 1 + K], 1.0)[..., None]
-        pe = (np.einsum("bxk,bxk->bx", pbar, pbar) * n_x).sum(axis=1) / np.maximum(n, 1.0)
-        return [_kappas(obs, pe, n)]
-    return stat
+        return [T[..., 0], n_x, np.einsum("bxk,bxk->bx", pbar, pbar) * n_x]
+
+    def total(t: list[np.ndarray]) -> list[tuple[np.ndarray, np.ndarray]]:
+        obs_x, n_x, q = t
+        n = n_x.sum(axis=1)
+        obs = obs_x.sum(axis=1) / np.maximum(n, 1.0)
+        return [_kappas(obs, q.sum(axis=1) / np.maximum(n, 1.0), n)]
+    return LexeltStat(3, terms, total)
 
 
-def _fleiss_reps(K: int):
-    stat = _fleiss_stat(K)
-    return lambda D: stat(D.T, D.n)
+def _fleiss_stat(K: int):
+    return _whole(_fleiss_lexelt(K))
+
+
+def _fleiss_reps(K: int) -> LexeltStat:
+    return _fleiss_lexelt(K)
 
 
 def _fleiss_ci(D: Draws | Reps, K: int, est: Estimate, level: float, seed: int,
@@ -371,18 +406,28 @@ def bootstrap_fleiss(
     return _fleiss_ci(D, K, est, level, seed, method, V, lay.seg_lex, min_stratum)
 
 
-def _alpha_stat(dist: np.ndarray, lexelt_chance: str):
-    def stat(T: np.ndarray, n_x: np.ndarray, copies: np.ndarray | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
-        d_o, d_e, _, _ = alpha_from_sums(T[..., 0], T[..., 1:], dist, lexelt_chance=lexelt_chance, copies=copies)
-        n = T[..., 1:].sum(axis=(1, 2))
-        ok = (n > 0) & (d_e > ZERO_TOL)
+def _alpha_lexelt(dist: np.ndarray, lexelt_chance: str) -> LexeltStat:
+    """Krippendorff's alpha: per lexelt its ``sum do_i``, ``n_x`` and its part of ``D_e``
+    (:func:`~hieradjudicate.core.agreement.alpha.alpha_chance_terms`; the sizes are in the sums)."""
+    n_chance = len(alpha_chance_terms(np.zeros(0), np.zeros(0), np.zeros(0), lexelt_chance))
+
+    def terms(T: np.ndarray, n_x: np.ndarray, copies: np.ndarray | None, xs: np.ndarray) -> list[np.ndarray]:
+        nx, pair_x, _, de_lex = alpha_lexelt_terms(T[..., 0], T[..., 1:], dist, copies=copies, xs=xs)
+        return [T[..., 0], nx, *alpha_chance_terms(nx, pair_x, de_lex, lexelt_chance)]
+
+    def total(t: list[np.ndarray]) -> list[tuple[np.ndarray, np.ndarray]]:
+        d_o, d_e, n = alpha_totals(t[0], t[1], t[2:], lexelt_chance)
+        ok = (n > 0) & (d_e > ZERO_TOL)  # n > 0: some lexelt's n_x > 0 (they are sums of counts)
         return [(np.where(ok, 1.0 - d_o / np.where(ok, d_e, 1.0), 0.0), ok)]
-    return stat
+    return LexeltStat(2 + n_chance, terms, total)
 
 
-def _alpha_reps(dist: np.ndarray, lexelt_chance: str):
-    stat = _alpha_stat(dist, lexelt_chance)  # the lexelts' sizes are in their sums
-    return lambda D: stat(D.T, np.zeros(D.T.shape[:2]), D.copies)
+def _alpha_stat(dist: np.ndarray, lexelt_chance: str):
+    return _whole(_alpha_lexelt(dist, lexelt_chance))
+
+
+def _alpha_reps(dist: np.ndarray, lexelt_chance: str) -> LexeltStat:
+    return _alpha_lexelt(dist, lexelt_chance)
 
 
 def _alpha_ci(D: Draws | Reps, dist: np.ndarray, lexelt_chance: str, est: Estimate, level: float,
