@@ -283,7 +283,7 @@ def krippendorff_alpha(
         distance 1 (what a generic alpha program computes on the corpus;
         it inflates alpha).  Both agree for a single lexelt.
     coincidences : bool, default True
-        Also return the ``(X, K, K)`` coincidence matrices (zeros when False).
+        Also return the ``(X, K, K)`` coincidence matrices (zeros when False: a read-only view of one zero).
     layout : Layout, optional
         :func:`~hieradjudicate.core.agreement.agreement.make_layout` of these arrays
         when the caller already has it (the other arrays are then not looked at).
@@ -309,7 +309,8 @@ def krippendorff_alpha(
     st = alpha_stats(lay, distance)
     sums = lay.lexelt_sums(np.column_stack([st.do_i, st.s_i])) if lay.R else np.zeros((X, 1 + K))
     do_x, n_c = sums[:, 0], sums[:, 1:]
-    coinc = np.zeros((X, K, K))
+    # not asked for: zeros seen X times, not an (X, K, K) array (39,000 lexelts x 25^2 leaves: 197 MB)
+    coinc = np.zeros((X, K, K)) if coincidences else np.broadcast_to(np.zeros(1), (X, K, K))
     w_seg = 1.0 / (lay.seg_m - 1.0)
     w_row = w_seg[lay.row_seg]
     for x in range(X if coincidences else 0):

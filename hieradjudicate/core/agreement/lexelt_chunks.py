@@ -95,7 +95,7 @@ class _Tables:
                 col += dj
                 for t, term in enumerate(st.terms(Tj, n, copies, self.lexs[sl])):
                     new[j][t].append(term)
-        self.tab = [[np.vstack([old, *parts]) for old, parts in zip(tab, nj, strict=True)]
+        self.tab = [[np.vstack([old, np.concatenate(parts, axis=1)]) for old, parts in zip(tab, nj, strict=True)]
                     for tab, nj in zip(self.tab, new, strict=True)]
 
 
@@ -128,17 +128,27 @@ class _GroupRun:
             S, sizes = g.whole(self.pool_s, lexs)
             self.tables = _Tables(g, stats, lexs, S, sizes)
 
-    def _draws(self, s: int, n_s: int, rows: int) -> Iterator[tuple[int, np.ndarray]]:
-        """Stratum ``s``'s indices for the next ``rows`` resamples, ``(r0, idx)``: by the blocks of
-        :func:`_product_rows` rows, each by pieces of ``_BLOCK // n_s`` rows, as resampled_blocks drew them."""
+    def _draws(self, s: int, n_s: int, rows: int) -> Iterator[tuple[int, np.ndarray, list[tuple[int, int]]]]:
+        """Stratum ``s``'s indices for the next ``rows`` resamples: ``(r0, idx, segments)``, ``idx`` the
+        draws of rows ``r0 ..`` (at most ``_BLOCK`` indices, as many rows as fit) and ``segments`` the
+        rows ``[c0, c1)`` of each matrix product -- those of resampled_blocks: its blocks of
+        :func:`_product_rows` rows, each drawn by pieces of ``_BLOCK // n_s`` rows, each piece's products
+        by ``_CHUNK // n_s`` rows (resampling's ``_draw_lexelt``)."""
         gen = self.rng.bit_generator
         if self.states is not None:
             gen.state = self.states[s]
-        k = max(1, _BLOCK // n_s)
+        k, step = max(1, _BLOCK // n_s), max(1, _CHUNK // n_s)
+        p0, segs = 0, []
         for ob in range(0, rows, self.ostep):
             ob1 = min(ob + self.ostep, rows)
             for r0 in range(ob, ob1, k):
-                yield r0, self.rng.integers(0, n_s, size=(min(k, ob1 - r0), n_s))
+                r1 = min(r0 + k, ob1)
+                if r1 - p0 > k:  # the piece is full: draw it
+                    yield p0, self.rng.integers(0, n_s, size=(r0 - p0, n_s)), segs
+                    p0, segs = r0, []
+                segs.extend((c0, min(c0 + step, r1)) for c0 in range(r0, r1, step))
+        if rows > p0:
+            yield p0, self.rng.integers(0, n_s, size=(rows - p0, n_s)), segs
         if self.states is not None:
             self.states[s] = gen.state
 
@@ -147,9 +157,9 @@ class _GroupRun:
         g, X = self.g, self.g.X
         bufs = [[np.empty((rows, X)) for _ in range(st.n_terms)] for st in self.stats]
         W = g.W.shape[1]
-        per_chunk = max(1, _CHUNK_CELLS // max(1, rows * W))
+        solo = X - (len(self.tables.lexs) if self.tables is not None else 0)  # the lexelts not pooled
         chunk: list[int] = []
-        T = np.zeros((rows, min(per_chunk, X), W))
+        T = np.zeros((rows, max(1, min(_CHUNK_CELLS // max(1, rows * W), solo)), W))
 
         def flush() -> None:
             xs = np.asarray(chunk, np.int64)
@@ -167,11 +177,11 @@ class _GroupRun:
                 continue
             x = int(g.by_stratum[g.s_bounds[s]])
             if n_s:
-                Wx, step = g.W[g.bounds[x]:g.bounds[x + 1]], max(1, _CHUNK // n_s)
-                for r0, idx in self._draws(s, n_s, rows):  # resampling's _draw_lexelt, into the chunk
-                    for c0 in range(0, len(idx), step):
-                        sub = idx[c0:c0 + step]
-                        T[r0 + c0:r0 + c0 + len(sub), len(chunk)] = _counts(sub, n_s) @ Wx
+                Wx = g.W[g.bounds[x]:g.bounds[x + 1]]
+                for p0, idx, segs in self._draws(s, n_s, rows):  # into the chunk
+                    c = _counts(idx, n_s)
+                    for c0, c1 in segs:
+                        T[c0:c1, len(chunk)] = c[c0 - p0:c1 - p0] @ Wx
             chunk.append(x)
             if len(chunk) == T.shape[1]:
                 flush()
@@ -194,7 +204,7 @@ class _GroupRun:
         assert self.tables is not None
         tab = self.tables
         cols = np.arange(n_s)
-        for r0, idx in self._draws(s, n_s, rows):
+        for r0, idx, _ in self._draws(s, n_s, rows):
             c = _counts(idx, n_s).astype(np.int64)
             tab.ensure(int(c.max(initial=0)))
             for j in range(len(self.stats)):
