@@ -129,11 +129,11 @@ class _GroupRun:
             self.tables = _Tables(g, stats, lexs, S, sizes)
 
     def _draws(self, s: int, n_s: int, rows: int) -> Iterator[tuple[int, np.ndarray, list[tuple[int, int]]]]:
-        """Stratum ``s``'s indices for the next ``rows`` resamples: ``(r0, idx, segments)``, ``idx`` the
-        draws of rows ``r0 ..`` (at most ``_BLOCK`` indices, as many rows as fit) and ``segments`` the
-        rows ``[c0, c1)`` of each matrix product -- those of resampled_blocks: its blocks of
-        :func:`_product_rows` rows, each drawn by pieces of ``_BLOCK // n_s`` rows, each piece's products
-        by ``_CHUNK // n_s`` rows (resampling's ``_draw_lexelt``)."""
+        """Stratum ``s``'s indices for the next ``rows`` resamples: ``(p0, idx, segments)``, ``idx`` the
+        draws of rows ``p0 ..`` (as many rows as fit in ``_CHUNK`` indices, at least one product's) and
+        ``segments`` the rows ``[c0, c1)`` of each matrix product -- those of resampled_blocks: its
+        blocks of :func:`_product_rows` rows, each drawn by pieces of ``_BLOCK // n_s`` rows, each
+        piece's products by ``_CHUNK // n_s`` rows (resampling's ``_draw_lexelt``)."""
         gen = self.rng.bit_generator
         if self.states is not None:
             gen.state = self.states[s]
@@ -143,10 +143,12 @@ class _GroupRun:
             ob1 = min(ob + self.ostep, rows)
             for r0 in range(ob, ob1, k):
                 r1 = min(r0 + k, ob1)
-                if r1 - p0 > k:  # the piece is full: draw it
-                    yield p0, self.rng.integers(0, n_s, size=(r0 - p0, n_s)), segs
-                    p0, segs = r0, []
-                segs.extend((c0, min(c0 + step, r1)) for c0 in range(r0, r1, step))
+                for c0 in range(r0, r1, step):
+                    c1 = min(c0 + step, r1)
+                    if c1 - p0 > step:  # the piece is full: draw it
+                        yield p0, self.rng.integers(0, n_s, size=(c0 - p0, n_s)), segs
+                        p0, segs = c0, []
+                    segs.append((c0, c1))
         if rows > p0:
             yield p0, self.rng.integers(0, n_s, size=(rows - p0, n_s)), segs
         if self.states is not None:
