@@ -33,7 +33,7 @@ from hieradjudicate.core.agreement.resampling import _BLOCK, _CHUNK, Draws, _cou
 Terms = list[np.ndarray]
 Values = list[tuple[np.ndarray, np.ndarray]]
 
-_TERM_CELLS = 4_000_000  # per-lexelt terms held for a block of resamples (32 MB of float64)
+_TERM_CELLS = 2_000_000  # per-lexelt terms held for a block of resamples (16 MB of float64)
 _CHUNK_CELLS = 1_000_000  # resampled sums of a chunk of lexelts held at once (8 MB)
 
 
@@ -100,13 +100,14 @@ class _Tables:
 
 
 def _stream_states(g: _Group, n_resamples: int, seed: int) -> dict[int, dict]:
-    """Where each stratum's draws start in the generator's stream (drawing and dropping them)."""
+    """Where each stratum's draws start in the generator's stream (drawing and dropping them, by pieces
+    of ``_CHUNK`` indices: the stream is the same however the draws are cut)."""
     first = np.random.default_rng(seed)
     st = {}
     for s, n_s in enumerate(g.s_units.tolist()):
         if n_s:
             st[s] = first.bit_generator.state
-            k = max(1, _BLOCK // n_s)
+            k = max(1, _CHUNK // n_s)
             for r0 in range(0, n_resamples, k):
                 first.integers(0, n_s, size=(min(k, n_resamples - r0), n_s))
     return st
