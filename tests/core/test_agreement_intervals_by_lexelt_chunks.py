@@ -12,8 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-import hieradjudicate.core.agreement.lexelt_chunks as lexelt_chunks
-import hieradjudicate.core.agreement.resampling as resampling
+from hieradjudicate.core.agreement import lexelt_chunks, resampling
 from hieradjudicate.core.agreement.agreement import make_layout
 from hieradjudicate.core.agreement.alpha import alpha_stats, pair_terms
 from hieradjudicate.core.agreement.bootstrap import (
@@ -91,7 +90,7 @@ def test_fleiss_and_alpha_by_lexelt_chunks_equal_the_figures_of_every_lexelts_su
 
 
 def test_pair_intervals_by_lexelt_chunks_equal_the_figures_of_every_lexelts_sums(monkeypatch: pytest.MonkeyPatch) -> None:
-    inst, rater, P, lex, X = _soft(4, 150, 10, raters=2)
+    _, rater, P, lex, X = _soft(4, 150, 10, raters=2)
     pa, pb = P[rater == 0], P[rater == 1]
     items = [(_pair_V(pa, pb), lex), (_pair_V(pb, pa), lex)]
     stats = [_pair_reps(K)] * 2

@@ -14,8 +14,9 @@ statistics ``V`` (one row per instance).  A resample is a vector of counts
 ``c @ V``; the counts of a block of resamples form a ``(B, n_s)`` matrix per
 stratum, so a thousand resamples cost one matrix product per stratum.  No
 Python loop runs over resamples or instances.  The figures are computed a block
-of resamples at a time (:func:`_replicates`): only their values are kept, never
-the sums of every resample (all-words data: 1.9 GB).  The acceleration's jackknife
+of resamples and a chunk of lexelts at a time (:func:`_replicates`,
+:mod:`~hieradjudicate.core.agreement.lexelt_chunks`): only their values and each
+lexelt's terms are kept, never the sums of every resample (all-words data: 1.9 GB).  The acceleration's jackknife
 is grouped by the same strata as the resampling (:func:`jackknife`).
 
 Resamples in which a figure is undefined (e.g. ``Pr(E) = 1``) are left out

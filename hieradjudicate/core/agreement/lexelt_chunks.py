@@ -28,7 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from hieradjudicate.core.agreement import resampling
-from hieradjudicate.core.agreement.resampling import _BLOCK, _CHUNK, Draws, _counts, _groups, _Group
+from hieradjudicate.core.agreement.resampling import _BLOCK, _CHUNK, Draws, _counts, _Group, _groups
 
 Terms = list[np.ndarray]
 Values = list[tuple[np.ndarray, np.ndarray]]
@@ -63,7 +63,7 @@ def _product_rows(groups: list[_Group], X: int, B: int) -> int:
     when one block): a lexelt's products are taken over the same rows, so the figures stay the same."""
     width = sum(g.W.shape[1] for g in groups)
     step = max(resampling._MIN_ROWS, resampling._T_CELLS // max(1, X * width))
-    return B if step >= B else step
+    return min(B, step)
 
 
 class _Tables:
