@@ -125,11 +125,14 @@ def alpha_stats(lay: Layout, distance: Distance = "nominal") -> AlphaStats:
     X, K = lay.n_lexelts, lay.n_leaves
     s = lay.seg_sum if lay.R else np.zeros((0, K))
     n_c = lay.lexelt_sums(s)
-    dist = np.stack([_distance_for(distance, x, n_c[x]) for x in range(X)]) if X else np.zeros((0, K, K))
+    nominal = isinstance(distance, str) and distance == "nominal"
+    if nominal:  # every lexelt's matrix the same: one (K, K), seen X times (39,000 lexelts x 25^2 leaves: 197 MB)
+        dist = np.broadcast_to(1.0 - np.eye(K), (X, K, K))
+    else:
+        dist = np.stack([_distance_for(distance, x, n_c[x]) for x in range(X)]) if X else np.zeros((0, K, K))
     w = 1.0 / (lay.seg_m - 1.0)
     seg_term = np.empty(len(s))
     row_term = np.empty(lay.R)
-    nominal = isinstance(distance, str) and distance == "nominal"
     if nominal:  # s'(1 - I)s = (sum s)^2 - |s|^2, no matrix needed
         ones = np.ones(K)
         seg_term[:] = (s @ ones) ** 2 - np.einsum("ik,ik->i", s, s)
@@ -147,6 +150,77 @@ def alpha_stats(lay: Layout, distance: Distance = "nominal") -> AlphaStats:
     return AlphaStats(w * (seg_term - row_sum), s, lay.seg_lex, dist, lay)
 
 
+def pair_terms(n_c: np.ndarray, dist: np.ndarray, xs: np.ndarray | None = None) -> np.ndarray:
+    """``sum_{k,l} n_c[..., i, k] dist[x_i, k, l] n_c[..., i, l]`` for every lexelt ``x_i`` of ``xs``
+    (default: ``n_c``'s lexelts are ``dist``'s, in order).
+
+    Each lexelt over its own leaves only (the columns up to its last one not zero in any row), not
+    over the widest lexelt's ``K``: all-words data have thousands of lexelts of 1 to 3 leaves beside
+    one of 25, and the product costs ``K^2`` per lexelt and resample.  The same figures to the bit:
+    einsum adds the products one after the other, and those of the columns left out are zeros
+    (``tests/core/test_agreement_intervals_by_lexelt_chunks.py`` checks it against the full
+    product).  A matrix with an infinite entry is taken whole (``0 * inf`` is not zero).
+    """
+    K = n_c.shape[-1]
+    same = dist.ndim == 3 and dist.shape[0] > 0 and dist.strides[0] == 0  # one matrix for every lexelt (nominal)
+    ids = np.arange(n_c.shape[-2]) if xs is None else np.asarray(xs)
+    if K <= 2 or not len(ids) or not np.isfinite(dist[0] if same else dist[ids]).all():
+        return np.einsum("...xk,xkl,...xl->...x", n_c, dist if xs is None else dist[ids], n_c)
+    nz = (n_c != 0).reshape(-1, *n_c.shape[-2:]).any(axis=0)  # (lexelts, K)
+    width = np.where(nz.any(axis=1), K - np.argmax(nz[:, ::-1], axis=1), 0)
+    out = np.zeros(n_c.shape[:-1])
+    for w in np.unique(width[width > 0]).tolist():
+        sel = np.flatnonzero(width == w)
+        d = np.broadcast_to(dist[0, :w, :w], (len(sel), w, w)) if same else dist[ids[sel], :w, :w]
+        part = n_c[..., sel, :w]
+        out[..., sel] = np.einsum("...xk,xkl,...xl->...x", part, d, part)
+    return out
+
+
+def alpha_lexelt_terms(
+    do_x: np.ndarray, n_c: np.ndarray, dist: np.ndarray, *, copies: np.ndarray | None = None,
+    xs: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Each lexelt's ``n_x``, ``pair_x`` (``n_c' dist n_c``), ``D_o,x`` and ``D_e,x`` (see
+    :func:`alpha_from_sums`): a lexelt's own sums only, so the lexelts can be taken a chunk at a time
+    (``xs``: which lexelts of ``dist`` they are, as :func:`pair_terms`)."""
+    n_x = n_c.sum(axis=-1)
+    pair_x = pair_terms(n_c, dist, xs)
+    nxm = np.maximum(n_x, 1.0)
+    do_lex = do_x / nxm
+    if copies is None:
+        de_lex = pair_x / (nxm * np.maximum(n_x - 1.0, 1.0))
+    else:
+        c = np.maximum(copies, 1.0)
+        n1 = n_x / c
+        de_lex = pair_x / c ** 2 / (np.maximum(n1, 1.0) * np.maximum(n1 - 1.0, 1.0))
+    return n_x, pair_x, do_lex, de_lex
+
+
+def alpha_chance_terms(n_x: np.ndarray, pair_x: np.ndarray, de_lex: np.ndarray, lexelt_chance: str) -> list[np.ndarray]:
+    """Each lexelt's part of the corpus ``D_e``: ``n_x D_e,x`` (within), or ``pair_x`` and ``n_x^2``
+    (pooled: the cross-lexelt pairs are ``n^2 - sum n_x^2``)."""
+    if lexelt_chance == "within":
+        return [n_x * de_lex]
+    if lexelt_chance == "pooled":
+        return [pair_x, n_x**2]
+    raise ValueError("lexelt_chance must be 'within' or 'pooled'")
+
+
+def alpha_totals(do_x: np.ndarray, n_x: np.ndarray, chance: list[np.ndarray],
+                 lexelt_chance: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Corpus ``D_o``, ``D_e`` and ``n`` from the per-lexelt terms (summed over the last axis;
+    ``chance``: :func:`alpha_chance_terms`)."""
+    n = n_x.sum(axis=-1)
+    d_o = do_x.sum(axis=-1) / np.maximum(n, 1.0)
+    if lexelt_chance == "within":
+        d_e = chance[0].sum(axis=-1) / np.maximum(n, 1.0)
+    else:
+        cross = n**2 - chance[1].sum(axis=-1)
+        d_e = (chance[0].sum(axis=-1) + cross) / np.maximum(n * (n - 1.0), 1.0)
+    return d_o, d_e, n
+
+
 def alpha_from_sums(
     do_x: np.ndarray, n_c: np.ndarray, dist: np.ndarray, *, lexelt_chance: str = "within",
     copies: np.ndarray | None = None,
@@ -159,25 +233,9 @@ def alpha_from_sums(
     expected disagreement within it is that of one copy (``n_x - 1`` pairs a value with the
     values of its own copy only).
     """
-    n_x = n_c.sum(axis=-1)
-    pair_x = np.einsum("...xk,xkl,...xl->...x", n_c, dist, n_c)
-    nxm = np.maximum(n_x, 1.0)
-    do_lex = do_x / nxm
-    if copies is None:
-        de_lex = pair_x / (nxm * np.maximum(n_x - 1.0, 1.0))
-    else:
-        c = np.maximum(copies, 1.0)
-        n1 = n_x / c
-        de_lex = pair_x / c ** 2 / (np.maximum(n1, 1.0) * np.maximum(n1 - 1.0, 1.0))
-    n = n_x.sum(axis=-1)
-    d_o = do_x.sum(axis=-1) / np.maximum(n, 1.0)
-    if lexelt_chance == "within":
-        d_e = (n_x * de_lex).sum(axis=-1) / np.maximum(n, 1.0)
-    elif lexelt_chance == "pooled":
-        cross = n**2 - (n_x**2).sum(axis=-1)
-        d_e = (pair_x.sum(axis=-1) + cross) / np.maximum(n * (n - 1.0), 1.0)
-    else:
-        raise ValueError("lexelt_chance must be 'within' or 'pooled'")
+    n_x, pair_x, do_lex, de_lex = alpha_lexelt_terms(do_x, n_c, dist, copies=copies)
+    chance = alpha_chance_terms(n_x, pair_x, de_lex, lexelt_chance)
+    d_o, d_e, _ = alpha_totals(do_x, n_x, chance, lexelt_chance)
     return d_o, d_e, do_lex, de_lex
 
 
@@ -225,7 +283,7 @@ def krippendorff_alpha(
         distance 1 (what a generic alpha program computes on the corpus;
         it inflates alpha).  Both agree for a single lexelt.
     coincidences : bool, default True
-        Also return the ``(X, K, K)`` coincidence matrices (zeros when False).
+        Also return the ``(X, K, K)`` coincidence matrices (zeros when False: a read-only view of one zero).
     layout : Layout, optional
         :func:`~hieradjudicate.core.agreement.layout.make_layout` of these arrays
         when the caller already has it (the other arrays are then not looked at).
@@ -251,7 +309,8 @@ def krippendorff_alpha(
     st = alpha_stats(lay, distance)
     sums = lay.lexelt_sums(np.column_stack([st.do_i, st.s_i])) if lay.R else np.zeros((X, 1 + K))
     do_x, n_c = sums[:, 0], sums[:, 1:]
-    coinc = np.zeros((X, K, K))
+    # not asked for: zeros seen X times, not an (X, K, K) array (39,000 lexelts x 25^2 leaves: 197 MB)
+    coinc = np.zeros((X, K, K)) if coincidences else np.broadcast_to(np.zeros(1), (X, K, K))
     w_seg = 1.0 / (lay.seg_m - 1.0)
     w_row = w_seg[lay.row_seg]
     for x in range(X if coincidences else 0):

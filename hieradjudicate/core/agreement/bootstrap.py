@@ -14,8 +14,9 @@ statistics ``V`` (one row per instance).  A resample is a vector of counts
 ``c @ V``; the counts of a block of resamples form a ``(B, n_s)`` matrix per
 stratum, so a thousand resamples cost one matrix product per stratum.  No
 Python loop runs over resamples or instances.  The figures are computed a block
-of resamples at a time (:func:`_replicates`): only their values are kept, never
-the sums of every resample (all-words data: 1.9 GB).  The acceleration's jackknife
+of resamples and a chunk of lexelts at a time (:func:`_replicates`,
+:mod:`~hieradjudicate.core.agreement.lexelt_chunks`): only their values and each
+lexelt's terms are kept, never the sums of every resample (all-words data: 1.9 GB).  The acceleration's jackknife
 is grouped by the same strata as the resampling (:func:`jackknife`).
 
 Resamples in which a figure is undefined (e.g. ``Pr(E) = 1``) are left out
@@ -37,7 +38,15 @@ import numpy as np
 from hieradjudicate.core.agreement.layout import Layout, make_layout
 from hieradjudicate.core.agreement.multirater import _multi_stats, fleiss_agreement
 from hieradjudicate.core.agreement.pairwise import pairwise_agreement
-from hieradjudicate.core.agreement.alpha import Distance, alpha_from_sums, alpha_stats, krippendorff_alpha
+from hieradjudicate.core.agreement.alpha import (
+    Distance,
+    alpha_chance_terms,
+    alpha_lexelt_terms,
+    alpha_stats,
+    alpha_totals,
+    krippendorff_alpha,
+)
+from hieradjudicate.core.agreement.lexelt_chunks import LexeltStat, replicates_by_lexelt
 from hieradjudicate.core.agreement.resampling import (
     Draws,
     jackknife_units,
@@ -172,16 +181,31 @@ def _pair_V(pa: np.ndarray, pb: np.ndarray) -> np.ndarray:
     return np.column_stack([np.einsum("ik,ik->i", pa, pb), pa, pb])
 
 
-def _pair_stat(K: int):
+def _pair_lexelt(K: int) -> LexeltStat:
     """Scott/S&C and Cohen kappa of a pair from its per-lexelt sums (``n_x`` each lexelt's number of
-    draws: its size, or per resample where it is pooled)."""
-    def stat(T: np.ndarray, n_x: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    draws: its size, or per resample where it is pooled): per lexelt its ``sum Pr_i(A)``, its size,
+    and its two chance agreements weighted by its size."""
+    def terms(T: np.ndarray, n_x: np.ndarray, copies: np.ndarray | None, xs: np.ndarray) -> list[np.ndarray]:
         n_x = np.broadcast_to(n_x, T.shape[:2])
-        pe_s, pe_c = _pe_scott(T[..., 1:], n_x, K), _pe_cohen(T[..., 1:], n_x, K)
+        return [T[..., 0], n_x, _pe_scott(T[..., 1:], n_x, K) * n_x, _pe_cohen(T[..., 1:], n_x, K) * n_x]
+
+    def total(t: list[np.ndarray]) -> list[tuple[np.ndarray, np.ndarray]]:
+        obs_x, n_x, q_s, q_c = t
         n = n_x.sum(axis=1)
-        obs = T[..., 0].sum(axis=1) / np.maximum(n, 1.0)
-        return [_kappas(obs, (pe_x * n_x).sum(axis=1) / np.maximum(n, 1.0), n) for pe_x in (pe_s, pe_c)]
+        obs = obs_x.sum(axis=1) / np.maximum(n, 1.0)
+        return [_kappas(obs, q.sum(axis=1) / np.maximum(n, 1.0), n) for q in (q_s, q_c)]
+    return LexeltStat(4, terms, total)
+
+
+def _whole(st: LexeltStat):
+    """``stat(T, n_x, copies=None)``: the figures of sums ``T`` of every lexelt (the jackknife's)."""
+    def stat(T: np.ndarray, n_x: np.ndarray, copies: np.ndarray | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
+        return st.total(st.terms(T, n_x, copies, np.arange(T.shape[1])))
     return stat
+
+
+def _pair_stat(K: int):
+    return _whole(_pair_lexelt(K))
 
 
 Reps = tuple[list[tuple[np.ndarray, np.ndarray]], int, int]  # (values, defined) per figure, lexelts, pooled
@@ -192,7 +216,12 @@ def _replicates(items: list[tuple[np.ndarray, np.ndarray]], stats: list, n_lexel
     """Each item's figures in every resample: ``stats[j]`` (a :class:`Draws` -> list of
     ``(values, defined)``) on the draws of ``items[j]``, computed a block of resamples at a time
     (:func:`~hieradjudicate.core.agreement.resampling.resampled_blocks`: the sums of every
-    resample are never held at once)."""
+    resample are never held at once); when every stat is a
+    :class:`~hieradjudicate.core.agreement.lexelt_chunks.LexeltStat`, a chunk of lexelts at a time too
+    (:func:`~hieradjudicate.core.agreement.lexelt_chunks.replicates_by_lexelt`: the same figures)."""
+    if all(isinstance(st, LexeltStat) for st in stats):
+        return [(values, n_lexelts, pooled) for values, pooled in
+                replicates_by_lexelt(items, stats, n_lexelts, n_resamples, seed, min_stratum)]
     parts: list[list] = [[] for _ in items]
     pooled = [0] * len(items)
     for block in resampled_blocks(items, n_lexelts, n_resamples, seed, min_stratum):
@@ -208,9 +237,8 @@ def _of_draws(D: Draws | Reps, stat) -> Reps:
     return (stat(D), D.T.shape[1], D.pooled) if isinstance(D, Draws) else D
 
 
-def _pair_reps(K: int):
-    stat = _pair_stat(K)
-    return lambda D: stat(D.T, D.n)
+def _pair_reps(K: int) -> LexeltStat:
+    return _pair_lexelt(K)
 
 
 def _pair_cis(
@@ -296,20 +324,28 @@ def _fleiss_V(lay: Layout) -> np.ndarray:
     return np.column_stack([p_i, s, m_i])
 
 
-def _fleiss_stat(K: int):
-    def stat(T: np.ndarray, n_x: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+def _fleiss_lexelt(K: int) -> LexeltStat:
+    """Fleiss' kappa: per lexelt its ``sum P_i``, its size, and its chance agreement ``|pbar_x|^2``
+    weighted by its size."""
+    def terms(T: np.ndarray, n_x: np.ndarray, copies: np.ndarray | None, xs: np.ndarray) -> list[np.ndarray]:
         n_x = np.broadcast_to(n_x, T.shape[:2])
-        n = n_x.sum(axis=1)
-        obs = T[..., 0].sum(axis=1) / np.maximum(n, 1.0)
         pbar = T[..., 1:1 + K] / np.maximum(T[..., 1 + K], 1.0)[..., None]
-        pe = (np.einsum("bxk,bxk->bx", pbar, pbar) * n_x).sum(axis=1) / np.maximum(n, 1.0)
-        return [_kappas(obs, pe, n)]
-    return stat
+        return [T[..., 0], n_x, np.einsum("bxk,bxk->bx", pbar, pbar) * n_x]
+
+    def total(t: list[np.ndarray]) -> list[tuple[np.ndarray, np.ndarray]]:
+        obs_x, n_x, q = t
+        n = n_x.sum(axis=1)
+        obs = obs_x.sum(axis=1) / np.maximum(n, 1.0)
+        return [_kappas(obs, q.sum(axis=1) / np.maximum(n, 1.0), n)]
+    return LexeltStat(3, terms, total)
 
 
-def _fleiss_reps(K: int):
-    stat = _fleiss_stat(K)
-    return lambda D: stat(D.T, D.n)
+def _fleiss_stat(K: int):
+    return _whole(_fleiss_lexelt(K))
+
+
+def _fleiss_reps(K: int) -> LexeltStat:
+    return _fleiss_lexelt(K)
 
 
 def _fleiss_ci(D: Draws | Reps, K: int, est: Estimate, level: float, seed: int,
@@ -367,18 +403,28 @@ def bootstrap_fleiss(
     return _fleiss_ci(D, K, est, level, seed, method, V, lay.seg_lex, min_stratum)
 
 
-def _alpha_stat(dist: np.ndarray, lexelt_chance: str):
-    def stat(T: np.ndarray, n_x: np.ndarray, copies: np.ndarray | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
-        d_o, d_e, _, _ = alpha_from_sums(T[..., 0], T[..., 1:], dist, lexelt_chance=lexelt_chance, copies=copies)
-        n = T[..., 1:].sum(axis=(1, 2))
-        ok = (n > 0) & (d_e > ZERO_TOL)
+def _alpha_lexelt(dist: np.ndarray, lexelt_chance: str) -> LexeltStat:
+    """Krippendorff's alpha: per lexelt its ``sum do_i``, ``n_x`` and its part of ``D_e``
+    (:func:`~hieradjudicate.core.agreement.alpha.alpha_chance_terms`; the sizes are in the sums)."""
+    n_chance = len(alpha_chance_terms(np.zeros(0), np.zeros(0), np.zeros(0), lexelt_chance))
+
+    def terms(T: np.ndarray, n_x: np.ndarray, copies: np.ndarray | None, xs: np.ndarray) -> list[np.ndarray]:
+        nx, pair_x, _, de_lex = alpha_lexelt_terms(T[..., 0], T[..., 1:], dist, copies=copies, xs=xs)
+        return [T[..., 0], nx, *alpha_chance_terms(nx, pair_x, de_lex, lexelt_chance)]
+
+    def total(t: list[np.ndarray]) -> list[tuple[np.ndarray, np.ndarray]]:
+        d_o, d_e, n = alpha_totals(t[0], t[1], t[2:], lexelt_chance)
+        ok = (n > 0) & (d_e > ZERO_TOL)  # n > 0: some lexelt's n_x > 0 (they are sums of counts)
         return [(np.where(ok, 1.0 - d_o / np.where(ok, d_e, 1.0), 0.0), ok)]
-    return stat
+    return LexeltStat(2 + n_chance, terms, total)
 
 
-def _alpha_reps(dist: np.ndarray, lexelt_chance: str):
-    stat = _alpha_stat(dist, lexelt_chance)  # the lexelts' sizes are in their sums
-    return lambda D: stat(D.T, np.zeros(D.T.shape[:2]), D.copies)
+def _alpha_stat(dist: np.ndarray, lexelt_chance: str):
+    return _whole(_alpha_lexelt(dist, lexelt_chance))
+
+
+def _alpha_reps(dist: np.ndarray, lexelt_chance: str) -> LexeltStat:
+    return _alpha_lexelt(dist, lexelt_chance)
 
 
 def _alpha_ci(D: Draws | Reps, dist: np.ndarray, lexelt_chance: str, est: Estimate, level: float,
@@ -596,6 +642,7 @@ def _pairs_cis(full: Layout, pairs: list[tuple[int, int]], X: int, K: int, n_res
         # the pair's own lexelts, in order: the draws are those of the full layout (empty strata draw nothing)
         _, lex = np.unique(lex_full, return_inverse=True)
         V = _pair_V(pa, pb)
+        del pa, pb  # V holds what the draws need (all-words data at 100,000 instances: 37 MB)
         cost = n_resamples * (int(lex.max()) + 1) * V.shape[1] + V.size  # sums held, and the rows kept
         if batch and size + cost > _PAIR_BATCH_FLOATS:
             yield from flush()

@@ -167,13 +167,17 @@ class _Group:
             x = int(lexs[0])
             _draw_lexelt(T, x, b0, idx, self.W[self.bounds[x]:self.bounds[x + 1]])
             return
+        S, sizes = self.whole(s, lexs)  # each pooled lexelt's sums and size
+        _draw_whole(T, n, copies, lexs, b0, idx, S, sizes)
+
+    def whole(self, s: int, lexs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The sums and sizes of the lexelts ``lexs`` of the pooled stratum ``s`` (each drawn whole)."""
         if s not in self._whole:
             lens = self.sizes[lexs]  # each at least 1
             starts = np.concatenate([[0], np.cumsum(lens)[:-1]])
             rows = np.repeat(self.bounds[lexs] - starts, lens) + np.arange(int(lens.sum()))
             self._whole[s] = np.add.reduceat(self.W[rows], starts, axis=0), lens.astype(np.float64)
-        S, sizes = self._whole[s]  # each pooled lexelt's sums and size
-        _draw_whole(T, n, copies, lexs, b0, idx, S, sizes)
+        return self._whole[s]
 
     def split(self, T: np.ndarray, n: np.ndarray, copies: np.ndarray | None, out: list[Draws]) -> None:
         """Each member's :class:`Draws` (its columns of ``T``) into ``out``."""
