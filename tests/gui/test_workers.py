@@ -130,7 +130,6 @@ def test_one_after_another_starts_the_second_runners_job_once_the_firsts_has_end
     def slow(report):
         gate.wait(5)
         order.append("first ends")
-        return None
 
     one_after_another(first, then)
     first.start(slow, lambda _v: None)
