@@ -97,6 +97,9 @@ class _Job(QRunnable):
 class BackgroundRunner(QObject):
     """One background job at a time for its owner (see the module docstring)."""
 
+    #: a job ended (done, failed or cancelled), in the GUI thread; see :func:`one_after_another`
+    job_ended = Signal()
+
     def __init__(self, parent: QObject | None = None, *, background: bool = False) -> None:
         super().__init__(parent)
         #: work nobody waits for (warming caches, estimates): a runner of its own, so a refresh waits for
@@ -120,7 +123,7 @@ class BackgroundRunner(QObject):
         self._pending: tuple | None = None
         self._callbacks: dict[str, Callable[..., None] | None] = {}
         self._progress_text: tuple[int, str] = (0, "")
-        self._held = False  # see ``hold``
+        self._held = 0  # how many holders wait before a job may start: see ``hold``
 
     @property
     def busy(self) -> bool:
@@ -141,13 +144,15 @@ class BackgroundRunner(QObject):
 
     def hold(self) -> None:
         """Jobs started from now on wait (the newest only, as behind a running job) until :meth:`release`;
-        :attr:`busy` is true meanwhile.  See :func:`hold_until_painted`."""
-        self._held = True
+        :attr:`busy` is true meanwhile.  See :func:`hold_until_painted`.  Holds count: each
+        :meth:`hold` needs its :meth:`release`."""
+        self._held += 1
 
     def release(self) -> None:
-        """The job waiting since :meth:`hold`, if any, starts now; later ones at once."""
-        self._held = False
-        if self._running is None and self._pending is not None:
+        """The job waiting since :meth:`hold`, if any, starts now (once every hold is released); later
+        ones at once."""
+        self._held = max(self._held - 1, 0)
+        if not self._held and self._running is None and self._pending is not None:
             self._launch()
 
     def cancel(self) -> None:
@@ -172,6 +177,7 @@ class BackgroundRunner(QObject):
         self._running = None
         if self._pending is not None and not self._held:
             self._launch()
+        self.job_ended.emit()
 
     def _on_progress(self, generation: int, done: int, total: int) -> None:
         # each report's text waits in the mailbox in order, one per signal; a signal that finds
@@ -232,3 +238,29 @@ def hold_until_painted(widget: QWidget, runners: Sequence[BackgroundRunner]) -> 
     not shared with its background work: a job running Python holds the interpreter lock in turns with
     the GUI thread, whose first paint calls into Python for every cell of the table."""
     _FirstPaint(widget, runners)
+
+
+class _After(QObject):
+    """See :func:`one_after_another`."""
+
+    def __init__(self, first: BackgroundRunner, then: BackgroundRunner) -> None:
+        super().__init__(then)
+        self.first, self.then = first, then
+        then.hold()
+        first.job_ended.connect(self._release)
+
+    def _release(self) -> None:
+        if self.then is not None:
+            self.first.job_ended.disconnect(self._release)
+            self.then.release()
+            self.then = None
+
+
+def one_after_another(first: BackgroundRunner, then: BackgroundRunner) -> None:
+    """The jobs ``then`` is asked to start wait until a job of ``first`` has ended (the next one to end:
+    ask ``first`` for its job before, or at the same time).  Two memory-heavy jobs of an opening run
+    one after the other instead of side by side, each freeing its temporaries before the next one makes
+    its own: on MASC the live figures' first job (the agreement's layout, the scores' answer index:
+    ~95 MiB at its peak) and a crowd's late columns (~60 MiB) added up to the window's peak when
+    they overlapped."""
+    _After(first, then)

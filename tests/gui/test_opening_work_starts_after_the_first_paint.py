@@ -2,7 +2,8 @@
 columns, then the annotators' weighing) starts once the instance table has been painted, not beside its
 first paint (a job running Python takes the interpreter lock in turns with the GUI thread, which calls
 into Python for every cell painted); in a window that is not shown it starts all the same (after a
-wait: :data:`hieradjudicate.gui.workers.PAINT_WAIT_MS`)."""
+wait: :data:`hieradjudicate.gui.workers.PAINT_WAIT_MS`); the late columns start once the live figures'
+first job has ended, not beside it (their memory peaks added up)."""
 
 from __future__ import annotations
 
@@ -69,6 +70,38 @@ def test_the_opening_s_background_work_starts_after_the_table_is_painted(qtbot, 
     assert columns_at and columns_at[0] >= 1  # computed after the table's first paint
     assert live_at and live_at[0] >= 1
     assert "computing…" not in win.ws.model.index(0, win.ws.model.keys.index("category")).data()
+    win.close_project()
+
+
+def test_the_late_columns_start_after_the_live_figures_first_job_has_ended(qtbot, tmp_path: Path,
+                                                                           monkeypatch) -> None:
+    project = crowd_project(tmp_path / "crowd.hadj", N_SETS)
+    events: list[str] = []
+    real_live, real_group = live_mod.live_figures, columns_mod.group_category
+
+    def live(*args, **kwargs):
+        events.append("live starts")
+        try:
+            return real_live(*args, **kwargs)
+        finally:
+            events.append("live ends")
+
+    def group(*args, **kwargs):
+        events.append("columns start")
+        return real_group(*args, **kwargs)
+
+    monkeypatch.setattr(live_mod, "live_figures", live)
+    monkeypatch.setattr(columns_mod, "group_category", group)
+    win = MainWindow()
+    qtbot.addWidget(win)
+    win.show()
+    qtbot.waitExposed(win)
+    assert win.load_project(project)
+    qtbot.waitUntil(lambda: win.wb.cols.ready and not win.ws.weigher.busy and not win.ws.live.updating,
+                    timeout=60_000)
+    assert "columns start" in events and "live starts" in events
+    assert events.index("live ends") < events.index("columns start")
+    assert win.ws.live.figures is not None
     win.close_project()
 
 

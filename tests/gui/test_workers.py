@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from hieradjudicate.gui.workers import BackgroundRunner, Cancelled
+from hieradjudicate.gui.workers import BackgroundRunner, Cancelled, one_after_another
 
 
 def test_newer_request_supersedes_and_stale_results_are_dropped(qtbot) -> None:
@@ -106,3 +106,39 @@ def test_background_jobs_run_at_the_priority_of_the_threads_that_wait_on_their_i
         runner.start(lambda report: os.getpriority(os.PRIO_PROCESS, threading.get_native_id()), seen.append)
         qtbot.waitUntil(lambda: not runner.busy, timeout=60_000)
     assert seen == [gui, gui]
+
+
+def test_a_runner_held_twice_starts_only_once_both_holds_are_released(qtbot) -> None:
+    runner = BackgroundRunner()
+    got: list[str] = []
+    runner.hold()
+    runner.hold()
+    runner.start(lambda report: "done", got.append)
+    runner.release()
+    qtbot.wait(50)
+    assert got == [] and runner.busy
+    runner.release()
+    qtbot.waitUntil(lambda: got == ["done"], timeout=5000)
+    assert not runner.busy
+
+
+def test_one_after_another_starts_the_second_runners_job_once_the_firsts_has_ended(qtbot) -> None:
+    first, then = BackgroundRunner(), BackgroundRunner()
+    gate = threading.Event()
+    order: list[str] = []
+
+    def slow(report):
+        gate.wait(5)
+        order.append("first ends")
+
+    one_after_another(first, then)
+    first.start(slow, lambda _v: None)
+    then.start(lambda report: order.append("then runs"), lambda _v: None)
+    qtbot.wait(50)
+    assert order == [] and then.busy
+    gate.set()
+    qtbot.waitUntil(lambda: not first.busy and not then.busy, timeout=5000)
+    assert order == ["first ends", "then runs"]
+    then.start(lambda report: order.append("then again"), lambda _v: None)  # later jobs: not held
+    qtbot.waitUntil(lambda: not then.busy, timeout=5000)
+    assert order[-1] == "then again"

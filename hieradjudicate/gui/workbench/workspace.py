@@ -29,7 +29,7 @@ from hieradjudicate.gui.workbench.fill_width import FillWidth, least_in_sight
 from hieradjudicate.gui.workbench.instance_model import STATUS_MARKS, InstanceModel, InstanceRole, Legend
 from hieradjudicate.gui.workbench.inventory_tree import InventoryTree
 from hieradjudicate.gui.workbench.panels.live_panel import LivePanel
-from hieradjudicate.gui.workers import BackgroundRunner, hold_until_painted
+from hieradjudicate.gui.workers import BackgroundRunner, hold_until_painted, one_after_another
 
 CATEGORY_CHOICES = (("All agreement categories", ()), ("Any disagreement", (1, 2, 3)),
                     ("≠ Disjoint", (3,)), ("∩ Overlapping", (2,)), ("⊂ Compatible (granularity)", (1,)),
@@ -188,8 +188,10 @@ class Workspace(QWidget):
         self._weigh_timer.timeout.connect(self._late_columns)
         wb.start_weighing()
         self._weigh_timer.start()
-        # these jobs and the live figures' start once the table is painted: its first look is not shared
+        # these jobs and the live figures' start once the table is painted: its first look is not shared;
+        # the late columns after the live figures' first job, not beside it (their peaks added up)
         hold_until_painted(self.table.viewport(), (self.live.runner, self.weigher))
+        one_after_another(self.live.runner, self.weigher)
 
     def _late_columns(self) -> None:
         cols = self.wb.cols
