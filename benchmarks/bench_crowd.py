@@ -15,7 +15,9 @@ The last line is ``BENCH-RESULT `` and a JSON list of ``{"figure", "ours", "peer
 thread's own CPU time of a step is printed: on a loaded machine it is the cost of the
 step itself.  The next instance is timed twice: as before, with the table's viewport, the
 chart and the tree repainted whole (forced), and as a user's N key followed by the events
-until idle, where Qt repaints only what changed (both rows are in ``BENCH-RESULT``).
+until idle, where Qt repaints only what changed (both rows are in ``BENCH-RESULT``).  After the keys,
+a diagnostic line counts the paint events of ten more N keys per widget: a widget painted more than
+once a step paints in vain.
 """
 
 from __future__ import annotations
@@ -48,6 +50,45 @@ def p95(values: list[float]) -> float:
     import numpy as np
 
     return float(np.percentile(values, 95))
+
+
+def paints_per_key(app, win, keys: int) -> str:
+    """The paint events ``keys`` N keys cause, per widget (its class and the nearest named widget
+    above it), most first: a diagnostic of how many paints one step costs."""
+    from PySide6.QtCore import QEvent, QObject, Qt
+    from PySide6.QtTest import QTest
+
+    def who(obj) -> str:
+        """The widget's own name, else its Qt part name or class "in" the nearest named widget above it."""
+        name = obj.objectName()
+        if name and not name.startswith("qt_"):
+            return name
+        up = obj.parent()
+        while up is not None and (not up.objectName() or up.objectName().startswith("qt_")):
+            up = up.parent()
+        own = name or type(obj).__name__
+        return own if up is None else f"{own} in {up.objectName()}"
+
+    class Paints(QObject):
+        seen: dict[str, int] = {}
+
+        def eventFilter(self, obj, ev) -> bool:  # noqa: N802 (Qt's name)
+            if ev.type() == QEvent.Type.Paint:
+                key = who(obj)
+                self.seen[key] = self.seen.get(key, 0) + 1
+            return False
+
+    paints = Paints()
+    app.installEventFilter(paints)
+    try:
+        for _ in range(keys):
+            QTest.keyClick(win, Qt.Key.Key_N)
+            for _ in range(3):
+                app.processEvents()
+    finally:
+        app.removeEventFilter(paints)
+    top = sorted(paints.seen.items(), key=lambda kv: -kv[1])[:14]
+    return ", ".join(f"{k} {v / keys:.1f}" for k, v in top)
 
 
 def main() -> int:
@@ -198,6 +239,8 @@ def main() -> int:
         print(f"  next instance as a user's N key (events until idle, paint included; {moved} of 30 keys moved): "
               f"median {statistics.median(key_wall):.1f} ms, max {max(key_wall):.1f} ms (GUI thread CPU median "
               f"{statistics.median(key_cpu):.1f} ms)")
+        print("  paint events per N key (10 keys; a widget painted more than once a step paints in vain): "
+              + paints_per_key(app, win, 10))
         refresh2, refresh2_cpu = [], []
         for _ in range(15):
             t, c = time.perf_counter(), time.thread_time()

@@ -137,8 +137,26 @@ class InventoryTree(QWidget):
                 changed = True
             self._marked.append(node)
         if changed or built:
+            self._fit_columns()
+
+    def _fit_columns(self) -> None:
+        """The sense, here and uses columns to their contents and the gloss to what they leave, in one
+        go: the view repaints once, in the step's own paint.  Each width change would otherwise reach
+        the view through the header's signals (a timer, then a queued geometry update, then the gloss
+        fitted on another timer): two more paints of the whole tree after the step's."""
+        head = self.tree.header()
+        head.blockSignals(True)
+        try:
             for c in (0, 1, 2):
                 self.tree.resizeColumnToContents(c)
+            for c, _floor in self.fill.give:  # their own widths, as the fill hears of them otherwise
+                self.fill.natural[c] = head.sectionSize(c)
+            self.fill.fit()
+        finally:
+            head.blockSignals(False)
+        self.tree.updateGeometries()  # the scroll bars' ranges and the header's place
+        self.tree.viewport().update()
+        head.viewport().update()
 
     def show_none(self) -> None:
         """No instance: no lexelt's tree (it would say nothing about the empty table)."""

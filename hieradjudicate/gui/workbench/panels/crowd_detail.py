@@ -30,6 +30,8 @@ _FOREGROUND = int(Qt.ItemDataRole.ForegroundRole)
 #: a cell's flags: Qt's table model's (enabled, selectable, no children), never editable
 _FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemNeverHasChildren
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+#: the roles of a cell's look after its text (see :meth:`VoteModel._look`)
+_LOOK_ROLES = (_FONT, _TOOLTIP, _FOREGROUND, _BACKGROUND, _ALIGN)
 #: voters named in a group before "and N more"
 NAMES_SHOWN = 12
 
@@ -72,9 +74,13 @@ class VoteModel(QStandardItemModel):
     answers them, were a tenth of a step to the next instance)."""
 
     HEADERS = ("Sense", "Votes", "Share", "Posterior", "Gold")
+    _italic_font: QFont | None = None  # the non-leaf senses' font (made with the first model)
 
     def __init__(self, parent=None) -> None:
         super().__init__(0, len(self.HEADERS), parent)
+        if VoteModel._italic_font is None:
+            VoteModel._italic_font = QFont()
+            VoteModel._italic_font.setItalic(True)
         self.labels: list[str] = []
         self.tips: list[str] = []
         self.depth = np.zeros(0, np.int64)
@@ -85,12 +91,13 @@ class VoteModel(QStandardItemModel):
         self.gold = np.zeros(0, bool)
         self.held = False  # the marked senses are what a flag holds, not gold
         self._gold_brush = QBrush(QColor(GOLD))
-        self._italic = QFont()
-        self._italic.setItalic(True)
+        self._held_brush = QBrush(QColor(HELD))
         self._shade: dict[tuple[int, int], QBrush] = {}
         self._texts: list[list[str]] = [[], [], [], []]  # what columns 0-3 write, row by row
         self._lexelt: tuple | None = None  # (inventory, lexelt) whose rows ``_rows_of`` holds
         self._rows_of: tuple = ()
+        self._filled: tuple | None = None  # (inventory, lexelt, rows) whose items the model holds
+        self._looks: list[list[tuple]] = []  # each cell as drawn (:meth:`_look`)
 
     def text(self, r: int, c: int) -> str:
         """What cell (``r``, ``c``) writes (its display role)."""
@@ -134,44 +141,83 @@ class VoteModel(QStandardItemModel):
         self._fill()
 
     def _fill(self) -> None:
-        """The items of the rows now held, in one model reset (the views measure and paint once)."""
+        """The items of the rows now held: a lexelt's rows again (its next instance) keep their items
+        and change only the cells whose text or colour changed, with one ``dataChanged`` (the columns
+        measured again, the rows repainted); other rows come as new items in one model reset."""
+        n = len(self.labels)
+        looks = [[self._look(r, c) for c in range(len(self.HEADERS))] for r in range(n)]
+        held = self._filled
+        if n and held is not None and self._lexelt is not None and held[0] is self._lexelt[0] \
+                and held[1:] == (self._lexelt[1], n):
+            self.blockSignals(True)  # one signal for the whole table below, not one a cell
+            try:
+                for r, (row, was) in enumerate(zip(looks, self._looks)):
+                    for c, (look, old) in enumerate(zip(row, was)):
+                        if look != old:
+                            self._restyle(self.item(r, c), look, old)
+            finally:
+                self.blockSignals(False)
+            if looks != self._looks:
+                self._looks = looks
+                self.dataChanged.emit(self.index(0, 0), self.index(n - 1, len(self.HEADERS) - 1))
+            return
         self.beginResetModel()
         self.blockSignals(True)  # no per-row signals inside the reset: the views hear of it at its end
         try:
             self.setRowCount(0)
-            self.setRowCount(len(self.labels))
-            for r in range(len(self.labels)):
+            self.setRowCount(n)
+            for r in range(n):
                 for c in range(len(self.HEADERS)):
-                    self.setItem(r, c, self._item(r, c))
+                    self.setItem(r, c, self._item(looks[r][c]))
         finally:
             self.blockSignals(False)
+        self._looks = looks
+        self._filled = (self._lexelt[0], self._lexelt[1], n) if n and self._lexelt is not None else None
         self.endResetModel()
 
-    def _item(self, r: int, c: int) -> QStandardItem:
-        """Cell (``r``, ``c``): its text, font (a sense above the leaves in italic), tooltip, colours."""
-        item = QStandardItem(self.text(r, c))
-        item.setFlags(_FLAGS)
-        if not self.is_leaf[r]:
-            item.setData(self._italic, _FONT)
+    def _look(self, r: int, c: int) -> tuple:
+        """Cell (``r``, ``c``) as drawn: text, italic (a sense above the leaves), tooltip, text colour,
+        background and alignment (``None`` where it has none)."""
+        italic = not self.is_leaf[r]
         if c == 0:
-            item.setData(self.tips[r], _TOOLTIP)
-            return item
+            return self.text(r, c), italic, self.tips[r], None, None, None
         if c == 4:
-            if self.gold[r] and self.held:
-                item.setData(HELD_TIP, _TOOLTIP)
-            if self.gold[r]:
-                item.setData(QBrush(QColor(HELD)) if self.held else self._gold_brush, _FOREGROUND)
-            return item
-        item.setData(_RIGHT, _ALIGN)
+            gold = bool(self.gold[r])
+            return (self.text(r, c), italic, HELD_TIP if gold and self.held else None,
+                    (self._held_brush if self.held else self._gold_brush) if gold else None, None, None)
         v = float((self.votes, self.share, self.posterior)[c - 1][r])
+        shade = None
         if c in (2, 3) and math.isfinite(v) and v > 0:
             key = (c, int(round(v * 10)))
             if key not in self._shade:
                 col = QColor(set_color(c - 2))
                 col.setAlphaF(0.12 + 0.6 * key[1] / 10)
                 self._shade[key] = QBrush(col)
-            item.setData(self._shade[key], _BACKGROUND)
+            shade = self._shade[key]
+        return self.text(r, c), italic, None, None, shade, _RIGHT
+
+    @staticmethod
+    def _item(look: tuple) -> QStandardItem:
+        """A new cell drawn as ``look`` (see :meth:`_look`)."""
+        text, italic, tip, fg, bg, align = look
+        item = QStandardItem(text)
+        item.setFlags(_FLAGS)
+        for role, value in zip(_LOOK_ROLES, (VoteModel._italic_font if italic else None, tip, fg, bg, align)):
+            if value is not None:
+                item.setData(value, role)
         return item
+
+    @staticmethod
+    def _restyle(item: QStandardItem, look: tuple, old: tuple) -> None:
+        """Cell ``item`` drawn as ``look`` instead of ``old``: only the roles that differ are set (a role
+        no longer drawn is removed, as a new item would not have it)."""
+        if look[0] != old[0]:
+            item.setText(look[0])
+        new = (VoteModel._italic_font if look[1] else None,) + look[2:]
+        was = (VoteModel._italic_font if old[1] else None,) + old[2:]
+        for role, value, before in zip(_LOOK_ROLES, new, was):
+            if value is not before and value != before:
+                item.setData(value, role)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = _DISPLAY) -> Any:
         # plain ints compared with ints: a section painted asks some seven roles

@@ -396,6 +396,7 @@ class DetailPanel(QWidget):
         cl.setContentsMargins(0, 0, 0, 0)
         key = self.chart_key = QLabel(LeafChart.legend_html(names, numbered=not self.crowd))
         self._key_names = names
+        self._key_held = False  # the key as built: gold framed, no flag's held tags
         key.setObjectName("chart_legend")
         key.setWordWrap(True)
         what = "tag" if flat else "leaf sense"
@@ -425,7 +426,9 @@ class DetailPanel(QWidget):
         gold = wb.gold_region(i)
         held = wb.cell("status", i) == "flagged" and bool(gold.any())  # a flag's tags are no gold decision
         self.leaf_model.held = held
-        self.chart_key.setText(LeafChart.legend_html(self._key_names, numbered=not self.crowd, held=held))
+        if held != self._key_held:  # the key changes only with a flag's held tags
+            self._key_held = held
+            self.chart_key.setText(LeafChart.legend_html(self._key_names, numbered=not self.crowd, held=held))
         set_html(self.context, self._context_html(i))
         self.suggestion.setText(suggestion_html(wb, i))
         inv = wb.corpus.inventory

@@ -1,0 +1,58 @@
+"""A step to the next instance (the N key) paints the sense tree at most once: its columns are fitted
+inside the step, so no timer or queued geometry update paints the whole tree again after the step's
+own paint, and the widths it shows then are the ones it keeps."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtWidgets import QApplication
+
+from tests.gui.journey import highlighted, open_window
+
+
+class PaintCounter(QObject):
+    def __init__(self) -> None:
+        super().__init__()
+        self.paints = 0
+
+    def eventFilter(self, _obj, ev) -> bool:  # noqa: N802 (Qt's name)
+        if ev.type() == QEvent.Type.Paint:
+            self.paints += 1
+        return False
+
+
+def _idle() -> None:
+    for _ in range(6):
+        QApplication.processEvents()
+
+
+def _widths(tree) -> list[int]:
+    head = tree.header()
+    return [head.sectionSize(c) for c in range(head.count())]
+
+
+def test_the_n_key_paints_the_sense_tree_once_with_its_final_column_widths(qtbot, demo_project):
+    win = open_window(qtbot, demo_project)
+    ws = win.ws
+    tree = ws.tree.tree
+    ws.table.setFocus()
+    _idle()
+    counter = PaintCounter()
+    tree.viewport().installEventFilter(counter)
+    per_key = []
+    for _ in range(12):
+        before = highlighted(win)
+        counter.paints = 0
+        qtbot.keyClick(win, Qt.Key.Key_N)
+        _idle()
+        assert highlighted(win) != before  # the key moved to another instance
+        per_key.append(counter.paints)
+        shown = _widths(tree)
+        _idle()
+        assert _widths(tree) == shown  # nothing fitted the columns again after the step's paint
+    assert sum(per_key) >= 1  # the counting sees the tree's paints
+    assert max(per_key) == 1, per_key
+    # the gloss still takes what the other columns leave of the dock: no sideways scroll bar
+    head = tree.header()
+    assert sum(_widths(tree)) == tree.viewport().width() or tree.horizontalScrollBar().maximum() > 0
+    assert head.sectionSize(3) > 0
