@@ -113,6 +113,7 @@ class DSModel:
         X = len(n_leaves)
         self.T, self.W, self.X, self.K = T, W, X, K
         self.n_leaves = np.asarray(n_leaves, np.int64)
+        w_e, k_e = np.asarray(w_e, np.int64), np.asarray(k_e, np.int64)  # a part's (32-bit codes widened)
         hard = bool((wt_e == 1.0).all())
         x_e = x_task[t_e]
         block = (w_e * X + x_e) * K + k_e
