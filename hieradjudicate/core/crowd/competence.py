@@ -88,7 +88,7 @@ class Competence:
     tasks: np.ndarray
     posterior: np.ndarray  # (tasks, K)
     entropy: np.ndarray  # per task, bits
-    errors: np.ndarray  # (workers, lexelts, K, K)
+    errors: np.ndarray | None  # (workers, lexelts, K, K); None when not asked for (dawid_skene(errors=False))
     priors: np.ndarray  # (lexelts, K)
     iterations: int
     converged: bool
@@ -224,7 +224,7 @@ def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray | None, inst_
                 min_iter: int = MIN_ITER, accelerate: bool = True,
                 progress: Callable[[int, int], object] | None = None,
                 leaf: np.ndarray | None = None, K: int | None = None,
-                names: Sequence[str] | None = None) -> Competence:
+                names: Sequence[str] | None = None, errors: bool = True) -> Competence:
     """Dawid-Skene EM over leaf distributions (see the module docstring).
 
     Refused (:class:`~hieradjudicate.core.errors.NotIdentifiable`, before any EM step) unless some
@@ -246,6 +246,8 @@ def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray | None, inst_
         local leaf and ``K`` the width of ``P``; the same estimate as from the one-hot ``P`` (a crowd's
         ``P`` is 1.08 M x 17 floats, 141 MiB, and its entries would be found by a scan of it).
     names : ``names[r]`` is rater ``r``'s name, for the refusal's message.
+    errors : ``False``: the confusion matrices are not kept (``Competence.errors`` is ``None``; a crowd's
+        are ``(W, X, K, K)``, MASC 22.6 MiB, filled as the lexelts converge); every other figure the same.
     """
     from hieradjudicate.core.crowd.ds_parts import fit_parts
     from hieradjudicate.core.crowd.squarem import plain_em, squarem
@@ -280,7 +282,7 @@ def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray | None, inst_
         del P
     post /= np.maximum(post.sum(axis=1, keepdims=True), EPS)
     fit = fit_parts(x_task, te_, w_e, k_e, wt_e, n_leaves, W, K, post, squarem if accelerate else plain_em,
-                    max_iter=max_iter, tol=tol, min_iter=min_iter, progress=progress)
+                    max_iter=max_iter, tol=tol, min_iter=min_iter, progress=progress, errors=errors)
     del te_, w_e, post
     post, E, pri = fit.post, fit.errors, fit.priors
     history = [v / max(len(inst), 1) for v in fit.loglik]

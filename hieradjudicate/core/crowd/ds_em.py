@@ -210,13 +210,14 @@ class DSModel:
             out[g.tasks, :g.n] = post.T
         return out
 
-    def padded_into(self, theta: np.ndarray, counts: np.ndarray, pri: np.ndarray) -> None:
-        """Write this model's confusion rows into ``counts`` ((W X K, K), zeros elsewhere) and its lexelts'
-        priors into ``pri`` (X, K), as :meth:`padded` gives them: a used row's padding columns are
-        normalised EPS, i.e. 1 / (rows of its (annotator, lexelt))."""
+    def padded_into(self, theta: np.ndarray, counts: np.ndarray | None, pri: np.ndarray) -> None:
+        """Write this model's confusion rows into ``counts`` ((W X K, K), zeros elsewhere; ``None``: not
+        kept) and its lexelts' priors into ``pri`` (X, K), as :meth:`padded` gives them: a used row's
+        padding columns are normalised EPS, i.e. 1 / (rows of its (annotator, lexelt))."""
         for g in self.groups:
-            counts[g.rows, g.n:] = (1.0 / np.repeat(g.wx_len, g.wx_len))[:, None]
-            counts[g.rows, :g.n] = theta[g.e_off:g.p_off].reshape(g.n, -1).T
+            if counts is not None:
+                counts[g.rows, g.n:] = (1.0 / np.repeat(g.wx_len, g.wx_len))[:, None]
+                counts[g.rows, :g.n] = theta[g.e_off:g.p_off].reshape(g.n, -1).T
             pri[g.lexelts, :g.n] = theta[g.p_off:g.p_off + g.lexelts.size * g.n].reshape(g.n, -1).T
 
     def padded(self, theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
