@@ -21,7 +21,7 @@ import numpy as np
 from hieradjudicate.core.errors import Problem
 from hieradjudicate.core.inventory.inventory import Inventory
 from hieradjudicate.core.inventory.inventory_builder import InventoryBuilder
-from hieradjudicate.core.inventory.leaves import leaf_vectors, tag_set_signature
+from hieradjudicate.core.inventory.leaves import node_hashes, leaf_vectors, tag_set_signature
 from hieradjudicate.core.records import ROLES, AnnotationSource, Context
 
 _LAYOUT_LOCK = threading.Lock()
@@ -52,13 +52,20 @@ class AnnotationSet:
         """``(R,)`` hash of each row's tag *set* (see :func:`~hieradjudicate.core.inventory.leaves.tag_set_signature`);
         computed on first use for a set made by :class:`CorpusBuilder`."""
         if self._signature is None and self._inventory is not None:
-            sig = tag_set_signature(self.tag_ptr, self.tag_node)
             if self.tag_ptr.size - 1 == self.tag_node.size:
-                # one tag per row (a crowd's labels): a gather from a table of node hashes, made again
-                # when asked instead of kept (MASC: 228 sets, 8.3 MiB held while the project is open)
-                return sig
-            self._signature = sig
+                # one tag per row (a crowd's labels): its tag's hash, gathered from the inventory's
+                # table when asked instead of kept (MASC: 228 sets, 8.3 MiB held while the project is
+                # open); the values tag_set_signature gives
+                return node_hashes(self._inventory.n_nodes)[self.tag_node]
+            self._signature = tag_set_signature(self.tag_ptr, self.tag_node)
         return self._signature
+
+    def signature_of(self, rows: np.ndarray) -> np.ndarray:
+        """``signature[rows]``; for a set of one tag per row only those rows' hashes are gathered (the
+        instance shown: a few rows of each of ~24 sets, not each set's whole signature)."""
+        if self._signature is None and self._inventory is not None and self.tag_ptr.size - 1 == self.tag_node.size:
+            return node_hashes(self._inventory.n_nodes)[self.tag_node[rows]]
+        return self.signature[rows]
 
     @signature.setter
     def signature(self, value: np.ndarray) -> None:

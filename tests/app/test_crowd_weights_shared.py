@@ -89,6 +89,8 @@ def test_a_crowd_opened_from_its_cache_shares_one_tag_count_and_writes_the_same_
         assert s.tag_node.dtype == np.int32 and b.tag_node.dtype == np.int64
         assert np.array_equal(s.tag_node, b.tag_node)
         assert np.array_equal(s.signature, b.signature) and s._signature is None  # the same values, not kept
+        rows = np.arange(0, s.n, 3)
+        assert np.array_equal(s.signature_of(rows), b.signature[rows])  # a few rows' alone (the instance shown)
     got, _ = corpus_to_cache(cached, [])
     assert sorted(got) == sorted(want)
     for name in want:

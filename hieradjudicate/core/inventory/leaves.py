@@ -9,7 +9,7 @@ import numpy as np
 from hieradjudicate.core.arrays import zeros
 from hieradjudicate.core.inventory.inventory import Inventory
 
-__all__ = ["leaf_vectors", "tag_set_signature"]
+__all__ = ["leaf_vectors", "node_hashes", "tag_set_signature"]
 
 
 def _node_hash(nodes: np.ndarray) -> np.ndarray:
@@ -27,10 +27,11 @@ def _node_hash(nodes: np.ndarray) -> np.ndarray:
 
 
 @lru_cache(maxsize=4)
-def _node_table(top: int) -> np.ndarray:
-    """``_node_hash`` of every node id up to ``top`` (read-only, kept: a few KB for an inventory), so
-    that the signature of a set of one tag per row is one gather."""
-    table = _node_hash(np.arange(top + 1))
+def node_hashes(n: int) -> np.ndarray:
+    """The hash of every node id below ``n`` (read-only, kept: 8 bytes a node of an inventory), so that
+    the signature of a set of one tag per row, its tag's hash, is one gather (:func:`tag_set_signature`
+    gives the same values)."""
+    table = _node_hash(np.arange(n))
     table.flags.writeable = False
     return table
 
@@ -59,7 +60,7 @@ def tag_set_signature(tag_ptr: np.ndarray, tag_node: np.ndarray) -> np.ndarray:
         if R == 0:
             return np.zeros(0, dtype=np.int64)
         top = int(tag_node.max())
-        return _node_table(top)[tag_node] if top < R else _node_hash(tag_node)
+        return node_hashes(top + 1)[tag_node] if top < R else _node_hash(tag_node)
     row = np.repeat(np.arange(R, dtype=np.int64), np.diff(tag_ptr))
     order = np.lexsort((tag_node, row))
     r, t = row[order], tag_node[order]
