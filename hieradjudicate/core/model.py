@@ -21,7 +21,7 @@ import numpy as np
 from hieradjudicate.core.errors import Problem
 from hieradjudicate.core.inventory.inventory import Inventory
 from hieradjudicate.core.inventory.inventory_builder import InventoryBuilder
-from hieradjudicate.core.inventory.leaves import node_hashes, leaf_vectors, tag_set_signature
+from hieradjudicate.core.inventory.leaves import leaf_vectors, node_hashes, tag_set_signature
 from hieradjudicate.core.records import ROLES, AnnotationSource, Context
 
 _LAYOUT_LOCK = threading.Lock()

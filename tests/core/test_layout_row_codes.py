@@ -76,7 +76,7 @@ def test_a_layouts_row_codes_are_32_bit_and_every_figure_equals_the_64_bit_ones(
 
 
 def test_a_crowds_layout_holds_its_rows_instance_rater_and_leaf_in_32_bits_and_estimates_equal_the_64_bit_ones():
-    lay, lex, m, X = _crowd()
+    lay, lex, _, X = _crowd()
     assert lay.inst.dtype == lay.rater.dtype == lay.onehot_leaf.dtype == np.int32
     wide = _widened(lay)
     assert wide.inst.dtype == wide.rater.dtype == wide.onehot_leaf.dtype == np.int64
