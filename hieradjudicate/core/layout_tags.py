@@ -29,13 +29,16 @@ def layout_from_tags(inv: Inventory, sets: list, inst_lexelt: np.ndarray) -> Lay
     inst_lexelt = np.asarray(inst_lexelt, dtype=np.int64)
     positions, inst = block_positions([np.asarray(s.rows, np.int64) for s in sets], inst_lexelt)
     R = len(inst)
-    rater = np.empty(R, dtype=np.int64)
+    rater = np.empty(R, dtype=np.int32 if len(sets) < 2**31 else np.int64)  # LeafLayout's width (narrow)
     for j, pos in enumerate(positions):
         rater[pos] = j
     K = max(inv.K, 1)
-    leaf = _unit_leaves(inv, sets, positions, R)
+    leaf = _unit_leaves(inv, sets, positions, R, np.int32 if K < 2**31 else np.int64)
     if leaf is not None:
-        return LeafLayout.of(inst, rater, leaf, K, inst_lexelt[inst], len(inv.lexelts))
+        row_lex = inst_lexelt[inst]
+        inst = narrow(inst)  # the 64-bit column freed before the layout's arrays are made
+        return LeafLayout.of(inst, rater, leaf, K, row_lex, len(inv.lexelts))
+    rater = rater.astype(np.int64)
     source_row = np.empty(R, dtype=np.int64)  # each sorted row's row in the sets side by side
     offset = 0
     for pos in positions:
@@ -62,11 +65,12 @@ def unit_leaves(inv: Inventory, sets: list) -> np.ndarray | None:
     return _unit_leaves(inv, sets, [np.arange(e - n, e) for e, n in zip(ends.tolist(), sizes)], int(sum(sizes)))
 
 
-def _unit_leaves(inv: Inventory, sets: list, positions: list[np.ndarray], R: int) -> np.ndarray | None:
-    """The leaf of every sorted row when each row of every set is one tag whose leaf vector is a
-    unit vector (one leaf, ``weight * D(t)(leaf) == 1``: exactly what leaf_vectors writes), else
-    ``None``.  One set at a time: no array of all the tags is made."""
-    leaf = np.empty(R, dtype=np.int64)
+def _unit_leaves(inv: Inventory, sets: list, positions: list[np.ndarray], R: int,
+                 dtype: type = np.int64) -> np.ndarray | None:
+    """The leaf (of type ``dtype``) of every sorted row when each row of every set is one tag whose
+    leaf vector is a unit vector (one leaf, ``weight * D(t)(leaf) == 1``: exactly what leaf_vectors
+    writes), else ``None``.  One set at a time: no array of all the tags is made."""
+    leaf = np.empty(R, dtype=dtype)
     for s, pos in zip(sets, positions):
         node = s.tag_node
         if node.size != len(pos):  # a row with several tags (or none)
@@ -77,6 +81,17 @@ def _unit_leaves(inv: Inventory, sets: list, positions: list[np.ndarray], R: int
             return None
         leaf[pos] = inv.d_leaf[start]
     return leaf
+
+
+def narrow(codes: np.ndarray) -> np.ndarray:
+    """Non-negative integer codes in 32 bits when they fit (the array itself when it is already),
+    else as they are.  A crowd's layout holds its instance, rater and leaf of every row so (MASC:
+    1.08 M rows, 12.4 MiB less for the session); a reader that multiplies or adds them into a larger
+    code widens them to 64 bits first (the readers index with them, count them or compare them)."""
+    codes = np.asarray(codes)
+    if codes.dtype == np.int32 or (codes.size and not -2**31 <= int(codes.min()) <= int(codes.max()) < 2**31):
+        return codes
+    return codes.astype(np.int32)
 
 
 class LeafLayout(Layout):
@@ -92,6 +107,9 @@ class LeafLayout(Layout):
     @classmethod
     def of(cls, inst: np.ndarray, rater: np.ndarray, leaf: np.ndarray, K: int, row_lex: np.ndarray,
            X: int) -> LeafLayout:
+        """The layout of sorted rows ``inst``, ``rater`` with leaf ``leaf`` of ``K``; the three row
+        columns held in 32 bits (:func:`narrow`)."""
+        inst, rater, leaf = narrow(inst), narrow(rater), narrow(leaf)
         lay = _layout_sorted(inst, rater, None, row_lex, X, cls=cls)
         lay.__dict__["onehot_leaf"] = leaf  # the cached_property's slot (the dataclass is frozen)
         lay.__dict__["_K"] = K

@@ -21,11 +21,12 @@ import numpy as np
 from hieradjudicate.core.errors import Problem
 from hieradjudicate.core.inventory.inventory import Inventory
 from hieradjudicate.core.inventory.inventory_builder import InventoryBuilder
-from hieradjudicate.core.inventory.leaves import leaf_vectors, tag_set_signature
+from hieradjudicate.core.inventory.leaves import leaf_vectors, node_hashes, tag_set_signature
 from hieradjudicate.core.records import ROLES, AnnotationSource, Context
 
 _LAYOUT_LOCK = threading.Lock()
 _INDEX_LOCK = threading.Lock()
+_NONE: dict[str, int] = {}  # a lexelt the corpus does not have: no instance
 
 
 @dataclass
@@ -51,8 +52,20 @@ class AnnotationSet:
         """``(R,)`` hash of each row's tag *set* (see :func:`~hieradjudicate.core.inventory.leaves.tag_set_signature`);
         computed on first use for a set made by :class:`CorpusBuilder`."""
         if self._signature is None and self._inventory is not None:
+            if self.tag_ptr.size - 1 == self.tag_node.size:
+                # one tag per row (a crowd's labels): its tag's hash, gathered from the inventory's
+                # table when asked instead of kept (MASC: 228 sets, 8.3 MiB held while the project is
+                # open); the values tag_set_signature gives
+                return node_hashes(self._inventory.n_nodes)[self.tag_node]
             self._signature = tag_set_signature(self.tag_ptr, self.tag_node)
         return self._signature
+
+    def signature_of(self, rows: np.ndarray) -> np.ndarray:
+        """``signature[rows]``; for a set of one tag per row only those rows' hashes are gathered (the
+        instance shown: a few rows of each of ~24 sets, not each set's whole signature)."""
+        if self._signature is None and self._inventory is not None and self.tag_ptr.size - 1 == self.tag_node.size:
+            return node_hashes(self._inventory.n_nodes)[self.tag_node[rows]]
+        return self.signature[rows]
 
     @signature.setter
     def signature(self, value: np.ndarray) -> None:
@@ -131,7 +144,9 @@ class Corpus:
     sets: list[AnnotationSet]
     problems: list[Problem] = field(default_factory=list)
     contexts: dict[int, Context] = field(default_factory=dict)
-    _index: dict[tuple[str, str], int] | None = field(default=None, repr=False)
+    #: ``{lexelt: {instance id: index}}``, made on first use: keyed by the corpus's own id strings, no
+    #: ``(lexelt, instance)`` tuple per instance (MASC: 44,682 tuples, ~3 MiB held while open)
+    _index: dict[str, dict[str, int]] | None = field(default=None, repr=False)
 
     @property
     def n(self) -> int:
@@ -148,16 +163,19 @@ class Corpus:
 
     def instance_index(self, lexelt: str, instance: str) -> int:
         if self._index is None:
-            lex = self.inventory.lexelts
-            self._index = {(lex[x], i): k for k, (x, i) in enumerate(zip(self.inst_lexelt.tolist(), self.inst_id))}
-        return self._index.get((lexelt, instance), -1)
+            index: dict[str, dict[str, int]] = {x: {} for x in self.inventory.lexelts}
+            by_x = list(index.values())
+            for k, (x, i) in enumerate(zip(self.inst_lexelt.tolist(), self.inst_id)):
+                by_x[x][i] = k  # a repeated key: the last, as before
+            self._index = index
+        return self._index.get(lexelt, _NONE).get(instance, -1)
 
     def instance_indices(self, lexelts: Sequence[str], instances: Sequence[str]) -> np.ndarray:
         """:meth:`instance_index` of each ``(lexelts[j], instances[j])`` (-1: not in the corpus), in one
         pass (a decision history's 44,682 rows: no method call per row)."""
         self.instance_index("", "")  # the index, made once
         get = self._index.get  # type: ignore[union-attr]
-        return np.array([get(k, -1) for k in zip(lexelts, instances)], np.int64).reshape(-1)
+        return np.array([get(x, _NONE).get(i, -1) for x, i in zip(lexelts, instances)], np.int64).reshape(-1)
 
     def instance_key(self, i: int) -> tuple[str, str]:
         return self.inventory.lexelts[int(self.inst_lexelt[i])], self.inst_id[i]

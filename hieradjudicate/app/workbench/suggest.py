@@ -174,7 +174,7 @@ class Suggester:
                                                [j.size for _, j, _ in found]),
                      "r": np.concatenate([r for _, _, r in found]), "sup": (mean[jj] * region).sum(axis=1),
                      "size": region.sum(axis=1),
-                     "sig": np.concatenate([c.sets[k].signature[r] for k, _, r in found])}
+                     "sig": np.concatenate([c.sets[k].signature_of(r) for k, _, r in found])}
             else:
                 L = {x: np.zeros(0, np.int64) for x in ("j", "k", "r", "sup", "size", "sig")}
         else:
@@ -195,7 +195,7 @@ class Suggester:
                 parts["r"].append(r)
                 parts["sup"].append((mean[j] * region).sum(axis=1))
                 parts["size"].append(region.sum(axis=1))
-                parts["sig"].append(s.signature[r])
+                parts["sig"].append(s.signature_of(r))
             L = {x: (np.concatenate(v) if v else np.zeros(0, np.int64)) for x, v in parts.items()}
         known = weigh or self.weighed  # once: a weighing in another thread may end meanwhile
         rel = self.reliability if known else np.full(len(c.sets), np.nan)

@@ -88,7 +88,7 @@ class Competence:
     tasks: np.ndarray
     posterior: np.ndarray  # (tasks, K)
     entropy: np.ndarray  # per task, bits
-    errors: np.ndarray  # (workers, lexelts, K, K)
+    errors: np.ndarray | None  # (workers, lexelts, K, K); None when not asked for (dawid_skene(errors=False))
     priors: np.ndarray  # (lexelts, K)
     iterations: int
     converged: bool
@@ -142,11 +142,19 @@ def _unique_inverse(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.flatnonzero(present), code[values]
 
 
+def _codes(values: np.ndarray) -> np.ndarray:
+    """Integer codes as given when they are 32 or 64 bits (a crowd's layout holds its rows' codes in
+    32: a 64-bit copy would be held through every iteration), else in 64 bits.  Whoever multiplies
+    or adds them into a larger code widens them first."""
+    values = np.asarray(values)
+    return values if values.dtype in (np.int32, np.int64) else values.astype(np.int64)
+
+
 def _ids(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`_unique_inverse` of int64 ``values``, the inverse being ``values`` itself (not a copy: read
-    it only) when they already number ``0 .. n - 1`` with none missing (a layout's instances and raters:
-    MASC, 8.7 MB each held through every iteration of an estimate)."""
-    if values.size and int(values.min()) == 0 and values.dtype == np.int64:
+    """:func:`_unique_inverse` of integer ``values``, the inverse being ``values`` itself (not a copy:
+    read it only) when they are 32- or 64-bit and already number ``0 .. n - 1`` with none missing (a
+    layout's instances and raters: MASC, 4.1 MiB each held through every iteration of an estimate)."""
+    if values.size and int(values.min()) == 0 and values.dtype in (np.int32, np.int64):
         present = np.bincount(values) > 0
         if bool(present.all()):
             return np.arange(present.size), values
@@ -171,12 +179,13 @@ MIN_SETS = 3  #: an instance needs labels from this many different sets for the 
 
 def sets_per_instance(inst: np.ndarray, rater: np.ndarray) -> int:
     """The largest number of different raters that labelled one instance (0 without labels)."""
-    inst = np.asarray(inst, np.int64)
-    rater = np.asarray(rater, np.int64)
+    inst, rater = _codes(inst), _codes(rater)
     if not inst.size:
         return 0
     W = int(rater.max()) + 1
-    key = inst * W + rater  # one per (instance, rater), several labels of a rater counted once
+    key = inst.astype(np.int64)  # one per (instance, rater), several labels of a rater counted once
+    key *= W
+    key += rater
     n_keys = int(key.max()) + 1
     if int(inst.min()) >= 0 and int(rater.min()) >= 0 and n_keys <= max(16 * key.size, 1 << 24):
         # the distinct pairs by marking them in a table (MASC: 10 M bytes, 0.05 s) rather than by
@@ -215,7 +224,7 @@ def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray | None, inst_
                 min_iter: int = MIN_ITER, accelerate: bool = True,
                 progress: Callable[[int, int], object] | None = None,
                 leaf: np.ndarray | None = None, K: int | None = None,
-                names: Sequence[str] | None = None) -> Competence:
+                names: Sequence[str] | None = None, errors: bool = True) -> Competence:
     """Dawid-Skene EM over leaf distributions (see the module docstring).
 
     Refused (:class:`~hieradjudicate.core.errors.NotIdentifiable`, before any EM step) unless some
@@ -237,13 +246,14 @@ def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray | None, inst_
         local leaf and ``K`` the width of ``P``; the same estimate as from the one-hot ``P`` (a crowd's
         ``P`` is 1.08 M x 17 floats, 141 MiB, and its entries would be found by a scan of it).
     names : ``names[r]`` is rater ``r``'s name, for the refusal's message.
+    errors : ``False``: the confusion matrices are not kept (``Competence.errors`` is ``None``; a crowd's
+        are ``(W, X, K, K)``, MASC 22.6 MiB, filled as the lexelts converge); every other figure the same.
     """
     from hieradjudicate.core.crowd.ds_parts import fit_parts
     from hieradjudicate.core.crowd.squarem import plain_em, squarem
 
     max_iter = MAX_ITER if max_iter is None else max_iter
-    inst = np.asarray(inst, np.int64)
-    rater = np.asarray(rater, np.int64)
+    inst, rater = _codes(inst), _codes(rater)  # 32-bit codes read as they are (no copy)
     require_three_sets(inst, rater, names)
     tasks, t_of = _ids(inst)  # read only: may be ``inst`` itself
     workers, w_of = _ids(rater)
@@ -251,12 +261,13 @@ def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray | None, inst_
     x_task = np.asarray(inst_lexelt, np.int64)[tasks]
     # the labels as (row, observed leaf, weight) entries: one per nonzero of P
     if leaf is not None:  # one entry per label, in row order as nonzero(P > 0) finds them, each of weight 1
-        k_e = np.asarray(leaf, np.int64)
+        k_e = _codes(leaf)
         r_e = wt_e = None  # the identity and ones: not made (MASC: 8.7 MB each, held through every iteration)
         K = int(K if K is not None else k_e.max(initial=0) + 1)
         w_e, te_ = w_of, t_of
         # start: the majority vote, counts of whole labels (sums of 1.0: exact in any order)
-        cell = t_of * K
+        cell = t_of.astype(np.int64)
+        cell *= K
         cell += k_e
         post = np.bincount(cell, minlength=T * K).astype(np.float64).reshape(T, K)
         del cell
@@ -271,7 +282,7 @@ def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray | None, inst_
         del P
     post /= np.maximum(post.sum(axis=1, keepdims=True), EPS)
     fit = fit_parts(x_task, te_, w_e, k_e, wt_e, n_leaves, W, K, post, squarem if accelerate else plain_em,
-                    max_iter=max_iter, tol=tol, min_iter=min_iter, progress=progress)
+                    max_iter=max_iter, tol=tol, min_iter=min_iter, progress=progress, errors=errors)
     del te_, w_e, post
     post, E, pri = fit.post, fit.errors, fit.priors
     history = [v / max(len(inst), 1) for v in fit.loglik]

@@ -122,6 +122,7 @@ class DSModel:
         X = len(n_leaves)
         self.T, self.W, self.X, self.K = T, W, X, K
         self.n_leaves = np.asarray(n_leaves, np.int64)
+        w_e, k_e = np.asarray(w_e, np.int64), np.asarray(k_e, np.int64)  # a part's (32-bit codes widened)
         hard = bool((wt_e == 1.0).all())
         x_e = x_task[t_e]
         block = (w_e * X + x_e) * K + k_e
@@ -218,13 +219,14 @@ class DSModel:
             out[g.tasks, :g.n] = post.T
         return out
 
-    def padded_into(self, theta: np.ndarray, counts: np.ndarray, pri: np.ndarray) -> None:
-        """Write this model's confusion rows into ``counts`` ((W X K, K), zeros elsewhere) and its lexelts'
-        priors into ``pri`` (X, K), as :meth:`padded` gives them: a used row's padding columns are
-        normalised EPS, i.e. 1 / (rows of its (annotator, lexelt))."""
+    def padded_into(self, theta: np.ndarray, counts: np.ndarray | None, pri: np.ndarray) -> None:
+        """Write this model's confusion rows into ``counts`` ((W X K, K), zeros elsewhere; ``None``: not
+        kept) and its lexelts' priors into ``pri`` (X, K), as :meth:`padded` gives them: a used row's
+        padding columns are normalised EPS, i.e. 1 / (rows of its (annotator, lexelt))."""
         for g in self.groups:
-            counts[g.rows, g.n:] = (1.0 / np.repeat(g.wx_len, g.wx_len))[:, None]
-            counts[g.rows, :g.n] = theta[g.e_off:g.p_off].reshape(g.n, -1).T
+            if counts is not None:
+                counts[g.rows, g.n:] = (1.0 / np.repeat(g.wx_len, g.wx_len))[:, None]
+                counts[g.rows, :g.n] = theta[g.e_off:g.p_off].reshape(g.n, -1).T
             pri[g.lexelts, :g.n] = theta[g.p_off:g.p_off + g.lexelts.size * g.n].reshape(g.n, -1).T
 
     def padded(self, theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -76,7 +76,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from hieradjudicate.core.crowd.competence import (MIN_ITER, TOL, Competence, _entropy_bits, _ids, _unique_inverse,
+from hieradjudicate.core.crowd.competence import (MIN_ITER, TOL, Competence, _codes, _entropy_bits, _ids, _unique_inverse,
                                                  require_three_sets)
 from hieradjudicate.core.crowd.mace_labels import Labels
 from hieradjudicate.core.crowd.squarem import Distance
@@ -155,8 +155,7 @@ def mace(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.nda
     """
     if progress is not None:
         progress(0, max_iter)
-    inst = np.asarray(inst, np.int64)
-    rater = np.asarray(rater, np.int64)
+    inst, rater = _codes(inst), _codes(rater)  # 32-bit codes read as they are (no copy)
     require_three_sets(inst, rater, names, "MACE", "their competences")
     if leaf is None:
         P = np.asarray(P, np.float64)
@@ -165,7 +164,7 @@ def mace(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.nda
         wt_e = P[r_e, k_e]
         hard = bool((wt_e == 1.0).all())  # one leaf per label (a crowd's usual case): no weights to apply
     else:  # the entries nonzero(P > 0) gives for a one-hot P: one per row, in row order, of weight 1
-        k_e = np.asarray(leaf, np.int64)
+        k_e = _codes(leaf)
         r_e, wt_e, hard = None, None, True
         assert K is not None, "mace(leaf=...) needs K, the number of leaf columns"
     X = len(n_leaves)
@@ -180,14 +179,16 @@ def mace(inst: np.ndarray, rater: np.ndarray, P: np.ndarray, inst_lexelt: np.nda
     # million-label columns of the setup are freed as soon as they are used, not held through every
     # iteration (MASC: ~20 columns of 8.7 MB were alive at once, the window's peak, #33)
     t_e = t_of if r_e is None else t_of[r_e]
-    strat_key = w_of * (X * K) if r_e is None else w_of[r_e] * (X * K)
+    strat_key = (w_of if r_e is None else w_of[r_e]).astype(np.int64)  # widened before it is multiplied
+    strat_key *= X * K
     del w_of
     x_e = x_task[t_e]
     x_e *= K
     strat_key += x_e
     del x_e
     strat_key += k_e
-    tk_key = t_e * K
+    tk_key = t_e.astype(np.int64)
+    tk_key *= K
     tk_key += k_e
     del t_e, t_of, r_e
     lp_task = -np.log(np.maximum(n_leaves, 1))[x_task]  # the log prior of each of an instance's leaves
