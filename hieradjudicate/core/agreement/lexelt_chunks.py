@@ -99,20 +99,6 @@ class _Tables:
                     for tab, nj in zip(self.tab, new, strict=True)]
 
 
-def _stream_states(g: _Group, n_resamples: int, seed: int) -> dict[int, dict]:
-    """Where each stratum's draws start in the generator's stream (drawing and dropping them, by pieces
-    of ``_CHUNK`` indices: the stream is the same however the draws are cut)."""
-    first = np.random.default_rng(seed)
-    st = {}
-    for s, n_s in enumerate(g.s_units.tolist()):
-        if n_s:
-            st[s] = first.bit_generator.state
-            k = max(1, _CHUNK // n_s)
-            for r0 in range(0, n_resamples, k):
-                first.integers(0, n_s, size=(min(k, n_resamples - r0), n_s))
-    return st
-
-
 class _GroupRun:
     """One group's figures, a block of resamples at a time."""
 
@@ -120,7 +106,7 @@ class _GroupRun:
                  blocks: int) -> None:
         self.g, self.stats, self.ostep = g, stats, ostep
         self.rng = np.random.default_rng(seed)
-        self.states = _stream_states(g, n_resamples, seed) if blocks > 1 else None
+        self.states = resampling.stream_states(g, n_resamples, seed) if blocks > 1 else None
         self.tables: _Tables | None = None
         self.pool_s = -1
         if g.pooled:
