@@ -205,7 +205,11 @@ def replicates_by_lexelt(items: list[tuple[np.ndarray, np.ndarray]], stats: list
                          n_resamples: int, seed: int, min_stratum: int) -> list[tuple[Values, int]]:
     """Each item's figures in every resample and its number of pooled lexelts: ``stats[j]`` on the
     draws of ``items[j]`` (what :func:`~hieradjudicate.core.agreement.resampling.resampled_blocks`
-    gives), a block of resamples and a chunk of lexelts at a time."""
+    gives), a block of resamples and a chunk of lexelts at a time.  No resample (``n_resamples`` 0:
+    figures without intervals) gives every figure's columns empty, laid out as one resample's."""
+    if n_resamples <= 0:
+        return [([(v[:0], ok[:0]) for v, ok in values], pooled)
+                for values, pooled in replicates_by_lexelt(items, stats, n_lexelts, 1, seed, min_stratum)]
     groups = _groups(items, n_lexelts, min_stratum)
     ostep = _product_rows(groups, n_lexelts, n_resamples)
     n_terms = sum(stats[j].n_terms for g in groups for j, _ in g.members)
