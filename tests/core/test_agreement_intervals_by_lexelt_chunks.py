@@ -140,3 +140,15 @@ def test_the_dashboard_intervals_by_lexelt_chunks_are_those_of_larger_chunks(mon
     for a, b in zip([whole.fleiss, whole.alpha, *pairs], [chunked.fleiss, chunked.alpha, *pairs_chunked], strict=True):
         assert a.low is not None and (a.low, a.high) == (b.low, b.high)
         assert np.array_equal(a.replicates.filled(np.nan), b.replicates.filled(np.nan), equal_nan=True)
+
+
+def test_no_resamples_give_empty_replicates_with_the_pooled_count_of_some() -> None:
+    inst, rater, P, lex, X = _soft(5, 40, 4)
+    lay = make_layout(inst, rater, P, lex, n_lexelts=X).pairable()
+    items, stats = [(_fleiss_V(lay), lay.seg_lex)], [_fleiss_reps(K)]
+    (none, X0, pooled0), = _replicates(items, stats, X, 0, 7)
+    (some, X5, pooled5), = _replicates(items, stats, X, 5, 7)
+    assert (X0, pooled0) == (X5, pooled5) and pooled0 > 0
+    assert len(none) == len(some)
+    for (v0, ok0), (v5, ok5) in zip(none, some, strict=True):
+        assert v0.shape == (0, *v5.shape[1:]) and ok0.shape == (0, *ok5.shape[1:])

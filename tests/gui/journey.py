@@ -5,13 +5,26 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import QEvent, QObject, QPoint, Qt
 from PySide6.QtWidgets import QApplication, QTabBar
 
 from hieradjudicate.gui.main_window import MainWindow
 from hieradjudicate.gui.workbench.instance_model import InstanceRole
 
 CTRL_SHIFT = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
+
+
+class PaintCounter(QObject):
+    """An event filter counting the paint events of the widgets it is installed on."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.paints = 0
+
+    def eventFilter(self, _obj, ev) -> bool:  # noqa: N802 (Qt's name)
+        if ev.type() == QEvent.Type.Paint:
+            self.paints += 1
+        return False
 
 
 def open_window(qtbot, path: Path) -> MainWindow:

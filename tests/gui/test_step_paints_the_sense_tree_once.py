@@ -4,21 +4,10 @@ own paint, and the widths it shows then are the ones it keeps."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from tests.gui.journey import highlighted, open_window
-
-
-class PaintCounter(QObject):
-    def __init__(self) -> None:
-        super().__init__()
-        self.paints = 0
-
-    def eventFilter(self, _obj, ev) -> bool:  # noqa: N802 (Qt's name)
-        if ev.type() == QEvent.Type.Paint:
-            self.paints += 1
-        return False
+from tests.gui.journey import PaintCounter, highlighted, open_window
 
 
 def _idle() -> None:

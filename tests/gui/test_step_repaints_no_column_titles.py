@@ -3,21 +3,10 @@ column titles: they show no selection, and repainting every title at each step w
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from tests.gui.journey import click_header, highlighted, open_window
-
-
-class PaintCounter(QObject):
-    def __init__(self) -> None:
-        super().__init__()
-        self.paints = 0
-
-    def eventFilter(self, _obj, ev) -> bool:  # noqa: N802 (Qt's name)
-        if ev.type() == QEvent.Type.Paint:
-            self.paints += 1
-        return False
+from tests.gui.journey import PaintCounter, click_header, highlighted, open_window
 
 
 def _idle() -> None:

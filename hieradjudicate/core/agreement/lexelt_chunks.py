@@ -99,20 +99,6 @@ class _Tables:
                     for tab, nj in zip(self.tab, new, strict=True)]
 
 
-def _stream_states(g: _Group, n_resamples: int, seed: int) -> dict[int, dict]:
-    """Where each stratum's draws start in the generator's stream (drawing and dropping them, by pieces
-    of ``_CHUNK`` indices: the stream is the same however the draws are cut)."""
-    first = np.random.default_rng(seed)
-    st = {}
-    for s, n_s in enumerate(g.s_units.tolist()):
-        if n_s:
-            st[s] = first.bit_generator.state
-            k = max(1, _CHUNK // n_s)
-            for r0 in range(0, n_resamples, k):
-                first.integers(0, n_s, size=(min(k, n_resamples - r0), n_s))
-    return st
-
-
 class _GroupRun:
     """One group's figures, a block of resamples at a time."""
 
@@ -120,7 +106,7 @@ class _GroupRun:
                  blocks: int) -> None:
         self.g, self.stats, self.ostep = g, stats, ostep
         self.rng = np.random.default_rng(seed)
-        self.states = _stream_states(g, n_resamples, seed) if blocks > 1 else None
+        self.states = resampling.stream_states(g, n_resamples, seed) if blocks > 1 else None
         self.tables: _Tables | None = None
         self.pool_s = -1
         if g.pooled:
@@ -219,7 +205,11 @@ def replicates_by_lexelt(items: list[tuple[np.ndarray, np.ndarray]], stats: list
                          n_resamples: int, seed: int, min_stratum: int) -> list[tuple[Values, int]]:
     """Each item's figures in every resample and its number of pooled lexelts: ``stats[j]`` on the
     draws of ``items[j]`` (what :func:`~hieradjudicate.core.agreement.resampling.resampled_blocks`
-    gives), a block of resamples and a chunk of lexelts at a time."""
+    gives), a block of resamples and a chunk of lexelts at a time.  No resample (``n_resamples`` 0:
+    figures without intervals) gives every figure's columns empty, laid out as one resample's."""
+    if n_resamples <= 0:
+        return [([(v[:0], ok[:0]) for v, ok in values], pooled)
+                for values, pooled in replicates_by_lexelt(items, stats, n_lexelts, 1, seed, min_stratum)]
     groups = _groups(items, n_lexelts, min_stratum)
     ostep = _product_rows(groups, n_lexelts, n_resamples)
     n_terms = sum(stats[j].n_terms for g in groups for j, _ in g.members)

@@ -215,6 +215,20 @@ _MIN_ROWS = 4  # resamples per block at least: a block costs a Python step per s
 # all-words data at 100,000 instances, 39,000 lexelts; 4 holds 747 MiB, the same figures to the bit)
 
 
+
+def stream_states(g: _Group, n_resamples: int, seed: int) -> dict[int, dict]:
+    """Where each stratum's draws start in the generator's stream (drawing and dropping them, by pieces
+    of ``_CHUNK`` indices: the stream is the same however the draws are cut)."""
+    first = np.random.default_rng(seed)
+    st = {}
+    for s, n_s in enumerate(g.s_units.tolist()):
+        if n_s:
+            st[s] = first.bit_generator.state
+            k = max(1, _CHUNK // n_s)
+            for r0 in range(0, n_resamples, k):
+                first.integers(0, n_s, size=(min(k, n_resamples - r0), n_s))
+    return st
+
 def resampled_blocks(
     items: list[tuple[np.ndarray, np.ndarray]], n_lexelts: int, n_resamples: int, seed: int,
     min_stratum: int = MIN_STRATUM, cells: int | None = None,
@@ -240,17 +254,7 @@ def resampled_blocks(
         return
     rng = np.random.default_rng(seed)
     gen = rng.bit_generator
-    states = []
-    for g in groups:  # where each stratum's draws start
-        first = np.random.default_rng(seed)
-        st = {}
-        for s, n_s in enumerate(g.s_units.tolist()):
-            if n_s:
-                st[s] = first.bit_generator.state
-                k = max(1, _BLOCK // n_s)
-                for r0 in range(0, n_resamples, k):
-                    first.integers(0, n_s, size=(min(k, n_resamples - r0), n_s))
-        states.append(st)
+    states = [stream_states(g, n_resamples, seed) for g in groups]
     for b0 in range(0, n_resamples, step):
         rows = min(step, n_resamples - b0)
         out: list[Draws] = [Draws(np.empty(0), np.empty(0), 0)] * len(items)
