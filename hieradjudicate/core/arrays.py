@@ -45,3 +45,17 @@ def has_duplicate_u64(values: np.ndarray) -> bool:
     at = np.minimum(np.searchsorted(met, high), met.size - 1)  # (np.isin would sort with np.unique)
     cand = np.sort(values[met[at] == high])
     return bool(np.any(cand[1:] == cand[:-1]))
+
+
+def narrow(codes: np.ndarray) -> np.ndarray:
+    """Integer codes (ids, indices, line numbers with -1 for none) in 32 bits when they fit (the array itself when it is already),
+    else as they are.  A crowd's layout holds its instance, rater and leaf of every row so (MASC:
+    1.08 M rows, 12.4 MiB less for the session), and a project's cached tags their nodes and source
+    lines; a reader that multiplies or adds them into a larger code widens them to 64 bits first (the
+    readers index with them, count them or compare them)."""
+    codes = np.asarray(codes)
+    if codes.dtype == np.int32:
+        return codes
+    if codes.size and not -2**31 <= int(codes.min()) <= int(codes.max()) < 2**31:
+        return codes
+    return codes.astype(np.int32)

@@ -19,6 +19,7 @@ import numpy as np
 
 from hieradjudicate import __version__
 from hieradjudicate.app.progress import Steps
+from hieradjudicate.core.arrays import narrow
 from hieradjudicate.core.errors import HieradjError, Problem
 from hieradjudicate.core.model import (
     AnnotationSet,
@@ -112,18 +113,12 @@ def corpus_from_cache(arrays: dict[str, np.ndarray], meta: dict[str, Any], *,
             # one value for every row, read-only (nothing writes a set's weights): 8 bytes, not
             # 8 bytes a label (MASC: 2 x 8.3 MiB held while the project is open)
             arrays[name] = np.broadcast_to(np.float64(1.0), col.shape)
-    lines = arrays["tag_line"]
-    if lines.size and int(lines.max()) < 2**31 and int(lines.min()) >= -1:
-        # a file's line numbers fit in 32 bits (a stored copy is under 2**31 bytes); nothing but a
-        # cache write reads them, which writes them as 64-bit again (MASC: 4.1 MiB less held)
-        arrays["tag_line"] = lines.astype(np.int32)
-    del lines
-    nodes = arrays["tag_node"]
-    if nodes.size and int(nodes.max()) < 2**31 and int(nodes.min()) >= 0:
-        # node ids in 32 bits (readers index with them, count them, hash them widened to 64 bits, or
-        # add them to 64-bit codes; a cache write writes them as 64-bit again): MASC 4.1 MiB less held
-        arrays["tag_node"] = nodes.astype(np.int32)
-    del nodes
+    # a file's line numbers (-1: none) and the tags' node ids in 32 bits where they fit (a stored copy
+    # is under 2**31 bytes): nothing but a cache write reads the lines, and readers of the nodes index
+    # with them, count them, or hash or add them widened to 64 bits; a cache write writes both as
+    # 64-bit again (MASC: 2 x 4.1 MiB less held)
+    arrays["tag_line"] = narrow(arrays["tag_line"])
+    arrays["tag_node"] = narrow(arrays["tag_node"])
     sets = []
     row_ptr, label_ptr = arrays["set_row_ptr"], arrays["set_label_ptr"]
     sizes = np.diff(row_ptr)

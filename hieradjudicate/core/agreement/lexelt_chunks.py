@@ -66,6 +66,16 @@ def _product_rows(groups: list[_Group], X: int, B: int) -> int:
     return min(B, step)
 
 
+def _by_stat(g: _Group, stats: list[LexeltStat], T: np.ndarray) -> Iterator[tuple[int, LexeltStat, np.ndarray]]:
+    """Each member's ``(j, stat, sums)``: its own columns of the group's sums ``T`` (the members' ``V``
+    side by side in the last axis)."""
+    col = 0
+    for j, st in enumerate(stats):
+        dj = g.members[j][1].shape[1]
+        yield j, st, (T[..., col:col + dj] if len(stats) > 1 else T)
+        col += dj
+
+
 class _Tables:
     """Each pooled lexelt's terms as a function of how many times it is drawn (its sums ``c S``, size
     ``c n``, copies ``c``), for ``c`` up to the largest count seen."""
@@ -88,11 +98,7 @@ class _Tables:
             T = c[:, None, None] * self.S[None, sl]
             n = c[:, None] * self.sizes[None, sl]
             copies = np.broadcast_to(c[:, None], n.shape)
-            col = 0
-            for j, st in enumerate(self.stats):
-                dj = self.g.members[j][1].shape[1]
-                Tj = T[..., col:col + dj] if len(self.stats) > 1 else T
-                col += dj
+            for j, st, Tj in _by_stat(self.g, self.stats, T):
                 for t, term in enumerate(st.terms(Tj, n, copies, self.lexs[sl])):
                     new[j][t].append(term)
         self.tab = [[np.vstack([old, np.concatenate(parts, axis=1)]) for old, parts in zip(tab, nj, strict=True)]
@@ -180,11 +186,7 @@ class _GroupRun:
 
     def _terms(self, bufs: list[Terms], T: np.ndarray, n: np.ndarray, copies: np.ndarray | None,
                xs: np.ndarray) -> None:
-        col = 0
-        for j, st in enumerate(self.stats):
-            dj = self.g.members[j][1].shape[1]
-            Tj = T[..., col:col + dj] if len(self.stats) > 1 else T
-            col += dj
+        for j, st, Tj in _by_stat(self.g, self.stats, T):
             for buf, term in zip(bufs[j], st.terms(Tj, n, copies, xs), strict=True):
                 buf[:, xs] = term
 
