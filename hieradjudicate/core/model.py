@@ -52,18 +52,22 @@ class AnnotationSet:
         """``(R,)`` hash of each row's tag *set* (see :func:`~hieradjudicate.core.inventory.leaves.tag_set_signature`);
         computed on first use for a set made by :class:`CorpusBuilder`."""
         if self._signature is None and self._inventory is not None:
-            if self.tag_ptr.size - 1 == self.tag_node.size:
+            if self._one_tag_per_row:
                 # one tag per row (a crowd's labels): its tag's hash, gathered from the inventory's
                 # table when asked instead of kept (MASC: 228 sets, 8.3 MiB held while the project is
                 # open); the values tag_set_signature gives
-                return node_hashes(self._inventory.n_nodes)[self.tag_node]
+                return self.signature_of(slice(None))
             self._signature = tag_set_signature(self.tag_ptr, self.tag_node)
         return self._signature
 
-    def signature_of(self, rows: np.ndarray) -> np.ndarray:
+    @property
+    def _one_tag_per_row(self) -> bool:
+        return self.tag_ptr.size - 1 == self.tag_node.size
+
+    def signature_of(self, rows: np.ndarray | slice) -> np.ndarray:
         """``signature[rows]``; for a set of one tag per row only those rows' hashes are gathered (the
         instance shown: a few rows of each of ~24 sets, not each set's whole signature)."""
-        if self._signature is None and self._inventory is not None and self.tag_ptr.size - 1 == self.tag_node.size:
+        if self._signature is None and self._inventory is not None and self._one_tag_per_row:
             return node_hashes(self._inventory.n_nodes)[self.tag_node[rows]]
         return self.signature[rows]
 
