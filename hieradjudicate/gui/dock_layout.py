@@ -6,14 +6,21 @@ the live figures (the figures' labels were drawn over one another): below
 and when the window grows again they are split again with their default
 heights ("docks grow back").  The live figures sit in a scroll area, so a
 short dock scrolls instead of overprinting text under a control.
+
+The central widget's minimum height is the shown page's (:func:`size_to_current_page`), not the
+tallest page's: a stacked widget counts every page, so the Timeline tab's 324 px held the
+workbench's 128 px table area at 354 px even while hidden, and the instance dock had no room to
+grow for a longer suggestion without squeezing the table below its minimum -- on every such step
+the window was laid out twice (the dock grew, then shrank back), 50 ms each on MASC.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, Qt, QTimer
-from PySide6.QtWidgets import QDockWidget, QFrame, QMainWindow, QScrollArea, QWidget
+from PySide6.QtWidgets import QDockWidget, QFrame, QMainWindow, QScrollArea, QSizePolicy, QStackedWidget, QTabWidget, QWidget
 
 #: window heights below this tab the inventory and the live figures into one column
 TAB_BELOW = 760
@@ -29,6 +36,32 @@ def scrolling(widget: QWidget) -> QScrollArea:
     area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     area.setWidget(widget)
     return area
+
+
+def size_to_current_page(pages: QStackedWidget | QTabWidget, *, follow: bool = True) -> Callable[[int], None]:
+    """From now on only the current page of ``pages`` counts for its size hints: a hidden page's
+    size policy is ``Ignored`` (its minimum counts as 0), the shown page's its own again.  Pages
+    added later are set aside at the next change of page.  ``follow=False``: not on every change
+    of page by itself; the caller calls the returned function with the new page's index (where
+    docks are hidden and shown with the page: hidden before a taller page takes its room, shown
+    after the page is short again, or the layout in between squeezes them and they keep it)."""
+
+    def fit(current: int) -> None:
+        for j in range(pages.count()):
+            w = pages.widget(j)
+            own = w.__dict__.get("_own_size_policy")
+            if j == current:
+                if own is not None:
+                    w.setSizePolicy(own)
+                    del w.__dict__["_own_size_policy"]
+            elif own is None:
+                w.__dict__["_own_size_policy"] = w.sizePolicy()
+                w.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+
+    if follow:
+        pages.currentChanged.connect(fit)
+    fit(pages.currentIndex())
+    return fit
 
 
 class DockFitter(QObject):

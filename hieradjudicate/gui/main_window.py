@@ -30,7 +30,7 @@ from hieradjudicate.app.workbench.queue import Workbench
 from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.gui.actions import DECIDING, build_actions
 from hieradjudicate.gui.dashboard.controller import DashboardController
-from hieradjudicate.gui.dock_layout import DockFitter
+from hieradjudicate.gui.dock_layout import DockFitter, size_to_current_page
 from hieradjudicate.gui.gc_guard import collect_in_gui_thread
 from hieradjudicate.gui.project.project_actions import ProjectActions
 from hieradjudicate.gui.project.start_page import StartPage
@@ -68,6 +68,7 @@ class MainWindow(ProjectsSection, MarkersSection, QMainWindow):
         self.start.demo_requested.connect(self.open_demo)
         self.start.recent_requested.connect(self.load_project)
         self.stack.addWidget(self.start)
+        size_to_current_page(self.stack)  # a project's page does not keep the start page's minimum
         self.banner = ReadOnlyBanner()
         self.banner.reopen_requested.connect(self.reopen_project)
         central = QWidget()

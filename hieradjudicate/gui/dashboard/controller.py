@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QByteArray, QTimer
 from PySide6.QtWidgets import (
     QDockWidget,
     QFileDialog,
@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
 
 from hieradjudicate.app.session.session import Session
 from hieradjudicate.app.workbench.queue import Workbench
+from hieradjudicate.gui.dock_layout import size_to_current_page
 from hieradjudicate.gui.dashboard.dashboard import DashboardView
 from hieradjudicate.gui.dashboard.work import DashboardWork
 from hieradjudicate.gui.workbench.workspace import Workspace
@@ -70,6 +71,8 @@ class DashboardController:
         self._status = status
         self._error = error
         self._open: _Open | None = None
+        self._fit_page: Callable[[int], None] = lambda _index: None  # see attach
+        self._docks_left: QByteArray | None = None  # the window's state when the docks were hidden
 
     # ------------------------------------------------------------------ state
     @property
@@ -104,6 +107,8 @@ class DashboardController:
 
         self.timeline = attach_timeline(tabs, session, ws)  # the Timeline tab (issue 32)
         self._open = _Open(session, wb, ws, tabs, page, work)
+        # the workbench's docks get the room a hidden tab would hold (see _tab_changed)
+        self._fit_page = size_to_current_page(tabs, follow=False)
         tabs.currentChanged.connect(self._tab_changed)
         work.comp.ready.connect(self._competence_ready)
         QTimer.singleShot(PREFETCH_MS, self._prefetch)
@@ -168,8 +173,18 @@ class DashboardController:
         QTimer.singleShot(0, gc.collect)
 
     def _tab_changed(self, index: int) -> None:
+        shown = index == 0 and self._open is not None
+        if not shown and any(d.isVisible() for d in self._docks.values()):
+            self._docks_left = self._parent.saveState()  # their sizes, given back with the workbench
+        if shown:  # the page as short as the workbench lets it be, then the docks back
+            self._fit_page(index)
         for d in self._docks.values():
-            d.setVisible(index == 0 and self._open is not None)
+            d.setVisible(shown)
+        if shown and self._docks_left is not None:
+            self._parent.restoreState(self._docks_left)
+            self._docks_left = None
+        if self._open is not None and not shown:  # the docks gone, then the page as tall as its tab needs
+            self._fit_page(index)
         if index == 1 and self._open is not None and self._open.view is None:
             self.ensure_view()  # the step box, then the panels under it
 
