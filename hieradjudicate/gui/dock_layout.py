@@ -20,7 +20,16 @@ import os
 from collections.abc import Callable
 
 from PySide6.QtCore import QByteArray, QEvent, QObject, QSettings, Qt, QTimer
-from PySide6.QtWidgets import QDockWidget, QFrame, QMainWindow, QScrollArea, QSizePolicy, QStackedWidget, QTabWidget, QWidget
+from PySide6.QtWidgets import (
+    QDockWidget,
+    QFrame,
+    QMainWindow,
+    QScrollArea,
+    QSizePolicy,
+    QStackedWidget,
+    QTabWidget,
+    QWidget,
+)
 
 #: window heights below this tab the inventory and the live figures into one column
 TAB_BELOW = 760

@@ -35,11 +35,11 @@ from hieradjudicate.gui.gc_guard import collect_in_gui_thread
 from hieradjudicate.gui.project.project_actions import ProjectActions
 from hieradjudicate.gui.project.start_page import StartPage
 from hieradjudicate.gui.team.team_live import ServerPanel
-from hieradjudicate.gui.window_geometry import place, remember
-from hieradjudicate.gui.window.markers import MarkersSection, window_title  # noqa: F401 (tests import it here)
+from hieradjudicate.gui.window.markers import MarkersSection, window_title
 from hieradjudicate.gui.window.projects import ProjectsSection
-from hieradjudicate.gui.workbench.panels.document_panel import show_document
+from hieradjudicate.gui.window_geometry import place, remember
 from hieradjudicate.gui.workbench.help_overlay import HelpOverlay
+from hieradjudicate.gui.workbench.panels.document_panel import show_document
 from hieradjudicate.gui.workbench.pick_dialog import PickDialog
 from hieradjudicate.gui.workbench.read_only_banner import ReadOnlyBanner
 from hieradjudicate.gui.workbench.small_dialogs import GoToDialog, go_to

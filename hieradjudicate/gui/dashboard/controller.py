@@ -40,9 +40,9 @@ from PySide6.QtWidgets import (
 
 from hieradjudicate.app.session.session import Session
 from hieradjudicate.app.workbench.queue import Workbench
-from hieradjudicate.gui.dock_layout import size_to_current_page
 from hieradjudicate.gui.dashboard.dashboard import DashboardView
 from hieradjudicate.gui.dashboard.work import DashboardWork
+from hieradjudicate.gui.dock_layout import size_to_current_page
 from hieradjudicate.gui.workbench.workspace import Workspace
 
 #: how soon after a project opens the dashboard starts computing in the background (ms)
