@@ -15,7 +15,8 @@ The last line is ``BENCH-RESULT `` and a JSON list of ``{"figure", "ours", "peer
 thread's own CPU time of a step is printed: on a loaded machine it is the cost of the
 step itself.  The next instance is timed twice: as before, with the table's viewport, the
 chart and the tree repainted whole (forced), and as a user's N key followed by the events
-until idle, where Qt repaints only what changed (both rows are in ``BENCH-RESULT``).  After the keys,
+until idle, where Qt repaints only what changed -- back to back, and :data:`PACE` apart as a reader
+presses them, the window preparing the next instance in between (all three rows are in ``BENCH-RESULT``).  After the keys,
 a diagnostic line counts the paint events of ten more N keys per widget: a widget painted more than
 once a step paints in vain.
 """
@@ -38,6 +39,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _bench_util import build_masc  # noqa: E402
+
+
+#: seconds between two N keys at a reader's pace (a fast reader: ~7 instances a second)
+PACE = 0.15
 
 
 def rss_mb() -> float:
@@ -239,6 +244,19 @@ def main() -> int:
         print(f"  next instance as a user's N key (events until idle, paint included; {moved} of 30 keys moved): "
               f"median {statistics.median(key_wall):.1f} ms, max {max(key_wall):.1f} ms (GUI thread CPU median "
               f"{statistics.median(key_cpu):.1f} ms)")
+        # the same keys at a reader's pace: the events of PACE s processed between two keys, as while a
+        # user reads the instance (the window prepares the next one's suggestion and answers then)
+        paced_wall, paced_cpu = [], []
+        for _ in range(30):
+            t, c = time.perf_counter(), time.thread_time()
+            QTest.keyClick(win, Qt.Key.Key_N)
+            for _ in range(3):
+                app.processEvents()
+            paced_wall.append((time.perf_counter() - t) * 1000)
+            paced_cpu.append((time.thread_time() - c) * 1000)
+            settle(lambda: False, PACE)
+        print(f"  the same keys {PACE * 1000:.0f} ms apart (a reader's pace): median {statistics.median(paced_wall):.1f} ms, "
+              f"max {max(paced_wall):.1f} ms (GUI thread CPU median {statistics.median(paced_cpu):.1f} ms)")
         print("  paint events per N key (10 keys; a widget painted more than once a step paints in vain): "
               + paints_per_key(app, win, 10))
         refresh2, refresh2_cpu = [], []
@@ -307,6 +325,8 @@ def main() -> int:
               ("next instance (median, no background work)", round(statistics.median(nav2), 1), "ms", 16),
               ("next instance, a user's N key (median, Qt's own repaint)", round(statistics.median(key_wall), 1),
                "ms", 16),
+              (f"next instance, a user's N key {PACE * 1000:.0f} ms after the last (median)",
+               round(statistics.median(paced_wall), 1), "ms", 16),
               ("a decision's full refresh (median, no background work)", round(statistics.median(refresh2), 1), "ms", 50),
               ("RSS after opening", round(rss_open[0]), "MiB", round(300 * mib)),
               ("RSS after the dashboard", round(rss_end[0]), "MiB", round(300 * mib)),

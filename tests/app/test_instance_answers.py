@@ -162,3 +162,49 @@ def test_masc_work_n_1_1_shows_its_25_workers() -> None:
     zero = next(j for j in range(res.corpus.n) if str(wb.cols.crowd[j]).startswith("none (0) ×"))
     sz = wb.suggestion(zero)
     assert sz.tags == ("0",) and sz.none_of_these == ("0",)
+
+
+def test_kept_suggestions_and_answers_follow_the_estimate_and_the_weighing(tmp_path: Path) -> None:
+    """The workbench keeps the suggestion and the answers of the instance shown and of the one the
+    window prepares next; asked in any order, before and after the annotators are weighed and an
+    estimate arrives, each equals what a fresh workbench computes in the same state."""
+    from hieradjudicate.app.dashboard.competence import estimate
+
+    path = crowd_project(tmp_path / "c.hadj", 30, per_item=7, seed=5)
+    s = Session.open(path)
+    try:
+        wb = Workbench(s.corpus, [])
+        order = [3, 4, 3, 9, 4, 3, 0]
+
+        def fresh(comp=None, weighed=False) -> Workbench:
+            other = Workbench(s.corpus, [])
+            if weighed:
+                other.warm_suggestions()
+            if comp is not None:
+                other.set_competence(comp)
+            return other
+
+        def same(a, b) -> None:
+            assert (a is None) == (b is None)
+            if a is not None:
+                assert a == b
+
+        wb.start_weighing()  # the window's opening: the suggestions do not weigh while it runs
+        before = [wb.suggestion(i) for i in order]
+        assert all(s_.weighing for s_ in before if s_ is not None)
+        wb.warm_suggestions()
+        wb.weighed()
+        ref = fresh(weighed=True)
+        for i in order:
+            same(wb.suggestion(i), ref.suggestion(i))
+            assert not wb.suggestion(i).weighing
+        comp = estimate(s.corpus)
+        wb.set_competence(comp)
+        ref = fresh(comp, weighed=True)
+        for i in order:
+            same(wb.suggestion(i), ref.suggestion(i))
+            assert wb.suggestion(i).weighted  # the estimate's answer, not the one kept from before it
+            assert [(g.tags, g.set_indices) for g in wb.answer_groups(i)] == \
+                [(g.tags, g.set_indices) for g in ref.answer_groups(i)]
+    finally:
+        s.close()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 
@@ -409,8 +410,9 @@ class Workbench:
     def answer_groups(self, i: int) -> list[AnswerGroup]:
         """The distinct answers of the sets that answered instance ``i`` (most votes first; voters by
         estimated competence when an estimate exists)."""
-        comp, last = self.competence, self.__dict__.get("_groups")  # the panels ask thrice per instance shown
-        if last is None or last[0] != int(i) or last[1] is not comp:
+        comp = self.competence  # the panels ask thrice per instance shown
+
+        def make() -> list[AnswerGroup]:
             held = self.__dict__.get("_weights")  # each estimate's weights made once, not per instance
             if comp is None:
                 weights = None
@@ -419,9 +421,23 @@ class Workbench:
             else:
                 weights = {k: float(c) for k, c in zip(comp.set_indices, comp.competence)}
                 self.__dict__["_weights"] = (comp, weights)
-            groups = answer_groups(self.corpus, int(i), self.shown_sets(), weights)
-            last = self.__dict__["_groups"] = (int(i), comp, groups)
-        return last[2]
+            return answer_groups(self.corpus, int(i), self.shown_sets(), weights)
+
+        return self._remembered("_groups", int(i), (comp,), make)
+
+    def _remembered(self, name: str, i: int, stamp: tuple, make: Callable[[], Any]) -> Any:
+        """``make()`` for instance ``i``, kept for the last two instances asked (the one shown and the
+        one the window prepares for the next key) while every item of ``stamp`` is the same object."""
+        held = self.__dict__.setdefault(name, {})
+        got = held.get(i)
+        if got is not None and len(got[0]) == len(stamp) and all(a is b for a, b in zip(got[0], stamp)):
+            return got[1]
+        value = make()
+        held.pop(i, None)
+        while len(held) >= 2:
+            held.pop(next(iter(held)))
+        held[i] = (stamp, value)
+        return value
 
     def leaf_votes(self, i: int, groups: list[AnswerGroup] | None = None) -> LeafVotes:
         """Votes, share and (with an estimate) the competence posterior of each leaf of instance ``i``."""
@@ -459,24 +475,30 @@ class Workbench:
         if self._suggester is None:
             self._suggester = Suggester(self.corpus, self.cols.annotators)
         pending = self.weighing and not self._suggester.weighed
-        s = self._suggester.one(int(i), weigh=not pending)
-        if s is None:
-            return None
-        out = Suggestion(s.tags, s.votes, s.of, s.sets, s.support, s.reliable_tags, s.reliable_set,
-                         weighing=pending and not s.reliable_set)
-        groups = answer_groups(self.corpus, int(i), self.cols.annotators, leaves=False)  # answers and votes
-        mine = tuple(sorted(s.tags))
-        out.tied = tuple(g.tags for g in groups if g.votes == s.votes and tuple(sorted(g.tags)) != mine)
-        x = int(self.cols.lexelt[i])
-        inv = self.corpus.inventory
-        out.none_of_these = tuple(t for t in s.tags if (n := inv.lookup(x, t)) >= 0
-                                  and is_none_sense(inv.node_gloss[n]))
-        comp = self.competence
-        if comp is not None and comp.best_node[i] >= 0:
-            out.weighted = (self.corpus.inventory.node_id[int(comp.best_node[i])],)
-            out.weighted_posterior = float(comp.best_posterior[i])
-            out.weighted_model = comp.model
-        return out
+        # the same while the weighing's state and the estimate stay (the annotators' answers do not change)
+        stamp = (pending, self._suggester.weighed, self.competence)
+
+        def make() -> Suggestion | None:
+            s = self._suggester.one(int(i), weigh=not pending)
+            if s is None:
+                return None
+            out = Suggestion(s.tags, s.votes, s.of, s.sets, s.support, s.reliable_tags, s.reliable_set,
+                             weighing=pending and not s.reliable_set)
+            groups = answer_groups(self.corpus, int(i), self.cols.annotators, leaves=False)  # answers and votes
+            mine = tuple(sorted(s.tags))
+            out.tied = tuple(g.tags for g in groups if g.votes == s.votes and tuple(sorted(g.tags)) != mine)
+            x = int(self.cols.lexelt[i])
+            inv = self.corpus.inventory
+            out.none_of_these = tuple(t for t in s.tags if (n := inv.lookup(x, t)) >= 0
+                                      and is_none_sense(inv.node_gloss[n]))
+            comp = self.competence
+            if comp is not None and comp.best_node[i] >= 0:
+                out.weighted = (self.corpus.inventory.node_id[int(comp.best_node[i])],)
+                out.weighted_posterior = float(comp.best_posterior[i])
+                out.weighted_model = comp.model
+            return out
+
+        return self._remembered("_suggested", int(i), stamp, make)
 
     def set_competence(self, comp: CompetenceFigures) -> None:
         """Use an estimate of :func:`~hieradjudicate.app.dashboard.competence.estimate`: suggestions get the

@@ -37,6 +37,9 @@ CATEGORY_CHOICES = (("All agreement categories", ()), ("Any disagreement", (1, 2
 STATUS_CHOICES = (("Any status", ()), ("Unresolved", (0,)), ("Resolved", (1,)), ("Flagged", (2,)),
                   ("Skipped", (3,)), ("In conflict (team)", (4,)), ("Not resolved", (0, 2, 3, 4)),
                   ("Has a note", "note"))
+#: ms an instance is shown without another key before the next unresolved one's panels are prepared
+PREPARE_MS = 60
+
 _WIDTHS = {"category": 92, "lexelt": 58, "instance": 150, "kwic": 250, "agreement": 52, "status": 82,
            "gold": 56, "answers": 260, "note": 120}
 
@@ -178,6 +181,10 @@ class Workspace(QWidget):
         self.model.layoutChanged.connect(self._follow)
         self._live_timer = QTimer(self, singleShot=True, interval=0)
         self._live_timer.timeout.connect(self.live.refresh_agreement)
+        #: the next unresolved instance's suggestion and answers, made once an instance has been shown
+        #: for PREPARE_MS without another key: the N key then finds them made (MASC: ~3 of a step's ~21 ms)
+        self._prepare_timer = QTimer(self, singleShot=True, interval=PREPARE_MS)
+        self._prepare_timer.timeout.connect(self._prepare_next)
         self._live_timer.start()  # after the window is shown: the table is usable first
         #: off the GUI thread once the window is shown, one after the other: a crowd's late columns
         #: (category, leaf agreement, answers: ``Columns.finish``; their cells say "computing…" until
@@ -426,6 +433,20 @@ class Workspace(QWidget):
         self.detail.show_instance(i)
         self.tree.show_instance(i)
         self.instance_changed.emit(i)
+        self._prepare_timer.start()
+
+    def _prepare_next(self) -> None:
+        """Make what the panels will show for the next unresolved instance (see ``_prepare_timer``);
+        the workbench keeps it beside the shown instance's."""
+        if self.shown < 0:
+            return
+        row = self.wb.next_unresolved(self.current_row(), 1)
+        if row < 0:
+            return
+        j = int(self.wb.view[row])
+        self.wb.suggestion(j)
+        if self.detail.crowd:
+            self.wb.answer_groups(j)
 
     def refresh_current(self) -> None:
         if self.shown >= 0:
@@ -435,6 +456,7 @@ class Workspace(QWidget):
         """Stop background work before the project closes."""
         self._live_timer.stop()
         self._weigh_timer.stop()
+        self._prepare_timer.stop()
         self.weigher.cancel()
         self.weigher.wait(30_000)
         self.wb.weighed()
