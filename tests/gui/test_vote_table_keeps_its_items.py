@@ -1,6 +1,8 @@
 """The crowd's vote table keeps its items when the next instance has the same rows (another instance of
 the same word): only the cells whose text or colour changed are set again, and every cell then shows
-exactly what a table built afresh for that instance shows (texts, italics, tooltips, colours)."""
+exactly what a table built afresh for that instance shows (texts, italics, tooltips, colours).  The view
+hears of every changed cell (one ``dataChanged`` around them) and of no column that stayed: within a
+word the senses' column keeps its labels, and it is not repainted."""
 
 from __future__ import annotations
 
@@ -47,10 +49,14 @@ def test_the_next_instance_of_a_word_keeps_the_vote_tables_items(qtbot, private_
         assert isinstance(model, VoteModel)
         kept = renewed = 0
         seen = set()
+        told: list[tuple[int, int, int, int]] = []  # the rows and columns of each dataChanged
+        model.dataChanged.connect(lambda a, b, *_: told.append((a.row(), b.row(), a.column(), b.column())))
         # steps inside a word and across words; a decision (1 moves on), back to it, a flag, the next one
         for key in [Qt.Key.Key_N] * 10 + [Qt.Key.Key_1, Qt.Key.Key_Up, Qt.Key.Key_F, Qt.Key.Key_N]:
             i0 = highlighted(w)
             word0, rows0, items0 = int(w.wb.cols.lexelt[i0]), model.rowCount(), _addresses(model)
+            cells0 = _cells(model)
+            told.clear()
             qtbot.keyClick(w.ws.table, key)
             QApplication.processEvents()
             i = highlighted(w)
@@ -59,6 +65,10 @@ def test_the_next_instance_of_a_word_keeps_the_vote_tables_items(qtbot, private_
             if int(w.wb.cols.lexelt[i]) == word0 and model.rowCount() == rows0:
                 assert _addresses(model) == items0  # the same word's rows: the items were kept
                 kept += 1
+                changed = {(r, c) for r, (row, was) in enumerate(zip(_cells(model), cells0))
+                           for c, (now, before) in enumerate(zip(row, was)) if now != before}
+                assert all(any(r0 <= r <= r1 and c0 <= c <= c1 for r0, r1, c0, c1 in told) for r, c in changed)
+                assert all(c0 >= 1 for _, _, c0, _ in told)  # the senses' labels stay: not repainted
             else:
                 renewed += 1
             seen.update(str(model.data(model.index(r, 4))) for r in range(model.rowCount()))

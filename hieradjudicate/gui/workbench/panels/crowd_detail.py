@@ -149,17 +149,21 @@ class VoteModel(QStandardItemModel):
         held = self._filled
         if n and held is not None and self._lexelt is not None and held[0] is self._lexelt[0] \
                 and held[1:] == (self._lexelt[1], n):
-            self.blockSignals(True)  # one signal for the whole table below, not one a cell
+            self.blockSignals(True)  # one signal for the cells changed below, not one a cell
+            rows, cols = set(), set()
             try:
                 for r, (row, was) in enumerate(zip(looks, self._looks)):
                     for c, (look, old) in enumerate(zip(row, was)):
                         if look != old:
                             self._restyle(self.item(r, c), look, old)
+                            rows.add(r)
+                            cols.add(c)
             finally:
                 self.blockSignals(False)
-            if looks != self._looks:
+            if rows:  # the block of rows and columns that changed: the senses' column is repainted
+                # only when a label changed (within a word they stay; the counts beside them change)
                 self._looks = looks
-                self.dataChanged.emit(self.index(0, 0), self.index(n - 1, len(self.HEADERS) - 1))
+                self.dataChanged.emit(self.index(min(rows), min(cols)), self.index(max(rows), max(cols)))
             return
         self.beginResetModel()
         self.blockSignals(True)  # no per-row signals inside the reset: the views hear of it at its end
