@@ -1,10 +1,11 @@
-"""A step to the next instance (the N key) paints the sense tree at most once: its columns are fitted
+"""A step to the next instance (the N key) paints the sense tree at most once (and only the rows whose marks
+changed when no column changes its width): its columns are fitted
 inside the step, so no timer or queued geometry update paints the whole tree again after the step's
 own paint, and the widths it shows then are the ones it keeps."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QApplication
 
 from tests.gui.journey import PaintCounter, highlighted, open_window
@@ -45,3 +46,42 @@ def test_the_n_key_paints_the_sense_tree_once_with_its_final_column_widths(qtbot
     head = tree.header()
     assert sum(_widths(tree)) == tree.viewport().width() or tree.horizontalScrollBar().maximum() > 0
     assert head.sectionSize(3) > 0
+
+
+class _Regions(QObject):
+    """The regions of the paint events of the widget it is installed on."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.regions: list = []
+
+    def eventFilter(self, _obj, ev) -> bool:  # noqa: N802 (Qt's name)
+        if ev.type() == QEvent.Type.Paint:
+            self.regions.append(ev.region().boundingRect())
+        return False
+
+
+def test_a_step_that_keeps_the_columns_repaints_only_the_rows_it_marks(qtbot, demo_project):
+    """Within a word the tree stays; when the marks move but no column changes its width, only the rows
+    whose marks changed are repainted, not the whole tree."""
+    win = open_window(qtbot, demo_project)
+    ws = win.ws
+    tree = ws.tree.tree
+    ws.table.setFocus()
+    _idle()
+    seen = _Regions()
+    tree.viewport().installEventFilter(seen)
+    partial = 0
+    for _ in range(12):
+        before, widths = highlighted(win), _widths(tree)
+        word = int(win.wb.cols.lexelt[before])
+        seen.regions.clear()
+        qtbot.keyClick(win, Qt.Key.Key_N)
+        _idle()
+        now = highlighted(win)
+        if int(win.wb.cols.lexelt[now]) != word or _widths(tree) != widths or not seen.regions:
+            continue
+        whole = tree.viewport().rect()
+        assert all(r.height() < whole.height() for r in seen.regions), (seen.regions, whole)
+        partial += 1
+    assert partial >= 2  # the case was met

@@ -137,14 +137,17 @@ class InventoryTree(QWidget):
                 changed = True
             self._marked.append(node)
         if changed or built:
-            self._fit_columns()
+            self._fit_columns(built)
 
-    def _fit_columns(self) -> None:
+    def _fit_columns(self, built: bool = True) -> None:
         """The sense, here and uses columns to their contents and the gloss to what they leave, in one
         go: the view repaints once, in the step's own paint.  Each width change would otherwise reach
         the view through the header's signals (a timer, then a queued geometry update, then the gloss
-        fitted on another timer): two more paints of the whole tree after the step's."""
+        fitted on another timer): two more paints of the whole tree after the step's.  ``built``: the
+        tree was just built; otherwise, when no width changed, only the rows whose marks changed are
+        repainted (as their items asked), not the whole tree."""
         head = self.tree.header()
+        widths = [head.sectionSize(c) for c in range(head.count())]
         head.blockSignals(True)
         try:
             for c in (0, 1, 2):
@@ -154,9 +157,11 @@ class InventoryTree(QWidget):
             self.fill.fit()
         finally:
             head.blockSignals(False)
-        self.tree.updateGeometries()  # the scroll bars' ranges and the header's place
-        self.tree.viewport().update()
-        head.viewport().update()
+        if built or [head.sectionSize(c) for c in range(head.count())] != widths:
+            self.tree.updateGeometries()  # the scroll bars' ranges and the header's place
+            self.tree.viewport().update()
+            head.viewport().update()
+        # else the columns kept their widths: only the rows whose marks changed are repainted
 
     def show_none(self) -> None:
         """No instance: no lexelt's tree (it would say nothing about the empty table)."""
