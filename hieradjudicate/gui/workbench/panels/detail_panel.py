@@ -260,6 +260,7 @@ class LeafChart(pg.PlotWidget):
         for b in self.bars:
             self.removeItem(b)
         self.bars = []
+        self.__dict__.pop("_drawn", None)  # what the items drew (see _draw): new items, none yet
         for k in range(len(names)):
             b = pg.BarGraphItem(x0=[], y=[], width=[], height=0.1, brush=set_color(k), pen=None)
             self.addItem(b)
@@ -315,19 +316,33 @@ class LeafChart(pg.PlotWidget):
         self.values = P_shown[:, :m]
         h = 0.8 / max(m, 1)
         ys = np.arange(nl, dtype=float)
+        # each item set again only when what it draws changes (the next instance of a word often
+        # keeps the gold frame, an empty posterior or a set's bars): every setOpts redraws the item
+        drawn = self.__dict__.setdefault("_drawn", {})
+
+        def put(item, key, **opts) -> None:
+            if drawn.get(id(item)) != key:
+                drawn[id(item)] = key
+                item.setOpts(**opts)
+
         for k, b in enumerate(self.bars[:m]):
-            b.setOpts(x0=np.zeros(nl), y=ys - 0.4 + h * (k + 0.5), width=P_shown[:, k], height=h)
-        for b in self.bars[m:]:
-            if b.opts.get("width") is None or np.size(b.opts["width"]):  # emptied once, not at every instance
-                b.setOpts(x0=np.zeros(0), y=np.zeros(0), width=np.zeros(0))
+            put(b, (nl, m, P_shown[:, k].tobytes()), x0=np.zeros(nl), y=ys - 0.4 + h * (k + 0.5),
+                width=P_shown[:, k], height=h)
+        for b in self.bars[m:]:  # emptied once, not at every instance
+            put(b, (), x0=np.zeros(0), y=np.zeros(0), width=np.zeros(0))
         g = np.flatnonzero(shown_gold)
-        self.gold_bars.setOpts(x0=np.zeros(g.size), y=ys[g], width=np.ones(g.size), height=0.92)
+        put(self.gold_bars, (nl, g.tobytes()), x0=np.zeros(g.size), y=ys[g], width=np.ones(g.size), height=0.92)
         empty = not P_shown[:, :m].any() and not g.size
-        self.empty_text.setText("No answer to chart for this instance" if empty else "")
-        self.empty_text.setPos(0.5, max(nl - 1, 0) / 2)
+        text = "No answer to chart for this instance" if empty else ""
+        if (text, nl) != drawn.get("empty"):
+            drawn["empty"] = (text, nl)
+            self.empty_text.setText(text)
+            self.empty_text.setPos(0.5, max(nl - 1, 0) / 2)
         self.tick_labels = shown
         self._set_ticks()
-        self.setYRange(-0.6, max(nl, 1) - 0.4, padding=0)
+        want = (-0.6, max(nl, 1) - 0.4)
+        if tuple(self.getPlotItem().getViewBox().viewRange()[1]) != want:
+            self.setYRange(*want, padding=0)
 
     def _set_ticks(self) -> None:
         """Every row's label beside it, elided in the middle only when wider than 45% of the chart."""
