@@ -17,9 +17,10 @@ from dataclasses import fields
 from functools import cached_property
 
 from hieradjudicate.core.agreement.layout import Layout, _layout_sorted, block_positions
+from hieradjudicate.core.agreement.layout_sparse import SparseLayout, sparse_rows
 from hieradjudicate.core.arrays import narrow, zeros
 from hieradjudicate.core.inventory.inventory import Inventory
-from hieradjudicate.core.inventory.leaves import leaf_vectors
+from hieradjudicate.core.inventory.leaves import leaf_terms
 
 
 def layout_from_tags(inv: Inventory, sets: list, inst_lexelt: np.ndarray) -> Layout:
@@ -52,7 +53,13 @@ def layout_from_tags(inv: Inventory, sets: list, inst_lexelt: np.ndarray) -> Lay
     idx = np.repeat(tag_start[source_row] - ptr[:-1], counts) + np.arange(int(ptr[-1]))
     node = np.concatenate([s.tag_node for s in sets])[idx]
     weight = np.concatenate([s.tag_weight for s in sets])[idx]
-    P = leaf_vectors(inv, ptr, node, weight)
+    flat, vals = leaf_terms(inv, ptr, node, weight)
+    del node, weight, idx
+    if 3 * len(vals) < R * K:  # mostly zeros (all-words keys: one leaf of 25 on most rows): the entries
+        row_p, col, val = sparse_rows(flat, vals, R, K)
+        return SparseLayout.of(inst, rater, row_p, col, val, K, inst_lexelt[inst], len(inv.lexelts))
+    P = zeros((R, K))  # leaf_vectors of the sorted rows
+    np.add.at(P.reshape(-1), flat, vals)
     return _layout_sorted(inst, rater, P, inst_lexelt[inst], len(inv.lexelts))
 
 

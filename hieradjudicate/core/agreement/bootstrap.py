@@ -656,7 +656,7 @@ def _rows_P(full: Layout, rows: np.ndarray, K: int) -> np.ndarray:
     """``full.P[rows]``; from the leaves when every row is one leaf (the whole ``P`` never made)."""
     leaf = full.__dict__.get("onehot_leaf")  # known without a pass over P (a crowd's layout)
     if leaf is None:
-        return full.P[rows]
+        return full.gather_P(rows)  # a sparse layout makes these rows alone
     out = np.zeros((len(rows), K))
     out[np.arange(len(rows)), leaf[rows]] = 1.0  # the unit rows of P, exactly
     return out
