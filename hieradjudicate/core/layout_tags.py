@@ -6,7 +6,11 @@
 :func:`~hieradjudicate.core.agreement.layout.block_positions`, their tags gathered in that order, and
 :func:`~hieradjudicate.core.inventory.leaves.leaf_vectors` computes each row exactly as it computes it for
 its set.  When every row is one tag whose leaf vector is a unit vector (a crowd's labels), the
-layout also knows each row's leaf (see :attr:`~hieradjudicate.core.agreement.layout.Layout.onehot_leaf`).
+layout also knows each row's leaf (see :attr:`~hieradjudicate.core.agreement.layout.Layout.onehot_leaf`);
+otherwise, when the leaf vectors are mostly zeros (all-words keys: a few rows of two senses among rows
+of one leaf of up to 25), it holds each row's nonzero entries
+(:class:`~hieradjudicate.core.agreement.layout_sparse.SparseLayout`), and only dense leaf vectors
+(soft labels over most leaves) are laid out dense.
 """
 
 from __future__ import annotations
