@@ -14,10 +14,11 @@ from __future__ import annotations
 import tracemalloc
 
 import numpy as np
+import pytest
 
+from hieradjudicate.core.agreement import layout_sparse
 from hieradjudicate.core.agreement.bootstrap import bootstrap_figures
 from hieradjudicate.core.agreement.layout import layout_from_blocks
-from hieradjudicate.core.agreement import layout_sparse
 from hieradjudicate.core.agreement.layout_sparse import SparseLayout
 from hieradjudicate.core.dashboard import all_figures
 from hieradjudicate.core.model import Corpus, CorpusBuilder
@@ -99,32 +100,32 @@ def _same_bits(a: np.ndarray, b: np.ndarray) -> bool:
     return a.shape == b.shape and a.tobytes() == b.tobytes()
 
 
-def test_the_figures_of_a_sparse_layout_are_the_dense_layouts_to_the_bit(monkeypatch) -> None:
-    for method in ("bca", "percentile"):
-        corpus = _mixed()
-        sets = [0, 1, 2]
-        lay = corpus.layout(sets)
-        assert isinstance(lay, SparseLayout) and lay.onehot_leaf is None  # soft rows: not one leaf per row
-        want = _figures(_dense(_mixed(), sets), corpus, method)
-        made = SparseLayout.P.fget
+@pytest.mark.parametrize("method", ["bca", "percentile"])
+def test_the_figures_of_a_sparse_layout_are_the_dense_layouts_to_the_bit(method, monkeypatch) -> None:
+    corpus = _mixed()
+    sets = [0, 1, 2]
+    lay = corpus.layout(sets)
+    assert isinstance(lay, SparseLayout) and lay.onehot_leaf is None  # soft rows: not one leaf per row
+    want = _figures(_dense(_mixed(), sets), corpus, method)
+    made = SparseLayout.P.fget
 
-        def refuse_p(self):
-            if self.__dict__.get("_P") is None:
-                raise AssertionError("a figure made the sparse layout's dense P")
-            return made(self)
+    def refuse_p(self):
+        if self.__dict__.get("_P") is None:
+            raise AssertionError("a figure made the sparse layout's dense P")
+        return made(self)
 
-        monkeypatch.setattr(SparseLayout, "P", property(refuse_p, SparseLayout.P.fset))
-        got = _figures(lay, corpus, method)
-        monkeypatch.undo()
-        assert len(got) == len(want)
-        for k, (g, w) in enumerate(zip(got, want, strict=True)):
-            assert _same_bits(g, w), (method, k, g, w)
-        assert np.isfinite(got[7][:6]).all()  # Fleiss' and alpha's intervals and biases exist
-        # and the selection's layout (a take) is sparse and the same to the bit as the dense selection's
-        rows = np.flatnonzero(lay.inst % 3 != 0)
-        part = lay.take(rows)
-        assert isinstance(part, SparseLayout)
-        np.testing.assert_array_equal(part.rows_P(0, part.R), _dense(_mixed(), sets).P[rows])
+    monkeypatch.setattr(SparseLayout, "P", property(refuse_p, SparseLayout.P.fset))
+    got = _figures(lay, corpus, method)
+    monkeypatch.undo()
+    assert len(got) == len(want)
+    for k, (g, w) in enumerate(zip(got, want, strict=True)):
+        assert _same_bits(g, w), (method, k, g, w)
+    assert np.isfinite(got[7][:6]).all()  # Fleiss' and alpha's intervals and biases exist
+    # and a selection's layout (a take) is sparse, its rows the dense selection's
+    rows = np.flatnonzero(lay.inst % 3 != 0)
+    part = lay.take(rows)
+    assert isinstance(part, SparseLayout)
+    np.testing.assert_array_equal(part.rows_P(0, part.R), _dense(_mixed(), sets).P[rows])
 
 
 def _peak(fn) -> int:
