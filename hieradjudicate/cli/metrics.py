@@ -97,6 +97,7 @@ def cmd_agree(args: argparse.Namespace) -> int:
         out["category"] = args.category
     if args.ci:
         resample_warning(args.ci)
+        stats.forget_figures()  # they are in `out`: the intervals' working memory takes their place
         out["ci"] = _agree_ci(stats, sets, depth, args.ci, instances, args.ci_method, args.seed)
     if args.format == "json":
         print(json_text(out))

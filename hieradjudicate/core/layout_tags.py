@@ -6,7 +6,11 @@
 :func:`~hieradjudicate.core.agreement.layout.block_positions`, their tags gathered in that order, and
 :func:`~hieradjudicate.core.inventory.leaves.leaf_vectors` computes each row exactly as it computes it for
 its set.  When every row is one tag whose leaf vector is a unit vector (a crowd's labels), the
-layout also knows each row's leaf (see :attr:`~hieradjudicate.core.agreement.layout.Layout.onehot_leaf`).
+layout also knows each row's leaf (see :attr:`~hieradjudicate.core.agreement.layout.Layout.onehot_leaf`);
+otherwise, when the leaf vectors are mostly zeros (all-words keys: a few rows of two senses among rows
+of one leaf of up to 25), it holds each row's nonzero entries
+(:class:`~hieradjudicate.core.agreement.layout_sparse.SparseLayout`), and only dense leaf vectors
+(soft labels over most leaves) are laid out dense.
 """
 
 from __future__ import annotations
@@ -17,9 +21,10 @@ from dataclasses import fields
 from functools import cached_property
 
 from hieradjudicate.core.agreement.layout import Layout, _layout_sorted, block_positions
+from hieradjudicate.core.agreement.layout_sparse import SparseLayout, sparse_rows
 from hieradjudicate.core.arrays import narrow, zeros
 from hieradjudicate.core.inventory.inventory import Inventory
-from hieradjudicate.core.inventory.leaves import leaf_vectors
+from hieradjudicate.core.inventory.leaves import leaf_terms
 
 
 def layout_from_tags(inv: Inventory, sets: list, inst_lexelt: np.ndarray) -> Layout:
@@ -52,7 +57,13 @@ def layout_from_tags(inv: Inventory, sets: list, inst_lexelt: np.ndarray) -> Lay
     idx = np.repeat(tag_start[source_row] - ptr[:-1], counts) + np.arange(int(ptr[-1]))
     node = np.concatenate([s.tag_node for s in sets])[idx]
     weight = np.concatenate([s.tag_weight for s in sets])[idx]
-    P = leaf_vectors(inv, ptr, node, weight)
+    flat, vals = leaf_terms(inv, ptr, node, weight)
+    del node, weight, idx
+    if 3 * len(vals) < R * K:  # mostly zeros (all-words keys: one leaf of 25 on most rows): the entries
+        row_p, col, val = sparse_rows(flat, vals, R, K)
+        return SparseLayout.of(inst, rater, row_p, col, val, K, inst_lexelt[inst], len(inv.lexelts))
+    P = zeros((R, K))  # leaf_vectors of the sorted rows
+    np.add.at(P.reshape(-1), flat, vals)
     return _layout_sorted(inst, rater, P, inst_lexelt[inst], len(inv.lexelts))
 
 

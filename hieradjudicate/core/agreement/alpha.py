@@ -139,13 +139,14 @@ def alpha_stats(lay: Layout, distance: Distance = "nominal") -> AlphaStats:
         if lay.onehot_leaf is not None:  # (1)^2 - 1 on every row
             row_term[:] = 0.0
         else:
-            row_term[:] = (lay.P @ ones) ** 2 - lay.row_sq
+            row_term[:] = lay.row_mass() ** 2 - lay.row_sq
     else:
         for x in range(X):
             a, b = lay.lex_segs[x], lay.lex_segs[x + 1]
             r0, r1 = lay.lex_rows[x], lay.lex_rows[x + 1]
             seg_term[a:b] = np.einsum("ik,ik->i", s[a:b] @ dist[x], s[a:b])
-            row_term[r0:r1] = np.einsum("rk,rk->r", lay.P[r0:r1] @ dist[x], lay.P[r0:r1])
+            Px = lay.rows_P(r0, r1)
+            row_term[r0:r1] = np.einsum("rk,rk->r", Px @ dist[x], Px)
     row_sum = np.add.reduceat(row_term, lay.seg_start) if lay.R else np.zeros(0)
     return AlphaStats(w * (seg_term - row_sum), s, lay.seg_lex, dist, lay)
 

@@ -369,7 +369,8 @@ def fleiss_jackknife(V: np.ndarray, lex: np.ndarray, n_lexelts: int, K: int, min
     pbar = S[:, 1:1 + K] / np.maximum(S[:, 1 + K], 1.0)[:, None]
     q = np.einsum("xk,xk->x", pbar, pbar) * n_x
     R, lr, cnt, strata = jackknife_units(V, lex, n_lexelts, min_stratum)
-    left = S[lr] - R  # each unit's lexelt without it
+    left = S[lr]  # each unit's lexelt without it (subtracted in place: one (units, d) array, not two)
+    left -= R
     pbar_i = left[:, 1:1 + K] / np.maximum(left[:, 1 + K], 1.0)[:, None]
     n = n_x.sum() - cnt
     obs = (S[:, 0].sum() - R[:, 0]) / np.maximum(n, 1.0)
@@ -458,7 +459,8 @@ def alpha_jackknife(V: np.ndarray, lex: np.ndarray, n_lexelts: int, dist: np.nda
     de_lex = pair_x / (nxm * np.maximum(n_x - 1.0, 1.0))
     # each unit's lexelt after leaving it out (a lexelt drawn whole: nothing of it left)
     R, lr, _, strata = jackknife_units(V, lex, X, min_stratum)
-    nc_i = n_c[lr] - R[:, 1:]
+    nc_i = n_c[lr]  # in place, as fleiss_jackknife's
+    nc_i -= R[:, 1:]
     nx_i = nc_i.sum(axis=1)
     pair_i = np.empty(len(R))
     for x in np.unique(lr).tolist():  # one product per lexelt present, over its units
@@ -590,6 +592,7 @@ def bootstrap_figures(
     Df, Da = _replicates([(Vf, lay.seg_lex), (Va, lay.seg_lex)], [_fleiss_reps(K), _alpha_reps(st.dist, lexelt_chance)],
                          X, n_resamples, seed)
     fl = _fleiss_ci(Df, K, f_point, level, seed, method, Vf, lay.seg_lex)
+    del Vf, Df  # alpha's jackknife is the peak (all-words data at 100,000 instances: Vf is 20 MB)
     al = _alpha_ci(Da, st.dist, lexelt_chance, a_point, level, seed, method, Va, lay.seg_lex)
     return BootstrapFigures(out_pairs, fl, al, skipped)
 
@@ -656,7 +659,7 @@ def _rows_P(full: Layout, rows: np.ndarray, K: int) -> np.ndarray:
     """``full.P[rows]``; from the leaves when every row is one leaf (the whole ``P`` never made)."""
     leaf = full.__dict__.get("onehot_leaf")  # known without a pass over P (a crowd's layout)
     if leaf is None:
-        return full.P[rows]
+        return full.gather_P(rows)  # a sparse layout makes these rows alone
     out = np.zeros((len(rows), K))
     out[np.arange(len(rows)), leaf[rows]] = 1.0  # the unit rows of P, exactly
     return out

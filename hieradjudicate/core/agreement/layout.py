@@ -121,6 +121,18 @@ class Layout:
         alone, not the whole array (MASC: 147 MB)."""
         return self.P[r0:r1]
 
+    def gather_P(self, rows: np.ndarray) -> np.ndarray:
+        """``P[rows]`` (positions); a layout that holds no ``P`` makes these rows alone."""
+        return self.P[rows]
+
+    def row_mass(self) -> np.ndarray:
+        """``sum_l p_r(l)`` per row (``P @ 1``)."""
+        return self.P @ np.ones(self.n_leaves)
+
+    def group_sums(self, key: np.ndarray, n_groups: int) -> np.ndarray:
+        """:func:`group_sum` of ``P`` by ``key``: the rows' leaf vectors summed by group, in row order."""
+        return group_sum(self.P, key, n_groups)
+
     @cached_property
     def onehot_leaf(self) -> np.ndarray | None:
         """The leaf of each row when every row of ``P`` is a unit vector (one leaf of mass 1, as

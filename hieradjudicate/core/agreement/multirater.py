@@ -32,7 +32,7 @@ from hieradjudicate.core.agreement.fleiss_missing import (  # noqa: F401 (re-exp
     GWET_FLEISS_RULE,
     gwet_fleiss_chance,
 )
-from hieradjudicate.core.agreement.layout import Layout, group_sum, make_layout
+from hieradjudicate.core.agreement.layout import Layout, make_layout
 
 
 @dataclass(frozen=True)
@@ -93,7 +93,7 @@ def conger_chance(full: Layout) -> np.ndarray:
         K = full.n_leaves
         tot = np.bincount(key * K + leaf, minlength=X * m * K).reshape(X * m, K).astype(np.float64)
     else:
-        tot = group_sum(full.P, key, X * m)
+        tot = full.group_sums(key, X * m)
     cnt = np.bincount(key, minlength=X * m).astype(np.float64)
     marg = tot / np.maximum(cnt, 1.0)[:, None]
     present = (cnt > 0).reshape(X, m)

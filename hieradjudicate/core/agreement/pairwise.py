@@ -234,7 +234,7 @@ def _lexelt_pair_stats(
         used = np.bincount(leaf[r0:r1], minlength=lay.n_leaves) > 0
         kx = int(used.sum())
     else:
-        Px = lay.P[r0:r1]
+        Px = lay.rows_P(r0, r1)
         used = Px.any(axis=0)
         if not used.all():
             Px = Px[:, used]

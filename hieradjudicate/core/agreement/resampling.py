@@ -319,7 +319,10 @@ def jackknife_units(V: np.ndarray, lex: np.ndarray, n_lexelts: int, min_stratum:
     lexs = np.flatnonzero(small)
     S = np.zeros((n_lexelts, V.shape[1]))
     np.add.at(S, lex[~keep], V[~keep])
-    return (np.vstack([V[keep], S[lexs]]), np.concatenate([lex[keep], lexs]),
+    R = np.empty((int(keep.sum()) + len(lexs), V.shape[1]))  # V[keep] over S[lexs], without a copy of each
+    np.compress(keep, V, axis=0, out=R[:len(R) - len(lexs)])
+    R[len(R) - len(lexs):] = S[lexs]
+    return (R, np.concatenate([lex[keep], lexs]),
             np.concatenate([np.ones(int(keep.sum())), sizes[lexs].astype(np.float64)]),
             np.concatenate([lex[keep], np.full(len(lexs), n_lexelts, np.int64)]))
 

@@ -9,7 +9,7 @@ import numpy as np
 from hieradjudicate.core.arrays import zeros
 from hieradjudicate.core.inventory.inventory import Inventory
 
-__all__ = ["leaf_vectors", "node_hashes", "tag_set_signature"]
+__all__ = ["leaf_terms", "leaf_vectors", "node_hashes", "tag_set_signature"]
 
 
 def _node_hash(nodes: np.ndarray) -> np.ndarray:
@@ -38,6 +38,16 @@ def node_hashes(n: int) -> np.ndarray:
 
 def leaf_vectors(inv: Inventory, tag_ptr: np.ndarray, tag_node: np.ndarray, tag_weight: np.ndarray) -> np.ndarray:
     """``p(l) = sum_t w_t D(t)(l)`` for all rows at once (sparse expansion + bincount)."""
+    flat, vals = leaf_terms(inv, tag_ptr, tag_node, tag_weight)
+    out = zeros((tag_ptr.size - 1, max(inv.K, 1)))
+    np.add.at(out.reshape(-1), flat, vals)
+    return out
+
+
+def leaf_terms(inv: Inventory, tag_ptr: np.ndarray, tag_node: np.ndarray,
+               tag_weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The terms :func:`leaf_vectors` adds, in its order: cell ``flat`` (``row * K + leaf``, ``K`` the
+    widest lexelt's leaves, at least 1) of the ``(rows, K)`` array gets ``vals``."""
     R = tag_ptr.size - 1
     K = max(inv.K, 1)
     tag_row = np.repeat(np.arange(R, dtype=np.int64), np.diff(tag_ptr))
@@ -48,9 +58,7 @@ def leaf_vectors(inv: Inventory, tag_ptr: np.ndarray, tag_node: np.ndarray, tag_
     idx = np.arange(total, dtype=np.int64) - np.repeat(first - start, length)
     flat = np.repeat(tag_row * K, length) + inv.d_leaf[idx]
     vals = np.repeat(tag_weight, length) * inv.d_prob[idx]
-    out = zeros((R, K))
-    np.add.at(out.reshape(-1), flat, vals)
-    return out
+    return flat, vals
 
 
 def tag_set_signature(tag_ptr: np.ndarray, tag_node: np.ndarray) -> np.ndarray:
