@@ -21,14 +21,20 @@ def _widths(tree) -> list[int]:
     return [head.sectionSize(c) for c in range(head.count())]
 
 
-def test_the_n_key_paints_the_sense_tree_once_with_its_final_column_widths(qtbot, demo_project):
-    win = open_window(qtbot, demo_project)
-    ws = win.ws
-    tree = ws.tree.tree
-    ws.table.setFocus()
+def _watched_tree(qtbot, path, watch: QObject):
+    """The project's window with the keys on its instance table and ``watch`` filtering the sense
+    tree's viewport: (window, tree)."""
+    win = open_window(qtbot, path)
+    tree = win.ws.tree.tree
+    win.ws.table.setFocus()
     _idle()
+    tree.viewport().installEventFilter(watch)
+    return win, tree
+
+
+def test_the_n_key_paints_the_sense_tree_once_with_its_final_column_widths(qtbot, demo_project):
     counter = PaintCounter()
-    tree.viewport().installEventFilter(counter)
+    win, tree = _watched_tree(qtbot, demo_project, counter)
     per_key = []
     for _ in range(12):
         before = highlighted(win)
@@ -64,13 +70,8 @@ class _Regions(QObject):
 def test_a_step_that_keeps_the_columns_repaints_only_the_rows_it_marks(qtbot, demo_project):
     """Within a word the tree stays; when the marks move but no column changes its width, only the rows
     whose marks changed are repainted, not the whole tree."""
-    win = open_window(qtbot, demo_project)
-    ws = win.ws
-    tree = ws.tree.tree
-    ws.table.setFocus()
-    _idle()
     seen = _Regions()
-    tree.viewport().installEventFilter(seen)
+    win, tree = _watched_tree(qtbot, demo_project, seen)
     partial = 0
     for _ in range(12):
         before, widths = highlighted(win), _widths(tree)
