@@ -244,6 +244,8 @@ class LeafChart(pg.PlotWidget):
         self.shown_leaves = np.zeros(0, np.int64)
         self.values = np.zeros((0, 0))  # (rows shown, sets): the bars' lengths
         self._data: tuple | None = None
+        #: what each item was last set to draw (see _draw): an item is set again only when it changes
+        self._drawn: dict = {}
         self._rows = 0
         self.scene().sigMouseMoved.connect(self._hover)
 
@@ -260,7 +262,7 @@ class LeafChart(pg.PlotWidget):
         for b in self.bars:
             self.removeItem(b)
         self.bars = []
-        self.__dict__.pop("_drawn", None)  # what the items drew (see _draw): new items, none yet
+        self._drawn.clear()  # new items: none has drawn anything yet
         for k in range(len(names)):
             b = pg.BarGraphItem(x0=[], y=[], width=[], height=0.1, brush=set_color(k), pen=None)
             self.addItem(b)
@@ -318,7 +320,7 @@ class LeafChart(pg.PlotWidget):
         ys = np.arange(nl, dtype=float)
         # each item set again only when what it draws changes (the next instance of a word often
         # keeps the gold frame, an empty posterior or a set's bars): every setOpts redraws the item
-        drawn = self.__dict__.setdefault("_drawn", {})
+        drawn = self._drawn
 
         def put(item, key, **opts) -> None:
             if drawn.get(id(item)) != key:
