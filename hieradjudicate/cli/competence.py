@@ -43,6 +43,9 @@ def register(sub: Any, add_inputs: Any) -> None:
     p.add_argument("--plain-em", action="store_true",
                    help="Dawid & Skene without SQUAREM acceleration (crowd-kit's run, iteration for iteration; "
                    "about 1.6 times as many iterations)")
+    p.add_argument("--processes", type=positive, default=None, metavar="N",
+                   help="Dawid & Skene's lexelts in N worker processes (default: one per CPU, up to four, for "
+                   "262,144 labels or more, else 1); the same figures to the bit")
     p.add_argument("--tol", type=non_negative_float, default=None, metavar="X",
                    help="converged when every parameter (confusion probability, prior; MACE: theta, strategy) "
                    "and posterior is estimated within X of the fixed point (default 1e-7; 0 runs --max-iter "
@@ -89,6 +92,10 @@ def cmd_competence(args: argparse.Namespace) -> int:
     stop: dict[str, Any] = {k: v for k, v in (("max_iter", args.max_iter), ("tol", args.tol)) if v is not None}
     if args.plain_em:
         stop["accelerate"] = False
+    if args.model == "ds":  # the lexelts in worker processes (as many as asked, or chosen by the labels)
+        stop["processes"] = args.processes
+    elif args.processes is not None:
+        raise HieradjError("--processes applies to Dawid & Skene (--model ds); MACE runs in one process")
     # a crowd's one-leaf labels go to Dawid & Skene as leaves, in the same order, without the sets' leaf
     # vectors or their long form (MASC: 141 MiB each)
     leaf = unit_leaves(corpus.inventory, [corpus.sets[k] for k in sets]) if args.model == "ds" else None

@@ -61,5 +61,8 @@ def test_dawid_skene_on_masc_gives_the_stored_competences_and_posteriors(masc) -
     from hieradjudicate.core.crowd.competence import dawid_skene
 
     inst, rater, leaf, c = masc
-    res = dawid_skene(inst, rater, None, c.inst_lexelt, c.inventory.n_leaves, leaf=leaf, K=c.inventory.K)
+    # in two worker processes, as the window and the command line run it on a crowd this size (one
+    # process gives the same figures to the bit: tests/core/test_dawid_skene_worker_processes.py)
+    res = dawid_skene(inst, rater, None, c.inst_lexelt, c.inventory.n_leaves, leaf=leaf, K=c.inventory.K,
+                      processes=2)
     _assert_same(res, c, json.loads(REF.read_text(encoding="utf-8"))["ds"])

@@ -143,12 +143,14 @@ class CompetenceFigures:
 
 
 def estimate(corpus: Corpus, sets: list[int] | None = None, *, model: str = "ds", max_iter: int | None = None,
-             tol: float | None = None, progress: Callable[[int, int], object] | None = None) -> CompetenceFigures:
+             tol: float | None = None, progress: Callable[[int, int], object] | None = None,
+             nice: int = 0) -> CompetenceFigures:
     """Competence of ``sets`` (default: the annotator sets) and difficulty of every instance.
 
     ``max_iter`` and ``tol``: the model's stopping rule (its defaults when ``None``).  ``progress(k, n)``:
     called after each EM iteration of Dawid & Skene or iteration of MACE (``k`` of at most ``n``); it may
-    raise to stop.
+    raise to stop.  ``nice``: Dawid & Skene's worker processes run with their CPU priority lowered by that
+    much (the window's background estimate: the interface comes first).
 
     Raises ``ValueError`` with fewer than two sets (nothing to weigh against), and
     :class:`~hieradjudicate.core.errors.NotIdentifiable` (its message says why) where no instance has
@@ -171,6 +173,9 @@ def estimate(corpus: Corpus, sets: list[int] | None = None, *, model: str = "ds"
         stop["progress"] = progress
     if model == "ds":  # no view reads the confusion matrices (MASC: 22.6 MiB, held to the estimate's end)
         stop["errors"] = False
+        # a crowd's lexelts in worker processes (chosen by the labels and the CPUs): the window's own
+        # thread is not held by the EM's sums meanwhile, and MASC takes about half the time on two CPUs
+        stop["processes"], stop["nice"] = None, nice
     leaf = lay.onehot_leaf
     if leaf is not None:  # a crowd's one-leaf labels: never the dense P (#23: 141 MiB and its scan)
         res = fit(lay.inst, lay.rater, None, corpus.inst_lexelt, corpus.inventory.n_leaves, leaf=leaf,

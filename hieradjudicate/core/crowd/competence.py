@@ -224,7 +224,8 @@ def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray | None, inst_
                 min_iter: int = MIN_ITER, accelerate: bool = True,
                 progress: Callable[[int, int], object] | None = None,
                 leaf: np.ndarray | None = None, K: int | None = None,
-                names: Sequence[str] | None = None, errors: bool = True) -> Competence:
+                names: Sequence[str] | None = None, errors: bool = True,
+                processes: int | None = 1, nice: int = 0) -> Competence:
     """Dawid-Skene EM over leaf distributions (see the module docstring).
 
     Refused (:class:`~hieradjudicate.core.errors.NotIdentifiable`, before any EM step) unless some
@@ -248,6 +249,11 @@ def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray | None, inst_
     names : ``names[r]`` is rater ``r``'s name, for the refusal's message.
     errors : ``False``: the confusion matrices are not kept (``Competence.errors`` is ``None``; a crowd's
         are ``(W, X, K, K)``, MASC 22.6 MiB, filled as the lexelts converge); every other figure the same.
+    processes : the lexelts run in that many worker processes (1, the default: in this one; ``None``: one
+        per CPU, up to four, for 262,144 label entries or more -- :mod:`hieradjudicate.core.crowd.ds_processes`);
+        every figure the same to the bit.  Workers are *spawned*: each imports the program's main module
+        again, so a script that asks for them runs its work under ``if __name__ == "__main__":``.
+    nice : the worker processes' CPU priority lowered by this much (a window's background estimate: 10).
     """
     from hieradjudicate.core.crowd.ds_parts import fit_parts
     from hieradjudicate.core.crowd.squarem import plain_em, squarem
@@ -282,7 +288,8 @@ def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray | None, inst_
         del P
     post /= np.maximum(post.sum(axis=1, keepdims=True), EPS)
     fit = fit_parts(x_task, te_, w_e, k_e, wt_e, n_leaves, W, K, post, squarem if accelerate else plain_em,
-                    max_iter=max_iter, tol=tol, min_iter=min_iter, progress=progress, errors=errors)
+                    max_iter=max_iter, tol=tol, min_iter=min_iter, progress=progress, errors=errors,
+                    processes=processes, nice=nice)
     del te_, w_e, post
     post, E, pri = fit.post, fit.errors, fit.priors
     history = [v / max(len(inst), 1) for v in fit.loglik]

@@ -219,15 +219,25 @@ class DSModel:
             out[g.tasks, :g.n] = post.T
         return out
 
+    def padded_blocks(self, theta: np.ndarray, errors: bool = True) -> tuple[list, list]:
+        """This model's cells of :meth:`padded`'s arrays, group by group: ``[(rows, (rows, K) block)]`` of
+        the confusion rows (empty when not ``errors``; a used row's padding columns are normalised EPS,
+        i.e. 1 / (rows of its (annotator, lexelt))) and ``[(lexelts, (lexelts, n) block)]`` of the priors.
+        What :meth:`padded_into` writes (a worker process sends these instead of whole arrays)."""
+        counts, pri = [], []
+        for g in self.groups:
+            if errors:
+                block = np.empty((g.rows.size, self.K))
+                block[:, g.n:] = (1.0 / np.repeat(g.wx_len, g.wx_len))[:, None]
+                block[:, :g.n] = theta[g.e_off:g.p_off].reshape(g.n, -1).T
+                counts.append((g.rows, block))
+            pri.append((g.lexelts, theta[g.p_off:g.p_off + g.lexelts.size * g.n].reshape(g.n, -1).T))
+        return counts, pri
+
     def padded_into(self, theta: np.ndarray, counts: np.ndarray | None, pri: np.ndarray) -> None:
         """Write this model's confusion rows into ``counts`` ((W X K, K), zeros elsewhere; ``None``: not
-        kept) and its lexelts' priors into ``pri`` (X, K), as :meth:`padded` gives them: a used row's
-        padding columns are normalised EPS, i.e. 1 / (rows of its (annotator, lexelt))."""
-        for g in self.groups:
-            if counts is not None:
-                counts[g.rows, g.n:] = (1.0 / np.repeat(g.wx_len, g.wx_len))[:, None]
-                counts[g.rows, :g.n] = theta[g.e_off:g.p_off].reshape(g.n, -1).T
-            pri[g.lexelts, :g.n] = theta[g.p_off:g.p_off + g.lexelts.size * g.n].reshape(g.n, -1).T
+        kept) and its lexelts' priors into ``pri`` (X, K), as :meth:`padded` gives them."""
+        write_blocks(self.padded_blocks(theta, counts is not None), counts, pri)
 
     def padded(self, theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(errors (W, X, K, K), priors (X, K))`` as the padded code had them: a used confusion row is
@@ -244,3 +254,13 @@ class DSModel:
         for g in self.groups:
             counts[g.rows, :g.n] = theta[g.e_off:g.p_off].reshape(g.n, -1).T
         return E4, pri
+
+
+def write_blocks(blocks: tuple[list, list], counts: np.ndarray | None, pri: np.ndarray) -> None:
+    """Write :meth:`DSModel.padded_blocks` into ``counts`` (``None``: not kept) and ``pri``."""
+    rows, priors = blocks
+    if counts is not None:
+        for r, block in rows:
+            counts[r] = block
+    for x, block in priors:
+        pri[x, :block.shape[1]] = block

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from hieradjudicate.core.crowd.ds_em import EPS, DSModel
+from hieradjudicate.core.crowd.ds_em import EPS, DSModel, write_blocks
 
 #: lexelts with fewer label entries than this are packed together into one part
 PART_LABELS = 1 << 13
@@ -174,15 +174,66 @@ def _confirmed(model: DSModel, run: Callable, theta: np.ndarray, *, max_iter: in
     return fit
 
 
+@dataclass(frozen=True)
+class _Job:
+    """One part's labels and the run to make on them: what a worker process needs (picklable)."""
+
+    x_task: np.ndarray  # the part's tasks' lexelts (local task order)
+    t_e: np.ndarray  # each entry's local task
+    w_e: np.ndarray
+    k_e: np.ndarray
+    wt_e: np.ndarray | None  # None: every weight 1
+    start: np.ndarray  # (tasks, K): the normalised start
+    n_leaves: np.ndarray
+    W: int
+    K: int
+    run: Callable
+    max_iter: int
+    tol: float
+    min_iter: int
+    errors: bool
+
+
+@dataclass
+class _Done:
+    """A part's fit as :func:`fit_parts` puts it together (sent back by a worker process)."""
+
+    post: np.ndarray  # (tasks, K)
+    blocks: tuple  # DSModel.padded_blocks
+    iterations: int
+    steps: int
+    converged: bool
+    change: float
+    distance: float
+    extrapolations: int
+    loglik: np.ndarray
+    runs: list
+
+
+def fit_job(job: _Job, progress: Callable[[int, int], object] | None = None) -> _Done:
+    """One part confirmed to its fixed point (:func:`_confirmed`), in this process or a worker's."""
+    model = DSModel(None, job.x_task.size, job.x_task, job.w_e, job.t_e, job.k_e,
+                    np.ones(job.k_e.size) if job.wt_e is None else job.wt_e, job.n_leaves, job.W, job.K)
+    fit = _confirmed(model, job.run, model.m_step(model.start(job.start)), max_iter=job.max_iter, tol=job.tol,
+                     min_iter=job.min_iter, progress=progress)
+    return _Done(model.posterior(fit.posts)[:job.x_task.size], model.padded_blocks(fit.theta, job.errors),
+                 fit.iterations, fit.steps, fit.converged, fit.change, fit.distance, fit.extrapolations,
+                 np.asarray(fit.loglik), fit.runs)
+
+
 def fit_parts(x_task: np.ndarray, t_e: np.ndarray, w_e: np.ndarray, k_e: np.ndarray, wt_e: np.ndarray | None,
               n_leaves: np.ndarray, W: int, K: int, start: np.ndarray, run: Callable, *, max_iter: int,
               tol: float, min_iter: int, progress: Callable[[int, int], object] | None = None,
-              errors: bool = True) -> PartsFit:
+              errors: bool = True, processes: int | None = 1, nice: int = 0) -> PartsFit:
     """EM (``run``: :func:`~hieradjudicate.core.crowd.squarem.squarem` or ``plain_em``) part by part from the
     normalised start ``start`` (T, K); entries ``(task, worker, observed leaf, weight)`` (``wt_e`` ``None``:
     every weight 1, made part by part).  ``errors=False``: the padded confusion matrices are not
     made (``PartsFit.errors`` is ``None``; MASC: 22.6 MiB filled part by part), every other figure
-    the same."""
+    the same.  ``processes``: the parts run in that many worker processes (``None``: chosen by
+    :func:`~hieradjudicate.core.crowd.ds_processes.processes_for` from the labels and the CPUs; 1: here),
+    every figure the same to the bit; ``nice``: their CPU priority lowered by that much."""
+    from hieradjudicate.core.crowd.ds_processes import processes_for, run_jobs
+
     T, X = len(x_task), len(n_leaves)
     n_leaves = np.asarray(n_leaves, np.int64)
     x_e = x_task[t_e]
@@ -198,42 +249,52 @@ def fit_parts(x_task: np.ndarray, t_e: np.ndarray, w_e: np.ndarray, k_e: np.ndar
     del p_e
     t_order = np.argsort(part_x[x_task].astype(np.int32), kind="stable")
     t_bounds = np.r_[0, np.cumsum(np.bincount(part_x[x_task], minlength=n_parts))]
+    todo = [p for p in range(n_parts) if t_bounds[p + 1] > t_bounds[p]]
     local = np.empty(T, np.int64)
+
+    def jobs():
+        """Each part's job in turn (made as a worker asks for it: one part's copies at a time)."""
+        for p in todo:
+            tasks = t_order[t_bounds[p]:t_bounds[p + 1]]
+            lo, hi = int(e_bounds[p]), int(e_bounds[p + 1])
+            e = slice(lo, hi) if e_order is None else e_order[lo:hi]
+            local[tasks] = np.arange(tasks.size)
+            yield _Job(x_task[tasks], local[t_e[e]], w_e[e], k_e[e], None if wt_e is None else wt_e[e], start[tasks],
+                       n_leaves, W, K, run, max_iter, tol, min_iter, errors)
+
+    total = max(int(t_e.size), 1)
+    labels = [int(e_bounds[p + 1] - e_bounds[p]) for p in todo]
+    n_proc = processes_for(processes, int(t_e.size), len(todo))
+    if n_proc > 1:
+        done = run_jobs(fit_job, jobs(), labels, n_proc, progress, max_iter, nice)
+    else:
+        def one_by_one():
+            for job, p, n_e in zip(jobs(), todo, labels, strict=True):
+                tell = progress
+                if progress is not None and n_parts > 1:  # the bar moves with the share of labels done
+                    before, share = e_bounds[p] / total, n_e / total
+
+                    def tell(k: int, n: int, before=before, share=share) -> None:
+                        progress(min(int(max_iter * (before + share * k / max(n, 1))), max_iter), max_iter)
+                yield fit_job(job, tell)
+        done = one_by_one()
     post = np.zeros((T, K))
     counts = np.zeros((W * X * K, K)) if errors else None
     valid = np.arange(K)[None, :] < n_leaves[:, None]
     priors = np.where(valid, EPS, 0.0)  # a lexelt without instances: EPS over its leaves
-    total = max(int(t_e.size), 1)
     iterations, converged, change, distance, kept, steps = 0, True, 0.0, 0.0, 0, 0
     histories = []
     runs = []
-    for p in range(n_parts):
-        tasks = t_order[t_bounds[p]:t_bounds[p + 1]]
-        lo, hi = int(e_bounds[p]), int(e_bounds[p + 1])
-        e = slice(lo, hi) if e_order is None else e_order[lo:hi]
-        n_e = hi - lo
-        if not tasks.size:
-            continue
-        local[tasks] = np.arange(tasks.size)
-        model = DSModel(None, tasks.size, x_task[tasks], w_e[e], local[t_e[e]], k_e[e],
-                        np.ones(n_e) if wt_e is None else wt_e[e], n_leaves, W, K)
-        tell = progress
-        if progress is not None and n_parts > 1:  # the bar moves with the share of labels done
-            before, share = e_bounds[p] / total, n_e / total
-
-            def tell(k: int, n: int, before=before, share=share) -> None:
-                progress(min(int(max_iter * (before + share * k / max(n, 1))), max_iter), max_iter)
-        fit = _confirmed(model, run, model.m_step(model.start(start[tasks])), max_iter=max_iter, tol=tol,
-                         min_iter=min_iter, progress=tell)
-        post[tasks] = model.posterior(fit.posts)[:tasks.size]
-        model.padded_into(fit.theta, counts, priors)
+    for p, n_e, fit in zip(todo, labels, done, strict=True):  # in part order: the sums below add as before
+        post[t_order[t_bounds[p]:t_bounds[p + 1]]] = fit.post
+        write_blocks(fit.blocks, counts, priors)
         iterations = max(iterations, fit.iterations)
         steps += fit.steps * n_e
         converged = converged and fit.converged
         change = max(change, fit.change) if np.isfinite(fit.change) else fit.change
         distance = max(distance, fit.distance)
         kept += fit.extrapolations
-        histories.append(np.asarray(fit.loglik))
+        histories.append(fit.loglik)
         runs.append(PartRuns(tuple(np.flatnonzero((part_x == p) & (per_x > 0)).tolist()), int(n_e),
                              *map(tuple, zip(*fit.runs))))
     n_hist = max((h.size for h in histories), default=0)

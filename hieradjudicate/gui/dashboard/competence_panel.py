@@ -31,6 +31,9 @@ from hieradjudicate.gui.dashboard.common import (
 )
 from hieradjudicate.gui.workers import BackgroundRunner
 
+#: Dawid & Skene's worker processes, started by the window, run at this lower CPU priority (nice)
+BACKGROUND_NICE = 10
+
 
 class CompetencePanel(Panel):
     """Competence per set (sorted, +/- s.e.) and the difficulty histogram with drill-down."""
@@ -232,7 +235,9 @@ class CompetenceEstimator(QObject):
         self._say(f"Estimating annotator competence ({MODELS[model]}) in the background…")
         corpus = self.wb.corpus
         name = MODELS[model]
-        self.runner.start(lambda r: estimate(corpus, sets, model=model, progress=lambda k, n: r(k, n, name)),
+        # Dawid & Skene's workers yield the CPUs to the window's own thread when it needs one
+        self.runner.start(lambda r: estimate(corpus, sets, model=model, progress=lambda k, n: r(k, n, name),
+                                             nice=BACKGROUND_NICE),
                           self._done, failed=self._failed, progress=self._progress)
 
     def _progress(self, k: int, n: int, name: str) -> None:
