@@ -99,6 +99,22 @@ def test_workers_run_at_the_lower_priority_asked() -> None:
     import os
 
     mine = os.nice(0)
-    got = ds_processes.run_jobs(_niceness, iter([None, None, None]), [1, 1, 1], 2, None, 1, nice=5)
-    assert got == [min(mine + 5, 19)] * 3
-    assert ds_processes.run_jobs(_niceness, iter([None]), [1], 1, None, 1) == [mine]
+    pool = ds_processes.start_pool(2, nice=5)
+    assert ds_processes.run_jobs(_niceness, iter([None] * 3), [1] * 3, pool, 2, None, 1) == [min(mine + 5, 19)] * 3
+    pool = ds_processes.start_pool(1)
+    assert ds_processes.run_jobs(_niceness, iter([None]), [1], pool, 1, None, 1) == [mine]
+
+
+def _die(_job: object) -> None:
+    import os
+
+    os._exit(9)  # as the out-of-memory killer would end it
+
+
+def test_a_worker_that_dies_is_an_error_saying_so_not_a_wait_forever() -> None:
+    from hieradjudicate.core.errors import HieradjError
+
+    pool = ds_processes.start_pool(2)
+    with pytest.raises(HieradjError, match="worker process ended"):
+        ds_processes.run_jobs(_die, iter([None, None]), [1, 1], pool, 2, None, 1)
+    assert multiprocessing.active_children() == []

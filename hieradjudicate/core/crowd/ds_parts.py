@@ -232,7 +232,7 @@ def fit_parts(x_task: np.ndarray, t_e: np.ndarray, w_e: np.ndarray, k_e: np.ndar
     the same.  ``processes``: the parts run in that many worker processes (``None``: chosen by
     :func:`~hieradjudicate.core.crowd.ds_processes.processes_for` from the labels and the CPUs; 1: here),
     every figure the same to the bit; ``nice``: their CPU priority lowered by that much."""
-    from hieradjudicate.core.crowd.ds_processes import processes_for, run_jobs
+    from hieradjudicate.core.crowd.ds_processes import processes_for, run_jobs, start_pool
 
     T, X = len(x_task), len(n_leaves)
     n_leaves = np.asarray(n_leaves, np.int64)
@@ -265,8 +265,9 @@ def fit_parts(x_task: np.ndarray, t_e: np.ndarray, w_e: np.ndarray, k_e: np.ndar
     total = max(int(t_e.size), 1)
     labels = [int(e_bounds[p + 1] - e_bounds[p]) for p in todo]
     n_proc = processes_for(processes, int(t_e.size), len(todo))
-    if n_proc > 1:
-        done = run_jobs(fit_job, jobs(), labels, n_proc, progress, max_iter, nice)
+    pool = start_pool(n_proc, nice) if n_proc > 1 else None
+    if pool is not None:
+        done = run_jobs(fit_job, jobs(), labels, pool, n_proc, progress, max_iter)
     else:
         def one_by_one():
             for job, p, n_e in zip(jobs(), todo, labels, strict=True):

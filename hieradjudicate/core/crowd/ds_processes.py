@@ -17,7 +17,8 @@ from __future__ import annotations
 import multiprocessing
 import os
 from collections.abc import Callable, Iterable
-from typing import Any
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 
 #: a fit with fewer label entries runs in the process that asked (starting workers would cost more than
 #: they give)
@@ -56,35 +57,64 @@ def _nice(increment: int) -> None:
             pass
 
 
-def _indexed(item: tuple[Callable, int, Any]) -> tuple[int, Any]:
-    fn, i, job = item
-    return i, fn(job)
+def start_pool(processes: int, nice: int = 0) -> ProcessPoolExecutor | None:
+    """A pool of ``processes`` spawned workers (each niced by ``nice``), or ``None`` where this system
+    cannot make one (no process-shared semaphores, say): the fit then runs in this process."""
+    try:
+        return ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("spawn"), initializer=_nice,
+                                   initargs=(nice,))
+    except (OSError, ImportError, NotImplementedError):
+        return None
 
 
-def run_jobs(fn: Callable, jobs: Iterable, weights: list[int], processes: int,
-             progress: Callable[[int, int], object] | None, max_iter: int, nice: int = 0) -> list:
-    """``[fn(job) for job in jobs]`` computed in ``processes`` spawned worker processes, a job to a worker
-    as each becomes free; results in the jobs' order.  ``progress(k, max_iter)`` is called every
+def _stop(pool: ProcessPoolExecutor, finished: bool) -> None:
+    """Shut ``pool`` down; workers still at a job (the fit stopped or failed) are terminated at once
+    rather than left to finish a part nobody will read."""
+    if not finished:
+        for proc in list((getattr(pool, "_processes", None) or {}).values()):
+            proc.terminate()
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
+def run_jobs(fn: Callable, jobs: Iterable, weights: list[int], pool: ProcessPoolExecutor, processes: int,
+             progress: Callable[[int, int], object] | None, max_iter: int) -> list:
+    """``[fn(job) for job in jobs]`` computed in ``pool``'s ``processes`` workers, a job to a worker as each
+    becomes free (one more waiting: the jobs are made as they are sent); results in the jobs' order;
+    the pool is shut down at the end, whatever happened.  ``progress(k, max_iter)`` is called every
     :data:`POLL_S` seconds and as each job ends, ``k`` the share of ``weights`` done (scaled to
     ``max_iter``); when it raises, the workers are stopped at once and the exception goes on.  A job's
-    exception goes on likewise.  ``nice``: the workers' CPU priority is lowered by that much (a window's
-    background estimate: the interface comes first when it needs a CPU)."""
+    exception goes on likewise; a worker that died (killed, out of memory) is a
+    :class:`~hieradjudicate.core.errors.HieradjError` saying so."""
+    from hieradjudicate.core.errors import HieradjError
+
     total = max(sum(weights), 1)
     out: list = [None] * len(weights)
     done = 0
-    left = len(weights)
-    ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(processes, _nice, (nice,)) as pool:  # leaving the block terminates the workers, whatever happened
-        results = pool.imap_unordered(_indexed, ((fn, i, job) for i, job in enumerate(jobs)))
-        while left:
-            try:
-                i, value = results.next(timeout=POLL_S)
-            except multiprocessing.TimeoutError:
-                pass
-            else:
-                out[i] = value
+    todo = iter(enumerate(jobs))
+    running: dict = {}
+
+    def send() -> None:
+        for i, job in todo:
+            running[pool.submit(fn, job)] = i
+            return
+
+    finished = False
+    try:
+        for _ in range(processes + 1):
+            send()
+        while running:
+            ended, _ = wait(running, timeout=POLL_S, return_when=FIRST_COMPLETED)
+            for f in ended:
+                i = running.pop(f)
+                out[i] = f.result()  # a job's exception is raised here
                 done += weights[i]
-                left -= 1
+                send()
             if progress is not None:
                 progress(min(max_iter * done // total, max_iter), max_iter)
+        finished = True
+    except BrokenProcessPool:
+        raise HieradjError("Dawid & Skene: a worker process ended before its lexelts were done (killed, or out of "
+                           "memory?); run again, or in one process (competence --processes 1)") from None
+    finally:
+        _stop(pool, finished)
     return out
