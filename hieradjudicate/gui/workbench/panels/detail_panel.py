@@ -476,7 +476,8 @@ class DetailPanel(QWidget):
         """The sense column takes what the answer columns leave, at least 120 px (it elides; drag it
         wider): a model reset forgets per-section modes, so this is set after every update."""
         head = self.leaf_table.horizontalHeader()
-        head.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        if head.sectionResizeMode(0) != QHeaderView.ResizeMode.Interactive:  # (setting it again measured
+            head.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)  # every column anew)
         # (#23: the table stopped short of a 1920 px window's edge; the set columns scrolled out of sight)
         if not hasattr(self, "_fill"):
             self._fill = FillWidth(self.leaf_table, lambda: 0, least_in_sight(self.leaf_table, lambda: 0, 120))
