@@ -100,7 +100,8 @@ def test_a_step_measures_each_of_the_vote_tables_columns_once(qtbot, private_dir
             _idle()
             if int(win.wb.cols.lexelt[highlighted(win)]) != word:
                 continue  # another word: new rows, laid out afresh
-            assert len(measured) <= len(sized), len(measured)
+            ours = [v for v in measured if v is t]  # (the live scores' table is measured on its own)
+            assert 1 <= len(ours) <= len(sized), len(ours)
             assert head.sectionResizeMode(0) == head.ResizeMode.Interactive  # the sense column stays the user's
             steps += 1
         assert steps >= 3  # the case was met
