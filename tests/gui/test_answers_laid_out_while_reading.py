@@ -8,7 +8,6 @@ import gc
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QApplication
 
 from hieradjudicate.gui.workbench.workspace import PREPARE_MS
@@ -44,8 +43,6 @@ def test_the_n_key_shows_the_answers_laid_out_while_reading(qtbot, private_dirs,
             assert view.verticalScrollBar().value() == top
             assert view.grab().toImage() == look
         assert shown_ahead >= 5, shown_ahead
-        # the documents replaced are deleted: the view holds the one shown and at most the one prepared
-        assert len(view.findChildren(QTextDocument)) <= 2, len(view.findChildren(QTextDocument))
         # back to back (no time to read): the answers are made in the step, as before
         for _ in range(3):
             before = highlighted(win)

@@ -45,7 +45,7 @@ def set_html(view: QTextBrowser, text: str, laid_out: QTextDocument | None = Non
     refresh of the same instance), and a vertical scroll bar that shows stays during the change -- the
     old text cleared hid it and the new one brought it back, laying the new text out at two widths.
     ``laid_out``: ``text`` already in a document of the view's (:func:`laid_out_html`), shown instead of
-    parsing and laying the text out again (the document it replaces is deleted)."""
+    parsing and laying the text out again (the one it replaces is deleted)."""
     doc = view.document()
     if view.__dict__.get("_shown") == (text, doc, doc.revision()):
         if laid_out is not None:
@@ -56,10 +56,7 @@ def set_html(view: QTextBrowser, text: str, laid_out: QTextDocument | None = Non
     if pin:
         view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
     if laid_out is not None:
-        mine = doc.parent() is view  # one laid out here before (Qt deletes only the view's first one)
-        view.setDocument(laid_out)
-        if mine:
-            doc.deleteLater()
+        view.setDocument(laid_out)  # (the document replaced, a child of the view, is deleted by Qt)
     else:
         view.setHtml(text)
     if pin:
