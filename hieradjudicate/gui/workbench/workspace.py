@@ -448,7 +448,7 @@ class Workspace(QWidget):
         j = int(self.wb.view[row])
         self.wb.suggestion(j)
         if self.detail.crowd:
-            self.detail.prepare(j)  # its answers (made here) laid out in a document of their own
+            self.wb.answer_groups(j)
 
     def refresh_current(self) -> None:
         if self.shown >= 0:

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QAbstractTableModel, QEvent, QModelIndex, QPersistentModelIndex, QSize, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QTextDocument
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
@@ -40,45 +40,22 @@ ProbabilityRole = Qt.ItemDataRole.UserRole + 20
 GoldRole = Qt.ItemDataRole.UserRole + 21
 
 
-def set_html(view: QTextBrowser, text: str, laid_out: QTextDocument | None = None) -> None:
+def set_html(view: QTextBrowser, text: str) -> None:
     """``view.setHtml(text)``, laid out once: nothing when the view already shows ``text`` (a decision's
     refresh of the same instance), and a vertical scroll bar that shows stays during the change -- the
-    old text cleared hid it and the new one brought it back, laying the new text out at two widths.
-    ``laid_out``: ``text`` already in a document of the view's (:func:`laid_out_html`), shown instead of
-    parsing and laying the text out again (the one it replaces is deleted)."""
+    old text cleared hid it and the new one brought it back, laying the new text out at two widths."""
     doc = view.document()
     if view.__dict__.get("_shown") == (text, doc, doc.revision()):
-        if laid_out is not None:
-            laid_out.deleteLater()
         return
     bar = view.verticalScrollBar()
     pin = bar.isVisible() and view.verticalScrollBarPolicy() == Qt.ScrollBarPolicy.ScrollBarAsNeeded
     if pin:
         view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOn)
-    if laid_out is not None:
-        view.setDocument(laid_out)  # (the document replaced, a child of the view, is deleted by Qt)
-    else:
-        view.setHtml(text)
+    view.setHtml(text)
     if pin:
         view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)  # gone if the text fits
     doc = view.document()
     view.__dict__["_shown"] = (text, doc, doc.revision())
-
-
-def laid_out_html(view: QTextBrowser, text: str) -> QTextDocument:
-    """``text`` in a new document of ``view``'s (its font, margins and width), parsed and laid out now:
-    :func:`set_html` then shows it without doing either (MASC's answers: ~1.5 ms of a step)."""
-    shown = view.document()
-    doc = QTextDocument(view)
-    doc.setDefaultFont(shown.defaultFont())
-    doc.setDocumentMargin(shown.documentMargin())
-    doc.setDefaultStyleSheet(shown.defaultStyleSheet())
-    doc.setDefaultTextOption(shown.defaultTextOption())
-    doc.setUndoRedoEnabled(shown.isUndoRedoEnabled())
-    doc.setHtml(text)
-    doc.setTextWidth(shown.textWidth())
-    doc.size()  # laid out here
-    return doc
 
 
 class TextHeight(QWidget):
@@ -462,22 +439,6 @@ class DetailPanel(QWidget):
         lay.setContentsMargins(2, 2, 2, 2)
         lay.addWidget(split)
         self.instance = -1
-        #: (instance, answers html, its document laid out) made by :meth:`prepare` for the next instance
-        self._ready: tuple[int, str, QTextDocument] | None = None
-
-    def prepare(self, i: int) -> None:
-        """Lay out crowd instance ``i``'s answers now (the next instance, while the reader reads this
-        one): :meth:`show_instance` then shows that document if the answers are still the same."""
-        if not self.crowd:
-            return
-        wb = self.wb
-        groups = wb.answer_groups(i)
-        text = groups_html(groups, wb.leaf_votes(i, groups).voters, wb.competence is not None)
-        if self._ready is not None:
-            if self._ready[:2] == (i, text):
-                return
-            self._ready[2].deleteLater()
-        self._ready = (i, text, laid_out_html(self.answers_view, text))
 
     def show_instance(self, i: int) -> None:
         self.instance = i
@@ -499,12 +460,7 @@ class DetailPanel(QWidget):
         if self.crowd:  # the sets that answered this instance, grouped by answer
             groups = wb.answer_groups(i)
             lv = wb.leaf_votes(i, groups)
-            text = groups_html(groups, lv.voters, wb.competence is not None)
-            ready, self._ready = self._ready, None
-            if ready is not None and (ready[0] != i or ready[1] != text):
-                ready[2].deleteLater()  # made for another instance, or the answers changed since
-                ready = None
-            set_html(self.answers_view, text, ready[2] if ready is not None else None)
+            set_html(self.answers_view, groups_html(groups, lv.voters, wb.competence is not None))
             self.leaf_model.update(wb, i, lv, gold)
             P = np.stack([lv.share, np.nan_to_num(lv.posterior)], axis=1)
         else:
