@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import gc
 from pathlib import Path
+from typing import ClassVar
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetricsF, QStandardItemModel
 from PySide6.QtWidgets import QApplication, QTableView
 
-import hieradjudicate.gui.workbench.text_widths as text_widths
+from hieradjudicate.gui.workbench import text_widths
 from tests.crowd import crowd_project
 from tests.gui.journey import highlighted, open_window
 
@@ -47,9 +48,9 @@ def test_the_vote_tables_titles_are_its_header_items_at_every_step(qtbot, privat
 class _Counted(QFontMetricsF):
     """Font metrics (plain or italic) that count the texts they measure."""
 
-    measured: list[tuple[int, str]] = []
+    measured: ClassVar[list[tuple[int, str]]] = []
 
-    def horizontalAdvance(self, text, *args):  # noqa: N802 (Qt's name)
+    def horizontalAdvance(self, text, *args):
         _Counted.measured.append((id(self), text))
         return super().horizontalAdvance(text, *args)
 
