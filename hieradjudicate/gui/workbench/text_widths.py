@@ -20,6 +20,8 @@ from PySide6.QtWidgets import QStyle, QTableView
 
 #: a cell's text and whether it is written in italic
 CellText = Callable[[int, int], tuple[str, bool]]
+#: cell widths a table keeps (then it forgets them all and measures afresh)
+WIDTHS_KEPT = 4096
 
 
 def rows_measured(view: QTableView) -> list[int]:
@@ -75,15 +77,33 @@ class TextSizedTable(QTableView):
         text_of = self.cell_text
         if text_of is None or m is None or not 0 <= column < m.columnCount(self.rootIndex()):
             return super().sizeHintForColumn(column)
-        self.ensurePolished()
-        plain = QFontMetricsF(self.font())
-        slanted = QFont(self.font())
-        slanted.setItalic(True)
-        italic = QFontMetricsF(slanted)
-        margin = 2 * (self.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self) + 1)
-        hint, rows = 0, rows_measured(self)
-        for r in rows:
-            text, slant = text_of(r, column)
-            width = math.ceil((italic if slant else plain).horizontalAdvance(text)) + margin if text else margin
+        plain, italic, margin, widths = self._metrics()
+        hint = 0
+        for r in rows_measured(self):
+            cell = text_of(r, column)
+            width = widths.get(cell)
+            if width is None:
+                text, slant = cell
+                width = math.ceil((italic if slant else plain).horizontalAdvance(text)) + margin if text else margin
+                if len(widths) >= WIDTHS_KEPT:
+                    widths.clear()
+                widths[cell] = width
             hint = max(hint, width)
         return hint + 1 if self.showGrid() else hint
+
+    def _metrics(self) -> tuple[QFontMetricsF, QFontMetricsF, int, dict[tuple[str, bool], int]]:
+        """The view's font metrics (plain, italic), a cell's margins and the widths of the cells
+        measured so far by (text, italic), kept while the font and style stay: a step to the next
+        instance measures each column twice (when its cells change and when the header is laid out),
+        over mostly the texts of the step before ("0.25", the senses of a word)."""
+        self.ensurePolished()
+        font, style = self.font(), self.style()
+        held = self.__dict__.get("_held_metrics")
+        if held is not None and held[0] == font and held[1] is style:
+            return held[2]
+        slanted = QFont(font)
+        slanted.setItalic(True)
+        margin = 2 * (style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self) + 1)
+        metrics = (QFontMetricsF(font), QFontMetricsF(slanted), margin, {})
+        self._held_metrics = (font, style, metrics)
+        return metrics

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from hieradjudicate.app.workbench.queue import Filter, Workbench
+from hieradjudicate.gui.opaque import paint_alone
 from hieradjudicate.gui.workbench.panels.detail_panel import DetailPanel
 from hieradjudicate.gui.workbench.fill_width import FillWidth, least_in_sight
 from hieradjudicate.gui.workbench.instance_model import STATUS_MARKS, InstanceModel, InstanceRole, Legend
@@ -115,6 +116,7 @@ class Workspace(QWidget):
         self.table.setWordWrap(False)
         self.table.setAlternatingRowColors(False)
         self.table.verticalHeader().setDefaultSectionSize(22)
+        paint_alone(self.table.verticalScrollBar())  # it moves at each step: nothing under it is painted
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.horizontalHeader().setHighlightSections(False)
         self.table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)

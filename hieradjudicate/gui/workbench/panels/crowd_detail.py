@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import html
 import math
-from typing import Any
 
 import numpy as np
 from PySide6.QtCore import Qt
@@ -32,6 +31,9 @@ _FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.
 _RIGHT = int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
 #: the roles of a cell's look after its text (see :meth:`VoteModel._look`)
 _LOOK_ROLES = (_FONT, _TOOLTIP, _FOREGROUND, _BACKGROUND, _ALIGN)
+#: what each column's title says when the pointer rests on it
+_HEADER_TIPS = ("", "sets whose answer includes the sense (a label spread over several leaves counts in parts)",
+                "votes / sets that answered", "competence model's posterior (once estimated)", "")
 #: voters named in a group before "and N more"
 NAMES_SHOWN = 12
 
@@ -98,6 +100,22 @@ class VoteModel(QStandardItemModel):
         self._rows_of: tuple = ()
         self._filled: tuple | None = None  # (inventory, lexelt, rows) whose items the model holds
         self._looks: list[list[tuple]] = []  # each cell as drawn (:meth:`_look`)
+        # the column titles and their tooltips are the model's own header items: the header paints and
+        # measures them without a call into Python (a headerData written in Python was asked some 70
+        # times a step to the next instance, each with its arguments made into Python objects)
+        self.setHorizontalHeaderLabels(list(self.HEADERS))
+        for section, tip in enumerate(_HEADER_TIPS):
+            if tip:
+                self.setHeaderData(section, _HORIZONTAL, tip, Qt.ItemDataRole.ToolTipRole)
+
+    @property
+    def first_head(self) -> str:
+        """The first column's title: "Sense", or "Tag" in a project without an inventory."""
+        return self.horizontalHeaderItem(0).text()
+
+    @first_head.setter
+    def first_head(self, title: str) -> None:
+        self.horizontalHeaderItem(0).setText(title)
 
     def text(self, r: int, c: int) -> str:
         """What cell (``r``, ``c``) writes (its display role)."""
@@ -222,18 +240,6 @@ class VoteModel(QStandardItemModel):
         for role, value, before in zip(_LOOK_ROLES, new, was):
             if value is not before and value != before:
                 item.setData(value, role)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = _DISPLAY) -> Any:
-        # plain ints compared with ints: a section painted asks some seven roles
-        if orientation != _HORIZONTAL or not 0 <= section < len(self.HEADERS):
-            return None
-        if role == _DISPLAY:
-            return getattr(self, "first_head", "Sense") if section == 0 else self.HEADERS[section]
-        if role == _TOOLTIP:
-            return ("", "sets whose answer includes the sense (a label spread over several leaves counts in parts)",
-                    "votes / sets that answered", "competence model's posterior (once estimated)", "")[section] or None
-        return None
-
 
 def _below(inv, nodes: np.ndarray, n_leaves: int) -> np.ndarray:
     """``(nodes, leaves)``: 1 where a leaf is under the node (its ``D`` support)."""

@@ -30,6 +30,7 @@ from hieradjudicate.core.inventory.labels import (
 )
 from hieradjudicate.core.tags_only import tags_only
 from hieradjudicate.gui.colors import GOLD, HELD, HELD_TIP, head_color, is_dark, set_color
+from hieradjudicate.gui.opaque import paint_alone
 from hieradjudicate.gui.workbench.panels.crowd_detail import VoteModel, VoteTable, gold_mark, groups_html
 from hieradjudicate.gui.workbench.fill_width import FillWidth, least_in_sight
 from hieradjudicate.gui.workbench.suggestion_text import suggestion_html
@@ -388,6 +389,8 @@ class DetailPanel(QWidget):
         self.suggestion = QLabel()
         self.suggestion.setObjectName("suggestion")
         self.suggestion.setWordWrap(True)
+        # what changes at every instance paints its own background (nothing under it is painted again)
+        paint_alone(self.suggestion, self.context.verticalScrollBar(), self.answers_view.verticalScrollBar())
         self.crowd = wb.crowd
         self.leaf_model = VoteModel(self) if self.crowd else LeafModel(self)
         flat = tags_only(wb.corpus.inventory)  # no inventory: every tag is its own sense, named a tag
@@ -473,7 +476,8 @@ class DetailPanel(QWidget):
         """The sense column takes what the answer columns leave, at least 120 px (it elides; drag it
         wider): a model reset forgets per-section modes, so this is set after every update."""
         head = self.leaf_table.horizontalHeader()
-        head.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        if head.sectionResizeMode(0) != QHeaderView.ResizeMode.Interactive:  # (setting it again measured
+            head.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)  # every column anew)
         # (#23: the table stopped short of a 1920 px window's edge; the set columns scrolled out of sight)
         if not hasattr(self, "_fill"):
             self._fill = FillWidth(self.leaf_table, lambda: 0, least_in_sight(self.leaf_table, lambda: 0, 120))
