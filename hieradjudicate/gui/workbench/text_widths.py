@@ -71,6 +71,8 @@ class TextSizedTable(QTableView):
     row) instead of asking the delegate; without one it is Qt's own."""
 
     cell_text: CellText | None = None
+    #: (font, style, what :meth:`_metrics` returns for them), made at the first measure
+    _held_metrics: tuple | None = None
 
     def sizeHintForColumn(self, column: int) -> int:  # noqa: N802 (Qt's name)
         m = self.model()
@@ -98,7 +100,7 @@ class TextSizedTable(QTableView):
         over mostly the texts of the step before ("0.25", the senses of a word)."""
         self.ensurePolished()
         font, style = self.font(), self.style()
-        held = self.__dict__.get("_held_metrics")
+        held = self._held_metrics
         if held is not None and held[0] == font and held[1] is style:
             return held[2]
         slanted = QFont(font)
