@@ -96,7 +96,7 @@ class DashboardWork(QObject):
         self.dash = Dashboard(corpus, title=Path(str(getattr(session, "path", "project"))).stem)
         # the scores against a reference gold: the ones the reference panel computes (once per project)
         self.dash.reference_holder = wb
-        self._share_category()
+        self.share_category()
         self.ci_dash = copy.copy(self.dash)  # shares the figure cache, has its own nearest-gold state
         self.ci_dash._nearest = None
         self.tracker = DecisionTracker(corpus, session.store.iter_history())
@@ -107,7 +107,7 @@ class DashboardWork(QObject):
         self.view: Any = None
         self.warm_reports: list[tuple[int, int, str]] = []  # the warm-up's steps so far (replayed to the view)
 
-    def _share_category(self) -> None:
+    def share_category(self) -> None:
         """The workbench's category column as the dashboard's worst category (computed once, not twice),
         once the column is there (a crowd's is computed in the background: ``Columns.ready``)."""
         cols = self.wb.cols
@@ -134,7 +134,7 @@ class DashboardWork(QObject):
         v = self.view
         if self.warm.busy or (v is not None and (v.data is not None or v.fast.busy or v.isVisible())):
             return
-        self._share_category()
+        self.share_category()
         snap = TrackerSnapshot(self.tracker)
         opts = {"measure": MEASURES[0][1], "n_resamples": 0, "intervals": False}
         self.warm_reports = []
