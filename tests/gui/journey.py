@@ -38,6 +38,16 @@ def open_window(qtbot, path: Path) -> MainWindow:
     return win
 
 
+def background_settled(qtbot, win: MainWindow) -> None:
+    """Wait until the background work that rewrites the instance panel is done: a crowd's weighing
+    (the suggestion's most reliable set) and the competence estimate (the weighted suggestion, the
+    vote table's posterior column).  A result landing between a key and a test's check is laid out at
+    the event loop's next turn: a moment a test would otherwise hit only under load."""
+    qtbot.waitUntil(lambda: not win.wb.weighing and not win.ws.weigher.busy and win.wb.competence is not None,
+                    timeout=60_000)
+    QApplication.processEvents()
+
+
 def back_to(qtbot, win: MainWindow) -> None:
     """Wait until the window is active again (after a dialog), then give the table the keys."""
     qtbot.waitUntil(lambda: QApplication.activeWindow() is win, timeout=60_000)

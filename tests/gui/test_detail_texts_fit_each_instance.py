@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QApplication
 from hieradjudicate.gui.main_window import MainWindow
 from hieradjudicate.gui.workbench.panels.crowd_detail import groups_html
 from tests.crowd import crowd_project
-from tests.gui.journey import open_window
+from tests.gui.journey import background_settled, open_window
 
 
 @pytest.fixture(scope="module")
@@ -26,12 +26,7 @@ def crowd40(tmp_path_factory) -> Path:
 @pytest.fixture
 def win(qtbot, private_dirs, crowd40: Path) -> Iterator[MainWindow]:
     w = open_window(qtbot, crowd40)
-    # the background work that rewrites the suggestion (the weighing's most reliable set, the competence
-    # estimate's weighted line) done first: a result landing between a key and the check would be laid
-    # out at the next turn of the event loop, a moment the test would otherwise hit only under load
-    qtbot.waitUntil(lambda: not w.wb.weighing and not w.ws.weigher.busy and w.wb.competence is not None,
-                    timeout=60_000)
-    QApplication.processEvents()
+    background_settled(qtbot, w)  # nothing rewrites the suggestion between a key and the check
     yield w
     w.close_project()
     QApplication.processEvents()

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication, QTableView
 
 from hieradjudicate.gui.workbench import text_widths
 from tests.crowd import crowd_project
-from tests.gui.journey import highlighted, open_window
+from tests.gui.journey import background_settled, highlighted, open_window
 
 
 def _idle() -> None:
@@ -86,6 +86,7 @@ def test_a_step_measures_each_of_the_vote_tables_columns_once(qtbot, private_dir
     monkeypatch.setattr(text_widths, "rows_measured", lambda view: measured.append(view) or real(view))
     win = open_window(qtbot, crowd_project(tmp_path / "crowd.hadj", 30, per_item=9, per_word=40))
     try:
+        background_settled(qtbot, win)  # no estimate fills the posterior column during a step
         t = win.ws.detail.leaf_table
         head = t.horizontalHeader()
         sized = [c for c in range(head.count()) if head.sectionResizeMode(c) == head.ResizeMode.ResizeToContents]
