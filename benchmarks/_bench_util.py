@@ -14,9 +14,10 @@ from pathlib import Path
 
 
 def realdata() -> Path:
-    """``$HIERADJ_REALDATA`` or ``../shared/data`` (relative to the repository)."""
+    """``$HIERADJ_REALDATA`` or ``../shared/data`` (relative to the repository), as an absolute path (a
+    relative one, as the README writes it, named other files than the window's dialogs give back)."""
     default = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
-    return Path(os.environ.get("HIERADJ_REALDATA") or default)
+    return Path(os.environ.get("HIERADJ_REALDATA") or default).resolve()
 
 
 def build_masc(folder: Path) -> Path:
