@@ -11,7 +11,6 @@ row (:class:`~hieradjudicate.core.layout_tags.LeafLayout`): no figure here makes
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 
 import numpy as np
 
@@ -416,7 +415,7 @@ def _rolled_layout(lay: Layout, group: np.ndarray, n_groups: np.ndarray) -> Layo
         if bool((g >= 0).all()):
             G = int(np.max(n_groups)) if np.size(n_groups) else 0
             return LeafLayout.like(lay, g, G)
-    return replace(lay, P=rollup(lay.P, lay.row_lex, group, n_groups))
+    return lay.with_leaves(rollup(lay.P, lay.row_lex, group, n_groups))
 
 
 def confusion(corpus: Corpus, a: int, b: int, x: int, depth: int | None, groups_at,

@@ -10,7 +10,7 @@ pairwise (:mod:`~hieradjudicate.core.agreement.pairwise`), multi-rater
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cached_property
 
 import numpy as np
@@ -97,6 +97,12 @@ class Layout:
         if len(nz):
             out[nz] = np.add.reduceat(V, self.lex_segs[nz], axis=0)
         return out
+
+    def with_leaves(self, P: np.ndarray) -> Layout:
+        """These rows and segments (their arrays shared) with the leaf vectors ``P``, as a plain dense
+        :class:`Layout`: a subclass's own way of holding its rows (leaves, entries) does not carry over
+        to vectors it did not make (e.g. rolled up to a cut of the tree)."""
+        return Layout(**{f.name: (P if f.name == "P" else getattr(self, f.name)) for f in fields(Layout)})
 
     def take(self, rows: np.ndarray | slice, one_lexelt: bool = False) -> Layout:
         """The layout of rows ``rows`` (increasing positions or a slice: a subset of sorted rows

@@ -79,14 +79,8 @@ class SparseLayout(Layout):
         self.__dict__["_P"] = None
 
     @property
-    def _entries(self) -> bool:
-        """Whether the rows are held as entries: a copy made with a dense ``P`` of its own
-        (:func:`dataclasses.replace`, e.g. rolled up to a depth of the tree) is a dense layout."""
-        return "_ptr" in self.__dict__
-
-    @property
     def n_leaves(self) -> int:
-        return int(self.__dict__["_K"]) if self._entries else super().n_leaves
+        return int(self.__dict__.get("_K", 0))
 
     def _dense(self, rows: np.ndarray) -> np.ndarray:
         """The dense rows ``rows`` (positions), from the entries."""
@@ -101,17 +95,15 @@ class SparseLayout(Layout):
 
     def rows_P(self, r0: int, r1: int) -> np.ndarray:
         P = self.__dict__.get("_P")
-        if P is not None or not self._entries:
+        if P is not None:
             return P[r0:r1]
         return self._dense(np.arange(r0, r1, dtype=np.int64))
 
     def gather_P(self, rows: np.ndarray) -> np.ndarray:
         P = self.__dict__.get("_P")
-        return P[rows] if P is not None or not self._entries else self._dense(np.asarray(rows, np.int64))
+        return P[rows] if P is not None else self._dense(np.asarray(rows, np.int64))
 
     def take(self, rows: np.ndarray | slice, one_lexelt: bool = False) -> Layout:
-        if not self._entries:
-            return super().take(rows, one_lexelt)
         d = self.__dict__
         pos = np.arange(self.R)[rows]
         ptr, n = d["_ptr"], np.diff(d["_ptr"])[pos]
@@ -124,8 +116,6 @@ class SparseLayout(Layout):
 
     @cached_property
     def _pairable(self) -> Layout:
-        if not self._entries:
-            return super()._pairable
         return self.take(np.flatnonzero(self.seg_m[self.row_seg] >= 2))
 
     def _chunks(self, align_segments: bool):
@@ -147,7 +137,7 @@ class SparseLayout(Layout):
 
     @cached_property
     def seg_sum(self) -> np.ndarray:
-        if self.onehot_leaf is not None or not self._entries:  # counts from the leaves, or a dense P
+        if self.onehot_leaf is not None:  # counts from the leaves (a selection of one-leaf rows)
             return Layout.seg_sum.func(self)  # type: ignore[attr-defined]
         K, n = self.n_leaves, len(self.seg_start)
         out = np.empty((n, K))
@@ -167,19 +157,15 @@ class SparseLayout(Layout):
 
     @cached_property
     def row_sq(self) -> np.ndarray:
-        if self.onehot_leaf is not None or not self._entries:
+        if self.onehot_leaf is not None:
             return Layout.row_sq.func(self)  # type: ignore[attr-defined]
         return self._row_values(lambda V: np.einsum("rk,rk->r", V, V))
 
     def row_mass(self) -> np.ndarray:
-        if not self._entries:
-            return super().row_mass()
         ones = np.ones(self.n_leaves)
         return self._row_values(lambda V: V @ ones)
 
     def group_sums(self, key: np.ndarray, n_groups: int) -> np.ndarray:
-        if not self._entries:
-            return super().group_sums(key, n_groups)
         d = self.__dict__
         K = d["_K"]
         row = np.repeat(np.arange(self.R), np.diff(d["_ptr"]))
