@@ -97,7 +97,10 @@ def test_squarem_converges_only_on_a_plain_em_step_and_never_lowers_the_likeliho
         assert np.array_equal(a, b)
     assert np.array_equal(m.m_step(fit.posts), fit.theta)
     assert np.abs(fit.theta - fit.start).max() == fit.change and fit.distance < tol
-    assert np.all(np.diff(fit.loglik) >= 0.0)  # the safeguard: never below where a cycle started
+    # the safeguard: never below where a cycle started, up to rounding (a plain step's log-likelihood, a
+    # sum of logs, can fall by a few units in its last place: 2e-13 of 1,257 on an AVX-512 machine)
+    ll = np.asarray(fit.loglik)
+    assert np.all(np.diff(ll) >= -1e-12 * np.abs(ll[1:]))
     assert fit.extrapolations > 0 and fit.iterations < plain.iterations
     # the same fixed point (both within about tol / (1 - rate) of it)
     assert np.abs(fit.theta - plain.theta).max() < 1e-5

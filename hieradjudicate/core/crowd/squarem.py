@@ -17,7 +17,8 @@ parameters *and* the posteriors, is below ``tol``::
 where ``lambda`` is the largest of the last :data:`RATES` observed ratios of successive
 plain-step lengths (and the distance is infinite when that ratio is 1 or more:
 a run that creeps at a constant pace, as EM does towards a boundary, is not
-converged however small its steps),
+converged however small its steps -- down to the rounding floor :data:`FLOOR`, where a step counts
+as a step of 0),
 after at least ``min_iter`` EM steps.  A competence is a mean of posteriors, so
 it is bounded with them.  The old rule (a step moving no parameter by ``tol``)
 stopped where the rate was near 1 and the fixed point still far (MASC ``say-v``
@@ -70,8 +71,22 @@ def posts_change(a: list, b: list) -> float:
     return max((float(np.abs(x - y).max(initial=0.0)) for x, y in zip(a, b, strict=True)), default=0.0)
 
 
+#: a plain step that moves no parameter by more than this is rounding: the EM map evaluated in floating
+#: point at its fixed point (a few dozen units in the last place of a probability <= 1).  MASC number-n
+#: ends a run stepping back and forth by one such unit (1.1e-16, a ratio of exactly 1), which read as a
+#: rate of 1 made "creeping, not converged" for 4,600 steps on a machine whose exp and log round
+#: otherwise in their last bit (AVX-512) than the one its figures were stored on
+FLOOR = 1e-14
+
+
 class Distance:
-    """The distance estimate of the module docstring, fed with successive pairs of plain steps."""
+    """The distance estimate of the module docstring, fed with successive pairs of plain steps.
+
+    A step at the rounding floor (:data:`FLOOR`) is a step of 0 up to rounding, and counts as one (a
+    ratio of 0, as an exact zero step gives): the ratio of two such steps is that of two roundings
+    (often exactly 1), not a rate.  So once :data:`RATES` pairs are at the floor the run is converged
+    whatever ratios came before (an extrapolated cycle's steps can grow), while a run that creeps does
+    so with steps above the floor, and keeps its rate 1."""
 
     def __init__(self) -> None:
         self.rates: list[float] = []
@@ -79,7 +94,8 @@ class Distance:
     def __call__(self, c1: float, c2: float, d_post: float) -> float:
         """``c1``, ``c2``: the largest moves of two successive plain steps; ``d_post``: the posteriors'
         largest move between them.  Returns the estimated distance after the first step."""
-        self.rates = [*self.rates[-(RATES - 1):], c2 / c1 if c1 > 0 else 0.0]
+        rate = c2 / c1 if c1 > 0 and c2 > FLOOR else 0.0
+        self.rates = [*self.rates[-(RATES - 1):], rate]
         lam = max(self.rates)
         return max(c2, d_post) / (1.0 - lam) if lam < 1.0 else float("inf")
 
