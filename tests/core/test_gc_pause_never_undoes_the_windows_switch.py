@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import gc
 import threading
+import time
 
 import pytest
 
@@ -14,8 +15,20 @@ from hieradjudicate.core import gc_policy
 from hieradjudicate.core.gc_policy import gc_paused, keep_disabled
 
 
+def _no_pause_held(timeout: float = 60.0) -> None:
+    """Wait until no other thread holds a pause: a reader left running by an earlier test in this
+    process (a window's background load) would otherwise end its pause during these tests, and
+    whether the last pause is this test's or its own depends on the moment (the full suite failed
+    one of these checks once)."""
+    deadline = time.monotonic() + timeout
+    while gc_policy._pauses and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert gc_policy._pauses == 0, "a pause of an earlier test's thread is still held"
+
+
 @pytest.fixture
 def collector_on(monkeypatch):
+    _no_pause_held()
     monkeypatch.setattr(gc_policy, "_kept_off", False)
     was = gc.isenabled()
     gc.enable()
