@@ -140,3 +140,34 @@ def test_workbench_shows_the_same_suggestion() -> None:
         got = wb.suggestion(c.instance_index("x.n", inst))
         assert got.tags == want.tags and got.support == want.votes and got.of == want.of
         assert got.mass == pytest.approx(want.support) and got.reliable == want.reliable_tags
+
+
+def test_a_tie_is_only_what_the_rule_could_not_tell_apart() -> None:
+    """Answers with as many annotators are no tie when the rule chose by the annotators' mass (WSbest: 31 of
+    its 260 instances said "A tie" that way, 3 are ties); the same mass, as specific, as many annotators
+    is one, and the suggestion is then the first in project order."""
+    c = corpus()
+    got = by_inst(c, suggest(c))
+    # i3: B.2 (11/18 of the mass, one annotator) beside B and {B.2, B.3}, one annotator each: no tie
+    assert got["i3"].tags == ("B.2",) and got["i3"].votes == 1 and got["i3"].tied == ()
+    wb = Workbench(c)
+    assert wb.suggestion(c.inst_id.index("i3")).tied == ()
+    # two disjoint answers, one annotator each: half the mass each, one leaf each -- a tie
+    two = build([annotation_source([("x.n", "i", "r1", [("A.1a", None)]),
+                                    ("x.n", "i", "r2", [("B.1", None)])])])
+    s = suggest(two).item(0)
+    assert s.tags == ("A.1a",) and s.tied == (("B.1",),)
+    assert Workbench(two).suggestion(0).tied == (("B.1",),)
+    # three: each a third; the third annotator's answer given twice is no longer tied with the others
+    three = build([annotation_source([("x.n", "i", "r1", [("A.1a", None)]),
+                                      ("x.n", "i", "r2", [("B.1", None)]),
+                                      ("x.n", "i", "r3", [("B.2", None)]),
+                                      ("x.n", "i", "r4", [("B.2", None)])])])
+    s = suggest(three).item(0)
+    assert s.tags == ("B.2",) and s.votes == 2 and s.tied == ()
+    # A.1 holds 2/3 of the mass (A.1a 1/2 of it, not more), one annotator each: A.1 by the rule, no tie
+    broad = build([annotation_source([("x.n", "i", "r1", [("A.1", None)]),
+                                      ("x.n", "i", "r2", [("A.1a", None)]),
+                                      ("x.n", "i", "r3", [("B.1", None)])])])
+    s = suggest(broad).item(0)
+    assert s.tags == ("A.1",) and s.support == pytest.approx(2 / 3) and s.votes == 1 and s.tied == ()

@@ -95,7 +95,8 @@ class Suggestion:
     weighted: tuple[str, ...] = ()
     weighted_posterior: float = float("nan")
     weighted_model: str = ""
-    #: other answers with as many annotators as ``tags`` (a tie: the suggestion is the first in project order)
+    #: other answers the rule cannot tell from ``tags`` (as much of the annotators' mass, as specific, as many
+    #: annotators): a tie, the suggestion being the first in project order
     tied: tuple[tuple[str, ...], ...] = ()
     #: the suggested tags that say "none of these" (MASC's sense ``0``): taking it makes no sense the gold
     none_of_these: tuple[str, ...] = ()
@@ -483,10 +484,7 @@ class Workbench:
             if s is None:
                 return None
             out = Suggestion(s.tags, s.votes, s.of, s.sets, s.support, s.reliable_tags, s.reliable_set,
-                             weighing=pending and not s.reliable_set)
-            groups = answer_groups(self.corpus, int(i), self.cols.annotators, leaves=False)  # answers and votes
-            mine = tuple(sorted(s.tags))
-            out.tied = tuple(g.tags for g in groups if g.votes == s.votes and tuple(sorted(g.tags)) != mine)
+                             weighing=pending and not s.reliable_set, tied=s.tied)
             x = int(self.cols.lexelt[i])
             inv = self.corpus.inventory
             out.none_of_these = tuple(t for t in s.tags if (n := inv.lookup(x, t)) >= 0

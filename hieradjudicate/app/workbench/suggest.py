@@ -63,6 +63,9 @@ class Suggestion:
     reliable_tags: tuple[str, ...] = ()
     reliable_set: str = ""
     reliability: float = float("nan")
+    #: other answers the rule cannot tell from ``tags`` (as much support, as specific, as many annotators),
+    #: in project order: the suggestion is the first of them in project order
+    tied: tuple[tuple[str, ...], ...] = ()
 
     def text(self) -> str:
         head = f"{' '.join(self.tags)}  (support {self.support:.2f}; {self.votes} of {self.of}: " \
@@ -88,6 +91,7 @@ class Suggestions:
     reliable_row: np.ndarray
     reliability: np.ndarray  # (n_sets,) per set of the corpus, NaN for non-raters
     _voters: list[np.ndarray] = field(default_factory=list, repr=False)
+    _tied: dict[int, list[tuple[int, int]]] = field(default_factory=dict, repr=False)  # j: (set, row) in project order
 
     def __len__(self) -> int:
         return int(self.instances.size)
@@ -109,7 +113,8 @@ class Suggestions:
                           bool(self.support[j] > MAJORITY),
                           tags_of(c, rk, int(self.reliable_row[j])) if rk >= 0 else (),
                           c.sets[rk].name if rk >= 0 else "",
-                          float(self.reliability[rk]) if rk >= 0 else float("nan"))
+                          float(self.reliability[rk]) if rk >= 0 else float("nan"),
+                          tuple(tags_of(c, tk, tr) for tk, tr in self._tied.get(j, ())))
 
 
 class Suggester:
@@ -238,11 +243,40 @@ class Suggester:
         vj, vk = vj[o], L["k"][same][o]
         bounds = np.searchsorted(vj, np.arange(N + 1))
         out._voters = [vk[bounds[x]:bounds[x + 1]] for x in range(N)]
+        out._tied = _ties(L, best, N, maj, votes, set_rank)
         return out
+
 
     def one(self, i: int, *, weigh: bool = True) -> Suggestion | None:
         """The suggestion for instance ``i`` (whatever its status); ``weigh``: see :meth:`suggest`."""
         return self.suggest(np.asarray([i]), weigh=weigh).item(0)
+
+
+def _ties(L: dict, best: np.ndarray, N: int, maj: np.ndarray, votes: np.ndarray,
+          set_rank: np.ndarray) -> dict[int, list[tuple[int, int]]]:
+    """Per instance with a tie, the other answers equal to the suggested one on every key of the rule
+    (majority or not, as many leaves, the same support, as many annotators), each once, in project
+    order, as (set, row): only project order chose between them.  Answers that merely have as many
+    annotators are no tie: the rule chose by the share of the annotators' mass (WSbest's account.n
+    1151: "account#3 account#5" holds more than half of it, given by one annotator of eight, beside
+    "account#6" given by one)."""
+    best_of = np.full(N, -1, np.int64)
+    best_of[L["j"][best]] = best
+    b = best_of[L["j"]]
+    tie = ((maj == maj[b]) & (L["size"] == L["size"][b]) & (votes == votes[b])
+           & (np.abs(L["sup"] - L["sup"][b]) <= 1e-12) & (L["sig"] != L["sig"][b]))
+    if not tie.any():
+        return {}
+    e = np.flatnonzero(tie)
+    e = e[np.lexsort((set_rank[e], L["sig"][e], L["j"][e]))]  # by instance, answer, project order
+    first = np.ones(e.size, bool)
+    first[1:] = (L["j"][e][1:] != L["j"][e][:-1]) | (L["sig"][e][1:] != L["sig"][e][:-1])
+    e = e[first]  # each tied answer once, by the first set in project order that gave it
+    e = e[np.lexsort((set_rank[e], L["j"][e]))]
+    out: dict[int, list[tuple[int, int]]] = {}
+    for x in e.tolist():  # only the tied answers: a few per tied instance
+        out.setdefault(int(L["j"][x]), []).append((int(L["k"][x]), int(L["r"][x])))
+    return out
 
 
 def _first_per(group: np.ndarray, keys: tuple[np.ndarray, ...]) -> np.ndarray:
