@@ -246,7 +246,6 @@ class Suggester:
         out._tied = _ties(L, best, N, maj, votes, set_rank)
         return out
 
-
     def one(self, i: int, *, weigh: bool = True) -> Suggestion | None:
         """The suggestion for instance ``i`` (whatever its status); ``weigh``: see :meth:`suggest`."""
         return self.suggest(np.asarray([i]), weigh=weigh).item(0)

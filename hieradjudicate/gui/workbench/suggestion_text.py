@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import math
 
 from hieradjudicate.app.workbench.queue import Workbench
 from hieradjudicate.app.workbench.suggest import MAJORITY
@@ -22,7 +23,7 @@ def suggestion_html(wb: Workbench, i: int) -> str:
     sets = ", ".join(s.sets[:8]) + (f", … {len(s.sets) - 8} more" if len(s.sets) > 8 else "")
     text = (f"<b>Suggestion</b> (A): <b>{short(s.tags)}</b> — chosen by {s.support} of "
             f"{s.of} annotators ({html.escape(sets)})")
-    if 2 * s.support <= s.of and s.mass == s.mass:  # no majority of whole answers: say what chose it
+    if 2 * s.support <= s.of and not math.isnan(s.mass):  # no majority of whole answers: say what chose it
         if s.mass > MAJORITY:
             text += (f"; the finest answer holding more than half of the annotators' sense mass "
                      f"({s.mass:.0%})")
