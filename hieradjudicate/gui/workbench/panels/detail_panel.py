@@ -31,7 +31,6 @@ from hieradjudicate.core.inventory.labels import (
 from hieradjudicate.core.tags_only import tags_only
 from hieradjudicate.gui.colors import GOLD, HELD, HELD_TIP, head_color, is_dark, set_color
 from hieradjudicate.gui.opaque import paint_alone
-from hieradjudicate.gui.workbench.panels.chart_bars import ChartBars
 from hieradjudicate.gui.workbench.panels.crowd_detail import VoteModel, VoteTable, gold_mark, groups_html
 from hieradjudicate.gui.workbench.fill_width import FillWidth, least_in_sight
 from hieradjudicate.gui.workbench.suggestion_text import suggestion_html
@@ -234,9 +233,9 @@ class LeafChart(pg.PlotWidget):
         self.getPlotItem().getViewBox().invertY(True)  # the first leaf on top, as in the table
         self.setXRange(0, 1.05, padding=0)
         self.getAxis("bottom").setTicks([[(v, f"{v:g}") for v in (0, 0.5, 1.0)], [(v, "") for v in (0.25, 0.75)]])
-        self.bars: list[ChartBars] = []
+        self.bars: list[pg.BarGraphItem] = []
         self.held = False  # the framed senses are a flag's held tags, not gold
-        self.gold_bars = ChartBars(x0=[], y=[], width=1.0, height=0.92, brush=None,
+        self.gold_bars = pg.BarGraphItem(x0=[], y=[], width=1.0, height=0.92, brush=None,
                                          pen=pg.mkPen(GOLD, width=2, style=Qt.PenStyle.DashLine))
         self.addItem(self.gold_bars)
         self.empty_text = pg.TextItem("", color="gray", anchor=(0.5, 0.5))
@@ -266,7 +265,7 @@ class LeafChart(pg.PlotWidget):
         self.bars = []
         self._drawn.clear()  # new items: none has drawn anything yet
         for k in range(len(names)):
-            b = ChartBars(x0=[], y=[], width=[], height=0.1, brush=set_color(k), pen=None)
+            b = pg.BarGraphItem(x0=[], y=[], width=[], height=0.1, brush=set_color(k), pen=None)
             self.addItem(b)
             self.bars.append(b)
 
