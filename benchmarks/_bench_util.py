@@ -110,3 +110,16 @@ def generate_project(folder: Path, n: int, *, n_lexelts: int = 200, seed: int = 
         (folder / "contexts.tsv").write_text("\n".join(ctx) + "\n", encoding="utf-8")
         ctx_paths = [str(folder / "contexts.tsv")]
     return [str(folder / "inventory.txt")], specs, ctx_paths, truth
+
+
+def widget_name(obj) -> str:
+    """A Qt widget's own name, else its Qt part name or class "in" the nearest named widget above it
+    (how the paint diagnostics of bench_crowd.py and bench_next_key_parts.py name what painted)."""
+    name = obj.objectName()
+    if name and not name.startswith("qt_"):
+        return name
+    up = obj.parent()
+    while up is not None and (not up.objectName() or up.objectName().startswith("qt_")):
+        up = up.parent()
+    own = name or type(obj).__name__
+    return own if up is None else f"{own} in {up.objectName()}"

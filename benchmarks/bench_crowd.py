@@ -38,7 +38,7 @@ os.environ["HIERADJ_NO_DIALOGS"] = "1"
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _bench_util import build_masc  # noqa: E402
+from _bench_util import build_masc, widget_name  # noqa: E402
 
 
 #: seconds between two N keys at a reader's pace (a fast reader: ~7 instances a second)
@@ -63,23 +63,12 @@ def paints_per_key(app, win, keys: int) -> str:
     from PySide6.QtCore import QEvent, QObject, Qt
     from PySide6.QtTest import QTest
 
-    def who(obj) -> str:
-        """The widget's own name, else its Qt part name or class "in" the nearest named widget above it."""
-        name = obj.objectName()
-        if name and not name.startswith("qt_"):
-            return name
-        up = obj.parent()
-        while up is not None and (not up.objectName() or up.objectName().startswith("qt_")):
-            up = up.parent()
-        own = name or type(obj).__name__
-        return own if up is None else f"{own} in {up.objectName()}"
-
     class Paints(QObject):
         seen: dict[str, int] = {}
 
         def eventFilter(self, obj, ev) -> bool:  # noqa: N802 (Qt's name)
             if ev.type() == QEvent.Type.Paint:
-                key = who(obj)
+                key = widget_name(obj)
                 self.seen[key] = self.seen.get(key, 0) + 1
             return False
 

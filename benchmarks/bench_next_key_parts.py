@@ -37,7 +37,7 @@ os.environ["HIERADJ_NO_DIALOGS"] = "1"
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _bench_util import build_masc
+from _bench_util import build_masc, widget_name
 
 #: seconds between two paced N keys (as bench_crowd.PACE)
 PACE = 0.15
@@ -50,18 +50,6 @@ PARTS = (("hieradjudicate.gui.main_window", "MainWindow._step"),
          ("hieradjudicate.gui.workbench.panels.crowd_detail", "VoteModel.update"), (_DP, "LeafChart.show_data"),
          (_Q, "Workbench.answer_groups"), (_DP, "groups_html"), (_DP, "DetailPanel._sense_column"),
          ("hieradjudicate.gui.workbench.inventory_tree", "InventoryTree.show_instance"))
-
-
-def who(obj) -> str:
-    """A widget's own name, else its Qt part name or class "in" the nearest named widget above it."""
-    name = obj.objectName()
-    if name and not name.startswith("qt_"):
-        return name
-    up = obj.parent()
-    while up is not None and (not up.objectName() or up.objectName().startswith("qt_")):
-        up = up.parent()
-    own = name or type(obj).__name__
-    return own if up is None else f"{own} in {up.objectName()}"
 
 
 def main() -> int:
@@ -96,7 +84,7 @@ def main() -> int:
                 finally:
                     App.depth -= 1
                     if kind == QEvent.Type.Paint and isinstance(obj, QWidget):
-                        add(f"paint  {who(obj)}", c)
+                        add(f"paint  {widget_name(obj)}", c)
                     elif App.depth == 0:
                         add(f"event  {kind.name}", c)
 
