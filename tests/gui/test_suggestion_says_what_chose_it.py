@@ -16,16 +16,22 @@ def test_an_answer_chosen_by_the_mass_says_so_and_is_no_tie() -> None:
                                   ("x.n", "i", "r3", [("B.1", None)])])])
     text = suggestion_html(Workbench(c), 0)
     assert "chosen by 1 of 3 annotators (r1)" in text
-    assert "the finest answer holding more than half of the annotators' sense mass (67%)" in text
+    assert "; 67% of the sense mass falls within it" in text
     assert "A tie" not in text
 
 
 def test_no_majority_and_a_real_tie_say_so() -> None:
     c = build([annotation_source([("x.n", "i", "r1", [("A.1a", None)]),
-                                  ("x.n", "i", "r2", [("B.1", None)])])])
-    text = suggestion_html(Workbench(c), 0)
-    assert "no answer holds more than half of the annotators' sense mass, this one the most (50%)" in text
-    assert "A tie</b>: " in text and "A takes the first in project order" in text
+                                  ("x.n", "i", "r2", [("B.1", None)]),
+                                  ("x.n", "i", "r3", [("B.1", None)]),
+                                  ("x.n", "i", "r4", [("B.2", None)])])])
+    text = suggestion_html(Workbench(c), 0)  # B.1: half the mass, not more, and the most
+    assert "chosen by 2 of 4 annotators (r2, r3); no answer holds more than half the sense mass, this one the most (50%)" in text
+    assert "A tie" not in text
+    two = build([annotation_source([("x.n", "i", "r1", [("A.1a", None)]),
+                                    ("x.n", "i", "r2", [("B.1", None)])])])
+    text = suggestion_html(Workbench(two), 0)
+    assert "A tie</b>: B.1, as much sense mass and as many votes; A takes the first in project order" in text
 
 
 def test_a_majority_of_whole_answers_reads_as_before() -> None:

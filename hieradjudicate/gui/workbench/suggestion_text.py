@@ -23,18 +23,15 @@ def suggestion_html(wb: Workbench, i: int) -> str:
     sets = ", ".join(s.sets[:8]) + (f", … {len(s.sets) - 8} more" if len(s.sets) > 8 else "")
     text = (f"<b>Suggestion</b> (A): <b>{short(s.tags)}</b> — chosen by {s.support} of "
             f"{s.of} annotators ({html.escape(sets)})")
-    if 2 * s.support <= s.of and not math.isnan(s.mass):  # no majority of whole answers: say what chose it
+    if 2 * s.support <= s.of and not s.tied and not math.isnan(s.mass):  # no majority gave it as is: why it
         if s.mass > MAJORITY:
-            text += (f"; the finest answer holding more than half of the annotators' sense mass "
-                     f"({s.mass:.0%})")
+            text += f"; {s.mass:.0%} of the sense mass falls within it"
         else:
-            text += (f"; no answer holds more than half of the annotators' sense mass, this one the most "
-                     f"({s.mass:.0%})")
-    if s.tied:
+            text += f"; no answer holds more than half the sense mass, this one the most ({s.mass:.0%})"
+    if s.tied:  # short: this panel is narrow, and a taller line would push the instance table (test_hidden_tabs)
         others = "; ".join(short(t) for t in s.tied)
-        text += (f"<br><b style='color:#b35c00'>A tie</b>: {others} {'has' if len(s.tied) == 1 else 'have'} "
-                 f"as much of the annotators' sense mass and as many votes ({s.support}); A takes the first in "
-                 f"project order — decide by hand")
+        text += (f"<br><b style='color:#b35c00'>A tie</b>: {others}, as much sense mass and as many votes; "
+                 f"A takes the first in project order — decide by hand")
     if s.none_of_these:
         text += ("<br><b style='color:#b35c00'>“None of these”</b>: taking it makes the gold say that no sense "
                  f"of the inventory fits ({short(s.none_of_these)})")
