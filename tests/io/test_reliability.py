@@ -191,4 +191,9 @@ def test_kill_during_reimport_keeps_the_project_whole(tmp_path: Path) -> None:
         assert _check(target) == 0
         stored = _decisions(target)
         assert all(k in stored for k in keys)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["ben_v2.key", "p.hadj"]
+    # no file of ours is left behind (a re-import's temporary copies); SQLite's own rollback journal may
+    # be: a kill between SQLite creating it and writing its header leaves a journal that is not hot,
+    # which SQLite ignores and reuses at the next write (the full suite hit that moment once; a hot
+    # one would have been rolled back and deleted by `project check`, which found the project sound
+    # with every decision, as asserted above)
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name != "p.hadj-journal") == ["ben_v2.key", "p.hadj"]
