@@ -192,8 +192,7 @@ def test_kill_during_reimport_keeps_the_project_whole(tmp_path: Path) -> None:
         stored = _decisions(target)
         assert all(k in stored for k in keys)
     # no file of ours is left behind (a re-import's temporary copies); SQLite's own rollback journal may
-    # be: a kill between SQLite creating it and writing its header leaves a journal that is not hot,
-    # which SQLite ignores and reuses at the next write (the full suite hit that moment once; a hot
-    # one would have been rolled back and deleted by `project check`, which found the project sound
-    # with every decision, as asserted above)
+    # be, after a kill inside a write: the next writer rolls it back and deletes it, and readers already
+    # see the project as it was before that write (`project check` and the read-only decisions above
+    # read it so; a read-only connection cannot delete the journal).  The full suite hit that moment once.
     assert sorted(p.name for p in tmp_path.iterdir() if p.name != "p.hadj-journal") == ["ben_v2.key", "p.hadj"]
