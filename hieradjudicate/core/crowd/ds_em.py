@@ -223,7 +223,7 @@ class DSModel:
         """This model's cells of :meth:`padded`'s arrays, group by group: ``[(rows, (rows, K) block)]`` of
         the confusion rows (empty when not ``errors``; a used row's padding columns are normalised EPS,
         i.e. 1 / (rows of its (annotator, lexelt))) and ``[(lexelts, (lexelts, n) block)]`` of the priors.
-        What :meth:`padded_into` writes (a worker process sends these instead of whole arrays)."""
+        :func:`write_blocks` puts them into those arrays (a worker process sends these instead of whole arrays)."""
         counts, pri = [], []
         for g in self.groups:
             if errors:
@@ -233,11 +233,6 @@ class DSModel:
                 counts.append((g.rows, block))
             pri.append((g.lexelts, theta[g.p_off:g.p_off + g.lexelts.size * g.n].reshape(g.n, -1).T))
         return counts, pri
-
-    def padded_into(self, theta: np.ndarray, counts: np.ndarray | None, pri: np.ndarray) -> None:
-        """Write this model's confusion rows into ``counts`` ((W X K, K), zeros elsewhere; ``None``: not
-        kept) and its lexelts' priors into ``pri`` (X, K), as :meth:`padded` gives them."""
-        write_blocks(self.padded_blocks(theta, counts is not None), counts, pri)
 
     def padded(self, theta: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(errors (W, X, K, K), priors (X, K))`` as the padded code had them: a used confusion row is

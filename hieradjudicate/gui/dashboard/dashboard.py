@@ -77,6 +77,7 @@ COLUMNS_POLL_MS = 100
 #: ... for this long at most (ms), then computes the figures itself
 COLUMNS_WAIT_MS = 20_000
 
+
 class DashboardView(QWidget):
     """The Dashboard tab (see the module docstring)."""
 
