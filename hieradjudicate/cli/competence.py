@@ -74,7 +74,7 @@ def _corpus(args: argparse.Namespace):
 def cmd_competence(args: argparse.Namespace) -> int:
     import numpy as np  # not at import time: every command builds the parser
 
-    from hieradjudicate.app.dashboard.competence import MEASURES, MODELS, method_text
+    from hieradjudicate.app.dashboard.competence import MEASURES, MODELS, method_text, unconverged_lexelts
     from hieradjudicate.app.session.batch import annotator_sets, rater_note
     from hieradjudicate.core.crowd.competence import dawid_skene
     from hieradjudicate.core.layout_tags import unit_leaves
@@ -116,12 +116,16 @@ def cmd_competence(args: argparse.Namespace) -> int:
     order = np.argsort(-res.accuracy, kind="stable")
     rows = [[corpus.sets[int(res.workers[k])].name, int(res.n_labels[k]), float(res.accuracy[k]),
              float(res.stderr[k])] for k in order]
+    # Dawid & Skene fits each lexelt on its own: those whose fit did not converge are named
+    unconverged = [corpus.inventory.lexelts[int(x)] for x in res.unconverged]
+    fitted = int(np.unique(corpus.inst_lexelt[res.tasks]).size)
     out: dict[str, Any] = {
         "model": MODELS[args.model], "method": method, "measure": measure, "sets_note": note, "instances": len(res.tasks), "labels": len(inst),
         "iterations": res.iterations, "converged": res.converged,
         "last_change": res.change if np.isfinite(res.change) else None,
         "distance_from_fixed_point": res.distance if np.isfinite(res.distance) else None,
         "seconds": round(seconds, 3),
+        **({"lexelts_not_converged": unconverged} if args.model == "ds" else {}),
         "sets": [dict(zip(("set", "labels", "competence", "stderr"), r, strict=True)) for r in rows],
         "difficulty": {"mean_entropy_bits": float(res.entropy.mean()),
                        "quantiles": {q: float(np.quantile(res.entropy, q)) for q in (0.5, 0.9, 0.99)}}}
@@ -141,8 +145,10 @@ def cmd_competence(args: argparse.Namespace) -> int:
         # an infinite distance: EM still creeping away, or a probe from where it stopped not yet back
         far = f"estimated {res.distance:.2g} from the fixed point" if np.isfinite(res.distance) else \
             "no fixed point confirmed where it stopped"
+        why = f"{far}; --max-iter N runs longer, --tol X sets the criterion"
+        why = f" on {unconverged_lexelts(unconverged, fitted)}: {why}" if unconverged else f" ({why})"
         print(f"hieradjudicate: warning: {MODELS[args.model]} stopped after {res.iterations} iterations "
-              f"without converging ({far}; --max-iter N runs longer, --tol X sets the criterion)", file=sys.stderr)
+              f"without converging{why}", file=sys.stderr)
     if args.format == "json":
         print(json_text(out))
     elif args.format == "csv":
@@ -155,7 +161,8 @@ def cmd_competence(args: argparse.Namespace) -> int:
             sys.stdout.write("\n" + csv_text(keys, [[r[k] for k in keys] for r in out["most_uncertain"]]))
     else:
         shown = note if len(sets) <= 20 else f"{len(sets)} annotator sets compared (--format json names them)"
-        state = "converged" if res.converged else "NOT converged"
+        state = "converged" if res.converged else \
+            f"NOT converged on {unconverged_lexelts(unconverged, fitted)}" if unconverged else "NOT converged"
         print(f"Annotator competence ({MODELS[args.model]}), {out['labels']} labels on {out['instances']} instances "
               f"({res.iterations} iterations, {state}, {seconds:.2f} s); {shown}.")
         spread = "+/- s.d." if args.model == "mace" else "+/- s.e."  # posterior s.d. / binomial s.e.

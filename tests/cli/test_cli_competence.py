@@ -93,7 +93,9 @@ def test_a_run_whose_confirming_probe_the_bound_cuts_short_says_not_converged_wi
     out = json.loads(cap.out)
     assert out["converged"] is False and out["iterations"] == 100
     assert out["distance_from_fixed_point"] is None
-    assert "without converging (no fixed point confirmed where it stopped;" in cap.err
+    assert "no fixed point confirmed where it stopped;" in cap.err
+    assert "without converging on 8 of 8 lexelts (" in cap.err  # stopped by the bound together: none confirmed
+    assert len(out["lexelts_not_converged"]) == 8
     assert "restarts included" in out["method"]
     assert main(["competence", *FILES, "--max-iter", "100"]) == 0
     assert "100 iterations, NOT converged" in capsys.readouterr().out

@@ -17,7 +17,7 @@ GUI thread, once per open project: the annotations never change meanwhile.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -40,7 +40,8 @@ METHODS = {
            "confirmed by a restart from slightly noised posteriors that must come back there (EM slows "
            "down near a saddle too; where the restart leaves for a higher likelihood, the fit goes on from "
            "there and is confirmed again); at least {min_iter}, at most {max_iter} EM steps per lexelt, "
-           "restarts included, otherwise reported as not converged. Needs instances labelled by three or more sets (with at most two per "
+           "restarts included, otherwise reported as not converged, naming the lexelts (lexelts with few labels run "
+           "together, one step length and one stop, while they converge within {pack} steps; else each alone). Needs instances labelled by three or more sets (with at most two per "
            "instance the confusion matrices are not identifiable, Kruskal 1977: refused). "
            "Competence = expected share of a set's labels that are right, +/- sqrt(a(1-a)/n) "
            "over its n labels. Difficulty = entropy of the instance's posterior over its leaves, in bits."),
@@ -66,18 +67,28 @@ ACCEL = {True: "accelerated by SQUAREM (Varadhan & Roland 2008; an extrapolation
 
 def method_text(model: str, max_iter: int | None = None, tol: float | None = None, accelerate: bool = True) -> str:
     """The method text of ``model`` with the stopping rule actually used (defaults where ``None``)."""
-    from hieradjudicate.core.crowd import competence, mace
+    from hieradjudicate.core.crowd import competence, ds_parts, mace
 
     default = competence.MAX_ITER if model == "ds" else mace.MAX_ITER
     return METHODS[model].format(accel=ACCEL[accelerate], tol=competence.TOL if tol is None else tol, min_iter=competence.MIN_ITER,
-                                 max_iter=default if max_iter is None else max_iter)
+                                 max_iter=default if max_iter is None else max_iter, pack=ds_parts.PACK_STEPS)
 
 
-def convergence_text(iterations: int, converged: bool) -> str:
-    """How a run ended, in words shown beside its figures."""
+def convergence_text(iterations: int, converged: bool, unconverged: Sequence[str] = (), lexelts: int = 0) -> str:
+    """How a run ended, in words shown beside its figures; ``unconverged``: the lexelts (names) whose fit did
+    not converge, of ``lexelts`` fitted (Dawid & Skene fits each on its own)."""
     if converged:
         return f"converged after {iterations} iteration(s)"
+    if unconverged:
+        return (f"NOT converged after {iterations} iterations on {unconverged_lexelts(unconverged, lexelts)} "
+                "(their figures may still move)")
     return f"NOT converged after {iterations} iterations (the figures may still move)"
+
+
+def unconverged_lexelts(names: Sequence[str], lexelts: int, shown: int = 5) -> str:
+    """``3 of 26 lexelts (bright.a, call.v, soft.a)``: the first ``shown`` named."""
+    listed = ", ".join(names[:shown]) + (f" and {len(names) - shown} more" if len(names) > shown else "")
+    return f"{len(names)} of {max(lexelts, len(names))} lexelt{'s' if max(lexelts, len(names)) != 1 else ''} ({listed})"
 
 
 #: what each model's "competence" is, wherever it is shown (they are not the same quantity)
@@ -112,6 +123,9 @@ class CompetenceFigures:
     _bins: np.ndarray | None = field(default=None, repr=False)
     #: every node's short label (``make#3``, MASC's ``add#4``): what the report writes beside the id
     short: list[str] | None = field(default=None, repr=False)
+    #: Dawid & Skene: the lexelts (names) whose fit did not converge, of ``fitted`` lexelts with labels
+    unconverged: list[str] = field(default_factory=list)
+    fitted: int = 0
 
     def bin_instances(self, j: int) -> np.ndarray:
         """Instances whose difficulty falls in histogram bar ``j`` (the drill-down of a click)."""
@@ -208,16 +222,18 @@ def estimate(corpus: Corpus, sets: list[int] | None = None, *, model: str = "ds"
     top = max(float(np.ceil(e.max(initial=0.0) * 10) / 10), 0.1)
     counts, edges = np.histogram(e, bins=BINS, range=(0.0, top))
     names = [corpus.sets[s].name for s in sets]
+    unconverged = [inv.lexelts[int(x)] for x in res.unconverged]
+    fitted = int(np.unique(corpus.inst_lexelt[res.tasks]).size)
     ex = Explain(f"Annotator competence ({MODELS[model]}) and instance difficulty",
                  f"Left: each annotator set's estimated {MEASURES[model]} with its spread, sorted; the "
                  "model weighs every annotator by how often it agrees with the consensus it helps to "
                  "estimate. Right: how many instances have each posterior entropy (0 = the model is "
                  "sure of the sense); click a bar for its instances.", method_text(model, max_iter, tol),
                  n=int(len(res.tasks)), aggregation="every instance of the project (annotations never change)",
-                 note=f"{convergence_text(res.iterations, bool(res.converged))}, {seconds:.2f} s")
+                 note=f"{convergence_text(res.iterations, bool(res.converged), unconverged, fitted)}, {seconds:.2f} s")
     post = np.full((n, res.posterior.shape[1]), np.nan, np.float32)
     post[res.tasks] = res.posterior
     return CompetenceFigures(MODELS[model], method_text(model, max_iter, tol), MEASURES[model], list(inv.node_id),
                              sets, names, comp, se, nl, entropy, best, best_post,
                              counts, edges, int(res.iterations), bool(res.converged), seconds, ex, post,
-                             short=node_short_labels(inv))
+                             short=node_short_labels(inv), unconverged=unconverged, fitted=fitted)

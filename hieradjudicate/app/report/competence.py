@@ -29,7 +29,7 @@ def section(data: Any, tables: dict, href: str | None, render, explain) -> str:
     s = comp.summary()
     out = [f"<p>{esc(comp.model)} over {len(comp.names)} annotator sets and "
            f"{int(np.isfinite(comp.entropy).sum())} instances ({comp.iterations} iteration(s), "
-           f"{'converged' if comp.converged else 'NOT converged'}). {esc(comp.measure[0].upper() + comp.measure[1:])} from "
+           f"{_state(comp)}). {esc(comp.measure[0].upper() + comp.measure[1:])} from "
            f"{s.get('competence_min', float('nan')):.3f} to {s.get('competence_max', float('nan')):.3f} "
            f"(median {s.get('competence_median', float('nan')):.3f}); mean posterior entropy "
            f"{s.get('mean_entropy_bits', float('nan')):.3f} bits.</p>"]
@@ -64,3 +64,14 @@ def _with_short_senses(comp: Any, head: list[str],
         short = comp.short[k] if k >= 0 else ""
         out.append([*r[:j], short, r[j] if r[j] != short else "", *r[j + 1:]])
     return [*head[:j], "most_probable_sense", "sense_id", *head[j + 1:]], out
+
+
+def _state(comp) -> str:
+    """converged, NOT converged, or NOT converged on the lexelts named (Dawid & Skene)."""
+    from hieradjudicate.app.dashboard.competence import unconverged_lexelts
+
+    if comp.converged:
+        return "converged"
+    if getattr(comp, "unconverged", None):
+        return f"NOT converged on {unconverged_lexelts(comp.unconverged, comp.fitted)}"
+    return "NOT converged"

@@ -97,6 +97,7 @@ class Competence:
     distance: float = float("inf")  # the estimated distance of parameters and posteriors from the fixed point
     passes: float = float("nan")  # the work: EM steps made (restarts included) in full passes over the labels
     runs: tuple = ()  # Dawid & Skene: where that work went, part by part (ds_parts.PartRuns)
+    unconverged: tuple = ()  # Dawid & Skene: the lexelts (indices) whose fit did not converge
 
 
 #: entries per block of :func:`_group_sums`: bounds each ``(entries, K)`` temporary to a few MB
@@ -305,4 +306,4 @@ def dawid_skene(inst: np.ndarray, rater: np.ndarray, P: np.ndarray | None, inst_
     entropy = _entropy_bits(post)
     return Competence(workers, acc, se, n_w.astype(np.int64), tasks, post, entropy, E, pri, fit.iterations,
                       fit.converged, history, fit.change, fit.distance, fit.label_passes,
-                      tuple(fit.runs))
+                      tuple(fit.runs), fit.unconverged)

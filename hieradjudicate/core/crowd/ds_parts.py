@@ -9,7 +9,10 @@ all of them, and "converged" was one test over all.  Here the lexelts are split 
 that a corpus of many small lexelts does not pay a Python loop per lexelt and iteration), each
 part is its own :class:`hieradjudicate.core.crowd.ds_em.DSModel`, accelerated and stopped on its own,
 and the figures are put back together.  A part holds its lexelts' entries in their original
-order, so every sum adds the same terms in the same order as one model over all would.
+order, so every sum adds the same terms in the same order as one model over all would.  A packed part
+that has not converged within :data:`PACK_STEPS` EM steps is split, each of its lexelts fitted alone:
+one lexelt that creeps (WSbest: 10 instances a lemma, a confusion probability moving ~5e-10 a step for
+thousands of steps) then holds no other, and the lexelts not converged are named (``unconverged``).
 
 The run's ``iterations`` is the largest number of EM steps a part made, ``converged`` that every
 part converged, ``change`` and ``distance`` the largest over the parts, and the log-likelihood
@@ -34,6 +37,11 @@ PART_LABELS = 1 << 13
 PROBE = 1e-2
 #: the restart must come back within this many times the tolerance
 AGREE = 10.0
+#: a part of several lexelts runs together (one SQUAREM step length, one stop) for at most this many EM steps,
+#: probes included; one that has not converged by then is split, each of its lexelts run on its own (so that
+#: one lexelt that creeps holds no other, and is named).  WSbest (26 lexelts of 10 instances, one part):
+#: 23 converge alone, 3 creep (a confusion probability moving ~5e-10 a step, no rate below 1)
+PACK_STEPS = 1000
 
 
 @dataclass
@@ -49,6 +57,7 @@ class PartsFit:
     extrapolations: int
     label_passes: float = 0.0  # EM steps made (probes included) weighted by the parts' labels: the work in full passes
     runs: list[PartRuns] = field(default_factory=list)  # the work part by part
+    unconverged: tuple[int, ...] = ()  # the lexelts whose fit did not converge (each named in the report)
 
 
 @dataclass(frozen=True)
@@ -60,6 +69,7 @@ class PartRuns:
     steps: tuple[int, ...]  # EM steps of each run
     loglik: tuple[float, ...]  # the log-likelihood where each run ended
     escaped: tuple[bool, ...]  # each probe: it left for a higher log-likelihood (the fit went on from it); the first run: False
+    split: bool = False  # the steps these lexelts made together before their part was split (each has its own runs after)
 
 
 def _parts(per_x: np.ndarray) -> np.ndarray:
@@ -201,24 +211,80 @@ class _Done:
     post: np.ndarray  # (tasks, K)
     blocks: tuple  # DSModel.padded_blocks
     iterations: int
-    steps: int
+    steps: float  # EM steps made (probes included), in steps over the part's labels (a split part's are not whole)
     converged: bool
     change: float
     distance: float
     extrapolations: int
     loglik: np.ndarray
     runs: list
+    unconverged: tuple[int, ...] = ()  # the lexelts not converged
+    alone: list | None = None  # a split part: (lexelt, labels, runs) of each lexelt fitted alone
+    packed: int = 0  # a split part: the EM steps made together before it was split
 
 
 def fit_job(job: _Job, progress: Callable[[int, int], object] | None = None) -> _Done:
-    """One part confirmed to its fixed point (:func:`_confirmed`), in this process or a worker's."""
+    """One part confirmed to its fixed point (:func:`_confirmed`), in this process or a worker's.  A part of
+    several lexelts that has not converged within :data:`PACK_STEPS` EM steps (fewer than ``max_iter``) is
+    split: each of its lexelts run on its own from the same start, with ``max_iter`` steps of its own
+    (:func:`_split`); one stopped by ``max_iter`` itself reports all its lexelts not converged."""
+    lexelts = np.unique(job.x_task[job.t_e]) if job.t_e.size else np.zeros(0, np.int64)
+    budget = job.max_iter if lexelts.size <= 1 else min(job.max_iter, PACK_STEPS)
     model = DSModel(None, job.x_task.size, job.x_task, job.w_e, job.t_e, job.k_e,
                     np.ones(job.k_e.size) if job.wt_e is None else job.wt_e, job.n_leaves, job.W, job.K)
-    fit = _confirmed(model, job.run, model.m_step(model.start(job.start)), max_iter=job.max_iter, tol=job.tol,
-                     min_iter=job.min_iter, progress=progress)
+    tell = None if progress is None else (lambda k, n: progress(k, job.max_iter))
+    fit = _confirmed(model, job.run, model.m_step(model.start(job.start)), max_iter=budget, tol=job.tol,
+                     min_iter=job.min_iter, progress=tell)
+    if not fit.converged and budget < job.max_iter:  # stopped by PACK_STEPS, not by max_iter: each alone
+        return _split(job, lexelts, fit.steps, progress)
     return _Done(model.posterior(fit.posts)[:job.x_task.size], model.padded_blocks(fit.theta, job.errors),
                  fit.iterations, fit.steps, fit.converged, fit.change, fit.distance, fit.extrapolations,
-                 np.asarray(fit.loglik), fit.runs)
+                 np.asarray(fit.loglik), fit.runs, () if fit.converged else tuple(lexelts.tolist()))
+
+
+def _split(job: _Job, lexelts: np.ndarray, packed: int, progress: Callable[[int, int], object] | None) -> _Done:
+    """``job``'s lexelts each fitted alone (a part of one lexelt: its full ``max_iter``), put together as one
+    part's :class:`_Done`: the work of the ``packed`` EM steps made together first is counted in ``steps``
+    (in steps over the whole part's labels), each lexelt's runs kept in ``alone``."""
+    x_e = job.x_task[job.t_e]
+    post = np.zeros((job.x_task.size, job.K))
+    rows, priors, fits = [], [], []
+    histories = []
+    work = packed * job.t_e.size
+    shown = [packed]
+    for i, x in enumerate(lexelts.tolist()):
+        tasks = np.flatnonzero(job.x_task == x)
+        local = np.full(job.x_task.size, -1, np.int64)
+        local[tasks] = np.arange(tasks.size)
+        e = np.flatnonzero(x_e == x)
+        sub = _Job(job.x_task[tasks], local[job.t_e[e]], job.w_e[e], job.k_e[e], None if job.wt_e is None else job.wt_e[e],
+                   job.start[tasks], job.n_leaves, job.W, job.K, job.run, job.max_iter, job.tol, job.min_iter, job.errors)
+        tell = None
+        if progress is not None:  # on from where the packed run stopped, lexelt by lexelt, never back
+            def tell(k: int, n: int, i=i) -> None:
+                share = (i + min(k / max(n, 1), 1.0)) / lexelts.size
+                at = min(packed + int(share * (job.max_iter - packed)), job.max_iter)
+                if at > shown[0]:
+                    shown[0] = at
+                    progress(at, job.max_iter)
+        done = fit_job(sub, tell)
+        post[tasks] = done.post
+        rows += done.blocks[0]
+        priors += done.blocks[1]
+        histories.append(done.loglik)
+        work += done.steps * e.size
+        fits.append((x, int(e.size), done))
+    n_hist = max((h.size for h in histories), default=0)
+    loglik = np.zeros(n_hist)
+    for h in histories:
+        if h.size:
+            loglik += np.r_[h, np.full(n_hist - h.size, h[-1])]
+    dones = [d for _, _, d in fits]
+    return _Done(post, (rows, priors), max(d.iterations for d in dones), work / max(job.t_e.size, 1),
+                 all(d.converged for d in dones), max(d.change for d in dones), max(d.distance for d in dones),
+                 sum(d.extrapolations for d in dones), loglik, [],
+                 tuple(x for x, _, d in fits if not d.converged),
+                 [(x, n_e, d.runs) for x, n_e, d in fits], packed)
 
 
 def fit_parts(x_task: np.ndarray, t_e: np.ndarray, w_e: np.ndarray, k_e: np.ndarray, wt_e: np.ndarray | None,
@@ -286,6 +352,7 @@ def fit_parts(x_task: np.ndarray, t_e: np.ndarray, w_e: np.ndarray, k_e: np.ndar
     iterations, converged, change, distance, kept, steps = 0, True, 0.0, 0.0, 0, 0
     histories = []
     runs = []
+    unconverged: tuple[int, ...] = ()
     for p, n_e, fit in zip(todo, labels, done, strict=True):  # in part order: the sums below add as before
         post[t_order[t_bounds[p]:t_bounds[p + 1]]] = fit.post
         write_blocks(fit.blocks, counts, priors)
@@ -296,8 +363,13 @@ def fit_parts(x_task: np.ndarray, t_e: np.ndarray, w_e: np.ndarray, k_e: np.ndar
         distance = max(distance, fit.distance)
         kept += fit.extrapolations
         histories.append(fit.loglik)
-        runs.append(PartRuns(tuple(np.flatnonzero((part_x == p) & (per_x > 0)).tolist()), int(n_e),
-                             *map(tuple, zip(*fit.runs))))
+        lexelts = tuple(np.flatnonzero((part_x == p) & (per_x > 0)).tolist())
+        unconverged += fit.unconverged
+        if fit.alone is None:
+            runs.append(PartRuns(lexelts, int(n_e), *map(tuple, zip(*fit.runs))))
+        else:
+            runs.append(PartRuns(lexelts, int(n_e), (fit.packed,), (float("nan"),), (False,), split=True))
+            runs += [PartRuns((x,), n_x, *map(tuple, zip(*r))) for x, n_x, r in fit.alone]
     n_hist = max((h.size for h in histories), default=0)
     loglik = np.zeros(n_hist)
     for h in histories:
@@ -305,4 +377,4 @@ def fit_parts(x_task: np.ndarray, t_e: np.ndarray, w_e: np.ndarray, k_e: np.ndar
             loglik += np.r_[h, np.full(n_hist - h.size, h[-1])]
     return PartsFit(post, None if counts is None else counts.reshape(W, X, K, K), priors, iterations, converged,
                     change, distance,
-                    loglik.tolist(), kept, steps / total, runs)
+                    loglik.tolist(), kept, steps / total, runs, tuple(sorted(unconverged)))

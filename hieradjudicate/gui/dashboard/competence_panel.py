@@ -131,7 +131,7 @@ class CompetencePanel(Panel):
             f"{comp.model}: {len(comp.names)} annotator sets, {comp.measure} {s.get('competence_min', 0):.2f} to "
             f"{s.get('competence_max', 0):.2f} (median {s.get('competence_median', 0):.2f}); instance "
             f"difficulty: mean entropy {s.get('mean_entropy_bits', 0):.2f} bits. "
-            f"Estimate {convergence_text(comp.iterations, comp.converged)} in {comp.seconds:.1f} s. Click a bar for its instances; "
+            f"Estimate {convergence_text(comp.iterations, comp.converged, comp.unconverged, comp.fitted)} in {comp.seconds:.1f} s. Click a bar for its instances; "
             "Go > Most uncertain first orders the workbench by it.")
         # the measure's name on the axis, what it means in the status line above ("competence (expected
         # share right)" ran past the plot's height at 1024x700)
