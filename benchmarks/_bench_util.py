@@ -12,6 +12,10 @@ import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 
+# the window's competence estimates kept on disk (app.dashboard.competence_cache) would let one run read what
+# another made: every benchmark measures the estimate made (bench_crowd.py measures a kept one apart)
+os.environ.setdefault("HIERADJ_NO_CACHE", "1")
+
 
 def realdata() -> Path:
     """``$HIERADJ_REALDATA`` or ``../shared/data`` (relative to the repository), as an absolute path (a

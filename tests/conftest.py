@@ -10,6 +10,9 @@ from pathlib import Path
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# the window's competence estimates are not kept on disk between tests (each would read another's);
+# the tests of that cache turn it on in a folder of their own
+os.environ["HIERADJ_NO_CACHE"] = "1"
 
 
 def _hypothesis_is_deterministic() -> None:

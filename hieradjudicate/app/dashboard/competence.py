@@ -91,6 +91,9 @@ def unconverged_lexelts(names: Sequence[str], lexelts: int, shown: int = 5) -> s
     return f"{len(names)} of {max(lexelts, len(names))} lexelt{'s' if max(lexelts, len(names)) != 1 else ''} ({listed})"
 
 
+#: said after an estimate's time when it was read from the estimates kept on disk
+KEPT = " (when first made; kept since, the same labels)"
+
 #: what each model's "competence" is, wherever it is shown (they are not the same quantity)
 MEASURES = {"ds": "competence (expected share right)", "mace": "competence (P(knows the answer))"}
 BINS = 20
@@ -126,6 +129,8 @@ class CompetenceFigures:
     #: Dawid & Skene: the lexelts (names) whose fit did not converge, of ``fitted`` lexelts with labels
     unconverged: list[str] = field(default_factory=list)
     fitted: int = 0
+    #: read from the estimates kept on disk (``seconds``: how long it took when it was made)
+    kept: bool = False
 
     def bin_instances(self, j: int) -> np.ndarray:
         """Instances whose difficulty falls in histogram bar ``j`` (the drill-down of a click)."""
@@ -158,13 +163,15 @@ class CompetenceFigures:
 
 def estimate(corpus: Corpus, sets: list[int] | None = None, *, model: str = "ds", max_iter: int | None = None,
              tol: float | None = None, progress: Callable[[int, int], object] | None = None,
-             nice: int = 0) -> CompetenceFigures:
+             nice: int = 0, keep: bool = False) -> CompetenceFigures:
     """Competence of ``sets`` (default: the annotator sets) and difficulty of every instance.
 
     ``max_iter`` and ``tol``: the model's stopping rule (its defaults when ``None``).  ``progress(k, n)``:
     called after each EM iteration of Dawid & Skene or iteration of MACE (``k`` of at most ``n``); it may
     raise to stop.  ``nice``: Dawid & Skene's worker processes run with their CPU priority lowered by that
-    much (the window's background estimate: the interface comes first).
+    much (the window's background estimate: the interface comes first).  ``keep``: an estimate of the same
+    labels kept on disk is read instead of made, and one made is kept (the window's:
+    :mod:`hieradjudicate.app.dashboard.competence_cache`).
 
     Raises ``ValueError`` with fewer than two sets (nothing to weigh against), and
     :class:`~hieradjudicate.core.errors.NotIdentifiable` (its message says why) where no instance has
@@ -191,12 +198,25 @@ def estimate(corpus: Corpus, sets: list[int] | None = None, *, model: str = "ds"
         # thread is not held by the EM's sums meanwhile, and MASC takes about half the time on two CPUs
         stop["processes"], stop["nice"] = None, nice
     leaf = lay.onehot_leaf
-    if leaf is not None:  # a crowd's one-leaf labels: never the dense P (#23: 141 MiB and its scan)
-        res = fit(lay.inst, lay.rater, None, corpus.inst_lexelt, corpus.inventory.n_leaves, leaf=leaf,
-                  K=lay.n_leaves, **stop)
+    kept, name = None, None
+    if keep:
+        from hieradjudicate.app.dashboard import competence_cache as cache
+
+        name = cache.key(model, max_iter, tol, [lay.inst, lay.rater, leaf, None if leaf is not None else lay.P,
+                                                np.asarray(corpus.inst_lexelt), np.asarray(corpus.inventory.n_leaves),
+                                                np.array([lay.n_leaves if leaf is not None else -1])])
+        kept = cache.load(name)
+    if kept is not None:
+        res, seconds = kept
     else:
-        res = fit(lay.inst, lay.rater, lay.P, corpus.inst_lexelt, corpus.inventory.n_leaves, **stop)
-    seconds = time.perf_counter() - t0
+        if leaf is not None:  # a crowd's one-leaf labels: never the dense P (#23: 141 MiB and its scan)
+            res = fit(lay.inst, lay.rater, None, corpus.inst_lexelt, corpus.inventory.n_leaves, leaf=leaf,
+                      K=lay.n_leaves, **stop)
+        else:
+            res = fit(lay.inst, lay.rater, lay.P, corpus.inst_lexelt, corpus.inventory.n_leaves, **stop)
+        seconds = time.perf_counter() - t0
+        if name is not None:
+            cache.store(name, res, seconds)
     release_free_memory()  # the estimate's freed temporaries leave the process (#23: MASC's next peak)
     n = corpus.n
     comp = np.full(len(sets), np.nan)
@@ -230,10 +250,12 @@ def estimate(corpus: Corpus, sets: list[int] | None = None, *, model: str = "ds"
                  "estimate. Right: how many instances have each posterior entropy (0 = the model is "
                  "sure of the sense); click a bar for its instances.", method_text(model, max_iter, tol),
                  n=int(len(res.tasks)), aggregation="every instance of the project (annotations never change)",
-                 note=f"{convergence_text(res.iterations, bool(res.converged), unconverged, fitted)}, {seconds:.2f} s")
+                 note=f"{convergence_text(res.iterations, bool(res.converged), unconverged, fitted)}, {seconds:.2f} s"
+                      + (KEPT if kept is not None else ""))
     post = np.full((n, res.posterior.shape[1]), np.nan, np.float32)
     post[res.tasks] = res.posterior
     return CompetenceFigures(MODELS[model], method_text(model, max_iter, tol), MEASURES[model], list(inv.node_id),
                              sets, names, comp, se, nl, entropy, best, best_post,
                              counts, edges, int(res.iterations), bool(res.converged), seconds, ex, post,
-                             short=node_short_labels(inv), unconverged=unconverged, fitted=fitted)
+                             short=node_short_labels(inv), unconverged=unconverged, fitted=fitted,
+                             kept=kept is not None)

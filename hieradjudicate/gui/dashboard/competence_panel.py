@@ -17,7 +17,7 @@ import pyqtgraph as pg
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel
 
-from hieradjudicate.app.dashboard.competence import MODELS, convergence_text, estimate
+from hieradjudicate.app.dashboard.competence import KEPT, MODELS, convergence_text, estimate
 from hieradjudicate.core.errors import NotIdentifiable
 from hieradjudicate.core.palette import GOLD_COLOR, mix
 from hieradjudicate.gui.dashboard.common import (
@@ -131,7 +131,7 @@ class CompetencePanel(Panel):
             f"{comp.model}: {len(comp.names)} annotator sets, {comp.measure} {s.get('competence_min', 0):.2f} to "
             f"{s.get('competence_max', 0):.2f} (median {s.get('competence_median', 0):.2f}); instance "
             f"difficulty: mean entropy {s.get('mean_entropy_bits', 0):.2f} bits. "
-            f"Estimate {convergence_text(comp.iterations, comp.converged, comp.unconverged, comp.fitted)} in {comp.seconds:.1f} s. Click a bar for its instances; "
+            f"Estimate {convergence_text(comp.iterations, comp.converged, comp.unconverged, comp.fitted)} in {comp.seconds:.1f} s{KEPT if comp.kept else ''}. Click a bar for its instances; "
             "Go > Most uncertain first orders the workbench by it.")
         # the measure's name on the axis, what it means in the status line above ("competence (expected
         # share right)" ran past the plot's height at 1024x700)
@@ -236,8 +236,9 @@ class CompetenceEstimator(QObject):
         corpus = self.wb.corpus
         name = MODELS[model]
         # Dawid & Skene's workers yield the CPUs to the window's own thread when it needs one
+        # an estimate of the same labels made before (kept on disk) is read instead of made again
         self.runner.start(lambda r: estimate(corpus, sets, model=model, progress=lambda k, n: r(k, n, name),
-                                             nice=BACKGROUND_NICE),
+                                             nice=BACKGROUND_NICE, keep=True),
                           self._done, failed=self._failed, progress=self._progress)
 
     def _progress(self, k: int, n: int, name: str) -> None:
