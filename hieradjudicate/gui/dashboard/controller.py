@@ -71,6 +71,7 @@ class DashboardController:
         self._status = status
         self._error = error
         self._open: _Open | None = None
+        self.timeline = None  # the open project's Timeline page (see attach)
         self._fit_page: Callable[[int], None] = lambda _index: None  # see attach
         self._docks_left: QByteArray | None = None  # the window's state when the docks were hidden
 
@@ -166,6 +167,7 @@ class DashboardController:
             o.view.shutdown()
         o.work.shutdown()
         self._open = None
+        self.timeline = None  # it holds the closed project's session and workspace (MASC: its whole corpus)
         self._stack.removeWidget(o.tabs)
         o.tabs.deleteLater()
         # the plots' reference cycles are collected here, in the GUI thread: a collection that
