@@ -41,7 +41,7 @@ AGREE = 10.0
 #: probes included; one that has not converged by then is split, each of its lexelts run on its own (so that
 #: one lexelt that creeps holds no other, and is named).  WSbest (26 lexelts of 10 instances, one part):
 #: 23 converge alone, 3 creep (a confusion probability moving ~5e-10 a step, no rate below 1)
-PACK_STEPS = 1000
+PACK_STEPS = 500
 
 
 @dataclass
