@@ -228,6 +228,26 @@ def _warn_unscored(name: str, n: int, examples: list) -> None:
               "they are not scored. Do the ids match the gold's (lexelt and instance)?")
 
 
+def _leaf_unscored(corpus, g: int) -> dict[str, tuple[int, list]]:
+    """Per system set of a leaf-policy corpus: how many of its instances the gold ``g`` lacks (left
+    out of its score) and the first few as ``(lexelt, instance)``, like scorer2's route reports them."""
+    gold_rows, lexelts = corpus.sets[g].rows, corpus.inventory.lexelts
+    out = {}
+    for s in corpus.sets:
+        if s.role == "system":
+            extra = np.setdiff1d(s.rows, gold_rows)
+            out[s.name] = (int(extra.size), [(lexelts[corpus.inst_lexelt[i]], corpus.inst_id[i]) for i in extra[:3]])
+    return out
+
+
+def warn_unscored(args, results) -> None:
+    """Warn, per system, of the answers naming instances the gold lacks (either route)."""
+    leaf = getattr(args, "leaf_unscored", None)
+    for name, r in results:
+        n, examples = leaf.get(name, (0, [])) if leaf is not None else (r.unknown_answers, r.unknown_examples)
+        _warn_unscored(name, n, examples)
+
+
 def _system_specs(args):
     from hieradjudicate.app.loading.specs import AnnotationSpec
 
@@ -386,6 +406,7 @@ def _leaf_scores(args):
                        [_set_shape(c, k, f, _given_role(spec, "system"), gold=c.sets[g])
                         for k, f, spec in _system_sets(c, res.files[-len(system_specs):], system_specs)]))
     stats = Stats(c)
+    args.leaf_unscored = _leaf_unscored(c, g)
     return c, [(c.sets[k].name, stats.score(k, g)) for k, s in enumerate(c.sets) if s.role == "system"]
 
 
@@ -420,6 +441,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         results = _senseval_scores(args)
         strata = lambda r: r.instance_lexelt
         ids = lambda r: (args.gold_ids_at, r.instance_item)
+    warn_unscored(args, results)
     systems = []
     for name, r in results:
         d = r.as_dict()
@@ -432,7 +454,6 @@ def cmd_score(args: argparse.Namespace) -> int:
             entry["unknown_answers"] = d["unknown_answers"]
             entry["unknown_examples"] = d["unknown_examples"]
             entry["excluded_multi_tag"] = d["excluded_multi_tag"]
-            _warn_unscored(name, d["unknown_answers"], d["unknown_examples"])
         by_dataset = _by_dataset(*ids(r), r.instance_score, r.instance_attempted)
         if by_dataset:
             entry["by_dataset"] = by_dataset
