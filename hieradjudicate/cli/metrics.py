@@ -26,7 +26,9 @@ def register(sub, add_inputs) -> None:
     p.add_argument("--ci-method", choices=("bca", "percentile"), default="bca",
                    help="interval: bca (bias-corrected and accelerated, the default) or percentile")
     add_seed_option(p, "20240601")
-    p.add_argument("--by-lexelt", action="store_true", help="also give the figures of every lexelt")
+    p.add_argument("--by-lexelt", action="store_true",
+                   help="also give the figures of every lexelt (with --format csv their table follows the "
+                        "pairs' table after an empty line)")
     p.add_argument("--include-systems", action="store_true",
                    help="count the sets with role system as annotators too (by default only the sets with "
                         "role annotator are compared)")
@@ -104,6 +106,10 @@ def cmd_agree(args: argparse.Namespace) -> int:
     elif args.format == "csv":
         keys = ["a", "b", "n", "observed", "expected_scott", "kappa_scott", "expected_cohen", "kappa_cohen"]
         sys.stdout.write(csv_text(keys, [[p[k] for k in keys] for p in out["pairs"]]))
+        if "by_lexelt" in out:  # the lexelts' table follows the pairs' after an empty line
+            keys = ["n", "fleiss", "fleiss_gwet", "conger", "alpha"]
+            sys.stdout.write("\n" + csv_text(["lexelt"] + keys, [[lx] + [v[k] for k in keys]
+                                                                 for lx, v in out["by_lexelt"].items()]))
     else:
         print(_agree_text(out))
     return 0
