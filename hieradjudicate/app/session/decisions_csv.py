@@ -80,13 +80,15 @@ def read_decisions_csv(path: str, session: Any) -> list[Any]:
                            "expected text (notes keep line breaks and tabs, no other control "
                            "characters)")
     first = text.split("\n", 1)[0]
-    delim = "\t" if "\t" in first and "," not in first else ","
+    # a comma, a tab, or (a spreadsheet's CSV in many locales) a semicolon between the header's columns
+    delim = next((d for d in ("\t", ";") if d in first and "," not in first), ",")
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delim)
     header = [h.strip().lower() for h in next(reader, [])]
     missing = [c for c in ("lexelt", "instance", "tags") if c not in header]
     if missing:
+        found = ", ".join(repr(h) for h in header[:8]) + (" ..." if len(header) > 8 else "")
         raise HieradjError(f"{path}:1: missing column(s) {', '.join(missing)} (need lexelt, "
-                           "instance, tags; optional status, note, source)")
+                           f"instance, tags; optional status, note, source); the header has {found or 'nothing'}")
     col = {h: k for k, h in enumerate(header)}
     out: list[Any] = []
     seen: dict[tuple[str, str], int] = {}
