@@ -14,6 +14,7 @@ import os
 from typing import Any
 
 from hieradjudicate.core.errors import HieradjError
+from hieradjudicate.core.inventory.inventory import SELF_SUFFIX
 from hieradjudicate.io.store.records import CONTROL, NOTE_MAX
 
 #: sources the program writes itself, never taken from a file: re-import replaces an
@@ -48,13 +49,20 @@ def check_tags(session: Any, lexelt: str, instance: str, tags: list[str],
                 where: str) -> tuple[str, ...]:
     """The tags as inventory sense ids (an alias becomes its sense id); errors name ``where``."""
     corpus = session.corpus
-    if corpus.instance_index(lexelt, instance) < 0:
-        raise HieradjError(f"{where}: no instance {lexelt} {instance} in the project")
     inv = corpus.inventory
+    if corpus.instance_index(lexelt, instance) < 0:
+        # all-words data: the lexelt comes from the key's first sense, so the id alone may not say it
+        owners = [inv.lexelts[int(corpus.inst_lexelt[i])] for i, x in enumerate(corpus.inst_id) if x == instance]
+        hint = f"; {instance} is an instance of {', '.join(owners[:3])}" if owners else ""
+        raise HieradjError(f"{where}: no instance {lexelt} {instance} in the project{hint}")
     nodes = [inv.lookup(lexelt, t) for t in tags]
     unknown = [t for t, n in zip(tags, nodes, strict=True) if n < 0]
     if unknown:
-        raise HieradjError(f"{where}: {', '.join(unknown)} is not a sense of {lexelt}")
+        every = [inv.node_id[n] for n in inv.lexelt_nodes[inv.lexelt_index(lexelt)].tolist()]
+        every = [x for x in every if not x.endswith(SELF_SUFFIX)]  # a group head's own leaf: its head's id
+        ids, more = every[:12], len(every) - 12
+        raise HieradjError(f"{where}: {', '.join(unknown)} is not a sense of {lexelt} (its senses: "
+                           f"{', '.join(ids)}{f' and {more} more' if more > 0 else ''})")
     return tuple(dict.fromkeys(inv.node_id[n] for n in nodes))
 
 
