@@ -255,9 +255,17 @@ def warn_unscored(args, results) -> None:
 
 
 def _system_specs(args):
+    """The ``--system`` specs; a NAME given to two of them is refused (a figure per name, or none)."""
     from hieradjudicate.app.loading.specs import AnnotationSpec
 
-    return [AnnotationSpec.parse(s, "system") for s in args.system]
+    specs = [AnnotationSpec.parse(s, "system") for s in args.system]
+    named = [s.name for s in specs if s.name]
+    twice = sorted({n for n in named if named.count(n) > 1})
+    if twice:
+        files = ", ".join(s.path for s in specs if s.name == twice[0])
+        raise HieradjError(f"--system: the name {twice[0]!r} is given to more than one file ({files}); give each "
+                           "system a name of its own (NAME=FILE)")
+    return specs
 
 
 def _senseval_scores(args) -> list[tuple[str, object]]:
