@@ -207,8 +207,32 @@ def reimport(session: Any, name: str | int, path: str, *, skip_bad_lines: bool =
     old = find_file(session.store, name)
     src = read_annotations(path, format=old.options.get("format"), columns=old.options.get("columns"))
     notice = enforce(bad_lines([src]), skip=skip_bad_lines)
+    notice = _reimport_fits(session, src, path, skip_bad_lines) or notice
     del src
     return notice, session.reimport(name, path)
+
+
+def _reimport_fits(session: Any, src: Any, path: str, skip_bad_lines: bool) -> str | None:
+    """Refuse a file that is not a new version of the project's: one sharing no instance with it
+    (another task's file would replace the set's answers by instances of its own), or one bringing
+    lexelts the project's inventory lacks (refused as ``project new`` refuses them, unless
+    ``skip_bad_lines``: then the returned warning says so)."""
+    corpus = session.corpus
+    pairs = zip(src.item_lexelt, src.item_instance)
+    if src.item_instance and not any(corpus.instance_index(x, i) >= 0 for x, i in pairs):
+        raise HieradjError(f"{path}: none of its {len(src.item_instance)} answered instance(s) is an instance of "
+                           f"the project (first: {src.item_lexelt[0]} {src.item_instance[0]}); is it the right "
+                           "file? Nothing was changed")
+    inv = corpus.inventory
+    absent = sorted(set(src.item_lexelt) - set(inv.lexelts)) if inv.known_lexelts else []
+    if not absent:
+        return None
+    text = (f"{path}: {len(absent)} lexelt(s) are absent from the project's inventory: {', '.join(absent[:20])}"
+            + (" ..." if len(absent) > 20 else ""))
+    if not skip_bad_lines:
+        raise HieradjError(f"{text}; their tags would become senses of their own. Nothing was changed; "
+                           "--skip-bad-lines re-imports it anyway")
+    return f"{text}; their tags become senses of their own (--skip-bad-lines)"
 
 
 def reimport_lines(result: Any) -> list[str]:
