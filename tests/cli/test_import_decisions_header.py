@@ -38,3 +38,16 @@ def test_a_header_without_the_needed_columns_is_named(project, tmp_path, capsys)
     f.write_text("word,id,sense\nbank.n,bank.n.001,1.1\n")
     assert main(["project", "import-decisions", str(project), str(f)]) == 1
     assert "the header has 'word', 'id', 'sense'" in capsys.readouterr().err
+
+
+def test_a_spreadsheet_is_named_and_saving_it_as_csv_suggested(project, tmp_path, capsys):
+    """Before: 'not UTF-8 text (byte 10); save it as UTF-8' about an Excel workbook."""
+    import zipfile
+
+    sheet = tmp_path / "decisions.xlsx"
+    with zipfile.ZipFile(sheet, "w") as z:
+        z.writestr("[Content_Types].xml", "<Types/>")
+        z.writestr("xl/workbook.xml", "<workbook/>")
+    assert main(["project", "import-decisions", str(project), str(sheet)]) == 1
+    assert (f"{sheet}: this is an Excel workbook (.xlsx), not a CSV file; save the sheet as CSV (UTF-8)"
+            in capsys.readouterr().err)

@@ -74,8 +74,14 @@ def read_decisions_csv(path: str, session: Any) -> list[Any]:
     from hieradjudicate.io.store.schema import STATUSES
     from hieradjudicate.io.textfile import read_bytes
 
+    from hieradjudicate.io.textfile import SAVE_AS_CSV, spreadsheet_kind
+
     try:  # bounded like every input (size and line limits), then UTF-8 with or without a BOM
-        text = read_bytes(path, line_limit=False).decode("utf-8-sig")
+        raw = read_bytes(path, line_limit=False)
+        office = spreadsheet_kind(raw)
+        if office is not None:
+            raise HieradjError(f"{path}: this is {office}, not a CSV file; {SAVE_AS_CSV}")
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise HieradjError(f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
     except OSError as exc:
