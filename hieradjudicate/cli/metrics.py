@@ -352,6 +352,28 @@ def _gold_coverage(args, lexelts, item_lexelt, label_lexelt, label_tag, tags, re
     per_lexelt = np.bincount(np.asarray(item_lexelt, dtype=np.int64), minlength=len(lexelts))
     lexelt_policy(args, absent, of="the gold", consequence=_uncovered(args.policy),
                   share=(int(per_lexelt[mask].sum()), int(per_lexelt.sum())))
+    if args.policy in ("coarse", "mixed") and len(label_tag):
+        _warn(_tags_outside(args.policy, lexelts, np.asarray(label_lexelt), np.asarray(label_tag), tags, records))
+
+
+#: tags scorer2 knows as no sense (unassignable, proper name, typo): outside any sense map by nature
+NON_SENSES = {"U", "P", "TYPO"}
+
+
+def _tags_outside(policy: str, lexelts, label_lexelt, label_tag, tags, records) -> str | None:
+    """The sentence saying how many of the gold's tags the inventory does not hold (scored by exact
+    match only: their coarse or mixed figure is the fine one), or ``None``. An inventory of other
+    sense ids (WordNet for Senseval-3's numeric verb senses) otherwise passes unnoticed."""
+    known = {r.sense for r in records} | {a for r in records for a in r.aliases} | NON_SENSES
+    outside = np.fromiter((t not in known for t in tags), bool, len(tags))
+    hit = outside[label_tag]
+    if not hit.any():
+        return None
+    first = int(np.flatnonzero(hit)[0])
+    return (f"{int(hit.sum())} of the gold's {hit.size} tags are not senses of the inventory (first: "
+            f"{lexelts[int(label_lexelt[first])]} {tags[int(label_tag[first])]}); --policy {policy} matches them "
+            "only exactly, so there the figure is the fine one. Is it the inventory of these tags? (validate "
+            "lists them)")
 
 
 def _uncovered(policy: str) -> str:
