@@ -45,6 +45,31 @@ def export_unavailable(session: Any, fmt: str) -> str | None:
     return f"writes the gold back into the {tool} file the project was built from; this project has none"
 
 
+def own_files(session: Any) -> list[tuple[str, str]]:
+    """``(path, what it is)`` of the project's file and of every input file it was made from."""
+    out = [(str(session.path), "the project itself")]
+    try:
+        files = session.store.files(active_only=False)
+    except TypeError:  # a store that keeps only the active copies
+        files = session.store.files()
+    return out + [(f.source_path, f"an {f.kind} file of the project" if f.kind == "inventory"
+                   else f"a file of the project's {f.kind}") for f in files]
+
+
+def refuse_overwriting(out: str | os.PathLike[str], own: list[tuple[str, str]], what: str) -> None:
+    """Refuse an output path that is one of ``own`` (the project, its input files): writing there
+    would destroy the decisions or an input the project was made from."""
+    if not os.path.exists(out):
+        return
+    for path, label in own:
+        try:
+            same = os.path.samefile(out, path)
+        except (OSError, ValueError):
+            continue
+        if same:
+            raise HieradjError(f"{out}: this is {label}; {what} would overwrite it. Choose another output file")
+
+
 def export_job(session: Any, path: str | os.PathLike[str], fmt: str, *,
                include_unresolved: bool = False, without_left_out: bool = False) -> Callable[[], Any]:
     """The export of ``project export``: what it needs is taken now, the returned function writes
@@ -52,6 +77,7 @@ def export_job(session: Any, path: str | os.PathLike[str], fmt: str, *,
     whose ``str`` is the line the command line prints."""
     if fmt not in EXPORT_FORMATS:
         raise HieradjError(f"unknown export format {fmt!r}; expected one of {', '.join(EXPORT_FORMATS)}")
+    refuse_overwriting(path, own_files(session), "the export")
     try:
         job = session.export_job(path, format=fmt, include_unresolved=include_unresolved,
                                  without_left_out=without_left_out)
