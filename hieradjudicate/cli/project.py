@@ -390,6 +390,10 @@ def _history_rows(path: str) -> tuple[list[Any], dict[int, str]]:
 def cmd_history(args: argparse.Namespace) -> int:
     from hieradjudicate.io.exports.gold import export_history
 
+    if args.output:  # never over the project it reads (a damaged one is read from as it is)
+        from hieradjudicate.app.session.project_ops import refuse_overwriting
+
+        refuse_overwriting(args.output, [(args.project, "the project itself")], "the history")
     rows, labels = _history_rows(args.project)
     if args.format == "csv":
         from hieradjudicate.io.exports.gold import escaped_text

@@ -57,3 +57,11 @@ def test_report_from_input_files_is_not_written_over_them(tmp_path, capsys):
 def test_an_ordinary_output_is_written(project, capsys):
     assert main(["project", "export", str(project), "--format", "csv", "-o", str(project.parent / "gold.csv")]) == 0
     assert (project.parent / "gold.csv").read_text().startswith("lexelt,instance,tags")
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json", "text"])
+def test_history_is_not_written_over_the_project(project, capsys, fmt):
+    before = project.read_bytes()
+    assert main(["project", "history", str(project), "--format", fmt, "-o", str(project)]) == 1
+    assert f"{project}: this is the project itself; the history would overwrite it" in capsys.readouterr().err
+    assert project.read_bytes() == before
