@@ -247,6 +247,17 @@ def _position(raw: bytes, at: int) -> tuple[int, int]:
 SAVE_AS_CSV = "save the sheet as CSV (UTF-8) or tab-separated text and give that file"
 
 
+def project_given(raw: bytes) -> bool:
+    """Whether ``raw`` (a file's first bytes) is a hieradjudicate project (SQLite, application id HADJ)."""
+    return raw.startswith(b"SQLite format 3\x00") and raw[68:72] == b"HADJ"
+
+
+#: what to do with a project given where an input file was expected
+PROJECT_GIVEN = ("this is a hieradjudicate project, not an input file; its adjudicated gold is written by "
+                 "'project export P.hadj --format senseval -o gold.key' (and compare takes the project itself "
+                 "as --gold)")
+
+
 def spreadsheet_kind(raw: bytes) -> str | None:
     """What office file ``raw`` (a file's bytes, or its first ones) is, when it is a spreadsheet or
     another office document rather than text: "an Excel workbook (.xlsx)", ...; else ``None``."""
@@ -281,6 +292,8 @@ def decode_text(raw: bytes, path: str) -> str:
         raise FormatError("file is UTF-16; expected UTF-8 text (re-save it as UTF-8)", file=path, line=1)
     if not raw or raw.isspace():  # as ``not raw.strip()``, without copying the file
         raise FormatError("file is empty; expected text", file=path, line=1)
+    if project_given(raw):
+        raise FormatError(PROJECT_GIVEN, file=path, line=1)
     office = spreadsheet_kind(raw)
     if office is not None:
         raise FormatError(f"this is {office}, not text; {SAVE_AS_CSV}", file=path, line=1)
