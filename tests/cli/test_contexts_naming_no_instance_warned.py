@@ -44,3 +44,15 @@ def test_matching_contexts_bring_no_warning(tmp_path, capsys):
     assert "warning" not in capsys.readouterr().err
     assert main(["validate", *INPUTS, "--contexts", str(DEMO / "contexts.tsv")]) == 0
     assert "warning" not in capsys.readouterr().out
+
+
+def test_validate_says_how_many_instances_have_a_context(tmp_path, capsys):
+    """Before, validate said nothing of the contexts' coverage: 99 contexts for 400 instances was 'valid'."""
+    part = tmp_path / "part.tsv"
+    part.write_text("".join((DEMO / "contexts.tsv").read_text().splitlines(keepends=True)[:100]))
+    assert main(["validate", *INPUTS, "--contexts", str(part)]) == 0
+    assert "instances with a context: 99 of 400" in capsys.readouterr().out
+    assert main(["validate", *INPUTS, "--contexts", str(part), "--format", "json"]) == 0
+    assert '"instances_with_context": 99' in capsys.readouterr().out
+    assert main(["validate", *INPUTS]) == 0
+    assert "instances with a context" not in capsys.readouterr().out
