@@ -329,6 +329,8 @@ def _senseval_scores(args) -> list[tuple[str, object]]:
         for k, name in enumerate(ans.set_names):  # a table of several systems: each one scored
             res = score_senseval(key, ans, policy=args.policy, sense_map=smap, minimal=args.minimal,
                                  answer_set=k)
+            _warn(_answers_outside(args, (spec.name or name) if len(ans.set_names) == 1 else name,
+                                   np.asarray(ans.tag)[np.asarray(ans.set) == k], ans.tags, sources))
             out.append(((spec.name or name) if len(ans.set_names) == 1 else name, res))
             rows = ans.set == k
             shapes.append(Shape(spec.path, _given_role(spec, "system"),
@@ -358,6 +360,25 @@ def _gold_coverage(args, lexelts, item_lexelt, label_lexelt, label_tag, tags, re
 
 #: tags scorer2 knows as no sense (unassignable, proper name, typo): outside any sense map by nature
 NON_SENSES = {"U", "P", "TYPO"}
+
+
+def _answers_outside(args, name: str, label_tag, tags, sources) -> str | None:
+    """The sentence saying how many of a system's answer tags are not senses of the inventory given
+    (they score only where the gold has the same string: another id scheme scores 0 everywhere), or
+    ``None``; nothing without an inventory."""
+    if not args.inventory or not len(label_tag):
+        return None
+    known = {r.sense for src in sources for r in src.senses} | NON_SENSES
+    known |= {a for src in sources for r in src.senses for a in r.aliases}
+    outside = np.fromiter((t not in known for t in tags), bool, len(tags))
+    hit = outside[np.asarray(label_tag)]
+    return _outside_text(name, hit, tags[int(np.asarray(label_tag)[np.flatnonzero(hit)[0]])]) if hit.any() else None
+
+
+def _outside_text(name: str, hit: np.ndarray, first: str) -> str:
+    return (f"{name}: {int(hit.sum())} of its {hit.size} answer tags are not senses of the inventory (first: "
+            f"{first}); they score only where the gold has the same string. Does the system use the inventory's "
+            "sense ids?")
 
 
 def _tags_outside(policy: str, lexelts, label_lexelt, label_tag, tags, records) -> str | None:
@@ -394,10 +415,13 @@ def _scanned_scores(args, key, systems, smap, sources) -> list[tuple[str, object
 
     out, shapes = [], []
     for spec in systems:
-        res = score_file(key, spec, policy=args.policy, sense_map=smap, minimal=args.minimal, shapes=shapes)
+        seen: list = []
+        res = score_file(key, spec, policy=args.policy, sense_map=smap, minimal=args.minimal, shapes=shapes,
+                         answer_tags=seen)
         if res is None:
             return None
         out.append(res)
+        _warn(_answers_outside(args, res[0], *seen[0], sources))
         shapes[-1].role = _given_role(spec, "system")
     reading_policy(args, sources=sources)  # the inventories' own dropped lines; clean files have none
     args.gold_ids_at = key.instances
@@ -443,6 +467,14 @@ def _leaf_scores(args):
                         for k, f, spec in _system_sets(c, res.files[-len(system_specs):], system_specs)]))
     stats = Stats(c)
     args.leaf_unscored = _leaf_unscored(c, g)
+    if args.inventory:  # answers in another id scheme: their own leaves, scored 0
+        inv = c.inventory
+        for s in c.sets:
+            if s.role == "system" and s.tag_node.size:
+                hit = inv.node_outside[s.tag_node] & ~np.isin(np.asarray(inv.node_id, dtype=object)[s.tag_node],
+                                                              list(NON_SENSES))
+                if hit.any():
+                    _warn(_outside_text(s.name, hit, inv.node_id[int(s.tag_node[np.flatnonzero(hit)[0]])]))
     return c, [(c.sets[k].name, stats.score(k, g)) for k, s in enumerate(c.sets) if s.role == "system"]
 
 
