@@ -54,3 +54,13 @@ def test_a_changed_version_of_the_file_is_re_imported(project, tmp_path, capsys)
     changed.write_text((DEMO / "annotator_ben.key").read_text().replace(" 1.1\n", " 1.2\n"))
     assert main(["project", "reimport", str(project), "ben", str(changed)]) == 0
     assert "re-imported ben from" in capsys.readouterr().out
+
+
+def test_with_skip_bad_lines_both_warnings_are_said(project, tmp_path, capsys):
+    """The left-out lines' warning and the absent lexelts' are both printed, neither replaces the other."""
+    grown = tmp_path / "ann.key"
+    grown.write_text((DEMO / "annotator_ann.key").read_text() + "zz.n zz.n.1 1\nbank.n\n")
+    assert main(["project", "reimport", str(project), "ann", str(grown), "--skip-bad-lines"]) == 0
+    err = capsys.readouterr().err
+    assert "skipped 1 line(s) with problems (--skip-bad-lines)" in err
+    assert "1 lexelt(s) are absent from the project's inventory: zz.n" in err

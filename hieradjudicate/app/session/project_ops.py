@@ -233,7 +233,8 @@ def reimport(session: Any, name: str | int, path: str, *, skip_bad_lines: bool =
     old = find_file(session.store, name)
     src = read_annotations(path, format=old.options.get("format"), columns=old.options.get("columns"))
     notice = enforce(bad_lines([src]), skip=skip_bad_lines)
-    notice = _reimport_fits(session, src, path, skip_bad_lines) or notice
+    fits = _reimport_fits(session, src, path, skip_bad_lines)
+    notice = "; ".join(x for x in (notice, fits) if x) or None
     del src
     return notice, session.reimport(name, path)
 
