@@ -54,11 +54,13 @@ def scan_key(gold: AnnotationSpec, systems: list[AnnotationSpec]) -> Scanned | N
 
 
 def score_file(key: Scanned, spec: AnnotationSpec, *, policy: str, sense_map: SenseMap | None,
-               minimal: bool, shapes: list | None = None) -> tuple[str, SensevalScore] | None:
+               minimal: bool, shapes: list | None = None,
+               answer_tags: list | None = None) -> tuple[str, SensevalScore] | None:
     """One answer file read, scanned and joined a block at a time (each block's bytes dropped once
     joined), then scored; ``None`` when it is not clean or cannot be joined exactly on hashes (the
     strict route decides).  ``shapes`` gets the file's
-    :class:`~hieradjudicate.app.loading.swap.Shape` (a swapped gold?)."""
+    :class:`~hieradjudicate.app.loading.swap.Shape` (a swapped gold?); ``answer_tags`` the answers'
+    ``(tag codes per label, tag names)``."""
     from hieradjudicate.app.loading.sniff import annotation_misfit
     from hieradjudicate.app.loading.swap import Shape, multi_unweighted
     from hieradjudicate.io.annotations.read import default_set_name
@@ -77,6 +79,8 @@ def score_file(key: Scanned, spec: AnnotationSpec, *, policy: str, sense_map: Se
         Labels(ans.item, ans.tag, ans.weight, ans.tags, ans.n_items),
         index.klex, ans.kidx, index.lexelts, policy=policy, sense_map=sense_map, minimal=minimal,
         answers_path=ans.path, example=ans.unknown.__getitem__)
+    if answer_tags is not None:
+        answer_tags.append((ans.tag, ans.tags))
     if shapes is not None:
         shapes.append(Shape(spec.path, None, multi_unweighted(ans.item, ans.weight, ans.n_items),
                             res.attempted == res.total, res.unknown_answers, res.total))

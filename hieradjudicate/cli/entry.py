@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import sys
 
 from hieradjudicate import __version__
@@ -115,7 +116,27 @@ def main(argv: list[str] | None = None) -> int:
                 or argv[0].startswith(("postgresql://", "postgres://"))):  # a project on a server
             from hieradjudicate.cli.gui import run_gui
             return run_gui(argv)
+        if argv[0][:1] != "-" and ("/" in argv[0] or "." in argv[0]) and os.path.exists(argv[0]):
+            return _not_a_command(argv[0])  # a path where a command or a project was expected
         return _run(argv)
+
+
+def _not_a_command(path: str) -> int:
+    """``hieradjudicate FILE`` with a file that is no project: open it if it is one under another
+    name, else say what the window opens and how to make a project of input files (exit 2)."""
+    try:
+        with open(path, "rb") as fh:
+            if fh.read(16) == b"SQLite format 3\x00":  # a project whose name lacks .hadj
+                from hieradjudicate.cli.gui import run_gui
+                return run_gui([path])
+    except OSError:
+        pass
+    what = "a folder" if os.path.isdir(path) else "not a project"
+    print(f"hieradjudicate: error: {path}: {what}; the window opens a project (P.hadj) or the demo. To work on "
+          f"input files, make a project of them: hieradjudicate project new P.hadj --inventory INVENTORY "
+          f"--annotations FILE ...; or read them with a command (validate, agree, score, ...; "
+          f"hieradjudicate --help lists them)", file=sys.stderr)
+    return 2
 
 
 def _run(argv: list[str]) -> int:

@@ -26,7 +26,9 @@ def register(sub, add_inputs) -> None:
     p.add_argument("--ci-method", choices=("bca", "percentile"), default="bca",
                    help="interval: bca (bias-corrected and accelerated, the default) or percentile")
     add_seed_option(p, "20240601")
-    p.add_argument("--by-lexelt", action="store_true", help="also give the figures of every lexelt")
+    p.add_argument("--by-lexelt", action="store_true",
+                   help="also give the figures of every lexelt (with --format csv their table follows the "
+                        "pairs' table after an empty line)")
     p.add_argument("--include-systems", action="store_true",
                    help="count the sets with role system as annotators too (by default only the sets with "
                         "role annotator are compared)")
@@ -104,6 +106,10 @@ def cmd_agree(args: argparse.Namespace) -> int:
     elif args.format == "csv":
         keys = ["a", "b", "n", "observed", "expected_scott", "kappa_scott", "expected_cohen", "kappa_cohen"]
         sys.stdout.write(csv_text(keys, [[p[k] for k in keys] for p in out["pairs"]]))
+        if "by_lexelt" in out:  # the lexelts' table follows the pairs' after an empty line
+            keys = ["n", "fleiss", "fleiss_gwet", "conger", "alpha"]
+            sys.stdout.write("\n" + csv_text(["lexelt"] + keys, [[lx] + [v[k] for k in keys]
+                                                                 for lx, v in out["by_lexelt"].items()]))
     else:
         print(_agree_text(out))
     return 0
@@ -228,10 +234,38 @@ def _warn_unscored(name: str, n: int, examples: list) -> None:
               "they are not scored. Do the ids match the gold's (lexelt and instance)?")
 
 
+def _leaf_unscored(corpus, g: int) -> dict[str, tuple[int, list]]:
+    """Per system set of a leaf-policy corpus: how many of its instances the gold ``g`` lacks (left
+    out of its score) and the first few as ``(lexelt, instance)``, like scorer2's route reports them."""
+    gold_rows, lexelts = corpus.sets[g].rows, corpus.inventory.lexelts
+    out = {}
+    for s in corpus.sets:
+        if s.role == "system":
+            extra = np.setdiff1d(s.rows, gold_rows)
+            out[s.name] = (int(extra.size), [(lexelts[corpus.inst_lexelt[i]], corpus.inst_id[i]) for i in extra[:3]])
+    return out
+
+
+def warn_unscored(args, results) -> None:
+    """Warn, per system, of the answers naming instances the gold lacks (either route)."""
+    leaf = getattr(args, "leaf_unscored", None)
+    for name, r in results:
+        n, examples = leaf.get(name, (0, [])) if leaf is not None else (r.unknown_answers, r.unknown_examples)
+        _warn_unscored(name, n, examples)
+
+
 def _system_specs(args):
+    """The ``--system`` specs; a NAME given to two of them is refused (a figure per name, or none)."""
     from hieradjudicate.app.loading.specs import AnnotationSpec
 
-    return [AnnotationSpec.parse(s, "system") for s in args.system]
+    specs = [AnnotationSpec.parse(s, "system") for s in args.system]
+    named = [s.name for s in specs if s.name]
+    twice = sorted({n for n in named if named.count(n) > 1})
+    if twice:
+        files = ", ".join(s.path for s in specs if s.name == twice[0])
+        raise HieradjError(f"--system: the name {twice[0]!r} is given to more than one file ({files}); give each "
+                           "system a name of its own (NAME=FILE)")
+    return specs
 
 
 def _senseval_scores(args) -> list[tuple[str, object]]:
@@ -295,6 +329,8 @@ def _senseval_scores(args) -> list[tuple[str, object]]:
         for k, name in enumerate(ans.set_names):  # a table of several systems: each one scored
             res = score_senseval(key, ans, policy=args.policy, sense_map=smap, minimal=args.minimal,
                                  answer_set=k)
+            _warn(_answers_outside(args, (spec.name or name) if len(ans.set_names) == 1 else name,
+                                   np.asarray(ans.tag)[np.asarray(ans.set) == k], ans.tags, sources))
             out.append(((spec.name or name) if len(ans.set_names) == 1 else name, res))
             rows = ans.set == k
             shapes.append(Shape(spec.path, _given_role(spec, "system"),
@@ -318,6 +354,47 @@ def _gold_coverage(args, lexelts, item_lexelt, label_lexelt, label_tag, tags, re
     per_lexelt = np.bincount(np.asarray(item_lexelt, dtype=np.int64), minlength=len(lexelts))
     lexelt_policy(args, absent, of="the gold", consequence=_uncovered(args.policy),
                   share=(int(per_lexelt[mask].sum()), int(per_lexelt.sum())))
+    if args.policy in ("coarse", "mixed") and len(label_tag):
+        _warn(_tags_outside(args.policy, lexelts, np.asarray(label_lexelt), np.asarray(label_tag), tags, records))
+
+
+#: tags scorer2 knows as no sense (unassignable, proper name, typo): outside any sense map by nature
+NON_SENSES = {"U", "P", "TYPO"}
+
+
+def _answers_outside(args, name: str, label_tag, tags, sources) -> str | None:
+    """The sentence saying how many of a system's answer tags are not senses of the inventory given
+    (they score only where the gold has the same string: another id scheme scores 0 everywhere), or
+    ``None``; nothing without an inventory."""
+    if not args.inventory or not len(label_tag):
+        return None
+    known = {r.sense for src in sources for r in src.senses} | NON_SENSES
+    known |= {a for src in sources for r in src.senses for a in r.aliases}
+    outside = np.fromiter((t not in known for t in tags), bool, len(tags))
+    hit = outside[np.asarray(label_tag)]
+    return _outside_text(name, hit, tags[int(np.asarray(label_tag)[np.flatnonzero(hit)[0]])]) if hit.any() else None
+
+
+def _outside_text(name: str, hit: np.ndarray, first: str) -> str:
+    return (f"{name}: {int(hit.sum())} of its {hit.size} answer tags are not senses of the inventory (first: "
+            f"{first}); they score only where the gold has the same string. Does the system use the inventory's "
+            "sense ids?")
+
+
+def _tags_outside(policy: str, lexelts, label_lexelt, label_tag, tags, records) -> str | None:
+    """The sentence saying how many of the gold's tags the inventory does not hold (scored by exact
+    match only: their coarse or mixed figure is the fine one), or ``None``. An inventory of other
+    sense ids (WordNet for Senseval-3's numeric verb senses) otherwise passes unnoticed."""
+    known = {r.sense for r in records} | {a for r in records for a in r.aliases} | NON_SENSES
+    outside = np.fromiter((t not in known for t in tags), bool, len(tags))
+    hit = outside[label_tag]
+    if not hit.any():
+        return None
+    first = int(np.flatnonzero(hit)[0])
+    return (f"{int(hit.sum())} of the gold's {hit.size} tags are not senses of the inventory (first: "
+            f"{lexelts[int(label_lexelt[first])]} {tags[int(label_tag[first])]}); --policy {policy} matches them "
+            "only exactly, so there the figure is the fine one. Is it the inventory of these tags? (validate "
+            "lists them)")
 
 
 def _uncovered(policy: str) -> str:
@@ -338,10 +415,13 @@ def _scanned_scores(args, key, systems, smap, sources) -> list[tuple[str, object
 
     out, shapes = [], []
     for spec in systems:
-        res = score_file(key, spec, policy=args.policy, sense_map=smap, minimal=args.minimal, shapes=shapes)
+        seen: list = []
+        res = score_file(key, spec, policy=args.policy, sense_map=smap, minimal=args.minimal, shapes=shapes,
+                         answer_tags=seen)
         if res is None:
             return None
         out.append(res)
+        _warn(_answers_outside(args, res[0], *seen[0], sources))
         shapes[-1].role = _given_role(spec, "system")
     reading_policy(args, sources=sources)  # the inventories' own dropped lines; clean files have none
     args.gold_ids_at = key.instances
@@ -386,6 +466,15 @@ def _leaf_scores(args):
                        [_set_shape(c, k, f, _given_role(spec, "system"), gold=c.sets[g])
                         for k, f, spec in _system_sets(c, res.files[-len(system_specs):], system_specs)]))
     stats = Stats(c)
+    args.leaf_unscored = _leaf_unscored(c, g)
+    if args.inventory:  # answers in another id scheme: their own leaves, scored 0
+        inv = c.inventory
+        for s in c.sets:
+            if s.role == "system" and s.tag_node.size:
+                hit = inv.node_outside[s.tag_node] & ~np.isin(np.asarray(inv.node_id, dtype=object)[s.tag_node],
+                                                              list(NON_SENSES))
+                if hit.any():
+                    _warn(_outside_text(s.name, hit, inv.node_id[int(s.tag_node[np.flatnonzero(hit)[0]])]))
     return c, [(c.sets[k].name, stats.score(k, g)) for k, s in enumerate(c.sets) if s.role == "system"]
 
 
@@ -420,6 +509,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         results = _senseval_scores(args)
         strata = lambda r: r.instance_lexelt
         ids = lambda r: (args.gold_ids_at, r.instance_item)
+    warn_unscored(args, results)
     systems = []
     for name, r in results:
         d = r.as_dict()
@@ -432,7 +522,6 @@ def cmd_score(args: argparse.Namespace) -> int:
             entry["unknown_answers"] = d["unknown_answers"]
             entry["unknown_examples"] = d["unknown_examples"]
             entry["excluded_multi_tag"] = d["excluded_multi_tag"]
-            _warn_unscored(name, d["unknown_answers"], d["unknown_examples"])
         by_dataset = _by_dataset(*ids(r), r.instance_score, r.instance_attempted)
         if by_dataset:
             entry["by_dataset"] = by_dataset

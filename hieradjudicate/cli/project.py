@@ -173,6 +173,16 @@ def inventory_policy(args: argparse.Namespace, result: Any) -> None:
           "(--skip-bad-lines)", file=sys.stderr)
 
 
+def context_warnings(result: Any) -> None:
+    """Say on stderr which context files name instances the annotations lack (another task's file, or
+    ids written otherwise): the project is made, but those instances show no context."""
+    from hieradjudicate.core.model import UNMATCHED_CONTEXTS
+
+    for p in getattr(result, "problems", []):
+        if p.severity == "warning" and UNMATCHED_CONTEXTS in p.message:
+            print(f"hieradjudicate project new: warning: {p.file}: {p.message}", file=sys.stderr)
+
+
 def cmd_new(args: argparse.Namespace) -> int:
     from hieradjudicate.app.session.session import Session
     from hieradjudicate.cli.options import reading_policy, specs
@@ -193,7 +203,7 @@ def cmd_new(args: argparse.Namespace) -> int:
             made = Path(tmp) / "new.hadj"
             with Session.create(made, args.inventory, specs(args), args.contexts,
                                 tree_columns=args.tree_columns, user=args.user,
-                                check=lambda res: reading_policy(args, res)) as s:
+                                check=lambda res: (reading_policy(args, res), context_warnings(res))) as s:
                 n, lexelts = s.corpus.n, len(s.corpus.inventory.lexelts)
             publish(made, args.out)
         print(f"created {args.out}: {n} instances, {lexelts} lexelts (you are its lead)")
@@ -201,7 +211,8 @@ def cmd_new(args: argparse.Namespace) -> int:
     with Session.create(args.out, args.inventory, specs(args), args.contexts,
                         tree_columns=args.tree_columns, overwrite=args.overwrite,
                         user=args.user, check=lambda res: (reading_policy(args, res),
-                                                           inventory_policy(args, res))) as s:
+                                                           inventory_policy(args, res),
+                                                           context_warnings(res))) as s:
         all_sets = s.corpus.sets
         if len(all_sets) <= 12:
             sets = ", ".join(f"{x.name} ({x.role})" for x in all_sets)
@@ -379,6 +390,10 @@ def _history_rows(path: str) -> tuple[list[Any], dict[int, str]]:
 def cmd_history(args: argparse.Namespace) -> int:
     from hieradjudicate.io.exports.gold import export_history
 
+    if args.output:  # never over the project it reads (a damaged one is read from as it is)
+        from hieradjudicate.app.session.project_ops import refuse_overwriting
+
+        refuse_overwriting(args.output, [(args.project, "the project itself")], "the history")
     rows, labels = _history_rows(args.project)
     if args.format == "csv":
         from hieradjudicate.io.exports.gold import escaped_text

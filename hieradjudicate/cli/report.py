@@ -171,6 +171,14 @@ def _report(args: argparse.Namespace, started: list) -> int:
         session = _open_project(args.project)
         from hieradjudicate.cli.project import warn_left_out
 
+        if args.output:  # not over the project or one of its inputs
+            from hieradjudicate.app.session.project_ops import own_files, refuse_overwriting
+
+            try:
+                refuse_overwriting(args.output, own_files(session), "the report")
+            except HieradjError:
+                session.close()
+                raise
         warn_left_out(session)
         left_out = list(session.store.left_out)
         try:
@@ -194,6 +202,11 @@ def _report(args: argparse.Namespace, started: list) -> int:
 
         if not args.inventory or not args.annotations:
             raise HieradjError("report: give PROJECT.hadj, or --inventory and --annotations files")
+        if args.output:
+            from hieradjudicate.app.session.project_ops import refuse_overwriting
+
+            given = list(args.inventory) + [s.path for s in specs(args)] + list(args.contexts or [])
+            refuse_overwriting(args.output, [(p, "one of the input files") for p in given], "the report")
         _say("reading the input files ...")
         res = load(args.inventory, specs(args), args.contexts, tree_columns=args.tree_columns)
         reading_policy(args, res)

@@ -74,6 +74,8 @@ def _validate_text(rep: dict) -> str:
                        "use --format json for each")
         else:
             out.append(text_table(["set", "role", "instances", "multi-tag", "outside-inventory"], rows))
+    if "instances_with_context" in rep:
+        out.append(f"instances with a context: {rep['instances_with_context']} of {rep['instances']}")
     if rep["unknown_lexelts"]:
         out.append(f"lexelts absent from the inventory: {', '.join(rep['unknown_lexelts'][:20])}"
                    + (" ..." if len(rep["unknown_lexelts"]) > 20 else ""))

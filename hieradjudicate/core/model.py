@@ -321,6 +321,7 @@ class CorpusBuilder:
         self.inventory = InventoryBuilder()
         self.sources: list[tuple[AnnotationSource, dict[str, str], dict[str, str]]] = []
         self.contexts: list[Context] = []
+        self.context_files: list[tuple[str, int]] = []  # (path, how many of self.contexts), in order
         self.problems: list[Problem] = []
 
     def add_inventory(self, source) -> None:
@@ -338,6 +339,7 @@ class CorpusBuilder:
 
     def add_contexts(self, source) -> None:
         self.contexts.extend(source.contexts)
+        self.context_files.append((source.path, len(source.contexts)))
         self.problems.extend(source.problems)
 
     def build(self) -> Corpus:
@@ -396,11 +398,35 @@ class CorpusBuilder:
         inst_lexelt = np.concatenate(inst_lex) if inst_lex else np.zeros(0, np.int64)
         corpus = Corpus(inv, inst_lexelt, inst_ids, sets, problems)
         corpus._index = None
-        for c in self.contexts:
+        found = np.zeros(len(self.contexts), bool)
+        for k, c in enumerate(self.contexts):
             i = corpus.instance_index(c.lexelt, c.instance)
             if i >= 0:
                 corpus.contexts[i] = c
+                found[k] = True
+        corpus.problems.extend(_unmatched_contexts(self.context_files, self.contexts, found, corpus.n))
         return corpus
+
+
+#: the start of the warning about contexts that name no instance (commands that create a project print it)
+UNMATCHED_CONTEXTS = "context(s) of this file name no instance of the annotations"
+
+
+def _unmatched_contexts(files: list[tuple[str, int]], contexts: list, found: np.ndarray, n: int) -> list[Problem]:
+    """A warning per context file some of whose contexts matched no instance: a context file of
+    another task, or ids written otherwise, would otherwise leave the instances without a context
+    and no word why."""
+    out, start = [], 0
+    for path, count in files:
+        missed = np.flatnonzero(~found[start:start + count]) + start
+        if missed.size:
+            c = contexts[int(missed[0])]
+            out.append(Problem(path, c.line, f"{missed.size} of {count} {UNMATCHED_CONTEXTS} (first: {c.lexelt} "
+                               f"{c.instance}); they are not shown. {int(found[start:start + count].sum())} of "
+                               f"the {n} instances got a context from it. Do its ids match the annotations' "
+                               "(lexelt and instance)?", severity="warning"))
+        start += count
+    return out
 
 
 def _unique_inverse(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -243,6 +243,42 @@ def _position(raw: bytes, at: int) -> tuple[int, int]:
     return line, at - (raw.rfind(b"\n", 0, at) + 1) + 1
 
 
+#: what to do with a spreadsheet given where text was expected
+SAVE_AS_CSV = "save the sheet as CSV (UTF-8) or tab-separated text and give that file"
+
+
+def project_given(raw: bytes) -> bool:
+    """Whether ``raw`` (a file's first bytes) is a hieradjudicate project (SQLite, application id HADJ)."""
+    return raw.startswith(b"SQLite format 3\x00") and raw[68:72] == b"HADJ"
+
+
+#: what to do with a project given where an input file was expected
+PROJECT_GIVEN = ("this is a hieradjudicate project, not an input file; its adjudicated gold is written by "
+                 "'project export P.hadj --format senseval -o gold.key' (and compare takes the project itself "
+                 "as --gold)")
+
+
+def spreadsheet_kind(raw: bytes) -> str | None:
+    """What office file ``raw`` (a file's bytes, or its first ones) is, when it is a spreadsheet or
+    another office document rather than text: "an Excel workbook (.xlsx)", ...; else ``None``."""
+    if raw.startswith(b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"):
+        return "an Excel 97-2003 workbook (.xls) or another old Office file"
+    if not raw.startswith(b"PK\x03\x04"):
+        return None
+    head = raw[:65536]  # a zip's first entries: [Content_Types].xml, xl/..., or ODF's mimetype
+    if b"application/vnd.oasis.opendocument.spreadsheet" in head:
+        return "an OpenDocument spreadsheet (.ods)"
+    if b"application/vnd.oasis.opendocument.text" in head:
+        return "a word-processor document (.odt)"
+    if b"[Content_Types].xml" not in head:  # Office Open XML's first entry; an XMI zip has none
+        return None
+    if b"xl/" in head:
+        return "an Excel workbook (.xlsx)"
+    if b"word/" in head:
+        return "a word-processor document (.docx)"
+    return None
+
+
 def decode_text(raw: bytes, path: str) -> str:
     """Decode UTF-8 (BOM allowed), normalise line ends to LF, reject binary data.
 
@@ -256,6 +292,11 @@ def decode_text(raw: bytes, path: str) -> str:
         raise FormatError("file is UTF-16; expected UTF-8 text (re-save it as UTF-8)", file=path, line=1)
     if not raw or raw.isspace():  # as ``not raw.strip()``, without copying the file
         raise FormatError("file is empty; expected text", file=path, line=1)
+    if project_given(raw):
+        raise FormatError(PROJECT_GIVEN, file=path, line=1)
+    office = spreadsheet_kind(raw)
+    if office is not None:
+        raise FormatError(f"this is {office}, not text; {SAVE_AS_CSV}", file=path, line=1)
     head = raw[:4096]
     # many control bytes at the start: a binary file; a few: reported with their position below
     if sum(b in _BINARY_CONTROL for b in head) > max(8, len(head) // 50):

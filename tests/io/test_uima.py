@@ -89,6 +89,16 @@ def test_unknown_layer_or_feature_is_refused(inception):
         read_annotations(inception / "moralistik.xmi", columns={"layer": "NamedEntity", "feature": "sense"})
 
 
+def test_an_unknown_layer_lists_the_layers_with_spans_in_the_file_first_and_says_how_many_more(inception):
+    """Before, the message listed the type system's first 30 of 186 span layers alphabetically, and the
+    file's own NamedEntity was not among them, with nothing saying more exist."""
+    with pytest.raises(FormatError) as err:
+        read_annotations(inception / "moralistik.xmi", columns={"layer": "Nope", "feature": "identifier"})
+    text = str(err.value)
+    assert "layers with spans in this file: NamedEntity, Property, Sentence, Token;" in text
+    assert "186 span layers in the type system: ABBREV," in text and " and 156 more)" in text
+
+
 def test_xmi_without_its_type_system_says_so(inception, tmp_path):
     lone = tmp_path / "doc.xmi"
     lone.write_bytes((inception / "moralistik.xmi").read_bytes())

@@ -203,6 +203,8 @@ def validation_report(result: LoadResult) -> dict:
                                "multi_tag": int((s.n_tags() > 1).sum()),
                                "unknown_tags": int(row_outside.sum()),
                                "labels": int(s.tag_node.size)}
+    if c.contexts or any(f.kind == "contexts" for f in result.files):  # the sentences the window shows
+        out["instances_with_context"] = len(c.contexts)
     ann = [s.rows for s in c.sets if s.role == "annotator"]
     if ann:  # how many annotator sets answered each instance (a crowd: MASC 13-25)
         per = np.bincount(np.concatenate(ann), minlength=c.n)

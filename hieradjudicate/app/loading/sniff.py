@@ -218,8 +218,12 @@ def annotation_misfit(path: str, head: bytes | None = None) -> str | None:
     from hieradjudicate.io.annotations.read import detect_annotation_format
     from hieradjudicate.io.annotations.tables import first_line, guess_separator, split_header
     from hieradjudicate.io.annotations.sniffing import is_uima
+    from hieradjudicate.io.inventories.outline import looks_like_outline
+    from hieradjudicate.io.textfile import SAVE_AS_CSV, spreadsheet_kind
 
     if head is not None and head[:2] != b"\x1f\x8b":  # (a gzip file's head is read from the file)
+        if spreadsheet_kind(head):
+            return f"this is {spreadsheet_kind(head)}, not annotations; {SAVE_AS_CSV}; {ANNOTATION_EXPECTED}"
         if is_uima(head[:4096]):
             return None
         text = _decoded(head[:_HEAD_BYTES])
@@ -228,7 +232,10 @@ def annotation_misfit(path: str, head: bytes | None = None) -> str | None:
             return None  # the reader names a missing file, a folder, a pipe (opening a FIFO would block)
         try:
             with open(path, "rb") as fh:
-                raw = fh.read(4096)
+                raw = fh.read(65536)
+            if spreadsheet_kind(raw):
+                return f"this is {spreadsheet_kind(raw)}, not annotations; {SAVE_AS_CSV}; {ANNOTATION_EXPECTED}"
+            raw = raw[:4096]
             if is_uima(raw):
                 return None
             text = head_text(path)
@@ -249,6 +256,12 @@ def annotation_misfit(path: str, head: bytes | None = None) -> str | None:
             what, hint = "XML of no annotation format", ""
         return f"this is {what}, not annotations" + (f"; {hint}" if hint else "") + f"; {ANNOTATION_EXPECTED}"
     lines = [ln for ln in text.split("\n", 400)[:400] if ln.strip()]
+    if looks_like_outline(lines[:200]):
+        return ("this is an indented outline ('# lexelt NAME' lines, then 'id: gloss': a sense inventory), not "
+                f"annotations; give it with --inventory; {ANNOTATION_EXPECTED}")
+    if re.match(r'\{\s*"lexelts"\s*:', head):
+        return ("this is a JSON sense inventory ({\"lexelts\": ...}), not annotations; give it with --inventory; "
+                f"{ANNOTATION_EXPECTED}")
     if _sensemap_shaped(lines[:200]):
         return ("this is a Senseval sense map ('sense [branching parent]' lines: a sense inventory), not "
                 f"annotations; give it with --inventory; {ANNOTATION_EXPECTED}")

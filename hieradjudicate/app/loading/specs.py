@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.core.records import ROLES
 
 
@@ -52,6 +53,11 @@ class AnnotationSpec:
         for path, n, role in readings:
             if os.path.exists(path):
                 return cls(path, n, role)
+        for whole in ([rest] if eq and name and rest else []) + [text]:  # a mistyped role after an existing file
+            w_head, w_colon, w_tail = whole.rpartition(":")
+            if w_colon and w_head and w_tail not in ROLES and os.path.isfile(w_head):
+                raise HieradjError(f"{text}: {w_tail!r} is not a role; expected [NAME=]PATH[:ROLE] with ROLE one "
+                                   f"of {', '.join(ROLES)}")
         # nothing exists: the most detailed reading (name and role split off) names the file
         path, n, role = readings[1] if len(readings) > 1 else readings[0]
         return cls(path, n, role)

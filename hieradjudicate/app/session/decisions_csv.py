@@ -14,6 +14,7 @@ import os
 from typing import Any
 
 from hieradjudicate.core.errors import HieradjError
+from hieradjudicate.core.inventory.inventory import SELF_SUFFIX
 from hieradjudicate.io.store.records import CONTROL, NOTE_MAX
 
 #: sources the program writes itself, never taken from a file: re-import replaces an
@@ -48,13 +49,20 @@ def check_tags(session: Any, lexelt: str, instance: str, tags: list[str],
                 where: str) -> tuple[str, ...]:
     """The tags as inventory sense ids (an alias becomes its sense id); errors name ``where``."""
     corpus = session.corpus
-    if corpus.instance_index(lexelt, instance) < 0:
-        raise HieradjError(f"{where}: no instance {lexelt} {instance} in the project")
     inv = corpus.inventory
+    if corpus.instance_index(lexelt, instance) < 0:
+        # all-words data: the lexelt comes from the key's first sense, so the id alone may not say it
+        owners = [inv.lexelts[int(corpus.inst_lexelt[i])] for i, x in enumerate(corpus.inst_id) if x == instance]
+        hint = f"; {instance} is an instance of {', '.join(owners[:3])}" if owners else ""
+        raise HieradjError(f"{where}: no instance {lexelt} {instance} in the project{hint}")
     nodes = [inv.lookup(lexelt, t) for t in tags]
     unknown = [t for t, n in zip(tags, nodes, strict=True) if n < 0]
     if unknown:
-        raise HieradjError(f"{where}: {', '.join(unknown)} is not a sense of {lexelt}")
+        every = [inv.node_id[n] for n in inv.lexelt_nodes[inv.lexelt_index(lexelt)].tolist()]
+        every = [x for x in every if not x.endswith(SELF_SUFFIX)]  # a group head's own leaf: its head's id
+        ids, more = every[:12], len(every) - 12
+        raise HieradjError(f"{where}: {', '.join(unknown)} is not a sense of {lexelt} (its senses: "
+                           f"{', '.join(ids)}{f' and {more} more' if more > 0 else ''})")
     return tuple(dict.fromkeys(inv.node_id[n] for n in nodes))
 
 
@@ -66,8 +74,14 @@ def read_decisions_csv(path: str, session: Any) -> list[Any]:
     from hieradjudicate.io.store.schema import STATUSES
     from hieradjudicate.io.textfile import read_bytes
 
+    from hieradjudicate.io.textfile import SAVE_AS_CSV, spreadsheet_kind
+
     try:  # bounded like every input (size and line limits), then UTF-8 with or without a BOM
-        text = read_bytes(path, line_limit=False).decode("utf-8-sig")
+        raw = read_bytes(path, line_limit=False)
+        office = spreadsheet_kind(raw)
+        if office is not None:
+            raise HieradjError(f"{path}: this is {office}, not a CSV file; {SAVE_AS_CSV}")
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise HieradjError(f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
     except OSError as exc:
@@ -80,13 +94,15 @@ def read_decisions_csv(path: str, session: Any) -> list[Any]:
                            "expected text (notes keep line breaks and tabs, no other control "
                            "characters)")
     first = text.split("\n", 1)[0]
-    delim = "\t" if "\t" in first and "," not in first else ","
+    # a comma, a tab, or (a spreadsheet's CSV in many locales) a semicolon between the header's columns
+    delim = next((d for d in ("\t", ";") if d in first and "," not in first), ",")
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delim)
     header = [h.strip().lower() for h in next(reader, [])]
     missing = [c for c in ("lexelt", "instance", "tags") if c not in header]
     if missing:
+        found = ", ".join(repr(h) for h in header[:8]) + (" ..." if len(header) > 8 else "")
         raise HieradjError(f"{path}:1: missing column(s) {', '.join(missing)} (need lexelt, "
-                           "instance, tags; optional status, note, source)")
+                           f"instance, tags; optional status, note, source); the header has {found or 'nothing'}")
     col = {h: k for k, h in enumerate(header)}
     out: list[Any] = []
     seen: dict[tuple[str, str], int] = {}

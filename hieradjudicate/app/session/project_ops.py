@@ -45,6 +45,31 @@ def export_unavailable(session: Any, fmt: str) -> str | None:
     return f"writes the gold back into the {tool} file the project was built from; this project has none"
 
 
+def own_files(session: Any) -> list[tuple[str, str]]:
+    """``(path, what it is)`` of the project's file and of every input file it was made from."""
+    out = [(str(session.path), "the project itself")]
+    try:
+        files = session.store.files(active_only=False)
+    except TypeError:  # a store that keeps only the active copies
+        files = session.store.files()
+    return out + [(f.source_path, f"an {f.kind} file of the project" if f.kind == "inventory"
+                   else f"a file of the project's {f.kind}") for f in files]
+
+
+def refuse_overwriting(out: str | os.PathLike[str], own: list[tuple[str, str]], what: str) -> None:
+    """Refuse an output path that is one of ``own`` (the project, its input files): writing there
+    would destroy the decisions or an input the project was made from."""
+    if not os.path.exists(out):
+        return
+    for path, label in own:
+        try:
+            same = os.path.samefile(out, path)
+        except (OSError, ValueError):
+            continue
+        if same:
+            raise HieradjError(f"{out}: this is {label}; {what} would overwrite it. Choose another output file")
+
+
 def export_job(session: Any, path: str | os.PathLike[str], fmt: str, *,
                include_unresolved: bool = False, without_left_out: bool = False) -> Callable[[], Any]:
     """The export of ``project export``: what it needs is taken now, the returned function writes
@@ -52,6 +77,7 @@ def export_job(session: Any, path: str | os.PathLike[str], fmt: str, *,
     whose ``str`` is the line the command line prints."""
     if fmt not in EXPORT_FORMATS:
         raise HieradjError(f"unknown export format {fmt!r}; expected one of {', '.join(EXPORT_FORMATS)}")
+    refuse_overwriting(path, own_files(session), "the export")
     try:
         job = session.export_job(path, format=fmt, include_unresolved=include_unresolved,
                                  without_left_out=without_left_out)
@@ -207,8 +233,33 @@ def reimport(session: Any, name: str | int, path: str, *, skip_bad_lines: bool =
     old = find_file(session.store, name)
     src = read_annotations(path, format=old.options.get("format"), columns=old.options.get("columns"))
     notice = enforce(bad_lines([src]), skip=skip_bad_lines)
+    fits = _reimport_fits(session, src, path, skip_bad_lines)
+    notice = "; ".join(x for x in (notice, fits) if x) or None
     del src
     return notice, session.reimport(name, path)
+
+
+def _reimport_fits(session: Any, src: Any, path: str, skip_bad_lines: bool) -> str | None:
+    """Refuse a file that is not a new version of the project's: one sharing no instance with it
+    (another task's file would replace the set's answers by instances of its own), or one bringing
+    lexelts the project's inventory lacks (refused as ``project new`` refuses them, unless
+    ``skip_bad_lines``: then the returned warning says so)."""
+    corpus = session.corpus
+    pairs = zip(src.item_lexelt, src.item_instance)
+    if src.item_instance and not any(corpus.instance_index(x, i) >= 0 for x, i in pairs):
+        raise HieradjError(f"{path}: none of its {len(src.item_instance)} answered instance(s) is an instance of "
+                           f"the project (first: {src.item_lexelt[0]} {src.item_instance[0]}); is it the right "
+                           "file? Nothing was changed")
+    inv = corpus.inventory
+    absent = sorted(set(src.item_lexelt) - set(inv.lexelts)) if inv.known_lexelts else []
+    if not absent:
+        return None
+    text = (f"{path}: {len(absent)} lexelt(s) are absent from the project's inventory: {', '.join(absent[:20])}"
+            + (" ..." if len(absent) > 20 else ""))
+    if not skip_bad_lines:
+        raise HieradjError(f"{text}; their tags would become senses of their own. Nothing was changed; "
+                           "--skip-bad-lines re-imports it anyway")
+    return f"{text}; their tags become senses of their own (--skip-bad-lines)"
 
 
 def reimport_lines(result: Any) -> list[str]:

@@ -327,7 +327,7 @@ class Session:
         files = [f for f in effective_files(self.store.files("annotations")) if f.format == input_format]
         if not files:
             raise ProjectError(f"a {format} export writes the gold back into the {tool} file the project "
-                               f"was built from, and this project has none; export senseval, csv or jsonl")
+                               f"was built from, and this project has none; export senseval, wsdeval, csv or jsonl")
         return files[0], self.store.file_bytes(files[0].id)
 
     @staticmethod

@@ -111,9 +111,10 @@ def _baseline_spec(args, tmp: Path) -> str:
     return f"{b}={path}"
 
 
-def _scores(args):
-    """``(names, scores (S, n), attempted (S, n), lexelt names per instance, ids_at(idx))``."""
-    from hieradjudicate.cli.metrics import _leaf_scores, _senseval_scores
+def _scores(args, warn: bool = False):
+    """``(names, scores (S, n), attempted (S, n), lexelt names per instance, ids_at(idx))``; ``warn``:
+    say which answers name instances the gold lacks (not for a project's gold: its open instances)."""
+    from hieradjudicate.cli.metrics import _leaf_scores, _senseval_scores, warn_unscored
 
     if args.policy == "leaf":
         corpus, results = _leaf_scores(args)
@@ -131,6 +132,8 @@ def _scores(args):
         lex = np.asarray(lexelts, dtype=object)[lex_code]
         ids_at = lambda idx: list(args.gold_ids_at(r0.instance_item[idx]))  # noqa: E731
         extra = {}
+    if warn:
+        warn_unscored(args, results)
     names = [n for n, _ in results]
     scores = np.vstack([r.instance_score for _, r in results])
     attempted = np.vstack([r.instance_attempted for _, r in results])
@@ -271,7 +274,7 @@ def _compare(args, gold_info) -> int:
     from hieradjudicate.core.compare.regression import regression
     from hieradjudicate.core.compare.significance import pairs_of
 
-    names, scores, attempted, lex, lex_code, lexelts, ids_at, extra = _scores(args)
+    names, scores, attempted, lex, lex_code, lexelts, ids_at, extra = _scores(args, warn=gold_info is None)
     if len(set(names)) < len(names):
         raise HieradjError(f"two systems have the same name ({', '.join(names)}); name them NAME=FILE")
     n = scores.shape[1]

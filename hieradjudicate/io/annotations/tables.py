@@ -136,7 +136,8 @@ def read_table(
     missing = [f for f in required if f not in fields]
     if missing:
         raise log.fail(header_line, f"header {header} lacks the column(s) for {', '.join(missing)}; "
-                       f"expected columns {', '.join(required)} (or a 'columns' mapping)")
+                       f"expected columns {', '.join(required)}: rename its columns, or map them on the "
+                       "new-project wizard's column mapping page")
 
     def rows() -> Iterator[tuple[int, list[str]]]:
         reader = _reader(text, sep)

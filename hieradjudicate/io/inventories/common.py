@@ -267,6 +267,7 @@ def resolve_columns(
     columns: dict[str, str] | None,
     log: ProblemLog,
     header_line: int = 1,
+    mapping: str = "a column mapping",
 ) -> dict[str, int]:
     """Map our field names to column indices of ``header``.
 
@@ -280,6 +281,8 @@ def resolve_columns(
     columns : dict or None
         The user's explicit mapping ``{field: column name}``; it overrides
         the defaults for the fields it names.
+    mapping : str
+        How the user gives such a mapping, for the message about missing columns.
     """
     lower = {h.lower(): i for i, h in reversed(list(enumerate(header)))}
     have = ", ".join(repr(h) for h in header) or "(none)"
@@ -309,7 +312,7 @@ def resolve_columns(
             f for f in fields if f not in required) + ")"
         raise FormatError(
             f"missing required column(s) {', '.join(repr(m) for m in missing)}; the file has "
-            f"columns {have}; expected columns {expected}, or a column mapping",
+            f"columns {have}; expected columns {expected}, or {mapping}",
             file=log.file, line=header_line)
     return out
 

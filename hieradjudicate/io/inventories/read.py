@@ -54,6 +54,17 @@ def _extension(path: str) -> str:
     return os.path.splitext(name)[1]
 
 
+def _key_shaped(lines: list[str]) -> bool:
+    """Lines of a Senseval key (``lexelt instance tag``: the lexelt repeats) or of the WSD framework's
+    key (``instance sense%key``), which no inventory format has."""
+    rows = [ln.split() for ln in lines]
+    if not rows or any(len(r) < 2 for r in rows):
+        return False
+    if all("%" in r[1] for r in rows):
+        return True
+    return all(len(r) >= 3 for r in rows) and len({r[0] for r in rows}) < len(rows)
+
+
 def detect_inventory_format(text: str, path: str = "") -> str:
     """Say which inventory format ``text`` is in, from its content (the name only breaks ties).
 
@@ -83,6 +94,11 @@ def detect_inventory_format(text: str, path: str = "") -> str:
     by_name = _EXTENSIONS.get(_extension(path))
     if by_name is not None:
         return by_name
+    if _key_shaped(sample[:50]):
+        raise FormatError("this looks like annotations (key lines 'lexelt instance_id tag ...' or 'instance_id "
+                          "sense_key ...'), not a sense inventory; give it with --annotations (score and compare: "
+                          "--gold or --system); expected as the inventory a sense map, a Senseval dictionary, a "
+                          "tree table, an outline, JSON or a WordNet folder", file=path, line=1)
     raise FormatError(
         "cannot tell the inventory format from the content; expected a sense map "
         "('sense [branching parent ...]' lines), a Senseval dictionary (<lexelt>/<sense>), a tree "

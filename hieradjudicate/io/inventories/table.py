@@ -58,7 +58,8 @@ def parse_tree_table(text: str, log: ProblemLog, columns: dict[str, str] | None 
         senses, n_bad = _node_rows(header, rows, log)
         return senses, "node-id", n_bad
     idx = resolve_columns(header, fields=TABLE_FIELDS, required=("lexelt", "sense"),
-                          columns=columns, log=log)
+                          columns=columns, log=log, mapping="a column mapping (--tree-columns FIELD=COLUMN,..., "
+                                                            "or the new-project wizard's column mapping page)")
     senses: list[SenseRecord] = []
     width = len(header)
     for lineno, row in rows:

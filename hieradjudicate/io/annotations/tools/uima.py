@@ -286,15 +286,21 @@ def survey(path: str) -> list[LayerCount]:
     return sorted(out, key=lambda c: (-c.with_value, c.layer, c.feature))
 
 
-def resolve_layer(ts, layer: str, where: str) -> str:
+def resolve_layer(ts, layer: str, where: str, cas=None) -> str:
+    """The full name of span layer ``layer`` (or its last part); else an error listing the layers
+    that have spans in ``cas`` (when given), then the type system's, saying how many are not shown."""
     names = [t.name for t in _span_types(ts)]
     if layer in names:
         return layer
     short = [n for n in names if n.rsplit(".", 1)[-1] == layer]
     if len(short) == 1:
         return short[0]
-    raise FormatError(f"no span layer {layer!r} in the type system (layers with spans: "
-                      + ", ".join(sorted(n.rsplit('.', 1)[-1] for n in names)[:30]) + ")", file=where)
+    used = sorted({n.rsplit(".", 1)[-1] for n in names if cas.select(n)}) if cas is not None else []
+    every = sorted({n.rsplit(".", 1)[-1] for n in names})
+    listed = (f"layers with spans in this file: {', '.join(used)}; " if used else "") + \
+        f"{len(every)} span layers in the type system: {', '.join(every[:30])}" + \
+        (f" and {len(every) - 30} more" if len(every) > 30 else "")
+    raise FormatError(f"no span layer {layer!r} in the type system ({listed})", file=where)
 
 
 def _line_index(xmi: bytes) -> Mapping[int, int]:
@@ -350,7 +356,7 @@ def parse_uima(path: str, set_name: str, log: ProblemLog,
     resolved = ""
     for cf in files:
         cas = load_cas(cf, log)
-        resolved = resolve_layer(cas.typesystem, layer, cf.where)
+        resolved = resolve_layer(cas.typesystem, layer, cf.where, cas)
         t = cas.typesystem.get_type(resolved)
         if feature not in {f.name for f in t.all_features}:
             raise FormatError(f"layer {resolved} has no feature {feature!r} (features: "
