@@ -7,6 +7,7 @@ A project URL is ``postgresql://USER@HOST:PORT/DBNAME?project=NAME`` (libpq para
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
@@ -68,8 +69,13 @@ def _server(url: str) -> None:
     from hieradjudicate.io.store.locations import is_server_location
 
     if not is_server_location(url):
+        local = ""
+        if url.endswith(".hadj") or os.path.isfile(url):  # a project file where a team project was expected
+            local = ("; this command works on a team project on a PostgreSQL server, and this names a project file "
+                     "(project publish P.hadj URL puts it on a server; project status P.hadj gives its decisions "
+                     "per status and per lexelt)")
         raise HieradjError(f"{url}: expected a server project URL "
-                           "(postgresql://USER@HOST:PORT/DBNAME?project=NAME)")
+                           f"(postgresql://USER@HOST:PORT/DBNAME?project=NAME){local}")
 
 
 def cmd_publish(args: argparse.Namespace) -> int:
