@@ -16,11 +16,8 @@ SAYS = "this is a hieradjudicate project, not an input file; its adjudicated gol
 
 
 @pytest.fixture
-def project(tmp_path) -> Path:
-    p = tmp_path / "demo.hadj"
-    assert main(["project", "new", str(p), "--inventory", str(DEMO / "inventory.txt"),
-                 "--annotations", f"ann={DEMO / 'annotator_ann.key'}"]) == 0
-    return p
+def project(ann_project: Path) -> Path:
+    return ann_project
 
 
 @pytest.mark.parametrize("policy", ["leaf", "fine"])

@@ -16,11 +16,8 @@ DEMO = Path(hieradjudicate.__file__).resolve().parent.parent / "resources" / "de
 
 
 @pytest.fixture
-def project(tmp_path) -> Path:
-    p = tmp_path / "demo.hadj"
-    assert main(["project", "new", str(p), "--inventory", str(DEMO / "inventory.txt"),
-                 "--annotations", f"ann={DEMO / 'annotator_ann.key'}"]) == 0
-    return p
+def project(ann_project: Path) -> Path:
+    return ann_project
 
 
 def test_a_wrong_lexelt_names_the_lexelt_of_the_instance(project, capsys):

@@ -16,12 +16,8 @@ DEMO = Path(hieradjudicate.__file__).resolve().parent.parent / "resources" / "de
 
 
 @pytest.fixture
-def project(tmp_path) -> Path:
-    p = tmp_path / "demo.hadj"
-    assert main(["project", "new", str(p), "--inventory", str(DEMO / "inventory.txt"),
-                 "--annotations", f"ann={DEMO / 'annotator_ann.key'}",
-                 "--annotations", f"ben={DEMO / 'annotator_ben.key'}"]) == 0
-    return p
+def project(ann_ben_project: Path) -> Path:
+    return ann_ben_project
 
 
 def _status(project, capsys) -> str:
