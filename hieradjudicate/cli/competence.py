@@ -88,7 +88,8 @@ def cmd_competence(args: argparse.Namespace) -> int:
     if len(sets) < 2:
         hint = ("; --include-systems counts the systems as annotators"
                 if any(s.role == "system" for s in corpus.sets) and not args.include_systems else "")
-        raise HieradjError(f"competence needs at least two annotator sets ({note}){hint}")
+        raise HieradjError(f"competence needs three or more annotator sets labelling an instance (Kruskal 1977): "
+                           f"{note}{hint}")
     stop: dict[str, Any] = {k: v for k, v in (("max_iter", args.max_iter), ("tol", args.tol)) if v is not None}
     if args.plain_em:
         stop["accelerate"] = False

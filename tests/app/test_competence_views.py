@@ -65,7 +65,7 @@ def test_queue_orders_most_uncertain_first_and_suggests_the_weighted_answer(corp
 
 
 def test_fewer_than_two_sets_is_refused(corpus):
-    with pytest.raises(ValueError, match="at least two"):
+    with pytest.raises(ValueError, match="three or more annotator sets"):
         estimate(corpus, [0])
     with pytest.raises(ValueError, match="model"):
         estimate(corpus, model="nope")

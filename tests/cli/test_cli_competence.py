@@ -40,7 +40,7 @@ def test_one_annotator_is_refused(capsys) -> None:
     assert main(["competence", "--inventory", str(DEMO / "inventory.txt"),
                  "--annotations", str(DEMO / "annotator_ann.key"),
                  "--annotations", f"lesk={DEMO / 'system_lesk.ans'}:system"]) == 1
-    assert "at least two annotator sets" in capsys.readouterr().err
+    assert "needs three or more annotator sets labelling an instance (Kruskal 1977)" in capsys.readouterr().err
 
 
 def test_mace_model_prints_theta_from_core_mace(capsys) -> None:

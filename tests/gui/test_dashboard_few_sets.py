@@ -58,7 +58,8 @@ def test_reference_gold_and_one_system(qtbot, private_dirs: Path) -> None:
     # no count under the empty map ("1 of 1 sets shown") beside the sentence that says why
     assert view.heatmap.hover.text() == ""
     assert not view.lexelts.note.isVisible()  # nor "solid line: pooled undefined" under no plot
-    assert view.competence_panel.status.text() == "Competence needs at least two annotator sets; this project has 0."
+    assert view.competence_panel.status.text() == \
+        "Competence needs three or more annotator sets on an instance; this project has 0."
     qtbot.waitUntil(lambda: view.reference.scores.figures is not None, timeout=60_000)
     assert view.reference.scores.table.model().rowCount() >= 1  # the systems' scores, above them
     win.close()

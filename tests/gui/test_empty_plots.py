@@ -105,10 +105,10 @@ def test_competence_and_tests_without_the_sets_they_need(qtbot, private_dirs: Pa
     win.resize(1920 - 8, 1080 - 34)
     view = _dashboard(qtbot, win)
     comp = view.competence_panel
-    qtbot.waitUntil(lambda: "needs at least two" in comp.status.text(), timeout=60_000)
+    qtbot.waitUntil(lambda: "needs three or more" in comp.status.text(), timeout=60_000)
     for plot in comp.plots:
-        assert _says(comp, plot) == ("No competence to show: the estimate needs at least two annotator sets "
-                                     "(this project has 0)")
+        assert _says(comp, plot) == ("No competence to show: the estimate needs three or more annotator sets on "
+                                     "an instance (this project has 0)")
     for panel in (view.significance, view.comparison):
         assert _says(panel, panel.plots[0]) == "One system (lesk): comparing needs at least two", panel.title
     assert not view.significance.note.isVisible()  # not "no adjudicated gold yet" for want of a system

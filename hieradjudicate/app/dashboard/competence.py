@@ -181,7 +181,8 @@ def estimate(corpus: Corpus, sets: list[int] | None = None, *, model: str = "ds"
         raise ValueError(f"competence model {model!r}; expected one of {', '.join(MODELS)}")
     sets = sorted(annotator_sets(corpus) if sets is None else sets)
     if len(sets) < 2:
-        raise ValueError(f"competence needs at least two annotator sets, and there are {len(sets)}")
+        raise ValueError(f"competence needs three or more annotator sets labelling an instance (Kruskal 1977), "
+                         f"and there are {len(sets)}")
     lay = corpus.layout(sets)  # the rows as every other figure reads them (rater = position in sets)
     t0 = time.perf_counter()
     if model == "ds":

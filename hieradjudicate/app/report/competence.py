@@ -24,8 +24,8 @@ def section(data: Any, tables: dict, href: str | None, render, explain) -> str:
     if comp is None and getattr(data, "competence_refused", ""):
         return f"<p>Not estimated: {esc(data.competence_refused)}</p>"
     if comp is None:
-        return ("<p>Not estimated: the report estimates annotator competence when the project has at least "
-                "two annotator sets (and <code>--competence none</code> was not given).</p>")
+        return ("<p>Not estimated: the report estimates annotator competence when three or more annotator sets "
+                "label an instance (Kruskal 1977; and <code>--competence none</code> was not given).</p>")
     s = comp.summary()
     out = [f"<p>{esc(comp.model)} over {len(comp.names)} annotator sets and "
            f"{int(np.isfinite(comp.entropy).sum())} instances ({comp.iterations} iteration(s), "

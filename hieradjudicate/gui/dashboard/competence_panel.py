@@ -226,8 +226,9 @@ class CompetenceEstimator(QObject):
             return
         sets = list(self.wb.cols.annotators)
         if len(sets) < 2:
-            self._say(f"Competence needs at least two annotator sets; this project has {len(sets)}.",
-                      "No competence to show: the estimate needs at least two annotator sets "
+            # Dawid & Skene and MACE need an instance labelled by three sets (Kruskal 1977); said at once
+            self._say(f"Competence needs three or more annotator sets on an instance; this project has {len(sets)}.",
+                      "No competence to show: the estimate needs three or more annotator sets on an instance "
                       f"(this project has {len(sets)})")
             self._waiting.clear()
             return
