@@ -40,9 +40,20 @@ def cmd_validate(args: argparse.Namespace) -> int:
         rows = [[n, s["role"], s["instances"], s["multi_tag"], s["unknown_tags"], s["labels"]]
                 for n, s in rep["sets"].items()]
         sys.stdout.write(csv_text(["set", "role", "instances", "multi_tag", "unknown_tags", "labels"], rows))
+        problems = _problem_rows(rep)
+        if problems:  # what makes it invalid, after the sets' table and an empty line (as the text says it)
+            sys.stdout.write("\n" + csv_text(["severity", "file", "line", "column", "message"], problems))
     else:
         print(_validate_text(rep))
     return 0 if ok else 1
+
+
+def _problem_rows(rep: dict) -> list[list]:
+    """The errors and warnings as rows, then each cause of invalidity that is not a line's error
+    (duplicate answers, lexelts the inventory lacks)."""
+    rows = [[sev, p.get("file", ""), p.get("line", ""), p.get("column", ""), p["message"]]
+            for sev, key in (("error", "errors"), ("warning", "warnings")) for p in rep[key]]
+    return rows + [["error", "", "", "", c] for c in rep["causes"] if not c.endswith(" error(s)")]
 
 
 def absent_lexelts_text(absent: list[str]) -> str:
