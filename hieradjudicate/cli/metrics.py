@@ -73,6 +73,11 @@ def cmd_agree(args: argparse.Namespace) -> int:
     corpus = res.corpus
     if depth is not None:
         need_tree(args, corpus.inventory)
+        deepest = corpus.inventory.max_depth()
+        if depth >= deepest:  # a cut at or below the deepest sense keeps every sense: the leaf figures
+            print(f"hieradjudicate agree: warning: --granularity {args.granularity}: the inventory is {deepest} "
+                  f"level(s) deep, so a cut at depth {depth} keeps every sense as it is; the figures are the leaf "
+                  "figures", file=sys.stderr)
     lexelt_policy(args, corpus_absent(corpus), of="the annotations",
                   consequence="their tags would count as senses of their own, with no level above them")
     stats = Stats(corpus)
