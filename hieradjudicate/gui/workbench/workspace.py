@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtGui import QFont, QFontMetrics, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -271,6 +271,10 @@ class Workspace(QWidget):
         self._text_timer = QTimer(self, singleShot=True, interval=180)
         self._text_timer.timeout.connect(self.apply_filter)
         self.search.textChanged.connect(self._text_timer.start)
+        # Return or Esc: the search is done, the keys (1-9, A, N, ...) are the table's again
+        self.search.returnPressed.connect(self._search_done)
+        QShortcut(QKeySequence(Qt.Key.Key_Escape), self.search, self._search_done,
+                  context=Qt.ShortcutContext.WidgetShortcut)
         for box in (self.lexelt_box, self.category_box, self.status_box, self.pair_a, self.pair_b):
             box.currentIndexChanged.connect(self.apply_filter)
             box.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
@@ -311,6 +315,12 @@ class Workspace(QWidget):
         "Only my assignments"."""
         self.only = tuple(instances)
         self.apply_filter()
+
+    def _search_done(self) -> None:
+        if self._text_timer.isActive():  # what was typed last is searched before the keys move on
+            self._text_timer.stop()
+            self.apply_filter()
+        self.table.setFocus()
 
     def apply_filter(self) -> None:
         keep = self.current if self.current >= 0 else self.place
