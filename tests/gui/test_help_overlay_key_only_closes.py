@@ -1,5 +1,6 @@
 """The ? overlay says "Press any key or click to close": a key pressed there closes it and does nothing
-else, and the next key is the table's again (before: 1 decided the instance behind the overlay, N moved on, and the overlay stayed open)."""
+else, and the next key is the table's again (before: 1 decided the instance behind the overlay, N
+moved on, and the overlay stayed open)."""
 
 from __future__ import annotations
 
