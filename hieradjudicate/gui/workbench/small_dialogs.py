@@ -90,6 +90,7 @@ class GoToDialog(QDialog):
         if why:
             self.why.setText(why)
             self.why.show()
+            self.adjustSize()  # the reason's lines in sight
             self.field.setFocus()
             return
         super().accept()
