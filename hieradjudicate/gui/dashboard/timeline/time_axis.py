@@ -21,7 +21,14 @@ class TimeAxis(pg.AxisItem):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.enableAutoSIPrefix(False)
+        self.unit: tuple[float, str] | None = None  # the unit of the range shown (see tickSpacing)
+
+    def tickSpacing(self, minVal, maxVal, size):  # noqa: N802 (pyqtgraph's names)
+        # round steps in the unit the range reads in (1, 2, 5 min; not 2.88 min, a power of ten of days)
+        self.unit = unit_for((maxVal - minVal) / 4)
+        u = self.unit[0]
+        return [(step * u, offset * u) for step, offset in super().tickSpacing(minVal / u, maxVal / u, size)]
 
     def tickStrings(self, values, scale, spacing):  # noqa: N802 (pyqtgraph's name)
-        size, name = unit_for(spacing * scale)
+        size, name = self.unit or unit_for(spacing * scale)
         return ["0" if abs(v) < 1e-12 else f"{v * scale / size:.6g} {name}" for v in values]
