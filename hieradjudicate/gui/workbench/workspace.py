@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QFont, QFontMetrics, QKeySequence, QShortcut
+from PySide6.QtGui import QFont, QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -27,6 +27,7 @@ from hieradjudicate.app.workbench.queue import Filter, Workbench
 from hieradjudicate.gui.opaque import paint_alone
 from hieradjudicate.gui.workbench.panels.detail_panel import DetailPanel
 from hieradjudicate.gui.workbench.fill_width import FillWidth, least_in_sight
+from hieradjudicate.gui.workbench.esc_to import EscTo
 from hieradjudicate.gui.workbench.instance_model import STATUS_MARKS, InstanceModel, InstanceRole, Legend
 from hieradjudicate.gui.workbench.inventory_tree import InventoryTree
 from hieradjudicate.gui.workbench.panels.live_panel import LivePanel
@@ -273,8 +274,7 @@ class Workspace(QWidget):
         self.search.textChanged.connect(self._text_timer.start)
         # Return or Esc: the search is done, the keys (1-9, A, N, ...) are the table's again
         self.search.returnPressed.connect(self._search_done)
-        QShortcut(QKeySequence(Qt.Key.Key_Escape), self.search, self._search_done,
-                  context=Qt.ShortcutContext.WidgetShortcut)
+        self._esc = EscTo({self.search: self._search_done, self.tree.search: self.table.setFocus})
         for box in (self.lexelt_box, self.category_box, self.status_box, self.pair_a, self.pair_b):
             box.currentIndexChanged.connect(self.apply_filter)
             box.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
