@@ -26,6 +26,7 @@ from hieradjudicate.app.session import markers
 from hieradjudicate.app.session.commands import Decide
 from hieradjudicate.app.session.decisions import Decision
 from hieradjudicate.app.session.session import Session
+from hieradjudicate.app.workbench.goto import find_instance
 from hieradjudicate.app.workbench.queue import Workbench
 from hieradjudicate.core.errors import HieradjError
 from hieradjudicate.gui.actions import DECIDING, build_actions
@@ -291,7 +292,8 @@ class MainWindow(ProjectsSection, MarkersSection, QMainWindow):
         """Go > Go to instance (Ctrl+G): select it in the table (clearing a filter that hides it)."""
         if self.ws is None or self.wb is None:
             return
-        dlg = GoToDialog(self)
+        wb = self.wb
+        dlg = GoToDialog(self, check=lambda text: find_instance(wb, text)[1])
         ok, text = dlg.exec(), dlg.text()
         dlg.deleteLater()
         self.activateWindow()

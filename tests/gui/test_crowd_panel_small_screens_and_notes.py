@@ -262,8 +262,7 @@ def test_go_to_instance_hidden_by_the_filter(qtbot, demo_project: Path) -> None:
     _go_to(qtbot, w, f"{lex} {inst}")
     assert w.ws.current == target
     assert int(w.wb.view[w.ws.table.selectionModel().currentIndex().row()]) == target
-    _go_to(qtbot, w, "no-such 1")
-    assert "No instance" in w.statusBar().currentMessage()
+    # a text naming no instance keeps the dialog open: tests/gui/test_go_to_keeps_what_was_typed.py
     w.close()
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtWidgets import QLabel, QWidget
 
 from hieradjudicate.gui.actions import help_html
@@ -41,6 +41,14 @@ class HelpOverlay(QLabel):
         self.show()
         self.raise_()
         self.setFocus()
+
+    def event(self, ev) -> bool:
+        # a key pressed here only closes the overlay: taken before the window's shortcuts see it,
+        # or 1 would decide the instance behind it, N move on, and the overlay stay open
+        if ev.type() == QEvent.Type.ShortcutOverride:
+            ev.accept()
+            return True
+        return super().event(ev)
 
     def keyPressEvent(self, ev) -> None:
         self.hide()

@@ -7,6 +7,8 @@ only: Tab and Shift+Tab never reach a Cancel button (it takes no focus), so
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
@@ -54,10 +56,14 @@ class NoteDialog(QDialog):
 
 
 class GoToDialog(QDialog):
-    """Asks for ``lexelt instance`` (or an instance id); the window resolves and selects it."""
+    """Asks for ``lexelt instance`` (or an instance id); the window resolves and selects it.
+    ``check(text)`` says why a text names no instance ("" when it does): the dialog then stays open
+    with the text and the reason, so a typo costs one key, not the whole typing."""
 
-    def __init__(self, parent: QWidget | None = None, text: str = "") -> None:
+    def __init__(self, parent: QWidget | None = None, text: str = "",
+                 check: Callable[[str], str] | None = None) -> None:
         super().__init__(parent)
+        self.check = check
         self.setObjectName("goto_dialog")
         self.setWindowTitle("Go to instance")
         self.field = QLineEdit(text)
@@ -70,8 +76,24 @@ class GoToDialog(QDialog):
         lay = QVBoxLayout(self)
         lay.addWidget(QLabel("Instance (lexelt and id, or an id only one lexelt has):"))
         lay.addWidget(self.field)
+        self.why = QLabel()
+        self.why.setObjectName("goto_why")
+        self.why.setWordWrap(True)
+        self.why.setStyleSheet("color: #b00020")
+        self.why.hide()
+        lay.addWidget(self.why)
         lay.addWidget(buttons)
         self.field.setFocus()
+
+    def accept(self) -> None:
+        why = self.check(self.text()) if self.check is not None else ""
+        if why:
+            self.why.setText(why)
+            self.why.show()
+            self.adjustSize()  # the reason's lines in sight
+            self.field.setFocus()
+            return
+        super().accept()
 
     def text(self) -> str:
         return self.field.text()

@@ -27,6 +27,7 @@ from hieradjudicate.app.workbench.queue import Filter, Workbench
 from hieradjudicate.gui.opaque import paint_alone
 from hieradjudicate.gui.workbench.panels.detail_panel import DetailPanel
 from hieradjudicate.gui.workbench.fill_width import FillWidth, least_in_sight
+from hieradjudicate.gui.workbench.esc_to import EscTo
 from hieradjudicate.gui.workbench.instance_model import STATUS_MARKS, InstanceModel, InstanceRole, Legend
 from hieradjudicate.gui.workbench.inventory_tree import InventoryTree
 from hieradjudicate.gui.workbench.panels.live_panel import LivePanel
@@ -271,6 +272,9 @@ class Workspace(QWidget):
         self._text_timer = QTimer(self, singleShot=True, interval=180)
         self._text_timer.timeout.connect(self.apply_filter)
         self.search.textChanged.connect(self._text_timer.start)
+        # Return or Esc: the search is done, the keys (1-9, A, N, ...) are the table's again
+        self.search.returnPressed.connect(self._search_done)
+        self._esc = EscTo({self.search: self._search_done, self.tree.search: self.table.setFocus})
         for box in (self.lexelt_box, self.category_box, self.status_box, self.pair_a, self.pair_b):
             box.currentIndexChanged.connect(self.apply_filter)
             box.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
@@ -311,6 +315,12 @@ class Workspace(QWidget):
         "Only my assignments"."""
         self.only = tuple(instances)
         self.apply_filter()
+
+    def _search_done(self) -> None:
+        if self._text_timer.isActive():  # what was typed last is searched before the keys move on
+            self._text_timer.stop()
+            self.apply_filter()
+        self.table.setFocus()
 
     def apply_filter(self) -> None:
         keep = self.current if self.current >= 0 else self.place

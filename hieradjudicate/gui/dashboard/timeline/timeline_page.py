@@ -3,7 +3,7 @@ project's markers as vertical lines, hover for a point's figure and interval, a 
 
 The figures come from :func:`hieradjudicate.app.timeline.view.project_timeline` (the command
 line's and the report's); this module only draws them.  Both plots share one time axis: days since
-the first event (the project's creation or its first decision).  The page computes when it is
+the first event (its ticks in s, min, h or d: :mod:`.time_axis`) (the project's creation or its first decision).  The page computes when it is
 first shown and again after a marker is added or the "By" choice changes: the decisions' figures at
 once, the agreement at each import (older states rebuilt from the stored copies, kept in the
 project after the first time) in another thread.
@@ -125,10 +125,14 @@ class TimelinePage(QWidget):
             return
         from hieradjudicate.gui.dashboard.timeline.timeline_dated import DatedPanel, legend_beside
 
-        self.imports_plot = pg.PlotWidget(title="Annotator agreement at each import")
-        self.decisions_plot = pg.PlotWidget(title="The adjudication (share) and the gold overturning the majority")
+        from hieradjudicate.gui.dashboard.timeline.time_axis import TimeAxis
+
+        self.imports_plot = pg.PlotWidget(title="Annotator agreement at each import",
+                                          axisItems={"bottom": TimeAxis("bottom")})
+        self.decisions_plot = pg.PlotWidget(title="The adjudication (share) and the gold overturning the majority",
+                                            axisItems={"bottom": TimeAxis("bottom")})
         for p in (self.imports_plot, self.decisions_plot):
-            p.setLabel("bottom", "days since the first event")
+            p.setLabel("bottom", "time since the first event")
             legend_beside(p)
             p.showGrid(y=True, alpha=0.2)
             p.scene().sigMouseMoved.connect(lambda pos, p=p: self._hover(p, pos))

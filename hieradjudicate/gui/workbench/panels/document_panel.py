@@ -35,6 +35,16 @@ SAME_LIGHT, SAME_DARK = "#cfe3ff", "#23456e"
 TARGET_ROW_LIGHT, TARGET_ROW_DARK = "#fff8d6", "#3d3418"
 
 
+def own_context_html(text: str, head: tuple[int, int] | None) -> str:
+    """An instance's own context (no document holds it), its target highlighted as in the sentences."""
+    if head is None:
+        return html.escape(text)
+    a, b = head
+    style = f"background:{head_color()}; color:{'white' if is_dark() else 'black'}; font-weight:bold"
+    return (html.escape(text[:a]) + f"<a name='target'></a><span style='{style}'>{html.escape(text[a:b])}</span>"
+            + html.escape(text[b:]))
+
+
 def sentences_html(view: DocumentView, first: int, last: int, number_of: dict[str, int]) -> str:
     """Sentences ``first``..``last`` of the document: the target highlighted (anchor ``target``), the
     other instances of its lemma as links ``inst:ID`` numbered as in the list beside."""
@@ -198,7 +208,7 @@ class DocumentDialog(QDialog):
         reason = self.context.reason or "This instance is not in the documents the project holds."
         self.title.setText(f"<b>{html.escape(inst)}</b> ({html.escape(lex)}) — no document context")
         c = wb.context(i)
-        own = "" if c is None else f"<p><b>Its own context:</b> {html.escape(c.text)}</p>"
+        own = "" if c is None else f"<p><b>Its own context:</b> {own_context_html(c.text, c.head)}</p>"
         self.text.setHtml(f"<p><i>{html.escape(reason)}</i></p>{own}")
         self.same_label.setText("No other instances to mark: no document.")
 
