@@ -129,7 +129,7 @@ class LexeltPanel(Panel):
         self.plot.setXRange(min([0.0, *lows]), 1.0, padding=0.02)
         self.plot.setYRange(-0.6, min(n, self.rows_shown()) - 0.4, padding=0)
         ci = (f"{lb.n_resamples} bootstrap resamples, 95% BCa intervals" if has.any()
-              else "intervals not computed yet (see 'Confidence intervals' above)")
+              else "intervals not computed yet: Compute intervals, above")
         name = "Krippendorff's alpha" if lb.measure == "alpha" else "Fleiss' kappa"
         self.title_label.setText(f"<b>{name} per lexelt</b> <small>({ci})</small>")
         self.title_label.setToolTip(ci)
