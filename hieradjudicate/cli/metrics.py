@@ -373,11 +373,15 @@ def _answers_outside(args, name: str, label_tag, tags, sources) -> str | None:
     ``None``; nothing without an inventory."""
     if not args.inventory or not len(label_tag):
         return None
-    known = {r.sense for src in sources for r in src.senses} | NON_SENSES
-    known |= {a for src in sources for r in src.senses for a in r.aliases}
-    outside = np.fromiter((t not in known for t in tags), bool, len(tags))
-    hit = outside[np.asarray(label_tag)]
+    hit = _not_senses([r for src in sources for r in src.senses], tags, np.asarray(label_tag))
     return _outside_text(name, hit, tags[int(np.asarray(label_tag)[np.flatnonzero(hit)[0]])]) if hit.any() else None
+
+
+def _not_senses(records, tags, label_tag: np.ndarray) -> np.ndarray:
+    """Per label: whether its tag (``tags[label_tag]``) is neither a sense id nor an alias of ``records``
+    nor one of :data:`NON_SENSES` (a loop over the distinct tags, not the labels)."""
+    known = {r.sense for r in records} | {a for r in records for a in r.aliases} | NON_SENSES
+    return np.fromiter((t not in known for t in tags), bool, len(tags))[label_tag]
 
 
 def _outside_text(name: str, hit: np.ndarray, first: str) -> str:
@@ -390,9 +394,7 @@ def _tags_outside(policy: str, lexelts, label_lexelt, label_tag, tags, records) 
     """The sentence saying how many of the gold's tags the inventory does not hold (scored by exact
     match only: their coarse or mixed figure is the fine one), or ``None``. An inventory of other
     sense ids (WordNet for Senseval-3's numeric verb senses) otherwise passes unnoticed."""
-    known = {r.sense for r in records} | {a for r in records for a in r.aliases} | NON_SENSES
-    outside = np.fromiter((t not in known for t in tags), bool, len(tags))
-    hit = outside[label_tag]
+    hit = _not_senses(records, tags, label_tag)
     if not hit.any():
         return None
     first = int(np.flatnonzero(hit)[0])
